@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** The envelope every JSON answer uses (SPEC.md §3, BEHAVIOUR.md §1). */
+export interface Envelope<T = unknown> {
+  success: boolean;
+  error: string | null;
+  statusCode: number;
+  message: string;
+  _data: T;
+}
+
+export interface Links {
+  href: string;
+  rel?: string;
+  title?: string;
+}
+
+export interface Relationship<T = unknown> {
+  numberOfElements: number;
+  links: { href: string };
+  collection?: { data: T[] } | T[];
+  array?: T[];
+}
+
+export interface Resource<P = Record<string, unknown>> {
+  links: Links;
+  properties: P;
+  relationships: Record<string, Relationship>;
+}
+
+export interface Collection<P = Record<string, unknown>> {
+  links: Links;
+  numberOfElements: number;
+  collections: Resource<P>[];
+  /** Server-side pagination (an addition to the original shape; absent fields mean "all"). */
+  meta?: PageMeta;
+}
+
+export interface PageMeta {
+  page: number;
+  perPage: number;
+  total: number;
+  lastPage: number;
+}
+
+/** Per-field validation errors (422): field path -> Spanish messages. */
+export type FieldErrors = Record<string, string[]>;
+
+export const envelopeSchema = <T extends z.ZodTypeAny>(data: T) =>
+  z.object({
+    success: z.boolean(),
+    error: z.string().nullable(),
+    statusCode: z.number().int(),
+    message: z.string(),
+    _data: data,
+  });
+
+/** Common list query: server-side pagination, search and sort. */
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  perPage: z.coerce.number().int().min(1).max(1000).optional(),
+  search: z.string().trim().max(200).optional(),
+  sort: z.string().trim().max(60).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -1,0 +1,40 @@
+/** Messages the server puts in the envelope (SPEC.md §8, BEHAVIOUR.md §1). Spanish is the contract. */
+export const MSG = {
+  ok: 'Consulta exitosa.',
+  created: 'Registro creado exitosamente.',
+  updated: 'Registro modificado exitosamente.',
+  deleted: 'Registro eliminado exitosamente.',
+  notFound: 'Registro no encontrado',
+  badUrl: 'Url no corresponde.',
+  invalidRut: 'RUT no válido',
+  emailExists: 'El email ya existe',
+  unauthorized: 'Unauthorized',
+  noAuth: 'Sin autorización',
+  forbidden: 'No tiene permisos para realizar esta operación.',
+  validation: 'Los datos enviados no son válidos.',
+  conflict: 'La operación entra en conflicto con el estado actual del registro.',
+  fatal: 'Error grave. Contacte al Administrador.',
+  operationFailed: 'No se ha podido realizar la operación',
+  tooManyRequests: 'Demasiados intentos. Espere un momento antes de volver a intentarlo.',
+  tokenExpired: 'La sesión ha expirado. Inicie sesión nuevamente.',
+  logout: 'Sesión cerrada exitosamente.',
+  passwordChanged: 'Contraseña actualizada exitosamente.',
+  ownRecordOnly: 'Solo puede modificar su propio usuario.',
+  cannotChangeRole: 'No puede modificar el rol de un usuario.',
+  unavailable: 'El servicio no está disponible en este momento. Intente nuevamente.',
+  payloadTooLarge: 'El contenido enviado es demasiado grande.',
+  unsupportedMedia: 'Tipo de contenido no soportado.',
+  badJson: 'El cuerpo de la solicitud no es un JSON válido.',
+} as const;
+
+/** Client-side validation and UI messages of the login flow (SPEC.md §5, §8). */
+export const AUTH_MSG = {
+  emailRequired: 'El E-mail es requerido.',
+  emailInvalid: 'Ingrese un E-mail válido.',
+  passwordRequired: 'La contraseña es requerida.',
+  newPasswordRequired: 'Ingrese una nueva contraseña.',
+  newPasswordMin: 'Debe contener al menos 6 caracteres.',
+  passwordsMustMatch: 'Las contraseñas deben ser iguales.',
+  invalidCredentials: 'Usuario/contraseña inválidos',
+  passwordChangeFailed: 'No se ha podido establecer la nueva contraseña',
+} as const;
