@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './rut.js';
 export * from './regions.js';
 export * from './navigation.js';
+export * from './users.js';

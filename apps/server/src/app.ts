@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { APP_TITLE, APP_VERSION, MSG } from '@sigaf/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { registerAuth } from './http/auth.js';
+import { failure } from './http/envelope.js';
+import { registerErrorHandler } from './http/errors.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { createServices, type Services } from './services.js';
+
+z.config(z.locales.es());
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    services: Services;
+  }
+}
+
+/**
+ * The original client sends a JSON body (`true`) with GET and DELETE, and sometimes an empty
+ * body with a JSON content type: both are accepted. Broken JSON is a 400 in the envelope.
+ */
+function registerJsonParser(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = Object.assign(new Error(MSG.badJson), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+      done(err, undefined);
+    }
+  });
+}
+
+export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestTimeout: 120_000,
+    connectionTimeout: 130_000,
+    keepAliveTimeout: 72_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerJsonParser(app);
+  registerErrorHandler(app);
+
+  const services = createServices(db, config);
+  app.decorate('config', config);
+  app.decorate('services', services);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, !origin ? false : config.CORS_ORIGINS.includes(origin)),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['authorization', 'content-type', 'x-requested-with', 'accept'],
+    maxAge: 600,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `SIGAF API — ${APP_TITLE}`, version: APP_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerAuth(app, services.repos.tokens);
+  await app.register(healthRoutes, { services });
+  await app.register(authRoutes, { prefix: '/api/auth', services });
+  await app.register(userRoutes, { prefix: '/api/v2', services });
+
+  registerWebApp(app, config);
+  return app;
+}
+
+/** Serves the built web app with a history-mode fallback, so one process is the whole product. */
+function registerWebApp(app: FastifyInstance, config: Config) {
+  const index = path.join(config.WEB_DIST, 'index.html');
+  const hasWeb = config.SERVE_WEB && fs.existsSync(index);
+  if (hasWeb) {
+    app.register(fastifyStatic, { root: config.WEB_DIST, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    const isApi = url.startsWith('/api') || url === '/health';
+    // Files of the build are routes of their own (wildcard: false); any other page is the app's.
+    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(failure(404, MSG.badUrl));
+  });
+}

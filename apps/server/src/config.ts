@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root, so that relative paths do not depend on the directory npm runs in. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+/** Every environment variable the server reads, with its default. The README's table mirrors this. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** postgres://... for a PostgreSQL server; unset means embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
+  /** Key for secrets encrypted at rest (course mailbox passwords, Moodle tokens). */
+  APP_SECRET: z.string().min(16).optional(),
+  /** Public base URL used in links.href; unset means the request's own scheme and host. */
+  PUBLIC_URL: z.string().url().optional(),
+  TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
+  REMEMBER_ME_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 7),
+  ADMIN_EMAIL: z.string().email().default('admin@sigaf.cl'),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  ADMIN_NAME: z.string().min(1).default('Administrador SIGAF'),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  CORS_ORIGINS: list.default([]),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
+  SERVE_WEB: bool.default(true),
+  TRUST_PROXY: bool.default(false),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+});
+
+export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };
+
+/** Parses the environment once. An unset APP_SECRET is generated and kept in DATA_DIR by the caller. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return { APP_SECRET: '', ...parsed.data, ...overrides } as Config;
+}
+
+export function randomSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import pg from 'pg';
+import type { DB } from './schema.js';
+import { PGliteDialect } from './pglite-dialect.js';
+import * as m0001 from './migrations/0001_core.js';
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+// bigint counts and numerics as JS numbers (both drivers agree on this).
+const INT8 = 20;
+const NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+
+export const PGLITE_PARSERS = {
+  [INT8]: (v: string) => Number(v),
+  [NUMERIC]: (v: string) => Number(v),
+};
+
+/** Opens PostgreSQL when a URL is given, otherwise an embedded PGlite in `dataDir/pgdata`. */
+export async function openDatabase(opts: { url?: string; dataDir: string; pglite?: PGlite }): Promise<DatabaseHandle> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: 20 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  let instance = opts.pglite;
+  if (!instance) {
+    const dir = path.join(opts.dataDir, 'pgdata');
+    fs.mkdirSync(dir, { recursive: true });
+    instance = await PGlite.create(dir, { parsers: PGLITE_PARSERS });
+  }
+  const pgl = instance;
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pgl) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      if (!pgl.closed) await pgl.close();
+    },
+  };
+}
+
+/** Migrations are listed explicitly: one TS file per step, applied in order at start. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_core': m0001,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations() {
+    return MIGRATIONS;
+  }
+}
+
+export async function migrate(db: Database): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

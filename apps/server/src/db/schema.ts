@@ -1,0 +1,259 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely table types for the schema of migrations/. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp with a database default: optional on insert. */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Numeric = ColumnType<number, number | string, number | string>;
+
+interface Timestamps {
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface CatalogueTable extends Timestamps {
+  id: Generated<number>;
+  key: string | null;
+  description: string;
+}
+
+export interface PlatformTable extends CatalogueTable {
+  status: Generated<number>;
+  url: string | null;
+  token_encrypted: string | null;
+}
+
+export interface RegionTable {
+  id: Generated<number>;
+  ordinal: number;
+  name: string;
+}
+
+export interface UserTable extends Timestamps {
+  id: Generated<number>;
+  rut: string | null;
+  name: string;
+  phone: string | null;
+  mobile: string | null;
+  email: string;
+  password: string;
+  is_first_login: Generated<number>;
+  role_id: number;
+  deleted_at: Timestamp | null;
+}
+
+export interface AccessTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginAttemptTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  success: boolean;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: number | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  changes: unknown;
+  ip: string | null;
+  created_at: CreatedAt;
+}
+
+export interface JobTable extends Timestamps {
+  id: Generated<number>;
+  type: string;
+  payload: unknown;
+  status: Generated<'queued' | 'running' | 'done' | 'failed' | 'cancelled'>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: DefaultTimestamp;
+  locked_at: Timestamp | null;
+  locked_by: string | null;
+  last_error: string | null;
+  progress: unknown;
+  result: unknown;
+  unique_key: string | null;
+}
+
+export interface CategoryTable extends Timestamps {
+  id: Generated<number>;
+  description: string;
+  platform_id: number;
+  id_category_moodle: number | null;
+  category_code: string;
+  status: Generated<number>;
+}
+
+export interface CourseTable extends Timestamps {
+  id: Generated<number>;
+  description: string;
+  email: string | null;
+  password_encrypted: string | null;
+  id_course_moodle: number | null;
+  category_id: number;
+  status: Generated<number>;
+  last_sync_at: Timestamp | null;
+}
+
+export interface ActivityTable extends Timestamps {
+  id: Generated<number>;
+  description: string;
+  type: string | null;
+  section_id: number | null;
+  weighing: Generated<Numeric>;
+  id_activity_moodle: number | null;
+  course_id: number;
+}
+
+export interface RegisteredUserTable extends Timestamps {
+  id: Generated<number>;
+  rut: string;
+  name: string;
+  last_name: string;
+  mother_last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  mobile: string | null;
+  address: string | null;
+  city: string | null;
+  region: string | null;
+  rbd_school: string | null;
+  name_school: string | null;
+  city_school: string | null;
+  region_school: string | null;
+  phone_school: string | null;
+  id_registered_moodle: number | null;
+  rut_registered_moodle: string | null;
+  name_registered_moodle: string | null;
+  email_registered_moodle: string | null;
+  status_moodle: string | null;
+}
+
+export interface CourseRegisteredUserTable extends Timestamps {
+  id: Generated<number>;
+  course_id: number;
+  registered_user_id: number;
+  profile_id: number;
+  classroom_id: number | null;
+  final_status_id: number | null;
+  final_qualification: Numeric | null;
+  final_qualification_moodle: string | null;
+  last_access_registered_moodle: Timestamp | null;
+  last_access_text: string | null;
+  is_sincronized: Generated<boolean>;
+}
+
+export interface ActivityCourseUserTable extends Timestamps {
+  id: Generated<number>;
+  activity_id: number;
+  course_registered_user_id: number;
+  status_moodle: string | null;
+  qualification_moodle: string | null;
+  completion_state: number | null;
+  grade: Numeric | null;
+}
+
+export interface TicketCodeSequenceTable {
+  prefix: string;
+  last_value: number;
+}
+
+export interface TicketTable extends Timestamps {
+  id: Generated<number>;
+  course_registered_user_id: number;
+  course_id: number;
+  ticket_code: string;
+  type_ticket_id: number;
+  status_ticket_id: number;
+  priority_ticket_id: number;
+  source_ticket_id: number;
+  motive_ticket_id: number;
+  user_create_id: number;
+  user_assigned_id: number | null;
+  closing_date: Timestamp | null;
+  version: Generated<number>;
+}
+
+export interface TicketDetailTable extends Timestamps {
+  id: Generated<number>;
+  ticket_id: number;
+  user_created_id: number;
+  status_detail_ticket_id: number;
+  comment: Generated<string>;
+}
+
+export interface LogEditingTicketTable extends Timestamps {
+  id: Generated<number>;
+  ticket_id: number;
+  user_id: number;
+  expires_at: Timestamp;
+}
+
+export interface TicketHistoryTable {
+  id: Generated<number>;
+  ticket_id: number;
+  user_id: number | null;
+  action: string;
+  changes: unknown;
+  created_at: CreatedAt;
+}
+
+export interface DB {
+  roles: CatalogueTable;
+  profiles: CatalogueTable;
+  classrooms: CatalogueTable;
+  final_statuses: CatalogueTable;
+  status_tickets: CatalogueTable;
+  priority_tickets: CatalogueTable;
+  motive_tickets: CatalogueTable;
+  status_detail_tickets: CatalogueTable;
+  source_tickets: CatalogueTable;
+  type_tickets: CatalogueTable;
+  sections: CatalogueTable;
+  platforms: PlatformTable;
+  regions: RegionTable;
+  users: UserTable;
+  access_tokens: AccessTokenTable;
+  login_attempts: LoginAttemptTable;
+  audit_log: AuditLogTable;
+  jobs: JobTable;
+  categories: CategoryTable;
+  courses: CourseTable;
+  activities: ActivityTable;
+  registered_users: RegisteredUserTable;
+  course_registered_users: CourseRegisteredUserTable;
+  activity_course_users: ActivityCourseUserTable;
+  ticket_code_sequences: TicketCodeSequenceTable;
+  tickets: TicketTable;
+  ticket_details: TicketDetailTable;
+  log_editing_tickets: LogEditingTicketTable;
+  ticket_history: TicketHistoryTable;
+}
+
+export type CatalogueTableName =
+  | 'roles'
+  | 'profiles'
+  | 'classrooms'
+  | 'final_statuses'
+  | 'status_tickets'
+  | 'priority_tickets'
+  | 'motive_tickets'
+  | 'status_detail_tickets'
+  | 'source_tickets'
+  | 'type_tickets'
+  | 'sections';

@@ -1,0 +1,113 @@
+import { CHILE_REGIONS, FIRST_LOGIN_PENDING, ROLE_DESCRIPTIONS, ROLE_KEYS } from '@sigaf/contract';
+import type { Database } from './database.js';
+import type { CatalogueTableName } from './schema.js';
+import { generatePassword, hashPassword } from '../lib/passwords.js';
+
+/**
+ * Initial values of every catalogue (BEHAVIOUR.md §3, SCREENS.md §8.3). Rows the system relies on
+ * carry a stable key, so that renaming a description never changes behaviour.
+ */
+export const CATALOGUE_SEED: Record<CatalogueTableName, Array<{ key: string | null; description: string }>> = {
+  roles: ROLE_KEYS.map((key) => ({ key, description: ROLE_DESCRIPTIONS[key] })),
+  profiles: [
+    { key: 'student', description: 'Estudiante' },
+    { key: 'tutor', description: 'Tutor' },
+  ],
+  classrooms: [
+    { key: null, description: 'Aula 1' },
+    { key: null, description: 'Aula 2' },
+    { key: null, description: 'Aula 3' },
+  ],
+  final_statuses: [
+    { key: null, description: 'Aprobado' },
+    { key: null, description: 'Reprobado' },
+    { key: null, description: 'Desertor' },
+  ],
+  status_tickets: [
+    { key: 'open', description: 'Abierto' },
+    { key: 'closed', description: 'Cerrado' },
+  ],
+  priority_tickets: [
+    { key: 'high', description: 'Alta' },
+    { key: 'medium', description: 'Media' },
+    { key: 'low', description: 'Baja' },
+  ],
+  motive_tickets: [
+    { key: 'welcome', description: 'Bienvenida' },
+    { key: 'problem', description: 'Problema' },
+  ],
+  status_detail_tickets: [
+    { key: 'success', description: 'Exitoso' },
+    { key: 'failure', description: 'Fallido' },
+  ],
+  source_tickets: [
+    { key: 'incoming', description: 'Entrante' },
+    { key: 'outgoing', description: 'Saliente' },
+  ],
+  type_tickets: [
+    { key: 'email', description: 'Correo electrónico' },
+    { key: 'phone', description: 'Contacto telefónico' },
+  ],
+  sections: [
+    { key: 'resign', description: 'Renuncia' },
+    { key: 'survey', description: 'Encuesta' },
+    { key: 'pre_test_a', description: 'Pre Test A' },
+    { key: 'pre_test_b', description: 'Pre Test B' },
+    { key: 'post_test_a', description: 'Post Test A' },
+    { key: 'post_test_b', description: 'Post Test B' },
+    { key: 'formative', description: 'Formativa' },
+  ],
+};
+
+export interface SeedResult {
+  admin?: { email: string; password: string; generated: boolean };
+}
+
+/** Idempotent: inserts what is missing, never overwrites what staff changed. */
+export async function seed(
+  db: Database,
+  opts: { adminEmail: string; adminPassword?: string; adminName: string },
+): Promise<SeedResult> {
+  return db.transaction().execute(async (trx) => {
+    for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [CatalogueTableName, { key: string | null; description: string }[]][]) {
+      const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
+      const keys = new Set(existing.map((r) => r.key).filter(Boolean));
+      const descriptions = new Set(existing.map((r) => r.description.toLowerCase()));
+      const missing = rows.filter((r) => (r.key ? !keys.has(r.key) : true) && !descriptions.has(r.description.toLowerCase()));
+      // Plain catalogue values are only seeded into an empty table.
+      const toInsert = existing.length === 0 ? missing : missing.filter((r) => r.key);
+      if (toInsert.length) await trx.insertInto(table).values(toInsert).execute();
+    }
+    const regions = await trx.selectFrom('regions').select('id').limit(1).execute();
+    if (regions.length === 0) {
+      await trx
+        .insertInto('regions')
+        .values(CHILE_REGIONS.map((name, i) => ({ ordinal: i + 1, name })))
+        .execute();
+    }
+    const platforms = await trx.selectFrom('platforms').select('id').limit(1).execute();
+    if (platforms.length === 0) {
+      await trx.insertInto('platforms').values({ key: 'moodle', description: 'Moodle', status: 1 }).execute();
+    }
+
+    const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+    if (anyUser) return {};
+    const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
+    const generated = !opts.adminPassword;
+    const password = opts.adminPassword ?? generatePassword();
+    await trx
+      .insertInto('users')
+      .values({
+        name: opts.adminName,
+        email: opts.adminEmail.toLowerCase(),
+        password: await hashPassword(password),
+        is_first_login: FIRST_LOGIN_PENDING,
+        role_id: role.id,
+        mobile: null,
+        phone: null,
+        rut: null,
+      })
+      .execute();
+    return { admin: { email: opts.adminEmail.toLowerCase(), password, generated } };
+  });
+}

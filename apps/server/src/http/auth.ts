@@ -1,0 +1,62 @@
+import type { RoleKey } from '@sigaf/contract';
+import { MSG } from '@sigaf/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, forbidden, unauthorized } from './errors.js';
+import type { TokenRepository } from '../modules/auth/repository.js';
+
+export interface AuthUser {
+  id: number;
+  roleId: number;
+  role: RoleKey | null;
+  tokenId: number;
+}
+
+/**
+ * Who may call a route: 'public' (no token), 'authenticated' (any signed-in user) or a list of
+ * roles. Every /api/v2 route must declare it; the server refuses to start otherwise.
+ */
+export type Access = 'public' | 'authenticated' | readonly RoleKey[];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthUser | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+export function requireAuth(request: FastifyRequest): AuthUser {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+export function registerAuth(app: FastifyInstance, tokens: TokenRepository): void {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if ((url.startsWith('/api/v2') || url.startsWith('/api/auth')) && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${url} does not declare who may call it (config.access)`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || access === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized();
+    const found = await tokens.findActive(token);
+    if (!found) throw new AppError(401, MSG.tokenExpired);
+    request.auth = { id: found.userId, roleId: found.roleId, role: found.roleKey as RoleKey | null, tokenId: found.tokenId };
+    if (access === 'authenticated') return;
+    if (!found.roleKey || !access.includes(found.roleKey as RoleKey)) throw forbidden();
+  });
+}

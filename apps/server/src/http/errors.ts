@@ -1,0 +1,101 @@
+import type { FieldErrors } from '@sigaf/contract';
+import { MSG } from '@sigaf/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError, type z } from 'zod';
+import { failure } from './envelope.js';
+
+/** A domain error with its HTTP status and Spanish message; the error handler turns it into the envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string = MSG.notFound) => new AppError(404, message);
+export const forbidden = (message: string = MSG.forbidden) => new AppError(403, message);
+export const conflict = (message: string = MSG.conflict, data: unknown = null) => new AppError(409, message, data);
+export const unauthorized = (message: string = MSG.noAuth) => new AppError(401, message);
+export const invalid = (errors: FieldErrors, message: string = MSG.validation) =>
+  new AppError(422, message, { errors });
+
+export function fieldErrorsFromZod(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/** PostgreSQL error codes that mean "bad input" or "conflict", never a server fault. */
+function fromDatabase(err: PgError): AppError | null {
+  switch (err.code) {
+    case '23505':
+      return conflict('Ya existe un registro con esos datos.');
+    case '23503':
+      return conflict('El registro está relacionado con otros datos y no se puede modificar o eliminar.');
+    case '23502':
+    case '23514':
+    case '22001':
+    case '22003':
+    case '22007':
+    case '22008':
+    case '22P02':
+      return new AppError(422, MSG.validation);
+    default:
+      return null;
+  }
+}
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, MSG.badJson],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, MSG.badJson],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, MSG.payloadTooLarge],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MSG.unsupportedMedia],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, MSG.badJson],
+};
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & PgError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(failure(error.statusCode, error.message, error.data));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const v of error.validation) {
+        const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || '_';
+        (errors[path] ??= []).push(v.message ?? MSG.validation);
+      }
+      return reply.status(422).send(failure(422, MSG.validation, { errors }));
+    }
+    if (error instanceof ZodError) {
+      return reply.status(422).send(failure(422, MSG.validation, { errors: fieldErrorsFromZod(error.issues) }));
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (mapped) return reply.status(mapped[0]).send(failure(mapped[0], mapped[1]));
+    const db = fromDatabase(error);
+    if (db) {
+      request.log.info({ code: error.code, constraint: error.constraint }, 'database rejected input');
+      return reply.status(db.statusCode).send(failure(db.statusCode, db.message));
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send(failure(429, MSG.tooManyRequests));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(failure(error.statusCode, MSG.badJson === error.message ? MSG.badJson : 'Solicitud no válida.'));
+    }
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return reply.status(500).send(failure(500, MSG.fatal, { requestId: request.id }));
+  });
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, randomSecret, type Config } from './config.js';
+import { buildApp } from './app.js';
+import { migrate, openDatabase } from './db/database.js';
+import { seed } from './db/seed.js';
+
+/** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
+function resolveSecret(config: Config): string {
+  if (config.APP_SECRET) return config.APP_SECRET;
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const file = path.join(config.DATA_DIR, 'app-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomSecret(), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+async function main() {
+  const config = loadConfig();
+  config.APP_SECRET = resolveSecret(config);
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await migrate(handle.db);
+  const seeded = await seed(handle.db, {
+    adminEmail: config.ADMIN_EMAIL,
+    adminPassword: config.ADMIN_PASSWORD,
+    adminName: config.ADMIN_NAME,
+  });
+  const app = await buildApp(config, handle.db);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    await app.close();
+    await handle.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
+  console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
+  if (seeded.admin) {
+    const { email, password, generated } = seeded.admin;
+    console.log('\n================ First administrator ================');
+    console.log(`  E-mail:     ${email}`);
+    console.log(`  Password:   ${generated ? password : '(the ADMIN_PASSWORD you set)'}`);
+    console.log('  You will be asked to choose a new password at first sign-in.');
+    console.log('  This is shown only once.');
+    console.log('=====================================================\n');
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import type { LoginInput, LoginResult } from '@sigaf/contract';
+import { MSG } from '@sigaf/contract';
+import type { Config } from '../../config.js';
+import { AppError } from '../../http/errors.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import type { AuditRepository } from '../audit/repository.js';
+import type { UserRepository } from '../users/repository.js';
+import type { TokenRepository } from './repository.js';
+
+// A real argon2id hash of a random string, verified when the account does not exist so that
+// timing does not tell whether an e-mail is registered.
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$dff7gmznCZx9tsT1Sh8ZyQ$czT66YUqCvFof5DvHJEmQSDb/fEKd8rqqfu+HBN9A28';
+
+export class AuthService {
+  constructor(
+    private readonly config: Config,
+    private readonly users: UserRepository,
+    private readonly tokens: TokenRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  async login(input: LoginInput, ip: string, userAgent: string | null): Promise<LoginResult> {
+    const email = input.email.toLowerCase();
+    const failures = await this.tokens.recentFailures(email, ip, this.config.LOGIN_WINDOW_MINUTES);
+    if (failures.account >= this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT || failures.ip >= this.config.LOGIN_MAX_FAILURES_PER_IP) {
+      await this.audit.record({ userId: null, action: 'login_blocked', entity: 'auth', entityId: email, ip });
+      throw new AppError(429, MSG.tooManyRequests);
+    }
+    const user = await this.users.findByEmail(email);
+    const valid = await verifyPassword(user?.password ?? DUMMY_HASH, input.password);
+    await this.tokens.recordAttempt(email, ip, Boolean(user && valid));
+    if (!user || !valid) {
+      await this.audit.record({ userId: user?.id ?? null, action: 'login_failed', entity: 'auth', entityId: email, ip });
+      throw new AppError(401, MSG.unauthorized);
+    }
+    const remember = input.remember_me === true || input.remember_me === 1 || input.remember_me === '1' || input.remember_me === 'true';
+    const hours = remember ? this.config.REMEMBER_ME_TTL_HOURS : this.config.TOKEN_TTL_HOURS;
+    const expiresAt = new Date(Date.now() + hours * 3_600_000);
+    const token = randomBytes(32).toString('base64url');
+    await this.tokens.create(user.id, token, expiresAt, ip, userAgent);
+    await this.audit.record({ userId: user.id, action: 'login', entity: 'auth', entityId: user.id, ip });
+    return { access_token: token, token_type: 'Bearer', expires_at: expiresAt.toISOString() };
+  }
+
+  async logout(tokenId: number, userId: number, ip: string) {
+    await this.tokens.revoke(tokenId);
+    await this.audit.record({ userId, action: 'logout', entity: 'auth', entityId: userId, ip });
+  }
+}

@@ -1,0 +1,70 @@
+import { sql, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { UserTable } from '../../db/schema.js';
+
+export interface UserRow {
+  id: number;
+  rut: string | null;
+  name: string;
+  phone: string | null;
+  mobile: string | null;
+  email: string;
+  password: string;
+  is_first_login: number;
+  role_id: number;
+  role_key: string | null;
+  role_description: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export class UserRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(db: Database = this.db) {
+    return db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select([
+        'u.id', 'u.rut', 'u.name', 'u.phone', 'u.mobile', 'u.email', 'u.password', 'u.is_first_login',
+        'u.role_id', 'r.key as role_key', 'r.description as role_description', 'u.created_at', 'u.updated_at',
+      ])
+      .where('u.deleted_at', 'is', null);
+  }
+
+  findById(id: number, db?: Database): Promise<UserRow | undefined> {
+    return this.base(db).where('u.id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return this.base().where(sql`lower(u.email)`, '=', email.toLowerCase()).executeTakeFirst();
+  }
+
+  async emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase());
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async roleExists(id: number): Promise<boolean> {
+    return (await this.db.selectFrom('roles').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  async insert(values: {
+    rut: string | null;
+    name: string;
+    phone: string | null;
+    mobile: string | null;
+    email: string;
+    password: string;
+    is_first_login: number;
+    role_id: number;
+  }): Promise<number> {
+    const row = await this.db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(id: number, values: Updateable<UserTable>, db: Database = this.db) {
+    await db.updateTable('users').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+  }
+}

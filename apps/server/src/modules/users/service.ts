@@ -1,0 +1,82 @@
+import type { UserCreateInput, UserUpdateInput } from '@sigaf/contract';
+import { FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
+import type { Updateable } from 'kysely';
+import type { UserTable } from '../../db/schema.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError, forbidden, invalid, notFound } from '../../http/errors.js';
+import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import type { TokenRepository } from '../auth/repository.js';
+import type { AuditRepository } from '../audit/repository.js';
+import type { UserRepository } from './repository.js';
+
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: TokenRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Creates a staff user with a temporary password; they must change it on first login. */
+  async signup(input: UserCreateInput, actor: AuthUser, ip: string) {
+    if (await this.users.emailTaken(input.email)) throw new AppError(406, MSG.emailExists);
+    const roleId = input.role_id;
+    if (!roleId) throw invalid({ role_id: ['Es obligatorio.'] });
+    if (!(await this.users.roleExists(roleId))) throw invalid({ role_id: ['El rol no existe.'] });
+    const temporaryPassword = input.password ?? generatePassword();
+    const id = await this.users.insert({
+      rut: input.rut ? normalizeRut(input.rut) : null,
+      name: input.name,
+      phone: input.phone ?? null,
+      mobile: input.mobile ?? null,
+      email: input.email.toLowerCase(),
+      password: await hashPassword(temporaryPassword),
+      is_first_login: FIRST_LOGIN_PENDING,
+      role_id: roleId,
+    });
+    await this.audit.record({ userId: actor.id, action: 'create', entity: 'users', entityId: id, changes: { email: input.email, role_id: roleId }, ip });
+    const user = await this.users.findById(id);
+    return { user: user!, temporaryPassword };
+  }
+
+  /**
+   * Updates a user. Anyone may update their own name, phones and password (the first-login
+   * change sets the flag to 1); only administrators may touch another user, a role or an e-mail.
+   */
+  async update(id: number, input: UserUpdateInput, actor: AuthUser, ip: string) {
+    const self = actor.id === id;
+    const admin = isAdminLike(actor.role);
+    if (!self && !admin) throw forbidden(MSG.ownRecordOnly);
+    const current = await this.users.findById(id);
+    if (!current) throw notFound();
+
+    const changes: Updateable<UserTable> = {};
+    if (input.name) changes.name = input.name;
+    if (input.phone !== undefined) changes.phone = input.phone;
+    if (input.mobile !== undefined) changes.mobile = input.mobile;
+    if (input.rut && normalizeRut(input.rut) !== current.rut) {
+      if (!admin) throw forbidden();
+      changes.rut = normalizeRut(input.rut);
+    }
+    if (input.email && input.email.toLowerCase() !== current.email.toLowerCase()) {
+      if (!admin) throw forbidden();
+      if (await this.users.emailTaken(input.email, id)) throw new AppError(406, MSG.emailExists);
+      changes.email = input.email.toLowerCase();
+    }
+    if (input.role_id && input.role_id !== current.role_id) {
+      if (!admin) throw forbidden(MSG.cannotChangeRole);
+      if (self) throw forbidden(MSG.cannotChangeRole);
+      if (!(await this.users.roleExists(input.role_id))) throw invalid({ role_id: ['El rol no existe.'] });
+      changes.role_id = input.role_id;
+    }
+    if (input.password) {
+      changes.password = await hashPassword(input.password);
+      // Own change completes the first login; an administrator's reset forces a change at next login.
+      changes.is_first_login = self ? FIRST_LOGIN_DONE : FIRST_LOGIN_PENDING;
+    }
+    if (Object.keys(changes).length) await this.users.update(id, changes);
+    if (changes.password) await this.tokens.revokeAllFor(id, self ? actor.tokenId : undefined);
+    const logged = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'password' ? '***' : (changes as Record<string, unknown>)[k]]));
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'users', entityId: id, changes: logged, ip });
+    return (await this.users.findById(id))!;
+  }
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { AUTH_MSG } from './messages.js';
+import { MIN_PASSWORD_LENGTH } from './constants.js';
+import { isValidRut } from './rut.js';
+
+const blankToNull = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v);
+const optionalText = (max: number) => z.preprocess(blankToNull, z.string().max(max, `Debe contener máximo ${max} caracteres.`).nullable().optional());
+const id = z.coerce.number({ error: 'Debe ser un número válido.' }).int().positive();
+
+export const USER_MSG = {
+  nameRequired: 'Es obligatorio.',
+  rutInvalid: 'RUT no válido',
+  roleRequired: 'Es obligatorio.',
+  emailInvalid: 'Correo electrónico inválido.',
+} as const;
+
+export const rutField = z.preprocess(
+  blankToNull,
+  z.string().refine(isValidRut, USER_MSG.rutInvalid).nullable().optional(),
+);
+
+/** POST /api/v2/users/signup (the Usuario screen). Without a password a temporary one is generated. */
+export const userCreateSchema = z.object({
+  rut: rutField,
+  name: z.preprocess(blankToNull, z.string({ error: USER_MSG.nameRequired }).min(1, USER_MSG.nameRequired).max(200)),
+  phone: optionalText(20),
+  mobile: optionalText(20),
+  email: z.preprocess(blankToNull, z.string({ error: AUTH_MSG.emailRequired }).email(USER_MSG.emailInvalid).max(255)),
+  password: z.preprocess(blankToNull, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
+  role_id: z.preprocess(blankToNull, id.nullable().optional()),
+  role: z.unknown().optional(),
+});
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+
+/**
+ * PUT /api/v2/users/{id}: as the original client sends it (its whole user record, `role` null,
+ * empty strings for blanks). Fields left out are not changed.
+ */
+export const userUpdateSchema = z.object({
+  id: z.unknown().optional(),
+  rut: rutField,
+  name: z.preprocess(blankToNull, z.string().min(1, USER_MSG.nameRequired).max(200).optional().nullable()),
+  phone: optionalText(20),
+  mobile: optionalText(20),
+  email: z.preprocess(blankToNull, z.string().email(USER_MSG.emailInvalid).max(255).optional().nullable()),
+  password: z.preprocess(blankToNull, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
+  isFirstLogin: z.preprocess(blankToNull, z.coerce.number().int().min(0).max(1).nullable().optional()),
+  role_id: z.preprocess(blankToNull, id.nullable().optional()),
+  role: z.unknown().optional(),
+});
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
