@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { RoleKey } from '@sigaf/contract';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -20,7 +20,7 @@ export interface TestContext {
   login(email: string, password: string): Promise<string>;
   /** Creates a user of the given role (past first login) and returns it with a token. */
   userWithRole(role: RoleKey, opts?: { firstLogin?: boolean }): Promise<{ id: number; email: string; password: string; token: string }>;
-  request(opts: InjectOptions & { token?: string }): ReturnType<FastifyInstance['inject']>;
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
 
 let counter = 0;

@@ -7,3 +7,4 @@ export * from './rut.js';
 export * from './regions.js';
 export * from './navigation.js';
 export * from './users.js';
+export * from './resources.js';
