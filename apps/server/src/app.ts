@@ -22,6 +22,9 @@ import { registerErrorHandler } from './http/errors.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { catalogueRoutes } from './modules/catalogs/routes.js';
+import { categoryRoutes } from './modules/categories/routes.js';
+import { courseRoutes } from './modules/courses/routes.js';
 import { createServices, type Services } from './services.js';
 
 z.config(z.locales.es());
@@ -107,7 +110,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  await app.register(userRoutes, { prefix: '/api/v2', services });
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes]) {
+    await app.register(routes, { prefix: '/api/v2', services });
+  }
 
   registerWebApp(app, config);
   return app;

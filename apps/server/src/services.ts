@@ -5,6 +5,12 @@ import { TokenRepository } from './modules/auth/repository.js';
 import { AuthService } from './modules/auth/service.js';
 import { UserRepository } from './modules/users/repository.js';
 import { UserService } from './modules/users/service.js';
+import { CatalogueRepository } from './modules/catalogs/repository.js';
+import { CatalogueService } from './modules/catalogs/service.js';
+import { CategoryRepository } from './modules/categories/repository.js';
+import { CategoryService } from './modules/categories/service.js';
+import { ActivityRepository, CourseRepository } from './modules/courses/repository.js';
+import { ActivityService, CourseService } from './modules/courses/service.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -12,6 +18,10 @@ export function createServices(db: Database, config: Config) {
     audit: new AuditRepository(db),
     tokens: new TokenRepository(db),
     users: new UserRepository(db),
+    catalogs: new CatalogueRepository(db),
+    categories: new CategoryRepository(db),
+    courses: new CourseRepository(db),
+    activities: new ActivityRepository(db),
   };
   return {
     db,
@@ -19,6 +29,10 @@ export function createServices(db: Database, config: Config) {
     repos,
     auth: new AuthService(config, repos.users, repos.tokens, repos.audit),
     users: new UserService(repos.users, repos.tokens, repos.audit),
+    catalogs: new CatalogueService(repos.catalogs, repos.audit),
+    categories: new CategoryService(repos.categories, repos.audit),
+    courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
+    activities: new ActivityService(repos.activities, repos.audit),
   };
 }
 

@@ -136,6 +136,20 @@ export const RESOURCES: readonly ResourceDecl[] = [
       { name: 'role_id', prop: 'role', label: 'role', kind: 'select', required: true, options: 'roles' },
     ],
   },
+  {
+    key: 'activity',
+    path: 'activities',
+    read: ALL_ROLES,
+    write: STAFF_ADMINS,
+    fields: [
+      { name: 'description', prop: 'description', label: 'name', kind: 'text', required: true, min: 1, max: 255, sortable: true },
+      { name: 'course_id', prop: 'course', label: 'course', kind: 'select', required: true, options: 'courses' },
+      { name: 'section_id', prop: 'section', label: 'section', kind: 'select', options: 'sections' },
+      { name: 'weighing', prop: 'weighing', label: 'weighing', kind: 'number', min: 0, max: 100, sortable: true },
+      { name: 'id_activity_moodle', prop: 'idActivityMoodle', label: 'idMoodle', kind: 'number', min: 1, max: 99_999_999, sortable: true },
+      { name: 'type', prop: 'type', label: 'activityType', kind: 'text', max: 60 },
+    ],
+  },
 ];
 
 export function resourceByKey(key: string): ResourceDecl | undefined {

@@ -115,7 +115,7 @@ export interface ActivityTable extends Timestamps {
   description: string;
   type: string | null;
   section_id: number | null;
-  weighing: Generated<Numeric>;
+  weighing: ColumnType<number, number | string | undefined, number | string>;
   id_activity_moodle: number | null;
   course_id: number;
 }

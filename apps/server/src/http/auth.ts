@@ -24,6 +24,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthUser | null;
   }
+  interface FastifyInstance {
+    /** Every API route with who may call it: the permission matrix, as the server enforces it. */
+    routeTable: Array<{ method: string; url: string; access: Access }>;
+  }
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -40,12 +44,15 @@ export function requireAuth(request: FastifyRequest): AuthUser {
 
 export function registerAuth(app: FastifyInstance, tokens: TokenRepository): void {
   app.decorateRequest('auth', null);
+  const table: FastifyInstance['routeTable'] = [];
+  app.decorate('routeTable', table);
 
   app.addHook('onRoute', (route) => {
     const url = route.url;
-    if ((url.startsWith('/api/v2') || url.startsWith('/api/auth')) && !route.config?.access) {
-      throw new Error(`Route ${route.method} ${url} does not declare who may call it (config.access)`);
-    }
+    if (!url.startsWith('/api/v2') && !url.startsWith('/api/auth')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${route.method} ${url} does not declare who may call it (config.access)`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, access });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -1,4 +1,6 @@
+import type { ListQuery } from '@sigaf/contract';
 import { sql, type Updateable } from 'kysely';
+import { likePattern, paginate } from '../../db/pagination.js';
 import type { Database } from '../../db/database.js';
 import type { UserTable } from '../../db/schema.js';
 
@@ -18,6 +20,8 @@ export interface UserRow {
   updated_at: Date;
 }
 
+const USER_SORTS = { id: 'u.id', name: 'u.name', email: 'u.email', rut: 'u.rut' } as const;
+
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
@@ -30,6 +34,26 @@ export class UserRepository {
         'u.role_id', 'r.key as role_key', 'r.description as role_description', 'u.created_at', 'u.updated_at',
       ])
       .where('u.deleted_at', 'is', null);
+  }
+
+  list(q: ListQuery & { excludeRoles?: string[] }) {
+    let query = this.base();
+    if (q.excludeRoles?.length) query = query.where((eb) => eb.or([eb('r.key', 'is', null), eb('r.key', 'not in', q.excludeRoles!)]));
+    if (q.search) {
+      const p = likePattern(q.search);
+      query = query.where((eb) => eb.or([eb('u.name', 'ilike', p), eb('u.email', 'ilike', p), eb('u.rut', 'ilike', p)]));
+    }
+    const col = USER_SORTS[(q.sort ?? 'name') as keyof typeof USER_SORTS] ?? USER_SORTS.name;
+    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('u.id'), q);
+  }
+
+  /** Soft delete: tickets keep their creator; the e-mail is freed for a new account. */
+  async softDelete(id: number) {
+    await this.db
+      .updateTable('users')
+      .set({ deleted_at: sql`now()`, email: sql`left(id || '.eliminado.' || email, 255)`, rut: null, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   findById(id: number, db?: Database): Promise<UserRow | undefined> {

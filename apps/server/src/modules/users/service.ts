@@ -1,4 +1,4 @@
-import type { UserCreateInput, UserUpdateInput } from '@sigaf/contract';
+import type { ListQuery, UserCreateInput, UserUpdateInput } from '@sigaf/contract';
 import { FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
 import type { Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.js';
@@ -9,12 +9,46 @@ import type { TokenRepository } from '../auth/repository.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { UserRepository } from './repository.js';
 
+export const USERS_MSG = {
+  cannotDeleteSelf: 'No puede eliminar su propio usuario.',
+  passwordReset: 'Se ha generado una contraseña temporal.',
+} as const;
+
 export class UserService {
   constructor(
     private readonly users: UserRepository,
     private readonly tokens: TokenRepository,
     private readonly audit: AuditRepository,
   ) {}
+
+  /** The maintenance list hides Developers; the operator picker (`view=operators`) hides Tutors (SPEC.md §6). */
+  list(q: ListQuery & { view?: string }) {
+    return this.users.list({ ...q, excludeRoles: q.view === 'operators' ? ['tutor'] : ['developer'] });
+  }
+
+  async get(id: number) {
+    const user = await this.users.findById(id);
+    if (!user) throw notFound();
+    return user;
+  }
+
+  async remove(id: number, actor: AuthUser, ip: string) {
+    if (id === actor.id) throw new AppError(409, USERS_MSG.cannotDeleteSelf);
+    const user = await this.get(id);
+    await this.users.softDelete(id);
+    await this.tokens.revokeAllFor(id);
+    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'users', entityId: id, changes: { email: user.email }, ip });
+  }
+
+  /** An administrator gives a user a new temporary password; they must change it at next sign-in. */
+  async resetPassword(id: number, actor: AuthUser, ip: string) {
+    await this.get(id);
+    const temporaryPassword = generatePassword();
+    await this.users.update(id, { password: await hashPassword(temporaryPassword), is_first_login: FIRST_LOGIN_PENDING });
+    await this.tokens.revokeAllFor(id, id === actor.id ? actor.tokenId : undefined);
+    await this.audit.record({ userId: actor.id, action: 'reset_password', entity: 'users', entityId: id, ip });
+    return { user: await this.get(id), temporaryPassword };
+  }
 
   /** Creates a staff user with a temporary password; they must change it on first login. */
   async signup(input: UserCreateInput, actor: AuthUser, ip: string) {

@@ -1,0 +1,44 @@
+import type { ListQuery, PageMeta } from '@sigaf/contract';
+import { sql, type SelectQueryBuilder } from 'kysely';
+
+export const DEFAULT_PER_PAGE = 10;
+/** Without `page`, a list answers everything up to this many rows (the original client reads whole lists). */
+export const UNPAGED_LIMIT = 5000;
+
+export interface Page<T> {
+  rows: T[];
+  meta?: PageMeta;
+}
+
+/**
+ * Runs a list query with server-side pagination: the page of rows and the total, in one round
+ * trip (`count(*) over ()`). Without `page` in the query, the whole list (bounded) is returned.
+ */
+export async function paginate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  q: Pick<ListQuery, 'page' | 'perPage'>,
+): Promise<Page<O>> {
+  if (!q.page) {
+    return { rows: await query.limit(UNPAGED_LIMIT).execute() };
+  }
+  const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+  const rows = (await query
+    .select(sql<number>`count(*) over ()`.as('__total'))
+    .limit(perPage)
+    .offset((q.page - 1) * perPage)
+    .execute()) as (O & { __total: number })[];
+  let total = rows.length ? Number(rows[0]!.__total) : 0;
+  if (!rows.length && q.page > 1) {
+    const countRow = (await query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as
+      | { n: number }
+      | undefined;
+    total = Number(countRow?.n ?? 0);
+  }
+  for (const r of rows) delete (r as { __total?: number }).__total;
+  return { rows, meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
+}
+
+/** Escapes LIKE wildcards in user search text. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,89 @@
+import type { ListQuery } from '@sigaf/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { likePattern, paginate } from '../../db/pagination.js';
+import type { CatalogueTable, Usage } from './declarations.js';
+
+export interface CatalogueRow {
+  id: number;
+  key: string | null;
+  description: string;
+  created_at: Date;
+  updated_at: Date;
+  tickets_count?: number;
+  activities_count?: number;
+  operators?: Array<{ operator: string; count: number }>;
+}
+
+const SORTS = { id: 'c.id', description: 'c.description', createdAt: 'c.created_at' } as const;
+
+/** One repository for every id + description catalogue; the table is a parameter. */
+export class CatalogueRepository {
+  constructor(private readonly db: Database) {}
+
+  // All catalogue tables share one shape; 'roles' stands for any of them in the types.
+  private from(table: CatalogueTable) {
+    return this.db.selectFrom(`${table as 'roles'} as c`);
+  }
+
+  async list(table: CatalogueTable, q: ListQuery, opts: { ticketColumn?: string; activities?: boolean }) {
+    let query = this.from(table).select(['c.id', 'c.key', 'c.description', 'c.created_at', 'c.updated_at']);
+    if (opts.ticketColumn) {
+      query = query.select(sql<number>`(select count(*) from tickets t where t.${sql.ref(opts.ticketColumn)} = c.id)`.as('tickets_count'));
+    }
+    if (opts.activities) {
+      query = query.select(sql<number>`(select count(*) from activities a where a.section_id = c.id)`.as('activities_count'));
+    }
+    if (q.search) query = query.where('c.description', 'ilike', likePattern(q.search));
+    const sortCol = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    query = query.orderBy(sql.ref(sortCol), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id');
+    return paginate(query, q) as Promise<{ rows: CatalogueRow[]; meta?: import('@sigaf/contract').PageMeta }>;
+  }
+
+  findById(table: CatalogueTable, id: number): Promise<CatalogueRow | undefined> {
+    return this.from(table).select(['c.id', 'c.key', 'c.description', 'c.created_at', 'c.updated_at']).where('c.id', '=', id).executeTakeFirst();
+  }
+
+  async descriptionTaken(table: CatalogueTable, description: string, exceptId?: number): Promise<boolean> {
+    let q = this.from(table).select('c.id').where(sql`lower(c.description)`, '=', description.toLowerCase());
+    if (exceptId !== undefined) q = q.where('c.id', '!=', exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async insert(table: CatalogueTable, description: string): Promise<number> {
+    const row = await this.db.insertInto(table as 'roles').values({ description }).returning('id').executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(table: CatalogueTable, id: number, description: string) {
+    await this.db.updateTable(table as 'roles').set({ description, updated_at: sql`now()` }).where('id', '=', id).execute();
+  }
+
+  async delete(table: CatalogueTable, id: number) {
+    await this.db.deleteFrom(table as 'roles').where('id', '=', id).execute();
+  }
+
+  /** How many rows of each referring table point at this value. */
+  async usage(usedBy: Usage[], id: number): Promise<Array<Usage & { count: number }>> {
+    const out: Array<Usage & { count: number }> = [];
+    for (const u of usedBy) {
+      const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(u.table)} where ${sql.ref(u.column)} = ${id}`.execute(this.db);
+      out.push({ ...u, count: Number(row.rows[0]?.n ?? 0) });
+    }
+    return out;
+  }
+
+  /** Tickets per status and assigned operator (the status-ticket relationship of SPEC.md §3). */
+  async ticketsByOperator(statusIds: number[]): Promise<Array<{ status_id: number; operator: string; count: number }>> {
+    if (!statusIds.length) return [];
+    const rows = await this.db
+      .selectFrom('tickets as t')
+      .leftJoin('users as u', 'u.id', 't.user_assigned_id')
+      .select(['t.status_ticket_id as status_id', sql<string>`coalesce(u.name, 'Sin asignar')`.as('operator'), sql<number>`count(*)`.as('count')])
+      .where('t.status_ticket_id', 'in', statusIds)
+      .groupBy(['t.status_ticket_id', sql`coalesce(u.name, 'Sin asignar')`])
+      .orderBy('operator')
+      .execute();
+    return rows.map((r) => ({ ...r, count: Number(r.count) }));
+  }
+}

@@ -1,0 +1,73 @@
+import type { ListQuery, ResourceDecl } from '@sigaf/contract';
+import { conflict, notFound } from '../../http/errors.js';
+import type { AuthUser } from '../../http/auth.js';
+import type { AuditRepository } from '../audit/repository.js';
+import { CATALOGUE_TABLES } from './declarations.js';
+import type { CatalogueRepository } from './repository.js';
+
+export const CATALOGUE_MSG = {
+  duplicate: (d: string) => `Ya existe un registro con el nombre «${d}».`,
+  system: 'Este valor es utilizado por el sistema y no se puede eliminar.',
+  inUse: (parts: string) => `No se puede eliminar porque está en uso por ${parts}.`,
+} as const;
+
+/** The behaviour every id + description catalogue shares: unique names, no orphaning deletes, audit. */
+export class CatalogueService {
+  constructor(
+    private readonly repo: CatalogueRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  private meta(decl: ResourceDecl) {
+    return CATALOGUE_TABLES[decl.path]!;
+  }
+
+  async list(decl: ResourceDecl, q: ListQuery) {
+    const m = this.meta(decl);
+    const page = await this.repo.list(m.table, q, { ticketColumn: decl.ticketColumn, activities: m.childActivities });
+    if (decl.path !== 'status-tickets') return page;
+    const byOperator = await this.repo.ticketsByOperator(page.rows.map((r) => r.id));
+    const rows = page.rows.map((r) => ({
+      ...r,
+      operators: byOperator.filter((o) => o.status_id === r.id).map((o) => ({ operator: o.operator, count: o.count })),
+    }));
+    return { ...page, rows };
+  }
+
+  async get(decl: ResourceDecl, id: number) {
+    const row = await this.repo.findById(this.meta(decl).table, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async create(decl: ResourceDecl, description: string, actor: AuthUser, ip: string) {
+    const { table } = this.meta(decl);
+    if (await this.repo.descriptionTaken(table, description)) throw conflict(CATALOGUE_MSG.duplicate(description));
+    const id = await this.repo.insert(table, description);
+    await this.audit.record({ userId: actor.id, action: 'create', entity: table, entityId: id, changes: { description }, ip });
+    return this.get(decl, id);
+  }
+
+  async update(decl: ResourceDecl, id: number, description: string | undefined, actor: AuthUser, ip: string) {
+    const { table } = this.meta(decl);
+    const current = await this.get(decl, id);
+    if (description !== undefined && description !== current.description) {
+      if (await this.repo.descriptionTaken(table, description, id)) throw conflict(CATALOGUE_MSG.duplicate(description));
+      await this.repo.update(table, id, description);
+      await this.audit.record({ userId: actor.id, action: 'update', entity: table, entityId: id, changes: { description: [current.description, description] }, ip });
+    }
+    return this.get(decl, id);
+  }
+
+  async remove(decl: ResourceDecl, id: number, actor: AuthUser, ip: string) {
+    const m = this.meta(decl);
+    const current = await this.get(decl, id);
+    if (current.key) throw conflict(CATALOGUE_MSG.system);
+    const usage = (await this.repo.usage(m.usedBy, id)).filter((u) => u.count > 0);
+    if (usage.length) {
+      throw conflict(CATALOGUE_MSG.inUse(usage.map((u) => `${u.count} ${u.noun}`).join(' y ')), { usage: usage.map((u) => ({ table: u.table, count: u.count })) });
+    }
+    await this.repo.delete(m.table, id);
+    await this.audit.record({ userId: actor.id, action: 'delete', entity: m.table, entityId: id, changes: { description: current.description }, ip });
+  }
+}

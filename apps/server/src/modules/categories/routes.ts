@@ -1,0 +1,37 @@
+import { resourceByKey } from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { registerCrud } from '../../http/crud.js';
+import { collection, ok, relationship, resource } from '../../http/envelope.js';
+import { idParams } from '../../http/params.js';
+import type { Services } from '../../services.js';
+import { presentCourse } from '../courses/routes.js';
+import type { CategoryRow } from './repository.js';
+
+export function presentCategory(request: FastifyRequest, c: CategoryRow) {
+  return resource(
+    request,
+    `/api/v2/categories/${c.id}`,
+    {
+      id: c.id,
+      description: c.description,
+      categoryCode: c.category_code,
+      idCategoryMoodle: c.id_category_moodle,
+      platform: { id: c.platform_id, description: c.platform_description },
+      status: c.status,
+    },
+    { courses: relationship(request, `/api/v2/categories/${c.id}/courses`, Number(c.courses_count)) },
+  );
+}
+
+export const categoryRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  const decl = resourceByKey('category')!;
+  registerCrud(app, { decl, service: services.categories, present: presentCategory, filters: { platform_id: 'platformId' } });
+
+  // The shared category -> course selector (SCREENS.md §3): a category's active courses.
+  app.get('/categories/:id/courses', { config: { access: decl.read }, schema: { tags: ['categories'], params: idParams } }, async (request) => {
+    const { id } = request.params as { id: number };
+    await services.categories.get(id);
+    const { rows } = await services.courses.list({ categoryId: id });
+    return ok(collection(request, `/api/v2/categories/${id}/courses`, 'courses', rows.map((c) => presentCourse(request, c))));
+  });
+};

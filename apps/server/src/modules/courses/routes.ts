@@ -1,0 +1,70 @@
+import { resourceByKey } from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { registerCrud } from '../../http/crud.js';
+import { collection, ok, relationship, resource } from '../../http/envelope.js';
+import { idParams } from '../../http/params.js';
+import type { Services } from '../../services.js';
+import type { ActivityRow, CourseRow } from './repository.js';
+
+/** A course as the API shows it: never the mailbox password, only whether one is set. */
+export function presentCourse(request: FastifyRequest, c: CourseRow) {
+  return resource(
+    request,
+    `/api/v2/courses/${c.id}`,
+    {
+      id: c.id,
+      description: c.description,
+      email: c.email,
+      hasPassword: Boolean(c.has_password),
+      idCourseMoodle: c.id_course_moodle,
+      category: { id: c.category_id, description: c.category_description, categoryCode: c.category_code },
+      status: c.status,
+      lastSyncAt: c.last_sync_at ? new Date(c.last_sync_at).toISOString() : null,
+    },
+    { registeredUsers: relationship(request, `/api/v2/courses/${c.id}/registered-users`, Number(c.enrolments_count)) },
+  );
+}
+
+type ActivityLike = Pick<ActivityRow, 'id' | 'description' | 'type' | 'weighing' | 'id_activity_moodle' | 'section_id' | 'course_id' | 'section_description' | 'section_key'> &
+  Partial<Pick<ActivityRow, 'course_description'>>;
+
+export function presentActivity(request: FastifyRequest, a: ActivityLike) {
+  return resource(request, `/api/v2/activities/${a.id}`, {
+    id: a.id,
+    description: a.description,
+    weighing: Number(a.weighing),
+    type: a.type,
+    idActivityMoodle: a.id_activity_moodle,
+    section: a.section_id ? { id: a.section_id, description: a.section_description, key: a.section_key } : null,
+    course: { id: a.course_id, description: a.course_description ?? null },
+  });
+}
+
+export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  const decl = resourceByKey('course')!;
+  registerCrud(app, { decl, service: services.courses, present: presentCourse, filters: { category_id: 'categoryId' } });
+  registerCrud(app, {
+    decl: resourceByKey('activity')!,
+    service: services.activities,
+    present: presentActivity,
+    filters: { course_id: 'courseId', section_id: 'sectionId' },
+  });
+
+  // A course's sections, each with the course's activities in it.
+  app.get('/courses/:id/activities', { config: { access: decl.read }, schema: { tags: ['courses'], params: idParams } }, async (request) => {
+    const { id } = request.params as { id: number };
+    const activities = await services.courses.activities(id);
+    const sections = new Map<string, { id: number | null; description: string; key: string | null; items: ActivityLike[] }>();
+    for (const a of activities) {
+      const k = String(a.section_id);
+      if (!sections.has(k)) sections.set(k, { id: a.section_id, description: a.section_description ?? 'Sin sección', key: a.section_key ?? null, items: [] });
+      sections.get(k)!.items.push(a);
+    }
+    const items = [...sections.values()].map((s) =>
+      resource(request, `/api/v2/sections/${s.id ?? 0}`, { id: s.id, description: s.description, key: s.key }, {
+        activities: { ...relationship(request, `/api/v2/courses/${id}/activities`, s.items.length), array: s.items.map((a) => presentActivity(request, a)) },
+      }),
+    );
+    return ok(collection(request, `/api/v2/courses/${id}/activities`, 'sections', items));
+  });
+};
