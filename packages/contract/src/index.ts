@@ -8,3 +8,4 @@ export * from './regions.js';
 export * from './navigation.js';
 export * from './users.js';
 export * from './resources.js';
+export * from './permissions.js';

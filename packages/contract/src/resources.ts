@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RoleKey } from './roles.js';
-import { ALL_ROLES, STAFF_ADMINS, TICKET_WORKERS } from './roles.js';
+import { PERMISSIONS } from './permissions.js';
 import { isValidRut } from './rut.js';
 
 /**
@@ -69,7 +69,7 @@ const description = (min: number, max = CATALOGUE_MAX): FieldDecl => ({
 const catalogue = (key: string, path: string, write: readonly RoleKey[], min: number, ticketColumn?: string): ResourceDecl => ({
   key,
   path,
-  read: ALL_ROLES,
+  read: PERMISSIONS.catalogueRead,
   write,
   fields: [description(min)],
   catalogue: true,
@@ -79,23 +79,23 @@ const catalogue = (key: string, path: string, write: readonly RoleKey[], min: nu
 const status: FieldDecl = { name: 'status', prop: 'status', label: 'status', kind: 'status', column: true };
 
 export const RESOURCES: readonly ResourceDecl[] = [
-  catalogue('classroom', 'classrooms', STAFF_ADMINS, 3),
-  catalogue('statusTicket', 'status-tickets', STAFF_ADMINS, 4, 'status_ticket_id'),
-  catalogue('finalStatus', 'final-statuses', STAFF_ADMINS, 4),
-  catalogue('typeTicket', 'type-tickets', STAFF_ADMINS, 4, 'type_ticket_id'),
-  catalogue('motiveTicket', 'motive-tickets', STAFF_ADMINS, 4, 'motive_ticket_id'),
-  catalogue('priorityTicket', 'priority-tickets', STAFF_ADMINS, 4, 'priority_ticket_id'),
-  catalogue('sourceTicket', 'source-tickets', STAFF_ADMINS, 4, 'source_ticket_id'),
-  catalogue('statusDetailTicket', 'status-detail-tickets', STAFF_ADMINS, 4),
-  catalogue('section', 'sections', STAFF_ADMINS, 4),
-  catalogue('role', 'roles', STAFF_ADMINS, 4),
-  catalogue('profile', 'profiles', STAFF_ADMINS, 4),
-  { ...catalogue('platform', 'platforms', STAFF_ADMINS, 3), listOnly: true },
+  catalogue('classroom', 'classrooms', PERMISSIONS.catalogueWrite, 3),
+  catalogue('statusTicket', 'status-tickets', PERMISSIONS.catalogueWrite, 4, 'status_ticket_id'),
+  catalogue('finalStatus', 'final-statuses', PERMISSIONS.catalogueWrite, 4),
+  catalogue('typeTicket', 'type-tickets', PERMISSIONS.catalogueWrite, 4, 'type_ticket_id'),
+  catalogue('motiveTicket', 'motive-tickets', PERMISSIONS.catalogueWrite, 4, 'motive_ticket_id'),
+  catalogue('priorityTicket', 'priority-tickets', PERMISSIONS.catalogueWrite, 4, 'priority_ticket_id'),
+  catalogue('sourceTicket', 'source-tickets', PERMISSIONS.catalogueWrite, 4, 'source_ticket_id'),
+  catalogue('statusDetailTicket', 'status-detail-tickets', PERMISSIONS.catalogueWrite, 4),
+  catalogue('section', 'sections', PERMISSIONS.catalogueWrite, 4),
+  catalogue('role', 'roles', PERMISSIONS.catalogueWrite, 4),
+  catalogue('profile', 'profiles', PERMISSIONS.catalogueWrite, 4),
+  { ...catalogue('platform', 'platforms', PERMISSIONS.catalogueWrite, 3), listOnly: true },
   {
     key: 'category',
     path: 'categories',
-    read: ALL_ROLES,
-    write: STAFF_ADMINS,
+    read: PERMISSIONS.catalogueRead,
+    write: PERMISSIONS.catalogueWrite,
     createPath: 'categories/post',
     updatePath: 'categories/put/:id',
     fields: [
@@ -109,8 +109,8 @@ export const RESOURCES: readonly ResourceDecl[] = [
   {
     key: 'course',
     path: 'courses',
-    read: ALL_ROLES,
-    write: STAFF_ADMINS,
+    read: PERMISSIONS.catalogueRead,
+    write: PERMISSIONS.catalogueWrite,
     createPath: 'courses/post',
     fields: [
       description(3, 150),
@@ -124,8 +124,8 @@ export const RESOURCES: readonly ResourceDecl[] = [
   {
     key: 'user',
     path: 'users',
-    read: TICKET_WORKERS,
-    write: STAFF_ADMINS,
+    read: PERMISSIONS.userRead,
+    write: PERMISSIONS.userWrite,
     createPath: 'users/signup',
     fields: [
       { name: 'rut', prop: 'rut', label: 'rut', kind: 'rut', required: true, max: 12, sortable: true },
@@ -139,8 +139,8 @@ export const RESOURCES: readonly ResourceDecl[] = [
   {
     key: 'activity',
     path: 'activities',
-    read: ALL_ROLES,
-    write: STAFF_ADMINS,
+    read: PERMISSIONS.catalogueRead,
+    write: PERMISSIONS.catalogueWrite,
     fields: [
       { name: 'description', prop: 'description', label: 'name', kind: 'text', required: true, min: 1, max: 255, sortable: true },
       { name: 'course_id', prop: 'course', label: 'course', kind: 'select', required: true, options: 'courses' },

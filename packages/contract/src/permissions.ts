@@ -1,0 +1,31 @@
+import { ALL_ROLES, STAFF_ADMINS, TICKET_WORKERS, type RoleKey } from './roles.js';
+
+/**
+ * The permission matrix (BEHAVIOUR.md §10), one table: every API route declares one of these
+ * capabilities and the server enforces it. The README shows the same table.
+ *   Administrador, Developer: everything.
+ *   Operador: tickets, dashboards and follow-up; reads catalogues; changes no catalogue, user or setting.
+ *   Tutor: follow-up of their classrooms; reads catalogues and courses.
+ */
+export const PERMISSIONS = {
+  /** Read catalogues, categories, courses and activities (selectors on every screen). */
+  catalogueRead: ALL_ROLES,
+  /** Create, change or delete catalogue values, categories, courses, activities. */
+  catalogueWrite: STAFF_ADMINS,
+  /** The staff list (operator pickers). */
+  userRead: TICKET_WORKERS,
+  /** Create, delete users, reset passwords, change roles. */
+  userWrite: STAFF_ADMINS,
+  /** Tickets, contact attempts, mail to students. */
+  ticketWork: TICKET_WORKERS,
+  /** Dashboard (Estadística). */
+  dashboardRead: TICKET_WORKERS,
+  /** Student follow-up (Seguimiento). */
+  followUpRead: ALL_ROLES,
+  /** Reports, ticket administration and unlocking. */
+  reportRead: STAFF_ADMINS,
+  /** Configuration: students, enrolments, classrooms, Moodle synchronisation. */
+  configurationWrite: STAFF_ADMINS,
+} as const satisfies Record<string, readonly RoleKey[]>;
+
+export type Capability = keyof typeof PERMISSIONS;
