@@ -25,6 +25,8 @@ import { userRoutes } from './modules/users/routes.js';
 import { catalogueRoutes } from './modules/catalogs/routes.js';
 import { categoryRoutes } from './modules/categories/routes.js';
 import { courseRoutes } from './modules/courses/routes.js';
+import { studentRoutes } from './modules/students/routes.js';
+import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
 z.config(z.locales.es());
@@ -107,10 +109,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 50 } });
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -11,6 +11,9 @@ import { CategoryRepository } from './modules/categories/repository.js';
 import { CategoryService } from './modules/categories/service.js';
 import { ActivityRepository, CourseRepository } from './modules/courses/repository.js';
 import { ActivityService, CourseService } from './modules/courses/service.js';
+import { StudentImporter } from './modules/students/import.js';
+import { EnrolmentRepository, StudentRepository } from './modules/students/repository.js';
+import { EnrolmentService, StudentService } from './modules/students/service.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -22,6 +25,8 @@ export function createServices(db: Database, config: Config) {
     categories: new CategoryRepository(db),
     courses: new CourseRepository(db),
     activities: new ActivityRepository(db),
+    students: new StudentRepository(db),
+    enrolments: new EnrolmentRepository(db),
   };
   return {
     db,
@@ -33,6 +38,9 @@ export function createServices(db: Database, config: Config) {
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
     activities: new ActivityService(repos.activities, repos.audit),
+    students: new StudentService(repos.students, repos.audit),
+    enrolments: new EnrolmentService(repos.enrolments, repos.audit),
+    studentImport: new StudentImporter(db, repos.students, repos.enrolments),
   };
 }
 

@@ -9,3 +9,4 @@ export * from './navigation.js';
 export * from './users.js';
 export * from './resources.js';
 export * from './permissions.js';
+export * from './students.js';

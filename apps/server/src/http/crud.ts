@@ -23,6 +23,10 @@ export interface CrudOptions<Row> {
   filters?: Record<string, string>;
   /** Route parts that a resource provides itself. */
   skip?: Array<'create' | 'update'>;
+  /** Body schemas, when not derived from the declaration's fields. */
+  bodies?: { create: z.ZodTypeAny; update: z.ZodTypeAny };
+  /** Who may write, when it differs from the declaration (e.g. update vs create). */
+  updateAccess?: ResourceDecl['write'];
 }
 
 const filterValue = z.coerce.number().int().positive().max(2_147_483_647).optional();
@@ -52,8 +56,8 @@ export function registerCrud<Row>(app: FastifyInstance, o: CrudOptions<Row>): vo
   );
 
   if (decl.listOnly) return;
-  const createBody = resourceBodySchema(decl, 'create');
-  const updateBody = resourceBodySchema(decl, 'update');
+  const createBody = o.bodies?.create ?? resourceBodySchema(decl, 'create');
+  const updateBody = o.bodies?.update ?? resourceBodySchema(decl, 'update');
 
   if (service.create && !o.skip?.includes('create')) {
     const create = service.create.bind(service);
@@ -68,7 +72,7 @@ export function registerCrud<Row>(app: FastifyInstance, o: CrudOptions<Row>): vo
   if (service.update && !o.skip?.includes('update')) {
     const update = service.update.bind(service);
     for (const path of new Set([`${base}/:id`, decl.updatePath ? `/${decl.updatePath}` : `${base}/:id`])) {
-      r.put(path, { config: { access: decl.write }, schema: { tags, params: idParams, body: updateBody } }, async (request) =>
+      r.put(path, { config: { access: o.updateAccess ?? decl.write }, schema: { tags, params: idParams, body: updateBody } }, async (request) =>
         ok(present(request, await update(request.params.id, request.body, requireAuth(request), request.ip)), MSG.updated),
       );
     }

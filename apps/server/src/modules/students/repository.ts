@@ -1,0 +1,261 @@
+import type { ListQuery } from '@sigaf/contract';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { likePattern, paginate } from '../../db/pagination.js';
+import type { RegisteredUserTable } from '../../db/schema.js';
+
+export const STUDENT_COLUMNS = [
+  'rut', 'name', 'last_name', 'mother_last_name', 'email', 'phone', 'mobile', 'address', 'city', 'region',
+  'rbd_school', 'name_school', 'city_school', 'region_school', 'phone_school',
+] as const;
+export type StudentColumn = (typeof STUDENT_COLUMNS)[number];
+export type StudentValues = Partial<Record<StudentColumn, string | null>>;
+
+const SORTS = { id: 'r.id', rut: 'r.rut', name: 'r.name', lastName: 'r.last_name', email: 'r.email' } as const;
+
+/** Students (registered_users). */
+export class StudentRepository {
+  constructor(private readonly db: Database) {}
+
+  private base() {
+    return this.db
+      .selectFrom('registered_users as r')
+      .selectAll('r')
+      .select(sql<number>`(select count(*) from course_registered_users e where e.registered_user_id = r.id)`.as('enrolments_count'));
+  }
+
+  list(q: ListQuery & { courseId?: number }) {
+    let query = this.base();
+    if (q.search) {
+      const p = likePattern(q.search);
+      const compact = likePattern(q.search.replace(/[.\s-]/g, ''));
+      query = query.where((eb) =>
+        eb.or([
+          eb('r.rut', 'ilike', p),
+          eb(sql`replace(replace(r.rut, '.', ''), '-', '')`, 'ilike', compact),
+          eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p),
+          eb('r.email', 'ilike', p),
+        ]),
+      );
+    }
+    if (q.courseId) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('course_registered_users as e').select('e.id').whereRef('e.registered_user_id', '=', 'r.id').where('e.course_id', '=', q.courseId!)));
+    }
+    const col = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('r.id'), q);
+  }
+
+  findById(id: number) {
+    return this.base().where('r.id', '=', id).executeTakeFirst();
+  }
+
+  findByRut(rut: string) {
+    return this.base().where('r.rut', '=', rut).executeTakeFirst();
+  }
+
+  async findManyByRut(ruts: string[], db: Database = this.db) {
+    const out: RegisteredUserTable[] = [];
+    for (let i = 0; i < ruts.length; i += 1000) {
+      const chunk = ruts.slice(i, i + 1000);
+      if (chunk.length) out.push(...((await db.selectFrom('registered_users').selectAll().where('rut', 'in', chunk).execute()) as unknown as RegisteredUserTable[]));
+    }
+    return out as unknown as Array<{ id: number } & Record<StudentColumn, string | null>>;
+  }
+
+  async insert(values: Insertable<RegisteredUserTable>, db: Database = this.db) {
+    return (await db.insertInto('registered_users').values(values).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  async insertMany(rows: Insertable<RegisteredUserTable>[], db: Database) {
+    const ids: Array<{ id: number; rut: string }> = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      if (chunk.length) ids.push(...(await db.insertInto('registered_users').values(chunk).returning(['id', 'rut']).execute()));
+    }
+    return ids;
+  }
+
+  async update(id: number, values: Updateable<RegisteredUserTable>, db: Database = this.db) {
+    await db.updateTable('registered_users').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    await this.db.deleteFrom('registered_users').where('id', '=', id).execute();
+  }
+}
+
+export type StudentRow = NonNullable<Awaited<ReturnType<StudentRepository['findById']>>>;
+
+const ENROLMENT_SORTS = { id: 'e.id', rut: 'r.rut', name: 'r.name', lastName: 'r.last_name', classroom: 'cl.description', lastAccess: 'e.last_access_registered_moodle' } as const;
+
+/** Enrolments (course_registered_users). */
+export class EnrolmentRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(db: Database = this.db) {
+    return db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .innerJoin('courses as c', 'c.id', 'e.course_id')
+      .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+      .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+      .leftJoin('final_statuses as fs', 'fs.id', 'e.final_status_id')
+      .select([
+        'e.id', 'e.course_id', 'e.registered_user_id', 'e.profile_id', 'e.classroom_id', 'e.final_status_id', 'e.final_qualification',
+        'e.final_qualification_moodle', 'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.created_at', 'e.updated_at',
+        'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'r.mobile', 'r.phone', 'r.region', 'r.city',
+        'r.id_registered_moodle', 'r.rut_registered_moodle',
+        'c.description as course_description', 'p.description as profile_description', 'p.key as profile_key',
+        'cl.description as classroom_description', 'fs.description as final_status_description',
+        sql<number>`(select count(*) from tickets t where t.course_registered_user_id = e.id)`.as('tickets_count'),
+      ]);
+  }
+
+  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number | null; unassigned?: boolean; profileKey?: string }) {
+    let query = this.base();
+    if (q.courseId) query = query.where('e.course_id', '=', q.courseId);
+    if (q.studentId) query = query.where('e.registered_user_id', '=', q.studentId);
+    if (q.classroomId) query = query.where('e.classroom_id', '=', q.classroomId);
+    if (q.unassigned) query = query.where('e.classroom_id', 'is', null);
+    if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
+    if (q.search) {
+      const p = likePattern(q.search);
+      query = query.where((eb) =>
+        eb.or([eb('r.rut', 'ilike', p), eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p), eb('r.email', 'ilike', p)]),
+      );
+    }
+    const col = ENROLMENT_SORTS[(q.sort ?? 'lastName') as keyof typeof ENROLMENT_SORTS] ?? ENROLMENT_SORTS.lastName;
+    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`).orderBy('e.id'), q);
+  }
+
+  findById(id: number) {
+    return this.base().where('e.id', '=', id).executeTakeFirst();
+  }
+
+  findByStudentAndCourse(studentId: number, courseId: number) {
+    return this.base().where('e.registered_user_id', '=', studentId).where('e.course_id', '=', courseId).executeTakeFirst();
+  }
+
+  async insert(values: { course_id: number; registered_user_id: number; profile_id: number; classroom_id: number | null }) {
+    return (await this.db.insertInto('course_registered_users').values(values).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  /** Enrols many students at once; existing enrolments are left as they are. */
+  async enrolMany(courseId: number, studentIds: number[], profileId: number, db: Database) {
+    let inserted = 0;
+    for (let i = 0; i < studentIds.length; i += 1000) {
+      const chunk = studentIds.slice(i, i + 1000);
+      if (!chunk.length) continue;
+      const res = await db
+        .insertInto('course_registered_users')
+        .values(chunk.map((id) => ({ course_id: courseId, registered_user_id: id, profile_id: profileId, classroom_id: null })))
+        .onConflict((oc) => oc.columns(['course_id', 'registered_user_id']).doNothing())
+        .executeTakeFirst();
+      inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+    return inserted;
+  }
+
+  async enrolledStudentIds(courseId: number, studentIds: number[], db: Database = this.db): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (let i = 0; i < studentIds.length; i += 1000) {
+      const chunk = studentIds.slice(i, i + 1000);
+      if (!chunk.length) continue;
+      const rows = await db.selectFrom('course_registered_users').select('registered_user_id').where('course_id', '=', courseId).where('registered_user_id', 'in', chunk).execute();
+      for (const r of rows) out.add(r.registered_user_id);
+    }
+    return out;
+  }
+
+  async update(id: number, values: { classroom_id?: number | null; profile_id?: number; final_status_id?: number | null }) {
+    await this.db.updateTable('course_registered_users').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+  }
+
+  /** Assigns many enrolments of one course to a classroom (and optionally a profile) in one statement. */
+  async assignClassroom(courseId: number | null, ids: number[], classroomId: number, profileId?: number | null) {
+    let q = this.db
+      .updateTable('course_registered_users')
+      .set({ classroom_id: classroomId, ...(profileId ? { profile_id: profileId } : {}), updated_at: sql`now()` })
+      .where('id', 'in', ids);
+    if (courseId) q = q.where('course_id', '=', courseId);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  async courseOf(ids: number[]): Promise<number[]> {
+    const rows = await this.db.selectFrom('course_registered_users').select('course_id').distinct().where('id', 'in', ids).execute();
+    return rows.map((r) => r.course_id);
+  }
+
+  async delete(id: number) {
+    await this.db.deleteFrom('course_registered_users').where('id', '=', id).execute();
+  }
+
+  async count(courseId: number): Promise<number> {
+    const r = await this.db.selectFrom('course_registered_users').select(sql<number>`count(*)`.as('n')).where('course_id', '=', courseId).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Students per classroom of a course (unassigned under null), for the classroom chart. */
+  async perClassroom(courseId: number) {
+    const rows = await this.db
+      .selectFrom('course_registered_users as e')
+      .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+      .select(['e.classroom_id', 'cl.description', sql<number>`count(*)`.as('count')])
+      .where('e.course_id', '=', courseId)
+      .groupBy(['e.classroom_id', 'cl.description'])
+      .orderBy('cl.description')
+      .execute();
+    return rows.map((r) => ({ classroomId: r.classroom_id, classroom: r.description, count: Number(r.count) }));
+  }
+
+  async unassignedIds(courseId: number, profileKey = 'student'): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .select('e.id')
+      .where('e.course_id', '=', courseId)
+      .where('e.classroom_id', 'is', null)
+      .where('p.key', '=', profileKey)
+      .orderBy('r.last_name')
+      .orderBy('r.name')
+      .orderBy('e.id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Each classroom gets its ids in one statement (the auto split). */
+  async applySplit(courseId: number, plan: Array<{ classroomId: number; ids: number[] }>) {
+    await this.db.transaction().execute(async (trx) => {
+      for (const p of plan) {
+        if (!p.ids.length) continue;
+        await trx.updateTable('course_registered_users').set({ classroom_id: p.classroomId, updated_at: sql`now()` }).where('course_id', '=', courseId).where('id', 'in', p.ids).execute();
+      }
+    });
+  }
+
+  async lastSync(courseId: number) {
+    const r = await this.db.selectFrom('courses').select('last_sync_at').where('id', '=', courseId).executeTakeFirst();
+    return r?.last_sync_at ?? null;
+  }
+
+  async lookupId(table: 'profiles' | 'classrooms' | 'final_statuses' | 'courses' | 'registered_users', id: number) {
+    return (await this.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  async profileIdByKey(key: string): Promise<number> {
+    return (await this.db.selectFrom('profiles').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  }
+
+  async classroomName(id: number): Promise<string | undefined> {
+    return (await this.db.selectFrom('classrooms').select('description').where('id', '=', id).executeTakeFirst())?.description;
+  }
+
+  /** The roster export: every enrolment of a course with its student, classroom and profile. */
+  roster(courseId: number) {
+    return this.base().where('e.course_id', '=', courseId).orderBy('cl.description').orderBy('r.last_name').orderBy('r.name').execute();
+  }
+}
+
+export type EnrolmentRow = NonNullable<Awaited<ReturnType<EnrolmentRepository['findById']>>>;
