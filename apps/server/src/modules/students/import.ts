@@ -103,6 +103,7 @@ export class StudentImporter {
     const parsed = analyseRows(sheet);
     if (!parsed.length) throw new AppError(422, SHEET_MSG.empty);
     if (!(await this.enrolments.lookupId('courses', courseId))) throw new AppError(422, 'El curso no existe.');
+    const studentProfile = await this.enrolments.profileIdByKey('student');
 
     const work = async (db: Database) => {
       const valid = parsed.filter((p) => !p.result.rejected);
@@ -127,7 +128,7 @@ export class StudentImporter {
       const inserted = await this.students.insertMany(toInsert as never, db);
       for (const u of toUpdate) await this.students.update(u.id, u.changes as never, db);
       const ids = [...inserted.map((r) => r.id), ...valid.map((p) => existing.get(p.values.rut)?.id).filter((x): x is number => x !== undefined)];
-      await this.enrolments.enrolMany(courseId, ids, await this.enrolments.profileIdByKey('student'), db);
+      await this.enrolments.enrolMany(courseId, ids, studentProfile, db);
     };
     if (apply) await this.db.transaction().execute((trx) => work(trx));
     else await work(this.db);

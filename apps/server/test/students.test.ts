@@ -1,0 +1,235 @@
+import ExcelJS from 'exceljs';
+import { MSG, STUDENT_MSG } from '@sigaf/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ADMIN } from './fixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+let admin: string;
+let courseId: number;
+
+async function xlsx(rows: Array<Array<string | number | { formula: string; result: string }>>) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Hoja1');
+  ws.addRow(['RUT', 'DV', 'Nombre', 'Paterno', 'Materno', 'Email', 'Dirección', 'Región', 'Teléfono', 'Celular', 'RBD', 'Colegio', 'Región colegio', 'Ciudad colegio', 'Fono colegio']);
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer; type?: string }) {
+  const boundary = '----sigaf' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(file.content, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function upload(url: string, fields: Record<string, string>, file?: { name: string; content: Buffer }) {
+  const m = multipart(fields, file);
+  return ctx.request({ method: 'POST', url, token: admin, payload: m.payload, headers: m.headers });
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  const platform = await ctx.db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
+  const cat = await ctx.db.insertInto('categories').values({ description: 'Operadores', category_code: 'OPER', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow();
+  courseId = (await ctx.db.insertInto('courses').values({ description: 'Grúa horquilla', category_id: cat.id }).returning('id').executeTakeFirstOrThrow()).id;
+});
+afterAll(() => ctx.close());
+
+const GOOD = [
+  ['12.345.678', '5', ' María ', 'González', 'Pérez', 'MARIA@correo.cl', 'Calle 1', 'metropolitana de santiago', '', '+56911111111', '123', 'Liceo A', 'Biobío', 'Concepción', ''],
+  ['11111111', '1', 'Juan', 'Soto', '', 'juan@correo.cl', '', 'Ñuble', '', '', '', '', '', '', ''],
+];
+
+describe('student import', () => {
+  it('previews every row with its outcome and writes nothing', async () => {
+    const file = await xlsx([
+      ...GOOD,
+      ['12345678', '9', 'Malo', 'Rut', '', 'x@y.cl'],
+      ['22222222', '2', '', 'SinNombre', '', 'no-es-correo'],
+      [],
+      ['12345678', '5', 'María', 'Repetida', '', ''],
+      [{ formula: '"1000001"&"3"', result: '10000013' }, 'K', 'Fórmula', 'Ok', '', ''],
+    ]);
+    const before = await ctx.db.selectFrom('registered_users').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const res = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'alumnos.xlsx', content: file });
+    expect(res.statusCode).toBe(200);
+    const { summary, rows } = res.json()._data;
+    expect(summary).toMatchObject({ total: 6, created: 3, enrolled: 3, rejected: 3, applied: false });
+    expect(rows.map((r: { row: number }) => r.row)).toEqual([2, 3, 4, 5, 7, 8]);
+    expect(rows[0]).toMatchObject({ rut: '12.345.678-5', name: 'María González Pérez', student: 'new', enrolment: 'enrolled', rejected: false });
+    expect(rows[2]).toMatchObject({ rejected: true, reasons: ['RUT no válido'] });
+    expect(rows[3].reasons).toEqual(['Falta el nombre', 'Correo electrónico no válido']);
+    expect(rows[4].reasons).toEqual(['RUT repetido en el archivo (fila 2)']);
+    expect(rows[5]).toMatchObject({ rut: '10.000.013-K', rejected: false });
+    const after = await ctx.db.selectFrom('registered_users').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+  });
+
+  it('applies on confirm: creates, normalises, enrols unsynced as Estudiante; a second run updates and reports already enrolled', async () => {
+    const file = await xlsx(GOOD);
+    const res = await upload('/api/v2/registered-users/import', { course_id: String(courseId), confirm: '1' }, { name: 'alumnos.xlsx', content: file });
+    expect(res.json()._data.summary).toMatchObject({ created: 2, enrolled: 2, applied: true });
+    const maria = await ctx.db.selectFrom('registered_users').selectAll().where('rut', '=', '12.345.678-5').executeTakeFirstOrThrow();
+    expect(maria).toMatchObject({ name: 'María', email: 'maria@correo.cl', region: 'Metropolitana de Santiago', mother_last_name: 'Pérez' });
+    const enrolment = await ctx.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+      .select(['e.is_sincronized', 'p.key', 'e.classroom_id'])
+      .where('e.registered_user_id', '=', maria.id)
+      .executeTakeFirstOrThrow();
+    expect(enrolment).toEqual({ is_sincronized: false, key: 'student', classroom_id: null });
+
+    const changed = await xlsx([[...GOOD[0]!.slice(0, 9), '+56999999999', ...GOOD[0]!.slice(10)], GOOD[1]!]);
+    const again = await upload('/api/v2/registered-users/import', { course_id: String(courseId), confirm: 'true' }, { name: 'alumnos.xlsx', content: changed });
+    expect(again.json()._data.summary).toMatchObject({ created: 0, updated: 1, unchanged: 1, enrolled: 0, alreadyEnrolled: 2 });
+    const updated = await ctx.db.selectFrom('registered_users').select('mobile').where('rut', '=', '12.345.678-5').executeTakeFirstOrThrow();
+    expect(updated.mobile).toBe('+56999999999');
+  });
+
+  it('reads .csv with ; or , and quoted fields; the original /upload-file imports at once', async () => {
+    const csv = '\uFEFFrut;dv;nombre;paterno;materno;email\r\n"15.000.000";"K";"Ana; María";Rojas;;ana@correo.cl\r\n';
+    const dv = (await import('@sigaf/contract')).computeDv(15_000_000);
+    const res = await upload('/api/v2/upload-file', { courseId: String(courseId) }, { name: 'a.csv', content: Buffer.from(csv.replace('"K"', `"${dv}"`)) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()._data.summary).toMatchObject({ created: 1, applied: true });
+    const ana = await ctx.db.selectFrom('registered_users').select('name').where('rut', '=', `15.000.000-${dv}`).executeTakeFirstOrThrow();
+    expect(ana.name).toBe('Ana; María');
+  });
+
+  it('refuses wrong types, empty files, missing course and oversized files with clear messages', async () => {
+    const pdf = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'x.pdf', content: Buffer.from('%PDF-1.4') });
+    expect(pdf.statusCode).toBe(415);
+    expect(pdf.json().message).toBe('Tipo de archivo no soportado. Cargue un archivo .xlsx o .csv.');
+    const fake = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'x.xlsx', content: Buffer.from('not a zip') });
+    expect(fake.statusCode).toBe(415);
+    const empty = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'x.csv', content: Buffer.from('rut;dv\r\n') });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().message).toBe('El archivo no contiene filas de datos.');
+    const noFile = await upload('/api/v2/registered-users/import', { course_id: String(courseId) });
+    expect(noFile.statusCode).toBe(422);
+    expect(noFile.json().message).toBe('Debe adjuntar un archivo.');
+    const noCourse = await upload('/api/v2/registered-users/import', {}, { name: 'a.csv', content: Buffer.from('a\r\n1') });
+    expect(noCourse.json()._data.errors.course_id).toEqual(['Seleccione un curso.']);
+    const huge = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'a.csv', content: Buffer.alloc(11 * 1024 * 1024, 'a') });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().message).toBe('El archivo supera el tamaño máximo de 10 MB.');
+  });
+
+  it('is all-or-nothing: a failure while applying leaves nothing written', async () => {
+    await sql`create or replace function sigaf_test_fail() returns trigger as $$ begin if new.name = 'Explota' then raise exception 'boom'; end if; return new; end $$ language plpgsql`.execute(ctx.db);
+    await sql`create trigger sigaf_test_fail before insert on registered_users for each row execute function sigaf_test_fail()`.execute(ctx.db);
+    const count = async () => Number((await ctx.db.selectFrom('registered_users').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const file = await xlsx([
+      ['20000000', String((await import('@sigaf/contract')).computeDv(20_000_000)), 'Antes', 'Bien', '', ''],
+      ['20000001', String((await import('@sigaf/contract')).computeDv(20_000_001)), 'Explota', 'Mal', '', ''],
+    ]);
+    const res = await upload('/api/v2/registered-users/import', { course_id: String(courseId), confirm: '1' }, { name: 'a.xlsx', content: file });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toBe(MSG.fatal);
+    expect(await count()).toBe(before);
+    await sql`drop trigger sigaf_test_fail on registered_users`.execute(ctx.db);
+  });
+
+  it('gives a template with the column headers', async () => {
+    const res = await ctx.request({ method: 'GET', url: '/api/v2/registered-users/import/template?format=csv', token: admin });
+    expect(res.headers['content-disposition']).toContain('plantilla-matricula.csv');
+    expect(res.body).toContain('RUT (sin puntos ni dígito verificador);Dígito verificador;Nombre');
+  });
+});
+
+describe('students and enrolments', () => {
+  it('finds a student by any spelling of the RUT; 406 for an invalid one; 404 when unknown', async () => {
+    for (const spelling of ['12.345.678-5', '12345678-5', '123456785']) {
+      const res = await ctx.request({ method: 'GET', url: `/api/v2/registered-user/${spelling}`, token: admin });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()._data.properties.rut).toBe('12.345.678-5');
+    }
+    const bad = await ctx.request({ method: 'GET', url: '/api/v2/registered-user/12.345.678-9', token: admin });
+    expect(bad.statusCode).toBe(406);
+    expect(bad.json()).toMatchObject({ success: false, statusCode: 406, message: 'RUT no válido' });
+    const unknown = await ctx.request({ method: 'GET', url: '/api/v2/registered-user/9.999.999-3', token: admin });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('view-store creates then updates; view-update edits contact data', async () => {
+    const body = { rut: '7.654.321-6', name: 'Pedro', last_name: 'Lagos', email: 'pedro@correo.cl', region: 'Maule' };
+    const first = await ctx.request({ method: 'POST', url: '/api/v2/registered-users/view-store', token: admin, payload: body });
+    expect(first.statusCode).toBe(201);
+    const id = first.json()._data.properties.id;
+    const second = await ctx.request({ method: 'POST', url: '/api/v2/registered-users/view-store', token: admin, payload: { ...body, id, city: 'Talca' } });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()._data.properties).toMatchObject({ id, city: 'Talca' });
+    const op = await ctx.userWithRole('operator');
+    const quick = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${id}/view-update`, token: op.token, payload: { mobile: '+56955555555' } });
+    expect(quick.json()._data.properties.mobile).toBe('+56955555555');
+    const badRut = await ctx.request({ method: 'POST', url: '/api/v2/registered-users/view-store', token: admin, payload: { ...body, rut: '7.654.321-0' } });
+    expect(badRut.statusCode).toBe(422);
+    expect(badRut.json()._data.errors.rut).toEqual([STUDENT_MSG.rutInvalid]);
+  });
+
+  it('enrols, refuses a second enrolment, lists a course\'s users paginated and searchable, and deletes', async () => {
+    const student = (await ctx.request({ method: 'GET', url: '/api/v2/registered-user/7.654.321-6', token: admin })).json()._data.properties;
+    const enrol = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
+    expect(enrol.statusCode).toBe(201);
+    expect(enrol.json()._data.properties).toMatchObject({ profile: { key: 'student' }, classroom: null, isSincronized: false });
+    const twice = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe(STUDENT_MSG.alreadyEnrolled);
+
+    const page = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?page=1&perPage=2&sort=rut`, token: admin });
+    expect(page.json()._data.meta).toMatchObject({ page: 1, perPage: 2, total: 4, lastPage: 2 });
+    const search = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?search=lagos`, token: admin });
+    expect(search.json()._data.collections.map((c: { properties: { registeredUser: { rut: string } } }) => c.properties.registeredUser.rut)).toEqual(['7.654.321-6']);
+    const lookup = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${student.id}/courses/${courseId}`, token: admin });
+    expect(lookup.statusCode).toBe(200);
+    const count = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/${courseId}/count`, token: admin });
+    expect(count.json()._data).toBe(4);
+    const courses = await ctx.request({ method: 'GET', url: `/api/v2/course-users/${student.id}/courses`, token: admin });
+    expect(courses.json()._data.collections).toHaveLength(1);
+
+    const del = await ctx.request({ method: 'DELETE', url: `/api/v2/course-registered-users/${enrol.json()._data.properties.id}`, token: admin });
+    expect(del.statusCode).toBe(200);
+    const gone = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${student.id}/courses/${courseId}`, token: admin });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().message).toBe(STUDENT_MSG.notEnrolled);
+  });
+
+  it('builds classrooms: assigns many, says so, counts per classroom, splits the rest evenly', async () => {
+    const list = (await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users/all`, token: admin })).json()._data.collections;
+    const ids = list.map((c: { properties: { id: number } }) => c.properties.id);
+    const aula1 = await ctx.db.selectFrom('classrooms').select('id').where('description', '=', 'Aula 1').executeTakeFirstOrThrow();
+    const aula2 = await ctx.db.selectFrom('classrooms').select('id').where('description', '=', 'Aula 2').executeTakeFirstOrThrow();
+    const res = await ctx.request({ method: 'PUT', url: `/api/v2/course-registered-user/classroom/${aula1.id}/users`, token: admin, payload: { courseRegisteredUsers: ids.slice(0, 1) } });
+    expect(res.json().message).toBe('Se ha conformado el Aula 1 con 1 estudiantes');
+    const preview = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-user/classroom/auto-split', token: admin, payload: { course_id: courseId, classroom_ids: [aula1.id, aula2.id] } });
+    expect(preview.json()._data).toMatchObject({ applied: false, total: 2, plan: [{ classroom: 'Aula 1', count: 1 }, { classroom: 'Aula 2', count: 1 }] });
+    await ctx.request({ method: 'POST', url: '/api/v2/course-registered-user/classroom/auto-split', token: admin, payload: { course_id: courseId, classroom_ids: [aula1.id, aula2.id], confirm: true } });
+    const chart = await ctx.request({ method: 'GET', url: `/api/v2/courses/${courseId}/classrooms`, token: admin });
+    expect(chart.json()._data).toEqual([
+      { classroomId: aula1.id, classroom: 'Aula 1', count: 2 },
+      { classroomId: aula2.id, classroom: 'Aula 2', count: 1 },
+    ]);
+    const empty = await ctx.request({ method: 'PUT', url: `/api/v2/course-registered-user/classroom/${aula1.id}/users`, token: admin, payload: { courseRegisteredUsers: [] } });
+    expect(empty.statusCode).toBe(422);
+  });
+
+  it('exports the roster as .xlsx', async () => {
+    const res = await ctx.request({ method: 'GET', url: `/api/v2/download-file/excel/${courseId}/roster`, token: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain('matricula-grua-horquilla-');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    expect(ws.getRow(2).values).toEqual([undefined, 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'CORREO ELECTRÓNICO', 'AULA', 'ROL', 'CURSO']);
+    expect(ws.rowCount).toBe(2 + 3);
+  });
+});
