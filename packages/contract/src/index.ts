@@ -10,3 +10,4 @@ export * from './users.js';
 export * from './resources.js';
 export * from './permissions.js';
 export * from './students.js';
+export * from './tickets.js';

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { DB } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
+import * as m0002 from './migrations/0002_tickets.js';
 
 export type Database = Kysely<DB>;
 
@@ -55,6 +56,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
 /** Migrations are listed explicitly: one TS file per step, applied in order at start. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001,
+  '0002_tickets': m0002,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -213,6 +213,13 @@ export interface TicketHistoryTable {
   created_at: CreatedAt;
 }
 
+export interface TicketFilterPresetTable extends Timestamps {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  filters: unknown;
+}
+
 export interface DB {
   roles: CatalogueTable;
   profiles: CatalogueTable;
@@ -243,6 +250,7 @@ export interface DB {
   ticket_details: TicketDetailTable;
   log_editing_tickets: LogEditingTicketTable;
   ticket_history: TicketHistoryTable;
+  ticket_filter_presets: TicketFilterPresetTable;
 }
 
 export type CatalogueTableName =

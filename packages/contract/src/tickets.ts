@@ -1,0 +1,383 @@
+import { z } from 'zod';
+import { listQuerySchema } from './envelope.js';
+import { FORM_MSG } from './resources.js';
+
+/** Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2). */
+
+/** Dates and times are shown in Chilean time, whatever the server's zone. */
+export const APP_TIME_ZONE = 'America/Santiago';
+
+export const TICKET_MSG = {
+  created: 'El ticket se ha creado correctamente.',
+  createdMany: (n: number) => `Se ${n === 1 ? 'creó 1 ticket' : `crearon ${n} tickets`} correctamente.`,
+  updated: 'El ticket se ha editado correctamente.',
+  staleVersion: 'El ticket fue modificado por otro usuario. Recargue para ver los cambios.',
+  locked: (name: string, since: string) => `No se puede editar. Este ticket está bloqueado por ${name} desde las ${since}.`,
+  lockTaken: 'Ticket bloqueado para edición.',
+  lockRefreshed: 'Bloqueo de edición renovado.',
+  notLocked: 'El ticket no está bloqueado.',
+  unlocked: 'Ticket desbloqueado exitosamente.',
+  unlockedMany: (n: number) => `Se ${n === 1 ? 'desbloqueó 1 ticket' : `desbloquearon ${n} tickets`}.`,
+  unlockForbidden: 'Solo quien bloqueó el ticket, un administrador o un developer puede desbloquearlo.',
+  hasDetails: 'No se puede eliminar el ticket porque tiene intentos de contacto registrados.',
+  deleteForbidden: 'Solo el creador del ticket, un administrador o un developer puede eliminarlo.',
+  deleted: 'El ticket se ha eliminado correctamente.',
+  deletedMany: (deleted: number, refused: number) =>
+    `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` + (refused ? ` ${refused} no se pudieron eliminar.` : ''),
+  bulkDone: (updated: number, refused: number) =>
+    `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se pudieron actualizar.` : ''),
+  notFound: 'El ticket no existe.',
+  detailCreated: 'Intento de contacto registrado.',
+  detailCreatedMany: (n: number) => `Se ${n === 1 ? 'registró 1 intento' : `registraron ${n} intentos`} de contacto.`,
+  detailEditForbidden: 'Solo quien registró el intento de contacto, un administrador o un developer puede modificarlo.',
+  detailDeleted: 'Intento de contacto eliminado.',
+  selectTickets: 'Debe seleccionar al menos un ticket.',
+  selectStudents: 'Debe seleccionar al menos un alumno.',
+  invalidDate: 'Fecha no válida. Use el formato dd-mm-aaaa o aaaa-mm-dd.',
+  invalidList: 'Lista de identificadores no válida.',
+  ticketMismatch: 'El ticket indicado no corresponde al de la dirección.',
+  operatorInvalid: 'Seleccione un operador válido.',
+  noClosedStatus: 'No existe un estado de cierre configurado.',
+  commentRequired: 'Ingrese una observación.',
+  required: FORM_MSG.required,
+  presetNameRequired: 'Ingrese un nombre para el filtro.',
+  presetSaved: 'Filtro guardado.',
+  presetDeleted: 'Filtro eliminado.',
+  presetTooLarge: 'El filtro es demasiado grande.',
+} as const;
+
+/** The `action` of a ticket_history entry, and its Spanish label. */
+export const TICKET_HISTORY_ACTIONS = {
+  create: 'Creación',
+  update: 'Modificación',
+  add_attempt: 'Intento de contacto registrado',
+  update_attempt: 'Intento de contacto modificado',
+  delete_attempt: 'Intento de contacto eliminado',
+  unlock: 'Desbloqueo',
+} as const;
+export type TicketHistoryAction = keyof typeof TICKET_HISTORY_ACTIONS;
+
+/** Labels of the fields a history entry's `changes` may name ({field: [from, to]}). */
+export const TICKET_FIELD_LABELS: Record<string, string> = {
+  ticketCode: 'Código',
+  statusTicket: 'Estado',
+  typeTicket: 'Tipo',
+  priorityTicket: 'Prioridad',
+  sourceTicket: 'Origen',
+  motiveTicket: 'Motivo',
+  userAssigned: 'Operador',
+  closingDate: 'Fecha de cierre',
+  statusDetailTicket: 'Intento de contacto',
+  comment: 'Observación',
+  lockedBy: 'Bloqueado por',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A calendar day written `yyyy-mm-dd` or `dd-mm-yyyy` (also with `/`), as `yyyy-mm-dd`; null when not a real day. */
+export function parseDay(input: string | null | undefined): string | null {
+  if (typeof input !== 'string') return null;
+  const s = input.trim();
+  let y: number, m: number, d: number;
+  let match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s);
+  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(s))) [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else return null;
+  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (d > last) return null;
+  return `${y}-${pad(m)}-${pad(d)}`;
+}
+
+const zoneFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: APP_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A moment as Chilean calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`). */
+export function chileParts(value: Date | string): { date: string; time: string; day: string } {
+  const parts = Object.fromEntries(zoneFormat.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
+  return { date: `${parts.day}-${parts.month}-${parts.year}`, time: `${parts.hour}:${parts.minute}`, day: `${parts.year}-${parts.month}-${parts.day}` };
+}
+
+/** `dd-mm-yyyy HH:mm` in Chilean time, or '' for no date. */
+export function chileDateTime(value: Date | string | null | undefined): string {
+  if (!value) return '';
+  const p = chileParts(value);
+  return `${p.date} ${p.time}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from creation to closing (or to now while open). */
+export function ticketAgeDays(createdAt: Date | string, closingDate: Date | string | null | undefined, now: Date = new Date()): number {
+  const end = closingDate ? new Date(closingDate) : now;
+  return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY_MS));
+}
+
+/** "< 24h", "1 día", "N días" (the original's "1 días" fixed). */
+export function ticketAgeText(days: number): string {
+  if (days < 1) return '< 24h';
+  return days === 1 ? '1 día' : `${days} días`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas
+
+const MAX_ID = 2_147_483_647;
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
+const id = z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option);
+const requiredId = z.preprocess(blank, id);
+const optionalId = z.preprocess(blank, id.optional());
+
+/** Parses `[1,2,3]`, `1,2,3` or an array into distinct ids; null when malformed. */
+export function parseIdList(input: unknown): number[] | null {
+  let value = input;
+  if (typeof value === 'string') {
+    const s = value.trim();
+    try {
+      value = s.startsWith('[') ? JSON.parse(s) : s.split(',').map((x) => x.trim());
+    } catch {
+      return null;
+    }
+  }
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const out: number[] = [];
+  for (const v of value) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_ID) return null;
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** An array of ids (also a JSON string of one, as the original client sends `ticketsId`). */
+const idArray = (emptyMessage: string, max = 5000) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (parseIdList(v) ?? v) : v),
+    z
+      .array(id, { error: emptyMessage })
+      .min(1, emptyMessage)
+      .max(max, `Puede seleccionar como máximo ${max}.`)
+      .transform((ids) => [...new Set(ids)]),
+  );
+
+const ticketOptions = {
+  type_ticket_id: requiredId,
+  status_ticket_id: requiredId,
+  priority_ticket_id: requiredId,
+  source_ticket_id: requiredId,
+  motive_ticket_id: requiredId,
+  user_assigned_id: z.preprocess(blank, id.nullable().optional()),
+};
+
+/** POST /tickets. The creator is the signed-in user; other fields the client sends are ignored. */
+export const ticketCreateSchema = z.object({ course_registered_user_id: requiredId, ...ticketOptions });
+export type TicketCreateInput = z.infer<typeof ticketCreateSchema>;
+
+/** POST /tickets/multiple: one ticket per enrolment, consecutive codes. */
+export const ticketCreateManySchema = z.object({ course_registered_user_id: idArray(TICKET_MSG.selectStudents), ...ticketOptions });
+export type TicketCreateManyInput = z.infer<typeof ticketCreateManySchema>;
+
+/** PUT /tickets/{id}: fields left out are not changed; `version` is the one the client read. */
+export const ticketUpdateSchema = z.object({
+  ticket_id: optionalId,
+  version: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.number).max(MAX_ID, FORM_MSG.number).optional()),
+  type_ticket_id: optionalId,
+  status_ticket_id: optionalId,
+  priority_ticket_id: optionalId,
+  source_ticket_id: optionalId,
+  motive_ticket_id: optionalId,
+  user_assigned_id: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), id.nullable().optional()),
+});
+export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
+
+const comment = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() : v === null ? undefined : v),
+  z.string({ error: TICKET_MSG.commentRequired }).min(1, TICKET_MSG.commentRequired).max(5000, FORM_MSG.max(5000)),
+);
+
+/** POST /ticket-details: a contact attempt; the creator is the signed-in user. */
+export const ticketDetailCreateSchema = z.object({ ticket_id: requiredId, status_detail_ticket_id: requiredId, comment });
+export type TicketDetailCreateInput = z.infer<typeof ticketDetailCreateSchema>;
+
+/** POST /ticket-details/multiple: the same attempt on many tickets. */
+export const ticketDetailCreateManySchema = z.object({ ticket_id: idArray(TICKET_MSG.selectTickets), status_detail_ticket_id: requiredId, comment });
+
+export const ticketDetailUpdateSchema = z.object({ status_detail_ticket_id: optionalId, comment: comment.optional() });
+export type TicketDetailUpdateInput = z.infer<typeof ticketDetailUpdateSchema>;
+
+/** POST /log-editing-tickets: the lock is always the caller's (a `user_id` sent is ignored). */
+export const ticketLockSchema = z.object({ ticket_id: requiredId });
+
+export const TICKET_BULK_ACTIONS = ['close', 'assign', 'status'] as const;
+export type TicketBulkAction = (typeof TICKET_BULK_ACTIONS)[number];
+
+/** POST /tickets/bulk. */
+export const ticketBulkSchema = z
+  .object({
+    ids: idArray(TICKET_MSG.selectTickets, 1000),
+    action: z.enum(TICKET_BULK_ACTIONS, { error: FORM_MSG.option }),
+    status_ticket_id: optionalId,
+    user_assigned_id: optionalId,
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === 'status' && !v.status_ticket_id) ctx.addIssue({ code: 'custom', path: ['status_ticket_id'], message: FORM_MSG.required });
+    if (v.action === 'assign' && !v.user_assigned_id) ctx.addIssue({ code: 'custom', path: ['user_assigned_id'], message: FORM_MSG.required });
+  });
+export type TicketBulkInput = z.infer<typeof ticketBulkSchema>;
+
+const day = z.preprocess(
+  blank,
+  z
+    .string({ error: TICKET_MSG.invalidDate })
+    .transform((v, ctx) => {
+      const d = parseDay(v);
+      if (!d) {
+        ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidDate });
+        return z.NEVER;
+      }
+      return d;
+    })
+    .optional(),
+);
+
+export const TICKET_STATUS_FILTERS = ['open', 'closed', 'all'] as const;
+export type TicketStatusFilter = (typeof TICKET_STATUS_FILTERS)[number];
+
+/** `status`: 'open' | 'closed' | 'all', or a status id. */
+const statusFilter = z.preprocess(
+  blank,
+  z
+    .union([z.enum(TICKET_STATUS_FILTERS), z.coerce.number().int().positive().max(MAX_ID)], { error: FORM_MSG.option })
+    .optional(),
+);
+
+/** The filters every ticket list, the export and the saved presets share. */
+export const ticketFiltersSchema = z.object({
+  course_id: optionalId,
+  classroom_id: optionalId,
+  status: statusFilter,
+  status_ticket_id: optionalId,
+  priority_ticket_id: optionalId,
+  type_ticket_id: optionalId,
+  motive_ticket_id: optionalId,
+  source_ticket_id: optionalId,
+  user_assigned_id: optionalId,
+  from: day,
+  to: day,
+  search: z.preprocess(blank, z.string().trim().max(200, FORM_MSG.max(200)).optional()),
+});
+export type TicketFilters = z.infer<typeof ticketFiltersSchema>;
+
+/** Query of every ticket list: filters plus page, perPage, sort, order. */
+export const ticketListQuerySchema = listQuerySchema.extend(ticketFiltersSchema.shape);
+export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
+
+/** Sort keys the ticket lists accept. */
+export const TICKET_SORTS = [
+  'id', 'ticketCode', 'createdAt', 'closingDate', 'age', 'attempts', 'priority', 'status', 'type', 'motive', 'source',
+  'operator', 'creator', 'student', 'rut', 'classroom', 'course',
+] as const;
+
+/** POST /ticket-filters: a named set of list filters, per user. */
+export const ticketFilterPresetSchema = z.object({
+  name: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z.string({ error: TICKET_MSG.presetNameRequired }).min(1, TICKET_MSG.presetNameRequired).max(60, FORM_MSG.max(60)),
+  ),
+  filters: z
+    .record(z.string(), z.unknown(), { error: FORM_MSG.option })
+    .refine((f) => JSON.stringify(f).length <= 4000, TICKET_MSG.presetTooLarge),
+});
+export type TicketFilterPresetInput = z.infer<typeof ticketFilterPresetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Response shapes
+
+export interface TicketOption {
+  id: number;
+  description: string;
+  key: string | null;
+}
+
+export interface TicketPerson {
+  id: number;
+  name: string;
+}
+
+export interface TicketLockProperties {
+  id: number;
+  ticket: { id: number; ticketCode: string };
+  user: TicketPerson;
+  createdAt: string;
+  createdTime: string;
+  createdAtIso: string;
+  /** HH:mm, Chilean time. */
+  since: string;
+  expiresAt: string;
+  expired: boolean;
+}
+
+export interface TicketDetailProperties {
+  id: number;
+  ticketId: number;
+  comment: string;
+  statusDetailTicket: TicketOption;
+  userCreated: TicketPerson;
+  createdAt: string;
+  createdTime: string;
+  createdAtIso: string;
+}
+
+export interface TicketProperties {
+  id: number;
+  ticketCode: string;
+  version: number;
+  statusTicket: TicketOption;
+  typeTicket: TicketOption;
+  priorityTicket: TicketOption;
+  sourceTicket: TicketOption;
+  motiveTicket: TicketOption;
+  userCreated: TicketPerson;
+  userAssigned: TicketPerson | null;
+  courseRegisteredUser: {
+    id: number;
+    classroom: { id: number; description: string } | null;
+    profile: TicketOption;
+    finalStatus: { id: number; description: string } | null;
+    lastAccess: string | null;
+    lastAccessText: string | null;
+    course: { id: number; description: string; category: { id: number; description: string; categoryCode: string } };
+    registeredUser: {
+      id: number;
+      rut: string;
+      name: string;
+      lastName: string;
+      motherLastName: string | null;
+      email: string | null;
+      mobile: string | null;
+      phone: string | null;
+    };
+  };
+  closingDate: string | null;
+  closingTime: string | null;
+  closingDateIso: string | null;
+  createdAt: string;
+  createdTime: string;
+  createdAtIso: string;
+  ageTicket: number;
+  ageText: string;
+  close: boolean;
+  showDeleteButton: boolean;
+  attempts: number;
+  lock: Omit<TicketLockProperties, 'ticket'> | null;
+}
