@@ -26,6 +26,7 @@ import { catalogueRoutes } from './modules/catalogs/routes.js';
 import { categoryRoutes } from './modules/categories/routes.js';
 import { courseRoutes } from './modules/courses/routes.js';
 import { studentRoutes } from './modules/students/routes.js';
+import { ticketRoutes } from './modules/tickets/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
@@ -113,7 +114,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -14,6 +14,8 @@ import { ActivityService, CourseService } from './modules/courses/service.js';
 import { StudentImporter } from './modules/students/import.js';
 import { EnrolmentRepository, StudentRepository } from './modules/students/repository.js';
 import { EnrolmentService, StudentService } from './modules/students/service.js';
+import { TicketDetailRepository, TicketFilterRepository, TicketLockRepository, TicketRepository } from './modules/tickets/repository.js';
+import { TicketDetailService, TicketFilterService, TicketLockService, TicketService } from './modules/tickets/service.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -27,7 +29,12 @@ export function createServices(db: Database, config: Config) {
     activities: new ActivityRepository(db),
     students: new StudentRepository(db),
     enrolments: new EnrolmentRepository(db),
+    tickets: new TicketRepository(db),
+    ticketDetails: new TicketDetailRepository(db),
+    ticketLocks: new TicketLockRepository(db),
+    ticketFilters: new TicketFilterRepository(db),
   };
+  const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit);
   return {
     db,
     config,
@@ -41,6 +48,10 @@ export function createServices(db: Database, config: Config) {
     students: new StudentService(repos.students, repos.audit),
     enrolments: new EnrolmentService(repos.enrolments, repos.audit),
     studentImport: new StudentImporter(db, repos.students, repos.enrolments),
+    tickets,
+    ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
+    ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, config.LOCK_TTL_MINUTES),
+    ticketFilters: new TicketFilterService(repos.ticketFilters),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from './envelope.js';
 import { FORM_MSG } from './resources.js';
+import { isAdminLike, type RoleKey } from './roles.js';
 
 /** Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2). */
 
@@ -69,6 +70,8 @@ export const TICKET_FIELD_LABELS: Record<string, string> = {
   closingDate: 'Fecha de cierre',
   statusDetailTicket: 'Intento de contacto',
   comment: 'Observación',
+  registeredBy: 'Registrado por',
+  registeredAt: 'Fecha de registro',
   lockedBy: 'Bloqueado por',
 };
 
@@ -380,4 +383,12 @@ export interface TicketProperties {
   showDeleteButton: boolean;
   attempts: number;
   lock: Omit<TicketLockProperties, 'ticket'> | null;
+}
+
+/**
+ * Who may delete a ticket (SPEC.md §6): only while it has no contact attempts, and only its
+ * creator, an administrator or a developer. The server enforces it and sends it as showDeleteButton.
+ */
+export function canDeleteTicket(ticket: { attempts: number; creatorId: number }, user: { id: number; role: RoleKey | null | undefined }): boolean {
+  return ticket.attempts === 0 && (ticket.creatorId === user.id || isAdminLike(user.role));
 }

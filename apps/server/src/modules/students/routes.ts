@@ -12,13 +12,14 @@ import {
   studentUpsertSchema,
   type ResourceDecl,
 } from '@sigaf/contract';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import { registerCrud } from '../../http/crud.js';
 import { collection, created, ok, relationship, resource } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
@@ -93,14 +94,6 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
 
 const STUDENTS: ResourceDecl = { key: 'registeredUser', path: 'registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };
 const ENROLMENTS: ResourceDecl = { key: 'courseRegisteredUser', path: 'course-registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };
-
-function sendFile(reply: FastifyReply, filename: string, body: Buffer) {
-  const type = filename.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-  return reply
-    .header('content-type', type)
-    .header('content-disposition', `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
-    .send(body);
-}
 
 const MULTIPART_MSG = { noFile: 'Debe adjuntar un archivo.', tooLarge: `El archivo supera el tamaño máximo de ${IMPORT_LIMITS.maxBytes / 1024 / 1024} MB.` };
 

@@ -1,0 +1,468 @@
+import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
+import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { likePattern, paginate } from '../../db/pagination.js';
+import type { TicketTable } from '../../db/schema.js';
+
+/** What a ticket list asks for: the shared filters plus the fixed part of each route. */
+export interface TicketQuery extends ListQuery, Omit<TicketFilters, 'search'> {
+  /** Operator scoping: only tickets assigned to this user. */
+  assignedTo?: number;
+  enrolmentId?: number;
+  /** Part of a ticket code (GET /tickets/code/{code}). */
+  code?: string;
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+const attempts = sql<number>`(select count(*) from ticket_details d where d.ticket_id = t.id)`;
+
+/** Sort keys of the lists (TICKET_SORTS) and their SQL. */
+const SORTS: Record<string, RawBuilder<unknown>> = {
+  id: sql`t.id`,
+  ticketCode: sql`t.ticket_code`,
+  createdAt: sql`t.created_at`,
+  closingDate: sql`t.closing_date`,
+  age: sql`coalesce(t.closing_date, now()) - t.created_at`,
+  attempts,
+  priority: sql`case pt.key when 'high' then 1 when 'medium' then 2 when 'low' then 3 else 4 end`,
+  status: sql`st.description`,
+  type: sql`tt.description`,
+  motive: sql`mt.description`,
+  source: sql`so.description`,
+  operator: sql`ua.name`,
+  creator: sql`uc.name`,
+  student: sql`r.last_name || ' ' || r.name`,
+  rut: sql`r.rut`,
+  classroom: sql`cl.description`,
+  course: sql`c.description`,
+};
+
+/** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
+const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
+
+/** A lookup of one referenced row, as JSON (null when missing or not asked for). */
+const option = (table: string, id: number | null | undefined) =>
+  id ? sql`(select json_build_object('id', x.id, 'description', x.description, 'key', x.key) from ${sql.table(table)} x where x.id = ${id})` : sql`null`;
+
+export interface OptionRef {
+  id: number;
+  description: string;
+  key: string | null;
+}
+export interface UserRef {
+  id: number;
+  name: string;
+  role: string | null;
+}
+export interface EnrolmentRef {
+  id: number;
+  course_id: number;
+  course_description: string;
+  category_code: string;
+}
+export interface Lookups {
+  status: OptionRef | null;
+  type: OptionRef | null;
+  priority: OptionRef | null;
+  source: OptionRef | null;
+  motive: OptionRef | null;
+  detailStatus: OptionRef | null;
+  assigned: UserRef | null;
+}
+
+/** Tickets, their code sequences and history (SQL only; the rules live in the service). */
+export class TicketRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(db: Database = this.db) {
+    return db
+      .selectFrom('tickets as t')
+      .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .innerJoin('courses as c', 'c.id', 't.course_id')
+      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
+      .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+      .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+      .leftJoin('final_statuses as fs', 'fs.id', 'e.final_status_id')
+      .innerJoin('status_tickets as st', 'st.id', 't.status_ticket_id')
+      .innerJoin('type_tickets as tt', 'tt.id', 't.type_ticket_id')
+      .innerJoin('priority_tickets as pt', 'pt.id', 't.priority_ticket_id')
+      .innerJoin('source_tickets as so', 'so.id', 't.source_ticket_id')
+      .innerJoin('motive_tickets as mt', 'mt.id', 't.motive_ticket_id')
+      .innerJoin('users as uc', 'uc.id', 't.user_create_id')
+      .leftJoin('users as ua', 'ua.id', 't.user_assigned_id')
+      .leftJoin('log_editing_tickets as l', (j) => j.onRef('l.ticket_id', '=', 't.id').on('l.expires_at', '>', sql<Date>`now()`))
+      .leftJoin('users as lu', 'lu.id', 'l.user_id')
+      .select([
+        't.id', 't.ticket_code', 't.version', 't.course_id', 't.course_registered_user_id', 't.closing_date', 't.created_at', 't.updated_at',
+        't.status_ticket_id', 'st.description as status_description', 'st.key as status_key',
+        't.type_ticket_id', 'tt.description as type_description', 'tt.key as type_key',
+        't.priority_ticket_id', 'pt.description as priority_description', 'pt.key as priority_key',
+        't.source_ticket_id', 'so.description as source_description', 'so.key as source_key',
+        't.motive_ticket_id', 'mt.description as motive_description', 'mt.key as motive_key',
+        't.user_create_id', 'uc.name as creator_name', 't.user_assigned_id', 'ua.name as assigned_name',
+        'e.classroom_id', 'cl.description as classroom_description', 'e.profile_id', 'p.description as profile_description', 'p.key as profile_key',
+        'e.final_status_id', 'fs.description as final_status_description', 'e.last_access_registered_moodle', 'e.last_access_text',
+        'c.description as course_description', 'cat.id as category_id', 'cat.description as category_description', 'cat.category_code',
+        'e.registered_user_id', 'r.rut', 'r.name as student_name', 'r.last_name', 'r.mother_last_name', 'r.email', 'r.mobile', 'r.phone',
+        'l.id as lock_id', 'l.user_id as lock_user_id', 'lu.name as lock_user_name', 'l.created_at as lock_created_at', 'l.expires_at as lock_expires_at',
+        attempts.as('details_count'),
+      ]);
+  }
+
+  private filtered(q: TicketQuery & { search?: string }, db: Database = this.db) {
+    let query = this.base(db);
+    if (q.course_id) query = query.where('t.course_id', '=', q.course_id);
+    if (q.classroom_id) query = query.where('e.classroom_id', '=', q.classroom_id);
+    if (q.status === 'open') query = query.where('st.key', '=', 'open');
+    else if (q.status === 'closed') query = query.where((eb) => eb.or([eb('st.key', 'is', null), eb('st.key', '!=', 'open')]));
+    else if (typeof q.status === 'number') query = query.where('t.status_ticket_id', '=', q.status);
+    if (q.status_ticket_id) query = query.where('t.status_ticket_id', '=', q.status_ticket_id);
+    if (q.priority_ticket_id) query = query.where('t.priority_ticket_id', '=', q.priority_ticket_id);
+    if (q.type_ticket_id) query = query.where('t.type_ticket_id', '=', q.type_ticket_id);
+    if (q.motive_ticket_id) query = query.where('t.motive_ticket_id', '=', q.motive_ticket_id);
+    if (q.source_ticket_id) query = query.where('t.source_ticket_id', '=', q.source_ticket_id);
+    if (q.user_assigned_id) query = query.where('t.user_assigned_id', '=', q.user_assigned_id);
+    if (q.assignedTo) query = query.where('t.user_assigned_id', '=', q.assignedTo);
+    if (q.enrolmentId) query = query.where('t.course_registered_user_id', '=', q.enrolmentId);
+    if (q.code) query = query.where('t.ticket_code', 'ilike', likePattern(q.code.trim()));
+    if (q.from) query = query.where('t.created_at', '>=', dayStart(q.from));
+    if (q.to) query = query.where('t.created_at', '<', dayStart(q.to, 1));
+    if (q.search) {
+      const p = likePattern(q.search);
+      const compact = q.search.replace(/[.\s-]/g, '');
+      query = query.where((eb) =>
+        eb.or([
+          eb('t.ticket_code', 'ilike', p),
+          eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p),
+          ...(/^[0-9kK]+$/.test(compact) ? [eb(sql`replace(replace(r.rut, '.', ''), '-', '')`, 'ilike', likePattern(compact))] : []),
+        ]),
+      );
+    }
+    return query;
+  }
+
+  list(q: TicketQuery & { search?: string }, defaults: { sort: string; order: SortDirection }) {
+    const key = q.sort && SORTS[q.sort] ? q.sort : defaults.sort;
+    const dir = q.sort && SORTS[q.sort] ? (q.order ?? 'asc') : (q.order ?? defaults.order);
+    const query = this.filtered(q).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
+    return paginate(query, q);
+  }
+
+  /** Every ticket the filters select (the export), oldest first, bounded. */
+  all(q: TicketQuery & { search?: string }, limit: number) {
+    return this.filtered(q).orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
+  }
+
+  findById(id: number, db: Database = this.db) {
+    return this.base(db).where('t.id', '=', id).executeTakeFirst();
+  }
+
+  findMany(ids: number[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.base().where('t.id', 'in', ids).orderBy('t.id').execute();
+  }
+
+  /** The referenced catalogue values and assignee, in one round trip. */
+  async lookups(ids: { status?: number | null; type?: number | null; priority?: number | null; source?: number | null; motive?: number | null; detailStatus?: number | null; assigned?: number | null }): Promise<Lookups> {
+    const assigned = ids.assigned
+      ? sql`(select json_build_object('id', u.id, 'name', u.name, 'role', ro.key) from users u join roles ro on ro.id = u.role_id where u.id = ${ids.assigned} and u.deleted_at is null)`
+      : sql`null`;
+    const r = await sql<Lookups>`select
+        ${option('status_tickets', ids.status)} as status,
+        ${option('type_tickets', ids.type)} as type,
+        ${option('priority_tickets', ids.priority)} as priority,
+        ${option('source_tickets', ids.source)} as source,
+        ${option('motive_tickets', ids.motive)} as motive,
+        ${option('status_detail_tickets', ids.detailStatus)} as "detailStatus",
+        ${assigned} as assigned`.execute(this.db);
+    return r.rows[0]!;
+  }
+
+  /** The enrolments tickets are about, with what their codes are made of. */
+  async enrolments(ids: number[]): Promise<EnrolmentRef[]> {
+    if (!ids.length) return [];
+    return this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('courses as c', 'c.id', 'e.course_id')
+      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
+      .select(['e.id', 'e.course_id', 'c.description as course_description', 'cat.category_code'])
+      .where('e.id', 'in', ids)
+      .execute();
+  }
+
+  async enrolmentExists(id: number) {
+    return (await this.db.selectFrom('course_registered_users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  async statusIdByKey(key: string) {
+    return (await this.db.selectFrom('status_tickets').select('id').where('key', '=', key).executeTakeFirst())?.id;
+  }
+
+  /**
+   * Reserves `n` consecutive numbers of a code prefix atomically and returns the last one. The
+   * first use of a prefix starts after the highest code that already has it.
+   */
+  async allocateCodes(prefix: string, n: number, db: Database): Promise<number> {
+    const like = `${prefix}-%`;
+    const pattern = `^${prefix}-(\\d{1,9})$`;
+    const r = await sql<{ last_value: number }>`
+      insert into ticket_code_sequences as s (prefix, last_value)
+      values (${prefix}, (select coalesce(max(substring(t.ticket_code from ${pattern})::int), 0) from tickets t where t.ticket_code like ${like}) + ${n}::int)
+      on conflict (prefix) do update set last_value = s.last_value + ${n}::int
+      returning last_value`.execute(db);
+    return Number(r.rows[0]!.last_value);
+  }
+
+  /** Inserts tickets; `closed` ones get the database's now() as closing date. */
+  async insertMany(rows: Omit<Insertable<TicketTable>, 'closing_date'>[], closed: boolean, db: Database) {
+    const out: Array<{ id: number; ticket_code: string }> = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, closing_date: closed ? sql<Date>`now()` : null }));
+      out.push(...(await db.insertInto('tickets').values(chunk).returning(['id', 'ticket_code']).execute()));
+    }
+    return out;
+  }
+
+  /**
+   * Updates a ticket only if it still has the version read and no one else holds an active lock
+   * on it; bumps the version and stamps, clears or keeps the closing date. Returns the new
+   * closing date, or undefined when nothing matched.
+   */
+  async updateGuarded(id: number, version: number, actorId: number, values: Updateable<TicketTable>, closing: 'stamp' | 'clear' | 'keep', db: Database) {
+    const closingDate = closing === 'stamp' ? { closing_date: sql<Date>`now()` } : closing === 'clear' ? { closing_date: null } : {};
+    return db
+      .updateTable('tickets as t')
+      .set({ ...values, ...closingDate, version: sql`t.version + 1`, updated_at: sql`now()` })
+      .where('t.id', '=', id)
+      .where('t.version', '=', version)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('log_editing_tickets as l').select('l.id').whereRef('l.ticket_id', '=', 't.id').where('l.user_id', '!=', actorId).where('l.expires_at', '>', sql<Date>`now()`))),
+      )
+      .returning(['t.closing_date', 't.version'])
+      .executeTakeFirst();
+  }
+
+  /** Deletes a ticket (its attempts, locks and history go with it) only if it has no attempts and no one else holds a lock. */
+  async deleteGuarded(id: number, actorId: number, db: Database) {
+    const row = await db
+      .deleteFrom('tickets as t')
+      .where('t.id', '=', id)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('ticket_details as d').select('d.id').whereRef('d.ticket_id', '=', 't.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('log_editing_tickets as l').select('l.id').whereRef('l.ticket_id', '=', 't.id').where('l.user_id', '!=', actorId).where('l.expires_at', '>', sql<Date>`now()`))),
+      )
+      .returning('t.id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async touch(ticketIds: number[], db: Database) {
+    if (ticketIds.length) await db.updateTable('tickets').set({ updated_at: sql`now()` }).where('id', 'in', ticketIds).execute();
+  }
+
+  async addHistory(entries: Array<{ ticketId: number; userId: number | null; action: string; changes: unknown }>, db: Database = this.db) {
+    for (let i = 0; i < entries.length; i += 500) {
+      const chunk = entries.slice(i, i + 500);
+      if (!chunk.length) continue;
+      await db
+        .insertInto('ticket_history')
+        .values(chunk.map((e) => ({ ticket_id: e.ticketId, user_id: e.userId, action: e.action, changes: JSON.stringify(e.changes ?? null) })))
+        .execute();
+    }
+  }
+
+  history(ticketId: number) {
+    return this.db
+      .selectFrom('ticket_history as h')
+      .leftJoin('users as u', 'u.id', 'h.user_id')
+      .select(['h.id', 'h.ticket_id', 'h.user_id', 'u.name as user_name', 'h.action', 'h.changes', 'h.created_at'])
+      .where('h.ticket_id', '=', ticketId)
+      .orderBy('h.created_at')
+      .orderBy('h.id')
+      .execute();
+  }
+}
+
+export type TicketRow = NonNullable<Awaited<ReturnType<TicketRepository['findById']>>>;
+export type TicketHistoryRow = Awaited<ReturnType<TicketRepository['history']>>[number];
+
+/** Contact attempts (ticket_details). */
+export class TicketDetailRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(db: Database = this.db) {
+    return db
+      .selectFrom('ticket_details as d')
+      .innerJoin('status_detail_tickets as sd', 'sd.id', 'd.status_detail_ticket_id')
+      .innerJoin('users as u', 'u.id', 'd.user_created_id')
+      .select([
+        'd.id', 'd.ticket_id', 'd.comment', 'd.created_at', 'd.updated_at', 'd.user_created_id', 'u.name as user_name',
+        'd.status_detail_ticket_id', 'sd.description as status_description', 'sd.key as status_key',
+      ]);
+  }
+
+  list(q: ListQuery & { ticketId?: number }) {
+    let query = this.base();
+    if (q.ticketId) query = query.where('d.ticket_id', '=', q.ticketId);
+    if (q.search) query = query.where('d.comment', 'ilike', likePattern(q.search));
+    const dir = q.order === 'desc' ? 'desc' : 'asc';
+    return paginate(query.orderBy('d.created_at', dir).orderBy('d.id', dir), q);
+  }
+
+  findById(id: number, db: Database = this.db) {
+    return this.base(db).where('d.id', '=', id).executeTakeFirst();
+  }
+
+  /** The attempts of many tickets in one query, oldest first. */
+  async ofTickets(ticketIds: number[]) {
+    const out: Array<Awaited<ReturnType<TicketDetailRepository['findById']>> & object> = [];
+    for (let i = 0; i < ticketIds.length; i += 1000) {
+      const chunk = ticketIds.slice(i, i + 1000);
+      if (chunk.length) out.push(...(await this.base().where('d.ticket_id', 'in', chunk).orderBy('d.created_at').orderBy('d.id').execute()));
+    }
+    return out;
+  }
+
+  async insertMany(rows: Array<{ ticket_id: number; user_created_id: number; status_detail_ticket_id: number; comment: string }>, db: Database) {
+    const out: number[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      if (chunk.length) out.push(...(await db.insertInto('ticket_details').values(chunk).returning('id').execute()).map((r) => r.id));
+    }
+    return out;
+  }
+
+  async update(id: number, values: { status_detail_ticket_id?: number; comment?: string }, db: Database) {
+    await db.updateTable('ticket_details').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number, db: Database) {
+    await db.deleteFrom('ticket_details').where('id', '=', id).execute();
+  }
+
+  /** Which of these tickets exist. */
+  async existingTickets(ids: number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    return (await this.db.selectFrom('tickets').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+  }
+}
+
+export type TicketDetailRow = NonNullable<Awaited<ReturnType<TicketDetailRepository['findById']>>>;
+
+const LOCK_SORTS = { id: 'l.id', createdAt: 'l.created_at', ticketCode: 't.ticket_code', user: 'u.name' } as const;
+
+/** Edit locks (log_editing_tickets): one row per ticket, valid until expires_at. */
+export class TicketLockRepository {
+  constructor(private readonly db: Database) {}
+
+  private base(db: Database = this.db) {
+    return db
+      .selectFrom('log_editing_tickets as l')
+      .innerJoin('tickets as t', 't.id', 'l.ticket_id')
+      .innerJoin('users as u', 'u.id', 'l.user_id')
+      .select(['l.id', 'l.ticket_id', 't.ticket_code', 'l.user_id', 'u.name as user_name', 'l.created_at', 'l.updated_at', 'l.expires_at', sql<boolean>`l.expires_at <= now()`.as('expired')]);
+  }
+
+  /** Active locks (the unlock screen). */
+  listActive(q: ListQuery) {
+    let query = this.base().where('l.expires_at', '>', sql<Date>`now()`);
+    if (q.search) {
+      const p = likePattern(q.search);
+      query = query.where((eb) => eb.or([eb('t.ticket_code', 'ilike', p), eb('u.name', 'ilike', p)]));
+    }
+    const col = LOCK_SORTS[(q.sort ?? 'createdAt') as keyof typeof LOCK_SORTS] ?? LOCK_SORTS.createdAt;
+    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('l.id'), q);
+  }
+
+  findById(id: number, db: Database = this.db) {
+    return this.base(db).where('l.id', '=', id).executeTakeFirst();
+  }
+
+  /** The locks on these tickets that have not expired. */
+  activeOn(ticketIds: number[], db: Database = this.db) {
+    if (!ticketIds.length) return Promise.resolve([]);
+    return this.base(db).where('l.ticket_id', 'in', ticketIds).where('l.expires_at', '>', sql<Date>`now()`).execute();
+  }
+
+  async active(ticketId: number, db: Database = this.db) {
+    return (await this.activeOn([ticketId], db))[0];
+  }
+
+  /**
+   * Takes or renews a lock in one statement: it succeeds when the ticket has no lock, its lock has
+   * expired, or the lock is the caller's own (then only expires_at moves). Undefined otherwise.
+   */
+  async acquire(ticketId: number, userId: number, ttlMinutes: number) {
+    const r = await sql<{ id: number }>`
+      insert into log_editing_tickets as l (ticket_id, user_id, expires_at)
+      values (${ticketId}, ${userId}, now() + make_interval(secs => ${ttlMinutes * 60}::float8))
+      on conflict (ticket_id) do update set
+        user_id = excluded.user_id,
+        expires_at = excluded.expires_at,
+        created_at = case when l.user_id = excluded.user_id and l.expires_at > now() then l.created_at else now() end,
+        updated_at = now()
+      where l.user_id = excluded.user_id or l.expires_at <= now()
+      returning l.id`.execute(this.db);
+    return r.rows[0]?.id;
+  }
+
+  /** Renews the caller's own active lock. */
+  async refresh(id: number, userId: number, ttlMinutes: number) {
+    const r = await this.db
+      .updateTable('log_editing_tickets')
+      .set({ expires_at: sql`now() + make_interval(secs => ${ttlMinutes * 60}::float8)`, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** A saved ticket frees the caller's lock (and any expired one). */
+  async releaseAfterUpdate(ticketId: number, userId: number, db: Database) {
+    await db
+      .deleteFrom('log_editing_tickets')
+      .where('ticket_id', '=', ticketId)
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('expires_at', '<=', sql<Date>`now()`)]))
+      .execute();
+  }
+
+  async deleteMany(ids: number[], db: Database = this.db) {
+    if (!ids.length) return [];
+    return db.deleteFrom('log_editing_tickets').where('id', 'in', ids).returning(['id', 'ticket_id', 'user_id']).execute();
+  }
+}
+
+export type TicketLockRow = NonNullable<Awaited<ReturnType<TicketLockRepository['findById']>>>;
+
+/** Saved list filters, per user. */
+export class TicketFilterRepository {
+  constructor(private readonly db: Database) {}
+
+  list(userId: number) {
+    return this.db.selectFrom('ticket_filter_presets').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).orderBy('id').execute();
+  }
+
+  /** Saves under a name: a preset with the same name (any case) is replaced. */
+  async save(userId: number, name: string, filters: unknown) {
+    const r = await sql<{ id: number; inserted: boolean }>`
+      insert into ticket_filter_presets as f (user_id, name, filters) values (${userId}, ${name}, ${JSON.stringify(filters)}::jsonb)
+      on conflict (user_id, lower(name)) do update set name = excluded.name, filters = excluded.filters, updated_at = now()
+      returning f.id, (f.xmax = 0) as inserted`.execute(this.db);
+    const row = r.rows[0]!;
+    return { id: row.id, inserted: Boolean(row.inserted) };
+  }
+
+  findById(id: number, userId: number) {
+    return this.db.selectFrom('ticket_filter_presets').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  async delete(id: number, userId: number) {
+    const r = await this.db.deleteFrom('ticket_filter_presets').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}
+
+export type TicketFilterRow = NonNullable<Awaited<ReturnType<TicketFilterRepository['findById']>>>;

@@ -1,0 +1,230 @@
+import {
+  chileParts,
+  MSG,
+  parseDay,
+  parseIdList,
+  PERMISSIONS,
+  TICKET_MSG,
+  ticketBulkSchema,
+  ticketCreateManySchema,
+  ticketCreateSchema,
+  ticketDetailCreateManySchema,
+  ticketDetailCreateSchema,
+  ticketDetailUpdateSchema,
+  ticketFilterPresetSchema,
+  ticketFiltersSchema,
+  ticketListQuerySchema,
+  ticketLockSchema,
+  ticketUpdateSchema,
+  type FieldErrors,
+  type TicketListQuery,
+} from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/auth.js';
+import { collection, created, ok } from '../../http/envelope.js';
+import { invalid } from '../../http/errors.js';
+import { sendFile } from '../../http/files.js';
+import { idParams, listQuery } from '../../http/params.js';
+import { writeXlsx } from '../../lib/spreadsheet.js';
+import type { Services } from '../../services.js';
+import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
+import type { TicketQuery } from './repository.js';
+import type { TicketListKind } from './service.js';
+
+/** A JSON list of ids in the path (`[1,2,3]`, also `1,2,3`); a 422 otherwise. */
+const idListParams = z.object({
+  ids: z.string().max(20_000).transform((v, ctx) => {
+    const ids = parseIdList(v);
+    if (!ids) {
+      ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidList });
+      return z.NEVER;
+    }
+    return ids;
+  }),
+});
+
+const path = (request: FastifyRequest) => request.url.split('?')[0]!;
+
+/**
+ * Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2).
+ * Working tickets is PERMISSIONS.ticketWork; the administration screens (bulk delete, unlock list,
+ * deleting an attempt) are PERMISSIONS.reportRead.
+ */
+export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { tickets, ticketDetails, ticketLocks, ticketFilters } = services;
+  const work = { access: PERMISSIONS.ticketWork };
+  const admin = { access: PERMISSIONS.reportRead };
+  const tags = ['tickets'];
+
+  const list = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
+    const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
+    return ok(collection(request, path(request), 'tickets', rows.map((t) => presentTicket(request, t)), meta));
+  };
+  const one = async (request: FastifyRequest, id: number) => presentTicket(request, await tickets.get(id), await ticketDetails.ofTickets([id]));
+
+  // Lists (operators see only the tickets assigned to them).
+  app.get('/tickets', { config: work, schema: { tags, querystring: ticketListQuerySchema } }, (request) => list(request, 'queue', request.query));
+  app.get('/tickets/course-registered-users/course/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request) =>
+    list(request, 'course', request.query, { course_id: request.params.id }),
+  );
+  app.get('/tickets/code/:code', { config: work, schema: { tags, params: z.object({ code: z.string().trim().min(1).max(30) }), querystring: ticketListQuerySchema } }, (request) =>
+    list(request, 'search', request.query, { code: request.params.code }),
+  );
+  app.get('/tickets/operator/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request) =>
+    list(request, 'search', request.query, { user_assigned_id: request.params.id }),
+  );
+  app.get('/tickets/dates/:from/:to', { config: work, schema: { tags, params: z.object({ from: z.string().max(20), to: z.string().max(20) }), querystring: ticketListQuerySchema } }, (request) => {
+    const from = parseDay(request.params.from);
+    const to = parseDay(request.params.to);
+    const errors: FieldErrors = {};
+    if (!from) errors.from = [TICKET_MSG.invalidDate];
+    if (!to) errors.to = [TICKET_MSG.invalidDate];
+    if (!from || !to) throw invalid(errors);
+    // A range picked backwards is the same range.
+    return list(request, 'search', request.query, from <= to ? { from, to } : { from: to, to: from });
+  });
+  // The history of one enrolment: every ticket about that student in that course, whoever it is assigned to.
+  app.get('/course-registered-user/:id/tickets', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, async (request) => {
+    await services.enrolments.get(request.params.id);
+    return list(request, 'search', request.query, { enrolmentId: request.params.id }, false);
+  });
+
+  app.get('/tickets/export', { config: work, schema: { tags, querystring: ticketFiltersSchema } }, async (request, reply) => {
+    const rows = await tickets.exportRows(request.query, requireAuth(request));
+    const details = await ticketDetails.ofTickets(rows.map((t) => t.id));
+    const course = request.query.course_id ? rows[0]?.course_description : undefined;
+    const title = course ? `REPORTE HISTÓRICO DE TICKET CURSO ${course.toUpperCase()}` : 'REPORTE HISTÓRICO DE TICKETS';
+    const body = await writeXlsx('Tickets', TICKET_EXPORT_HEADER, ticketExportRows(rows, details), title);
+    return sendFile(reply, `tickets-${chileParts(new Date()).day}.xlsx`, body);
+  });
+
+  // One ticket.
+  app.get('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(await one(request, request.params.id)));
+
+  app.get('/tickets/:id/ticket-details', { config: work, schema: { tags, params: idParams, querystring: listQuery } }, async (request) => {
+    const { rows, meta } = await ticketDetails.ofTicket(request.params.id, request.query);
+    return ok(collection(request, path(request), 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
+  });
+
+  app.get('/tickets/:id/history', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    const rows = await tickets.history(request.params.id);
+    return ok(collection(request, path(request), 'ticketHistory', rows.map((h) => presentHistory(request, h))));
+  });
+
+  app.post('/tickets', { config: work, schema: { tags, body: ticketCreateSchema } }, async (request, reply) => {
+    const row = await tickets.create(request.body, requireAuth(request));
+    reply.status(201);
+    return created(presentTicket(request, row, []), TICKET_MSG.created);
+  });
+
+  app.post('/tickets/multiple', { config: work, schema: { tags, body: ticketCreateManySchema } }, async (request, reply) => {
+    const ids = await tickets.createMany(request.body, requireAuth(request));
+    const rows = await tickets.findMany(ids);
+    reply.status(201);
+    return created(collection(request, '/api/v2/tickets', 'tickets', rows.map((t) => presentTicket(request, t, []))), TICKET_MSG.createdMany(rows.length));
+  });
+
+  app.post('/tickets/bulk', { config: work, schema: { tags, body: ticketBulkSchema } }, async (request) => {
+    const result = await tickets.bulk(request.body, requireAuth(request));
+    return ok(result, TICKET_MSG.bulkDone(result.updated.length, result.refused.length));
+  });
+
+  app.put('/tickets/:id', { config: work, schema: { tags, params: idParams, body: ticketUpdateSchema } }, async (request) => {
+    await tickets.update(request.params.id, request.body, requireAuth(request));
+    return ok(await one(request, request.params.id), TICKET_MSG.updated);
+  });
+
+  app.delete('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    await tickets.remove(request.params.id, requireAuth(request), request.ip);
+    return ok(null, TICKET_MSG.deleted);
+  });
+
+  app.delete('/tickets/multiple/:ids', { config: admin, schema: { tags, params: idListParams } }, async (request) => {
+    const result = await tickets.removeMany(request.params.ids, requireAuth(request), request.ip);
+    return ok(result, TICKET_MSG.deletedMany(result.deleted.length, result.refused.length));
+  });
+
+  // Contact attempts.
+  const detailQuery = listQuery.extend({ ticket_id: idParams.shape.id.optional() });
+  app.get('/ticket-details', { config: work, schema: { tags, querystring: detailQuery } }, async (request) => {
+    const { rows, meta } = await ticketDetails.list({ ...request.query, ticketId: request.query.ticket_id });
+    return ok(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
+  });
+
+  app.get('/ticket-details/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentDetail(request, await ticketDetails.get(request.params.id))));
+
+  app.post('/ticket-details', { config: work, schema: { tags, body: ticketDetailCreateSchema } }, async (request, reply) => {
+    const row = await ticketDetails.create(request.body, requireAuth(request));
+    reply.status(201);
+    return created(presentDetail(request, row), TICKET_MSG.detailCreated);
+  });
+
+  app.post('/ticket-details/multiple', { config: work, schema: { tags, body: ticketDetailCreateManySchema } }, async (request, reply) => {
+    const ids = await ticketDetails.createMany(request.body, requireAuth(request));
+    reply.status(201);
+    return created({ ids, numberOfElements: ids.length }, TICKET_MSG.detailCreatedMany(ids.length));
+  });
+
+  app.put('/ticket-details/:id', { config: work, schema: { tags, params: idParams, body: ticketDetailUpdateSchema } }, async (request) =>
+    ok(presentDetail(request, await ticketDetails.update(request.params.id, request.body, requireAuth(request))), MSG.updated),
+  );
+
+  app.delete('/ticket-details/:id', { config: admin, schema: { tags, params: idParams } }, async (request) => {
+    await ticketDetails.remove(request.params.id, requireAuth(request));
+    return ok(null, TICKET_MSG.detailDeleted);
+  });
+
+  // Edit locks.
+  app.get('/log-editing-tickets', { config: admin, schema: { tags, querystring: listQuery } }, async (request) => {
+    const { rows, meta } = await ticketLocks.list(request.query);
+    return ok(collection(request, '/api/v2/log-editing-tickets', 'logEditingTickets', rows.map((l) => presentLock(request, l)), meta));
+  });
+
+  app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) =>
+    ok(presentLock(request, await ticketLocks.activeFor(request.params.id))),
+  );
+
+  app.get('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentLock(request, await ticketLocks.get(request.params.id))));
+
+  app.post('/log-editing-tickets', { config: work, schema: { tags, body: ticketLockSchema } }, async (request, reply) => {
+    const { row, renewed } = await ticketLocks.acquire(request.body.ticket_id, requireAuth(request));
+    if (renewed) return ok(presentLock(request, row), TICKET_MSG.lockRefreshed);
+    reply.status(201);
+    return created(presentLock(request, row), TICKET_MSG.lockTaken);
+  });
+
+  app.put('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    const { row } = await ticketLocks.renew(request.params.id, requireAuth(request));
+    return ok(presentLock(request, row), TICKET_MSG.lockRefreshed);
+  });
+
+  app.delete('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    await ticketLocks.release(request.params.id, requireAuth(request));
+    return ok(null, TICKET_MSG.unlocked);
+  });
+
+  app.delete('/log-editing-tickets/multiple/:ids', { config: admin, schema: { tags, params: idListParams } }, async (request) => {
+    const result = await ticketLocks.releaseMany(request.params.ids, requireAuth(request));
+    return ok(result, TICKET_MSG.unlockedMany(result.deleted.length));
+  });
+
+  // Saved filters, each user's own.
+  app.get('/ticket-filters', { config: work, schema: { tags } }, async (request) => {
+    const rows = await ticketFilters.list(requireAuth(request));
+    return ok(collection(request, '/api/v2/ticket-filters', 'ticketFilters', rows.map((f) => presentPreset(request, f))));
+  });
+
+  app.post('/ticket-filters', { config: work, schema: { tags, body: ticketFilterPresetSchema } }, async (request, reply) => {
+    const { row, created: isNew } = await ticketFilters.save(request.body, requireAuth(request));
+    if (isNew) reply.status(201);
+    return isNew ? created(presentPreset(request, row), TICKET_MSG.presetSaved) : ok(presentPreset(request, row), TICKET_MSG.presetSaved);
+  });
+
+  app.delete('/ticket-filters/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    await ticketFilters.remove(request.params.id, requireAuth(request));
+    return ok(null, TICKET_MSG.presetDeleted);
+  });
+};

@@ -1,0 +1,513 @@
+import {
+  canDeleteTicket,
+  chileDateTime,
+  chileParts,
+  FORM_MSG,
+  isAdminLike,
+  MSG,
+  TICKET_MSG,
+  TICKET_WORKERS,
+  ticketFiltersSchema,
+  type FieldErrors,
+  type ListQuery,
+  type RoleKey,
+  type TicketBulkInput,
+  type TicketCreateInput,
+  type TicketCreateManyInput,
+  type TicketDetailCreateInput,
+  type TicketDetailUpdateInput,
+  type TicketFilterPresetInput,
+  type TicketFilters,
+  type TicketStatusFilter,
+  type TicketUpdateInput,
+} from '@sigaf/contract';
+import type { Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { TicketTable } from '../../db/schema.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError, conflict, fieldErrorsFromZod, forbidden, invalid, notFound } from '../../http/errors.js';
+import type { AuditRepository } from '../audit/repository.js';
+import type {
+  EnrolmentRef,
+  Lookups,
+  SortDirection,
+  TicketDetailRepository,
+  TicketFilterRepository,
+  TicketLockRepository,
+  TicketLockRow,
+  TicketQuery,
+  TicketRepository,
+  TicketRow,
+} from './repository.js';
+
+/** Most rows one export writes. */
+export const EXPORT_LIMIT = 20_000;
+
+/** The default scope and order of each ticket list (BEHAVIOUR.md §4). */
+export const TICKET_LISTS = {
+  /** GET /tickets: the open queue, oldest first. */
+  queue: { status: 'open', sort: 'createdAt', order: 'asc' },
+  /** A course's open tickets, newest first. */
+  course: { status: 'open', sort: 'createdAt', order: 'desc' },
+  /** Searches (code, operator, dates) and an enrolment's history: every status, newest first. */
+  search: { status: 'all', sort: 'createdAt', order: 'desc' },
+} as const satisfies Record<string, { status: TicketStatusFilter; sort: string; order: SortDirection }>;
+export type TicketListKind = keyof typeof TICKET_LISTS;
+
+/** `{category code}-{first 3 letters of the course, upper case, no accents}`. */
+export function codePrefix(categoryCode: string, course: string): string {
+  const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const category = plain(categoryCode).replace(/[^A-Z0-9]/g, '') || 'TKT';
+  const letters = plain(course).replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X');
+  return `${category}-${letters}`;
+}
+
+export const formatCode = (prefix: string, n: number) => `${prefix}-${String(n).padStart(4, '0')}`;
+
+type LockLike = Pick<TicketLockRow, 'user_id' | 'user_name' | 'created_at'>;
+
+export function lockedError(lock: LockLike) {
+  return conflict(TICKET_MSG.locked(lock.user_name, chileParts(lock.created_at).time));
+}
+
+/** Operators see only the tickets assigned to them; administrators and developers see all. */
+const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? actor.id : undefined);
+
+type Change = [unknown, unknown];
+
+/** The catalogue fields of a ticket: body field, history label, lookup, and the row's current value. */
+const OPTION_FIELDS = [
+  ['status_ticket_id', 'statusTicket', 'status', 'status_description'],
+  ['type_ticket_id', 'typeTicket', 'type', 'type_description'],
+  ['priority_ticket_id', 'priorityTicket', 'priority', 'priority_description'],
+  ['source_ticket_id', 'sourceTicket', 'source', 'source_description'],
+  ['motive_ticket_id', 'motiveTicket', 'motive', 'motive_description'],
+] as const;
+
+type TicketRefs = Partial<Pick<TicketCreateInput, 'status_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'source_ticket_id' | 'motive_ticket_id' | 'user_assigned_id'>> & {
+  status_detail_ticket_id?: number;
+};
+
+/** Tickets: codes, closing, versions, delete rules, history (BEHAVIOUR.md §4). */
+export class TicketService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: TicketRepository,
+    private readonly locks: TicketLockRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  list(kind: TicketListKind, q: TicketQuery, actor: AuthUser, opts: { scoped?: boolean } = {}) {
+    const d = TICKET_LISTS[kind];
+    // Asking for one status id means "whatever its state".
+    const status = q.status ?? (q.status_ticket_id ? 'all' : d.status);
+    return this.repo.list({ ...q, status, assignedTo: opts.scoped === false ? undefined : assignedScope(actor) }, d);
+  }
+
+  async get(id: number) {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound(TICKET_MSG.notFound);
+    return row;
+  }
+
+  /** Checks every referenced value in one query; a 422 names each field that points nowhere. */
+  async resolve(input: TicketRefs, errors: FieldErrors = {}): Promise<Lookups> {
+    const refs = await this.repo.lookups({
+      status: input.status_ticket_id,
+      type: input.type_ticket_id,
+      priority: input.priority_ticket_id,
+      source: input.source_ticket_id,
+      motive: input.motive_ticket_id,
+      detailStatus: input.status_detail_ticket_id,
+      assigned: input.user_assigned_id,
+    });
+    for (const [field, , ref] of OPTION_FIELDS) if (input[field] && !refs[ref]) errors[field] = [FORM_MSG.option];
+    if (input.status_detail_ticket_id && !refs.detailStatus) errors.status_detail_ticket_id = [FORM_MSG.option];
+    if (input.user_assigned_id && (!refs.assigned || !TICKET_WORKERS.includes(refs.assigned.role as RoleKey))) errors.user_assigned_id = [TICKET_MSG.operatorInvalid];
+    if (Object.keys(errors).length) throw invalid(errors);
+    return refs;
+  }
+
+  /** The enrolments of a create, in the order given; a 422 when one does not exist. */
+  private async enrolments(ids: number[]): Promise<{ found: EnrolmentRef[]; errors: FieldErrors }> {
+    const rows = await this.repo.enrolments(ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    const errors: FieldErrors = missing.length
+      ? { course_registered_user_id: [ids.length === 1 ? FORM_MSG.option : `No existen las matrículas: ${missing.join(', ')}.`] }
+      : {};
+    return { found: ids.flatMap((id) => byId.get(id) ?? []), errors };
+  }
+
+  async create(input: TicketCreateInput, actor: AuthUser) {
+    const [id] = await this.createMany({ ...input, course_registered_user_id: [input.course_registered_user_id] }, actor);
+    return this.get(id!);
+  }
+
+  /**
+   * One ticket per enrolment, in one transaction. Codes come from the per-prefix sequence, so they
+   * are consecutive, unique and gap-free under concurrency. Returns the new ids in input order.
+   */
+  async createMany(input: TicketCreateManyInput, actor: AuthUser): Promise<number[]> {
+    const { found, errors } = await this.enrolments(input.course_registered_user_id);
+    const refs = await this.resolve(input, errors);
+    const closed = refs.status!.key !== 'open';
+    const byPrefix = new Map<string, EnrolmentRef[]>();
+    for (const e of found) {
+      const prefix = codePrefix(e.category_code, e.course_description);
+      byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), e]);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const codes = new Map<number, string>();
+      // Prefixes in a fixed order, so concurrent transactions take the sequence rows in the same order.
+      for (const prefix of [...byPrefix.keys()].sort()) {
+        const list = byPrefix.get(prefix)!;
+        const last = await this.repo.allocateCodes(prefix, list.length, trx);
+        list.forEach((e, i) => codes.set(e.id, formatCode(prefix, last - list.length + 1 + i)));
+      }
+      const inserted = await this.repo.insertMany(
+        found.map((e) => ({
+          course_registered_user_id: e.id,
+          course_id: e.course_id,
+          ticket_code: codes.get(e.id)!,
+          type_ticket_id: input.type_ticket_id,
+          status_ticket_id: input.status_ticket_id,
+          priority_ticket_id: input.priority_ticket_id,
+          source_ticket_id: input.source_ticket_id,
+          motive_ticket_id: input.motive_ticket_id,
+          user_create_id: actor.id,
+          user_assigned_id: input.user_assigned_id ?? null,
+        })),
+        closed,
+        trx,
+      );
+      const changes: Record<string, Change> = {
+        statusTicket: [null, refs.status!.description],
+        ...(refs.assigned ? { userAssigned: [null, refs.assigned.name] as Change } : {}),
+      };
+      await this.repo.addHistory(inserted.map((t) => ({ ticketId: t.id, userId: actor.id, action: 'create', changes: { ticketCode: [null, t.ticket_code], ...changes } })), trx);
+      return inserted.map((t) => t.id);
+    });
+  }
+
+  findMany(ids: number[]) {
+    return this.repo.findMany(ids);
+  }
+
+  /**
+   * Saves a ticket: refused while someone else holds the edit lock or when `version` is stale
+   * (also when another save lands between the read and the write). Closing stamps closing_date
+   * once; reopening clears it. Bumps the version, frees the caller's lock, writes the history.
+   */
+  async update(id: number, input: TicketUpdateInput, actor: AuthUser) {
+    const row = await this.get(id);
+    if (input.ticket_id !== undefined && input.ticket_id !== id) throw invalid({ ticket_id: [TICKET_MSG.ticketMismatch] });
+    if (row.lock_user_id && row.lock_user_id !== actor.id) throw lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! });
+    if (input.version !== undefined && input.version !== row.version) throw conflict(TICKET_MSG.staleVersion);
+    const refs = await this.resolve(input);
+
+    const values: Updateable<TicketTable> = {};
+    const changes: Record<string, Change> = {};
+    for (const [field, label, ref, current] of OPTION_FIELDS) {
+      const next = input[field];
+      if (next === undefined || next === row[field]) continue;
+      values[field] = next;
+      changes[label] = [row[current], refs[ref]!.description];
+    }
+    if (input.user_assigned_id !== undefined && input.user_assigned_id !== row.user_assigned_id) {
+      values.user_assigned_id = input.user_assigned_id;
+      changes.userAssigned = [row.assigned_name ?? null, refs.assigned?.name ?? null];
+    }
+    const open = values.status_ticket_id !== undefined ? refs.status!.key === 'open' : row.status_key === 'open';
+    const closing = !open && !row.closing_date ? 'stamp' : open && row.closing_date ? 'clear' : 'keep';
+
+    await this.db.transaction().execute(async (trx) => {
+      const saved = await this.repo.updateGuarded(id, row.version, actor.id, values, closing, trx);
+      if (!saved) {
+        const lock = await this.locks.active(id, trx);
+        if (lock && lock.user_id !== actor.id) throw lockedError(lock);
+        throw conflict(TICKET_MSG.staleVersion);
+      }
+      if (closing !== 'keep') changes.closingDate = [chileDateTime(row.closing_date) || null, chileDateTime(saved.closing_date) || null];
+      await this.locks.releaseAfterUpdate(id, actor.id, trx);
+      if (Object.keys(changes).length) await this.repo.addHistory([{ ticketId: id, userId: actor.id, action: 'update', changes }], trx);
+    });
+    return this.get(id);
+  }
+
+  /** Why this caller may not delete this ticket, or null. */
+  private refusal(row: TicketRow, actor: AuthUser): AppError | null {
+    const attempts = Number(row.details_count);
+    if (!canDeleteTicket({ attempts: 0, creatorId: row.user_create_id }, actor)) return forbidden(TICKET_MSG.deleteForbidden);
+    if (!canDeleteTicket({ attempts, creatorId: row.user_create_id }, actor)) return conflict(TICKET_MSG.hasDetails);
+    if (row.lock_user_id && row.lock_user_id !== actor.id) return lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! });
+    return null;
+  }
+
+  /** Deletes a ticket without contact attempts, for its creator or an administrator/developer. */
+  async remove(id: number, actor: AuthUser, ip: string) {
+    const row = await this.get(id);
+    const refused = this.refusal(row, actor);
+    if (refused) throw refused;
+    if (!(await this.repo.deleteGuarded(id, actor.id, this.db))) {
+      // An attempt or a lock arrived in between.
+      throw this.refusal(await this.get(id), actor) ?? conflict(MSG.conflict);
+    }
+    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'tickets', entityId: id, changes: { ticketCode: row.ticket_code, course: row.course_id, enrolment: row.course_registered_user_id }, ip });
+  }
+
+  /** Deletes each ticket the rules allow; reports the others with the reason. */
+  async removeMany(ids: number[], actor: AuthUser, ip: string) {
+    const deleted: number[] = [];
+    const refused: Array<{ id: number; reason: string }> = [];
+    for (const id of ids) {
+      try {
+        await this.remove(id, actor, ip);
+        deleted.push(id);
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        refused.push({ id, reason: e.message });
+      }
+    }
+    return { deleted, refused };
+  }
+
+  /** Close, assign or change the status of many tickets, each with the rules of a single save. */
+  async bulk(input: TicketBulkInput, actor: AuthUser) {
+    let patch: TicketUpdateInput;
+    if (input.action === 'assign') patch = { user_assigned_id: input.user_assigned_id };
+    else {
+      const statusId = input.status_ticket_id ?? (input.action === 'close' ? await this.repo.statusIdByKey('closed') : undefined);
+      if (!statusId) throw invalid({ status_ticket_id: [TICKET_MSG.noClosedStatus] });
+      patch = { status_ticket_id: statusId };
+    }
+    const refs = await this.resolve(patch);
+    if (input.action === 'close' && refs.status?.key === 'open') throw invalid({ status_ticket_id: [FORM_MSG.option] });
+    const updated: number[] = [];
+    const refused: Array<{ id: number; reason: string }> = [];
+    for (const id of input.ids) {
+      try {
+        await this.update(id, patch, actor);
+        updated.push(id);
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        refused.push({ id, reason: e.message });
+      }
+    }
+    return { updated, refused };
+  }
+
+  async history(id: number) {
+    await this.get(id);
+    return this.repo.history(id);
+  }
+
+  /** The tickets of an export: the list's filters and scope, every status unless asked. */
+  exportRows(q: TicketFilters, actor: AuthUser) {
+    return this.repo.all({ ...q, status: q.status ?? (q.status_ticket_id ? undefined : 'all'), assignedTo: assignedScope(actor) }, EXPORT_LIMIT);
+  }
+}
+
+/** Contact attempts. */
+export class TicketDetailService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: TicketDetailRepository,
+    private readonly tickets: TicketRepository,
+    private readonly ticketService: TicketService,
+    private readonly locks: TicketLockRepository,
+  ) {}
+
+  list(q: ListQuery & { ticketId?: number }) {
+    return this.repo.list(q);
+  }
+
+  async get(id: number) {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async ofTicket(ticketId: number, q: ListQuery) {
+    await this.ticketService.get(ticketId);
+    return this.repo.list({ ...q, ticketId });
+  }
+
+  ofTickets(ticketIds: number[]) {
+    return this.repo.ofTickets(ticketIds);
+  }
+
+  private async assertUnlocked(ticketIds: number[], actor: AuthUser) {
+    const other = (await this.locks.activeOn(ticketIds)).find((l) => l.user_id !== actor.id);
+    if (other) throw lockedError(other);
+  }
+
+  async create(input: TicketDetailCreateInput, actor: AuthUser) {
+    const [id] = await this.createMany({ ...input, ticket_id: [input.ticket_id] }, actor);
+    return this.get(id!);
+  }
+
+  /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
+  async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
+    const existing = new Set(await this.repo.existingTickets(input.ticket_id));
+    const missing = input.ticket_id.filter((id) => !existing.has(id));
+    const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
+    const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id }, errors);
+    await this.assertUnlocked(input.ticket_id, actor);
+    return this.db.transaction().execute(async (trx) => {
+      const ids = await this.repo.insertMany(
+        input.ticket_id.map((ticketId) => ({ ticket_id: ticketId, user_created_id: actor.id, status_detail_ticket_id: input.status_detail_ticket_id, comment: input.comment })),
+        trx,
+      );
+      const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
+      await this.tickets.addHistory(input.ticket_id.map((ticketId) => ({ ticketId, userId: actor.id, action: 'add_attempt', changes })), trx);
+      await this.tickets.touch(input.ticket_id, trx);
+      return ids;
+    });
+  }
+
+  /** Corrects an attempt: its author or an administrator/developer, recorded in the history. */
+  async update(id: number, input: TicketDetailUpdateInput, actor: AuthUser) {
+    const row = await this.get(id);
+    if (row.user_created_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.detailEditForbidden);
+    await this.assertUnlocked([row.ticket_id], actor);
+    const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id });
+    const values: { status_detail_ticket_id?: number; comment?: string } = {};
+    const changes: Record<string, Change> = {};
+    if (input.status_detail_ticket_id !== undefined && input.status_detail_ticket_id !== row.status_detail_ticket_id) {
+      values.status_detail_ticket_id = input.status_detail_ticket_id;
+      changes.statusDetailTicket = [row.status_description, refs.detailStatus!.description];
+    }
+    if (input.comment !== undefined && input.comment !== row.comment) {
+      values.comment = input.comment;
+      changes.comment = [row.comment, input.comment];
+    }
+    if (Object.keys(values).length) {
+      await this.db.transaction().execute(async (trx) => {
+        await this.repo.update(id, values, trx);
+        await this.tickets.addHistory([{ ticketId: row.ticket_id, userId: actor.id, action: 'update_attempt', changes }], trx);
+      });
+    }
+    return this.get(id);
+  }
+
+  /** Deletes an attempt (administrators and developers; the route says so), kept in the ticket's history. */
+  async remove(id: number, actor: AuthUser) {
+    const row = await this.get(id);
+    await this.db.transaction().execute(async (trx) => {
+      await this.repo.delete(id, trx);
+      await this.tickets.addHistory(
+        [
+          {
+            ticketId: row.ticket_id,
+            userId: actor.id,
+            action: 'delete_attempt',
+            changes: {
+              statusDetailTicket: [row.status_description, null],
+              comment: [row.comment, null],
+              registeredBy: [row.user_name, null],
+              registeredAt: [chileDateTime(row.created_at), null],
+            },
+          },
+        ],
+        trx,
+      );
+      await this.tickets.touch([row.ticket_id], trx);
+    });
+  }
+}
+
+/** Edit locks: taken atomically, expiring after LOCK_TTL_MINUTES, released by save or by hand. */
+export class TicketLockService {
+  constructor(
+    private readonly repo: TicketLockRepository,
+    private readonly tickets: TicketRepository,
+    private readonly ttlMinutes: number,
+  ) {}
+
+  list(q: ListQuery) {
+    return this.repo.listActive(q);
+  }
+
+  async get(id: number) {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async ticketExists(ticketId: number) {
+    if (!(await this.tickets.findById(ticketId))) throw notFound(TICKET_MSG.notFound);
+  }
+
+  /** The active lock of a ticket, or 404. */
+  async activeFor(ticketId: number) {
+    await this.ticketExists(ticketId);
+    const row = await this.repo.active(ticketId);
+    if (!row) throw notFound(TICKET_MSG.notLocked);
+    return row;
+  }
+
+  /** Takes the lock (or renews the caller's own); a lock someone else holds is a 409. */
+  async acquire(ticketId: number, actor: AuthUser) {
+    await this.ticketExists(ticketId);
+    const before = await this.repo.active(ticketId);
+    const id = await this.repo.acquire(ticketId, actor.id, this.ttlMinutes);
+    if (id === undefined) {
+      const holder = await this.repo.active(ticketId);
+      throw holder ? lockedError(holder) : conflict(MSG.conflict);
+    }
+    return { row: await this.get(id), renewed: before?.user_id === actor.id };
+  }
+
+  /** PUT on a lock renews it for its holder. */
+  async renew(id: number, actor: AuthUser) {
+    const lock = await this.get(id);
+    if (lock.user_id !== actor.id && !lock.expired) throw lockedError(lock);
+    return this.acquire(lock.ticket_id, actor);
+  }
+
+  /** Unlock: the holder, or an administrator/developer (then noted in the ticket's history). */
+  async release(id: number, actor: AuthUser) {
+    const lock = await this.get(id);
+    if (lock.user_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.unlockForbidden);
+    await this.releaseMany([id], actor);
+  }
+
+  async releaseMany(ids: number[], actor: AuthUser) {
+    const locks = (await Promise.all(ids.map((id) => this.repo.findById(id)))).filter((l) => l !== undefined);
+    const deleted = await this.repo.deleteMany(locks.map((l) => l.id));
+    const gone = new Set(deleted.map((d) => d.id));
+    await this.tickets.addHistory(
+      locks
+        .filter((l) => gone.has(l.id) && l.user_id !== actor.id)
+        .map((l) => ({ ticketId: l.ticket_id, userId: actor.id, action: 'unlock', changes: { lockedBy: [l.user_name, null] } })),
+    );
+    return { deleted: [...gone], notFound: ids.filter((id) => !gone.has(id)) };
+  }
+}
+
+/** Saved list filters, each user's own. */
+export class TicketFilterService {
+  constructor(private readonly repo: TicketFilterRepository) {}
+
+  list(actor: AuthUser) {
+    return this.repo.list(actor.id);
+  }
+
+  /** Saves (or replaces, by name) a preset; its filters must be valid list filters. */
+  async save(input: TicketFilterPresetInput, actor: AuthUser) {
+    const known = Object.keys(ticketFiltersSchema.shape);
+    const filters = Object.fromEntries(Object.entries(input.filters).filter(([k, v]) => known.includes(k) && v !== null && v !== undefined && v !== ''));
+    const parsed = ticketFiltersSchema.safeParse(filters);
+    if (!parsed.success) {
+      const errors = fieldErrorsFromZod(parsed.error.issues);
+      throw invalid(Object.fromEntries(Object.entries(errors).map(([k, v]) => [`filters.${k}`, v])));
+    }
+    const { id, inserted } = await this.repo.save(actor.id, input.name, filters);
+    return { row: (await this.repo.findById(id, actor.id))!, created: inserted };
+  }
+
+  async remove(id: number, actor: AuthUser) {
+    if (!(await this.repo.delete(id, actor.id))) throw notFound();
+  }
+}
