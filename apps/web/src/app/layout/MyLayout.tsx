@@ -1,0 +1,176 @@
+import { APP_TITLE, APP_VERSION } from '@sigaf/contract';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import HomeIcon from '@mui/icons-material/Home';
+import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
+import {
+  AppBar,
+  Avatar,
+  Box,
+  Collapse,
+  Divider,
+  Drawer,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Toolbar,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useSession } from '../../features/auth/session';
+import { buildMenu, initials } from '../navigation';
+import { SCREEN_ICONS } from '../screens';
+import { LanguageSwitch } from './LanguageSwitch';
+
+const WIDTH = 260;
+const DRAWER_KEY = 'sigaf.drawer';
+const GROUPS_KEY = 'sigaf.drawer.groups';
+
+function usePersistent<T>(key: string, initial: T): [T, (v: T) => void] {
+  const [value, setValue] = useState<T>(() => {
+    try {
+      const raw = localStorage.getItem(key);
+      return raw === null ? initial : (JSON.parse(raw) as T);
+    } catch {
+      return initial;
+    }
+  });
+  return [
+    value,
+    (v: T) => {
+      setValue(v);
+      localStorage.setItem(key, JSON.stringify(v));
+    },
+  ];
+}
+
+/** The /my layout: app bar, navigation drawer by role, user, logout, version (SCREENS.md §2). */
+export default function MyLayout() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const mobile = useMediaQuery('(max-width:959.95px)');
+  const [open, setOpen] = usePersistent(DRAWER_KEY, true);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [expanded, setExpanded] = usePersistent<Record<string, boolean>>(GROUPS_KEY, {});
+  const [confirm, setConfirm] = useState(false);
+  const menu = buildMenu(session.role);
+  const user = session.user!;
+
+  const link = (path: string, key: string, nested = false) => {
+    const Icon = SCREEN_ICONS[key];
+    return (
+      <ListItemButton
+        key={key}
+        component={NavLink}
+        to={`/my/${path}`}
+        onClick={() => mobile && setMobileOpen(false)}
+        sx={{ pl: nested ? 4 : 2, '&.active': { bgcolor: 'rgba(255,255,255,0.16)' } }}
+      >
+        {Icon && (
+          <ListItemIcon sx={{ color: 'inherit', minWidth: 36 }}>
+            <Icon fontSize="small" />
+          </ListItemIcon>
+        )}
+        <ListItemText primary={t(`nav.${key}`)} />
+      </ListItemButton>
+    );
+  };
+
+  const content = (
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', color: 'white' }}>
+      <Box sx={{ p: 2, display: 'flex', gap: 1.5, alignItems: 'center' }}>
+        <Avatar sx={{ bgcolor: 'secondary.main' }}>{initials(user.name)}</Avatar>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography sx={{ fontWeight: 600 }} noWrap title={user.name}>
+            {user.name}
+          </Typography>
+          <Typography variant="body2" sx={{ opacity: 0.8 }}>
+            {user.role.description}
+          </Typography>
+        </Box>
+      </Box>
+      <Divider sx={{ borderColor: 'rgba(255,255,255,0.2)' }} />
+      <List component="nav" sx={{ flexGrow: 1, overflowY: 'auto' }} aria-label={t('app.short')}>
+        <ListItemButton component={NavLink} to="/my" end sx={{ '&.active': { bgcolor: 'rgba(255,255,255,0.16)' } }}>
+          <ListItemIcon sx={{ color: 'inherit', minWidth: 36 }}>
+            <HomeIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('nav.home')} />
+        </ListItemButton>
+        {menu.flat.map((s) => link(s.path, s.key))}
+        {menu.groups.map(({ group, items }) => {
+          const isOpen = expanded[group] ?? location.pathname.includes(`/${group}/`);
+          return (
+            <Box key={group}>
+              <ListItemButton onClick={() => setExpanded({ ...expanded, [group]: !isOpen })} aria-expanded={isOpen}>
+                <ListItemText primary={t(`nav.${group}`)} />
+                {isOpen ? <ExpandLess /> : <ExpandMore />}
+              </ListItemButton>
+              <Collapse in={isOpen} timeout="auto" unmountOnExit>
+                <List disablePadding>{items.map((s) => link(s.path, s.key, true))}</List>
+              </Collapse>
+            </Box>
+          );
+        })}
+      </List>
+      <Divider sx={{ borderColor: 'rgba(255,255,255,0.2)' }} />
+      <ListItemButton onClick={() => setConfirm(true)}>
+        <ListItemIcon sx={{ color: 'inherit', minWidth: 36 }}>
+          <LogoutIcon fontSize="small" />
+        </ListItemIcon>
+        <ListItemText primary={t('auth.logout')} />
+      </ListItemButton>
+      <Typography variant="caption" sx={{ p: 1.5, opacity: 0.8 }}>
+        {t('app.footer', { version: APP_VERSION, year: new Date().getFullYear() })}
+      </Typography>
+    </Box>
+  );
+
+  const paper = { width: WIDTH, bgcolor: '#05445A', boxSizing: 'border-box' as const };
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+      <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'white' }}>
+        <Toolbar>
+          <IconButton edge="start" aria-label={t('app.toggleMenu')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : setOpen(!open))} sx={{ mr: 1 }}>
+            <MenuIcon />
+          </IconButton>
+          <Typography variant="h6" component="div" color="primary" sx={{ flexGrow: 1, fontSize: { xs: 12, sm: 16, md: 18 }, fontWeight: 600 }}>
+            {APP_TITLE.toUpperCase()}
+          </Typography>
+          <LanguageSwitch />
+        </Toolbar>
+      </AppBar>
+      {mobile ? (
+        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: paper } }} ModalProps={{ keepMounted: true }}>
+          {content}
+        </Drawer>
+      ) : (
+        <Drawer variant="persistent" open={open} slotProps={{ paper: { sx: { ...paper, top: 64, height: 'calc(100% - 64px)' } } }} sx={{ width: open ? WIDTH : 0, flexShrink: 0 }}>
+          {content}
+        </Drawer>
+      )}
+      <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 }, mt: 8, minWidth: 0 }}>
+        <Outlet />
+      </Box>
+      <ConfirmDialog
+        open={confirm}
+        message={t('auth.logoutConfirm')}
+        onCancel={() => setConfirm(false)}
+        onConfirm={async () => {
+          await session.signOut();
+          setConfirm(false);
+          navigate('/', { replace: true });
+        }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,52 @@
+import { SCREEN_ROUTES } from '@sigaf/contract';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { Forbidden, NotFound } from '../components/StatusPages';
+import LoginPage from '../features/auth/LoginPage';
+import { useSession } from '../features/auth/session';
+import HomePage from '../features/home/HomePage';
+import MyLayout from './layout/MyLayout';
+import { Loading, ScreenBoundary } from './lazy';
+import { SCREEN_COMPONENTS } from './screens';
+
+/** Every route but / needs a signed-in user; without one, back to the login screen. */
+function RequireSession() {
+  const session = useSession();
+  if (session.status === 'loading') return <Loading />;
+  if (session.status !== 'authenticated') return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+function RoleGate({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
+  const { role } = useSession();
+  return role && roles.includes(role) ? <ScreenBoundary>{children}</ScreenBoundary> : <Forbidden />;
+}
+
+export const router = createBrowserRouter([
+  { path: '/', element: <LoginPage /> },
+  {
+    element: <RequireSession />,
+    children: [
+      {
+        path: '/my',
+        element: <MyLayout />,
+        children: [
+          { index: true, element: <HomePage /> },
+          ...SCREEN_ROUTES.map((s) => {
+            const Screen = SCREEN_COMPONENTS[s.key]!;
+            return {
+              path: s.path,
+              element: (
+                <RoleGate roles={s.roles}>
+                  <Screen />
+                </RoleGate>
+              ),
+            };
+          }),
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <NotFound /> },
+]);

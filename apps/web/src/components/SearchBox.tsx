@@ -1,0 +1,24 @@
+import SearchIcon from '@mui/icons-material/Search';
+import { InputAdornment, TextField } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** A search field that reports its text 300 ms after typing stops. */
+export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) => void; width?: number }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => onChange(text.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [text, onChange]);
+  return (
+    <TextField
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      label={t('common.search')}
+      sx={{ width }}
+      fullWidth={false}
+      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+    />
+  );
+}

@@ -1,0 +1,135 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { resourceBodySchema, type FieldDecl, type ResourceDecl } from '@sigaf/contract';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
+import { useEffect } from 'react';
+import { Controller, useForm, type Control } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api';
+import { PasswordField } from '../auth/PasswordField';
+import { useOptions, type Row } from './api';
+import { initialValues } from './fields';
+
+function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Record<string, unknown>>; label: string }) {
+  const { data = [], isLoading } = useOptions(f.options);
+  return (
+    <Controller
+      name={f.name}
+      control={control}
+      render={({ field, fieldState }) => (
+        <TextField
+          select
+          {...field}
+          value={field.value ?? ''}
+          label={label}
+          required={f.required}
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message}
+          disabled={isLoading}
+        >
+          {!f.required && <MenuItem value="">—</MenuItem>}
+          {data.map((o) => (
+            <MenuItem key={o.id} value={o.id}>
+              {o.description}
+            </MenuItem>
+          ))}
+        </TextField>
+      )}
+    />
+  );
+}
+
+interface Props {
+  decl: ResourceDecl;
+  row: Row | null;
+  open: boolean;
+  onClose: () => void;
+  onSave: (body: Record<string, unknown>) => Promise<void>;
+}
+
+/** The create/edit dialog of a declared resource; validation comes from the same declaration as the server's. */
+export function ResourceForm({ decl, row, open, onClose, onSave }: Props) {
+  const { t } = useTranslation();
+  const fields = decl.fields.filter((f) => f.form !== false);
+  const { control, handleSubmit, reset, setError, formState } = useForm<Record<string, unknown>>({
+    resolver: zodResolver(resourceBodySchema(decl, row ? 'update' : 'create')) as never,
+    mode: 'onTouched',
+    defaultValues: initialValues(fields, row),
+  });
+  useEffect(() => {
+    if (open) reset(initialValues(fields, row));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, row]);
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      await onSave(values);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        for (const [name, msgs] of Object.entries(err.fieldErrors)) setError(name, { message: msgs[0] });
+      }
+      throw err;
+    }
+  });
+
+  const title = t(`resources.${decl.key}.${row ? 'edit' : 'create'}`);
+  return (
+    <Dialog open={open} onClose={formState.isSubmitting ? undefined : onClose} fullWidth maxWidth={fields.length > 3 ? 'sm' : 'xs'} aria-labelledby="resource-form-title">
+      <DialogTitle id="resource-form-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
+        {title}
+      </DialogTitle>
+      {formState.isSubmitting && <LinearProgress />}
+      <form onSubmit={(e) => void submit(e).catch(() => undefined)} noValidate>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {fields.map((f) => {
+              const label = t(`fields.${f.label}`);
+              if (f.kind === 'select') return <SelectField key={f.name} f={f} control={control} label={label} />;
+              return (
+                <Controller
+                  key={f.name}
+                  name={f.name}
+                  control={control}
+                  render={({ field, fieldState }) => {
+                    const common = {
+                      ...field,
+                      value: field.value ?? '',
+                      label,
+                      required: f.required && !(f.secret && row),
+                      error: Boolean(fieldState.error),
+                      helperText: fieldState.error?.message ?? (f.secret && row ? t('users.passwordHint') : undefined),
+                    };
+                    if (f.kind === 'password') return <PasswordField {...common} autoComplete="new-password" />;
+                    if (f.kind === 'status') {
+                      return (
+                        <TextField select {...common}>
+                          <MenuItem value={1}>{t('common.active')}</MenuItem>
+                          <MenuItem value={0}>{t('common.inactive')}</MenuItem>
+                        </TextField>
+                      );
+                    }
+                    return (
+                      <TextField
+                        {...common}
+                        type={f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'}
+                        slotProps={{ htmlInput: { maxLength: f.max && f.kind !== 'number' ? f.max : undefined } }}
+                        placeholder={f.kind === 'rut' ? '12.345.678-9' : undefined}
+                      />
+                    );
+                  }}
+                />
+              );
+            })}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={formState.isSubmitting}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {t('common.accept')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

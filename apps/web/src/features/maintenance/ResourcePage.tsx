@@ -1,0 +1,195 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import KeyIcon from '@mui/icons-material/Key';
+import TableChartIcon from '@mui/icons-material/TableChart';
+import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
+import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip } from '@mui/material';
+import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ExportMenu } from '../../components/ExportMenu';
+import { PageCard } from '../../components/PageCard';
+import { SearchBox } from '../../components/SearchBox';
+import { useNotify } from '../../components/Snackbar';
+import { NotFound } from '../../components/StatusPages';
+import { ApiError } from '../../lib/api';
+import { exportTable } from '../../lib/export';
+import { useSession } from '../auth/session';
+import { deleteResource, fetchAll, resetPassword, saveResource, useResourceList, type Row } from './api';
+import { displayValue } from './fields';
+import { ResourceForm } from './ResourceForm';
+
+/** The maintenance screen of any declared resource: table, search, sort, pages, create/edit, delete, export. */
+export default function ResourcePage({ resourceKey }: { resourceKey: string }) {
+  const decl = resourceByKey(resourceKey);
+  return decl ? <ResourceScreen decl={decl} /> : <NotFound />;
+}
+
+function ResourceScreen({ decl }: { decl: ResourceDecl }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { role, user } = useSession();
+  const canWrite = Boolean(role && decl.write.includes(role)) && !decl.listOnly;
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
+  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Row | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const [resetting, setResetting] = useState<Row | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const sort = sortModel[0];
+  const params = { page: pagination.page + 1, perPage: pagination.pageSize, search: search || undefined, sort: sort?.field, order: sort?.sort ?? undefined };
+  const { data, isLoading, isError, isFetching } = useResourceList(decl, params);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource', decl.path] });
+  const yesNo = { active: t('common.active'), inactive: t('common.inactive') };
+  const title = t(`resources.${decl.key}.title`);
+  const onSearch = useCallback((s: string) => {
+    setSearch(s);
+    setPagination((p) => ({ ...p, page: 0 }));
+  }, []);
+
+  const columns = useMemo<GridColDef<Row>[]>(() => {
+    const cols: GridColDef<Row>[] = [];
+    if (decl.catalogue) cols.push({ field: 'id', headerName: t('fields.id'), width: 80 });
+    for (const f of decl.fields.filter((x) => x.column !== false)) {
+      cols.push({
+        field: f.prop,
+        headerName: t(`fields.${f.label}`),
+        flex: 1,
+        minWidth: 120,
+        sortable: Boolean(f.sortable),
+        valueGetter: (_v, row) => displayValue(f, row, yesNo),
+        renderCell: f.kind === 'status' ? (p) => <Chip size="small" color={Number(p.row[f.prop]) === 1 ? 'success' : 'default'} label={p.value as string} /> : undefined,
+      });
+    }
+    if (decl.ticketColumn) cols.push({ field: 'ticketsCount', headerName: t('fields.tickets'), width: 100, sortable: false });
+    if (canWrite) {
+      cols.push({
+        field: 'actions',
+        type: 'actions',
+        headerName: t('common.actions'),
+        width: decl.key === 'user' ? 140 : 110,
+        getActions: ({ row }) => {
+          const locked = Boolean(row.protected) || (decl.key === 'user' && row.id === user?.id);
+          const actions = [
+            <GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />,
+            <Tooltip key="delete" title={locked ? t('common.systemValue') : t('common.delete')}>
+              <span>
+                <GridActionsCellItem icon={<DeleteIcon />} label={t('common.delete')} disabled={locked} onClick={() => setDeleting(row)} />
+              </span>
+            </Tooltip>,
+          ];
+          if (decl.key === 'user') actions.push(<GridActionsCellItem key="reset" icon={<KeyIcon />} label={t('users.resetPassword')} onClick={() => setResetting(row)} />);
+          return actions;
+        },
+      });
+    }
+    return cols;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [decl, canWrite, t, user?.id]);
+
+  const save = async (body: Record<string, unknown>) => {
+    try {
+      const res = await saveResource(decl, editing?.id ?? null, body);
+      setEditing(undefined);
+      notify(res.message || t('common.success'));
+      if (res._data?.temporaryPassword) setSecret(t('users.temporaryPassword', { name: res._data.properties.name, password: res._data.temporaryPassword }));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+      throw err;
+    }
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    try {
+      const res = await deleteResource(decl, deleting.id);
+      notify(res.message || t('common.success'));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const doReset = async () => {
+    if (!resetting) return;
+    try {
+      const res = await resetPassword(resetting.id);
+      setSecret(t('users.temporaryPassword', { name: resetting.name, password: res._data.temporaryPassword }));
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    } finally {
+      setResetting(null);
+    }
+  };
+
+  const doExport = async (format: 'xlsx' | 'csv') => {
+    try {
+      const rows = await fetchAll(decl, { search: search || undefined, sort: sort?.field, order: sort?.sort ?? undefined });
+      const fields = decl.fields.filter((f) => f.column !== false);
+      const header = [...(decl.catalogue ? [t('fields.id')] : []), ...fields.map((f) => t(`fields.${f.label}`))];
+      await exportTable(format, title, header, rows.map((r) => [...(decl.catalogue ? [r.id] : []), ...fields.map((f) => displayValue(f, r, yesNo))]));
+    } catch {
+      notify(t('common.error'), 'error');
+    }
+  };
+
+  return (
+    <PageCard
+      title={title}
+      icon={<TableChartIcon />}
+      actions={
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1 }}>
+          <SearchBox onChange={onSearch} />
+          <ExportMenu onExport={doExport} disabled={!data?.total} />
+          {canWrite && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
+              {t(`resources.${decl.key}.create`)}
+            </Button>
+          )}
+        </Stack>
+      }
+    >
+      {isError && <Alert severity="error">{t('common.loadError')}</Alert>}
+      <DataGrid
+        aria-label={title}
+        rows={data?.rows ?? []}
+        rowCount={data?.total ?? 0}
+        columns={columns}
+        loading={isLoading || isFetching}
+        paginationMode="server"
+        sortingMode="server"
+        filterMode="server"
+        paginationModel={pagination}
+        onPaginationModelChange={setPagination}
+        pageSizeOptions={[5, 10, 25, 50, 100]}
+        sortModel={sortModel}
+        onSortModelChange={setSortModel}
+        disableRowSelectionOnClick
+        disableColumnFilter
+        autoHeight
+        localeText={{ noRowsLabel: t('common.noRows') }}
+        sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
+      />
+      <ResourceForm decl={decl} row={editing ?? null} open={editing !== undefined} onClose={() => setEditing(undefined)} onSave={save} />
+      <ConfirmDialog open={Boolean(deleting)} message={t('common.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={remove} />
+      <ConfirmDialog open={Boolean(resetting)} message={t('users.resetConfirm', { name: resetting?.name ?? '' })} onCancel={() => setResetting(null)} onConfirm={doReset} />
+      <Dialog open={Boolean(secret)} onClose={() => setSecret(null)} aria-labelledby="secret-title">
+        <DialogTitle id="secret-title">{t('users.resetPassword')}</DialogTitle>
+        <DialogContent>
+          <Alert severity="info">{secret}</Alert>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setSecret(null)}>{t('common.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </PageCard>
+  );
+}

@@ -1,0 +1,25 @@
+import type { FieldDecl } from '@sigaf/contract';
+import type { Row } from './api';
+
+/** What a cell shows for a declared field. */
+export function displayValue(f: FieldDecl, row: Row, yesNo: { active: string; inactive: string }): string {
+  const v = row[f.prop];
+  if (v === null || v === undefined) return '';
+  if (f.kind === 'select') return (v as { description?: string }).description ?? '';
+  if (f.kind === 'status') return Number(v) === 1 ? yesNo.active : yesNo.inactive;
+  return String(v);
+}
+
+/** The form's starting values: from the row when editing, blank when creating. */
+export function initialValues(fields: FieldDecl[], row: Row | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f.form === false) continue;
+    const v = row?.[f.prop];
+    if (f.secret) out[f.name] = '';
+    else if (f.kind === 'select') out[f.name] = (v as { id?: number } | null)?.id ?? '';
+    else if (f.kind === 'status') out[f.name] = v === undefined || v === null ? 1 : Number(v);
+    else out[f.name] = v === null || v === undefined ? '' : String(v);
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+import { saveBlob } from './api';
+
+export type ExportCell = string | number | null | undefined;
+
+function csv(header: string[], rows: ExportCell[][]): Blob {
+  const esc = (v: ExportCell) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const text = [header, ...rows].map((r) => r.map(esc).join(';')).join('\r\n');
+  return new Blob([`\uFEFF${text}\r\n`], { type: 'text/csv;charset=utf-8' });
+}
+
+async function xlsx(sheet: string, header: string[], rows: ExportCell[][]): Promise<Blob> {
+  const { default: ExcelJS } = await import('exceljs');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(sheet.slice(0, 31));
+  const h = ws.addRow(header);
+  h.font = { bold: true, color: { argb: 'FFFFFFFF' } };
+  h.eachCell((c) => (c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF006C8D' } }));
+  for (const r of rows) ws.addRow(r.map((v) => v ?? ''));
+  ws.columns.forEach((col, i) => (col.width = Math.min(50, Math.max(12, (header[i]?.length ?? 10) + 4))));
+  const buf = await wb.xlsx.writeBuffer();
+  return new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+}
+
+/** Saves a table as .xlsx or .csv, named after the table and the date (never `file.xlsx`). */
+export async function exportTable(format: 'xlsx' | 'csv', name: string, header: string[], rows: ExportCell[][]) {
+  const slug = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  const file = `${slug}-${new Date().toISOString().slice(0, 10)}.${format}`;
+  saveBlob(format === 'csv' ? csv(header, rows) : await xlsx(name, header, rows), file);
+}
