@@ -206,7 +206,10 @@ describe('contact attempts', () => {
     const t2 = await createTicket(opA.token, algebra.enrolments[37]!.id);
     const many = await api('POST', '/ticket-details/multiple', opA.token, { ticket_id: [t.id, t2.id], status_detail_ticket_id: keys.success, comment: 'Correo enviado', user_created_id: admin.id });
     expect(many.statusCode).toBe(201);
-    expect(many.json()._data.ids).toHaveLength(2);
+    expect(many.json()._data.collections.map((c: Json) => [c.properties.ticketId, c.properties.userCreated.id])).toEqual([
+      [t.id, opA.id],
+      [t2.id, opA.id],
+    ]);
     const full = await getTicket(t.id, opA.token);
     expect(full.relationships.ticketDetails.numberOfElements).toBe(2);
     expect(full.relationships.ticketDetails.collection.data.map((x: Json) => [x.properties.comment, x.properties.userCreated.id])).toEqual([

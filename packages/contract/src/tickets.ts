@@ -215,6 +215,9 @@ export type TicketDetailCreateInput = z.infer<typeof ticketDetailCreateSchema>;
 /** POST /ticket-details/multiple: the same attempt on many tickets. */
 export const ticketDetailCreateManySchema = z.object({ ticket_id: idArray(TICKET_MSG.selectTickets), status_detail_ticket_id: requiredId, comment });
 
+/** GET /ticket-details: optionally one ticket's attempts. */
+export const ticketDetailListQuerySchema = listQuerySchema.extend({ ticket_id: optionalId });
+
 export const ticketDetailUpdateSchema = z.object({ status_detail_ticket_id: optionalId, comment: comment.optional() });
 export type TicketDetailUpdateInput = z.infer<typeof ticketDetailUpdateSchema>;
 
@@ -260,7 +263,15 @@ export type TicketStatusFilter = (typeof TICKET_STATUS_FILTERS)[number];
 const statusFilter = z.preprocess(
   blank,
   z
-    .union([z.enum(TICKET_STATUS_FILTERS), z.coerce.number().int().positive().max(MAX_ID)], { error: FORM_MSG.option })
+    .union([z.string(), z.number()], { error: FORM_MSG.option })
+    .transform((v, ctx): TicketStatusFilter | number => {
+      const s = String(v).trim();
+      if ((TICKET_STATUS_FILTERS as readonly string[]).includes(s)) return s as TicketStatusFilter;
+      const n = Number(s);
+      if (/^\d+$/.test(s) && n >= 1 && n <= MAX_ID) return n;
+      ctx.addIssue({ code: 'custom', message: FORM_MSG.option });
+      return z.NEVER;
+    })
     .optional(),
 );
 

@@ -315,6 +315,11 @@ export class TicketDetailRepository {
     return this.base(db).where('d.id', '=', id).executeTakeFirst();
   }
 
+  findMany(ids: number[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.base().where('d.id', 'in', ids).orderBy('d.id').execute();
+  }
+
   /** The attempts of many tickets in one query, oldest first. */
   async ofTickets(ticketIds: number[]) {
     const out: Array<Awaited<ReturnType<TicketDetailRepository['findById']>> & object> = [];
@@ -378,6 +383,11 @@ export class TicketLockRepository {
 
   findById(id: number, db: Database = this.db) {
     return this.base(db).where('l.id', '=', id).executeTakeFirst();
+  }
+
+  findMany(ids: number[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.base().where('l.id', 'in', ids).execute();
   }
 
   /** The locks on these tickets that have not expired. */

@@ -10,6 +10,7 @@ import {
   ticketCreateSchema,
   ticketDetailCreateManySchema,
   ticketDetailCreateSchema,
+  ticketDetailListQuerySchema,
   ticketDetailUpdateSchema,
   ticketFilterPresetSchema,
   ticketFiltersSchema,
@@ -148,8 +149,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   // Contact attempts.
-  const detailQuery = listQuery.extend({ ticket_id: idParams.shape.id.optional() });
-  app.get('/ticket-details', { config: work, schema: { tags, querystring: detailQuery } }, async (request) => {
+  app.get('/ticket-details', { config: work, schema: { tags, querystring: ticketDetailListQuerySchema } }, async (request) => {
     const { rows, meta } = await ticketDetails.list({ ...request.query, ticketId: request.query.ticket_id });
     return ok(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
   });
@@ -164,8 +164,9 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
 
   app.post('/ticket-details/multiple', { config: work, schema: { tags, body: ticketDetailCreateManySchema } }, async (request, reply) => {
     const ids = await ticketDetails.createMany(request.body, requireAuth(request));
+    const rows = await ticketDetails.findMany(ids);
     reply.status(201);
-    return created({ ids, numberOfElements: ids.length }, TICKET_MSG.detailCreatedMany(ids.length));
+    return created(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d))), TICKET_MSG.detailCreatedMany(ids.length));
   });
 
   app.put('/ticket-details/:id', { config: work, schema: { tags, params: idParams, body: ticketDetailUpdateSchema } }, async (request) =>

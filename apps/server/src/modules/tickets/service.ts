@@ -337,6 +337,10 @@ export class TicketDetailService {
     return this.repo.ofTickets(ticketIds);
   }
 
+  findMany(ids: number[]) {
+    return this.repo.findMany(ids);
+  }
+
   private async assertUnlocked(ticketIds: number[], actor: AuthUser) {
     const other = (await this.locks.activeOn(ticketIds)).find((l) => l.user_id !== actor.id);
     if (other) throw lockedError(other);
@@ -474,7 +478,7 @@ export class TicketLockService {
   }
 
   async releaseMany(ids: number[], actor: AuthUser) {
-    const locks = (await Promise.all(ids.map((id) => this.repo.findById(id)))).filter((l) => l !== undefined);
+    const locks = await this.repo.findMany(ids);
     const deleted = await this.repo.deleteMany(locks.map((l) => l.id));
     const gone = new Set(deleted.map((d) => d.id));
     await this.tickets.addHistory(
