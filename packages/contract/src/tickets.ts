@@ -241,39 +241,30 @@ export const ticketBulkSchema = z
   });
 export type TicketBulkInput = z.infer<typeof ticketBulkSchema>;
 
-const day = z.preprocess(
-  blank,
-  z
-    .string({ error: TICKET_MSG.invalidDate })
-    .transform((v, ctx) => {
-      const d = parseDay(v);
-      if (!d) {
-        ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidDate });
-        return z.NEVER;
-      }
-      return d;
-    })
-    .optional(),
-);
+/** A text read by `parse`; when it gives null, `message` is the field's error. */
+export const parsedText = <T>(parse: (text: string) => T | null, message: string) =>
+  z.string({ error: message }).transform((v, ctx) => {
+    const parsed = parse(v);
+    if (parsed === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const day = z.preprocess(blank, parsedText(parseDay, TICKET_MSG.invalidDate).optional());
 
 export const TICKET_STATUS_FILTERS = ['open', 'closed', 'all'] as const;
 export type TicketStatusFilter = (typeof TICKET_STATUS_FILTERS)[number];
 
 /** `status`: 'open' | 'closed' | 'all', or a status id. */
-const statusFilter = z.preprocess(
-  blank,
-  z
-    .union([z.string(), z.number()], { error: FORM_MSG.option })
-    .transform((v, ctx): TicketStatusFilter | number => {
-      const s = String(v).trim();
-      if ((TICKET_STATUS_FILTERS as readonly string[]).includes(s)) return s as TicketStatusFilter;
-      const n = Number(s);
-      if (/^\d+$/.test(s) && n >= 1 && n <= MAX_ID) return n;
-      ctx.addIssue({ code: 'custom', message: FORM_MSG.option });
-      return z.NEVER;
-    })
-    .optional(),
-);
+function parseStatusFilter(text: string): TicketStatusFilter | number | null {
+  const s = text.trim();
+  if ((TICKET_STATUS_FILTERS as readonly string[]).includes(s)) return s as TicketStatusFilter;
+  const n = Number(s);
+  return /^\d+$/.test(s) && n >= 1 && n <= MAX_ID ? n : null;
+}
+const statusFilter = z.preprocess((v) => (typeof v === 'number' ? String(v) : blank(v)), parsedText(parseStatusFilter, FORM_MSG.option).optional());
 
 /** The filters every ticket list, the export and the saved presets share. */
 export const ticketFiltersSchema = z.object({

@@ -2,6 +2,7 @@ import {
   chileParts,
   MSG,
   parseDay,
+  parsedText,
   parseIdList,
   PERMISSIONS,
   TICKET_MSG,
@@ -35,16 +36,7 @@ import type { TicketQuery } from './repository.js';
 import type { TicketListKind } from './service.js';
 
 /** A JSON list of ids in the path (`[1,2,3]`, also `1,2,3`); a 422 otherwise. */
-const idListParams = z.object({
-  ids: z.string().max(20_000).transform((v, ctx) => {
-    const ids = parseIdList(v);
-    if (!ids) {
-      ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidList });
-      return z.NEVER;
-    }
-    return ids;
-  }),
-});
+const idListParams = z.object({ ids: parsedText(parseIdList, TICKET_MSG.invalidList) });
 
 const path = (request: FastifyRequest) => request.url.split('?')[0]!;
 

@@ -75,6 +75,22 @@ const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? actor.id
 
 type Change = [unknown, unknown];
 
+/** Applies one action to each ticket in turn; a refused one (any domain error) is reported with its reason. */
+async function eachTicket(ids: number[], action: (id: number) => Promise<unknown>) {
+  const done: number[] = [];
+  const refused: Array<{ id: number; reason: string }> = [];
+  for (const id of ids) {
+    try {
+      await action(id);
+      done.push(id);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      refused.push({ id, reason: e.message });
+    }
+  }
+  return { done, refused };
+}
+
 /** The catalogue fields of a ticket: body field, history label, lookup, and the row's current value. */
 const OPTION_FIELDS = [
   ['status_ticket_id', 'statusTicket', 'status', 'status_description'],
@@ -258,18 +274,8 @@ export class TicketService {
 
   /** Deletes each ticket the rules allow; reports the others with the reason. */
   async removeMany(ids: number[], actor: AuthUser, ip: string) {
-    const deleted: number[] = [];
-    const refused: Array<{ id: number; reason: string }> = [];
-    for (const id of ids) {
-      try {
-        await this.remove(id, actor, ip);
-        deleted.push(id);
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        refused.push({ id, reason: e.message });
-      }
-    }
-    return { deleted, refused };
+    const { done, refused } = await eachTicket(ids, (id) => this.remove(id, actor, ip));
+    return { deleted: done, refused };
   }
 
   /** Close, assign or change the status of many tickets, each with the rules of a single save. */
@@ -283,18 +289,8 @@ export class TicketService {
     }
     const refs = await this.resolve(patch);
     if (input.action === 'close' && refs.status?.key === 'open') throw invalid({ status_ticket_id: [FORM_MSG.option] });
-    const updated: number[] = [];
-    const refused: Array<{ id: number; reason: string }> = [];
-    for (const id of input.ids) {
-      try {
-        await this.update(id, patch, actor);
-        updated.push(id);
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        refused.push({ id, reason: e.message });
-      }
-    }
-    return { updated, refused };
+    const { done, refused } = await eachTicket(input.ids, (id) => this.update(id, patch, actor));
+    return { updated: done, refused };
   }
 
   async history(id: number) {
