@@ -1,5 +1,5 @@
 import { MSG, type Envelope, type FieldErrors } from '@sigaf/contract';
-import { clearStoredToken, getStoredToken } from './storage';
+import { clearStoredToken, getStoredToken, setStoredToken } from './storage';
 
 /** Same origin: the API server serves the app (and Vite proxies /api in development). */
 export const API_BASE_URL = '';
@@ -19,20 +19,26 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
+/** The access token in localStorage (TOKEN_STORAGE_KEY). */
+export const tokenStore = {
+  get: getStoredToken,
+  set: setStoredToken,
+  clear: clearStoredToken,
+};
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
-  method?: HttpMethod;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON (not for GET). */
   body?: unknown;
-  /** Token to send instead of the stored one (the first-login flow keeps its token only in memory). */
+  /** Query string; null, undefined and '' are left out. */
+  query?: Record<string, QueryValue>;
+  /** Token to send instead of the stored one; null sends none (the first-login change keeps its token in memory). */
   token?: string | null;
+  /** Do not sign the user out on a 401 (the login call and the first-login flow). */
+  skipAuthRedirect?: boolean;
   signal?: AbortSignal;
-  /** Do not sign the user out on a 401 (the login call itself). */
-  skipUnauthorizedHandler?: boolean;
 }
 
 type UnauthorizedHandler = () => void;
@@ -66,7 +72,16 @@ export function isEnvelope(body: unknown): body is Envelope {
   return isRecord(body) && typeof body.success === 'boolean' && 'statusCode' in body;
 }
 
-function buildHeaders(token: string | null): Headers {
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== null && value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return `${API_BASE_URL}${path}${qs ? `${path.includes('?') ? '&' : '?'}${qs}` : ''}`;
+}
+
+export function buildHeaders(token: string | null): Headers {
   const headers = new Headers({
     'Content-Type': 'application/json',
     Accept: 'application/json',
@@ -82,17 +97,21 @@ async function readBody(response: Response): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return text; // not JSON (a proxy error page, a bare count...)
+    return text; // not JSON (a proxy error page...)
   }
 }
 
-/** Calls the API and returns the parsed JSON body; throws ApiError for any non-2xx answer. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, skipUnauthorizedHandler = false } = options;
-  const token = options.token === undefined ? getStoredToken() : options.token;
+/**
+ * Calls the API and returns the parsed JSON body. Throws ApiError for a non-2xx answer and for
+ * an envelope with `success: false`. A 401 (except with skipAuthRedirect) clears the token and
+ * signs the user out.
+ */
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, signal, skipAuthRedirect = false } = options;
+  const token = options.token === undefined ? tokenStore.get() : options.token;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE_URL}${path}`, {
+    response = await fetch(buildUrl(path, query), {
       method,
       headers: buildHeaders(token),
       body: body === undefined || method === 'GET' ? undefined : JSON.stringify(body),
@@ -103,32 +122,36 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     throw new ApiError(0, MSG.unavailable);
   }
   const parsed = await readBody(response);
-  if (response.status === 401 && !skipUnauthorizedHandler) {
-    clearStoredToken();
+  if (response.status === 401 && !skipAuthRedirect) {
+    tokenStore.clear();
     unauthorizedHandler?.();
   }
   if (!response.ok) {
     const fallback = response.status >= 500 ? MSG.fatal : MSG.operationFailed;
     throw new ApiError(response.status, extractMessage(parsed) ?? fallback, extractFieldErrors(parsed), parsed);
   }
+  if (isEnvelope(parsed) && !parsed.success) {
+    throw new ApiError(parsed.statusCode, extractMessage(parsed) ?? MSG.operationFailed, extractFieldErrors(parsed), parsed);
+  }
   return parsed as T;
 }
 
-/** Like apiRequest, for answers in the envelope; an envelope with success false is an error too. */
-export async function apiEnvelope<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
-  const body = await apiRequest<unknown>(path, options);
-  if (!isEnvelope(body)) throw new ApiError(500, MSG.fatal, {}, body);
-  if (!body.success) {
-    throw new ApiError(body.statusCode, extractMessage(body) ?? MSG.operationFailed, extractFieldErrors(body), body);
-  }
-  return body as Envelope<T>;
+/** GET (by default) an envelope and return its `_data`. */
+export async function getData<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const envelope = await request<Envelope<T>>(path, options);
+  if (!isEnvelope(envelope)) throw new ApiError(500, MSG.fatal, {}, envelope);
+  return envelope._data;
 }
 
-export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'PUT', body }),
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => apiRequest<T>(path, { ...options, method: 'DELETE' }),
-};
+/** Offers a Blob to the user as a download. */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
