@@ -38,6 +38,10 @@ const SORTS: Record<string, RawBuilder<unknown>> = {
   course: sql`c.description`,
 };
 
+/** Accented letters and what they fold to in name searches. */
+const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍÌÏÎÓÒÖÔÚÙÜÛÑÇ';
+const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
+
 /** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
 const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
 
@@ -132,10 +136,12 @@ export class TicketRepository {
     if (q.search) {
       const p = likePattern(q.search);
       const compact = q.search.replace(/[.\s-]/g, '');
+      // Names match without regard to case or accents ("munoz" finds "Muñoz").
+      const plain = likePattern(q.search.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
       query = query.where((eb) =>
         eb.or([
           eb('t.ticket_code', 'ilike', p),
-          eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p),
+          eb(sql`translate(lower(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')), ${ACCENTED}, ${PLAIN})`, 'like', plain),
           ...(/^[0-9kK]+$/.test(compact) ? [eb(sql`replace(replace(r.rut, '.', ''), '-', '')`, 'ilike', likePattern(compact))] : []),
         ]),
       );
