@@ -1,6 +1,6 @@
 import { SCREEN_ROUTES } from '@sigaf/contract';
 import type { ReactNode } from 'react';
-import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { Forbidden, NotFound } from '../components/StatusPages';
 import LoginPage from '../features/auth/LoginPage';
 import { useSession } from '../features/auth/session';
@@ -8,6 +8,7 @@ import HomePage from '../features/home/HomePage';
 import MyLayout from './layout/MyLayout';
 import { Loading, ScreenBoundary } from './lazy';
 import { SCREEN_COMPONENTS } from './screens';
+import { tokenStore } from '../lib/api';
 
 /** Every route but / needs a signed-in user; without one, back to the login screen. */
 function RequireSession() {
@@ -22,7 +23,7 @@ function RoleGate({ roles, children }: { roles: readonly string[]; children: Rea
   return role && roles.includes(role) ? <ScreenBoundary>{children}</ScreenBoundary> : <Forbidden />;
 }
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   { path: '/', element: <LoginPage /> },
   {
     element: <RequireSession />,
@@ -49,4 +50,18 @@ export const router = createBrowserRouter([
     ],
   },
   { path: '*', element: <NotFound /> },
-]);
+];
+
+/**
+ * Without a stored token only the login screen is reachable (SPEC.md §2). Correcting the URL
+ * before the router starts means the login screen is the first thing rendered, with no
+ * intermediate redirect.
+ */
+function startAtLoginWithoutToken() {
+  if (!tokenStore.get() && window.location.pathname !== '/') window.history.replaceState(null, '', '/');
+}
+
+export const createAppRouter = () => {
+  startAtLoginWithoutToken();
+  return createBrowserRouter(routes);
+};

@@ -22,6 +22,8 @@ void i18n.use(initReactI18next).init({
   lng: storedLanguage(),
   fallbackLng: 'es',
   interpolation: { escapeValue: false },
+  // Resources are bundled: initialise synchronously so the first render is already translated.
+  initAsync: false,
 });
 
 export default i18n;

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { APP_TITLE, FORM_RESET_DELAY_MS, LOGIN_SNACKBAR_MS, loginSchema, PARTIAL_LOGOUT_DELAY_MS, type LoginInput } from '@sigaf/contract';
 import { AppBar, Box, Button, Card, CardContent, Container, Snackbar, SnackbarContent, Stack, TextField, Toolbar, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -30,6 +31,8 @@ export default function LoginPage() {
   const [dialogKey, setDialogKey] = useState(0);
   const [busy, setBusy] = useState(false);
   const pendingRef = useRef<Pending | null>(null);
+  /** Set while this page itself moves a just signed-in user to /my. */
+  const enteringRef = useRef(false);
   const { control, handleSubmit } = useForm<LoginInput>({
     resolver: zodResolver(loginSchema) as never,
     mode: 'onTouched',
@@ -43,7 +46,7 @@ export default function LoginPage() {
     return () => clearTimeout(timer);
   }, [dialogOpen]);
 
-  if (session.status === 'authenticated') return <Navigate to="/my" replace />;
+  if (session.status === 'authenticated' && !enteringRef.current) return <Navigate to="/my" replace />;
 
   const signIn = async (email: string, password: string) => {
     setWaiting(true);
@@ -57,8 +60,10 @@ export default function LoginPage() {
         setDialogOpen(true);
         return;
       }
-      session.signIn(access_token, user);
-      navigate('/my', { replace: true });
+      // Commit the session and the new URL together, so /my is on screen as soon as the URL changes.
+      enteringRef.current = true;
+      flushSync(() => session.signIn(access_token, user));
+      navigate('/my', { replace: true, flushSync: true });
     } catch (err) {
       session.clear();
       setSnack(err instanceof ApiError && err.status === 429 ? err.message : t('auth.invalid'));
