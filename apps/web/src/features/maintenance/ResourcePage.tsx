@@ -4,7 +4,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip } from '@mui/material';
+import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip, useTheme } from '@mui/material';
 import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -30,6 +30,9 @@ export default function ResourcePage({ resourceKey }: { resourceKey: string }) {
 
 function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const { t } = useTranslation();
+  const theme = useTheme();
+  // The grid's own translations come from the theme; only the empty text is ours.
+  const gridLocale = (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { role, user } = useSession();
@@ -175,14 +178,14 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         disableRowSelectionOnClick
         disableColumnFilter
         autoHeight
-        localeText={{ noRowsLabel: t('common.noRows') }}
+        localeText={{ ...gridLocale, noRowsLabel: t('common.noRows') }}
         sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
       />
       <ResourceForm decl={decl} row={editing ?? null} open={editing !== undefined} onClose={() => setEditing(undefined)} onSave={save} />
       <ConfirmDialog open={Boolean(deleting)} message={t('common.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={remove} />
       <ConfirmDialog open={Boolean(resetting)} message={t('users.resetConfirm', { name: resetting?.name ?? '' })} onCancel={() => setResetting(null)} onConfirm={doReset} />
       <Dialog open={Boolean(secret)} onClose={() => setSecret(null)} aria-labelledby="secret-title">
-        <DialogTitle id="secret-title">{t('users.resetPassword')}</DialogTitle>
+        <DialogTitle id="secret-title">{t('users.temporaryTitle')}</DialogTitle>
         <DialogContent>
           <Alert severity="info">{secret}</Alert>
         </DialogContent>
