@@ -1,7 +1,6 @@
 import { RESOURCES, SCREEN_ROUTES } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
-import en from '../i18n/en.json';
-import es from '../i18n/es.json';
+import { en, es } from '../i18n/resources';
 import { buildMenu, initials } from './navigation';
 
 function keys(o: object, prefix = ''): string[] {

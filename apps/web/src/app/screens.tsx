@@ -25,6 +25,9 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   loadStudents: () => import('../features/students/LoadStudentsPage'),
   buildClassrooms: () => import('../features/students/BuildClassroomsPage'),
   managementStudent: () => import('../features/students/ManageStudentsPage'),
+  ticket: () => import('../features/tickets/TicketPage'),
+  manageTicket: () => import('../features/tickets/ManageTicketPage'),
+  blockingTicket: () => import('../features/tickets/BlockingTicketPage'),
 };
 
 const ResourcePage = lazyScreen(() => import('../features/maintenance/ResourcePage'));

@@ -1,8 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@sigaf/contract';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
-import es from './es.json';
+import { en, es } from './resources';
 
 const STORAGE_KEY = 'sigaf.language';
 

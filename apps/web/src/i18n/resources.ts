@@ -1,0 +1,13 @@
+import enBase from './en.json';
+import esBase from './es.json';
+import enStudents from './students.en.json';
+import esStudents from './students.es.json';
+import enTickets from './tickets.en.json';
+import esTickets from './tickets.es.json';
+
+/**
+ * Translations: the shell's file plus one file per feature area (each owns its top-level keys),
+ * so areas can grow their texts without touching each other's files.
+ */
+export const es = { ...esBase, ...esStudents, ...esTickets };
+export const en = { ...enBase, ...enStudents, ...enTickets };
