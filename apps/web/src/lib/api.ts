@@ -155,3 +155,36 @@ export function saveBlob(blob: Blob, filename: string): void {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+async function fileRequest(path: string, init: { method: 'GET' | 'POST'; body?: FormData; query?: Record<string, QueryValue> }): Promise<Response> {
+  const headers = buildHeaders(tokenStore.get());
+  headers.delete('Content-Type'); // the browser sets the multipart boundary
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, init.query), { method: init.method, headers, body: init.body });
+  } catch {
+    throw new ApiError(0, MSG.unavailable);
+  }
+  if (response.status === 401) {
+    tokenStore.clear();
+    unauthorizedHandler?.();
+  }
+  if (!response.ok) {
+    const parsed = await readBody(response);
+    throw new ApiError(response.status, extractMessage(parsed) ?? MSG.operationFailed, extractFieldErrors(parsed), parsed);
+  }
+  return response;
+}
+
+/** Multipart upload (files): same headers and errors as request(), the browser sets the boundary. */
+export async function upload<T = unknown>(path: string, form: FormData): Promise<T> {
+  return (await readBody(await fileRequest(path, { method: 'POST', body: form }))) as T;
+}
+
+/** Downloads a file answer and saves it under the name the server gives it. */
+export async function download(path: string, query?: Record<string, QueryValue>, fallbackName = 'archivo.xlsx'): Promise<void> {
+  const response = await fileRequest(path, { method: 'GET', query });
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const m = /filename\*=UTF-8''([^;]+)/.exec(disposition) ?? /filename="([^"]+)"/.exec(disposition);
+  saveBlob(await response.blob(), m ? decodeURIComponent(m[1]!) : fallbackName);
+}

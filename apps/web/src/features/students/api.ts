@@ -1,0 +1,65 @@
+import type { Collection, Envelope, ImportRowResult, ImportSummary } from '@sigaf/contract';
+import { download, getData, request, upload } from '../../lib/api';
+
+export interface StudentProps {
+  id: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string | null;
+  phone: string | null;
+  mobile: string | null;
+  address: string | null;
+  city: string | null;
+  region: string | null;
+  rbdSchool: string | null;
+  nameSchool: string | null;
+  citySchool: string | null;
+  regionSchool: string | null;
+  phoneSchool: string | null;
+}
+
+export interface EnrolmentProps {
+  id: number;
+  classroom: { id: number; description: string } | null;
+  profile: { id: number; description: string; key: string | null };
+  finalStatus: { id: number; description: string } | null;
+  lastAccess: string | null;
+  lastAccessText: string | null;
+  course: { id: number; description: string };
+  registeredUser: { id: number; rut: string; name: string; lastName: string; motherLastName: string | null; email: string | null; region: string | null };
+  ticketsCount: number;
+}
+
+export interface ImportResult {
+  summary: ImportSummary;
+  rows: ImportRowResult[];
+}
+
+export async function importStudents(file: File, courseId: number, confirm: boolean) {
+  const form = new FormData();
+  form.append('course_id', String(courseId));
+  form.append('confirm', confirm ? '1' : '0');
+  form.append('file', file);
+  return upload<Envelope<ImportResult>>('/api/v2/registered-users/import', form);
+}
+
+export const downloadTemplate = (format: 'xlsx' | 'csv') => download('/api/v2/registered-users/import/template', { format }, `plantilla-matricula.${format}`);
+export const downloadRoster = (courseId: number) => download(`/api/v2/download-file/excel/${courseId}/nomina`, undefined, 'nomina.xlsx');
+
+export const findByRut = (rut: string) => getData<{ properties: StudentProps }>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
+
+/** Create or update a student (by id or RUT): the original's view-store. */
+export const saveStudent = (body: Record<string, unknown>) => request<Envelope<{ properties: StudentProps }>>('/api/v2/registered-users/view-store', { method: 'POST', body });
+export const updateStudent = (id: number, body: Record<string, unknown>) =>
+  request<Envelope<{ properties: StudentProps }>>(`/api/v2/registered-users/${id}`, { method: 'PUT', body });
+
+export const enrol = (courseId: number, studentId: number) =>
+  request<Envelope<{ properties: EnrolmentProps }>>('/api/v2/course-registered-users/view-store', { method: 'POST', body: { course_id: courseId, registered_user_id: studentId } });
+
+export const removeEnrolment = (id: number) => request<Envelope<null>>(`/api/v2/course-registered-users/${id}`, { method: 'DELETE', body: true });
+
+export async function studentEnrolments(studentId: number): Promise<EnrolmentProps[]> {
+  return (await getData<Collection<EnrolmentProps>>(`/api/v2/course-users/${studentId}/courses`)).collections.map((c) => c.properties);
+}
