@@ -1,7 +1,183 @@
+import DeleteIcon from '@mui/icons-material/Delete';
+import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/StatusPages';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { PageCard } from '../../components/PageCard';
+import { SearchBox } from '../../components/SearchBox';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
+import { StudentForm } from './StudentForm';
 
+function formatDate(iso: string | null, never: string) {
+  return iso ? new Date(iso).toLocaleString('es-CL', { timeZone: 'America/Santiago' }) : never;
+}
+
+/** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('nav.loadStudents')} />;
+  const [search, setSearch] = useState('');
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
+  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const [open, setOpen] = useState<StudentProps | null>(null);
+  const params = { page: pagination.page + 1, perPage: pagination.pageSize, search: search || undefined, sort: sortModel[0]?.field, order: sortModel[0]?.sort ?? undefined };
+  const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
+  const onSearch = useCallback((s: string) => {
+    setSearch(s);
+    setPagination((p) => ({ ...p, page: 0 }));
+  }, []);
+  const columns = useMemo<GridColDef<StudentProps>[]>(
+    () => [
+      { field: 'rut', headerName: t('students.rut'), width: 140 },
+      { field: 'name', headerName: t('students.fields.name'), flex: 1, minWidth: 140 },
+      { field: 'lastName', headerName: t('students.fields.last_name'), flex: 1, minWidth: 140 },
+      { field: 'motherLastName', headerName: t('students.fields.mother_last_name'), flex: 1, minWidth: 140, sortable: false },
+      { field: 'email', headerName: t('students.fields.email'), flex: 1, minWidth: 200 },
+      { field: 'mobile', headerName: t('students.fields.mobile'), width: 140, sortable: false },
+    ],
+    [t],
+  );
+  return (
+    <PageCard title={t('students.manageTitle')} icon={<ManageAccountsIcon />} actions={<SearchBox onChange={onSearch} width={320} />}>
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        {t('students.manageHint')}
+      </Typography>
+      <DataGrid
+        aria-label={t('students.manageTitle')}
+        rows={list.data?.rows ?? []}
+        rowCount={list.data?.total ?? 0}
+        columns={columns}
+        loading={list.isFetching}
+        paginationMode="server"
+        sortingMode="server"
+        paginationModel={pagination}
+        onPaginationModelChange={setPagination}
+        sortModel={sortModel}
+        onSortModelChange={setSortModel}
+        pageSizeOptions={[10, 25, 50]}
+        onRowClick={(p) => setOpen(p.row)}
+        autoHeight
+        disableColumnFilter
+        sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
+      />
+      {open && <StudentDialog student={open} onClose={() => setOpen(null)} />}
+    </PageCard>
+  );
+}
+
+function StudentDialog({ student, onClose }: { student: StudentProps; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [course, setCourse] = useState<CourseOption | null>(null);
+  const [removing, setRemoving] = useState<EnrolmentProps | null>(null);
+  const enrolments = useQuery({ queryKey: ['student-enrolments', student.id], queryFn: () => studentEnrolments(student.id) });
+  const fail = (err: unknown) => notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
+  const reload = () => Promise.all([enrolments.refetch(), queryClient.invalidateQueries({ queryKey: ['students'] })]);
+
+  const save = async (values: Record<string, string>) => {
+    try {
+      const res = await updateStudent(student.id, values);
+      notify(res.message);
+      await reload();
+    } catch (err) {
+      fail(err);
+      throw err;
+    }
+  };
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="student-dialog-title">
+      <DialogTitle id="student-dialog-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
+        {t('students.editStudent')}: {student.name} {student.lastName}
+      </DialogTitle>
+      <DialogContent sx={{ pt: 3 }}>
+        <Box sx={{ pt: 2 }}>
+          <StudentForm student={student} submitLabel={t('common.save')} onSubmit={save} />
+        </Box>
+        <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3 }}>
+          {t('students.enrolments')}
+        </Typography>
+        {enrolments.data?.length === 0 && <Alert severity="info">{t('students.noEnrolments')}</Alert>}
+        {Boolean(enrolments.data?.length) && (
+          <Table size="small" aria-label={t('students.enrolments')}>
+            <TableHead>
+              <TableRow>
+                {['course', 'classroom', 'profile', 'finalStatus', 'lastAccess', 'tickets'].map((k) => (
+                  <TableCell key={k} sx={{ fontWeight: 700, color: 'secondary.main' }}>
+                    {t(`students.${k}`)}
+                  </TableCell>
+                ))}
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(enrolments.data ?? []).map((e) => (
+                <TableRow key={e.id}>
+                  <TableCell>{e.course.description}</TableCell>
+                  <TableCell>{e.classroom?.description ?? t('students.noClassroom')}</TableCell>
+                  <TableCell>{e.profile.description}</TableCell>
+                  <TableCell>{e.finalStatus?.description ?? '—'}</TableCell>
+                  <TableCell>{e.lastAccessText ?? formatDate(e.lastAccess, t('students.never'))}</TableCell>
+                  <TableCell>{e.ticketsCount}</TableCell>
+                  <TableCell>
+                    <Tooltip title={t('students.removeEnrolment')}>
+                      <IconButton aria-label={t('students.removeEnrolment')} onClick={() => setRemoving(e)} size="small">
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>
+          {t('students.enrolIn')}
+        </Typography>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+          <CourseSelector value={course} onChange={setCourse} />
+          <Button
+            variant="outlined"
+            disabled={!course}
+            onClick={async () => {
+              try {
+                await enrol(course!.id, student.id);
+                notify(t('students.enrolled', { course: course!.description }));
+                await reload();
+              } catch (err) {
+                fail(err);
+              }
+            }}
+          >
+            {t('students.enrol')}
+          </Button>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+      <ConfirmDialog
+        open={Boolean(removing)}
+        message={t('students.removeConfirm', { name: `${student.name} ${student.lastName}`, course: removing?.course.description ?? '' })}
+        onCancel={() => setRemoving(null)}
+        onConfirm={async () => {
+          try {
+            const res = await removeEnrolment(removing!.id);
+            notify(res.message);
+            await reload();
+          } catch (err) {
+            fail(err);
+          } finally {
+            setRemoving(null);
+          }
+        }}
+      />
+    </Dialog>
+  );
 }

@@ -63,3 +63,46 @@ export const removeEnrolment = (id: number) => request<Envelope<null>>(`/api/v2/
 export async function studentEnrolments(studentId: number): Promise<EnrolmentProps[]> {
   return (await getData<Collection<EnrolmentProps>>(`/api/v2/course-users/${studentId}/courses`)).collections.map((c) => c.properties);
 }
+
+export interface ClassroomCount {
+  classroomId: number | null;
+  classroom: string | null;
+  count: number;
+}
+
+export const classroomCounts = (courseId: number) => getData<ClassroomCount[]>(`/api/v2/courses/${courseId}/classrooms`);
+
+export interface EnrolmentQuery {
+  page?: number;
+  perPage?: number;
+  search?: string;
+  classroom_id?: number;
+  unassigned?: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+export async function courseEnrolments(courseId: number, q: EnrolmentQuery, all = false) {
+  const data = await getData<Collection<EnrolmentProps>>(`/api/v2/course-registered-user/${courseId}/users${all ? '/all' : ''}`, { query: { ...q } });
+  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements };
+}
+
+export const assignClassroom = (classroomId: number, ids: number[], profileId?: number) =>
+  request<Envelope<{ count: number; classroom: string }>>(`/api/v2/course-registered-user/classroom/${classroomId}/users`, {
+    method: 'PUT',
+    body: { courseRegisteredUsers: ids, ...(profileId ? { profile_id: profileId } : {}) },
+  });
+
+export interface SplitResult {
+  applied: boolean;
+  total: number;
+  plan: Array<{ classroomId: number; classroom: string; count: number }>;
+}
+
+export const autoSplit = (courseId: number, classroomIds: number[], confirm: boolean) =>
+  request<Envelope<SplitResult>>('/api/v2/course-registered-user/classroom/auto-split', { method: 'POST', body: { course_id: courseId, classroom_ids: classroomIds, confirm } });
+
+export async function searchStudents(q: { page: number; perPage: number; search?: string; sort?: string; order?: 'asc' | 'desc' }) {
+  const data = await getData<Collection<StudentProps>>('/api/v2/registered-users', { query: { ...q } });
+  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements };
+}
