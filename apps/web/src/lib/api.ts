@@ -188,3 +188,43 @@ export async function download(path: string, query?: Record<string, QueryValue>,
   const m = /filename\*=UTF-8''([^;]+)/.exec(disposition) ?? /filename="([^"]+)"/.exec(disposition);
   saveBlob(await response.blob(), m ? decodeURIComponent(m[1]!) : fallbackName);
 }
+
+/** The file name a Content-Disposition header gives (RFC 5987 `filename*` first), or null. */
+export function filenameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim());
+    } catch {
+      /* fall back to the plain name */
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain ? plain[1]!.trim() : null;
+}
+
+/**
+ * GETs a file (an export) with the stored token and offers it as a download, named as the server
+ * names it (or `fallbackName`). Errors are ApiErrors with the server's message, as in request().
+ */
+export async function download(path: string, options: Pick<RequestOptions, 'query' | 'signal'> & { fallbackName?: string } = {}): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), { headers: buildHeaders(tokenStore.get()), signal: options.signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, MSG.unavailable);
+  }
+  if (!response.ok) {
+    const parsed = await readBody(response);
+    if (response.status === 401) {
+      tokenStore.clear();
+      unauthorizedHandler?.();
+    }
+    throw new ApiError(response.status, extractMessage(parsed) ?? (response.status >= 500 ? MSG.fatal : MSG.operationFailed), extractFieldErrors(parsed), parsed);
+  }
+  const name = filenameFromDisposition(response.headers.get('content-disposition')) ?? options.fallbackName ?? 'descarga';
+  saveBlob(await response.blob(), name);
+  return name;
+}
