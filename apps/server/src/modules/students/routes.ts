@@ -196,7 +196,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
 
   app.post('/course-registered-user/classroom/auto-split', { config: cfg, schema: { tags, body: autoSplitSchema } }, async (request) => {
     const r = await enrolments.autoSplit(request.body.course_id, request.body.classroom_ids, request.body.confirm ?? false, requireAuth(request), request.ip);
-    return ok(r, r.applied ? `Se distribuyeron ${r.total} estudiantes en ${r.plan.length} aulas.` : MSG.ok);
+    return ok(r, r.applied ? `Se distribuyeron ${r.total} estudiantes en ${r.plan.length} ${r.plan.length === 1 ? 'aula' : 'aulas'}.` : MSG.ok);
   });
 
   const courseUsersQuery = listQuery.extend({
