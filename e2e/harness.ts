@@ -121,3 +121,20 @@ export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** Takes the bootstrap administrator past the first login through the API; returns a token. */
+export async function adminSession(product: Product, password = 'Admin-Clave-9'): Promise<string> {
+  const login = await api(product.url, 'POST', '/api/auth/login', undefined, product.admin);
+  const me = await api(product.url, 'GET', '/api/auth/user', login.body.access_token);
+  await api(product.url, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password, isFirstLogin: 1 });
+  return (await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password })).body.access_token;
+}
+
+/** A page already signed in with the given token (10 s default timeout). */
+export async function signedInPage(browser: Browser, product: Product, token: string) {
+  const { page, context } = await newPage(browser, product.url);
+  page.setDefaultTimeout(10_000);
+  await page.goto('/');
+  await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+  return { page, context };
+}

@@ -2,7 +2,7 @@ import { computeDv, formatRut, RESOURCES, SCREEN_ROUTES, type FieldDecl, type Re
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import es from '../apps/web/src/i18n/es.json';
-import { api, describeE2E, launchBrowser, newPage, screenshot, startProduct, type Product } from './harness.js';
+import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 const screens = SCREEN_ROUTES.filter((s) => s.group === 'mantenedor' && RESOURCES.some((r) => r.key === s.key && !r.listOnly));
 const res = es.resources as Record<string, { title: string; create: string; edit: string }>;
@@ -41,18 +41,11 @@ describeE2E('maintenance area', () => {
   beforeAll(async () => {
     product = await startProduct();
     browser = await launchBrowser();
-    // Past the first login through the API, so the test starts signed in.
-    const login = await api(product.url, 'POST', '/api/auth/login', undefined, product.admin);
-    const me = await api(product.url, 'GET', '/api/auth/user', login.body.access_token);
-    await api(product.url, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password: 'Admin-Clave-9', isFirstLogin: 1 });
-    adminToken = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password: 'Admin-Clave-9' })).body.access_token;
+    adminToken = await adminSession(product);
     // The course form needs a category to choose (the category test deletes its own).
     const platform = (await api(product.url, 'GET', '/api/v2/platforms', adminToken)).body._data.collections[0].properties.id;
     await api(product.url, 'POST', '/api/v2/categories', adminToken, { description: 'Categoría base', category_code: 'BASE', platform_id: platform });
-    ({ page } = await newPage(browser, product.url));
-    page.setDefaultTimeout(10_000);
-    await page.goto('/');
-    await page.evaluate((t) => localStorage.setItem('access_token', t), adminToken);
+    ({ page } = await signedInPage(browser, product, adminToken));
   });
   afterAll(async () => {
     await browser?.close();
@@ -116,9 +109,7 @@ describeE2E('maintenance area', () => {
     const login = await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'olga@sigaf.cl', password: 'Olga-Clave-1' });
     await api(product.url, 'PUT', `/api/v2/users/${created.body._data.properties.id}`, login.body.access_token, { password: 'Olga-Clave-2', isFirstLogin: 1 });
     const token = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'olga@sigaf.cl', password: 'Olga-Clave-2' })).body.access_token;
-    const { page: op, context } = await newPage(browser, product.url);
-    await op.goto('/');
-    await op.evaluate((t) => localStorage.setItem('access_token', t), token);
+    const { page: op, context } = await signedInPage(browser, product, token);
     await op.goto('/my');
     await op.getByRole('navigation').getByText('Ticket').waitFor();
     expect(await op.getByRole('navigation').getByText('Mantenedor').count()).toBe(0);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { computeDv } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { api, describeE2E, launchBrowser, newPage, screenshot, startProduct, type Product } from './harness.js';
+import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 const ruts = [15_111_111, 15_222_222, 15_333_333, 15_444_444];
 
@@ -36,17 +36,11 @@ describeE2E('students: load, find, build classrooms', () => {
   beforeAll(async () => {
     product = await startProduct();
     browser = await launchBrowser();
-    const login = await api(product.url, 'POST', '/api/auth/login', undefined, product.admin);
-    const me = await api(product.url, 'GET', '/api/auth/user', login.body.access_token);
-    await api(product.url, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password: 'Admin-Clave-9', isFirstLogin: 1 });
-    const token = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password: 'Admin-Clave-9' })).body.access_token;
+    const token = await adminSession(product);
     const platform = (await api(product.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
     const cat = await api(product.url, 'POST', '/api/v2/categories', token, { description: 'Operación de grúas', category_code: 'GRUA', platform_id: platform });
     await api(product.url, 'POST', '/api/v2/courses', token, { description: 'Grúa horquilla', category_id: cat.body._data.properties.id });
-    ({ page } = await newPage(browser, product.url));
-    page.setDefaultTimeout(10_000);
-    await page.goto('/');
-    await page.evaluate((t) => localStorage.setItem('access_token', t), token);
+    ({ page } = await signedInPage(browser, product, token));
   });
   afterAll(async () => {
     await browser?.close();
