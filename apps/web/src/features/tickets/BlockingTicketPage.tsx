@@ -1,7 +1,121 @@
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import LockPersonIcon from '@mui/icons-material/LockPerson';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { Alert, Box, Button, IconButton, Tooltip, Typography } from '@mui/material';
+import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridRowSelectionModel } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/StatusPages';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageCard } from '../../components/PageCard';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { releaseLock, releaseLocks, useLocks, type TicketLock } from './api';
+import { stamp } from './format';
+import { gridHeaderSx, useGridLocale } from './TicketGrid';
 
+type Row = TicketLock & { n: number };
+
+/** Desbloqueo ticket (SCREENS.md §8.2): the edit locks in force; unlock one or many. */
 export default function BlockingTicketPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('nav.blockingTicket')} />;
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const gridLocale = useGridLocale();
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [pending, setPending] = useState<Row[] | null>(null);
+  const { data, isFetching, isError, error } = useLocks(pagination.page + 1, pagination.pageSize);
+  const rows: Row[] = useMemo(() => (data?.rows ?? []).map((l, i) => ({ ...l, n: pagination.page * pagination.pageSize + i + 1 })), [data, pagination]);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
+
+  const columns = useMemo<GridColDef<Row>[]>(
+    () => [
+      { field: 'n', headerName: t('tickets.blocking.number'), width: 70 },
+      { field: 'code', headerName: t('tickets.columns.code'), flex: 1, minWidth: 150, valueGetter: (_v, r) => r.ticket.ticketCode },
+      { field: 'user', headerName: t('tickets.columns.operator'), flex: 1, minWidth: 180, valueGetter: (_v, r) => r.user.name },
+      { field: 'createdAt', headerName: t('tickets.blocking.lockedAt'), width: 170, valueGetter: (_v, r) => stamp(r) },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: t('tickets.columns.actions'),
+        width: 100,
+        getActions: ({ row }) => [
+          <GridActionsCellItem key="unlock" icon={<LockOpenIcon />} label={t('tickets.blocking.unlockNamed', { code: row.ticket.ticketCode })} onClick={() => setPending([row])} />,
+        ],
+      },
+    ],
+    [t],
+  );
+  const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selected) }), [selected]);
+
+  const unlock = async () => {
+    if (!pending) return;
+    try {
+      const res = pending.length === 1 ? await releaseLock(pending[0]!.id) : await releaseLocks(pending.map((r) => r.id));
+      notify(res.message || t('common.success'));
+      setSelected((s) => s.filter((id) => !pending.some((r) => r.id === id)));
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    } finally {
+      setPending(null);
+      await refresh();
+    }
+  };
+
+  const message =
+    pending && pending.length === 1 ? t('tickets.blocking.confirmOne', { code: pending[0]!.ticket.ticketCode, name: pending[0]!.user.name }) : t('tickets.blocking.confirmMany', { count: pending?.length ?? 0 });
+
+  return (
+    <PageCard
+      title={t('nav.blockingTicket')}
+      icon={<LockPersonIcon />}
+      actions={
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+          <Button
+            variant="contained"
+            startIcon={<LockOpenIcon />}
+            disabled={selected.length === 0}
+            onClick={() => setPending(rows.filter((r) => selected.includes(r.id)))}
+          >
+            {t('tickets.blocking.unlockSelected', { count: selected.length })}
+          </Button>
+          <Tooltip title={t('tickets.toolbar.refresh')}>
+            <IconButton aria-label={t('tickets.toolbar.refresh')} onClick={() => void refresh()}>
+              <RefreshIcon />
+            </IconButton>
+          </Tooltip>
+        </Box>
+      }
+    >
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
+        {t('tickets.blocking.hint')}
+      </Typography>
+      {isError && <Alert severity="error">{error instanceof ApiError ? error.message : t('common.loadError')}</Alert>}
+      <DataGrid
+        aria-label={t('nav.blockingTicket')}
+        rows={rows}
+        rowCount={data?.total ?? 0}
+        columns={columns}
+        loading={isFetching}
+        paginationMode="server"
+        paginationModel={pagination}
+        onPaginationModelChange={(m) => {
+          setPagination(m);
+          setSelected([]);
+        }}
+        pageSizeOptions={[10, 25, 50]}
+        checkboxSelection
+        disableRowSelectionExcludeModel
+        rowSelectionModel={selectionModel}
+        onRowSelectionModelChange={(m) => setSelected([...m.ids].map(Number))}
+        disableColumnFilter
+        disableColumnSorting
+        autoHeight
+        localeText={{ ...gridLocale, noRowsLabel: t('tickets.blocking.empty') }}
+        sx={{ ...gridHeaderSx, '& .MuiDataGrid-row': {} }}
+      />
+      <ConfirmDialog open={Boolean(pending)} message={message} onCancel={() => setPending(null)} onConfirm={unlock} />
+    </PageCard>
+  );
 }

@@ -1,7 +1,14 @@
+import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/StatusPages';
+import { PageCard } from '../../components/PageCard';
+import { TicketsTable } from './TicketsTable';
 
+/** Administración ticket (SCREENS.md §8.1): every course's tickets, every option editable, attempts deletable. */
 export default function ManageTicketPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('nav.manageTicket')} />;
+  return (
+    <PageCard title={t('nav.manageTicket')} icon={<ManageSearchIcon />}>
+      <TicketsTable mode="admin" defaultStatus="all" perPage={10} label={t('nav.manageTicket')} />
+    </PageCard>
+  );
 }

@@ -1,7 +1,75 @@
+import AddIcon from '@mui/icons-material/Add';
+import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
+import { Box, Button, Paper, Typography } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/StatusPages';
+import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { PageCard } from '../../components/PageCard';
+import { CreateMassiveDialog, CreateSingleDialog } from './CreateTickets';
+import { TicketsTable } from './TicketsTable';
 
+/** The chosen course survives a reload of the tab. */
+const COURSE_KEY = 'sigaf.tickets.course';
+
+function storedCourse(): CourseOption | null {
+  try {
+    const raw = sessionStorage.getItem(COURSE_KEY);
+    return raw ? (JSON.parse(raw) as CourseOption) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Ticket (SCREENS.md §6): one course's tickets, worked one by one or in bulk. */
 export default function TicketPage() {
   const { t } = useTranslation();
-  return <ComingSoon title={t('nav.ticket')} />;
+  const [course, setCourse] = useState<CourseOption | null>(storedCourse);
+  const [creating, setCreating] = useState<'single' | 'massive' | null>(null);
+  const choose = (c: CourseOption | null) => {
+    setCourse(c);
+    try {
+      if (c) sessionStorage.setItem(COURSE_KEY, JSON.stringify(c));
+      else sessionStorage.removeItem(COURSE_KEY);
+    } catch {
+      /* not remembered */
+    }
+  };
+
+  return (
+    <PageCard title={t('nav.ticket')} icon={<ConfirmationNumberIcon />}>
+      <Paper variant="outlined" sx={{ p: 2, mb: 2, bgcolor: 'grey.50' }}>
+        <CourseSelector value={course} onChange={choose} />
+      </Paper>
+      {!course ? (
+        <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary' }}>
+          <ConfirmationNumberIcon sx={{ fontSize: 56, opacity: 0.4 }} />
+          <Typography variant="h6" sx={{ mt: 1 }}>
+            {t('tickets.chooseCourse')}
+          </Typography>
+          <Typography variant="body2">{t('tickets.chooseCourseHint')}</Typography>
+        </Box>
+      ) : (
+        <TicketsTable
+          courseId={course.id}
+          mode="work"
+          defaultStatus="open"
+          perPage={25}
+          label={t('tickets.gridLabel', { course: course.description })}
+          actions={
+            <>
+              <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating('single')}>
+                {t('tickets.toolbar.single')}
+              </Button>
+              <Button variant="contained" color="secondary" startIcon={<GroupAddIcon />} onClick={() => setCreating('massive')}>
+                {t('tickets.toolbar.massive')}
+              </Button>
+            </>
+          }
+        />
+      )}
+      {course && creating === 'single' && <CreateSingleDialog course={course} onClose={() => setCreating(null)} />}
+      {course && creating === 'massive' && <CreateMassiveDialog course={course} onClose={() => setCreating(null)} />}
+    </PageCard>
+  );
 }

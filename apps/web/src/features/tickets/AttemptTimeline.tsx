@@ -1,0 +1,121 @@
+import CallIcon from '@mui/icons-material/Call';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EmailIcon from '@mui/icons-material/Email';
+import { Box, Chip, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useEnrolmentTickets, type Option, type Ticket, type TicketDetail } from './api';
+import { outcomeColor, priorityColor, stamp } from './format';
+
+/** A ticket's contact attempts, oldest first, as plain text (never HTML). */
+export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]; onDelete?: (d: TicketDetail) => void }) {
+  const { t } = useTranslation();
+  if (details.length === 0) {
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary', fontStyle: 'italic', py: 1 }}>
+        {t('tickets.attempt.none')}
+      </Typography>
+    );
+  }
+  return (
+    <Box component="ol" aria-label={t('tickets.attempt.title')} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {details.map((d, i) => {
+        const color = outcomeColor(d.statusDetailTicket.key);
+        return (
+          <Box
+            component="li"
+            key={d.id}
+            sx={{
+              position: 'relative',
+              pl: 3,
+              pb: i === details.length - 1 ? 0 : 2,
+              '&::before': { content: '""', position: 'absolute', left: 7, top: 14, bottom: 0, width: 2, bgcolor: i === details.length - 1 ? 'transparent' : 'divider' },
+            }}
+          >
+            <Box
+              sx={{ position: 'absolute', left: 0, top: 6, width: 16, height: 16, borderRadius: '50%', bgcolor: color === 'default' ? 'grey.500' : `${color}.main`, border: 3, borderColor: 'background.paper' }}
+            />
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                #{i + 1}
+              </Typography>
+              <Chip size="small" color={color} label={d.statusDetailTicket.description} />
+              <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                {stamp(d)} · {d.userCreated.name}
+              </Typography>
+              {onDelete && (
+                <Tooltip title={t('tickets.attempt.delete')}>
+                  <IconButton size="small" aria-label={t('tickets.attempt.deleteNamed', { n: i + 1 })} onClick={() => onDelete(d)} sx={{ ml: 'auto' }}>
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              )}
+            </Stack>
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', mt: 0.5 }}>
+              {d.comment}
+            </Typography>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+export function TypeIcon({ type }: { type: Option }) {
+  const Icon = type.key === 'email' ? EmailIcon : CallIcon;
+  return (
+    <Tooltip title={type.description}>
+      <Icon fontSize="small" color="action" aria-label={type.description} role="img" />
+    </Tooltip>
+  );
+}
+
+export function PriorityChip({ priority }: { priority: Option }) {
+  return <Chip size="small" color={priorityColor(priority.key)} label={priority.description.toUpperCase()} sx={{ fontWeight: 600, minWidth: 64 }} />;
+}
+
+/** The other tickets of the same student in the same course, every status. */
+export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: number; exclude?: number; onOpen?: (t: Ticket) => void }) {
+  const { t } = useTranslation();
+  const { data, isLoading, isError } = useEnrolmentTickets(enrolmentId);
+  if (isLoading) return <Skeleton variant="rounded" height={72} />;
+  if (isError) return <Typography sx={{ color: 'error.main' }}>{t('common.loadError')}</Typography>;
+  const rows = (data ?? []).filter((x) => x.id !== exclude);
+  if (rows.length === 0) {
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>
+        {t('tickets.history.none')}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto', maxHeight: 320 }}>
+      <Table size="small" stickyHeader aria-label={t('tickets.history.title')}>
+        <TableHead>
+          <TableRow>
+            {(['code', 'motive', 'type', 'status', 'createdAt', 'attempts'] as const).map((c) => (
+              <TableCell key={c} sx={{ fontWeight: 700, color: 'secondary.main', whiteSpace: 'nowrap' }}>
+                {t(`tickets.columns.${c}`)}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((r) => (
+            <TableRow key={r.id} hover={Boolean(onOpen)} onClick={onOpen ? () => onOpen(r) : undefined} sx={{ cursor: onOpen ? 'pointer' : undefined }}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.ticketCode}</TableCell>
+              <TableCell>{r.motiveTicket.description}</TableCell>
+              <TableCell>
+                <TypeIcon type={r.typeTicket} />
+              </TableCell>
+              <TableCell>
+                <Chip size="small" variant="outlined" color={r.close ? 'default' : 'primary'} label={r.statusTicket.description} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{stamp(r)}</TableCell>
+              <TableCell align="center">{r.attempts}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}

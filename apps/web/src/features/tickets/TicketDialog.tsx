@@ -1,0 +1,343 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import CloseIcon from '@mui/icons-material/Close';
+import LockIcon from '@mui/icons-material/Lock';
+import { TICKET_MSG } from '@sigaf/contract';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  Divider,
+  Grid,
+  IconButton,
+  LinearProgress,
+  Skeleton,
+  Stack,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { addAttempt, deleteAttempt, fetchTicket, releaseLock, releaseLockOnExit, takeLock, updateTicket, type Ticket, type TicketDetail, type TicketUpdateBody } from './api';
+import { AttemptTimeline, PriorityChip, StudentTickets, TypeIcon } from './AttemptTimeline';
+import { AttemptFields, TicketOptionFields } from './fields';
+import { lockSince, stamp } from './format';
+import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
+import { StudentCard } from './StudentCard';
+
+/** The server keeps a lock 15 minutes; the open dialog renews it well before. */
+const LOCK_RENEW_MS = 4 * 60_000;
+
+export type TicketDialogMode = 'work' | 'admin';
+
+/** "Ver / Agregar contacto" (work) and the administration edit (admin) of one ticket, with its edit lock. */
+export function TicketDialog({ ticketId, mode, onClose }: { ticketId: number | null; mode: TicketDialogMode; onClose: () => void }) {
+  return ticketId === null ? null : <TicketEditor key={ticketId} ticketId={ticketId} mode={mode} onClose={onClose} />;
+}
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title} sx={{ mb: 3 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}>
+          {title}
+        </Typography>
+        {action}
+      </Box>
+      {children}
+    </Box>
+  );
+}
+
+function Info({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Grid size={{ xs: 6, sm: 4 }}>
+      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }}>
+        {label}
+      </Typography>
+      <Box sx={{ typography: 'body2', overflowWrap: 'anywhere' }}>{children}</Box>
+    </Grid>
+  );
+}
+
+function TicketEditor({ ticketId, mode, onClose }: { ticketId: number; mode: TicketDialogMode; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
+  const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [details, setDetails] = useState<TicketDetail[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  /** Why the ticket is read-only (someone else holds the lock), or null. */
+  const [blocked, setBlocked] = useState<string | null>(null);
+  const [lockId, setLockId] = useState<number | null>(null);
+  const lockRef = useRef<number | null>(null);
+  const [deleting, setDeleting] = useState<TicketDetail | null>(null);
+  const form = useForm<FormValues>({
+    resolver: zodResolver(mode === 'work' ? workTicketSchema : adminTicketSchema) as never,
+    defaultValues: { ...emptyAttempt },
+    mode: 'onTouched',
+  });
+  const { control, handleSubmit, reset, getValues, setError, formState } = form;
+
+  const holdLock = (id: number | null) => {
+    lockRef.current = id;
+    setLockId(id);
+  };
+  const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
+
+  /** Takes the lock (or learns who holds it), then reads the ticket; what was typed in the attempt is kept. */
+  const load = useCallback(async () => {
+    setLoading(true);
+    setLoadError(null);
+    let refusal: string | null = null;
+    try {
+      holdLock((await takeLock(ticketId))._data.properties.id);
+    } catch (err) {
+      holdLock(null);
+      refusal = err instanceof ApiError ? err.message : t('common.error');
+      if (err instanceof ApiError && err.status === 404) {
+        setLoadError(err.message);
+        setLoading(false);
+        return;
+      }
+    }
+    try {
+      const full = await fetchTicket(ticketId);
+      setTicket(full.ticket);
+      setDetails(full.details);
+      const lock = full.ticket.lock;
+      setBlocked(refusal === null ? null : lock ? t('tickets.lock.lockedBy', { name: lock.user.name, since: lockSince(lock) }) : refusal);
+      reset({ ...getValues(), ...ticketFormValues(full.ticket) });
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err.message : t('common.loadError'));
+    } finally {
+      setLoading(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ticketId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // The lock goes with the dialog: on unmount, and when the page itself goes away.
+  useEffect(() => {
+    const onHide = () => lockRef.current && releaseLockOnExit(lockRef.current);
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      window.removeEventListener('pagehide', onHide);
+      if (lockRef.current) void releaseLock(lockRef.current).catch(() => undefined);
+      lockRef.current = null;
+    };
+  }, []);
+
+  // Renew the lock while the dialog stays open; losing it makes the dialog read-only.
+  useEffect(() => {
+    if (!lockId) return;
+    const timer = setInterval(() => {
+      takeLock(ticketId)
+        .then((res) => holdLock(res._data.properties.id))
+        .catch((err: unknown) => {
+          if (!(err instanceof ApiError) || err.status !== 409) return;
+          holdLock(null);
+          setBlocked(err.message);
+          notify(err.message, 'warning', 10_000);
+        });
+    }, LOCK_RENEW_MS);
+    return () => clearInterval(timer);
+  }, [lockId, ticketId, notify]);
+
+  const close = () => {
+    const id = lockRef.current;
+    holdLock(null);
+    if (id) void releaseLock(id).catch(() => undefined);
+    onClose();
+  };
+
+  const save = handleSubmit(async (raw) => {
+    if (!ticket || !lockRef.current) return;
+    let body: TicketUpdateBody;
+    if (mode === 'work') {
+      const v = raw as unknown as WorkTicketValues;
+      body = { version: ticket.version, status_ticket_id: v.status_ticket_id, priority_ticket_id: v.priority_ticket_id, user_assigned_id: v.user_assigned_id };
+    } else {
+      const v = raw as unknown as AdminTicketValues;
+      body = { version: ticket.version, ...v };
+    }
+    let message: string;
+    try {
+      message = (await updateTicket(ticket.id, body)).message;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        // Stale version or someone else's lock: say so and show the ticket as it is now.
+        notify(err.message, 'warning', 10_000);
+        await load();
+        return;
+      }
+      if (err instanceof ApiError) for (const [f, m] of Object.entries(err.fieldErrors)) setError(f, { message: m[0] });
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+      return;
+    }
+    holdLock(null); // the server frees the lock with the save
+    if (mode === 'work') {
+      const v = raw as unknown as WorkTicketValues;
+      try {
+        await addAttempt(ticket.id, { status_detail_ticket_id: v.status_detail_ticket_id, comment: v.comment });
+      } catch (err) {
+        notify(t('tickets.dialog.attemptFailed', { message: err instanceof ApiError ? err.message : t('common.error') }), 'error', 10_000);
+        void refreshLists();
+        await load();
+        return;
+      }
+    }
+    notify(message || TICKET_MSG.updated);
+    void refreshLists();
+    onClose();
+  });
+
+  const removeAttempt = async () => {
+    if (!deleting || !ticket) return;
+    try {
+      const res = await deleteAttempt(deleting.id);
+      notify(res.message || t('common.success'));
+      const full = await fetchTicket(ticket.id);
+      setTicket(full.ticket);
+      setDetails(full.details);
+      void refreshLists();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const editable = Boolean(lockId && ticket);
+  const busy = loading || formState.isSubmitting;
+  const title = ticket ? t('tickets.dialog.title', { code: ticket.ticketCode }) : t('tickets.dialog.loading');
+  const enrolment = ticket?.courseRegisteredUser;
+
+  return (
+    <Dialog open onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth="lg" fullScreen={fullScreen} aria-labelledby="ticket-dialog-title">
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 3, py: 1.5, bgcolor: 'primary.main', color: 'white', flexWrap: 'wrap' }}>
+        <Typography id="ticket-dialog-title" variant="h6" component="h2" sx={{ fontWeight: 600 }}>
+          {title}
+        </Typography>
+        {ticket && <PriorityChip priority={ticket.priorityTicket} />}
+        {ticket && <Chip size="small" label={ticket.statusTicket.description} sx={{ bgcolor: 'white', color: ticket.close ? 'text.secondary' : 'primary.main', fontWeight: 600 }} />}
+        {!editable && ticket && blocked && <LockIcon fontSize="small" aria-hidden />}
+        <Box sx={{ flex: 1 }} />
+        <IconButton aria-label={t('common.close')} onClick={close} disabled={formState.isSubmitting} sx={{ color: 'white' }}>
+          <CloseIcon />
+        </IconButton>
+      </Box>
+      {busy ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+      <DialogContent sx={{ pt: 3 }}>
+        {loadError && <Alert severity="error">{loadError}</Alert>}
+        {!ticket && !loadError && (
+          <Stack spacing={2}>
+            <Skeleton variant="rounded" height={120} />
+            <Skeleton variant="rounded" height={220} />
+          </Stack>
+        )}
+        {ticket && enrolment && (
+          <Grid container spacing={3}>
+            <Grid size={{ xs: 12, md: 5 }}>
+              <Section title={t('tickets.student.title')}>
+                <StudentCard
+                  enrolment={enrolment}
+                  onEdited={
+                    editable
+                      ? (s) => setTicket({ ...ticket, courseRegisteredUser: { ...enrolment, registeredUser: { ...enrolment.registeredUser, ...s } } })
+                      : undefined
+                  }
+                />
+              </Section>
+              <Section title={t('tickets.history.title')}>
+                <StudentTickets enrolmentId={enrolment.id} exclude={ticket.id} />
+              </Section>
+            </Grid>
+            <Grid size={{ xs: 12, md: 7 }}>
+              {blocked && !editable && (
+                <Alert
+                  severity="warning"
+                  icon={<LockIcon />}
+                  sx={{ mb: 2 }}
+                  action={
+                    <Button color="inherit" size="small" onClick={() => void load()} disabled={loading}>
+                      {t('tickets.lock.retry')}
+                    </Button>
+                  }
+                >
+                  <AlertTitle>{blocked}</AlertTitle>
+                  {t('tickets.lock.readOnly')}
+                </Alert>
+              )}
+              <Section title={t('tickets.dialog.ticket')}>
+                <Grid container spacing={2}>
+                  <Info label={t('tickets.columns.code')}>{ticket.ticketCode}</Info>
+                  <Info label={t('tickets.columns.course')}>{enrolment.course.description}</Info>
+                  <Info label={t('tickets.options.source')}>{ticket.sourceTicket.description}</Info>
+                  <Info label={t('tickets.options.type')}>
+                    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                      <TypeIcon type={ticket.typeTicket} />
+                      <span>{ticket.typeTicket.description}</span>
+                    </Stack>
+                  </Info>
+                  <Info label={t('tickets.options.motive')}>{ticket.motiveTicket.description}</Info>
+                  <Info label={t('tickets.options.operator')}>{ticket.userAssigned?.name ?? t('tickets.unassigned')}</Info>
+                  <Info label={t('tickets.columns.createdAt')}>{stamp(ticket)}</Info>
+                  <Info label={t('tickets.columns.age')}>{ticket.ageText}</Info>
+                  <Info label={t('tickets.dialog.creator')}>{ticket.userCreated.name}</Info>
+                  {ticket.closingDate && <Info label={t('tickets.dialog.closedAt')}>{`${ticket.closingDate} ${ticket.closingTime ?? ''}`.trim()}</Info>}
+                </Grid>
+              </Section>
+              <Section title={t('tickets.attempt.titleCount', { count: details.length })}>
+                <AttemptTimeline details={details} onDelete={mode === 'admin' ? setDeleting : undefined} />
+              </Section>
+              {editable && (
+                <Box component="form" id="ticket-form" onSubmit={save} noValidate>
+                  <Divider sx={{ mb: 2 }} />
+                  <Section title={mode === 'work' ? t('tickets.dialog.manage') : t('tickets.dialog.editOptions')}>
+                    <TicketOptionFields
+                      control={control}
+                      fields={mode === 'work' ? (['status_ticket_id', 'priority_ticket_id', 'user_assigned_id'] as const) : OPTION_FIELDS}
+                      operatorRequired={false}
+                      disabled={formState.isSubmitting}
+                    />
+                  </Section>
+                  {mode === 'work' && (
+                    <Section title={t('tickets.attempt.new')}>
+                      <AttemptFields control={control} disabled={formState.isSubmitting} />
+                    </Section>
+                  )}
+                </Box>
+              )}
+            </Grid>
+          </Grid>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={close} disabled={formState.isSubmitting}>
+          {t('common.close')}
+        </Button>
+        <Button type="submit" form="ticket-form" variant="contained" disabled={!editable || busy}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+      <ConfirmDialog open={Boolean(deleting)} message={t('tickets.attempt.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={removeAttempt} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,162 @@
+import AddCommentIcon from '@mui/icons-material/AddComment';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditNoteIcon from '@mui/icons-material/EditNote';
+import LockIcon from '@mui/icons-material/Lock';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Box, Chip, Stack, Tooltip, useTheme } from '@mui/material';
+import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Ticket } from './api';
+import { PriorityChip, TypeIcon } from './AttemptTimeline';
+import { fullName, lockSince, stamp } from './format';
+
+/** The grid's own Spanish texts come from the theme; only ours are added. */
+export function useGridLocale() {
+  const theme = useTheme();
+  return (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
+}
+
+export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' }, '& .MuiDataGrid-row': { cursor: 'pointer' } } as const;
+
+/** Fields that do not open the ticket when clicked. */
+const NOT_OPENING = new Set(['__check__', 'actions']);
+
+interface Props {
+  rows: Ticket[];
+  total: number;
+  loading: boolean;
+  pagination: GridPaginationModel;
+  onPaginationChange: (m: GridPaginationModel) => void;
+  sortModel: GridSortModel;
+  onSortChange: (m: GridSortModel) => void;
+  selection: number[];
+  onSelectionChange: (ids: number[]) => void;
+  onOpen: (t: Ticket) => void;
+  onDelete: (t: Ticket) => void;
+  showCourse?: boolean;
+  label: string;
+}
+
+/** Tickets, paginated and sorted by the server (column fields are the server's sort keys). */
+export function TicketGrid({ rows, total, loading, pagination, onPaginationChange, sortModel, onSortChange, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
+  const { t } = useTranslation();
+  const gridLocale = useGridLocale();
+  const columns = useMemo<GridColDef<Ticket>[]>(() => {
+    const cols: GridColDef<Ticket>[] = [
+      { field: 'priority', headerName: t('tickets.columns.priority'), width: 110, valueGetter: (_v, r) => r.priorityTicket.description, renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} /> },
+      { field: 'ticketCode', headerName: t('tickets.columns.code'), width: 140 },
+      {
+        field: 'attempts',
+        headerName: t('tickets.columns.attempts'),
+        width: 95,
+        align: 'center',
+        headerAlign: 'center',
+        renderCell: (p) => (
+          <Box
+            aria-label={t('tickets.row.attempts', { count: p.row.attempts })}
+            sx={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              justifyContent: 'center',
+              width: 28,
+              height: 28,
+              borderRadius: '50%',
+              color: 'white',
+              fontWeight: 700,
+              fontSize: 13,
+              bgcolor: p.row.attempts ? 'success.main' : 'error.main',
+            }}
+          >
+            {p.row.attempts}
+          </Box>
+        ),
+      },
+      { field: 'classroom', headerName: t('tickets.columns.classroom'), width: 110, valueGetter: (_v, r) => r.courseRegisteredUser.classroom?.description || t('tickets.noClassroom') },
+      { field: 'rut', headerName: t('tickets.columns.rut'), width: 125, valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut },
+      { field: 'student', headerName: t('tickets.columns.name'), flex: 1, minWidth: 200, valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase() },
+      { field: 'motive', headerName: t('tickets.columns.motive'), width: 130, valueGetter: (_v, r) => r.motiveTicket.description },
+      { field: 'type', headerName: t('tickets.columns.type'), width: 70, align: 'center', valueGetter: (_v, r) => r.typeTicket.description, renderCell: (p) => <TypeIcon type={p.row.typeTicket} /> },
+      {
+        field: 'status',
+        headerName: t('tickets.columns.status'),
+        width: 140,
+        valueGetter: (_v, r) => r.statusTicket.description,
+        renderCell: (p) => (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
+            <Chip
+              size="small"
+              variant="outlined"
+              color={p.row.close ? 'default' : 'primary'}
+              icon={p.row.close ? <LockIcon /> : <LockOpenIcon />}
+              label={p.row.statusTicket.description}
+            />
+            {p.row.lock && !p.row.lock.expired && (
+              <Tooltip title={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })}>
+                <EditNoteIcon fontSize="small" color="warning" aria-label={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })} role="img" />
+              </Tooltip>
+            )}
+          </Stack>
+        ),
+      },
+      { field: 'age', headerName: t('tickets.columns.age'), width: 110, valueGetter: (_v, r) => r.ageText },
+      { field: 'createdAt', headerName: t('tickets.columns.createdAt'), width: 150, valueGetter: (_v, r) => stamp(r) },
+      { field: 'operator', headerName: t('tickets.columns.operator'), width: 170, valueGetter: (_v, r) => r.userAssigned?.name ?? t('tickets.unassigned') },
+    ];
+    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 170, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
+    cols.push({
+      field: 'actions',
+      type: 'actions',
+      headerName: t('tickets.columns.actions'),
+      width: 100,
+      getActions: ({ row }) => {
+        const actions = [
+          <GridActionsCellItem
+            key="open"
+            icon={row.close ? <VisibilityIcon /> : <AddCommentIcon />}
+            label={t(row.close ? 'tickets.row.view' : 'tickets.row.addContact')}
+            onClick={() => onOpen(row)}
+          />,
+        ];
+        if (row.showDeleteButton) actions.push(<GridActionsCellItem key="delete" icon={<DeleteIcon />} label={t('tickets.row.delete')} onClick={() => onDelete(row)} />);
+        return actions;
+      },
+    });
+    return cols;
+  }, [t, showCourse, onOpen, onDelete]);
+
+  const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selection) }), [selection]);
+
+  return (
+    <DataGrid
+      aria-label={label}
+      rows={rows}
+      rowCount={total}
+      columns={columns}
+      loading={loading}
+      paginationMode="server"
+      sortingMode="server"
+      filterMode="server"
+      paginationModel={pagination}
+      onPaginationModelChange={onPaginationChange}
+      pageSizeOptions={[10, 25, 50, 100]}
+      sortModel={sortModel}
+      onSortModelChange={onSortChange}
+      checkboxSelection
+      disableRowSelectionExcludeModel
+      keepNonExistentRowsSelected
+      rowSelectionModel={selectionModel}
+      onRowSelectionModelChange={(m) => onSelectionChange([...m.ids].map(Number))}
+      disableRowSelectionOnClick
+      disableColumnFilter
+      onCellClick={(p) => !NOT_OPENING.has(p.field) && onOpen(p.row)}
+      onCellKeyDown={(p, e) => {
+        if (e.key === 'Enter' && !NOT_OPENING.has(p.field)) onOpen(p.row);
+      }}
+      autoHeight
+      localeText={{ ...gridLocale, noRowsLabel: t('tickets.empty') }}
+      sx={gridHeaderSx}
+    />
+  );
+}

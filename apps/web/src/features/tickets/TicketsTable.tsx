@@ -1,0 +1,156 @@
+import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { isAdminLike, type TicketStatusFilter } from '@sigaf/contract';
+import { Alert, Box, Button, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { useSession } from '../auth/session';
+import { deleteTicket, exportTickets, useTicketList, type Ticket, type TicketFilterValues } from './api';
+import { BulkActions } from './BulkActions';
+import { TicketDialog, type TicketDialogMode } from './TicketDialog';
+import { emptyFilters, PresetsMenu, TicketFiltersBar } from './TicketFilters';
+import { TicketGrid } from './TicketGrid';
+
+interface Props {
+  /** One course's tickets, or every course's (administration). */
+  courseId?: number;
+  mode: TicketDialogMode;
+  defaultStatus: TicketStatusFilter;
+  perPage: number;
+  /** Extra toolbar buttons (Individual, Masivo). */
+  actions?: ReactNode;
+  label: string;
+}
+
+/** Filters, presets, export, the server-side grid, bulk actions and the ticket dialog: the body of Ticket and Administración ticket. */
+export function TicketsTable({ courseId, mode, defaultStatus, perPage, actions, label }: Props) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { role } = useSession();
+  const [filters, setFilters] = useState<TicketFilterValues>(() => emptyFilters(defaultStatus));
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: perPage });
+  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const [selection, setSelection] = useState<number[]>([]);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<Ticket | null>(null);
+  const [exporting, setExporting] = useState(false);
+  /** Codes of the rows seen, to name selected tickets that are on another page. */
+  const codes = useRef(new Map<number, string>());
+
+  const changeFilters = useCallback((f: TicketFilterValues) => {
+    setFilters(f);
+    setPagination((p) => ({ ...p, page: 0 }));
+    setSelection([]);
+  }, []);
+  useEffect(() => {
+    setPagination((p) => ({ ...p, page: 0 }));
+    setSelection([]);
+  }, [courseId]);
+
+  const sort = sortModel[0];
+  const list = useTicketList({ courseId, filters, page: pagination.page + 1, perPage: pagination.pageSize, sort: sort?.field, order: sort?.sort ?? undefined });
+  const rows = list.data?.rows ?? [];
+  for (const r of rows) codes.current.set(r.id, r.ticketCode);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
+  const onOpen = useCallback((row: Ticket) => setOpenId(row.id), []);
+  const onDelete = useCallback((row: Ticket) => setDeleting(row), []);
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      await exportTickets(filters, courseId);
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const removeOne = async () => {
+    if (!deleting) return;
+    try {
+      notify((await deleteTicket(deleting.id)).message);
+      setSelection((s) => s.filter((id) => id !== deleting.id));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const total = list.data?.total ?? 0;
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1, mb: 2 }}>
+        {actions}
+        <Box sx={{ flex: 1 }} />
+        <PresetsMenu filters={filters} onApply={changeFilters} />
+        <Button
+          variant="outlined"
+          startIcon={exporting ? <CircularProgress size={18} /> : <FileDownloadIcon />}
+          onClick={() => void doExport()}
+          disabled={exporting || total === 0}
+        >
+          {t('tickets.toolbar.export')}
+        </Button>
+      </Stack>
+      <TicketFiltersBar value={filters} onChange={changeFilters} defaultStatus={defaultStatus} />
+      <Box sx={{ display: 'flex', alignItems: 'center', mt: 2, mb: 1 }}>
+        <Typography role="status" sx={{ fontWeight: 600 }}>
+          {t('tickets.toolbar.found', { count: total })}
+        </Typography>
+        <Tooltip title={t('tickets.toolbar.refresh')}>
+          <IconButton aria-label={t('tickets.toolbar.refresh')} onClick={() => void refresh()} size="small" sx={{ ml: 1 }}>
+            <RefreshIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </Box>
+      {list.isError && (
+        <Alert severity="error" sx={{ mb: 1 }}>
+          {list.error instanceof ApiError ? list.error.message : t('common.loadError')}
+        </Alert>
+      )}
+      {selection.length > 0 && (
+        <BulkActions
+          ids={selection}
+          codeOf={(id) => codes.current.get(id) ?? `#${id}`}
+          canDelete={isAdminLike(role)}
+          onClear={() => setSelection([])}
+          onDone={() => {
+            setSelection([]);
+            void refresh();
+          }}
+        />
+      )}
+      <TicketGrid
+        label={label}
+        rows={rows}
+        total={total}
+        loading={list.isFetching}
+        pagination={pagination}
+        onPaginationChange={setPagination}
+        sortModel={sortModel}
+        onSortChange={setSortModel}
+        selection={selection}
+        onSelectionChange={setSelection}
+        onOpen={onOpen}
+        onDelete={onDelete}
+        showCourse={!courseId}
+      />
+      <TicketDialog ticketId={openId} mode={mode} onClose={() => setOpenId(null)} />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        message={t('tickets.row.deleteConfirm', { code: deleting?.ticketCode ?? '' })}
+        onCancel={() => setDeleting(null)}
+        onConfirm={removeOne}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,263 @@
+import type {
+  Collection,
+  Envelope,
+  Resource,
+  TicketDetailProperties,
+  TicketLockProperties,
+  TicketProperties,
+  TicketStatusFilter,
+} from '@sigaf/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { API_BASE_URL, buildHeaders, download, getData, request, tokenStore, type QueryValue } from '../../lib/api';
+
+/** Calls of the ticket screens (SCREENS.md §6, §8.1, §8.2); the server's routes are in apps/server/src/modules/tickets. */
+
+export type Ticket = TicketProperties;
+export type TicketDetail = TicketDetailProperties;
+export type TicketLock = TicketLockProperties;
+
+/** A catalogue value: behaviour hangs on `key`, never on the description. */
+export interface Option {
+  id: number;
+  description: string;
+  key: string | null;
+}
+
+export interface Operator {
+  id: number;
+  name: string;
+}
+
+export const CATALOGUE_PATHS = {
+  status: 'status-tickets',
+  type: 'type-tickets',
+  priority: 'priority-tickets',
+  source: 'source-tickets',
+  motive: 'motive-tickets',
+  detail: 'status-detail-tickets',
+  classroom: 'classrooms',
+} as const;
+export type CatalogueName = keyof typeof CATALOGUE_PATHS;
+
+const props = <P>(c: Collection<P>) => c.collections.map((r) => r.properties);
+
+export function useCatalogue(name: CatalogueName) {
+  return useQuery({
+    queryKey: ['ticket-options', name],
+    queryFn: async () => props(await getData<Collection<Option>>(`/api/v2/${CATALOGUE_PATHS[name]}`)).map(({ id, description, key }) => ({ id, description, key })),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Everyone a ticket can be assigned to (tutors excluded by the server). */
+export function useOperators() {
+  return useQuery({
+    queryKey: ['ticket-options', 'operators'],
+    queryFn: async () =>
+      props(await getData<Collection<Operator>>('/api/v2/users', { query: { view: 'operators' } }))
+        .map(({ id, name }) => ({ id, name }))
+        .sort((a, b) => a.name.localeCompare(b.name, 'es')),
+    staleTime: 5 * 60_000,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+/** The list filters the screen sends; the same object is the export query and a saved preset. */
+export interface TicketFilterValues {
+  status: TicketStatusFilter;
+  priority_ticket_id?: number;
+  type_ticket_id?: number;
+  motive_ticket_id?: number;
+  source_ticket_id?: number;
+  user_assigned_id?: number;
+  classroom_id?: number;
+  /** yyyy-mm-dd */
+  from?: string;
+  to?: string;
+  search?: string;
+}
+
+export interface TicketListParams {
+  courseId?: number;
+  filters: TicketFilterValues;
+  page: number;
+  perPage: number;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+export const filterQuery = (filters: TicketFilterValues, courseId?: number): Record<string, QueryValue> => ({ ...filters, course_id: courseId });
+
+export function useTicketList(params: TicketListParams) {
+  return useQuery({
+    queryKey: ['tickets', 'list', params],
+    queryFn: async () => {
+      const data = await getData<Collection<Ticket>>('/api/v2/tickets', {
+        query: {
+          ...filterQuery(params.filters, params.courseId),
+          page: params.page,
+          perPage: params.perPage,
+          sort: params.sort ?? 'createdAt',
+          order: params.order ?? 'desc',
+        },
+      });
+      return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every ticket of one enrolment, all statuses (the student's history). */
+export function useEnrolmentTickets(enrolmentId: number | undefined) {
+  return useQuery({
+    queryKey: ['tickets', 'history', enrolmentId],
+    enabled: Boolean(enrolmentId),
+    queryFn: async () => props(await getData<Collection<Ticket>>(`/api/v2/course-registered-user/${enrolmentId}/tickets`, { query: { page: 1, perPage: 100 } })),
+  });
+}
+
+export const exportTickets = (filters: TicketFilterValues, courseId?: number) => download('/api/v2/tickets/export', filterQuery(filters, courseId), 'tickets.xlsx');
+
+// ---------------------------------------------------------------------------------------------
+// One ticket, its attempts and its edit lock
+
+export async function fetchTicket(id: number): Promise<{ ticket: Ticket; details: TicketDetail[] }> {
+  const data = await getData<Resource<Ticket>>(`/api/v2/tickets/${id}`);
+  const rel = data.relationships.ticketDetails?.collection;
+  const items = (Array.isArray(rel) ? rel : (rel?.data ?? [])) as Array<Resource<TicketDetail>>;
+  return { ticket: data.properties, details: items.map((d) => d.properties) };
+}
+
+const ids = (list: number[]) => encodeURIComponent(JSON.stringify(list));
+const DELETE = { method: 'DELETE', body: {} } as const;
+
+/** Takes (or renews) the caller's edit lock; 409 with "bloqueado por X desde las HH:mm" when someone else holds it. */
+export const takeLock = (ticketId: number) => request<Envelope<Resource<TicketLock>>>('/api/v2/log-editing-tickets', { method: 'POST', body: { ticket_id: ticketId } });
+export const releaseLock = (lockId: number) => request<Envelope<null>>(`/api/v2/log-editing-tickets/${lockId}`, DELETE);
+export const releaseLocks = (lockIds: number[]) =>
+  request<Envelope<{ deleted: number[]; notFound: number[] }>>(`/api/v2/log-editing-tickets/multiple/${ids(lockIds)}`, DELETE);
+
+export interface TicketUpdateBody {
+  version: number;
+  status_ticket_id?: number;
+  priority_ticket_id?: number;
+  user_assigned_id?: number | null;
+  type_ticket_id?: number;
+  source_ticket_id?: number;
+  motive_ticket_id?: number;
+}
+export const updateTicket = (id: number, body: TicketUpdateBody) =>
+  request<Envelope<Resource<Ticket>>>(`/api/v2/tickets/${id}`, { method: 'PUT', body: { ticket_id: id, ...body } });
+
+export interface TicketOptionsBody {
+  source_ticket_id: number;
+  type_ticket_id: number;
+  motive_ticket_id: number;
+  priority_ticket_id: number;
+  status_ticket_id: number;
+  user_assigned_id: number;
+}
+export interface AttemptBody {
+  status_detail_ticket_id: number;
+  comment: string;
+}
+
+export const createTicket = (enrolmentId: number, body: TicketOptionsBody) =>
+  request<Envelope<Resource<Ticket>>>('/api/v2/tickets', { method: 'POST', body: { ...body, course_registered_user_id: enrolmentId } });
+export const createTickets = (enrolmentIds: number[], body: TicketOptionsBody) =>
+  request<Envelope<Collection<Ticket>>>('/api/v2/tickets/multiple', { method: 'POST', body: { ...body, course_registered_user_id: enrolmentIds } });
+export const addAttempt = (ticketId: number, body: AttemptBody) =>
+  request<Envelope<Resource<TicketDetail>>>('/api/v2/ticket-details', { method: 'POST', body: { ...body, ticket_id: ticketId } });
+export const addAttempts = (ticketIds: number[], body: AttemptBody) =>
+  request<Envelope<Collection<TicketDetail>>>('/api/v2/ticket-details/multiple', { method: 'POST', body: { ...body, ticket_id: ticketIds } });
+export const deleteAttempt = (id: number) => request<Envelope<null>>(`/api/v2/ticket-details/${id}`, DELETE);
+
+export interface Refused {
+  id: number;
+  reason: string;
+}
+export type BulkAction = { action: 'close' } | { action: 'assign'; user_assigned_id: number };
+export const bulkTickets = (ticketIds: number[], action: BulkAction) =>
+  request<Envelope<{ updated: number[]; refused: Refused[] }>>('/api/v2/tickets/bulk', { method: 'POST', body: { ids: ticketIds, ...action } });
+export const deleteTicket = (id: number) => request<Envelope<null>>(`/api/v2/tickets/${id}`, DELETE);
+export const deleteTickets = (ticketIds: number[]) => request<Envelope<{ deleted: number[]; refused: Refused[] }>>(`/api/v2/tickets/multiple/${ids(ticketIds)}`, DELETE);
+
+/** Active edit locks (Desbloqueo ticket). */
+export function useLocks(page: number, perPage: number) {
+  return useQuery({
+    queryKey: ['tickets', 'locks', page, perPage],
+    queryFn: async () => {
+      const data = await getData<Collection<TicketLock>>('/api/v2/log-editing-tickets', { query: { page, perPage } });
+      return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Students and enrolments
+
+export interface StudentContact {
+  id: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string | null;
+  mobile: string | null;
+  phone: string | null;
+}
+
+/** What the student card shows: an enrolment (a ticket's, or one found by RUT). */
+export interface EnrolmentInfo {
+  id: number;
+  classroom: { id: number; description: string | null } | null;
+  lastAccess: string | null;
+  lastAccessText: string | null;
+  registeredUser: StudentContact;
+}
+
+export const studentByRut = (rut: string) => getData<Resource<StudentContact>>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
+export const enrolmentOf = (studentId: number, courseId: number) =>
+  getData<Resource<EnrolmentInfo>>(`/api/v2/course-registered-user/${studentId}/courses/${courseId}`);
+
+/** One page of a course's students (the massive picker). */
+export function useCourseStudents(courseId: number, page: number, perPage: number, search: string) {
+  return useQuery({
+    queryKey: ['tickets', 'course-students', courseId, page, perPage, search],
+    queryFn: async () => {
+      const data = await getData<Collection<EnrolmentInfo>>(`/api/v2/course-registered-user/${courseId}/users`, {
+        query: { page, perPage, search, profile: 'student' },
+      });
+      return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type StudentContactBody = Partial<Record<'name' | 'last_name' | 'mother_last_name' | 'email' | 'mobile' | 'phone', string>>;
+export const updateStudentContact = (studentId: number, body: StudentContactBody) =>
+  request<Envelope<Resource<StudentContact>>>(`/api/v2/registered-users/${studentId}/view-update`, { method: 'PUT', body });
+
+// ---------------------------------------------------------------------------------------------
+// Saved filters
+
+export interface FilterPreset {
+  id: number;
+  name: string;
+  filters: Partial<TicketFilterValues>;
+}
+
+export function usePresets() {
+  return useQuery({ queryKey: ['tickets', 'presets'], queryFn: async () => props(await getData<Collection<FilterPreset>>('/api/v2/ticket-filters')) });
+}
+export const savePreset = (name: string, filters: TicketFilterValues) =>
+  request<Envelope<Resource<FilterPreset>>>('/api/v2/ticket-filters', { method: 'POST', body: { name, filters } });
+export const deletePreset = (id: number) => request<Envelope<null>>(`/api/v2/ticket-filters/${id}`, DELETE);
+
+/** Frees a lock while the page goes away (tab closed, reload): a request that outlives the page. */
+export function releaseLockOnExit(lockId: number) {
+  void fetch(`${API_BASE_URL}/api/v2/log-editing-tickets/${lockId}`, { method: 'DELETE', keepalive: true, headers: buildHeaders(tokenStore.get()), body: '{}' }).catch(() => undefined);
+}
