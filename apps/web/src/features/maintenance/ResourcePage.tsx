@@ -5,7 +5,7 @@ import KeyIcon from '@mui/icons-material/Key';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
 import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip, useTheme } from '@mui/material';
-import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ExportMenu } from '../../components/ExportMenu';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { NotFound } from '../../components/StatusPages';
 import { ApiError } from '../../lib/api';
@@ -37,22 +38,21 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const queryClient = useQueryClient();
   const { role, user } = useSession();
   const canWrite = Boolean(role && decl.write.includes(role)) && !decl.listOnly;
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const { params: page, grid, firstPage } = useServerPage();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [resetting, setResetting] = useState<Row | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const sort = sortModel[0];
-  const params = { page: pagination.page + 1, perPage: pagination.pageSize, search: search || undefined, sort: sort?.field, order: sort?.sort ?? undefined };
+  const params = { ...page, search: search || undefined };
   const { data, isLoading, isError, isFetching } = useResourceList(decl, params);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource', decl.path] });
   const yesNo = { active: t('common.active'), inactive: t('common.inactive') };
   const title = t(`resources.${decl.key}.title`);
   const onSearch = useCallback((s: string) => {
     setSearch(s);
-    setPagination((p) => ({ ...p, page: 0 }));
+    firstPage();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const columns = useMemo<GridColDef<Row>[]>(() => {
@@ -135,7 +135,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
 
   const doExport = async (format: 'xlsx' | 'csv') => {
     try {
-      const rows = await fetchAll(decl, { search: search || undefined, sort: sort?.field, order: sort?.sort ?? undefined });
+      const rows = await fetchAll(decl, { search: search || undefined, sort: page.sort, order: page.order });
       const fields = decl.fields.filter((f) => f.column !== false);
       const header = [...(decl.catalogue ? [t('fields.id')] : []), ...fields.map((f) => t(`fields.${f.label}`))];
       await exportTable(format, title, header, rows.map((r) => [...(decl.catalogue ? [r.id] : []), ...fields.map((f) => displayValue(f, r, yesNo))]));
@@ -161,23 +161,15 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
       }
     >
       {isError && <Alert severity="error">{t('common.loadError')}</Alert>}
-      <DataGrid
-        aria-label={title}
+      <ServerDataGrid
+        label={title}
         rows={data?.rows ?? []}
-        rowCount={data?.total ?? 0}
+        total={data?.total ?? 0}
         columns={columns}
         loading={isLoading || isFetching}
-        paginationMode="server"
-        sortingMode="server"
-        filterMode="server"
-        paginationModel={pagination}
-        onPaginationModelChange={setPagination}
+        {...grid}
         pageSizeOptions={[5, 10, 25, 50, 100]}
-        sortModel={sortModel}
-        onSortModelChange={setSortModel}
         disableRowSelectionOnClick
-        disableColumnFilter
-        autoHeight
         localeText={{ ...gridLocale, noRowsLabel: t('common.noRows') }}
         sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
       />

@@ -1,7 +1,7 @@
 import ClassIcon from '@mui/icons-material/Class';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Alert, Box, Button, Checkbox, Divider, ListItemText, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
+import type { GridColDef, GridRowSelectionModel } from '@mui/x-data-grid';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useOptions } from '../maintenance/api';
@@ -49,8 +50,7 @@ export default function BuildClassroomsPage() {
   const [course, setCourse] = useState<CourseOption | null>(null);
   const [filter, setFilter] = useState<string>('');
   const [search, setSearch] = useState('');
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 25 });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const { params: page, grid, firstPage } = useServerPage(25);
   const [selection, setSelection] = useState<Set<number>>(new Set());
   const [target, setTarget] = useState<number | ''>('');
   const [profile, setProfile] = useState<number | ''>('');
@@ -62,20 +62,21 @@ export default function BuildClassroomsPage() {
     search: search || undefined,
     classroom_id: filter && filter !== UNASSIGNED ? Number(filter) : undefined,
     unassigned: filter === UNASSIGNED ? '1' : undefined,
-    sort: sortModel[0]?.field,
-    order: sortModel[0]?.sort ?? undefined,
+    sort: page.sort,
+    order: page.order,
   };
   const list = useQuery({
-    queryKey: ['course-enrolments', course?.id, query, pagination],
+    queryKey: ['course-enrolments', course?.id, query, page],
     enabled: Boolean(course),
-    queryFn: () => courseEnrolments(course!.id, { ...query, page: pagination.page + 1, perPage: pagination.pageSize }),
+    queryFn: () => courseEnrolments(course!.id, { ...query, page: page.page, perPage: page.perPage }),
     placeholderData: (prev) => prev,
   });
   const counts = useQuery({ queryKey: ['classroom-counts', course?.id], enabled: Boolean(course), queryFn: () => classroomCounts(course!.id) });
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['course-enrolments'] }), queryClient.invalidateQueries({ queryKey: ['classroom-counts'] })]);
   const onSearch = useCallback((s: string) => {
     setSearch(s);
-    setPagination((p) => ({ ...p, page: 0 }));
+    firstPage();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const columns = useMemo<GridColDef<EnrolmentProps>[]>(
@@ -145,7 +146,7 @@ export default function BuildClassroomsPage() {
           <Divider sx={{ my: 2 }} />
           <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 1 }}>
             <SearchBox onChange={onSearch} />
-            <TextField select label={t('students.build.filterClassroom')} value={filter} onChange={(e) => { setFilter(e.target.value); setPagination((p) => ({ ...p, page: 0 })); }} sx={{ width: 220 }} fullWidth={false}>
+            <TextField select label={t('students.build.filterClassroom')} value={filter} onChange={(e) => { setFilter(e.target.value); firstPage(); }} sx={{ width: 220 }} fullWidth={false}>
               <MenuItem value="">{t('students.build.all')}</MenuItem>
               <MenuItem value={UNASSIGNED}>{t('students.build.unassigned')}</MenuItem>
               {(classrooms.data ?? []).map((c) => (
@@ -160,26 +161,18 @@ export default function BuildClassroomsPage() {
             </Button>
             {selection.size > 0 && <Button size="small" onClick={() => setSelection(new Set())}>{t('students.build.clearSelection')}</Button>}
           </Stack>
-          <DataGrid
-            aria-label={t('students.build.title')}
+          <ServerDataGrid
+            label={t('students.build.title')}
             rows={list.data?.rows ?? []}
-            rowCount={list.data?.total ?? 0}
+            total={list.data?.total ?? 0}
             columns={columns}
             loading={list.isFetching}
             checkboxSelection
             keepNonExistentRowsSelected
             rowSelectionModel={selectionModel}
             onRowSelectionModelChange={(m) => setSelection(new Set([...m.ids].map(Number)))}
-            paginationMode="server"
-            sortingMode="server"
-            paginationModel={pagination}
-            onPaginationModelChange={setPagination}
-            sortModel={sortModel}
-            onSortModelChange={setSortModel}
-            pageSizeOptions={[10, 25, 50, 100]}
-            autoHeight
+            {...grid}
             density="compact"
-            disableColumnFilter
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 2, alignItems: { sm: 'center' } }}>
             <TextField select label={t('students.build.classroom')} value={target} onChange={(e) => setTarget(Number(e.target.value))} sx={{ width: 220 }} fullWidth={false}>

@@ -1,7 +1,7 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
@@ -22,14 +23,14 @@ function formatDate(iso: string | null, never: string) {
 export default function ManageStudentsPage() {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const { params: page, grid, firstPage } = useServerPage();
   const [open, setOpen] = useState<StudentProps | null>(null);
-  const params = { page: pagination.page + 1, perPage: pagination.pageSize, search: search || undefined, sort: sortModel[0]?.field, order: sortModel[0]?.sort ?? undefined };
+  const params = { ...page, search: search || undefined };
   const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
   const onSearch = useCallback((s: string) => {
     setSearch(s);
-    setPagination((p) => ({ ...p, page: 0 }));
+    firstPage();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const columns = useMemo<GridColDef<StudentProps>[]>(
     () => [
@@ -47,22 +48,14 @@ export default function ManageStudentsPage() {
       <Typography variant="body2" sx={{ mb: 1 }}>
         {t('students.manageHint')}
       </Typography>
-      <DataGrid
-        aria-label={t('students.manageTitle')}
+      <ServerDataGrid
+        label={t('students.manageTitle')}
         rows={list.data?.rows ?? []}
-        rowCount={list.data?.total ?? 0}
+        total={list.data?.total ?? 0}
         columns={columns}
         loading={list.isFetching}
-        paginationMode="server"
-        sortingMode="server"
-        paginationModel={pagination}
-        onPaginationModelChange={setPagination}
-        sortModel={sortModel}
-        onSortModelChange={setSortModel}
-        pageSizeOptions={[10, 25, 50]}
+        {...grid}
         onRowClick={(p) => setOpen(p.row)}
-        autoHeight
-        disableColumnFilter
         sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
       />
       {open && <StudentDialog student={open} onClose={() => setOpen(null)} />}
