@@ -11,3 +11,4 @@ export * from './resources.js';
 export * from './permissions.js';
 export * from './students.js';
 export * from './tickets.js';
+export * from './moodle.js';

@@ -1,0 +1,355 @@
+import type { z } from 'zod';
+import { batchByFields, encodeFields, toFormBody, type MoodleParams } from './encode.js';
+import { fromMoodleErrorBody, MoodleError } from './errors.js';
+import {
+  errorBodySchema,
+  RESPONSE_SCHEMAS,
+  WRITE_FUNCTIONS,
+  type MoodleFunction,
+  type MoodleResponse,
+} from './schemas.js';
+
+/**
+ * A typed client of Moodle's REST web services (README of shared/moodle): one POST per call to
+ * `{base}/webservice/rest/server.php`, form-encoded, JSON answers validated against the
+ * function's schema. Errors are MoodleError (by `errorcode`); transient failures of read calls
+ * (network, timeout, HTTP 5xx) are retried with backoff; at most `concurrency` calls at a time.
+ */
+
+export const REST_PATH = '/webservice/rest/server.php';
+
+export interface MoodleClientOptions {
+  /** The site's address, e.g. https://campus.example.cl (a pasted server.php URL is accepted). */
+  baseUrl: string;
+  token: string;
+  /** Per attempt. */
+  timeoutMs?: number;
+  /** Extra attempts of a read call after a transient failure. */
+  retries?: number;
+  /** First backoff delay; doubles on each retry (with jitter). */
+  retryDelayMs?: number;
+  /** Calls in flight at once. */
+  concurrency?: number;
+  /** Role ids enrolUsers may assign (an admin token can assign ANY role). Student is 5. */
+  allowedRoleIds?: readonly number[];
+  fetch?: typeof fetch;
+  /** Observes every HTTP attempt (counting calls in a sync, logging). */
+  onCall?: (info: { wsfunction: string; attempt: number; ms: number; error?: MoodleError }) => void;
+}
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** The site's base URL: scheme, host and path of the Moodle root, without a trailing slash. */
+export function normalizeMoodleUrl(input: string): string {
+  const u = new URL(input.trim());
+  let path = u.pathname.replace(/\/+$/, '');
+  for (const tail of [REST_PATH, '/webservice/rest', '/login/index.php', '/my', '/admin']) {
+    if (path.toLowerCase().endsWith(tail)) path = path.slice(0, -tail.length);
+  }
+  return `${u.protocol}//${u.host}${path}`;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(raíz)'}: ${i.message}`)
+    .join('; ');
+}
+
+/**
+ * Turns one HTTP answer into the function's typed data, or throws the MoodleError it means.
+ * Pure: the fixtures test feeds recorded answers through it.
+ */
+export function interpretResponse<F extends MoodleFunction>(wsfunction: F, raw: RawResponse): MoodleResponse<F> {
+  const text = raw.body;
+  if (raw.status === 403 && text.trim() === '') throw new MoodleError({ code: 'wsdisabled', wsfunction, httpStatus: 403 });
+  if (raw.status >= 500) throw new MoodleError({ code: 'http', wsfunction, httpStatus: raw.status, detail: `HTTP ${raw.status}`, retryable: true });
+  if (raw.status !== 200) {
+    const hint = raw.status === 404 ? ' (revise la URL del sitio)' : '';
+    throw new MoodleError({ code: 'http', wsfunction, httpStatus: raw.status, detail: `HTTP ${raw.status}${hint}` });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const kind = /^\s*<\?xml|^\s*<(RESPONSE|EXCEPTION)\b/i.test(text) ? 'XML' : /^\s*</.test(text) ? 'HTML' : text.trim() === '' ? 'vacía' : 'texto';
+    throw new MoodleError({ code: 'notjson', wsfunction, httpStatus: raw.status, detail: `se recibió ${kind}${raw.contentType ? ` (${raw.contentType})` : ''}` });
+  }
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'exception' in parsed && 'errorcode' in parsed) {
+    const body = errorBodySchema.safeParse(parsed);
+    if (body.success) throw fromMoodleErrorBody(wsfunction, body.data);
+  }
+  const schema = RESPONSE_SCHEMAS[wsfunction] as unknown as z.ZodType<MoodleResponse<F>>;
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    throw new MoodleError({ code: 'invalidresponse', wsfunction, detail: `${wsfunction}: ${describeIssues(result.error)}` });
+  }
+  return result.data;
+}
+
+/** A counting semaphore: at most `limit` holders at a time, first come first served. */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/** Runs `fn` over the items with at most `limit` in flight; results keep the items' order. */
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  return results;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface EnrolledUsersOptions {
+  groupid?: number;
+  onlyactive?: boolean;
+  /** Comma-separated user fields to return (smaller answers). */
+  userfields?: string;
+  limitfrom?: number;
+  limitnumber?: number;
+  sortby?: 'id' | 'firstname' | 'lastname' | 'siteorder';
+  sortdirection?: 'ASC' | 'DESC';
+}
+
+export interface NewMoodleUser {
+  username: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  password?: string;
+  createpassword?: boolean;
+  idnumber?: string;
+  auth?: string;
+}
+
+/** The fields a sync needs of an enrolled user (keeps pages small). */
+export const SYNC_USER_FIELDS = 'id,username,idnumber,firstname,lastname,fullname,email,lastcourseaccess,roles,groups';
+
+export class MoodleClient {
+  readonly baseUrl: string;
+  private readonly endpoint: string;
+  private readonly gate: Semaphore;
+  private readonly fetchFn: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private readonly allowedRoleIds: readonly number[];
+
+  constructor(private readonly options: MoodleClientOptions) {
+    this.baseUrl = normalizeMoodleUrl(options.baseUrl);
+    this.endpoint = `${this.baseUrl}${REST_PATH}`;
+    this.gate = new Semaphore(Math.max(1, options.concurrency ?? 4));
+    this.fetchFn = options.fetch ?? fetch;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retries = Math.max(0, options.retries ?? 2);
+    this.retryDelayMs = options.retryDelayMs ?? 300;
+    this.allowedRoleIds = options.allowedRoleIds ?? [5];
+  }
+
+  /** One call: encoded, sent, retried when transient and safe, answered as typed data. */
+  async call<F extends MoodleFunction>(wsfunction: F, params: MoodleParams = {}): Promise<MoodleResponse<F>> {
+    const body = toFormBody([
+      ['wstoken', this.options.token],
+      ['wsfunction', wsfunction],
+      ['moodlewsrestformat', 'json'],
+      ...encodeFields(params),
+    ]);
+    const attempts = WRITE_FUNCTIONS.has(wsfunction) ? 1 : 1 + this.retries;
+    for (let attempt = 1; ; attempt++) {
+      const started = Date.now();
+      try {
+        const raw = await this.gate.run(() => this.send(wsfunction, body));
+        const data = interpretResponse(wsfunction, raw);
+        this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started });
+        return data;
+      } catch (e) {
+        const error = e instanceof MoodleError ? e : new MoodleError({ code: 'network', wsfunction, detail: String(e), retryable: true, cause: e });
+        this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started, error });
+        if (!error.retryable || attempt >= attempts) throw error;
+        const delay = this.retryDelayMs * 2 ** (attempt - 1);
+        await sleep(delay / 2 + Math.random() * delay);
+      }
+    }
+  }
+
+  private async send(wsfunction: string, body: string): Promise<RawResponse> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      const res = await this.fetchFn(this.endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        signal: controller.signal,
+        redirect: 'follow',
+      });
+      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+    } catch (e) {
+      if (controller.signal.aborted) {
+        throw new MoodleError({ code: 'timeout', wsfunction, detail: `${Math.round(this.timeoutMs / 1000)} s sin respuesta`, retryable: true, cause: e });
+      }
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ?? cause?.message ?? (e as Error).message;
+      throw new MoodleError({ code: 'network', wsfunction, detail: `${detail} (${this.baseUrl})`, retryable: true, cause: e });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs a write function over items in batches of a safe size; answers concatenated. */
+  private async batched<T extends MoodleParams[string], R>(
+    items: readonly T[],
+    send: (batch: T[]) => Promise<R[] | null>,
+  ): Promise<R[]> {
+    const batches = batchByFields(items);
+    const out: R[] = [];
+    for (const [i, batch] of batches.entries()) {
+      try {
+        out.push(...((await send(batch)) ?? []));
+      } catch (e) {
+        throw e instanceof MoodleError ? e.inBatch(i, batches.length) : e;
+      }
+    }
+    return out;
+  }
+
+  // --- Site -------------------------------------------------------------------------------
+
+  getSiteInfo() {
+    return this.call('core_webservice_get_site_info');
+  }
+
+  // --- Categories and courses -------------------------------------------------------------
+
+  getCategories(criteria: Array<{ key: string; value: string | number }> = [], addsubcategories?: boolean) {
+    return this.call('core_course_get_categories', { criteria, addsubcategories });
+  }
+
+  /** Courses by id; without ids every course except the site front page (id 1, format "site"). */
+  async getCourses(ids?: readonly number[]) {
+    const courses = await this.call('core_course_get_courses', ids?.length ? { options: { ids: [...ids] } } : {});
+    return ids?.length ? courses : courses.filter((c) => c.format !== 'site' && c.id !== 1);
+  }
+
+  getCoursesByField(field: '' | 'id' | 'ids' | 'shortname' | 'idnumber' | 'category' | 'sectionid', value?: string | number) {
+    return this.call('core_course_get_courses_by_field', { field, value });
+  }
+
+  getCourseContents(courseid: number, options: Array<{ name: string; value: string | number | boolean }> = []) {
+    return this.call('core_course_get_contents', { courseid, options: options.length ? options : undefined });
+  }
+
+  // --- Enrolments -------------------------------------------------------------------------
+
+  getEnrolledUsers(courseid: number, o: EnrolledUsersOptions = {}) {
+    const options = Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([name, value]) => ({ name, value: value as string | number | boolean }));
+    return this.call('core_enrol_get_enrolled_users', { courseid, options: options.length ? options : undefined });
+  }
+
+  /** Every enrolled user, page by page (ordered by id so that pages do not overlap). */
+  async getAllEnrolledUsers(courseid: number, o: Omit<EnrolledUsersOptions, 'limitfrom' | 'limitnumber' | 'sortby' | 'sortdirection'> & { pageSize?: number } = {}) {
+    const { pageSize = 500, ...rest } = o;
+    const all: MoodleResponse<'core_enrol_get_enrolled_users'> = [];
+    for (let from = 0; ; from += pageSize) {
+      const page = await this.getEnrolledUsers(courseid, { ...rest, sortby: 'id', sortdirection: 'ASC', limitfrom: from, limitnumber: pageSize });
+      all.push(...page);
+      if (page.length < pageSize) return all;
+    }
+  }
+
+  /** Enrols with the manual plugin; refuses role ids outside `allowedRoleIds` before calling. */
+  async enrolUsers(enrolments: ReadonlyArray<{ roleid?: number; userid: number; courseid: number; timestart?: number; timeend?: number; suspend?: boolean }>) {
+    const rows = enrolments.map((e) => ({ ...e, roleid: e.roleid ?? 5 }));
+    const bad = rows.find((e) => !this.allowedRoleIds.includes(e.roleid));
+    if (bad) throw new MoodleError({ code: 'rolenotallowed', wsfunction: 'enrol_manual_enrol_users', detail: `rol ${bad.roleid}` });
+    await this.batched(rows, (batch) => this.call('enrol_manual_enrol_users', { enrolments: batch }).then(() => null));
+  }
+
+  // --- Progress ---------------------------------------------------------------------------
+
+  getActivitiesCompletionStatus(courseid: number, userid: number) {
+    return this.call('core_completion_get_activities_completion_status', { courseid, userid });
+  }
+
+  getCourseCompletionStatus(courseid: number, userid: number) {
+    return this.call('core_completion_get_course_completion_status', { courseid, userid });
+  }
+
+  /** userid 0: every user of the course (or of the group) in one call. */
+  getGradeItems(courseid: number, userid = 0, groupid = 0) {
+    return this.call('gradereport_user_get_grade_items', { courseid, userid, groupid });
+  }
+
+  // --- Users ------------------------------------------------------------------------------
+
+  /** Users by a field; values Moodle does not know are silently left out of the answer. */
+  async getUsersByField(field: 'id' | 'idnumber' | 'username' | 'email', values: ReadonlyArray<string | number>) {
+    if (!values.length) return [];
+    const out: MoodleResponse<'core_user_get_users_by_field'> = [];
+    for (const batch of batchByFields([...values], 1000)) out.push(...(await this.call('core_user_get_users_by_field', { field, values: batch })));
+    return out;
+  }
+
+  /** Creates users (all-or-nothing per batch); usernames must be lower case. */
+  createUsers(users: readonly NewMoodleUser[]) {
+    return this.batched(
+      users.map((u) => ({ ...u })),
+      (batch) => this.call('core_user_create_users', { users: batch }),
+    );
+  }
+
+  // --- Groups -----------------------------------------------------------------------------
+
+  getCourseGroups(courseid: number) {
+    return this.call('core_group_get_course_groups', { courseid });
+  }
+
+  createGroups(groups: ReadonlyArray<{ courseid: number; name: string; description?: string; idnumber?: string }>) {
+    return this.batched(
+      groups.map((g) => ({ ...g, description: g.description ?? '' })),
+      (batch) => this.call('core_group_create_groups', { groups: batch }),
+    );
+  }
+
+  async addGroupMembers(members: ReadonlyArray<{ groupid: number; userid: number }>) {
+    await this.batched(
+      members.map((m) => ({ ...m })),
+      (batch) => this.call('core_group_add_group_members', { members: batch }).then(() => null),
+    );
+  }
+
+  async getGroupMembers(groupids: readonly number[]) {
+    if (!groupids.length) return [];
+    const out: MoodleResponse<'core_group_get_group_members'> = [];
+    for (const batch of batchByFields([...groupids], 1000)) out.push(...(await this.call('core_group_get_group_members', { groupids: batch })));
+    return out;
+  }
+}

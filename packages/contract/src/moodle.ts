@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/**
+ * Moodle integration: what the server and the web app agree on (settings, sync reports, the
+ * status texts stored from Moodle). The Moodle protocol itself lives in the server's moodle/.
+ */
+
+/** The web-service functions a Moodle connection must allow for SIGAF's sync. */
+export const MOODLE_SYNC_FUNCTIONS = [
+  'core_webservice_get_site_info',
+  'core_course_get_contents',
+  'core_enrol_get_enrolled_users',
+  'gradereport_user_get_grade_items',
+  'core_completion_get_activities_completion_status',
+] as const;
+
+/** Functions SIGAF may use besides the sync (course lookup, users, groups). */
+export const MOODLE_OPTIONAL_FUNCTIONS = [
+  'core_course_get_categories',
+  'core_course_get_courses',
+  'core_course_get_courses_by_field',
+  'core_completion_get_course_completion_status',
+  'core_user_get_users_by_field',
+  'core_user_create_users',
+  'enrol_manual_enrol_users',
+  'core_group_get_course_groups',
+  'core_group_create_groups',
+  'core_group_add_group_members',
+  'core_group_get_group_members',
+] as const;
+
+export const MOODLE_MSG = {
+  urlRequired: 'La URL de Moodle es requerida.',
+  urlInvalid: 'Ingrese una URL válida (http o https).',
+  tokenRequired: 'El token de Moodle es requerido.',
+  tokenInvalid: 'El token solo puede contener letras y números.',
+  notConfigured: 'La plataforma no tiene configurada la conexión con Moodle (URL y token).',
+  courseWithoutMoodle: 'El curso no tiene asociado un id de Moodle.',
+  saved: 'Configuración de Moodle guardada.',
+  connectionOk: 'Conexión exitosa con Moodle.',
+  connectionMissing: (n: number) => `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
+  syncOk: 'Sincronización exitosa',
+  syncQueued: 'Sincronización en cola.',
+  syncRunning: 'Ya hay una sincronización en curso para este curso.',
+  syncFailed: 'La sincronización falló; los datos anteriores se conservan.',
+  userNotInMoodle: 'El usuario no se encuentra registrado en moodle',
+  noCourseForMoodleId: 'No hay cursos con ese id de Moodle.',
+  neverSynced: 'El curso aún no se ha sincronizado.',
+} as const;
+
+/** Settings body of PUT /api/v2/platforms/{id}/moodle. The token is write-only. */
+export const moodleSettingsSchema = z.object({
+  url: z
+    .string({ error: MOODLE_MSG.urlRequired })
+    .trim()
+    .min(1, MOODLE_MSG.urlRequired)
+    .max(500, MOODLE_MSG.urlInvalid)
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, MOODLE_MSG.urlInvalid),
+  /** Omitted: keep the stored token. */
+  token: z
+    .string({ error: MOODLE_MSG.tokenRequired })
+    .trim()
+    .min(1, MOODLE_MSG.tokenRequired)
+    .max(128, MOODLE_MSG.tokenInvalid)
+    .regex(/^[A-Za-z0-9]+$/, MOODLE_MSG.tokenInvalid)
+    .optional(),
+});
+export type MoodleSettingsInput = z.infer<typeof moodleSettingsSchema>;
+
+/** Body of POST /api/v2/platforms/{id}/moodle/test: unsaved values to try, else the stored ones. */
+export const moodleTestSchema = z
+  .object({ url: moodleSettingsSchema.shape.url.optional(), token: moodleSettingsSchema.shape.token })
+  .nullish()
+  .transform((v) => v ?? {});
+
+/** Body of POST /api/v2/sync/courses/{courseId}. */
+export const moodleSyncRequestSchema = z
+  .object({
+    /** Return at once (202) and let the caller poll the status; otherwise wait for the result. */
+    background: z.boolean().optional(),
+  })
+  .nullish()
+  .transform((v) => v ?? {});
+
+/**
+ * What activity_course_users.status_moodle holds, from Moodle's activity completion:
+ * finished (complete, passed or failed), started (some completion rule met), not started.
+ */
+export const MOODLE_ACTIVITY_STATUS = {
+  finished: 'Finalizado',
+  inProgress: 'En curso',
+  notStarted: 'No iniciado',
+} as const;
+
+/** Per-enrolment state from the course's Renuncia-section activity (SCREENS.md §10). */
+export const MOODLE_STUDENT_STATUS = {
+  active: 'Activo',
+  resigning: 'Renuncia en curso',
+  resigned: 'Renunciado',
+  noActivities: 'Sin actividades sincronizadas',
+} as const;
+
+/** Moodle module names (activities.type) shown with the original's Spanish activity families. */
+export const MOODLE_MODULE_LABELS: Record<string, string> = {
+  assign: 'Tareas',
+  forum: 'Foros',
+  quiz: 'Cuestionarios',
+  feedback: 'Encuestas',
+  survey: 'Encuestas',
+  questionnaire: 'Encuestas',
+  choice: 'Encuestas',
+  page: 'Páginas',
+  url: 'Enlaces',
+  resource: 'Archivos',
+  scorm: 'Paquetes SCORM',
+  h5pactivity: 'H5P',
+  lesson: 'Lecciones',
+  book: 'Libros',
+};
+
+export interface MoodleSyncIssue {
+  /** Where the problem is: a local enrolment or a Moodle user. */
+  source: 'local' | 'moodle';
+  /** Local enrolment id or Moodle user id. */
+  id: number;
+  rut: string | null;
+  name: string;
+  detail?: string;
+}
+
+/** The report of one course sync (also the job's result). */
+export interface MoodleSyncResult {
+  courseId: number;
+  courseMoodleId: number;
+  scope: 'full' | 'users' | 'student';
+  /** People whose RUT is not valid, on either side: they cannot be matched. */
+  invalidRuts: MoodleSyncIssue[];
+  /** Local enrolments matched with a Moodle user. */
+  found: number;
+  /** Local enrolments (valid RUT) without a Moodle user enrolled in the course. */
+  missingInMoodle: MoodleSyncIssue[];
+  /** Moodle students (valid RUT) not enrolled in the local course. */
+  missingLocally: MoodleSyncIssue[];
+  activitiesAdded: number;
+  activitiesUpdated: number;
+  /** Enrolments, students and activity results written (changed rows only). */
+  rowsWritten: number;
+  /** Non-fatal problems (one student's completion could not be read...). */
+  errors: string[];
+  moodleCalls: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface MoodleSyncProgress {
+  phase: 'contents' | 'users' | 'grades' | 'completion' | 'writing' | 'done';
+  done: number;
+  total: number;
+  message: string;
+}
+
+export type MoodleSyncState = 'running' | 'done' | 'failed' | 'queued';
