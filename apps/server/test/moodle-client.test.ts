@@ -355,7 +355,12 @@ describe('Moodle client: transport', () => {
 
   it('a refused connection is a network error with a clear message', async () => {
     const client = new MoodleClient({ baseUrl: 'http://127.0.0.1:1', token: 't', retries: 0 });
-    const e = await client.getSiteInfo().catch((x: unknown) => x as MoodleError);
+    const e = await client.getSiteInfo().then(
+      () => {
+        throw new Error('expected a failure');
+      },
+      (x: unknown) => x as MoodleError,
+    );
     expect(e).toBeInstanceOf(MoodleError);
     expect([e.code, e.retryable]).toEqual(['network', true]);
     expect(e.message).toMatch(/^No se pudo conectar con Moodle/);
