@@ -27,6 +27,7 @@ import { categoryRoutes } from './modules/categories/routes.js';
 import { courseRoutes } from './modules/courses/routes.js';
 import { studentRoutes } from './modules/students/routes.js';
 import { ticketRoutes } from './modules/tickets/routes.js';
+import { mailRoutes } from './modules/mail/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const services = createServices(db, config);
   app.decorate('config', config);
   app.decorate('services', services);
+  app.addHook('onClose', async () => services.mail.close());
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -114,7 +116,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

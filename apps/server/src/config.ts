@@ -45,6 +45,18 @@ export const configSchema = z.object({
   SERVE_WEB: bool.default(true),
   TRUST_PROXY: bool.default(false),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** smtp://user:pass@host:587 or smtps://...; unset writes each message as a .eml file in DATA_DIR/outbox. */
+  SMTP_URL: z.string().url().optional(),
+  /** false accepts a self-signed SMTP certificate. */
+  SMTP_TLS_REJECT_UNAUTHORIZED: bool.default(true),
+  /** Sender when the course has no mailbox of its own (the course address is then the Reply-To). */
+  MAIL_FROM: z.string().min(3).default('SIGAF <no-reply@sigaf.local>'),
+  MAIL_MAX_ATTACHMENT_MB: z.coerce.number().positive().max(100).default(10),
+  /** Background jobs (mail delivery, Moodle sync): idle poll interval, parallel jobs, first retry delay, stale lock timeout. */
+  JOBS_POLL_MS: z.coerce.number().int().min(10).default(1000),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  JOBS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  JOBS_STALE_MS: z.coerce.number().int().min(1000).default(5 * 60_000),
 });
 
 export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };

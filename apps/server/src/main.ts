@@ -4,6 +4,7 @@ import { loadConfig, randomSecret, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
+import { JobWorker, workerOptions } from './jobs/worker.js';
 
 /** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
 function resolveSecret(config: Config): string {
@@ -25,6 +26,7 @@ async function main() {
     adminName: config.ADMIN_NAME,
   });
   const app = await buildApp(config, handle.db);
+  const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -32,6 +34,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000);
+    await worker.stop({ graceMs: 8_000 });
     await app.close();
     await handle.close();
     clearTimeout(timer);
@@ -41,6 +44,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  worker.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
   if (seeded.admin) {

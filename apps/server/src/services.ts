@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AuditRepository } from './modules/audit/repository.js';
@@ -16,6 +17,11 @@ import { EnrolmentRepository, StudentRepository } from './modules/students/repos
 import { EnrolmentService, StudentService } from './modules/students/service.js';
 import { TicketDetailRepository, TicketFilterRepository, TicketLockRepository, TicketRepository } from './modules/tickets/repository.js';
 import { TicketDetailService, TicketFilterService, TicketLockService, TicketService } from './modules/tickets/service.js';
+import { JobQueue } from './jobs/queue.js';
+import { JobHandlers } from './jobs/worker.js';
+import { MailRepository } from './modules/mail/repository.js';
+import { MailService } from './modules/mail/service.js';
+import { createTransport } from './modules/mail/transport.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -33,8 +39,19 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailRepository(db),
     ticketLocks: new TicketLockRepository(db),
     ticketFilters: new TicketFilterRepository(db),
+    mail: new MailRepository(db),
   };
   const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit);
+  // Background jobs: the queue, and the handlers a JobWorker (main.ts) runs by type.
+  const jobs = { queue: new JobQueue(db), handlers: new JobHandlers() };
+  const mailTransport = createTransport({
+    smtpUrl: config.SMTP_URL,
+    rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
+    outboxDir: path.join(config.DATA_DIR, 'outbox'),
+    maxConnections: config.JOBS_CONCURRENCY,
+  });
+  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, jobs.queue, mailTransport, config);
+  mail.registerJobs(jobs.handlers);
   return {
     db,
     config,
@@ -52,6 +69,8 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
     ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
+    jobs,
+    mail,
   };
 }
 

@@ -11,4 +11,6 @@ export * from './resources.js';
 export * from './permissions.js';
 export * from './students.js';
 export * from './tickets.js';
+export * from './mail.js';
 export * from './moodle.js';
+export * from './dashboard.js';

@@ -8,6 +8,7 @@ import type { DB } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
+import * as m0003 from './migrations/0003_mail.js';
 
 export type Database = Kysely<DB>;
 
@@ -57,6 +58,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
 const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_tickets': m0002,
+  '0003_mail': m0003,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

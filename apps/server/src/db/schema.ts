@@ -220,6 +220,51 @@ export interface TicketFilterPresetTable extends Timestamps {
   filters: unknown;
 }
 
+export interface MailAttachmentTable {
+  id: Generated<number>;
+  stored_name: string;
+  original_name: string;
+  size: number;
+  mime: string;
+  sha256: string;
+  uploaded_by: number | null;
+  created_at: CreatedAt;
+}
+
+export interface MailMessageTable extends Timestamps {
+  id: Generated<number>;
+  ticket_id: number | null;
+  course_id: number | null;
+  to_address: string;
+  cc: ColumnType<string[], string | undefined, string>;
+  from_address: string;
+  reply_to: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  status: Generated<'queued' | 'sending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  message_id: string;
+  sent_at: Timestamp | null;
+  created_by: number | null;
+}
+
+export interface MailMessageAttachmentTable {
+  mail_message_id: number;
+  attachment_id: number;
+  position: Generated<number>;
+}
+
+export interface MailTemplateTable extends Timestamps {
+  id: Generated<number>;
+  course_id: number;
+  name: string;
+  subject: string;
+  html: string;
+  created_by: number | null;
+}
+
 export interface DB {
   roles: CatalogueTable;
   profiles: CatalogueTable;
@@ -251,6 +296,10 @@ export interface DB {
   log_editing_tickets: LogEditingTicketTable;
   ticket_history: TicketHistoryTable;
   ticket_filter_presets: TicketFilterPresetTable;
+  mail_attachments: MailAttachmentTable;
+  mail_messages: MailMessageTable;
+  mail_message_attachments: MailMessageAttachmentTable;
+  mail_templates: MailTemplateTable;
 }
 
 export type CatalogueTableName =

@@ -1,0 +1,245 @@
+import type { MailOutboxQuery } from '@sigaf/contract';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { likePattern, paginate } from '../../db/pagination.js';
+import type { MailAttachmentTable, MailMessageTable, MailTemplateTable } from '../../db/schema.js';
+
+export type AttachmentRow = Selectable<MailAttachmentTable>;
+export type TemplateRow = Selectable<MailTemplateTable>;
+
+/** What a message to the student of a ticket is made of. */
+export interface MailTicketRow {
+  ticket_id: number;
+  ticket_code: string;
+  course_id: number;
+  course_description: string;
+  course_email: string | null;
+  course_has_mailbox: boolean;
+  rut: string;
+  name: string;
+  last_name: string;
+  mother_last_name: string | null;
+  email: string | null;
+  classroom: string | null;
+}
+
+/** The outbox, attachments and templates (SQL only; the rules live in the service). */
+export class MailRepository {
+  constructor(private readonly db: Database) {}
+
+  // -- attachments ---------------------------------------------------------------------------
+
+  insertAttachment(row: Insertable<MailAttachmentTable>) {
+    return this.db.insertInto('mail_attachments').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  attachmentByName(name: string) {
+    return this.db.selectFrom('mail_attachments').selectAll().where('stored_name', '=', name).executeTakeFirst();
+  }
+
+  attachmentsByName(names: string[]) {
+    if (!names.length) return Promise.resolve([] as AttachmentRow[]);
+    return this.db.selectFrom('mail_attachments').selectAll().where('stored_name', 'in', names).execute();
+  }
+
+  /** How many messages use an attachment, by whether they are still to be sent. */
+  async attachmentUsage(id: number): Promise<{ pending: number; sent: number }> {
+    const row = await this.db
+      .selectFrom('mail_message_attachments as ma')
+      .innerJoin('mail_messages as m', 'm.id', 'ma.mail_message_id')
+      .select([
+        sql<number>`count(*) filter (where m.status <> 'sent')`.as('pending'),
+        sql<number>`count(*) filter (where m.status = 'sent')`.as('sent'),
+      ])
+      .where('ma.attachment_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { pending: Number(row.pending), sent: Number(row.sent) };
+  }
+
+  /** Deletes an attachment nobody uses; false when a message took it in between. */
+  async deleteAttachmentIfUnused(id: number): Promise<boolean> {
+    const r = await this.db
+      .deleteFrom('mail_attachments')
+      .where('id', '=', id)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_message_attachments').select('attachment_id').where('attachment_id', '=', id))))
+      .executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** The attachments of messages, in their order. */
+  attachmentsOf(messageIds: number[]) {
+    if (!messageIds.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('mail_message_attachments as ma')
+      .innerJoin('mail_attachments as a', 'a.id', 'ma.attachment_id')
+      .select(['ma.mail_message_id', 'a.id', 'a.stored_name', 'a.original_name', 'a.size', 'a.mime'])
+      .where('ma.mail_message_id', 'in', messageIds)
+      .orderBy('ma.mail_message_id')
+      .orderBy('ma.position')
+      .execute();
+  }
+
+  // -- composing -------------------------------------------------------------------------------
+
+  /** The tickets a mail is about, with their student, course and classroom. */
+  async tickets(ids: number[]): Promise<MailTicketRow[]> {
+    const out: MailTicketRow[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      if (!chunk.length) continue;
+      out.push(
+        ...(await this.db
+          .selectFrom('tickets as t')
+          .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
+          .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+          .innerJoin('courses as c', 'c.id', 't.course_id')
+          .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+          .select([
+            't.id as ticket_id', 't.ticket_code', 't.course_id', 'c.description as course_description', 'c.email as course_email',
+            sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
+            'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
+          ])
+          .where('t.id', 'in', chunk)
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  /** Inserts messages (in chunks) and links their attachments; returns the new ids in order. */
+  async insertMessages(rows: Insertable<MailMessageTable>[], attachmentIds: number[], db: Database): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      if (!chunk.length) continue;
+      const inserted = await db.insertInto('mail_messages').values(chunk).returning('id').execute();
+      ids.push(...inserted.map((r) => r.id));
+      if (attachmentIds.length) {
+        await db
+          .insertInto('mail_message_attachments')
+          .values(inserted.flatMap((m) => attachmentIds.map((a, position) => ({ mail_message_id: m.id, attachment_id: a, position }))))
+          .execute();
+      }
+    }
+    return ids;
+  }
+
+  courseMailbox(courseId: number) {
+    return this.db.selectFrom('courses').select(['id', 'description', 'email', 'password_encrypted']).where('id', '=', courseId).executeTakeFirst();
+  }
+
+  async statusDetailId(key: string): Promise<number | undefined> {
+    return (await this.db.selectFrom('status_detail_tickets').select('id').where('key', '=', key).executeTakeFirst())?.id;
+  }
+
+  // -- delivery --------------------------------------------------------------------------------
+
+  /**
+   * Takes a message for sending (status 'sending', attempts + 1) unless it is sent already or
+   * another attempt started less than `busyMs` ago and may still be in flight.
+   */
+  startSending(id: number, busyMs: number) {
+    return this.db
+      .updateTable('mail_messages')
+      .set({ status: 'sending', attempts: sql`attempts + 1`, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '<>', 'sent')
+      .where((eb) => eb.or([eb('status', '<>', 'sending'), eb('updated_at', '<', sql<Date>`now() - ${`${Math.round(busyMs)} milliseconds`}::interval`)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** The one transition to 'sent' (from 'sending'); false when it is not this attempt's to make. */
+  async markSent(id: number, db: Database): Promise<boolean> {
+    const r = await db
+      .updateTable('mail_messages')
+      .set({ status: 'sent', sent_at: sql`now()`, last_error: null, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** A failed attempt: back to queued for the next one, or failed for good. */
+  async markFailed(id: number, error: string, final: boolean) {
+    await this.db
+      .updateTable('mail_messages')
+      .set({ status: final ? 'failed' : 'queued', last_error: error.slice(0, 2000), updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '<>', 'sent')
+      .execute();
+  }
+
+  /** failed -> queued (a retry by hand); false when the message is not failed. */
+  async requeue(id: number, db: Database): Promise<boolean> {
+    const r = await db.updateTable('mail_messages').set({ status: 'queued', updated_at: sql`now()` }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  // -- outbox ----------------------------------------------------------------------------------
+
+  private messages() {
+    return this.db
+      .selectFrom('mail_messages as m')
+      .leftJoin('tickets as t', 't.id', 'm.ticket_id')
+      .leftJoin('courses as c', 'c.id', 'm.course_id')
+      .leftJoin('users as u', 'u.id', 'm.created_by')
+      .select([
+        'm.id', 'm.ticket_id', 't.ticket_code', 'm.course_id', 'c.description as course_description', 'm.to_address', 'm.cc', 'm.from_address',
+        'm.reply_to', 'm.subject', 'm.status', 'm.attempts', 'm.last_error', 'm.message_id', 'm.sent_at', 'm.created_at', 'm.updated_at',
+        'm.created_by', 'u.name as created_by_name',
+      ]);
+  }
+
+  findMessage(id: number) {
+    return this.messages().select(['m.html', 'm.text']).where('m.id', '=', id).executeTakeFirst();
+  }
+
+  /** The outbox, newest first; `createdBy` limits it to one sender's messages. */
+  listMessages(q: MailOutboxQuery & { createdBy?: number }) {
+    let query = this.messages();
+    if (q.status) query = query.where('m.status', '=', q.status);
+    if (q.ticket_id) query = query.where('m.ticket_id', '=', q.ticket_id);
+    if (q.course_id) query = query.where('m.course_id', '=', q.course_id);
+    if (q.createdBy) query = query.where('m.created_by', '=', q.createdBy);
+    if (q.search) {
+      const p = likePattern(q.search);
+      query = query.where((eb) => eb.or([eb('m.subject', 'ilike', p), eb('m.to_address', 'ilike', p), eb('t.ticket_code', 'ilike', p)]));
+    }
+    const dir = q.order === 'asc' ? 'asc' : 'desc';
+    return paginate(query.orderBy('m.created_at', dir).orderBy('m.id', dir), q);
+  }
+
+  // -- templates -------------------------------------------------------------------------------
+
+  templates(courseId?: number) {
+    let query = this.db.selectFrom('mail_templates').selectAll();
+    if (courseId) query = query.where('course_id', '=', courseId);
+    return query.orderBy('course_id').orderBy(sql`lower(name)`).limit(1000).execute();
+  }
+
+  template(id: number) {
+    return this.db.selectFrom('mail_templates').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  insertTemplate(row: Insertable<MailTemplateTable>) {
+    return this.db.insertInto('mail_templates').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  updateTemplate(id: number, values: Partial<Pick<TemplateRow, 'name' | 'subject' | 'html'>>) {
+    return this.db
+      .updateTable('mail_templates')
+      .set({ ...values, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async deleteTemplate(id: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('mail_templates').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+}
+
+export type MailMessageRow = NonNullable<Awaited<ReturnType<MailRepository['findMessage']>>>;
+export type MailListRow = Awaited<ReturnType<MailRepository['listMessages']>>['rows'][number];

@@ -1,0 +1,398 @@
+import { randomBytes, randomUUID, createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  isAdminLike,
+  MAIL_MAX_ATTEMPTS,
+  MAIL_MSG,
+  type FieldErrors,
+  type MailMassiveInput,
+  type MailOutboxQuery,
+  type MailQueuedResult,
+  type MailSingleInput,
+  type MailTemplateInput,
+  type MailTemplateUpdateInput,
+} from '@sigaf/contract';
+import type { Insertable } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { MailMessageTable } from '../../db/schema.js';
+import type { AuthUser } from '../../http/auth.js';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import type { JobQueue, JobRow } from '../../jobs/queue.js';
+import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
+import { decryptSecret } from '../../lib/crypto.js';
+import type { TicketDetailRepository, TicketRepository } from '../tickets/repository.js';
+import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
+import type { AttachmentRow, MailRepository, MailTicketRow } from './repository.js';
+import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
+
+export const MAIL_SEND_JOB = 'mail.send';
+/** A delivery attempt longer than this is abandoned (SCREENS.md §6.7: 120 s). */
+export const MAIL_SEND_TIMEOUT_MS = 120_000;
+
+export interface MailSendPayload {
+  mailId: number;
+}
+
+const jobKey = (mailId: number) => `${MAIL_SEND_JOB}:${mailId}`;
+
+/** `"Name" <address>` with the name quoted safely. */
+function mailbox(name: string, address: string): string {
+  return `"${name.replace(/["\\\r\n]/g, ' ').trim()}" <${address}>`;
+}
+
+/** The domain of our Message-IDs: MAIL_FROM's. */
+function domainOf(from: string): string {
+  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from.trim());
+  return m ? m[1]!.toLowerCase() : 'sigaf.local';
+}
+
+const VALID_EMAIL = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
+
+/**
+ * E-mail to students (BEHAVIOUR.md §9): attachments, single and massive mail through a durable
+ * outbox, delivery (the 'mail.send' job), the contact attempt it leaves on the ticket, templates.
+ */
+export class MailService {
+  private readonly uploadsDir: string;
+  private readonly idDomain: string;
+  private successDetail: { id: number; description: string } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly repo: MailRepository,
+    private readonly tickets: TicketRepository,
+    private readonly details: TicketDetailRepository,
+    private readonly queue: JobQueue,
+    private readonly transport: MailTransport,
+    private readonly config: Pick<Config, 'DATA_DIR' | 'MAIL_FROM' | 'APP_SECRET' | 'MAIL_MAX_ATTACHMENT_MB'>,
+    private readonly opts: { busyMs?: number } = {},
+  ) {
+    this.uploadsDir = path.join(config.DATA_DIR, 'uploads');
+    this.idDomain = domainOf(config.MAIL_FROM);
+  }
+
+  /** Registers the delivery job with the worker's handlers. */
+  registerJobs(handlers: JobHandlers): void {
+    handlers.register<MailSendPayload>(MAIL_SEND_JOB, (job) => this.deliver(job), {
+      timeoutMs: MAIL_SEND_TIMEOUT_MS,
+      onFailed: (job, error) => this.deliveryFailed(job, error),
+    });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  get maxAttachmentBytes(): number {
+    return Math.round(this.config.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024);
+  }
+
+  // -- attachments ---------------------------------------------------------------------------
+
+  /** Stores an uploaded file under a random name after checking its type by extension and content. */
+  async upload(file: { buffer: Buffer; filename: string }, actor: AuthUser): Promise<AttachmentRow> {
+    const originalName = safeFileName(file.filename);
+    const checked = checkAttachment(originalName, file.buffer);
+    if ('error' in checked) throw invalid({ file: [checked.error === 'type' ? MAIL_MSG.fileType : MAIL_MSG.fileContent] });
+    const storedName = `${randomBytes(16).toString('hex')}.${checked.ext}`;
+    await fs.promises.mkdir(this.uploadsDir, { recursive: true });
+    const target = this.filePath(storedName);
+    await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o640 });
+    try {
+      return await this.repo.insertAttachment({
+        stored_name: storedName,
+        original_name: originalName,
+        size: file.buffer.length,
+        mime: checked.mime,
+        sha256: createHash('sha256').update(file.buffer).digest('hex'),
+        uploaded_by: actor.id,
+      });
+    } catch (err) {
+      await fs.promises.rm(target, { force: true });
+      throw err;
+    }
+  }
+
+  private filePath(storedName: string): string {
+    // Stored names are ours (hex + extension); anything else never reaches the file system.
+    if (!/^[a-f0-9]{32}\.[a-z]{2,5}$/.test(storedName)) throw notFound(MAIL_MSG.fileNotFound);
+    return path.join(this.uploadsDir, storedName);
+  }
+
+  private mayUse(row: AttachmentRow, actor: AuthUser) {
+    return row.uploaded_by === actor.id || isAdminLike(actor.role);
+  }
+
+  /** The stored file of an attachment (its uploader, an administrator or a developer). */
+  async attachmentFile(name: string, actor: AuthUser) {
+    const row = await this.repo.attachmentByName(name);
+    if (!row) throw notFound(MAIL_MSG.fileNotFound);
+    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
+    return { row, path: this.filePath(row.stored_name) };
+  }
+
+  /** Removes an upload nobody's message uses (its uploader, an administrator or a developer). */
+  async deleteUpload(name: string, actor: AuthUser): Promise<void> {
+    const row = await this.repo.attachmentByName(name);
+    if (!row) throw notFound(MAIL_MSG.fileNotFound);
+    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
+    const refusal = async () => {
+      const usage = await this.repo.attachmentUsage(row.id);
+      return usage.pending ? conflict(MAIL_MSG.fileInPendingMail) : usage.sent ? conflict(MAIL_MSG.fileInSentMail) : null;
+    };
+    const before = await refusal();
+    if (before) throw before;
+    if (!(await this.repo.deleteAttachmentIfUnused(row.id))) throw (await refusal()) ?? conflict(MAIL_MSG.fileInPendingMail);
+    await fs.promises.rm(this.filePath(row.stored_name), { force: true });
+  }
+
+  // -- queueing --------------------------------------------------------------------------------
+
+  /** One message to the student of a ticket. */
+  async queueSingle(input: MailSingleInput, actor: AuthUser): Promise<MailQueuedResult> {
+    const rows = await this.repo.tickets([input.ticketId]);
+    if (!rows.length) throw notFound(MAIL_MSG.ticketNotFound);
+    const result = await this.queueFor(rows, input, actor);
+    if (result.skipped.length) throw invalid({ ticketId: [MAIL_MSG.noStudentEmail] });
+    return result;
+  }
+
+  /** One message per ticket; students without an e-mail address are reported as skipped. */
+  async queueMassive(input: MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
+    const rows = await this.repo.tickets(input.ticketsId);
+    const found = new Set(rows.map((r) => r.ticket_id));
+    const missing = input.ticketsId.filter((id) => !found.has(id));
+    if (missing.length) throw invalid({ ticketsId: [MAIL_MSG.ticketsNotFound(missing)] });
+    const byId = new Map(rows.map((r) => [r.ticket_id, r]));
+    return this.queueFor(input.ticketsId.map((id) => byId.get(id)!), input, actor);
+  }
+
+  private async attachments(names: string[], actor: AuthUser): Promise<AttachmentRow[]> {
+    const rows = await this.repo.attachmentsByName(names);
+    const byName = new Map(rows.map((r) => [r.stored_name, r]));
+    const errors: string[] = [];
+    for (const name of names) {
+      const row = byName.get(name);
+      if (!row) errors.push(MAIL_MSG.fileUnknown(name));
+      else if (!this.mayUse(row, actor)) errors.push(MAIL_MSG.fileNotYours);
+    }
+    if (errors.length) throw invalid({ files: [...new Set(errors)] });
+    return names.map((n) => byName.get(n)!);
+  }
+
+  private sender(t: MailTicketRow): { from: string; replyTo: string | null } {
+    // A course with its own mailbox (address and password) sends as itself; otherwise MAIL_FROM
+    // sends on its behalf and replies go to the course's address.
+    if (t.course_has_mailbox && t.course_email) return { from: mailbox(t.course_description, t.course_email), replyTo: null };
+    return { from: this.config.MAIL_FROM, replyTo: t.course_email && VALID_EMAIL.test(t.course_email) ? t.course_email : null };
+  }
+
+  private async queueFor(tickets: MailTicketRow[], input: MailSingleInput | MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
+    const errors: FieldErrors = {};
+    const html = sanitizeBody(input.text);
+    if (!htmlToText(html)) errors.text = [MAIL_MSG.bodyRequired];
+    if (Object.keys(errors).length) throw invalid(errors);
+    const files = await this.attachments(input.files, actor);
+
+    const skipped: MailQueuedResult['skipped'] = [];
+    const rows: Insertable<MailMessageTable>[] = [];
+    for (const t of tickets) {
+      const to = t.email?.trim() ?? '';
+      if (!to || !VALID_EMAIL.test(to)) {
+        skipped.push({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
+        continue;
+      }
+      const content = personalise(input.subject, html, {
+        nombre: t.name,
+        apellido: t.last_name,
+        curso: t.course_description,
+        aula: t.classroom ?? '',
+        codigo_ticket: t.ticket_code,
+        rut: t.rut,
+      });
+      const sender = this.sender(t);
+      rows.push({
+        ticket_id: t.ticket_id,
+        course_id: t.course_id,
+        to_address: to,
+        cc: JSON.stringify(input.CCRecipient),
+        from_address: sender.from,
+        reply_to: sender.replyTo,
+        subject: content.subject,
+        html: content.html,
+        text: content.text,
+        message_id: `<${randomUUID()}@${this.idDomain}>`,
+        created_by: actor.id,
+      });
+    }
+    const ids = rows.length
+      ? await this.db.transaction().execute(async (trx) => {
+          const ids = await this.repo.insertMessages(rows, files.map((f) => f.id), trx);
+          await this.queue.enqueueMany<MailSendPayload>(MAIL_SEND_JOB, ids.map((mailId) => ({ payload: { mailId }, uniqueKey: jobKey(mailId) })), { maxAttempts: MAIL_MAX_ATTEMPTS }, trx);
+          return ids;
+        })
+      : [];
+    if (ids.length) this.queue.notify();
+    return { queued: ids.length, messages: ids, skipped };
+  }
+
+  // -- delivery --------------------------------------------------------------------------------
+
+  /**
+   * The 'mail.send' job: sends one message unless it is sent already. The message keeps its
+   * Message-ID on every attempt; marking it sent and logging the contact attempt are one
+   * transaction, so a message already 'sent' is never sent again.
+   */
+  async deliver(job: JobContext<MailSendPayload>) {
+    const id = job.payload.mailId;
+    const row = await this.repo.startSending(id, this.opts.busyMs ?? MAIL_SEND_TIMEOUT_MS);
+    if (!row) {
+      const current = await this.repo.findMessage(id);
+      if (!current) return { skipped: 'missing' };
+      if (current.status === 'sent') return { skipped: 'already sent' };
+      throw new Error('Otro intento de envío de este correo sigue en curso.');
+    }
+    try {
+      const files = await this.repo.attachmentsOf([id]);
+      const course = row.course_id ? await this.repo.courseMailbox(row.course_id) : undefined;
+      let auth: MailboxAuth | undefined;
+      if (course?.email && course.password_encrypted && row.from_address.includes(`<${course.email}>`)) {
+        auth = { user: course.email, pass: decryptSecret(course.password_encrypted, this.config.APP_SECRET) };
+      }
+      const info = await this.transport.send(
+        {
+          from: row.from_address,
+          to: row.to_address,
+          cc: row.cc,
+          replyTo: row.reply_to,
+          subject: row.subject,
+          html: layout(row.html, course?.description ?? null),
+          text: layoutText(row.text, course?.description ?? null),
+          messageId: row.message_id,
+          date: new Date(row.created_at),
+          attachments: files.map((f) => ({ filename: f.original_name, path: this.filePath(f.stored_name), contentType: f.mime })),
+        },
+        auth,
+      );
+      await this.recordSent(row);
+      return { messageId: row.message_id, response: info.response };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const permanent = isPermanentSmtpError(err);
+      await this.repo.markFailed(id, message, permanent || job.isLastAttempt);
+      throw permanent ? new PermanentJobError(message) : err;
+    }
+  }
+
+  /** Marks the message sent and logs a successful contact attempt on its ticket, in one transaction. */
+  private async recordSent(row: { id: number; ticket_id: number | null; created_by: number | null; subject: string }) {
+    const detail = await this.successStatus();
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await this.repo.markSent(row.id, trx))) return;
+      if (!row.ticket_id || !row.created_by || !detail) return;
+      const ticket = await trx.selectFrom('tickets').select('id').where('id', '=', row.ticket_id).executeTakeFirst();
+      if (!ticket) return;
+      const comment = MAIL_MSG.contactComment(row.subject);
+      await this.details.insertMany([{ ticket_id: row.ticket_id, user_created_id: row.created_by, status_detail_ticket_id: detail.id, comment }], trx);
+      await this.tickets.addHistory(
+        [{ ticketId: row.ticket_id, userId: row.created_by, action: 'add_attempt', changes: { statusDetailTicket: [null, detail.description], comment: [null, comment] } }],
+        trx,
+      );
+      await this.tickets.touch([row.ticket_id], trx);
+    });
+  }
+
+  private async successStatus() {
+    if (!this.successDetail) {
+      const id = await this.repo.statusDetailId('success');
+      if (id) {
+        const row = await this.db.selectFrom('status_detail_tickets').select(['id', 'description']).where('id', '=', id).executeTakeFirstOrThrow();
+        this.successDetail = row;
+      }
+    }
+    return this.successDetail;
+  }
+
+  /** The job is failed for good (out of attempts, also after a crash): so is the message. */
+  private async deliveryFailed(job: JobRow, error: string) {
+    const mailId = (job.payload as Partial<MailSendPayload> | null)?.mailId;
+    if (typeof mailId === 'number') await this.repo.markFailed(mailId, error, true);
+  }
+
+  // -- outbox ----------------------------------------------------------------------------------
+
+  /** Operators see the messages they sent; administrators and developers see all. */
+  outbox(q: MailOutboxQuery, actor: AuthUser) {
+    return this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
+  }
+
+  async message(id: number, actor: AuthUser) {
+    const row = await this.repo.findMessage(id);
+    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound();
+    return row;
+  }
+
+  attachmentsOf(messageIds: number[]) {
+    return this.repo.attachmentsOf(messageIds);
+  }
+
+  /** A failed message back to the queue, with a fresh set of attempts. */
+  async retry(id: number, actor: AuthUser) {
+    const row = await this.repo.findMessage(id);
+    if (!row) throw notFound();
+    if (!isAdminLike(actor.role) && row.created_by !== actor.id) throw forbidden(MAIL_MSG.retryForbidden);
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await this.repo.requeue(id, trx))) throw conflict(MAIL_MSG.retryOnlyFailed);
+      await this.queue.enqueue<MailSendPayload>(MAIL_SEND_JOB, { mailId: id }, { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: jobKey(id) }, trx);
+    });
+    this.queue.notify();
+    return this.message(id, actor);
+  }
+
+  // -- templates -------------------------------------------------------------------------------
+
+  templates(courseId?: number) {
+    return this.repo.templates(courseId);
+  }
+
+  async template(id: number) {
+    const row = await this.repo.template(id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async saveTemplate<T>(save: () => Promise<T>): Promise<T> {
+    try {
+      return await save();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === '23505') throw invalid({ name: [MAIL_MSG.templateExists] });
+      if (code === '23503') throw invalid({ course_id: [MAIL_MSG.courseRequired] });
+      throw err;
+    }
+  }
+
+  createTemplate(input: MailTemplateInput, actor: AuthUser) {
+    return this.saveTemplate(() =>
+      this.repo.insertTemplate({ course_id: input.course_id, name: input.name, subject: input.subject, html: this.cleanTemplate(input.html), created_by: actor.id }),
+    );
+  }
+
+  async updateTemplate(id: number, input: MailTemplateUpdateInput) {
+    await this.template(id);
+    const values = { ...input, ...(input.html !== undefined ? { html: this.cleanTemplate(input.html) } : {}) };
+    return (await this.saveTemplate(() => this.repo.updateTemplate(id, values)))!;
+  }
+
+  async deleteTemplate(id: number) {
+    if (!(await this.repo.deleteTemplate(id))) throw notFound();
+  }
+
+  private cleanTemplate(html: string) {
+    const clean = sanitizeBody(html);
+    if (!htmlToText(clean)) throw invalid({ html: [MAIL_MSG.bodyRequired] });
+    return clean;
+  }
+}
