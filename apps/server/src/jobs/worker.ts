@@ -274,8 +274,9 @@ export class JobWorker {
               new Promise<never>((_, reject) => {
                 timer = setTimeout(() => {
                   const err = new Error(timeoutError(timeoutMs));
-                  controller.abort(err);
+                  // Rejected first: a handler that returns as soon as it is aborted still counts as timed out.
                   reject(err);
+                  controller.abort(err);
                 }, timeoutMs);
               }),
             ])
