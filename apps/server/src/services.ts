@@ -16,6 +16,8 @@ import { StudentImporter } from './modules/students/import.js';
 import { EnrolmentRepository, StudentRepository } from './modules/students/repository.js';
 import { EnrolmentService, StudentService } from './modules/students/service.js';
 import { TicketDetailRepository, TicketFilterRepository, TicketLockRepository, TicketRepository } from './modules/tickets/repository.js';
+import { DashboardRepository } from './modules/dashboard/repository.js';
+import { DashboardService } from './modules/dashboard/service.js';
 import { TicketDetailService, TicketFilterService, TicketLockService, TicketService } from './modules/tickets/service.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
@@ -39,6 +41,7 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailRepository(db),
     ticketLocks: new TicketLockRepository(db),
     ticketFilters: new TicketFilterRepository(db),
+    dashboard: new DashboardRepository(db),
     mail: new MailRepository(db),
   };
   const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit);
@@ -69,6 +72,7 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
     ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
+    dashboard: new DashboardService(repos.dashboard),
     jobs,
     mail,
   };

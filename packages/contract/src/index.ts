@@ -13,3 +13,4 @@ export * from './students.js';
 export * from './tickets.js';
 export * from './mail.js';
 export * from './moodle.js';
+export * from './dashboard.js';

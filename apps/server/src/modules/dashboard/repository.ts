@@ -1,0 +1,375 @@
+import { APP_TIME_ZONE } from '@sigaf/contract';
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/**
+ * All dashboard and follow-up aggregation, in SQL (BEHAVIOUR.md §7). Nothing here loops over
+ * students: every figure is one grouped query.
+ *
+ * Population of the enrolled-user figures: the course's synchronised enrolments with profile
+ * 'student' (the "Matrícula inicial" of the card), optionally of one classroom.
+ *
+ * Withdrawal stage, from the student's rows on the course's activities in the section keyed
+ * 'resign' (the highest stage over those rows; no row, or no resign activity, is stage 0):
+ *   2 Renunciado        completion_state in (1 complete, 2 pass, 3 fail), or status_moodle "Finalizado"
+ *   1 Renuncia en curso otherwise, status_moodle "En curso"
+ *   0 Activo            anything else (no attempt: completion_state 0/null and not started)
+ *
+ * Test form: A when the RUT check digit (its last character) is even, B when odd or K.
+ */
+
+export type TicketDimension = 'source' | 'type' | 'priority' | 'status' | 'motive';
+
+const DIMENSIONS: Record<TicketDimension, { table: string; column: string }> = {
+  source: { table: 'source_tickets', column: 'source_ticket_id' },
+  type: { table: 'type_tickets', column: 'type_ticket_id' },
+  priority: { table: 'priority_tickets', column: 'priority_ticket_id' },
+  status: { table: 'status_tickets', column: 'status_ticket_id' },
+  motive: { table: 'motive_tickets', column: 'motive_ticket_id' },
+};
+
+/** A half-open window of ticket creation times: [from, to). Both are SQL timestamptz expressions. */
+export interface TimeWindow {
+  from?: RawBuilder<unknown>;
+  to?: RawBuilder<unknown>;
+}
+
+/** Start of a Chilean calendar day (`yyyy-mm-dd`), or of today when no day is given. */
+export const dayStart = (day?: string): RawBuilder<unknown> =>
+  day
+    ? sql`(${day}::date::timestamp at time zone ${APP_TIME_ZONE})`
+    : sql`(date_trunc('day', now() at time zone ${APP_TIME_ZONE}) at time zone ${APP_TIME_ZONE})`;
+export const dayEnd = (day?: string): RawBuilder<unknown> => sql`(${dayStart(day)} + interval '1 day')`;
+
+const createdIn = (w: TimeWindow) =>
+  sql.join([sql`true`, ...(w.from ? [sql`t.created_at >= ${w.from}`] : []), ...(w.to ? [sql`t.created_at < ${w.to}`] : [])], sql` and `);
+
+const TEST_SECTIONS_A = ['pre_test_a', 'post_test_a'];
+const TEST_SECTIONS_B = ['pre_test_b', 'post_test_b'];
+const GRADED_SECTIONS = ['survey', ...TEST_SECTIONS_A, ...TEST_SECTIONS_B];
+
+export interface Scope {
+  courseId: number;
+  classroomId?: number;
+}
+
+export interface ProgressRow {
+  id: number;
+  label: string;
+  expected: number;
+  graded: number;
+  completed: number;
+}
+
+export class DashboardRepository {
+  constructor(private readonly db: Database) {}
+
+  // -------------------------------------------------------------------------------------------
+  // Lookups
+
+  async courseExists(id: number) {
+    return (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /** A classroom by id, or by description (case-insensitive) as the original client sends it. */
+  async findClassroom(ref: string) {
+    const text = ref.trim();
+    const byId = /^\d{1,9}$/.test(text)
+      ? await this.db.selectFrom('classrooms').select(['id', 'description']).where('id', '=', Number(text)).executeTakeFirst()
+      : undefined;
+    return byId ?? this.db.selectFrom('classrooms').select(['id', 'description']).where(sql`lower(description)`, '=', text.toLowerCase()).executeTakeFirst();
+  }
+
+  /** A section by id, key or description. */
+  async findSection(ref: string) {
+    const text = ref.trim();
+    const byId = /^\d{1,9}$/.test(text)
+      ? await this.db.selectFrom('sections').select(['id', 'description', 'key']).where('id', '=', Number(text)).executeTakeFirst()
+      : undefined;
+    return (
+      byId ??
+      this.db
+        .selectFrom('sections')
+        .select(['id', 'description', 'key'])
+        .where((eb) => eb.or([eb('key', '=', text), eb(sql`lower(description)`, '=', text.toLowerCase())]))
+        .executeTakeFirst()
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Tickets
+
+  async countTickets(courseId: number, filter: 'total' | 'today' | 'open' | 'closed'): Promise<number> {
+    const where =
+      filter === 'today'
+        ? createdIn({ from: dayStart(), to: dayEnd() })
+        : filter === 'total'
+          ? sql`true`
+          : sql`t.status_ticket_id in (select id from status_tickets where key = ${filter})`;
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from tickets t where t.course_id = ${courseId} and ${where}`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Tickets per catalogue value (every value, zero included), in catalogue order. */
+  async ticketsPerCatalogue(courseId: number, dimension: TicketDimension, window: TimeWindow = {}) {
+    const d = DIMENSIONS[dimension];
+    const { rows } = await sql<{ id: number; label: string; n: number }>`
+      select c.id, c.description as label, count(t.id)::int as n
+      from ${sql.table(d.table)} c
+      left join tickets t on t.${sql.ref(d.column)} = c.id and t.course_id = ${courseId} and ${createdIn(window)}
+      group by c.id, c.description
+      order by c.id`.execute(this.db);
+    return rows;
+  }
+
+  /** Tickets per whole day of age (created to closing date, or to now while open). */
+  async ticketsPerAge(courseId: number) {
+    const { rows } = await sql<{ days: number; n: number }>`
+      select greatest(0, floor(extract(epoch from (coalesce(t.closing_date, now()) - t.created_at)) / 86400))::int as days, count(*)::int as n
+      from tickets t
+      where t.course_id = ${courseId}
+      group by 1
+      order by 1`.execute(this.db);
+    return rows;
+  }
+
+  /** Share of the course's tickets per motive (every motive), as a percentage with one decimal. */
+  async motiveShares(courseId: number) {
+    const { rows } = await sql<{ id: number; label: string; pct: number }>`
+      select c.id, c.description as label,
+        coalesce(round(100.0 * count(t.id) / nullif(sum(count(t.id)) over (), 0), 1), 0)::float8 as pct
+      from motive_tickets c
+      left join tickets t on t.motive_ticket_id = c.id and t.course_id = ${courseId}
+      group by c.id, c.description
+      order by c.id`.execute(this.db);
+    return rows;
+  }
+
+  /** Open and closed tickets per assigned operator (null id: unassigned). */
+  async statusPerOperator(courseId: number) {
+    const { rows } = await sql<{ id: number | null; label: string | null; open: number; closed: number }>`
+      select t.user_assigned_id as id, u.name as label,
+        count(*) filter (where s.key = 'open')::int as open,
+        count(*) filter (where s.key = 'closed')::int as closed
+      from tickets t
+      join status_tickets s on s.id = t.status_ticket_id
+      left join users u on u.id = t.user_assigned_id
+      where t.course_id = ${courseId}
+      group by t.user_assigned_id, u.name
+      order by u.name nulls last, t.user_assigned_id`.execute(this.db);
+    return rows;
+  }
+
+  /** Open and closed tickets per motive (motives with tickets). */
+  async statusPerMotive(courseId: number) {
+    const { rows } = await sql<{ id: number; label: string; open: number; closed: number }>`
+      select m.id, m.description as label,
+        count(*) filter (where s.key = 'open')::int as open,
+        count(*) filter (where s.key = 'closed')::int as closed
+      from tickets t
+      join status_tickets s on s.id = t.status_ticket_id
+      join motive_tickets m on m.id = t.motive_ticket_id
+      where t.course_id = ${courseId}
+      group by m.id, m.description
+      order by m.id`.execute(this.db);
+    return rows;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reports per day
+
+  /** Created that day; and created up to the end of it, of which closed by then. */
+  async dayCard(courseId: number, day: string) {
+    const { rows } = await sql<{ created: number; total: number; closed: number }>`
+      select
+        count(*) filter (where t.created_at >= ${dayStart(day)})::int as created,
+        count(*)::int as total,
+        count(*) filter (where t.closing_date is not null and t.closing_date < ${dayEnd(day)})::int as closed
+      from tickets t
+      where t.course_id = ${courseId} and t.created_at < ${dayEnd(day)}`.execute(this.db);
+    const r = rows[0] ?? { created: 0, total: 0, closed: 0 };
+    return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
+  }
+
+  /** Per operator: distinct tickets with attempts logged that day, how many of those are closed, attempts. */
+  async operatorDay(courseId: number, day: string) {
+    const { rows } = await sql<{ operatorId: number; operator: string; tickets: number; closed: number; attempts: number }>`
+      select d.user_created_id as "operatorId", u.name as operator,
+        count(distinct d.ticket_id)::int as tickets,
+        count(distinct d.ticket_id) filter (where s.key = 'closed')::int as closed,
+        count(*)::int as attempts
+      from ticket_details d
+      join tickets t on t.id = d.ticket_id
+      join status_tickets s on s.id = t.status_ticket_id
+      join users u on u.id = d.user_created_id
+      where t.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+      group by d.user_created_id, u.name
+      order by u.name, d.user_created_id`.execute(this.db);
+    return rows;
+  }
+
+  /** Attempts logged that day per outcome (every outcome, zero included). */
+  async attemptsPerOutcome(courseId: number, day: string) {
+    const { rows } = await sql<{ id: number; label: string; n: number }>`
+      select c.id, c.description as label, count(d.id)::int as n
+      from status_detail_tickets c
+      left join (ticket_details d join tickets t on t.id = d.ticket_id and t.course_id = ${courseId})
+        on d.status_detail_ticket_id = c.id and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+      group by c.id, c.description
+      order by c.id`.execute(this.db);
+    return rows;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Enrolled students
+
+  /** The population CTE `enr(id, registered_user_id, classroom_id, form, stage, last_access)` (see the class comment). */
+  private students(scope: Scope) {
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    return sql`
+      resign as (
+        select acu.course_registered_user_id as id,
+          max(case
+            when acu.completion_state in (1, 2, 3) or lower(trim(coalesce(acu.status_moodle, ''))) in ('finalizado', 'finished') then 2
+            when lower(trim(coalesce(acu.status_moodle, ''))) in ('en curso', 'in progress', 'inprogress') then 1
+            else 0 end) as stage
+        from activity_course_users acu
+        join activities a on a.id = acu.activity_id
+        join sections s on s.id = a.section_id
+        where s.key = 'resign' and a.course_id = ${scope.courseId}
+        group by acu.course_registered_user_id
+      ),
+      enr as (
+        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle as last_access,
+          case when upper(right(trim(r.rut), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end as form,
+          coalesce(rs.stage, 0) as stage
+        from course_registered_users e
+        join registered_users r on r.id = e.registered_user_id
+        join profiles p on p.id = e.profile_id and p.key = 'student'
+        left join resign rs on rs.id = e.id
+        where e.course_id = ${scope.courseId} and e.is_sincronized and ${classroom}
+      )`;
+  }
+
+  /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado]. */
+  async stageCounts(scope: Scope): Promise<[number, number, number]> {
+    const { rows } = await sql<{ s0: number; s1: number; s2: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where stage = 0)::int as s0, count(*) filter (where stage = 1)::int as s1, count(*) filter (where stage = 2)::int as s2
+      from enr`.execute(this.db);
+    const r = rows[0] ?? { s0: 0, s1: 0, s2: 0 };
+    return [r.s0, r.s1, r.s2];
+  }
+
+  /** The follow-student card. */
+  async card(scope: Scope) {
+    const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where stage = 2)::int as resign,
+        count(*) filter (where stage < 2 and last_access is not null)::int as active,
+        count(*) filter (where stage < 2 and last_access is null)::int as inactive,
+        count(*)::int as total
+      from enr`.execute(this.db);
+    return rows[0] ?? { resign: 0, active: 0, inactive: 0, total: 0 };
+  }
+
+  /** Students per last access: [never, < 1 day, < 1 week, older]. */
+  async lastAccessCounts(scope: Scope): Promise<[number, number, number, number]> {
+    const { rows } = await sql<{ never: number; day: number; week: number; older: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where last_access is null)::int as never,
+        count(*) filter (where last_access >= now() - interval '1 day')::int as day,
+        count(*) filter (where last_access < now() - interval '1 day' and last_access >= now() - interval '7 days')::int as week,
+        count(*) filter (where last_access < now() - interval '7 days')::int as older
+      from enr`.execute(this.db);
+    const r = rows[0] ?? { never: 0, day: 0, week: 0, older: 0 };
+    return [r.never, r.day, r.week, r.older];
+  }
+
+  /**
+   * Progress of graded activities (survey, the four test sections, or weighing > 0; never the
+   * resign section) over the students not withdrawn, per section or, with `sectionId`, per
+   * activity of that section. expected = (activity, student) pairs, a test section counting only
+   * the students of its form; graded = of those with a numeric grade; completed = with
+   * completion_state > 0.
+   */
+  async progress(scope: Scope, sectionId?: number): Promise<ProgressRow[]> {
+    const perActivity = sectionId !== undefined;
+    const group = perActivity ? sql`act.id, act.description` : sql`act.section_id, act.section`;
+    const { rows } = await sql<ProgressRow>`
+      with ${this.students(scope)},
+      act as (
+        select a.id, a.description, a.section_id, s.description as section, s.key
+        from activities a
+        join sections s on s.id = a.section_id
+        where a.course_id = ${scope.courseId}
+          and coalesce(s.key, '') <> 'resign'
+          and (s.key in (${sql.join(GRADED_SECTIONS)}) or a.weighing > 0)
+          and ${perActivity ? sql`a.section_id = ${sectionId}` : sql`true`}
+      )
+      select ${perActivity ? sql`act.id, act.description as label` : sql`act.section_id as id, act.section as label`},
+        count(enr.id)::int as expected,
+        count(acu.id) filter (where acu.grade is not null)::int as graded,
+        count(acu.id) filter (where acu.completion_state > 0)::int as completed
+      from act
+      left join enr on enr.stage < 2
+        and (case when act.key in (${sql.join(TEST_SECTIONS_A)}) then enr.form = 'A'
+                  when act.key in (${sql.join(TEST_SECTIONS_B)}) then enr.form = 'B'
+                  else true end)
+      left join activity_course_users acu on acu.activity_id = act.id and acu.course_registered_user_id = enr.id
+      group by ${group}
+      order by ${perActivity ? sql`act.id` : sql`act.section_id`}`.execute(this.db);
+    return rows;
+  }
+
+  /** Course activities chosen by local id or Moodle id. */
+  async activitiesOf(courseId: number, ids: number[]) {
+    return this.db
+      .selectFrom('activities')
+      .select(['id', 'description', 'id_activity_moodle'])
+      .where('course_id', '=', courseId)
+      .where((eb) => eb.or([eb('id', 'in', ids), eb('id_activity_moodle', 'in', ids)]))
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Each student (the population above) with their state and their row on each of the given activities. */
+  async studentsOnActivities(courseId: number, activityIds: number[]) {
+    const { rows } = await sql<{
+      id: number;
+      rut: string;
+      name: string;
+      lastName: string;
+      motherLastName: string | null;
+      email: string | null;
+      classroomId: number | null;
+      classroom: string | null;
+      form: 'A' | 'B';
+      stage: number;
+      activities: Array<{
+        activityId: number;
+        idActivityMoodle: number | null;
+        description: string;
+        statusMoodle: string | null;
+        qualificationMoodle: string | null;
+        completionState: number | null;
+        grade: number | null;
+      }>;
+    }>`
+      with ${this.students({ courseId })}
+      select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
+        enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage,
+        json_agg(json_build_object(
+          'activityId', a.id, 'idActivityMoodle', a.id_activity_moodle, 'description', a.description,
+          'statusMoodle', acu.status_moodle, 'qualificationMoodle', acu.qualification_moodle,
+          'completionState', acu.completion_state, 'grade', acu.grade::float8) order by a.id) as activities
+      from enr
+      join registered_users r on r.id = enr.registered_user_id
+      left join classrooms cl on cl.id = enr.classroom_id
+      join activities a on a.id in (${sql.join(activityIds)})
+      left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
+      group by enr.id, enr.classroom_id, enr.form, enr.stage, r.id, cl.description
+      order by r.last_name, r.name, enr.id`.execute(this.db);
+    return rows;
+  }
+}

@@ -1,0 +1,95 @@
+import { parsedText, parseIdList, PERMISSIONS, TICKET_MSG, type ChartData } from '@sigaf/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../http/envelope.js';
+import { idParams } from '../../http/params.js';
+import type { Services } from '../../services.js';
+import type { TicketDimension } from './repository.js';
+import type { ProgressKind, TicketCount } from './service.js';
+
+/** A classroom (id, or description as the original client sends it) of a course. */
+const classroomParams = idParams.extend({ classroom: z.string().trim().min(1).max(150) });
+const sectionParams = classroomParams.extend({ section: z.string().trim().min(1).max(150) });
+/** `/activities/{ids}/...`: a JSON list (or comma list) of local or Moodle activity ids. */
+const activitiesParams = z.object({ id: parsedText(parseIdList, TICKET_MSG.invalidList), course: idParams.shape.id });
+
+const chart = (chartData: ChartData) => ok({ chartData });
+
+/**
+ * Dashboard (BEHAVIOUR.md §7, SCREENS.md §4) and per-classroom follow-up (SCREENS.md §7.3).
+ * The first path segment after the resource is named `id` like the other routes on the same
+ * prefix (the router needs one name per position); it is the course id.
+ */
+export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { dashboard } = services;
+  const dash = { access: PERMISSIONS.dashboardRead };
+  const follow = { access: PERMISSIONS.followUpRead };
+  const tags = ['dashboard'];
+
+  // Bare integers: the body is the count itself.
+  const counts: Record<string, TicketCount> = { total: 'total', 'last-day': 'today', open: 'open', close: 'closed' };
+  for (const [segment, kind] of Object.entries(counts)) {
+    app.get(`/tickets/:id/${segment}/count`, { config: dash, schema: { tags, params: idParams } }, async (request, reply) =>
+      reply.type('application/json').send(JSON.stringify(await dashboard.ticketCount(request.params.id, kind))),
+    );
+  }
+
+  const catalogueCharts: Record<string, TicketDimension> = { 'source-chart': 'source', 'type-chart': 'type', 'priority-chart': 'priority', 'status-chart': 'status' };
+  for (const [segment, dimension] of Object.entries(catalogueCharts)) {
+    app.get(`/tickets/:id/${segment}`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
+      chart(await dashboard.catalogueChart(request.params.id, dimension)),
+    );
+  }
+  app.get('/tickets/:id/motive-chart', { config: dash, schema: { tags, params: idParams } }, async (request) => chart(await dashboard.motiveChart(request.params.id)));
+  app.get('/tickets/:id/age-chart', { config: dash, schema: { tags, params: idParams } }, async (request) => chart(await dashboard.ageChart(request.params.id)));
+  app.get('/tickets/:id/status-operator-chart', { config: dash, schema: { tags, params: idParams } }, async (request) =>
+    chart(await dashboard.statusOperatorChart(request.params.id)),
+  );
+  app.get('/tickets/:id/status-motive-chart', { config: dash, schema: { tags, params: idParams } }, async (request) =>
+    chart(await dashboard.statusMotiveChart(request.params.id)),
+  );
+
+  // Enrolled students of a course.
+  const base = '/course-registered-users/:id';
+  app.get(`${base}/status/count`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
+    chart(await dashboard.statusChart(await dashboard.scope(request.params.id))),
+  );
+  app.get(`${base}/logged-time/count`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
+    chart(await dashboard.loggedTimeChart(await dashboard.scope(request.params.id))),
+  );
+  app.get(`${base}/follow-student-card`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
+    ok(await dashboard.card(await dashboard.scope(request.params.id))),
+  );
+  const progress: Record<string, ProgressKind> = { 'progress-chart': 'graded', 'progress-chart-avance': 'completed' };
+  for (const [segment, kind] of Object.entries(progress)) {
+    app.get(`${base}/${segment}`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
+      chart(await dashboard.progressChart(await dashboard.scope(request.params.id), kind)),
+    );
+  }
+
+  // Per classroom (follow-up reports).
+  const room = `${base}/classrooms/:classroom`;
+  app.get(`${room}/follow-student-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
+    ok(await dashboard.card(await dashboard.scope(request.params.id, request.params.classroom))),
+  );
+  app.get(`${room}/status-user-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
+    chart(await dashboard.statusChart(await dashboard.scope(request.params.id, request.params.classroom))),
+  );
+  app.get(`${room}/progress-classroom-chart`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
+    chart(await dashboard.progressChart(await dashboard.scope(request.params.id, request.params.classroom), 'graded')),
+  );
+  const activityProgress: Record<string, ProgressKind> = { 'progress-activities': 'graded', 'progress-activities-avance': 'completed' };
+  for (const [segment, kind] of Object.entries(activityProgress)) {
+    app.get(`${room}/sections/:section/${segment}`, { config: follow, schema: { tags, params: sectionParams } }, async (request) => {
+      const scope = await dashboard.scope(request.params.id, request.params.classroom);
+      return chart(await dashboard.activityProgressChart(scope, request.params.section, kind));
+    });
+  }
+
+  // Each student's state and grade on chosen activities.
+  app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams } }, async (request) =>
+    ok(await dashboard.studentsOnActivities(request.params.course, request.params.id)),
+  );
+};

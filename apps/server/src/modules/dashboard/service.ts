@@ -1,0 +1,162 @@
+import {
+  DASHBOARD_MSG,
+  LOGGED_TIME_COLORS,
+  LOGGED_TIME_LABELS,
+  paletteColors,
+  PROGRESS_COLORS,
+  PROGRESS_LABELS,
+  STATUS_COLORS,
+  STATUS_DATASETS,
+  STUDENT_STATE_COLORS,
+  STUDENT_STATES,
+  ticketAgeText,
+  type ChartData,
+  type DailyTicketCard,
+  type DailyTicketCharts,
+  type FollowStudentCard,
+  type OperatorDayRow,
+} from '@sigaf/contract';
+import { notFound } from '../../http/errors.js';
+import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
+
+export type TicketCount = 'total' | 'today' | 'open' | 'closed';
+export type ProgressKind = 'graded' | 'completed';
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const repeat = (color: string, n: number) => Array.from({ length: n }, () => color);
+
+/** One dataset over labelled rows, coloured from the palette. */
+function single(rows: Array<{ label: string; n: number }>): ChartData {
+  return { labels: rows.map((r) => r.label), datasets: [{ data: rows.map((r) => r.n), backgroundColor: paletteColors(rows.length) }] };
+}
+
+function openClosed(rows: Array<{ label: string; open: number; closed: number }>): ChartData {
+  const n = rows.length;
+  return {
+    labels: rows.map((r) => r.label),
+    datasets: [
+      { label: STATUS_DATASETS.open, data: rows.map((r) => r.open), backgroundColor: repeat(STATUS_COLORS.open, n) },
+      { label: STATUS_DATASETS.closed, data: rows.map((r) => r.closed), backgroundColor: repeat(STATUS_COLORS.closed, n) },
+    ],
+  };
+}
+
+/** "Realizado" / "No realizado" percentages per row; a row nobody has to do is 0 / 0. */
+function progressChart(rows: ProgressRow[], kind: ProgressKind): ChartData {
+  const done = rows.map((r) => (r.expected ? round1((100 * (kind === 'graded' ? r.graded : r.completed)) / r.expected) : 0));
+  const n = rows.length;
+  return {
+    labels: rows.map((r) => r.label),
+    datasets: [
+      { label: PROGRESS_LABELS.done, data: done, backgroundColor: repeat(PROGRESS_COLORS.done, n) },
+      { label: PROGRESS_LABELS.notDone, data: done.map((d, i) => (rows[i]!.expected ? round1(100 - d) : 0)), backgroundColor: repeat(PROGRESS_COLORS.notDone, n) },
+    ],
+  };
+}
+
+/** Dashboard (Estadística), follow-up by classroom and the daily ticket reports. */
+export class DashboardService {
+  constructor(private readonly repo: DashboardRepository) {}
+
+  async requireCourse(courseId: number): Promise<void> {
+    if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
+  }
+
+  /** The course (must exist) and, when given, the classroom by id or description (must exist). */
+  async scope(courseId: number, classroomRef?: string): Promise<Scope> {
+    await this.requireCourse(courseId);
+    if (classroomRef === undefined) return { courseId };
+    const classroom = await this.repo.findClassroom(classroomRef);
+    if (!classroom) throw notFound(DASHBOARD_MSG.classroomNotFound);
+    return { courseId, classroomId: classroom.id };
+  }
+
+  // Tickets ------------------------------------------------------------------------------------
+
+  async ticketCount(courseId: number, kind: TicketCount): Promise<number> {
+    await this.requireCourse(courseId);
+    return this.repo.countTickets(courseId, kind);
+  }
+
+  async catalogueChart(courseId: number, dimension: TicketDimension): Promise<ChartData> {
+    await this.requireCourse(courseId);
+    return single(await this.repo.ticketsPerCatalogue(courseId, dimension));
+  }
+
+  async motiveChart(courseId: number): Promise<ChartData> {
+    await this.requireCourse(courseId);
+    return single((await this.repo.motiveShares(courseId)).map((r) => ({ label: r.label, n: r.pct })));
+  }
+
+  async ageChart(courseId: number): Promise<ChartData> {
+    await this.requireCourse(courseId);
+    return single((await this.repo.ticketsPerAge(courseId)).map((r) => ({ label: ticketAgeText(r.days), n: r.n })));
+  }
+
+  async statusOperatorChart(courseId: number): Promise<ChartData> {
+    await this.requireCourse(courseId);
+    return openClosed((await this.repo.statusPerOperator(courseId)).map((r) => ({ ...r, label: r.label ?? DASHBOARD_MSG.unassigned })));
+  }
+
+  async statusMotiveChart(courseId: number): Promise<ChartData> {
+    await this.requireCourse(courseId);
+    return openClosed(await this.repo.statusPerMotive(courseId));
+  }
+
+  // Enrolled students --------------------------------------------------------------------------
+
+  async statusChart(scope: Scope): Promise<ChartData> {
+    const counts = await this.repo.stageCounts(scope);
+    return { labels: [...STUDENT_STATES], datasets: [{ data: counts, backgroundColor: [...STUDENT_STATE_COLORS] }] };
+  }
+
+  async loggedTimeChart(scope: Scope): Promise<ChartData> {
+    const counts = await this.repo.lastAccessCounts(scope);
+    return { labels: [...LOGGED_TIME_LABELS], datasets: [{ data: counts, backgroundColor: [...LOGGED_TIME_COLORS] }] };
+  }
+
+  card(scope: Scope): Promise<FollowStudentCard> {
+    return this.repo.card(scope);
+  }
+
+  async progressChart(scope: Scope, kind: ProgressKind): Promise<ChartData> {
+    return progressChart(await this.repo.progress(scope), kind);
+  }
+
+  /** Per activity of one section (by id, key or description). */
+  async activityProgressChart(scope: Scope, sectionRef: string, kind: ProgressKind): Promise<ChartData> {
+    const section = await this.repo.findSection(sectionRef);
+    if (!section) throw notFound(DASHBOARD_MSG.sectionNotFound);
+    return progressChart(await this.repo.progress(scope, section.id), kind);
+  }
+
+  /** Each student's state and row on the chosen activities (local ids or Moodle ids). */
+  async studentsOnActivities(courseId: number, ids: number[]) {
+    await this.requireCourse(courseId);
+    const activities = await this.repo.activitiesOf(courseId, ids);
+    if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
+    const rows = await this.repo.studentsOnActivities(courseId, activities.map((a) => a.id));
+    return rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
+  }
+
+  // Reports per day ----------------------------------------------------------------------------
+
+  async dayCard(courseId: number, day: string): Promise<DailyTicketCard> {
+    await this.requireCourse(courseId);
+    return this.repo.dayCard(courseId, day);
+  }
+
+  async dayCharts(courseId: number, day: string): Promise<DailyTicketCharts> {
+    await this.requireCourse(courseId);
+    const window = { from: dayStart(day), to: dayEnd(day) };
+    const chart = async (d: TicketDimension) => ({ chartData: single(await this.repo.ticketsPerCatalogue(courseId, d, window)) });
+    const [priority, type, motive, source, status] = await Promise.all((['priority', 'type', 'motive', 'source', 'status'] as const).map(chart));
+    return { priority: priority!, type: type!, motive: motive!, source: source!, status: status! };
+  }
+
+  async operatorTable(courseId: number, day: string): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
+    await this.requireCourse(courseId);
+    const [table, outcomes] = await Promise.all([this.repo.operatorDay(courseId, day), this.repo.attemptsPerOutcome(courseId, day)]);
+    return { table, chartData: single(outcomes) };
+  }
+}

@@ -1,0 +1,87 @@
+/** Dashboard (Estadística), follow-up reports and daily ticket reports (BEHAVIOUR.md §7–§8, SCREENS.md §4, §7). */
+
+export interface ChartDataset {
+  label?: string;
+  data: number[];
+  backgroundColor: string[];
+}
+
+/** What every chart call answers in `_data.chartData` (Chart.js shape). */
+export interface ChartData {
+  labels: string[];
+  datasets: ChartDataset[];
+}
+
+/** `_data` of follow-student-card and follow-student-classroom. */
+export interface FollowStudentCard {
+  /** Withdrawn (Renuncia activity finished). */
+  resign: number;
+  /** Not withdrawn, accessed the course at least once. */
+  active: number;
+  /** Not withdrawn, never accessed the course. */
+  inactive: number;
+  /** Synchronised student enrolments. */
+  total: number;
+}
+
+/** `_data` of GET /reports/courses/{c}/data-card/{date}. */
+export interface DailyTicketCard {
+  /** Tickets created that day. */
+  created: number;
+  /** Tickets created up to the end of that day. */
+  total: number;
+  /** Of those, not closed by the end of that day. */
+  open: number;
+  /** Of those, closed by the end of that day (closing_date <= end of day). */
+  closed: number;
+}
+
+/** `_data` of GET /reports/courses/{c}/type-ticket/{date}: one chart per dimension, over that day's tickets. */
+export interface DailyTicketCharts {
+  priority: { chartData: ChartData };
+  type: { chartData: ChartData };
+  motive: { chartData: ChartData };
+  source: { chartData: ChartData };
+  status: { chartData: ChartData };
+}
+
+/** One row of `_data.table` of GET /reports/courses/{c}/table-operator/{date}. */
+export interface OperatorDayRow {
+  operatorId: number;
+  operator: string;
+  /** Distinct tickets the operator logged attempts on that day. */
+  tickets: number;
+  /** Of those tickets, how many are closed now. */
+  closed: number;
+  /** Contact attempts logged that day. */
+  attempts: number;
+}
+
+/** A student's state from the course's Renuncia (withdrawal) activity. */
+export const STUDENT_STATES = ['Activo', 'Renuncia en curso', 'Renunciado'] as const;
+export type StudentState = (typeof STUDENT_STATES)[number];
+export const STUDENT_STATE_COLORS = ['#5cb85c', '#F9A825', '#D32F2F'] as const;
+
+export const LOGGED_TIME_LABELS = ['Nunca', 'Menos de un día', 'Menos de una semana', 'Más de una semana'] as const;
+export const LOGGED_TIME_COLORS = ['#9E9E9E', '#5cb85c', '#F9A825', '#D32F2F'] as const;
+
+export const PROGRESS_LABELS = { done: 'Realizado', notDone: 'No realizado' } as const;
+export const PROGRESS_COLORS = { done: '#5cb85c', notDone: '#D32F2F' } as const;
+
+export const STATUS_DATASETS = { open: 'Abierto', closed: 'Cerrado' } as const;
+export const STATUS_COLORS = { open: '#5cb85c', closed: '#D32F2F' } as const;
+
+/** Colours of catalogue charts, cycled in catalogue order. */
+export const CHART_PALETTE = [
+  '#1E88E5', '#43A047', '#FB8C00', '#E53935', '#8E24AA', '#00ACC1', '#FDD835', '#6D4C41', '#3949AB', '#7CB342', '#F4511E', '#546E7A',
+] as const;
+
+export const paletteColors = (n: number): string[] => Array.from({ length: n }, (_, i) => CHART_PALETTE[i % CHART_PALETTE.length]!);
+
+export const DASHBOARD_MSG = {
+  courseNotFound: 'El curso no existe.',
+  classroomNotFound: 'El aula no existe.',
+  sectionNotFound: 'La sección no existe.',
+  activityNotFound: 'Ninguna de las actividades indicadas pertenece al curso.',
+  unassigned: 'Sin asignar',
+} as const;
