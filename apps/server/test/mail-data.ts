@@ -14,7 +14,8 @@ let seq = 0;
  * Student i is "Nombre{i} Apellido{i}" <alumno{i}.{tag}@correo.test> unless `noEmail` has i.
  */
 export async function seedMailTickets(db: Database, creatorId: number, n: number, opts: { noEmail?: number[]; courseEmail?: string | null; coursePassword?: string | null } = {}) {
-  const tag = `${process.pid}${++seq}${Date.now() % 100000}`;
+  // Short: RUTs are at most 12 characters (`{tag}{i}-K`).
+  const tag = `${++seq % 10}${1000 + Math.floor(Math.random() * 9000)}`;
   const chain = await seedChain(db, creatorId, tag);
   await db.updateTable('courses').set({ email: opts.courseEmail === undefined ? 'curso@sigaf.test' : opts.courseEmail, password_encrypted: opts.coursePassword ?? null }).where('id', '=', chain.course).execute();
   const ref = await db.selectFrom('tickets').selectAll().where('id', '=', chain.ticket).executeTakeFirstOrThrow();

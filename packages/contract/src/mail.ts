@@ -116,7 +116,7 @@ const ccField = z.unknown().transform((v, ctx) => {
   if (invalid !== null) ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccInvalid(invalid) });
   else if (addresses.length > MAIL_MAX_CC) ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccTooMany(MAIL_MAX_CC) });
   return addresses;
-});
+}).default([]);
 
 /** Stored names of uploaded files: an array, a JSON array string, or a comma-separated string. */
 const filesField = z.unknown().transform((v, ctx) => {
@@ -141,7 +141,7 @@ const filesField = z.unknown().transform((v, ctx) => {
   const unique = [...new Set(names as string[])].filter(Boolean);
   if (unique.length > MAIL_MAX_FILES) ctx.addIssue({ code: 'custom', message: MAIL_MSG.tooManyFiles(MAIL_MAX_FILES) });
   return unique;
-});
+}).default([]);
 
 const subject = z.preprocess(
   (v) => (typeof v === 'string' ? v.replace(/[\r\n]+/g, ' ').trim() : v === null ? undefined : v),

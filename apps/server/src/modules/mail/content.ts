@@ -37,7 +37,6 @@ function decodeEntities(text: string): string {
 
 /** The plain-text part of a sanitised body. */
 export function htmlToText(html: string): string {
-  let listDepth = 0;
   const text = html
     .replace(/\r?\n/g, ' ')
     .replace(/<a\s+href="([^"]*)"[^>]*>(.*?)<\/a>/gi, (_, href: string, label: string) => {
@@ -46,16 +45,9 @@ export function htmlToText(html: string): string {
       return decodeEntities(plain).trim() === url || url.startsWith('mailto:') ? plain : `${plain} (${href})`;
     })
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<(ul|ol)>/gi, () => {
-      listDepth++;
-      return '\n';
-    })
-    .replace(/<\/(ul|ol)>/gi, () => {
-      listDepth = Math.max(0, listDepth - 1);
-      return '\n';
-    })
+    .replace(/<(ul|ol)>/gi, '\n')
     .replace(/<li>/gi, '\n- ')
-    .replace(/<\/(p|h1|h2|h3)>/gi, '\n\n')
+    .replace(/<\/(p|h1|h2|h3|ul|ol)>/gi, '\n\n')
     .replace(/<[^>]+>/g, '');
   return decodeEntities(text)
     .split('\n')
