@@ -83,7 +83,7 @@ export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: 
   if (rows.length === 0) {
     return (
       <Typography variant="body2" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>
-        {t('tickets.history.none')}
+        {t(exclude ? 'tickets.history.noneOther' : 'tickets.history.none')}
       </Typography>
     );
   }

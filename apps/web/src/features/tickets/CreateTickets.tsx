@@ -185,15 +185,13 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
         failed(err);
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
       try {
         await addAttempt(ticket.id, attempt);
+        notify(TICKET_MSG.created);
       } catch (err) {
         notify(t('tickets.single.attemptFailed', { code: ticket.ticketCode, message: errorText(err, t('common.error')) }), 'error', 10_000);
-        onClose();
-        return;
       }
-      notify(TICKET_MSG.created);
+      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
       onClose();
     },
     () => notify(t('tickets.form.incomplete'), 'warning'),
@@ -327,15 +325,13 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
           failed(err);
           return;
         }
-        void queryClient.invalidateQueries({ queryKey: ['tickets'] });
         try {
           await addAttempts(created.ids, attempt);
+          notify(created.message || TICKET_MSG.createdMany(created.ids.length));
         } catch (err) {
           notify(t('tickets.massive.attemptsFailed', { count: created.ids.length, message: errorText(err, t('common.error')) }), 'error', 10_000);
-          onClose();
-          return;
         }
-        notify(created.message || TICKET_MSG.createdMany(created.ids.length));
+        void queryClient.invalidateQueries({ queryKey: ['tickets'] });
         onClose();
       } finally {
         setGenerating(false);

@@ -1,14 +1,17 @@
 import ManageSearchIcon from '@mui/icons-material/ManageSearch';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
+import { TicketDialog, useTicketParam } from './TicketDialog';
 import { TicketsTable } from './TicketsTable';
 
 /** Administración ticket (SCREENS.md §8.1): every course's tickets, every option editable, attempts deletable. */
 export default function ManageTicketPage() {
   const { t } = useTranslation();
+  const [openId, setOpenId] = useTicketParam();
   return (
     <PageCard title={t('nav.manageTicket')} icon={<ManageSearchIcon />}>
-      <TicketsTable mode="admin" defaultStatus="all" perPage={10} label={t('nav.manageTicket')} />
+      <TicketsTable defaultStatus="all" perPage={10} label={t('nav.manageTicket')} onOpen={setOpenId} />
+      <TicketDialog ticketId={openId} mode="admin" onClose={() => setOpenId(null)} />
     </PageCard>
   );
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import CloseIcon from '@mui/icons-material/Close';
+import LinkIcon from '@mui/icons-material/Link';
 import LockIcon from '@mui/icons-material/Lock';
 import { TICKET_MSG } from '@sigaf/contract';
 import {
@@ -17,12 +18,14 @@ import {
   LinearProgress,
   Skeleton,
   Stack,
+  Tooltip,
   Typography,
   useMediaQuery,
   useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -39,6 +42,27 @@ import { StudentCard } from './StudentCard';
 const LOCK_RENEW_MS = 4 * 60_000;
 
 export type TicketDialogMode = 'work' | 'admin';
+
+/** The open ticket lives in the address (`?ticket=ID`): a link to it can be shared, and a reload opens it again. */
+export function useTicketParam() {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('ticket');
+  const id = raw && /^\d{1,10}$/.test(raw) ? Number(raw) : null;
+  const set = useCallback(
+    (next: number | null) =>
+      setParams(
+        (p) => {
+          const q = new URLSearchParams(p);
+          if (next) q.set('ticket', String(next));
+          else q.delete('ticket');
+          return q;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [id, set] as const;
+}
 
 /** "Ver / Agregar contacto" (work) and the administration edit (admin) of one ticket, with its edit lock. */
 export function TicketDialog({ ticketId, mode, onClose }: { ticketId: number | null; mode: TicketDialogMode; onClose: () => void }) {
@@ -212,15 +236,24 @@ function TicketEditor({ ticketId, mode, onClose }: { ticketId: number; mode: Tic
     if (!deleting || !ticket) return;
     try {
       const res = await deleteAttempt(deleting.id);
-      notify(res.message || t('common.success'));
       const full = await fetchTicket(ticket.id);
       setTicket(full.ticket);
       setDetails(full.details);
+      notify(res.message || t('common.success'));
       void refreshLists();
     } catch (err) {
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
     } finally {
       setDeleting(null);
+    }
+  };
+
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      notify(t('tickets.dialog.linkCopied'), 'info');
+    } catch {
+      notify(window.location.href, 'info', 10_000);
     }
   };
 
@@ -239,6 +272,11 @@ function TicketEditor({ ticketId, mode, onClose }: { ticketId: number; mode: Tic
         {ticket && <Chip size="small" label={ticket.statusTicket.description} sx={{ bgcolor: 'white', color: ticket.close ? 'text.secondary' : 'primary.main', fontWeight: 600 }} />}
         {!editable && ticket && blocked && <LockIcon fontSize="small" aria-hidden />}
         <Box sx={{ flex: 1 }} />
+        <Tooltip title={t('tickets.dialog.copyLink')}>
+          <IconButton aria-label={t('tickets.dialog.copyLink')} onClick={() => void copyLink()} sx={{ color: 'white' }}>
+            <LinkIcon />
+          </IconButton>
+        </Tooltip>
         <IconButton aria-label={t('common.close')} onClick={close} disabled={formState.isSubmitting} sx={{ color: 'white' }}>
           <CloseIcon />
         </IconButton>

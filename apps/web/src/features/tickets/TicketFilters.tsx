@@ -106,7 +106,7 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
   return (
     <>
       <Grid container spacing={1.5} sx={{ alignItems: 'center' }}>
-        <Grid size={{ xs: 12, md: 4 }}>
+        <Grid size={{ xs: 12, md: 3 }}>
           <TextField
             label={t('tickets.filters.search')}
             value={text}
@@ -125,8 +125,8 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
           </TextField>
         </Grid>
         {ID_FILTERS.slice(0, FIRST_ROW).map(idField)}
-        <Grid size={{ xs: 12, md: 2 }} sx={{ display: 'flex', gap: 0.5, justifyContent: { md: 'flex-end' } }}>
-          <Button onClick={() => setMore((m) => !m)} startIcon={<Badge color="secondary" badgeContent={more ? 0 : hidden}><TuneIcon /></Badge>} aria-expanded={more}>
+        <Grid size={{ xs: 12, md: 3 }} sx={{ display: 'flex', gap: 0.5, justifyContent: { md: 'flex-end' } }}>
+          <Button onClick={() => setMore((m) => !m)} startIcon={<Badge color="secondary" badgeContent={more ? 0 : hidden}><TuneIcon /></Badge>} aria-expanded={more} sx={{ whiteSpace: 'nowrap' }}>
             {t(more ? 'tickets.filters.less' : 'tickets.filters.more')}
           </Button>
           <Tooltip title={t('tickets.filters.clear')}>

@@ -104,8 +104,7 @@ export function TicketGrid({ rows, total, loading, pagination, onPaginationChang
       { field: 'createdAt', headerName: t('tickets.columns.createdAt'), width: 150, valueGetter: (_v, r) => stamp(r) },
       { field: 'operator', headerName: t('tickets.columns.operator'), width: 170, valueGetter: (_v, r) => r.userAssigned?.name ?? t('tickets.unassigned') },
     ];
-    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 170, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
-    cols.push({
+    const actionsColumn: GridColDef<Ticket> = {
       field: 'actions',
       type: 'actions',
       headerName: t('tickets.columns.actions'),
@@ -122,7 +121,10 @@ export function TicketGrid({ rows, total, loading, pagination, onPaginationChang
         if (row.showDeleteButton) actions.push(<GridActionsCellItem key="delete" icon={<DeleteIcon />} label={t('tickets.row.delete')} onClick={() => onDelete(row)} />);
         return actions;
       },
-    });
+    };
+    // Row actions right after the attempts, as the original: always in view, however wide the table.
+    cols.splice(3, 0, actionsColumn);
+    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 170, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
     return cols;
   }, [t, showCourse, onOpen, onDelete]);
 

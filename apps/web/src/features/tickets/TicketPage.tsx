@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { CreateMassiveDialog, CreateSingleDialog } from './CreateTickets';
+import { TicketDialog, useTicketParam } from './TicketDialog';
 import { TicketsTable } from './TicketsTable';
 
 /** The chosen course survives a reload of the tab. */
@@ -26,6 +27,7 @@ export default function TicketPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useState<CourseOption | null>(storedCourse);
   const [creating, setCreating] = useState<'single' | 'massive' | null>(null);
+  const [openId, setOpenId] = useTicketParam();
   const choose = (c: CourseOption | null) => {
     setCourse(c);
     try {
@@ -52,22 +54,23 @@ export default function TicketPage() {
       ) : (
         <TicketsTable
           courseId={course.id}
-          mode="work"
+          onOpen={setOpenId}
           defaultStatus="open"
           perPage={25}
           label={t('tickets.gridLabel', { course: course.description })}
           actions={
             <>
-              <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating('single')}>
+              <Button variant="contained" endIcon={<AddIcon />} onClick={() => setCreating('single')}>
                 {t('tickets.toolbar.single')}
               </Button>
-              <Button variant="contained" color="secondary" startIcon={<GroupAddIcon />} onClick={() => setCreating('massive')}>
+              <Button variant="contained" color="secondary" endIcon={<GroupAddIcon />} onClick={() => setCreating('massive')}>
                 {t('tickets.toolbar.massive')}
               </Button>
             </>
           }
         />
       )}
+      <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} />
       {course && creating === 'single' && <CreateSingleDialog course={course} onClose={() => setCreating(null)} />}
       {course && creating === 'massive' && <CreateMassiveDialog course={course} onClose={() => setCreating(null)} />}
     </PageCard>

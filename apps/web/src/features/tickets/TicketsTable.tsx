@@ -12,23 +12,22 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { deleteTicket, exportTickets, useTicketList, type Ticket, type TicketFilterValues } from './api';
 import { BulkActions } from './BulkActions';
-import { TicketDialog, type TicketDialogMode } from './TicketDialog';
 import { emptyFilters, PresetsMenu, TicketFiltersBar } from './TicketFilters';
 import { TicketGrid } from './TicketGrid';
 
 interface Props {
   /** One course's tickets, or every course's (administration). */
   courseId?: number;
-  mode: TicketDialogMode;
   defaultStatus: TicketStatusFilter;
   perPage: number;
   /** Extra toolbar buttons (Individual, Masivo). */
   actions?: ReactNode;
   label: string;
+  onOpen: (ticketId: number) => void;
 }
 
-/** Filters, presets, export, the server-side grid, bulk actions and the ticket dialog: the body of Ticket and Administración ticket. */
-export function TicketsTable({ courseId, mode, defaultStatus, perPage, actions, label }: Props) {
+/** Filters, presets, export, the server-side grid and bulk actions: the body of Ticket and Administración ticket. */
+export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket }: Props) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -37,7 +36,6 @@ export function TicketsTable({ courseId, mode, defaultStatus, perPage, actions, 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: perPage });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
   const [selection, setSelection] = useState<number[]>([]);
-  const [openId, setOpenId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<Ticket | null>(null);
   const [exporting, setExporting] = useState(false);
   /** Codes of the rows seen, to name selected tickets that are on another page. */
@@ -58,7 +56,7 @@ export function TicketsTable({ courseId, mode, defaultStatus, perPage, actions, 
   const rows = list.data?.rows ?? [];
   for (const r of rows) codes.current.set(r.id, r.ticketCode);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
-  const onOpen = useCallback((row: Ticket) => setOpenId(row.id), []);
+  const onOpen = useCallback((row: Ticket) => openTicket(row.id), [openTicket]);
   const onDelete = useCallback((row: Ticket) => setDeleting(row), []);
 
   const doExport = async () => {
@@ -144,7 +142,6 @@ export function TicketsTable({ courseId, mode, defaultStatus, perPage, actions, 
         onDelete={onDelete}
         showCourse={!courseId}
       />
-      <TicketDialog ticketId={openId} mode={mode} onClose={() => setOpenId(null)} />
       <ConfirmDialog
         open={Boolean(deleting)}
         message={t('tickets.row.deleteConfirm', { code: deleting?.ticketCode ?? '' })}

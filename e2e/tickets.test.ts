@@ -1,0 +1,292 @@
+import { computeDv, formatRut } from '@sigaf/contract';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+
+/** Ticket screens end to end: two operators and the edit lock, unlocking, single and massive creation, bulk close, administration. */
+
+const NAMES = ['Valentina', 'Benjamín', 'Catalina', 'Diego', 'Emilia', 'Felipe'];
+const rutOf = (n: number) => formatRut({ body: 17_000_000 + n, dv: computeDv(17_000_000 + n) });
+
+type Json = Record<string, any>;
+interface Person {
+  id: number;
+  name: string;
+  token: string;
+}
+
+describeE2E('tickets: the support and follow-up workflow', () => {
+  let product: Product;
+  let browser: Browser;
+  let adminToken: string;
+  let admin: Page;
+  let enrolments: number[] = [];
+  let anaOp: Person;
+  let brunoOp: Person;
+  /** Catalogue ids by catalogue and key. */
+  const keys: Record<string, Record<string, number>> = {};
+
+  const call = (method: string, url: string, token: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+
+  async function operator(name: string, email: string, roleId: number): Promise<Person> {
+    const created = await call('POST', '/users/signup', adminToken, { name, email, role_id: roleId, password: 'Primera-Clave-1' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const first = await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Primera-Clave-1' });
+    const id = created.body._data.properties.id;
+    await call('PUT', `/users/${id}`, first.body.access_token, { password: 'Segunda-Clave-2', isFirstLogin: 1 });
+    const token = (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Segunda-Clave-2' })).body.access_token;
+    return { id, name, token };
+  }
+
+  async function ticketFor(enrolment: number, assigned: Person): Promise<Json> {
+    const res = await call('POST', '/tickets', adminToken, {
+      course_registered_user_id: enrolment,
+      type_ticket_id: keys.type!.phone,
+      status_ticket_id: keys.status!.open,
+      priority_ticket_id: keys.priority!.high,
+      source_ticket_id: keys.source!.outgoing,
+      motive_ticket_id: keys.motive!.welcome,
+      user_assigned_id: assigned.id,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body._data.properties;
+  }
+
+  async function choose(page: Page, scope: Locator | Page, label: string, option: string) {
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  }
+
+  async function openCourse(page: Page) {
+    await page.goto('/my/ticket');
+    await choose(page, page, 'Categorías', 'Formación Docente');
+    await choose(page, page, 'Cursos', 'Matemática Inicial');
+    await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
+  }
+
+  /** The snackbar's message (by text: while a dialog is open, the rest of the page is aria-hidden). */
+  const snack = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchBrowser();
+    adminToken = await adminSession(product);
+    const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0].properties.id;
+    const category = await call('POST', '/categories', adminToken, { description: 'Formación Docente', category_code: 'FD', platform_id: platform });
+    const course = await call('POST', '/courses', adminToken, { description: 'Matemática Inicial', category_id: category.body._data.properties.id });
+    const courseId = course.body._data.properties.id;
+    enrolments = [];
+    for (const [i, name] of NAMES.entries()) {
+      const student = await call('POST', '/registered-users/view-store', adminToken, {
+        rut: rutOf(i),
+        name,
+        last_name: 'Prueba',
+        mother_last_name: 'E2E',
+        email: `alumno${i}@correo.cl`,
+        ...(i % 2 === 0 ? { mobile: `+5699000000${i}` } : {}),
+      });
+      expect(student.status, JSON.stringify(student.body)).toBe(201);
+      const enrolment = await call('POST', '/course-registered-users/view-store', adminToken, { course_id: courseId, registered_user_id: student.body._data.properties.id });
+      expect(enrolment.status, JSON.stringify(enrolment.body)).toBe(201);
+      enrolments.push(enrolment.body._data.properties.id);
+    }
+    // Someone registered but not enrolled in the course.
+    await call('POST', '/registered-users/view-store', adminToken, { rut: rutOf(50), name: 'Gaspar', last_name: 'Externo' });
+    const roles = (await call('GET', '/roles', adminToken)).body._data.collections as Json[];
+    const roleId = roles.find((r) => r.properties.key === 'operator')!.properties.id;
+    anaOp = await operator('Ana Operadora', 'ana@sigaf.cl', roleId);
+    brunoOp = await operator('Bruno Operador', 'bruno@sigaf.cl', roleId);
+    for (const [name, path] of Object.entries({ status: 'status-tickets', type: 'type-tickets', priority: 'priority-tickets', source: 'source-tickets', motive: 'motive-tickets' })) {
+      const items = (await call('GET', `/${path}`, adminToken)).body._data.collections as Json[];
+      keys[name] = Object.fromEntries(items.map((c) => [c.properties.key, c.properties.id]));
+    }
+    ({ page: admin } = await signedInPage(browser, product, adminToken));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  it('operator A edits while B sees the lock and cannot save; A saves an attempt; B reloads and closes the ticket', async () => {
+    const ticket = await ticketFor(enrolments[0]!, anaOp);
+    const a = await signedInPage(browser, product, anaOp.token);
+    const b = await signedInPage(browser, product, brunoOp.token);
+
+    await openCourse(a.page);
+    const row = a.page.getByRole('row').filter({ hasText: ticket.ticketCode });
+    await row.getByRole('button', { name: 'Agregar contacto' }).click();
+    const dialogA = a.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
+    await dialogA.getByLabel('Observaciones').waitFor();
+    await dialogA.getByText('+56990000000').waitFor();
+    await screenshot(a.page, 'tickets-dialog-editing');
+
+    // B opens the same ticket from its link: read-only, with who holds it and since when.
+    await b.page.goto(`/my/ticket?ticket=${ticket.id}`);
+    const dialogB = b.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
+    await dialogB.getByText(/^Bloqueado por Ana Operadora desde \d{2}:\d{2}$/).waitFor();
+    expect(await dialogB.getByRole('button', { name: 'Guardar' }).isDisabled()).toBe(true);
+    expect(await dialogB.getByLabel('Observaciones').count()).toBe(0);
+    await screenshot(b.page, 'tickets-dialog-locked');
+
+    // A records a failed attempt; Enter in the comment saves.
+    await dialogA.getByRole('button', { name: 'Guardar' }).click();
+    await dialogA.getByText('Ingrese una observación.').waitFor();
+    await choose(a.page, dialogA, 'Intento de contacto', 'Fallido');
+    await dialogA.getByLabel('Observaciones').fill('No contesta; <b>volver a llamar</b> mañana');
+    await dialogA.getByLabel('Observaciones').press('Enter');
+    await snack(a.page, 'El ticket se ha editado correctamente.');
+    await dialogA.waitFor({ state: 'hidden' });
+    await row.getByLabel('1 intento de contacto').waitFor();
+
+    // B reloads: now B holds the lock, reads A's attempt as plain text, and closes the ticket.
+    await b.page.reload();
+    await dialogB.getByText('No contesta; <b>volver a llamar</b> mañana').waitFor();
+    expect(await dialogB.getByText(/^Bloqueado por/).count()).toBe(0);
+    await choose(b.page, dialogB, 'Estado', 'Cerrado');
+    await choose(b.page, dialogB, 'Intento de contacto', 'Exitoso');
+    await dialogB.getByLabel('Observaciones').fill('Contactada: retoma el curso esta semana.');
+    await dialogB.getByRole('button', { name: 'Guardar' }).click();
+    await snack(b.page, 'El ticket se ha editado correctamente.');
+    await dialogB.waitFor({ state: 'hidden' });
+
+    const after = (await call('GET', `/tickets/${ticket.id}`, adminToken)).body._data.properties;
+    expect(after).toMatchObject({ close: true, attempts: 2, lock: null, statusTicket: { key: 'closed' } });
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('an administrator frees a stale lock on Desbloqueo ticket; then another operator can edit', async () => {
+    const ticket = await ticketFor(enrolments[1]!, anaOp);
+    // A's browser died while the ticket was open: the lock stays behind.
+    expect((await call('POST', '/log-editing-tickets', anaOp.token, { ticket_id: ticket.id })).status).toBe(201);
+
+    await admin.goto('/my/mantenedor/desbloqueo-ticket');
+    const row = admin.getByRole('row').filter({ hasText: ticket.ticketCode });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Ana Operadora\d{2}-\d{2}-\d{4} \d{2}:\d{2}/);
+    await screenshot(admin, 'tickets-blocking');
+    await row.getByRole('button', { name: `Desbloquear ${ticket.ticketCode}` }).click();
+    await admin.getByText(/Se desbloqueará el ticket .+, abierto por Ana Operadora/).waitFor();
+    await admin.getByRole('button', { name: 'ACEPTAR' }).click();
+    await snack(admin, 'Ticket desbloqueado exitosamente.');
+    await admin.getByText('No existen tickets bloqueados').waitFor();
+
+    const b = await signedInPage(browser, product, brunoOp.token);
+    await b.page.goto(`/my/ticket?ticket=${ticket.id}`);
+    const dialog = b.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
+    await dialog.getByLabel('Observaciones').waitFor();
+    // B's own lock shows on the unlock screen, and closing the dialog releases it.
+    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data.properties.user.name).toBe('Bruno Operador');
+    await dialog.getByRole('button', { name: 'Cerrar' }).last().click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(404);
+    await b.context.close();
+  });
+
+  it('Individual: finds the student by RUT in any spelling, explains refusals, creates the ticket and its first attempt', async () => {
+    await openCourse(admin);
+    await admin.getByRole('button', { name: 'Individual' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Crear ticket individual' });
+    const rut = dialog.getByLabel('RUT del alumno');
+    await rut.fill('11.111.111-2');
+    await rut.press('Enter');
+    await dialog.getByText('El RUT no es válido.').waitFor();
+    await rut.fill('11111111-1');
+    await rut.press('Enter');
+    await dialog.getByText('El alumno no se encuentra registrado.').waitFor();
+    await rut.fill(rutOf(50).replace(/\./g, ''));
+    await rut.press('Enter');
+    await dialog.getByText('El alumno no pertenece a este curso.').waitFor();
+    await rut.fill(rutOf(0).replace(/[.-]/g, ''));
+    await rut.press('Enter');
+    await dialog.getByText('VALENTINA PRUEBA E2E').waitFor();
+    // Her closed ticket from the first test is in the history.
+    await dialog.getByRole('table', { name: 'Tickets anteriores del alumno' }).getByText('Cerrado').waitFor();
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await snack(admin, 'Complete los campos obligatorios.');
+    await expect(dialog.getByText('Es obligatorio.').count()).resolves.toBeGreaterThanOrEqual(4);
+    await choose(admin, dialog, 'Origen', 'Entrante');
+    await choose(admin, dialog, 'Tipo', 'Correo electrónico');
+    await choose(admin, dialog, 'Motivo', 'Problema');
+    await choose(admin, dialog, 'Prioridad', 'Baja');
+    await dialog.getByRole('combobox', { name: 'Operador' }).fill('Ana');
+    await admin.getByRole('option', { name: 'Ana Operadora' }).click();
+    await choose(admin, dialog, 'Intento de contacto', 'Exitoso');
+    await dialog.getByLabel('Observaciones').fill('Escribió por correo: no puede entrar a la plataforma.');
+    await screenshot(admin, 'tickets-single');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await snack(admin, 'El ticket se ha creado correctamente.');
+    await dialog.waitFor({ state: 'hidden' });
+    const row = admin.getByRole('row').filter({ hasText: rutOf(0) });
+    await row.getByLabel('1 intento de contacto').waitFor();
+    const mine = await call('GET', `/tickets?search=${rutOf(0)}&page=1&perPage=5`, anaOp.token);
+    expect(mine.body._data.collections.map((c: Json) => c.properties)).toMatchObject([
+      { userAssigned: { name: 'Ana Operadora' }, typeTicket: { key: 'email' }, priorityTicket: { key: 'low' }, attempts: 1, userCreated: { name: 'Administrador SIGAF' } },
+    ]);
+  });
+
+  it('Masivo: tickets for five students at once, then closed in bulk', async () => {
+    await openCourse(admin);
+    await admin.getByRole('button', { name: 'Masivo' }).click();
+    const dialog = admin.getByRole('dialog', { name: /^Ticket masivo/ });
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await dialog.getByText('Debe seleccionar al menos un alumno').waitFor();
+    for (const i of [1, 2, 3, 4, 5]) await dialog.getByRole('row').filter({ hasText: rutOf(i) }).getByRole('checkbox').check();
+    await dialog.getByText('Seleccionados: 5').waitFor();
+    await screenshot(admin, 'tickets-massive-recipients');
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await dialog.getByText('Se crearán 5 tickets, uno por cada alumno seleccionado.').waitFor();
+    await choose(admin, dialog, 'Origen', 'Saliente');
+    await choose(admin, dialog, 'Tipo', 'Contacto telefónico');
+    await choose(admin, dialog, 'Motivo', 'Bienvenida');
+    await choose(admin, dialog, 'Prioridad', 'Media');
+    await dialog.getByRole('combobox', { name: 'Operador' }).fill('Bruno');
+    await admin.getByRole('option', { name: 'Bruno Operador' }).click();
+    await choose(admin, dialog, 'Intento de contacto', 'Fallido');
+    await dialog.getByLabel('Observaciones').fill('Llamada de bienvenida sin respuesta.');
+    await dialog.getByRole('button', { name: 'Generar tickets' }).click();
+    await snack(admin, 'Se crearon 5 tickets correctamente.');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await admin.getByRole('button', { name: 'Más filtros' }).click();
+    await choose(admin, admin, 'Operador', 'Bruno Operador');
+    await admin.getByText('Tickets encontrados: 5').waitFor();
+    await screenshot(admin, 'tickets-list');
+    await admin.getByRole('checkbox', { name: 'Seleccionar todas las filas' }).check();
+    await admin.getByText('5 tickets seleccionados').waitFor();
+    await admin.getByRole('button', { name: 'Cerrar tickets' }).click();
+    await admin.getByText('Se cerrarán los 5 tickets seleccionados. ¿Desea continuar?').waitFor();
+    await admin.getByRole('button', { name: 'ACEPTAR' }).click();
+    await snack(admin, 'Se actualizaron 5 tickets.');
+    await admin.getByText('Tickets encontrados: 0').waitFor();
+
+    const closed = await call('GET', `/tickets?status=closed&user_assigned_id=${brunoOp.id}&page=1&perPage=50`, adminToken);
+    const items = closed.body._data.collections.map((c: Json) => c.properties);
+    expect(items).toHaveLength(5);
+    expect(items.every((t: Json) => t.attempts === 1 && t.priorityTicket.key === 'medium')).toBe(true);
+  });
+
+  it('Administración ticket: every course, search by code, all options editable, one attempt deleted after confirmation', async () => {
+    const list = await call('GET', `/tickets?status=all&search=${encodeURIComponent(rutOf(0))}&page=1&perPage=50&sort=createdAt&order=asc`, adminToken);
+    const first = list.body._data.collections[0].properties;
+    await admin.goto('/my/mantenedor/administracion-ticket');
+    await admin.getByLabel('Buscar por código, RUT o nombre').fill(first.ticketCode);
+    await admin.getByText('Tickets encontrados: 1').waitFor();
+    await admin.getByRole('row').filter({ hasText: first.ticketCode }).getByText('Matemática Inicial').click();
+    const dialog = admin.getByRole('dialog', { name: `Ticket ${first.ticketCode}` });
+    await dialog.getByRole('combobox', { name: 'Motivo' }).waitFor();
+    await screenshot(admin, 'tickets-admin-edit');
+    await dialog.getByRole('button', { name: 'Eliminar intento 1' }).click();
+    await admin.getByRole('button', { name: 'ACEPTAR' }).click();
+    await snack(admin, 'Intento de contacto eliminado.');
+    await dialog.getByText('Intentos de contacto (1)').waitFor();
+    await expect(dialog.getByRole('button', { name: /^Eliminar intento/ }).count()).resolves.toBe(1);
+    await choose(admin, dialog, 'Motivo', 'Problema');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await snack(admin, 'El ticket se ha editado correctamente.');
+    const after = (await call('GET', `/tickets/${first.id}`, adminToken)).body._data.properties;
+    expect(after).toMatchObject({ attempts: 1, motiveTicket: { key: 'problem' } });
+  });
+});
