@@ -57,6 +57,34 @@ export interface OperatorDayRow {
   attempts: number;
 }
 
+/** One activity row of a student in GET /activities/{ids}/course-registered-users/{course}. */
+export interface StudentActivityRow {
+  activityId: number;
+  idActivityMoodle: number | null;
+  description: string;
+  statusMoodle: string | null;
+  qualificationMoodle: string | null;
+  /** 0 incomplete, 1 complete, 2 pass, 3 fail; null without a row. */
+  completionState: number | null;
+  grade: number | null;
+}
+
+/** One student (enrolment id) of GET /activities/{ids}/course-registered-users/{course}. */
+export interface StudentOnActivities {
+  id: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string | null;
+  classroomId: number | null;
+  classroom: string | null;
+  /** Pre/Post test form: A for an even RUT check digit, B for odd or K. */
+  form: 'A' | 'B';
+  status: StudentState;
+  activities: StudentActivityRow[];
+}
+
 /** A student's state from the course's Renuncia (withdrawal) activity. */
 export const STUDENT_STATES = ['Activo', 'Renuncia en curso', 'Renunciado'] as const;
 export type StudentState = (typeof STUDENT_STATES)[number];

@@ -1,4 +1,4 @@
-import { APP_TIME_ZONE } from '@sigaf/contract';
+import { APP_TIME_ZONE, type StudentOnActivities } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 
@@ -335,27 +335,7 @@ export class DashboardRepository {
 
   /** Each student (the population above) with their state and their row on each of the given activities. */
   async studentsOnActivities(courseId: number, activityIds: number[]) {
-    const { rows } = await sql<{
-      id: number;
-      rut: string;
-      name: string;
-      lastName: string;
-      motherLastName: string | null;
-      email: string | null;
-      classroomId: number | null;
-      classroom: string | null;
-      form: 'A' | 'B';
-      stage: number;
-      activities: Array<{
-        activityId: number;
-        idActivityMoodle: number | null;
-        description: string;
-        statusMoodle: string | null;
-        qualificationMoodle: string | null;
-        completionState: number | null;
-        grade: number | null;
-      }>;
-    }>`
+    const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number }>`
       with ${this.students({ courseId })}
       select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
         enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage,

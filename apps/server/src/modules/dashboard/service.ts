@@ -15,6 +15,7 @@ import {
   type DailyTicketCharts,
   type FollowStudentCard,
   type OperatorDayRow,
+  type StudentOnActivities,
 } from '@sigaf/contract';
 import { notFound } from '../../http/errors.js';
 import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
@@ -131,7 +132,7 @@ export class DashboardService {
   }
 
   /** Each student's state and row on the chosen activities (local ids or Moodle ids). */
-  async studentsOnActivities(courseId: number, ids: number[]) {
+  async studentsOnActivities(courseId: number, ids: number[]): Promise<StudentOnActivities[]> {
     await this.requireCourse(courseId);
     const activities = await this.repo.activitiesOf(courseId, ids);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
