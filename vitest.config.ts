@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+          include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'tools/moodle-sim/test/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 60_000,

@@ -1,0 +1,109 @@
+import { normalizeRut } from '@sigaf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MoodleClient } from '../../../apps/server/src/moodle/client.js';
+import { FIXTURE_TOKENS, fixtureSite } from '../src/fixture-site.js';
+import { generateSite } from '../src/generator.js';
+import { startMoodleSim, type SimServer } from '../src/server.js';
+
+/** The generator and the fault injection, seen through the server's own Moodle client. */
+describe('moodle-sim: generated sites', () => {
+  const generated = generateSite({ seed: 7, courses: 2, studentsPerCourse: 40, units: 3, activitiesPerUnit: 2, invalidRutRate: 0.1 });
+  let sim: SimServer;
+  let client: MoodleClient;
+  beforeAll(async () => {
+    sim = await startMoodleSim({ site: generated.site });
+    client = new MoodleClient({ baseUrl: sim.url, token: generated.tokens.admin, retries: 0 });
+  });
+  afterAll(() => sim.close());
+
+  it('is deterministic for a seed', () => {
+    const again = generateSite({ seed: 7, courses: 2, studentsPerCourse: 40, units: 3, activitiesPerUnit: 2, invalidRutRate: 0.1 });
+    expect(again.people).toEqual(generated.people);
+    expect(again.tokens).toEqual(generated.tokens);
+  });
+
+  it('puts each valid RUT in idnumber or username, in any spelling', async () => {
+    const users = await client.getAllEnrolledUsers(generated.courseIds[0]!, { pageSize: 7 });
+    const students = users.filter((u) => u.roles?.some((r) => r.shortname === 'student'));
+    expect(students).toHaveLength(40);
+    for (const u of students) {
+      const person = generated.people.find((p) => p.moodleId === u.id)!;
+      const found = normalizeRut(u.idnumber) ?? normalizeRut(u.username);
+      expect(found).toBe(person.rut ? normalizeRut(person.rut) : null);
+    }
+    expect(generated.people.some((p) => p.rut === null)).toBe(true);
+    const spellings = new Set(students.map((u) => (/\./.test(u.idnumber ?? u.username ?? '') ? 'dots' : /-/.test(u.idnumber ?? u.username ?? '') ? 'dash' : 'plain')));
+    expect(spellings.size).toBeGreaterThan(1);
+  });
+
+  it('has SIGAF-shaped courses with grades and completion for every student', async () => {
+    const courseid = generated.courseIds[0]!;
+    const contents = await client.getCourseContents(courseid);
+    expect(contents.map((s) => s.name)).toEqual(['General', 'Unidad 1', 'Unidad 2', 'Unidad 3', 'Pre Test A', 'Pre Test B', 'Post Test A', 'Post Test B', 'Encuesta', 'Renuncia']);
+    const grades = await client.getGradeItems(courseid);
+    expect(grades.usergrades).toHaveLength(40);
+    const someGrade = grades.usergrades.flatMap((u) => u.gradeitems).find((i) => i.itemtype === 'mod' && i.graderaw !== null);
+    expect(someGrade?.graderaw).toBeGreaterThanOrEqual(0);
+    const first = generated.people[0]!;
+    const completion = await client.getActivitiesCompletionStatus(courseid, first.moodleId);
+    expect(completion.statuses.length).toBeGreaterThan(5);
+  });
+});
+
+describe('moodle-sim: faults, latency, switches', () => {
+  let sim: SimServer;
+  const site = fixtureSite();
+  beforeAll(async () => {
+    sim = await startMoodleSim({ site, hangMs: 2000 });
+  });
+  afterAll(() => sim.close());
+  const client = (o: Partial<ConstructorParameters<typeof MoodleClient>[0]> = {}) =>
+    new MoodleClient({ baseUrl: sim.url, token: FIXTURE_TOKENS.admin, retries: 0, timeoutMs: 500, ...o });
+
+  it('fails the chosen calls: after N, for M times, then recovers', async () => {
+    sim.faults.splice(0, sim.faults.length, { kind: 'http503', wsfunction: 'core_course_get_contents', after: 1, times: 1 });
+    const c = client();
+    await expect(c.getCourseContents(4)).resolves.toHaveLength(3);
+    await expect(c.getCourseContents(4)).rejects.toMatchObject({ code: 'http', httpStatus: 503, retryable: true });
+    await expect(c.getCourseContents(4)).resolves.toHaveLength(3);
+    // The client's retries hide one transient failure.
+    sim.faults.splice(0, sim.faults.length, { kind: 'http500', times: 1 });
+    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).resolves.toMatchObject({ sitename: 'Sim Test Moodle' });
+  });
+
+  it('timeouts, dropped connections, HTML answers and an invalid token mid-run', async () => {
+    sim.faults.splice(0, sim.faults.length, { kind: 'timeout', times: 1 });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'timeout' });
+    sim.faults.splice(0, sim.faults.length, { kind: 'reset', times: 1 });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'network' });
+    sim.faults.splice(0, sim.faults.length, { kind: 'notjson', times: 1 });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'notjson' });
+    sim.faults.splice(0, sim.faults.length, { kind: 'invalidtoken', after: 2 });
+    const c = client();
+    await c.getSiteInfo();
+    await c.getSiteInfo();
+    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'invalidtoken', message: 'Token de Moodle inválido' });
+    sim.faults.splice(0, sim.faults.length);
+  });
+
+  it('adds latency, and answers 403 with an empty body when web services are off', async () => {
+    sim.latencyMs = 60;
+    const started = Date.now();
+    await client().getSiteInfo();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    sim.latencyMs = 0;
+    site.settings.wsEnabled = false;
+    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'wsdisabled', message: 'Los servicios web de Moodle están deshabilitados' });
+    site.settings.wsEnabled = true;
+  });
+
+  it('shows its calls and takes fault rules at /__sim', async () => {
+    const put = await fetch(`${sim.url}/__sim`, { method: 'PUT', body: JSON.stringify([{ kind: 'http500', wsfunction: 'core_group_get_course_groups' }]) });
+    expect((await put.json()).faults).toHaveLength(1);
+    await expect(client().getCourseGroups(4)).rejects.toMatchObject({ httpStatus: 500 });
+    const state = await (await fetch(`${sim.url}/__sim`, { method: 'DELETE' })).json();
+    expect(state.faults).toEqual([]);
+    expect(state.counts.core_group_get_course_groups).toBeGreaterThanOrEqual(1);
+    expect(sim.count('core_webservice_get_site_info')).toBeGreaterThan(0);
+  });
+});
