@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -254,6 +255,28 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await choose(admin, admin, 'Operador', 'Bruno Operador');
     await admin.getByText('Tickets encontrados: 5').waitFor();
     await screenshot(admin, 'tickets-list');
+
+    // The same filters, saved under a name, come back after clearing.
+    await admin.getByRole('button', { name: 'Filtros guardados' }).click();
+    await admin.getByRole('menuitem', { name: 'Guardar filtros actuales…' }).click();
+    await admin.getByRole('dialog', { name: 'Guardar filtros' }).getByLabel('Nombre del filtro').fill('Bruno abiertos');
+    await admin.getByRole('dialog', { name: 'Guardar filtros' }).getByLabel('Nombre del filtro').press('Enter');
+    await snack(admin, 'Filtro guardado.');
+    await admin.getByRole('button', { name: 'Limpiar filtros' }).click();
+    await admin.getByText('Tickets encontrados: 7').waitFor();
+    await admin.getByRole('button', { name: 'Filtros guardados' }).click();
+    await admin.getByRole('menuitem', { name: 'Bruno abiertos' }).click();
+    await admin.getByText('Tickets encontrados: 5').waitFor();
+
+    // The export has the same filters.
+    const download = admin.waitForEvent('download');
+    await admin.getByRole('button', { name: 'Exportar .xlsx' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^tickets-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await file.path())!);
+    expect(book.worksheets[0]!.rowCount).toBe(2 + 5);
+
     await admin.getByRole('checkbox', { name: 'Seleccionar todas las filas' }).check();
     await admin.getByText('5 tickets seleccionados').waitFor();
     await admin.getByRole('button', { name: 'Cerrar tickets' }).click();
@@ -288,5 +311,23 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await snack(admin, 'El ticket se ha editado correctamente.');
     const after = (await call('GET', `/tickets/${first.id}`, adminToken)).body._data.properties;
     expect(after).toMatchObject({ attempts: 1, motiveTicket: { key: 'problem' } });
+  });
+
+  it('Administración ticket: bulk delete removes what the rules allow and says why the rest stays', async () => {
+    const fresh = await ticketFor(enrolments[2]!, brunoOp);
+    await admin.goto('/my/mantenedor/administracion-ticket');
+    await admin.getByLabel('Buscar por código, RUT o nombre').fill('catalina');
+    await admin.getByText('Tickets encontrados: 2').waitFor();
+    await admin.getByRole('checkbox', { name: 'Seleccionar todas las filas' }).check();
+    await admin.getByRole('button', { name: 'Eliminar', exact: true }).click();
+    await admin.getByText('Se eliminarán 2 tickets de forma permanente. Los que tengan intentos de contacto no se eliminarán.').waitFor();
+    await admin.getByRole('button', { name: 'ACEPTAR' }).click();
+    const refused = admin.getByRole('dialog', { name: 'Tickets no procesados' });
+    await refused.getByText('No se puede eliminar el ticket porque tiene intentos de contacto registrados.').waitFor();
+    await snack(admin, 'Se eliminó 1 ticket. 1 no se pudieron eliminar.');
+    await screenshot(admin, 'tickets-admin-refused');
+    await refused.getByRole('button', { name: 'Cerrar' }).click();
+    await admin.getByText('Tickets encontrados: 1').waitFor();
+    expect((await call('GET', `/tickets/${fresh.id}`, adminToken)).status).toBe(404);
   });
 });

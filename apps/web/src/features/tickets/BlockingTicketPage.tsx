@@ -1,13 +1,15 @@
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import LockPersonIcon from '@mui/icons-material/LockPerson';
 import RefreshIcon from '@mui/icons-material/Refresh';
+import { chileDateTime } from '@sigaf/contract';
 import { Alert, Box, Button, IconButton, Tooltip, Typography } from '@mui/material';
-import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridRowSelectionModel } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageCard } from '../../components/PageCard';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { releaseLock, releaseLocks, useLocks, type TicketLock } from './api';
@@ -22,11 +24,13 @@ export default function BlockingTicketPage() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const gridLocale = useGridLocale();
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
+  const { params, grid } = useServerPage(10);
   const [selected, setSelected] = useState<number[]>([]);
   const [pending, setPending] = useState<Row[] | null>(null);
-  const { data, isFetching, isError, error } = useLocks(pagination.page + 1, pagination.pageSize);
-  const rows: Row[] = useMemo(() => (data?.rows ?? []).map((l, i) => ({ ...l, n: pagination.page * pagination.pageSize + i + 1 })), [data, pagination]);
+  const { data, isFetching, isError, error } = useLocks(params.page, params.perPage);
+  const rows: Row[] = useMemo(() => (data?.rows ?? []).map((l, i) => ({ ...l, n: (params.page - 1) * params.perPage + i + 1 })), [data, params.page, params.perPage]);
+  // A selection is of the rows in view.
+  useEffect(() => setSelected([]), [params.page, params.perPage]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
 
   const columns = useMemo<GridColDef<Row>[]>(
@@ -35,6 +39,7 @@ export default function BlockingTicketPage() {
       { field: 'code', headerName: t('tickets.columns.code'), flex: 1, minWidth: 150, valueGetter: (_v, r) => r.ticket.ticketCode },
       { field: 'user', headerName: t('tickets.columns.operator'), flex: 1, minWidth: 180, valueGetter: (_v, r) => r.user.name },
       { field: 'createdAt', headerName: t('tickets.blocking.lockedAt'), width: 170, valueGetter: (_v, r) => stamp(r) },
+      { field: 'expiresAt', headerName: t('tickets.blocking.expires'), width: 150, valueGetter: (_v, r) => chileDateTime(r.expiresAt) },
       {
         field: 'actions',
         type: 'actions',
@@ -92,28 +97,21 @@ export default function BlockingTicketPage() {
         {t('tickets.blocking.hint')}
       </Typography>
       {isError && <Alert severity="error">{error instanceof ApiError ? error.message : t('common.loadError')}</Alert>}
-      <DataGrid
-        aria-label={t('nav.blockingTicket')}
+      <ServerDataGrid
+        label={t('nav.blockingTicket')}
         rows={rows}
-        rowCount={data?.total ?? 0}
+        total={data?.total ?? 0}
         columns={columns}
         loading={isFetching}
-        paginationMode="server"
-        paginationModel={pagination}
-        onPaginationModelChange={(m) => {
-          setPagination(m);
-          setSelected([]);
-        }}
+        {...grid}
         pageSizeOptions={[10, 25, 50]}
         checkboxSelection
         disableRowSelectionExcludeModel
         rowSelectionModel={selectionModel}
         onRowSelectionModelChange={(m) => setSelected([...m.ids].map(Number))}
-        disableColumnFilter
         disableColumnSorting
-        autoHeight
         localeText={{ ...gridLocale, noRowsLabel: t('tickets.blocking.empty') }}
-        sx={{ ...gridHeaderSx, '& .MuiDataGrid-row': {} }}
+        sx={gridHeaderSx}
       />
       <ConfirmDialog open={Boolean(pending)} message={message} onCancel={() => setPending(null)} onConfirm={unlock} />
     </PageCard>

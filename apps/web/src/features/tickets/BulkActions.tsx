@@ -11,7 +11,10 @@ import { bulkTickets, deleteTickets, useOperators, type Operator, type Refused }
 
 type Pending = 'close' | 'assign' | 'delete' | null;
 
-/** Close, assign or delete the selected tickets, each after a confirmation; what the server refused is listed with its reason. */
+/**
+ * Close, assign or delete the selected tickets, each after a confirmation; what the server refused is
+ * listed with its reason (the list outlives the selection, which is cleared once the action is done).
+ */
 export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: number[]; codeOf: (id: number) => string; canDelete: boolean; onDone: () => void; onClear: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
@@ -40,29 +43,31 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
   const count = ids.length;
   return (
     <>
-      <Paper
-        variant="outlined"
-        role="toolbar"
-        aria-label={t('tickets.bulk.toolbar')}
-        sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 2, py: 1, mb: 1, bgcolor: 'rgba(0,108,141,0.06)', borderColor: 'primary.light' }}
-      >
-        <Typography sx={{ fontWeight: 600, mr: 1 }}>{t('tickets.bulk.selected', { count })}</Typography>
-        <Button size="small" variant="contained" startIcon={<LockIcon />} onClick={() => setPending('close')}>
-          {t('tickets.bulk.close')}
-        </Button>
-        <Button size="small" variant="outlined" startIcon={<AssignmentIndIcon />} onClick={() => setPending('assign')}>
-          {t('tickets.bulk.assign')}
-        </Button>
-        {canDelete && (
-          <Button size="small" variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setPending('delete')}>
-            {t('tickets.bulk.delete')}
+      {count > 0 && (
+        <Paper
+          variant="outlined"
+          role="toolbar"
+          aria-label={t('tickets.bulk.toolbar')}
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 2, py: 1, mb: 1, bgcolor: 'rgba(0,108,141,0.06)', borderColor: 'primary.light' }}
+        >
+          <Typography sx={{ fontWeight: 600, mr: 1 }}>{t('tickets.bulk.selected', { count })}</Typography>
+          <Button size="small" variant="contained" startIcon={<LockIcon />} onClick={() => setPending('close')}>
+            {t('tickets.bulk.close')}
           </Button>
-        )}
-        <Box sx={{ flex: 1 }} />
-        <Button size="small" onClick={onClear}>
-          {t('tickets.bulk.clear')}
-        </Button>
-      </Paper>
+          <Button size="small" variant="outlined" startIcon={<AssignmentIndIcon />} onClick={() => setPending('assign')}>
+            {t('tickets.bulk.assign')}
+          </Button>
+          {canDelete && (
+            <Button size="small" variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setPending('delete')}>
+              {t('tickets.bulk.delete')}
+            </Button>
+          )}
+          <Box sx={{ flex: 1 }} />
+          <Button size="small" onClick={onClear}>
+            {t('tickets.bulk.clear')}
+          </Button>
+        </Paper>
+      )}
 
       <ConfirmDialog
         open={pending === 'close'}

@@ -19,12 +19,13 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import { DataGrid, type GridColDef, type GridPaginationModel, type GridRowSelectionModel } from '@mui/x-data-grid';
+import type { GridColDef, GridRowSelectionModel } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { WaitingDialog } from '../../components/WaitingDialog';
 import { ApiError } from '../../lib/api';
@@ -284,15 +285,19 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
   const failed = useFailure(form);
   const [step, setStep] = useState(0);
   const [search, setSearch] = useState('');
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 10 });
+  const { params, grid, firstPage } = useServerPage(10);
   const [selected, setSelected] = useState<number[]>([]);
   const [needOne, setNeedOne] = useState(false);
   const [generating, setGenerating] = useState(false);
-  const students = useCourseStudents(course.id, pagination.page + 1, pagination.pageSize, search);
-  const onSearch = useCallback((s: string) => {
-    setSearch(s);
-    setPagination((p) => ({ ...p, page: 0 }));
-  }, []);
+  const students = useCourseStudents(course.id, params.page, params.perPage, search);
+  const onSearch = useCallback(
+    (s: string) => {
+      setSearch(s);
+      firstPage();
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
 
   const columns = useMemo<GridColDef<EnrolmentInfo>[]>(
     () => [
@@ -384,26 +389,21 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
             </Alert>
           )}
           {students.isError && <Alert severity="error">{errorText(students.error, t('common.loadError'))}</Alert>}
-          <DataGrid
-            aria-label={t('tickets.massive.stepRecipients')}
+          <ServerDataGrid
+            label={t('tickets.massive.stepRecipients')}
             rows={students.data?.rows ?? []}
-            rowCount={students.data?.total ?? 0}
+            total={students.data?.total ?? 0}
             columns={columns}
             loading={students.isFetching}
-            paginationMode="server"
-            paginationModel={pagination}
-            onPaginationModelChange={setPagination}
-            pageSizeOptions={[10, 25, 50, 100]}
+            {...grid}
             checkboxSelection
             disableRowSelectionExcludeModel
             keepNonExistentRowsSelected
             rowSelectionModel={selectionModel}
             onRowSelectionModelChange={(m) => setSelected([...m.ids].map(Number))}
-            disableColumnFilter
             disableColumnSorting
-            autoHeight
             localeText={{ ...gridLocale, noRowsLabel: t('tickets.massive.noStudents') }}
-            sx={{ ...gridHeaderSx, '& .MuiDataGrid-row': {} }}
+            sx={gridHeaderSx}
           />
         </>
       )}

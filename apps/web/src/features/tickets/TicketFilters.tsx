@@ -4,7 +4,7 @@ import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import SaveIcon from '@mui/icons-material/Save';
 import SearchIcon from '@mui/icons-material/Search';
 import TuneIcon from '@mui/icons-material/Tune';
-import { TICKET_STATUS_FILTERS, type TicketStatusFilter } from '@sigaf/contract';
+import { isAdminLike, TICKET_STATUS_FILTERS, type TicketStatusFilter } from '@sigaf/contract';
 import {
   Badge,
   Button,
@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { useSession } from '../auth/session';
 import { deletePreset, savePreset, useCatalogue, useOperators, usePresets, type CatalogueName, type FilterPreset, type TicketFilterValues } from './api';
 
 /** The list filters (sent to the server), with the less used ones folded away, and saved presets. */
@@ -73,6 +74,8 @@ function IdSelect({ name, catalogue, label, value, onChange }: { name: IdFilter;
 
 export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: TicketFilterValues; onChange: (f: TicketFilterValues) => void; defaultStatus: TicketStatusFilter }) {
   const { t } = useTranslation();
+  // Operators only ever see their own tickets: no operator filter for them.
+  const byOperator = isAdminLike(useSession().role);
   const operators = useOperators();
   const [more, setMore] = useState(activeCount(value) > 0);
   const [text, setText] = useState(value.search ?? '');
@@ -139,23 +142,25 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
       <Collapse in={more}>
         <Grid container spacing={1.5} sx={{ mt: 0.5 }}>
           {ID_FILTERS.slice(FIRST_ROW).map(idField)}
-          <Grid size={{ xs: 12, sm: 6, md: 2 }}>
-            <TextField
-              select
-              label={t('tickets.options.operator')}
-              value={operators.data?.length ? (value.user_assigned_id ?? '') : ''}
-              onChange={(e) => set({ user_assigned_id: e.target.value === '' ? undefined : Number(e.target.value) })}
-            >
-              <MenuItem value="">
-                <em>{t('tickets.filters.any')}</em>
-              </MenuItem>
-              {(operators.data ?? []).map((o) => (
-                <MenuItem key={o.id} value={o.id}>
-                  {o.name}
+          {byOperator && (
+            <Grid size={{ xs: 12, sm: 6, md: 2 }}>
+              <TextField
+                select
+                label={t('tickets.options.operator')}
+                value={operators.data?.length ? (value.user_assigned_id ?? '') : ''}
+                onChange={(e) => set({ user_assigned_id: e.target.value === '' ? undefined : Number(e.target.value) })}
+              >
+                <MenuItem value="">
+                  <em>{t('tickets.filters.any')}</em>
                 </MenuItem>
-              ))}
-            </TextField>
-          </Grid>
+                {(operators.data ?? []).map((o) => (
+                  <MenuItem key={o.id} value={o.id}>
+                    {o.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Grid>
+          )}
           <Grid size={{ xs: 6, md: 2 }}>{dateField('from')}</Grid>
           <Grid size={{ xs: 6, md: 2 }}>{dateField('to')}</Grid>
         </Grid>

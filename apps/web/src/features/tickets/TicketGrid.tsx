@@ -5,9 +5,10 @@ import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, Chip, Stack, Tooltip, useTheme } from '@mui/material';
-import { DataGrid, GridActionsCellItem, type GridColDef, type GridPaginationModel, type GridRowSelectionModel, type GridSortModel } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ServerDataGrid, type useServerPage } from '../../components/ServerDataGrid';
 import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
 import { fullName, lockSince, stamp } from './format';
@@ -18,7 +19,8 @@ export function useGridLocale() {
   return (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
 }
 
-export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' }, '& .MuiDataGrid-row': { cursor: 'pointer' } } as const;
+/** Bold red headers (SCREENS.md §0). */
+export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } } as const;
 
 /** Fields that do not open the ticket when clicked. */
 const NOT_OPENING = new Set(['__check__', 'actions']);
@@ -27,10 +29,8 @@ interface Props {
   rows: Ticket[];
   total: number;
   loading: boolean;
-  pagination: GridPaginationModel;
-  onPaginationChange: (m: GridPaginationModel) => void;
-  sortModel: GridSortModel;
-  onSortChange: (m: GridSortModel) => void;
+  /** Pages and sort, from useServerPage. */
+  grid: ReturnType<typeof useServerPage>['grid'];
   selection: number[];
   onSelectionChange: (ids: number[]) => void;
   onOpen: (t: Ticket) => void;
@@ -40,7 +40,7 @@ interface Props {
 }
 
 /** Tickets, paginated and sorted by the server (column fields are the server's sort keys). */
-export function TicketGrid({ rows, total, loading, pagination, onPaginationChange, sortModel, onSortChange, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
+export function TicketGrid({ rows, total, loading, grid, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
   const { t } = useTranslation();
   const gridLocale = useGridLocale();
   const columns = useMemo<GridColDef<Ticket>[]>(() => {
@@ -131,34 +131,25 @@ export function TicketGrid({ rows, total, loading, pagination, onPaginationChang
   const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selection) }), [selection]);
 
   return (
-    <DataGrid
-      aria-label={label}
+    <ServerDataGrid
+      label={label}
       rows={rows}
-      rowCount={total}
+      total={total}
       columns={columns}
       loading={loading}
-      paginationMode="server"
-      sortingMode="server"
-      filterMode="server"
-      paginationModel={pagination}
-      onPaginationModelChange={onPaginationChange}
-      pageSizeOptions={[10, 25, 50, 100]}
-      sortModel={sortModel}
-      onSortModelChange={onSortChange}
+      {...grid}
       checkboxSelection
       disableRowSelectionExcludeModel
       keepNonExistentRowsSelected
       rowSelectionModel={selectionModel}
       onRowSelectionModelChange={(m) => onSelectionChange([...m.ids].map(Number))}
       disableRowSelectionOnClick
-      disableColumnFilter
       onCellClick={(p) => !NOT_OPENING.has(p.field) && onOpen(p.row)}
       onCellKeyDown={(p, e) => {
         if (e.key === 'Enter' && !NOT_OPENING.has(p.field)) onOpen(p.row);
       }}
-      autoHeight
       localeText={{ ...gridLocale, noRowsLabel: t('tickets.empty') }}
-      sx={gridHeaderSx}
+      sx={{ ...gridHeaderSx, '& .MuiDataGrid-row': { cursor: 'pointer' } }}
     />
   );
 }

@@ -2,11 +2,11 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { isAdminLike, type TicketStatusFilter } from '@sigaf/contract';
 import { Alert, Box, Button, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
@@ -33,26 +33,29 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
   const queryClient = useQueryClient();
   const { role } = useSession();
   const [filters, setFilters] = useState<TicketFilterValues>(() => emptyFilters(defaultStatus));
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: perPage });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const { params, grid, firstPage } = useServerPage(perPage);
   const [selection, setSelection] = useState<number[]>([]);
   const [deleting, setDeleting] = useState<Ticket | null>(null);
   const [exporting, setExporting] = useState(false);
   /** Codes of the rows seen, to name selected tickets that are on another page. */
   const codes = useRef(new Map<number, string>());
 
-  const changeFilters = useCallback((f: TicketFilterValues) => {
-    setFilters(f);
-    setPagination((p) => ({ ...p, page: 0 }));
-    setSelection([]);
-  }, []);
+  const changeFilters = useCallback(
+    (f: TicketFilterValues) => {
+      setFilters(f);
+      firstPage();
+      setSelection([]);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
   useEffect(() => {
-    setPagination((p) => ({ ...p, page: 0 }));
+    firstPage();
     setSelection([]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [courseId]);
 
-  const sort = sortModel[0];
-  const list = useTicketList({ courseId, filters, page: pagination.page + 1, perPage: pagination.pageSize, sort: sort?.field, order: sort?.sort ?? undefined });
+  const list = useTicketList({ courseId, filters, ...params });
   const rows = list.data?.rows ?? [];
   for (const r of rows) codes.current.set(r.id, r.ticketCode);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
@@ -115,27 +118,22 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
           {list.error instanceof ApiError ? list.error.message : t('common.loadError')}
         </Alert>
       )}
-      {selection.length > 0 && (
-        <BulkActions
-          ids={selection}
-          codeOf={(id) => codes.current.get(id) ?? `#${id}`}
-          canDelete={isAdminLike(role)}
-          onClear={() => setSelection([])}
-          onDone={() => {
-            setSelection([]);
-            void refresh();
-          }}
-        />
-      )}
+      <BulkActions
+        ids={selection}
+        codeOf={(id) => codes.current.get(id) ?? `#${id}`}
+        canDelete={isAdminLike(role)}
+        onClear={() => setSelection([])}
+        onDone={() => {
+          setSelection([]);
+          void refresh();
+        }}
+      />
       <TicketGrid
         label={label}
         rows={rows}
         total={total}
         loading={list.isFetching}
-        pagination={pagination}
-        onPaginationChange={setPagination}
-        sortModel={sortModel}
-        onSortChange={setSortModel}
+        grid={grid}
         selection={selection}
         onSelectionChange={setSelection}
         onOpen={onOpen}

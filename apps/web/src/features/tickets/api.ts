@@ -8,6 +8,7 @@ import type {
   TicketStatusFilter,
 } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ServerPage } from '../../components/ServerDataGrid';
 import { API_BASE_URL, buildHeaders, download, getData, request, tokenStore, type QueryValue } from '../../lib/api';
 
 /** Calls of the ticket screens (SCREENS.md §6, §8.1, §8.2); the server's routes are in apps/server/src/modules/tickets. */
@@ -79,13 +80,9 @@ export interface TicketFilterValues {
   search?: string;
 }
 
-export interface TicketListParams {
+export interface TicketListParams extends ServerPage {
   courseId?: number;
   filters: TicketFilterValues;
-  page: number;
-  perPage: number;
-  sort?: string;
-  order?: 'asc' | 'desc';
 }
 
 export const filterQuery = (filters: TicketFilterValues, courseId?: number): Record<string, QueryValue> => ({ ...filters, course_id: courseId });
