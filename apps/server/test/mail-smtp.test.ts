@@ -60,7 +60,7 @@ describe('delivery over SMTP', () => {
       files.push(res.json()._data);
     }
     const res = await api('/mail/single', {
-      ticketId: course.tickets[0],
+      ticketId: course.tickets[0]!,
       subject: 'Información importante, {nombre}: ¿revisaste la acción formativa?',
       text: '<p>Hola <strong>{nombre} {apellido}</strong>,</p><p>Adjuntamos la guía. ¡Éxito!</p>',
       CCRecipient: 'jefatura@correo.test;tutora@correo.test',
@@ -106,7 +106,7 @@ describe('delivery over SMTP', () => {
 
   it('a course with its own mailbox sends as itself, signed in with its (encrypted) password', async () => {
     const course = await seedMailTickets(ctx.db, op.id, 1, { courseEmail: 'matematica@cursos.test', coursePassword: encryptSecret('clave-del-curso', ctx.config.APP_SECRET) });
-    const res = await api('/mail/single', { ticketId: course.tickets[0], subject: 'Desde el curso', text: 'Hola' });
+    const res = await api('/mail/single', { ticketId: course.tickets[0]!, subject: 'Desde el curso', text: 'Hola' });
     const [mailId] = res.json()._data.messages as number[];
     const worker = testWorker(ctx);
     worker.start();
@@ -187,7 +187,7 @@ describe('delivery over SMTP', () => {
     await smtp.stop();
     let mailId: number;
     try {
-      const res = await api('/mail/single', { ticketId: course.tickets[0], subject: 'Sin servidor', text: 'Hola' });
+      const res = await api('/mail/single', { ticketId: course.tickets[0]!, subject: 'Sin servidor', text: 'Hola' });
       mailId = res.json()._data.messages[0];
       const worker = testWorker(ctx, { retryBaseMs: 20 });
       worker.start();
@@ -204,7 +204,7 @@ describe('delivery over SMTP', () => {
     } finally {
       await smtp.start();
     }
-    const outbox = await ctx.request({ method: 'GET', url: `/api/v2/mail/outbox?status=failed&ticket_id=${course.tickets[0]}`, token: op.token });
+    const outbox = await ctx.request({ method: 'GET', url: `/api/v2/mail/outbox?status=failed&ticket_id=${course.tickets[0]!}`, token: op.token });
     expect(outbox.json()._data.collections.map((c: Json) => c.properties.id)).toEqual([mailId]);
     expect((await api(`/mail/outbox/${mailId}/retry`, {})).statusCode).toBe(200);
     const worker = testWorker(ctx);

@@ -127,7 +127,7 @@ describe('attachments', () => {
     expect((await api('POST', '/mail/delete/file', admin.token, { name: other.name })).statusCode).toBe(200);
 
     const used = (await upload(opA.token, 'c.pdf', PDF)).json()._data;
-    const sent = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'Con adjunto', text: '<p>Hola</p>', files: [used.name] });
+    const sent = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'Con adjunto', text: '<p>Hola</p>', files: [used.name] });
     expect(sent.statusCode, sent.body).toBe(201);
     const refused = await api('POST', '/mail/delete/file', opA.token, { name: used.name });
     expect(refused.statusCode).toBe(409);
@@ -139,14 +139,14 @@ describe('attachments', () => {
 
 describe('single and massive mail', () => {
   it('validates: subject and body required, CC addresses, the ticket, the files, the student e-mail', async () => {
-    const empty = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: '  ', text: '' });
+    const empty = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: '  ', text: '' });
     expect(empty.statusCode).toBe(422);
     expect(empty.json()._data.errors).toMatchObject({ subject: [MAIL_MSG.subjectRequired], text: [MAIL_MSG.bodyRequired] });
 
-    const onlyScript = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'x', text: '<script>alert(1)</script>' });
+    const onlyScript = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'x', text: '<script>alert(1)</script>' });
     expect(onlyScript.json()._data.errors).toEqual({ text: [MAIL_MSG.bodyRequired] });
 
-    const cc = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'x', text: 'y', CCRecipient: 'ok@correo.cl; no-es-correo' });
+    const cc = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'x', text: 'y', CCRecipient: 'ok@correo.cl; no-es-correo' });
     expect(cc.json()._data.errors).toEqual({ CCRecipient: [MAIL_MSG.ccInvalid('no-es-correo')] });
 
     const noTicket = await api('POST', '/mail/single', opA.token, { subject: 'x', text: 'y' });
@@ -155,13 +155,13 @@ describe('single and massive mail', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe(MAIL_MSG.ticketNotFound);
 
-    const file = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'x', text: 'y', files: ['0123456789abcdef0123456789abcdef.pdf'] });
+    const file = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'x', text: 'y', files: ['0123456789abcdef0123456789abcdef.pdf'] });
     expect(file.json()._data.errors).toEqual({ files: [MAIL_MSG.fileUnknown('0123456789abcdef0123456789abcdef.pdf')] });
     const theirs = (await upload(opB.token, 'ajeno.pdf', PDF)).json()._data;
-    const foreign = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'x', text: 'y', files: [theirs.name] });
+    const foreign = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'x', text: 'y', files: [theirs.name] });
     expect(foreign.json()._data.errors).toEqual({ files: [MAIL_MSG.fileNotYours] });
 
-    const noEmail = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[3], subject: 'x', text: 'y' });
+    const noEmail = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[3]!, subject: 'x', text: 'y' });
     expect(noEmail.statusCode).toBe(422);
     expect(noEmail.json()._data.errors).toEqual({ ticketId: [MAIL_MSG.noStudentEmail] });
     expect(await ctx.db.selectFrom('mail_messages').select('id').where('subject', '=', 'x').execute()).toEqual([]);
@@ -169,7 +169,7 @@ describe('single and massive mail', () => {
 
   it('queues one message with placeholders filled, HTML sanitised and a text part; delivered as a .eml file', async () => {
     const res = await api('POST', '/mail/single', opA.token, {
-      ticketId: course.tickets[1],
+      ticketId: course.tickets[1]!,
       subject: 'Hola {nombre} {apellido}: ticket {codigo_ticket}',
       text: '<p onclick="robar()">Estimado/a <b>{nombre}</b> ({rut}), del {curso} en {aula}:</p><script>alert("x")</script><ul><li>uno</li><li>dos</li></ul><a href="javascript:alert(1)">malo</a> <a href="https://sigaf.cl/ayuda">ayuda</a><img src=x onerror=alert(1)>',
       CCRecipient: 'jefa@correo.cl;  otro@correo.cl ;',
@@ -181,7 +181,7 @@ describe('single and massive mail', () => {
     const rut = `${course.tag}1-K`;
     expect(row).toMatchObject({
       status: 'queued',
-      ticket_id: course.tickets[1],
+      ticket_id: course.tickets[1]!,
       to_address: course.address(1),
       cc: ['jefa@correo.cl', 'otro@correo.cl'],
       from_address: 'SIGAF <no-reply@sigaf.local>',
@@ -198,7 +198,7 @@ describe('single and massive mail', () => {
     const job = await ctx.db.selectFrom('jobs').selectAll().where('unique_key', '=', `mail.send:${id}`).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ type: 'mail.send', status: 'queued', max_attempts: 5, payload: { mailId: id } });
 
-    const before = await ctx.db.selectFrom('ticket_details').select(sql<number>`count(*)`.as('n')).where('ticket_id', '=', course.tickets[1]).executeTakeFirstOrThrow();
+    const before = await ctx.db.selectFrom('ticket_details').select(sql<number>`count(*)`.as('n')).where('ticket_id', '=', course.tickets[1]!).executeTakeFirstOrThrow();
     await deliverAll();
     const sent = await ctx.db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
@@ -221,12 +221,12 @@ describe('single and massive mail', () => {
       .selectFrom('ticket_details as d')
       .innerJoin('status_detail_tickets as s', 's.id', 'd.status_detail_ticket_id')
       .select(['d.comment', 'd.user_created_id', 's.key'])
-      .where('d.ticket_id', '=', course.tickets[1])
+      .where('d.ticket_id', '=', course.tickets[1]!)
       .orderBy('d.id', 'desc')
       .execute();
     expect(details.length).toBe(Number(before.n) + 1);
     expect(details[0]).toEqual({ comment: `Correo enviado: ${row.subject}`, user_created_id: opA.id, key: 'success' });
-    const history = await ctx.db.selectFrom('ticket_history').selectAll().where('ticket_id', '=', course.tickets[1]).where('action', '=', 'add_attempt').execute();
+    const history = await ctx.db.selectFrom('ticket_history').selectAll().where('ticket_id', '=', course.tickets[1]!).where('action', '=', 'add_attempt').execute();
     expect(history).toHaveLength(1);
     expect(history[0]!.user_id).toBe(opA.id);
 
@@ -241,11 +241,11 @@ describe('single and massive mail', () => {
     expect(fs.statSync(file).mtimeMs).toBe(mtime);
     const last = await ctx.db.selectFrom('jobs').select(['status', 'result']).where('unique_key', '=', `mail.send:${id}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(last).toEqual({ status: 'done', result: { skipped: 'already sent' } });
-    expect(await ctx.db.selectFrom('ticket_details').select('id').where('ticket_id', '=', course.tickets[1]).execute()).toHaveLength(details.length);
+    expect(await ctx.db.selectFrom('ticket_details').select('id').where('ticket_id', '=', course.tickets[1]!).execute()).toHaveLength(details.length);
   });
 
   it('accepts the multipart form of /mail/single, with files attached in the same request', async () => {
-    const body = multipart({ ticketId: String(course.tickets[2]), subject: 'Adjuntos', text: '<p>Ver archivos</p>', CCRecipient: 'copia@correo.cl' }, [
+    const body = multipart({ ticketId: String(course.tickets[2]!), subject: 'Adjuntos', text: '<p>Ver archivos</p>', CCRecipient: 'copia@correo.cl' }, [
       { field: 'files[]', name: 'guía.pdf', content: PDF },
       { field: 'files[]', name: 'foto.png', content: PNG },
     ]);
@@ -266,7 +266,7 @@ describe('single and massive mail', () => {
     // A refused multipart request keeps none of its files.
     const count = async () => Number((await ctx.db.selectFrom('mail_attachments').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
     const n = await count();
-    const bad = multipart({ ticketId: String(course.tickets[2]), subject: '', text: '' }, [{ name: 'x.pdf', content: PDF }]);
+    const bad = multipart({ ticketId: String(course.tickets[2]!), subject: '', text: '' }, [{ name: 'x.pdf', content: PDF }]);
     const refused = await ctx.request({ method: 'POST', url: '/api/v2/mail/single', token: opA.token, payload: bad.payload, headers: bad.headers });
     expect(refused.statusCode).toBe(422);
     expect(await count()).toBe(n);
@@ -296,7 +296,7 @@ describe('single and massive mail', () => {
 
 describe('outbox, retry and templates', () => {
   it('lists the outbox with filters and pages; operators see their own messages', async () => {
-    const other = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[0], subject: 'De B', text: 'x' });
+    const other = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[0]!, subject: 'De B', text: 'x' });
     expect(other.statusCode).toBe(201);
     const all = await api('GET', `/mail/outbox?course_id=${course.course}&page=1&perPage=2`, admin.token);
     expect(all.statusCode).toBe(200);
@@ -309,9 +309,9 @@ describe('outbox, retry and templates', () => {
 
     const mine = (await api('GET', '/mail/outbox', opB.token)).json()._data.collections;
     expect(mine.map((c: Json) => c.properties.subject)).toEqual(['De B']);
-    const sent = (await api('GET', `/mail/outbox?status=sent&ticket_id=${course.tickets[2]}`, opA.token)).json()._data.collections;
+    const sent = (await api('GET', `/mail/outbox?status=sent&ticket_id=${course.tickets[2]!}`, opA.token)).json()._data.collections;
     expect(sent.length).toBeGreaterThanOrEqual(2);
-    expect(sent.every((c: Json) => c.properties.status === 'sent' && c.properties.ticketId === course.tickets[2])).toBe(true);
+    expect(sent.every((c: Json) => c.properties.status === 'sent' && c.properties.ticketId === course.tickets[2]!)).toBe(true);
     const withFiles = sent.find((c: Json) => c.properties.subject === 'Adjuntos').properties;
     expect(withFiles.attachments.map((a: Json) => a.originalName)).toEqual(['guía.pdf', 'foto.png']);
 
@@ -322,7 +322,7 @@ describe('outbox, retry and templates', () => {
   });
 
   it('retries a failed message by hand (its sender or an administrator), nothing else', async () => {
-    const res = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'Fallará', text: 'x' });
+    const res = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'Fallará', text: 'x' });
     const id = res.json()._data.messages[0];
     expect((await api('POST', `/mail/outbox/${id}/retry`, opA.token)).statusCode).toBe(409);
     await ctx.db.updateTable('mail_messages').set({ status: 'failed', last_error: 'SMTP caído', attempts: 5 }).where('id', '=', id).execute();
