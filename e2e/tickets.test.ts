@@ -58,6 +58,15 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await page.getByRole('option', { name: option, exact: true }).click();
   }
 
+  /** The create form on the administrator's page: Origen, Tipo, Motivo, Prioridad, Operador (searched), then the attempt. */
+  async function fillTicket(dialog: Locator, [source, type, motive, priority, operatorName]: string[], [outcome, comment]: [string, string]) {
+    for (const [label, option] of [['Origen', source], ['Tipo', type], ['Motivo', motive], ['Prioridad', priority]] as const) await choose(admin, dialog, label, option!);
+    await dialog.getByRole('combobox', { name: 'Operador' }).fill(operatorName!.split(' ')[0]!);
+    await admin.getByRole('option', { name: operatorName }).click();
+    await choose(admin, dialog, 'Intento de contacto', outcome);
+    await dialog.getByLabel('Observaciones').fill(comment);
+  }
+
   async function openCourse(page: Page) {
     await page.goto('/my/ticket');
     await choose(page, page, 'Categorías', 'Formación Docente');
@@ -208,14 +217,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'Complete los campos obligatorios.');
     await expect(dialog.getByText('Es obligatorio.').count()).resolves.toBeGreaterThanOrEqual(4);
-    await choose(admin, dialog, 'Origen', 'Entrante');
-    await choose(admin, dialog, 'Tipo', 'Correo electrónico');
-    await choose(admin, dialog, 'Motivo', 'Problema');
-    await choose(admin, dialog, 'Prioridad', 'Baja');
-    await dialog.getByRole('combobox', { name: 'Operador' }).fill('Ana');
-    await admin.getByRole('option', { name: 'Ana Operadora' }).click();
-    await choose(admin, dialog, 'Intento de contacto', 'Exitoso');
-    await dialog.getByLabel('Observaciones').fill('Escribió por correo: no puede entrar a la plataforma.');
+    await fillTicket(dialog, ['Entrante', 'Correo electrónico', 'Problema', 'Baja', 'Ana Operadora'], ['Exitoso', 'Escribió por correo: no puede entrar a la plataforma.']);
     await screenshot(admin, 'tickets-single');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'El ticket se ha creado correctamente.');
@@ -239,14 +241,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await screenshot(admin, 'tickets-massive-recipients');
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await dialog.getByText('Se crearán 5 tickets, uno por cada alumno seleccionado.').waitFor();
-    await choose(admin, dialog, 'Origen', 'Saliente');
-    await choose(admin, dialog, 'Tipo', 'Contacto telefónico');
-    await choose(admin, dialog, 'Motivo', 'Bienvenida');
-    await choose(admin, dialog, 'Prioridad', 'Media');
-    await dialog.getByRole('combobox', { name: 'Operador' }).fill('Bruno');
-    await admin.getByRole('option', { name: 'Bruno Operador' }).click();
-    await choose(admin, dialog, 'Intento de contacto', 'Fallido');
-    await dialog.getByLabel('Observaciones').fill('Llamada de bienvenida sin respuesta.');
+    await fillTicket(dialog, ['Saliente', 'Contacto telefónico', 'Bienvenida', 'Media', 'Bruno Operador'], ['Fallido', 'Llamada de bienvenida sin respuesta.']);
     await dialog.getByRole('button', { name: 'Generar tickets' }).click();
     await snack(admin, 'Se crearon 5 tickets correctamente.');
     await dialog.waitFor({ state: 'hidden' });

@@ -3,7 +3,7 @@ import LockPersonIcon from '@mui/icons-material/LockPerson';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { chileDateTime } from '@sigaf/contract';
 import { Alert, Box, Button, IconButton, Tooltip, Typography } from '@mui/material';
-import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { releaseLock, releaseLocks, useLocks, type TicketLock } from './api';
 import { stamp } from './format';
-import { gridHeaderSx, useGridLocale } from './TicketGrid';
+import { gridHeaderSx, selectionProps, useGridLocale } from './TicketGrid';
 
 type Row = TicketLock & { n: number };
 
@@ -52,7 +52,6 @@ export default function BlockingTicketPage() {
     ],
     [t],
   );
-  const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selected) }), [selected]);
 
   const unlock = async () => {
     if (!pending) return;
@@ -105,10 +104,7 @@ export default function BlockingTicketPage() {
         loading={isFetching}
         {...grid}
         pageSizeOptions={[10, 25, 50]}
-        checkboxSelection
-        disableRowSelectionExcludeModel
-        rowSelectionModel={selectionModel}
-        onRowSelectionModelChange={(m) => setSelected([...m.ids].map(Number))}
+        {...selectionProps(selected, setSelected)}
         disableColumnSorting
         localeText={{ ...gridLocale, noRowsLabel: t('tickets.blocking.empty') }}
         sx={gridHeaderSx}

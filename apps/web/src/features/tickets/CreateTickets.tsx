@@ -19,7 +19,7 @@ import {
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import type { GridColDef, GridRowSelectionModel } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
@@ -45,7 +45,7 @@ import {
 import { StudentTickets } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { fullName, lastAccess } from './format';
-import { gridHeaderSx, useGridLocale } from './TicketGrid';
+import { gridHeaderSx, selectionProps, useGridLocale } from './TicketGrid';
 import { createTicketSchema, emptyAttempt, OPTION_FIELDS, splitCreateValues, type CreateTicketValues, type FormValues } from './schemas';
 import { StudentCard } from './StudentCard';
 
@@ -93,7 +93,26 @@ function TicketFormFields({ form }: { form: UseFormReturn<FormValues> }) {
   );
 }
 
-function Shell({ title, step, steps, busy, onClose, children, actions }: { title: string; step: number; steps: string[]; busy: boolean; onClose: () => void; children: ReactNode; actions: ReactNode }) {
+interface ShellProps {
+  title: string;
+  steps: [string, string];
+  step: number;
+  onStep: (step: number) => void;
+  /** Step 1 → 2 ("Continuar"); a step may refuse by returning false. */
+  onContinue?: () => boolean;
+  canContinue?: boolean;
+  /** The form "Guardar" / "Generar tickets" submits on step 2. */
+  formId: string;
+  submitLabel: string;
+  busy: boolean;
+  saving: boolean;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** The two-step creation dialog: title bar, stepper, "Cancelar", "Continuar" or "Atrás" + submit. */
+function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, onClose, children }: ShellProps) {
+  const { t } = useTranslation();
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
   return (
@@ -114,7 +133,25 @@ function Shell({ title, step, steps, busy, onClose, children, actions }: { title
         </Stepper>
         {children}
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>{actions}</DialogActions>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} disabled={saving}>
+          {t('common.cancelSentence')}
+        </Button>
+        {step === 0 ? (
+          <Button variant="contained" disabled={!canContinue} onClick={() => (onContinue?.() ?? true) && onStep(1)}>
+            {t('tickets.form.continue')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={() => onStep(0)} disabled={saving}>
+              {t('tickets.form.back')}
+            </Button>
+            <Button type="submit" form={formId} variant="contained" disabled={saving}>
+              {submitLabel}
+            </Button>
+          </>
+        )}
+      </DialogActions>
     </Dialog>
   );
 }
@@ -202,31 +239,15 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
   return (
     <Shell
       title={t('tickets.single.title')}
-      step={step}
       steps={[t('tickets.single.stepRecipient'), t('tickets.single.stepTicket')]}
+      step={step}
+      onStep={setStep}
+      canContinue={Boolean(enrolment)}
+      formId="single-ticket-form"
+      submitLabel={t('common.save')}
       busy={busy}
+      saving={form.formState.isSubmitting}
       onClose={onClose}
-      actions={
-        <>
-          <Button onClick={onClose} disabled={form.formState.isSubmitting}>
-            {t('common.cancelSentence')}
-          </Button>
-          {step === 0 ? (
-            <Button variant="contained" disabled={!enrolment} onClick={() => setStep(1)}>
-              {t('tickets.form.continue')}
-            </Button>
-          ) : (
-            <>
-              <Button onClick={() => setStep(0)} disabled={form.formState.isSubmitting}>
-                {t('tickets.form.back')}
-              </Button>
-              <Button type="submit" form="single-ticket-form" variant="contained" disabled={form.formState.isSubmitting}>
-                {t('common.save')}
-              </Button>
-            </>
-          )}
-        </>
-      }
     >
       {step === 0 && (
         <>
@@ -310,12 +331,6 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
     ],
     [t],
   );
-  const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selected) }), [selected]);
-
-  const proceed = () => {
-    if (selected.length === 0) return setNeedOne(true);
-    setStep(1);
-  };
 
   const save = form.handleSubmit(
     async (values) => {
@@ -349,31 +364,18 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
   return (
     <Shell
       title={t('tickets.massive.title', { course: course.description })}
-      step={step}
       steps={[t('tickets.massive.stepRecipients'), t('tickets.massive.stepTicket')]}
+      step={step}
+      onStep={setStep}
+      onContinue={() => {
+        setNeedOne(selected.length === 0);
+        return selected.length > 0;
+      }}
+      formId="massive-ticket-form"
+      submitLabel={t('tickets.massive.generate')}
       busy={busy}
+      saving={busy}
       onClose={onClose}
-      actions={
-        <>
-          <Button onClick={onClose} disabled={busy}>
-            {t('common.cancelSentence')}
-          </Button>
-          {step === 0 ? (
-            <Button variant="contained" onClick={proceed}>
-              {t('tickets.form.continue')}
-            </Button>
-          ) : (
-            <>
-              <Button onClick={() => setStep(0)} disabled={busy}>
-                {t('tickets.form.back')}
-              </Button>
-              <Button type="submit" form="massive-ticket-form" variant="contained" disabled={busy}>
-                {t('tickets.massive.generate')}
-              </Button>
-            </>
-          )}
-        </>
-      }
     >
       {step === 0 && (
         <>
@@ -396,11 +398,7 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
             columns={columns}
             loading={students.isFetching}
             {...grid}
-            checkboxSelection
-            disableRowSelectionExcludeModel
-            keepNonExistentRowsSelected
-            rowSelectionModel={selectionModel}
-            onRowSelectionModelChange={(m) => setSelected([...m.ids].map(Number))}
+            {...selectionProps(selected, setSelected)}
             disableColumnSorting
             localeText={{ ...gridLocale, noRowsLabel: t('tickets.massive.noStudents') }}
             sx={gridHeaderSx}

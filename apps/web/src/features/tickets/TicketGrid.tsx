@@ -22,6 +22,18 @@ export function useGridLocale() {
 /** Bold red headers (SCREENS.md §0). */
 export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } } as const;
 
+/** Checkbox selection of row ids that survives paging (the rows of other pages stay selected). */
+export function selectionProps(ids: number[], onChange: (ids: number[]) => void) {
+  const model: GridRowSelectionModel = { type: 'include', ids: new Set(ids) };
+  return {
+    checkboxSelection: true,
+    disableRowSelectionExcludeModel: true,
+    keepNonExistentRowsSelected: true,
+    rowSelectionModel: model,
+    onRowSelectionModelChange: (m: GridRowSelectionModel) => onChange([...m.ids].map(Number)),
+  };
+}
+
 /** Fields that do not open the ticket when clicked. */
 const NOT_OPENING = new Set(['__check__', 'actions']);
 
@@ -128,8 +140,6 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
     return cols;
   }, [t, showCourse, onOpen, onDelete]);
 
-  const selectionModel = useMemo<GridRowSelectionModel>(() => ({ type: 'include', ids: new Set(selection) }), [selection]);
-
   return (
     <ServerDataGrid
       label={label}
@@ -138,11 +148,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
       columns={columns}
       loading={loading}
       {...grid}
-      checkboxSelection
-      disableRowSelectionExcludeModel
-      keepNonExistentRowsSelected
-      rowSelectionModel={selectionModel}
-      onRowSelectionModelChange={(m) => onSelectionChange([...m.ids].map(Number))}
+      {...selectionProps(selection, onSelectionChange)}
       disableRowSelectionOnClick
       onCellClick={(p) => !NOT_OPENING.has(p.field) && onOpen(p.row)}
       onCellKeyDown={(p, e) => {

@@ -196,25 +196,11 @@ export function useLocks(page: number, perPage: number) {
 // ---------------------------------------------------------------------------------------------
 // Students and enrolments
 
-export interface StudentContact {
-  id: number;
-  rut: string;
-  name: string;
-  lastName: string;
-  motherLastName: string | null;
-  email: string | null;
-  mobile: string | null;
-  phone: string | null;
-}
+/** A student's contact data, as a ticket carries it (and the RUT lookup answers). */
+export type StudentContact = TicketProperties['courseRegisteredUser']['registeredUser'];
 
 /** What the student card shows: an enrolment (a ticket's, or one found by RUT). */
-export interface EnrolmentInfo {
-  id: number;
-  classroom: { id: number; description: string | null } | null;
-  lastAccess: string | null;
-  lastAccessText: string | null;
-  registeredUser: StudentContact;
-}
+export type EnrolmentInfo = Pick<TicketProperties['courseRegisteredUser'], 'id' | 'classroom' | 'lastAccess' | 'lastAccessText' | 'registeredUser'>;
 
 export const studentByRut = (rut: string) => getData<Resource<StudentContact>>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
 export const enrolmentOf = (studentId: number, courseId: number) =>
