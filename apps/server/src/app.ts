@@ -27,6 +27,7 @@ import { categoryRoutes } from './modules/categories/routes.js';
 import { courseRoutes } from './modules/courses/routes.js';
 import { studentRoutes } from './modules/students/routes.js';
 import { ticketRoutes } from './modules/tickets/routes.js';
+import { moodleSyncRoutes } from './modules/moodle-sync/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
@@ -118,7 +119,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

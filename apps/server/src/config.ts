@@ -57,6 +57,11 @@ export const configSchema = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   JOBS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
   JOBS_STALE_MS: z.coerce.number().int().min(1000).default(5 * 60_000),
+  /** Moodle web services: time limit of one call, retries of a failed read (network, 5xx), calls in flight per sync, enrolled users per page. */
+  MOODLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  MOODLE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  MOODLE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
 });
 
 export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };

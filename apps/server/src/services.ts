@@ -23,6 +23,8 @@ import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
 import { MailRepository } from './modules/mail/repository.js';
 import { MailService } from './modules/mail/service.js';
+import { MoodleSyncRepository } from './modules/moodle-sync/repository.js';
+import { MoodleSyncService } from './modules/moodle-sync/service.js';
 import { createTransport } from './modules/mail/transport.js';
 
 /** The composition root: repositories over the database, services over repositories. */
@@ -55,6 +57,8 @@ export function createServices(db: Database, config: Config) {
   });
   const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, jobs.queue, mailTransport, config);
   mail.registerJobs(jobs.handlers);
+  const moodleSync = new MoodleSyncService(db, new MoodleSyncRepository(db), repos.audit, jobs.queue, config);
+  moodleSync.registerJobs(jobs.handlers);
   return {
     db,
     config,
@@ -75,6 +79,7 @@ export function createServices(db: Database, config: Config) {
     dashboard: new DashboardService(repos.dashboard),
     jobs,
     mail,
+    moodleSync,
   };
 }
 

@@ -36,12 +36,14 @@ export const MOODLE_MSG = {
   tokenInvalid: 'El token solo puede contener letras y números.',
   notConfigured: 'La plataforma no tiene configurada la conexión con Moodle (URL y token).',
   courseWithoutMoodle: 'El curso no tiene asociado un id de Moodle.',
+  notEnrolled: 'El alumno no pertenece a este curso.',
   saved: 'Configuración de Moodle guardada.',
   connectionOk: 'Conexión exitosa con Moodle.',
   connectionMissing: (n: number) => `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
   syncOk: 'Sincronización exitosa',
   syncQueued: 'Sincronización en cola.',
   syncRunning: 'Ya hay una sincronización en curso para este curso.',
+  syncStarted: 'Sincronización iniciada.',
   syncFailed: 'La sincronización falló; los datos anteriores se conservan.',
   userNotInMoodle: 'El usuario no se encuentra registrado en moodle',
   noCourseForMoodleId: 'No hay cursos con ese id de Moodle.',
@@ -83,8 +85,8 @@ export const moodleTestSchema = z
 /** Body of POST /api/v2/sync/courses/{courseId}. */
 export const moodleSyncRequestSchema = z
   .object({
-    /** Return at once (202) and let the caller poll the status; otherwise wait for the result. */
-    background: z.boolean().optional(),
+    /** Run now in this request and answer the report, instead of queueing a job (202). */
+    wait: z.boolean().optional(),
   })
   .nullish()
   .transform((v) => v ?? {});
@@ -125,6 +127,8 @@ export const MOODLE_MODULE_LABELS: Record<string, string> = {
   book: 'Libros',
 };
 
+export type MoodleSyncScope = 'full' | 'users' | 'activities' | 'student';
+
 export interface MoodleSyncIssue {
   /** Where the problem is: a local enrolment or a Moodle user. */
   source: 'local' | 'moodle';
@@ -139,7 +143,8 @@ export interface MoodleSyncIssue {
 export interface MoodleSyncResult {
   courseId: number;
   courseMoodleId: number;
-  scope: 'full' | 'users' | 'student';
+  /** full: everything; users: people only; activities: the course's activities only; student: one person. */
+  scope: MoodleSyncScope;
   /** People whose RUT is not valid, on either side: they cannot be matched. */
   invalidRuts: MoodleSyncIssue[];
   /** Local enrolments matched with a Moodle user. */

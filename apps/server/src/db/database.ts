@@ -9,6 +9,7 @@ import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
 import * as m0003 from './migrations/0003_mail.js';
+import * as m0004 from './migrations/0004_moodle.js';
 
 export type Database = Kysely<DB>;
 
@@ -33,6 +34,9 @@ export const PGLITE_PARSERS = {
 export async function openDatabase(opts: { url?: string; dataDir: string; pglite?: PGlite }): Promise<DatabaseHandle> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 20 });
+    // An idle connection the server closes (restart, administrator command) is an 'error' event on
+    // the pool; unhandled, it would end the process. The pool simply opens a new one when needed.
+    pool.on('error', () => undefined);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
@@ -59,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001_core': m0001,
   '0002_tickets': m0002,
   '0003_mail': m0003,
+  '0004_moodle': m0004,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

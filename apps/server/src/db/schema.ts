@@ -156,6 +156,8 @@ export interface CourseRegisteredUserTable extends Timestamps {
   last_access_registered_moodle: Timestamp | null;
   last_access_text: string | null;
   is_sincronized: Generated<boolean>;
+  /** Activo / Renuncia en curso / Renunciado, from the course's Renuncia activity in Moodle (0004). */
+  status_moodle: string | null;
 }
 
 export interface ActivityCourseUserTable extends Timestamps {
@@ -300,6 +302,20 @@ export interface DB {
   mail_messages: MailMessageTable;
   mail_message_attachments: MailMessageAttachmentTable;
   mail_templates: MailTemplateTable;
+  moodle_course_syncs: MoodleCourseSyncTable;
+}
+
+/** The last Moodle synchronisation of a course (0004). */
+export interface MoodleCourseSyncTable extends Timestamps {
+  course_id: number;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  scope: string;
+  job_id: number | null;
+  progress: unknown;
+  result: unknown;
+  error: string | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
 }
 
 export type CatalogueTableName =

@@ -212,7 +212,7 @@ export class MoodleClient {
       return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
     } catch (e) {
       if (controller.signal.aborted) {
-        throw new MoodleError({ code: 'timeout', wsfunction, detail: `${Math.round(this.timeoutMs / 1000)} s sin respuesta`, retryable: true, cause: e });
+        throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });
       }
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (e as Error).message;

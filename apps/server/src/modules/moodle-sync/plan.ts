@@ -1,0 +1,324 @@
+import { MOODLE_ACTIVITY_STATUS, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue } from '@sigaf/contract';
+import type { MoodleActivityCompletion, MoodleEnrolledUser, MoodleGradeItem, MoodleSection, MoodleUserGrades } from '../../moodle/schemas.js';
+
+/**
+ * The pure part of a course sync: who is who (RUT matching), and which local rows must change
+ * for the local data to say what Moodle says. No I/O: the service feeds it what it read.
+ */
+
+// --- Local rows, as the repository reads them ----------------------------------------------
+
+export interface LocalEnrolment {
+  id: number;
+  registered_user_id: number;
+  rut: string;
+  name: string;
+  last_name: string;
+  last_access_registered_moodle: Date | null;
+  last_access_text: string | null;
+  is_sincronized: boolean;
+  final_qualification_moodle: string | null;
+  status_moodle: string | null;
+  id_registered_moodle: number | null;
+  rut_registered_moodle: string | null;
+  name_registered_moodle: string | null;
+  email_registered_moodle: string | null;
+  student_status_moodle: string | null;
+}
+
+export interface LocalActivity {
+  id: number;
+  id_activity_moodle: number | null;
+  description: string;
+  type: string | null;
+  section_key: string | null;
+}
+
+export interface LocalResult {
+  id: number;
+  activity_id: number;
+  course_registered_user_id: number;
+  status_moodle: string | null;
+  qualification_moodle: string | null;
+  completion_state: number | null;
+  grade: number | null;
+}
+
+// --- Matching ---------------------------------------------------------------------------------
+
+export interface Match {
+  enrolment: LocalEnrolment;
+  user: MoodleEnrolledUser;
+  /** The Moodle field value the RUT came from (idnumber or username), as Moodle has it. */
+  moodleRut: string;
+}
+
+export interface Matching {
+  matches: Match[];
+  invalidRuts: MoodleSyncIssue[];
+  missingInMoodle: MoodleSyncIssue[];
+  missingLocally: MoodleSyncIssue[];
+  errors: string[];
+}
+
+/** The RUT a Moodle user carries: its idnumber, else its username, in any spelling. */
+export function moodleRutOf(u: Pick<MoodleEnrolledUser, 'idnumber' | 'username'>): { rut: string; raw: string } | null {
+  for (const raw of [u.idnumber, u.username]) {
+    const rut = normalizeRut(raw);
+    if (rut && raw) return { rut, raw };
+  }
+  return null;
+}
+
+/** A Moodle user enrolled as a student (no roles in the answer: taken for a student). */
+export function isMoodleStudent(u: MoodleEnrolledUser): boolean {
+  return !u.roles?.length || u.roles.some((r) => r.shortname === 'student' || r.roleid === 5);
+}
+
+const localName = (e: LocalEnrolment) => `${e.name} ${e.last_name}`.trim();
+
+export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly MoodleEnrolledUser[]): Matching {
+  const out: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
+  const byRut = new Map<string, { user: MoodleEnrolledUser; raw: string }>();
+  for (const user of [...moodle].sort((a, b) => a.id - b.id)) {
+    const found = moodleRutOf(user);
+    if (!found) {
+      if (isMoodleStudent(user)) {
+        out.invalidRuts.push({ source: 'moodle', id: user.id, rut: user.idnumber || user.username || null, name: user.fullname, detail: 'Sin RUT válido en idnumber ni en username' });
+      }
+      continue;
+    }
+    const first = byRut.get(found.rut);
+    if (first) {
+      out.errors.push(`El RUT ${found.rut} está en más de un usuario de Moodle (${first.user.id} y ${user.id}); se usa ${first.user.id}.`);
+      continue;
+    }
+    byRut.set(found.rut, { user, raw: found.raw });
+  }
+  const matched = new Set<number>();
+  for (const enrolment of local) {
+    const rut = normalizeRut(enrolment.rut);
+    if (!rut) {
+      out.invalidRuts.push({ source: 'local', id: enrolment.id, rut: enrolment.rut, name: localName(enrolment), detail: 'RUT local no válido' });
+      continue;
+    }
+    const hit = byRut.get(rut);
+    if (!hit) {
+      out.missingInMoodle.push({ source: 'local', id: enrolment.id, rut, name: localName(enrolment) });
+      continue;
+    }
+    matched.add(hit.user.id);
+    out.matches.push({ enrolment, user: hit.user, moodleRut: hit.raw });
+  }
+  for (const [rut, { user }] of byRut) {
+    if (!matched.has(user.id) && isMoodleStudent(user)) out.missingLocally.push({ source: 'moodle', id: user.id, rut, name: user.fullname });
+  }
+  return out;
+}
+
+// --- Activities -------------------------------------------------------------------------------
+
+export interface MoodleActivity {
+  cmid: number;
+  name: string;
+  modname: string;
+}
+
+const NOT_ACTIVITIES = new Set(['label', 'subsection', 'qbank']);
+
+/** The course modules that are activities (labels and text areas are not). */
+export function activitiesOf(contents: readonly MoodleSection[]): MoodleActivity[] {
+  return contents.flatMap((s) =>
+    s.modules.filter((m) => !NOT_ACTIVITIES.has(m.modname) && !m.noviewlink).map((m) => ({ cmid: m.id, name: m.name.slice(0, 255), modname: m.modname.slice(0, 60) })),
+  );
+}
+
+export interface ActivityPlan {
+  inserts: Array<{ id_activity_moodle: number; description: string; type: string }>;
+  updates: Array<{ id: number; description: string; type: string }>;
+}
+
+/** New activities are added (the caller puts them in Formativa, weighing 0); renamed ones updated. */
+export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[]): ActivityPlan {
+  const byMoodleId = new Map(local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]));
+  const plan: ActivityPlan = { inserts: [], updates: [] };
+  for (const m of moodle) {
+    const existing = byMoodleId.get(m.cmid);
+    if (!existing) plan.inserts.push({ id_activity_moodle: m.cmid, description: m.name, type: m.modname });
+    else if (existing.description !== m.name || existing.type !== m.modname) plan.updates.push({ id: existing.id, description: m.name, type: m.modname });
+  }
+  return plan;
+}
+
+// --- People and results -------------------------------------------------------------------------
+
+/** One user's grades: module items by course module id, and the course total. */
+export interface UserGrades {
+  byCmid: Map<number, MoodleGradeItem>;
+  total: MoodleGradeItem | undefined;
+}
+
+export function gradesByUser(usergrades: readonly MoodleUserGrades[]): Map<number, UserGrades> {
+  return new Map(
+    usergrades.map((g) => [
+      g.userid,
+      {
+        byCmid: new Map(g.gradeitems.filter((i) => i.itemtype === 'mod' && i.cmid !== undefined).map((i) => [i.cmid!, i])),
+        total: g.gradeitems.find((i) => i.itemtype === 'course'),
+      },
+    ]),
+  );
+}
+
+export const formatGrade = (raw: number | null | undefined) => (raw === null || raw === undefined ? null : raw.toFixed(2));
+
+/** The status text of an activity for a student, from Moodle's completion (see MOODLE_ACTIVITY_STATUS). */
+export function completionStatus(c: MoodleActivityCompletion): string {
+  if (c.state > 0) return MOODLE_ACTIVITY_STATUS.finished;
+  return c.details?.some((d) => d.rulevalue.status > 0) ? MOODLE_ACTIVITY_STATUS.inProgress : MOODLE_ACTIVITY_STATUS.notStarted;
+}
+
+type ResultValues = Omit<LocalResult, 'id' | 'activity_id' | 'course_registered_user_id'>;
+
+/** What Moodle says of one student in one activity; null when the activity tracks nothing. */
+export function resultFor(completion: MoodleActivityCompletion | undefined, grade: MoodleGradeItem | undefined): ResultValues | null {
+  if (!completion && !grade) return null;
+  const raw = grade?.graderaw ?? null;
+  return {
+    status_moodle: completion ? completionStatus(completion) : raw !== null ? MOODLE_ACTIVITY_STATUS.finished : MOODLE_ACTIVITY_STATUS.notStarted,
+    completion_state: completion ? completion.state : null,
+    qualification_moodle: grade ? (formatGrade(raw) ?? '-') : null,
+    grade: raw,
+  };
+}
+
+/** Student state from the course's Renuncia activities (SCREENS.md §10). */
+export function studentStatus(results: ReadonlyArray<{ activity_id: number; status_moodle: string | null }>, resignActivityIds: ReadonlySet<number>): string {
+  if (!results.length) return MOODLE_STUDENT_STATUS.noActivities;
+  const resign = results.filter((r) => resignActivityIds.has(r.activity_id)).map((r) => r.status_moodle);
+  if (resign.includes(MOODLE_ACTIVITY_STATUS.finished)) return MOODLE_STUDENT_STATUS.resigned;
+  if (resign.includes(MOODLE_ACTIVITY_STATUS.inProgress)) return MOODLE_STUDENT_STATUS.resigning;
+  return MOODLE_STUDENT_STATUS.active;
+}
+
+export interface PeopleInput {
+  /** Which parts Moodle was read for: people only (users scope), or also progress. */
+  withProgress: boolean;
+  matching: Matching;
+  /** Local enrolments considered (all of the course, or the one student). */
+  enrolments: readonly LocalEnrolment[];
+  activities: readonly LocalActivity[];
+  results: readonly LocalResult[];
+  grades: Map<number, UserGrades>;
+  completion: Map<number, MoodleActivityCompletion[]>;
+}
+
+export interface EnrolmentValues {
+  id: number;
+  last_access_registered_moodle: Date | null;
+  last_access_text: string | null;
+  is_sincronized: boolean;
+  final_qualification_moodle: string | null;
+  status_moodle: string | null;
+}
+
+export interface StudentValues {
+  id: number;
+  id_registered_moodle: number;
+  rut_registered_moodle: string;
+  name_registered_moodle: string;
+  email_registered_moodle: string | null;
+  status_moodle: string | null;
+}
+
+export interface PeoplePlan {
+  enrolments: EnrolmentValues[];
+  students: StudentValues[];
+  resultInserts: Array<Omit<LocalResult, 'id'>>;
+  resultUpdates: LocalResult[];
+}
+
+const sameTime = (a: Date | null, b: Date | null) => (a ? new Date(a).getTime() : null) === (b ? new Date(b).getTime() : null);
+const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(Number(a) - Number(b)) < 1e-9);
+
+/** Changed rows only: enrolments, students' Moodle data, activity results. */
+export function planPeople(input: PeopleInput): PeoplePlan {
+  const plan: PeoplePlan = { enrolments: [], students: [], resultInserts: [], resultUpdates: [] };
+  const resign = new Set(input.activities.filter((a) => a.section_key === 'resign').map((a) => a.id));
+  const tracked = input.activities.filter((a) => a.id_activity_moodle !== null);
+  const existing = new Map(input.results.map((r) => [`${r.course_registered_user_id}:${r.activity_id}`, r]));
+  const matchedEnrolments = new Set<number>();
+
+  for (const { enrolment: e, user, moodleRut } of input.matching.matches) {
+    matchedEnrolments.add(e.id);
+    const access = user.lastcourseaccess ?? user.lastaccess ?? 0;
+    const next: EnrolmentValues = {
+      id: e.id,
+      last_access_registered_moodle: access > 0 ? new Date(access * 1000) : null,
+      last_access_text: access > 0 ? null : 'Nunca',
+      is_sincronized: true,
+      final_qualification_moodle: e.final_qualification_moodle,
+      status_moodle: e.status_moodle,
+    };
+    let studentStatusValue = e.student_status_moodle;
+    if (input.withProgress) {
+      const grades = input.grades.get(user.id);
+      const completion = new Map((input.completion.get(user.id) ?? []).map((c) => [c.cmid, c]));
+      const mine: Array<{ activity_id: number; status_moodle: string | null }> = [];
+      for (const a of tracked) {
+        const values = resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!));
+        const current = existing.get(`${e.id}:${a.id}`);
+        if (!values) {
+          if (current) mine.push(current);
+          continue;
+        }
+        mine.push({ activity_id: a.id, status_moodle: values.status_moodle });
+        if (!current) plan.resultInserts.push({ activity_id: a.id, course_registered_user_id: e.id, ...values });
+        else if (
+          current.status_moodle !== values.status_moodle ||
+          current.qualification_moodle !== values.qualification_moodle ||
+          current.completion_state !== values.completion_state ||
+          !sameNumber(current.grade, values.grade)
+        ) {
+          plan.resultUpdates.push({ ...current, ...values });
+        }
+      }
+      next.final_qualification_moodle = formatGrade(grades?.total?.graderaw);
+      next.status_moodle = studentStatus(mine, resign);
+      studentStatusValue = next.status_moodle;
+    }
+    if (
+      !sameTime(e.last_access_registered_moodle, next.last_access_registered_moodle) ||
+      e.last_access_text !== next.last_access_text ||
+      !e.is_sincronized ||
+      e.final_qualification_moodle !== next.final_qualification_moodle ||
+      e.status_moodle !== next.status_moodle
+    ) {
+      plan.enrolments.push(next);
+    }
+    const student: StudentValues = {
+      id: e.registered_user_id,
+      id_registered_moodle: user.id,
+      rut_registered_moodle: moodleRut.slice(0, 20),
+      name_registered_moodle: user.fullname.slice(0, 255),
+      email_registered_moodle: user.email?.slice(0, 255) ?? e.email_registered_moodle,
+      status_moodle: studentStatusValue,
+    };
+    if (
+      e.id_registered_moodle !== student.id_registered_moodle ||
+      e.rut_registered_moodle !== student.rut_registered_moodle ||
+      e.name_registered_moodle !== student.name_registered_moodle ||
+      e.email_registered_moodle !== student.email_registered_moodle ||
+      e.student_status_moodle !== student.status_moodle
+    ) {
+      plan.students.push(student);
+    }
+  }
+  // Synced before, not in Moodle's course any more: no longer synchronised (their data stays).
+  for (const e of input.enrolments) {
+    if (!matchedEnrolments.has(e.id) && e.is_sincronized) {
+      plan.enrolments.push({ id: e.id, last_access_registered_moodle: e.last_access_registered_moodle, last_access_text: e.last_access_text, is_sincronized: false, final_qualification_moodle: e.final_qualification_moodle, status_moodle: e.status_moodle });
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,216 @@
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { MoodleCourseSyncTable } from '../../db/schema.js';
+import type { EnrolmentValues, LocalActivity, LocalEnrolment, LocalResult, StudentValues } from './plan.js';
+
+/** Namespace of the advisory locks that serialise the write phase of syncs of one course. */
+const SYNC_LOCK = 47_110_001;
+const CHUNK = 500;
+
+function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/**
+ * `update table set c = v.c ... from (values ...) v where t.id = v.id`: many rows with different
+ * values in one statement per chunk. Columns are given with their SQL types (values are cast).
+ */
+async function updateMany<R extends { id: number }>(db: Database, table: string, columns: Record<string, string>, rows: readonly R[]): Promise<number> {
+  const names = Object.keys(columns);
+  for (const part of chunks(rows)) {
+    const values = sql.join(
+      part.map((r) => sql`(${sql.join([sql`${r.id}::bigint`, ...names.map((c) => sql`${(r as Record<string, unknown>)[c] ?? null}::${sql.raw(columns[c]!)}`)])})`),
+    );
+    const set = sql.join(names.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
+    await sql`update ${sql.table(table)} as t set ${set}, updated_at = now()
+      from (values ${values}) as v (id, ${sql.join(names.map((c) => sql.ref(c)))})
+      where t.id = v.id`.execute(db);
+  }
+  return rows.length;
+}
+
+export interface CourseContext {
+  id: number;
+  description: string;
+  id_course_moodle: number | null;
+  platform_id: number;
+  url: string | null;
+  token_encrypted: string | null;
+}
+
+export class MoodleSyncRepository {
+  constructor(private readonly db: Database) {}
+
+  // --- Settings -------------------------------------------------------------------------
+
+  platform(id: number) {
+    return this.db.selectFrom('platforms').select(['id', 'description', 'url', 'token_encrypted']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async savePlatform(id: number, url: string, tokenEncrypted: string | undefined) {
+    await this.db
+      .updateTable('platforms')
+      .set({ url, ...(tokenEncrypted ? { token_encrypted: tokenEncrypted } : {}), updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  // --- Courses ----------------------------------------------------------------------------
+
+  course(id: number): Promise<CourseContext | undefined> {
+    return this.db
+      .selectFrom('courses as c')
+      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
+      .innerJoin('platforms as p', 'p.id', 'cat.platform_id')
+      .select(['c.id', 'c.description', 'c.id_course_moodle', 'p.id as platform_id', 'p.url', 'p.token_encrypted'])
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async coursesByMoodleId(moodleId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('courses').select('id').where('id_course_moodle', '=', moodleId).orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+
+  async enrolmentOf(courseId: number, studentId: number) {
+    return this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .select(['e.id', 'r.name', 'r.last_name'])
+      .where('e.course_id', '=', courseId)
+      .where('e.registered_user_id', '=', studentId)
+      .executeTakeFirst();
+  }
+
+  // --- Local state of a course (read inside the sync's transaction) ---------------------
+
+  /** Serialises the write phase of syncs of one course (the lock ends with the transaction). */
+  async lockCourse(trx: Database, courseId: number) {
+    await sql`select pg_advisory_xact_lock(${SYNC_LOCK}::int, ${courseId}::int)`.execute(trx);
+  }
+
+  enrolments(db: Database, courseId: number, onlyEnrolmentId?: number): Promise<LocalEnrolment[]> {
+    let q = db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .select([
+        'e.id', 'e.registered_user_id', 'r.rut', 'r.name', 'r.last_name',
+        'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.final_qualification_moodle', 'e.status_moodle',
+        'r.id_registered_moodle', 'r.rut_registered_moodle', 'r.name_registered_moodle', 'r.email_registered_moodle', 'r.status_moodle as student_status_moodle',
+      ])
+      .where('e.course_id', '=', courseId);
+    if (onlyEnrolmentId) q = q.where('e.id', '=', onlyEnrolmentId);
+    return q.orderBy('e.id').execute();
+  }
+
+  activities(db: Database, courseId: number): Promise<LocalActivity[]> {
+    return db
+      .selectFrom('activities as a')
+      .leftJoin('sections as s', 's.id', 'a.section_id')
+      .select(['a.id', 'a.id_activity_moodle', 'a.description', 'a.type', 's.key as section_key'])
+      .where('a.course_id', '=', courseId)
+      .orderBy('a.id')
+      .execute();
+  }
+
+  async results(db: Database, courseId: number, onlyEnrolmentId?: number): Promise<LocalResult[]> {
+    let q = db
+      .selectFrom('activity_course_users as r')
+      .innerJoin('course_registered_users as e', 'e.id', 'r.course_registered_user_id')
+      .select(['r.id', 'r.activity_id', 'r.course_registered_user_id', 'r.status_moodle', 'r.qualification_moodle', 'r.completion_state', 'r.grade'])
+      .where('e.course_id', '=', courseId);
+    if (onlyEnrolmentId) q = q.where('e.id', '=', onlyEnrolmentId);
+    const rows = await q.execute();
+    return rows.map((r) => ({ ...r, grade: r.grade === null ? null : Number(r.grade) }));
+  }
+
+  async sectionIdByKey(db: Database, key: string): Promise<number | null> {
+    return (await db.selectFrom('sections').select('id').where('key', '=', key).executeTakeFirst())?.id ?? null;
+  }
+
+  // --- Writes (inside the transaction) ----------------------------------------------------
+
+  async insertActivities(db: Database, courseId: number, sectionId: number | null, rows: ReadonlyArray<{ id_activity_moodle: number; description: string; type: string }>) {
+    for (const part of chunks(rows)) {
+      await db
+        .insertInto('activities')
+        .values(part.map((r) => ({ ...r, course_id: courseId, section_id: sectionId, weighing: 0 })))
+        .execute();
+    }
+    return rows.length;
+  }
+
+  updateActivities(db: Database, rows: ReadonlyArray<{ id: number; description: string; type: string }>) {
+    return updateMany(db, 'activities', { description: 'varchar', type: 'varchar' }, rows);
+  }
+
+  updateEnrolments(db: Database, rows: readonly EnrolmentValues[]) {
+    return updateMany(
+      db,
+      'course_registered_users',
+      { last_access_registered_moodle: 'timestamptz', last_access_text: 'varchar', is_sincronized: 'boolean', final_qualification_moodle: 'varchar', status_moodle: 'varchar' },
+      rows.map((r) => ({ ...r, last_access_registered_moodle: r.last_access_registered_moodle ? new Date(r.last_access_registered_moodle).toISOString() : null })),
+    );
+  }
+
+  updateStudents(db: Database, rows: readonly StudentValues[]) {
+    return updateMany(
+      db,
+      'registered_users',
+      { id_registered_moodle: 'int', rut_registered_moodle: 'varchar', name_registered_moodle: 'varchar', email_registered_moodle: 'varchar', status_moodle: 'varchar' },
+      rows,
+    );
+  }
+
+  async insertResults(db: Database, rows: ReadonlyArray<Omit<LocalResult, 'id'>>) {
+    for (const part of chunks(rows)) await db.insertInto('activity_course_users').values(part).execute();
+    return rows.length;
+  }
+
+  updateResults(db: Database, rows: readonly LocalResult[]) {
+    return updateMany(db, 'activity_course_users', { status_moodle: 'varchar', qualification_moodle: 'varchar', completion_state: 'smallint', grade: 'numeric' }, rows);
+  }
+
+  async stampCourse(db: Database, courseId: number) {
+    await db.updateTable('courses').set({ last_sync_at: sql`now()` }).where('id', '=', courseId).execute();
+  }
+
+  // --- Sync state -----------------------------------------------------------------------------
+
+  syncState(courseId: number) {
+    return this.db.selectFrom('moodle_course_syncs').selectAll().where('course_id', '=', courseId).executeTakeFirst();
+  }
+
+  /** Upserts a course's sync state with the given columns. */
+  async saveState(courseId: number, values: Partial<Omit<Insertable<MoodleCourseSyncTable>, 'course_id'>> & { state: MoodleCourseSyncTable['state']; scope: string }, db: Database = this.db) {
+    const json = (v: unknown): RawBuilder<unknown> | undefined => (v === undefined ? undefined : sql`${v === null ? null : JSON.stringify(v)}::jsonb`);
+    const row = { ...values, progress: json(values.progress), result: json(values.result) };
+    const set = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined));
+    await db
+      .insertInto('moodle_course_syncs')
+      .values({ course_id: courseId, ...set } as Insertable<MoodleCourseSyncTable>)
+      .onConflict((oc) => oc.column('course_id').doUpdateSet({ ...set, updated_at: sql`now()` }))
+      .execute();
+  }
+
+  /** The student's activities with Moodle's results in one course (the answer of a student sync). */
+  studentResults(enrolmentId: number) {
+    return this.db
+      .selectFrom('activity_course_users as r')
+      .innerJoin('activities as a', 'a.id', 'r.activity_id')
+      .leftJoin('sections as s', 's.id', 'a.section_id')
+      .select([
+        'r.id', 'r.activity_id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 's.description as section_description', 's.key as section_key',
+        'r.status_moodle', 'r.qualification_moodle', 'r.completion_state', 'r.grade', 'r.updated_at',
+      ])
+      .where('r.course_registered_user_id', '=', enrolmentId)
+      .orderBy('a.id')
+      .execute();
+  }
+
+  lastSyncAt(courseId: number) {
+    return this.db.selectFrom('courses').select('last_sync_at').where('id', '=', courseId).executeTakeFirst();
+  }
+}

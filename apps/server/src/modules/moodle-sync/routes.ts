@@ -1,0 +1,112 @@
+import { MOODLE_MSG, MSG, moodleSettingsSchema, moodleSyncRequestSchema, moodleTestSchema, PERMISSIONS, type MoodleSyncResult } from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/auth.js';
+import { collection, ok, resource } from '../../http/envelope.js';
+import { idParams } from '../../http/params.js';
+import type { Services } from '../../services.js';
+import type { MoodleSyncRepository } from './repository.js';
+
+type StudentResult = Awaited<ReturnType<MoodleSyncRepository['studentResults']>>[number];
+
+export function presentStudentResult(request: FastifyRequest, r: StudentResult) {
+  return resource(request, `/api/v2/activities/${r.activity_id}`, {
+    id: r.id,
+    activity: {
+      id: r.activity_id,
+      description: r.description,
+      type: r.type,
+      weighing: Number(r.weighing),
+      idActivityMoodle: r.id_activity_moodle,
+      section: r.section_key || r.section_description ? { description: r.section_description, key: r.section_key } : null,
+    },
+    statusMoodle: r.status_moodle,
+    qualificationMoodle: r.qualification_moodle,
+    completionState: r.completion_state,
+    grade: r.grade === null ? null : Number(r.grade),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  });
+}
+
+const id = idParams.shape.id;
+
+/** 201 when someone was found in Moodle; 204 inside the envelope (HTTP 200) otherwise, as the original. */
+function synced(reply: FastifyReply, found: boolean, data: unknown, message: string = MOODLE_MSG.syncOk) {
+  if (!found) return ok(data, MOODLE_MSG.userNotInMoodle, 204);
+  reply.status(201);
+  return ok(data, message, 201);
+}
+
+/**
+ * Moodle settings per platform, and synchronisation: the queued full sync of a course with its
+ * status, and the original's synchronous partial syncs (people, activities, one student).
+ */
+export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const moodle = services.moodleSync;
+  const write = { access: PERMISSIONS.configurationWrite };
+  const read = { access: PERMISSIONS.ticketWork };
+  const tags = ['moodle'];
+
+  app.get('/platforms/:id/moodle', { config: write, schema: { tags, params: idParams } }, async (request) => ok(await moodle.settings(request.params.id)));
+
+  app.put('/platforms/:id/moodle', { config: write, schema: { tags, params: idParams, body: moodleSettingsSchema } }, async (request) =>
+    ok(await moodle.saveSettings(request.params.id, request.body, requireAuth(request), request.ip), MOODLE_MSG.saved),
+  );
+
+  app.post('/platforms/:id/moodle/test', { config: write, schema: { tags, params: idParams, body: moodleTestSchema } }, async (request) => {
+    const report = await moodle.testConnection(request.params.id, request.body);
+    return ok(report, report.ok ? MOODLE_MSG.connectionOk : MOODLE_MSG.connectionMissing(report.missingFunctions.length));
+  });
+
+  const courseParams = z.object({ courseId: id });
+
+  // A full sync of a course: queued (202, progress in the status), or run in this request with {"wait": true}.
+  app.post('/sync/courses/:courseId', { config: write, schema: { tags, params: courseParams, body: moodleSyncRequestSchema } }, async (request, reply) => {
+    const { courseId } = request.params;
+    const actor = requireAuth(request);
+    if (request.body.wait) return ok(await moodle.syncNow(courseId, { scope: 'full' }, actor, request.ip), MOODLE_MSG.syncOk);
+    const job = await moodle.enqueue(courseId, actor, request.ip);
+    reply.status(202);
+    return ok({ ...job, status: `/api/v2/sync/courses/${courseId}/status` }, job.created ? MOODLE_MSG.syncQueued : MOODLE_MSG.syncRunning, 202);
+  });
+
+  app.get('/sync/courses/:courseId/status', { config: read, schema: { tags, params: courseParams } }, async (request) => {
+    const status = await moodle.status(request.params.courseId);
+    return ok(status, status.state ? MSG.ok : MOODLE_MSG.neverSynced);
+  });
+
+  const moodleCourseParams = z.object({ courseMoodleId: id });
+
+  // Original: "Usuarios" sync of Gestión de estudiantes, by the Moodle course id.
+  app.get('/sync/course-users/:courseMoodleId/users', { config: write, schema: { tags, params: moodleCourseParams } }, async (request, reply) => {
+    const actor = requireAuth(request);
+    const results: MoodleSyncResult[] = [];
+    for (const courseId of await moodle.coursesOfMoodle(request.params.courseMoodleId)) results.push(await moodle.syncNow(courseId, { scope: 'users' }, actor, request.ip));
+    return synced(reply, results.some((r) => r.found > 0), { results });
+  });
+
+  // Original: "Actividades" sync of the Actividades screen, by the Moodle course id.
+  app.get('/sync/course/:courseMoodleId/activities', { config: write, schema: { tags, params: moodleCourseParams } }, async (request, reply) => {
+    const actor = requireAuth(request);
+    const results: MoodleSyncResult[] = [];
+    for (const courseId of await moodle.coursesOfMoodle(request.params.courseMoodleId)) results.push(await moodle.syncNow(courseId, { scope: 'activities' }, actor, request.ip));
+    reply.status(201);
+    return ok({ results }, MOODLE_MSG.syncOk, 201);
+  });
+
+  // Original: one student's activities in a course (row "Sincronizar" of Gestión de estudiantes).
+  app.get(
+    '/sync/users/:studentId/courses/:courseId/activities',
+    { config: write, schema: { tags, params: z.object({ studentId: id, courseId: id }) } },
+    async (request, reply) => {
+      const { studentId, courseId } = request.params;
+      const enrolment = await moodle.enrolment(courseId, studentId);
+      const result = await moodle.syncNow(courseId, { scope: 'student', enrolmentId: enrolment.id }, requireAuth(request), request.ip);
+      const rows = await moodle.studentResults(enrolment.id);
+      const activities = collection(request, request.url.split('?')[0]!, 'activityCourseUsers', rows.map((r) => presentStudentResult(request, r)));
+      return synced(reply, result.found > 0, { result, activities }, `${MOODLE_MSG.syncOk} ${enrolment.name} ${enrolment.last_name}`);
+    },
+  );
+};

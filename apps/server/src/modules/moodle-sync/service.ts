@@ -1,0 +1,338 @@
+import {
+  MOODLE_MSG,
+  MOODLE_OPTIONAL_FUNCTIONS,
+  MOODLE_SYNC_FUNCTIONS,
+  type MoodleSettingsInput,
+  type MoodleSyncProgress,
+  type MoodleSyncResult,
+  type MoodleSyncScope,
+} from '@sigaf/contract';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError, invalid, notFound } from '../../http/errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { PermanentJobError, type JobHandlers } from '../../jobs/worker.js';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
+import { mapConcurrent, MoodleClient, normalizeMoodleUrl, SYNC_USER_FIELDS } from '../../moodle/client.js';
+import { isMoodleError, MoodleError } from '../../moodle/errors.js';
+import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
+import type { AuditRepository } from '../audit/repository.js';
+import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
+import type { CourseContext, MoodleSyncRepository } from './repository.js';
+
+export const MOODLE_SYNC_JOB = 'moodle.sync';
+const JOB_TIMEOUT_MS = 60 * 60_000;
+const PROGRESS_EVERY_MS = 250;
+
+/** Errors about one student that do not stop a course's sync (they are reported). */
+const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
+
+/** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
+export function moodleFailure(e: MoodleError): AppError {
+  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http';
+  return new AppError(upstream ? 502 : 422, e.message, { moodle: { code: e.code, wsfunction: e.wsfunction } });
+}
+
+export interface SyncOptions {
+  scope: MoodleSyncScope;
+  /** Student scope: the one enrolment to sync. */
+  enrolmentId?: number;
+  jobId?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: MoodleSyncProgress) => Promise<void> | void;
+}
+
+/**
+ * Moodle settings per platform (URL, token encrypted at rest and never returned), the connection
+ * test, and the course sync: few calls (contents once, enrolled users paged, grades of everybody
+ * once, completion per matched student with bounded concurrency), all writes of a course in one
+ * transaction at the end, changed rows only.
+ */
+export class MoodleSyncService {
+  constructor(
+    private readonly db: Database,
+    private readonly repo: MoodleSyncRepository,
+    private readonly audit: AuditRepository,
+    private readonly queue: JobQueue,
+    private readonly config: Config,
+  ) {}
+
+  // --- Settings -------------------------------------------------------------------------------
+
+  private async platform(id: number) {
+    const p = await this.repo.platform(id);
+    if (!p) throw notFound();
+    return p;
+  }
+
+  private decrypt(stored: string): string {
+    try {
+      return decryptSecret(stored, this.config.APP_SECRET);
+    } catch {
+      throw new AppError(422, 'No se pudo descifrar el token de Moodle guardado: vuelva a ingresarlo.');
+    }
+  }
+
+  async settings(platformId: number) {
+    const p = await this.platform(platformId);
+    return { platformId: p.id, description: p.description, url: p.url, hasToken: p.token_encrypted !== null };
+  }
+
+  async saveSettings(platformId: number, input: MoodleSettingsInput, actor: AuthUser, ip: string) {
+    const p = await this.platform(platformId);
+    if (!input.token && !p.token_encrypted) throw invalid({ token: [MOODLE_MSG.tokenRequired] });
+    const url = normalizeMoodleUrl(input.url);
+    await this.repo.savePlatform(platformId, url, input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined);
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'platforms.moodle', entityId: platformId, changes: { url, token: input.token ? '***' : undefined }, ip });
+    return this.settings(platformId);
+  }
+
+  client(url: string, token: string, onCall?: () => void): MoodleClient {
+    return new MoodleClient({
+      baseUrl: url,
+      token,
+      timeoutMs: this.config.MOODLE_TIMEOUT_MS,
+      retries: this.config.MOODLE_RETRIES,
+      concurrency: this.config.MOODLE_CONCURRENCY,
+      onCall: onCall && (() => onCall()),
+    });
+  }
+
+  /** core_webservice_get_site_info with the stored settings, or with unsaved ones to try. */
+  async testConnection(platformId: number, override: { url?: string; token?: string }) {
+    const p = await this.platform(platformId);
+    const url = override.url ?? p.url;
+    const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
+    if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
+    let info;
+    try {
+      info = await this.client(url, token).getSiteInfo();
+    } catch (e) {
+      throw isMoodleError(e) ? moodleFailure(e) : e;
+    }
+    const available = new Set(info.functions.map((f) => f.name));
+    const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
+    return {
+      ok: missingFunctions.length === 0,
+      siteName: info.sitename,
+      siteUrl: info.siteurl,
+      release: info.release ?? null,
+      version: info.version ?? null,
+      username: info.username,
+      userIsSiteAdmin: info.userissiteadmin ?? null,
+      missingFunctions,
+      missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
+    };
+  }
+
+  // --- Course sync ---------------------------------------------------------------------------
+
+  /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */
+  private async courseContext(courseId: number): Promise<CourseContext & { id_course_moodle: number; url: string; token: string }> {
+    const c = await this.repo.course(courseId);
+    if (!c) throw notFound();
+    if (!c.id_course_moodle) throw new AppError(422, MOODLE_MSG.courseWithoutMoodle);
+    if (!c.url || !c.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
+    return { ...c, id_course_moodle: c.id_course_moodle, url: c.url, token: this.decrypt(c.token_encrypted) };
+  }
+
+  registerJobs(handlers: JobHandlers): void {
+    handlers.register<{ courseId: number }>(
+      MOODLE_SYNC_JOB,
+      async (job) => {
+        try {
+          return await this.syncCourse(job.payload.courseId, { scope: 'full', jobId: job.id, signal: job.signal, onProgress: (p) => job.progress(p) });
+        } catch (e) {
+          // Transient Moodle failures are retried by the queue; anything else will not get better.
+          if (isMoodleError(e) && e.retryable) throw new Error(e.message);
+          if (isMoodleError(e) || e instanceof AppError) throw new PermanentJobError(e.message);
+          throw e;
+        }
+      },
+      { timeoutMs: JOB_TIMEOUT_MS },
+    );
+  }
+
+  /** Queues a full sync of the course (one queued or running job per course). */
+  async enqueue(courseId: number, actor: AuthUser, ip: string) {
+    await this.courseContext(courseId);
+    const { id, created } = await this.db.transaction().execute(async (trx) => {
+      const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: 3 }, trx);
+      if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
+      return job;
+    });
+    if (created) {
+      this.queue.notify();
+      await this.audit.record({ userId: actor.id, action: 'sync', entity: 'courses', entityId: courseId, changes: { jobId: id }, ip });
+    }
+    return { jobId: id, created };
+  }
+
+  /** What the course's last (or current) full sync says. */
+  async status(courseId: number) {
+    const course = await this.repo.lastSyncAt(courseId);
+    if (!course) throw notFound();
+    const state = await this.repo.syncState(courseId);
+    const job = state?.job_id ? await this.queue.get(state.job_id) : undefined;
+    const active = job && (job.status === 'queued' || job.status === 'running');
+    return {
+      courseId,
+      state: active ? job.status : (state?.state ?? null),
+      jobId: state?.job_id ?? null,
+      attempts: job?.attempts ?? null,
+      progress: (active ? job.progress : state?.progress) ?? null,
+      result: (state?.result as MoodleSyncResult | null) ?? null,
+      error: state?.error ?? job?.last_error ?? null,
+      startedAt: state?.started_at ? new Date(state.started_at).toISOString() : null,
+      finishedAt: state?.finished_at ? new Date(state.finished_at).toISOString() : null,
+      lastSyncAt: course.last_sync_at ? new Date(course.last_sync_at).toISOString() : null,
+    };
+  }
+
+  /** Local courses linked to a Moodle course id (404 when there is none). */
+  async coursesOfMoodle(moodleCourseId: number): Promise<number[]> {
+    const ids = await this.repo.coursesByMoodleId(moodleCourseId);
+    if (!ids.length) throw notFound(MOODLE_MSG.noCourseForMoodleId);
+    return ids;
+  }
+
+  /** The enrolment of a student in a course (404 when not enrolled). */
+  async enrolment(courseId: number, studentId: number) {
+    const e = await this.repo.enrolmentOf(courseId, studentId);
+    if (!e) throw notFound(MOODLE_MSG.notEnrolled);
+    return e;
+  }
+
+  studentResults(enrolmentId: number) {
+    return this.repo.studentResults(enrolmentId);
+  }
+
+  /**
+   * One sync of a course. Reads Moodle first; then, in one transaction, re-reads the local rows,
+   * writes what changed and stamps the course. Any failure before the commit leaves the previous
+   * data as it was. Full syncs record their state (moodle_course_syncs) for the status endpoint.
+   */
+  async syncCourse(courseId: number, o: SyncOptions): Promise<MoodleSyncResult> {
+    const course = await this.courseContext(courseId);
+    const records = o.scope === 'full';
+    const startedAt = new Date();
+    let calls = 0;
+    const client = this.client(course.url, course.token, () => calls++);
+    const moodleId = course.id_course_moodle;
+    let lastProgress = 0;
+    let lastPhase = '';
+    const progress = async (phase: MoodleSyncProgress['phase'], message: string, done = 0, total = 0) => {
+      o.signal?.throwIfAborted();
+      const now = Date.now();
+      if (phase === lastPhase && now - lastProgress < PROGRESS_EVERY_MS && done < total) return;
+      lastPhase = phase;
+      lastProgress = now;
+      await o.onProgress?.({ phase, done, total, message });
+    };
+    if (records) await this.repo.saveState(courseId, { state: 'running', scope: o.scope, job_id: o.jobId ?? null, started_at: startedAt, finished_at: null, error: null });
+    try {
+      const wantsActivities = o.scope !== 'users';
+      const wantsPeople = o.scope !== 'activities';
+      const wantsProgress = o.scope === 'full' || o.scope === 'student';
+
+      await progress('contents', 'Leyendo actividades del curso en Moodle');
+      const contents = wantsActivities ? await client.getCourseContents(moodleId, [{ name: 'excludecontents', value: true }]) : [];
+      await progress('users', 'Leyendo participantes del curso en Moodle');
+      const users = wantsPeople ? await client.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE }) : [];
+      const before = wantsPeople ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users) : null;
+
+      const errors: string[] = [];
+      let grades = new Map<number, UserGrades>();
+      const completion = new Map<number, MoodleActivityCompletion[]>();
+      const students = before?.matches.filter((m) => isMoodleStudent(m.user)) ?? [];
+      if (wantsProgress && students.length) {
+        await progress('grades', 'Leyendo calificaciones');
+        const single = o.scope === 'student' && students.length === 1 ? students[0]!.user.id : 0;
+        grades = gradesByUser((await client.getGradeItems(moodleId, single)).usergrades);
+        let done = 0;
+        await mapConcurrent(students, this.config.MOODLE_CONCURRENCY, async (m) => {
+          o.signal?.throwIfAborted();
+          try {
+            completion.set(m.user.id, (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses);
+          } catch (e) {
+            if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
+            errors.push(`No se pudo leer el avance de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+          }
+          done++;
+          await progress('completion', `Leyendo avance de actividades (${done} de ${students.length})`, done, students.length);
+        });
+      }
+
+      await progress('writing', 'Guardando');
+      return await this.db.transaction().execute(async (trx) => {
+        await this.repo.lockCourse(trx, courseId);
+        let activitiesAdded = 0;
+        let activitiesUpdated = 0;
+        if (wantsActivities) {
+          const plan = planActivities(await this.repo.activities(trx, courseId), activitiesOf(contents));
+          const formative = await this.repo.sectionIdByKey(trx, 'formative');
+          activitiesAdded = await this.repo.insertActivities(trx, courseId, formative, plan.inserts);
+          activitiesUpdated = await this.repo.updateActivities(trx, plan.updates);
+        }
+        let matching: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
+        let rowsWritten = 0;
+        if (wantsPeople) {
+          const enrolments = await this.repo.enrolments(trx, courseId, o.enrolmentId);
+          matching = matchPeople(enrolments, users);
+          const plan = planPeople({
+            withProgress: wantsProgress,
+            matching,
+            enrolments,
+            activities: await this.repo.activities(trx, courseId),
+            results: wantsProgress ? await this.repo.results(trx, courseId, o.enrolmentId) : [],
+            grades,
+            completion,
+          });
+          rowsWritten += await this.repo.updateEnrolments(trx, plan.enrolments);
+          rowsWritten += await this.repo.updateStudents(trx, plan.students);
+          rowsWritten += await this.repo.insertResults(trx, plan.resultInserts);
+          rowsWritten += await this.repo.updateResults(trx, plan.resultUpdates);
+        }
+        if (o.scope !== 'student') await this.repo.stampCourse(trx, courseId);
+        const result: MoodleSyncResult = {
+          courseId,
+          courseMoodleId: moodleId,
+          scope: o.scope,
+          invalidRuts: matching.invalidRuts,
+          found: matching.matches.length,
+          // A one-student sync reports on that student only.
+          missingInMoodle: matching.missingInMoodle,
+          missingLocally: o.scope === 'student' ? [] : matching.missingLocally,
+          activitiesAdded,
+          activitiesUpdated,
+          rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated,
+          errors: [...matching.errors, ...errors],
+          moodleCalls: calls,
+          startedAt: startedAt.toISOString(),
+          finishedAt: new Date().toISOString(),
+        };
+        const done: MoodleSyncProgress = { phase: 'done', done: 1, total: 1, message: MOODLE_MSG.syncOk };
+        if (records) await this.repo.saveState(courseId, { state: 'done', scope: o.scope, result, progress: done, error: null, finished_at: new Date() }, trx);
+        return result;
+      });
+    } catch (e) {
+      if (records) {
+        const message = e instanceof Error ? e.message : String(e);
+        await this.repo.saveState(courseId, { state: 'failed', scope: o.scope, error: message.slice(0, 4000), finished_at: new Date() });
+      }
+      throw e;
+    }
+  }
+
+  /** A synchronous sync (original endpoints): Moodle errors become clear API errors. */
+  async syncNow(courseId: number, o: SyncOptions, actor: AuthUser, ip: string): Promise<MoodleSyncResult> {
+    try {
+      const result = await this.syncCourse(courseId, o);
+      await this.audit.record({ userId: actor.id, action: 'sync', entity: 'courses', entityId: courseId, changes: { scope: o.scope, found: result.found, rowsWritten: result.rowsWritten }, ip });
+      return result;
+    } catch (e) {
+      throw isMoodleError(e) ? moodleFailure(e) : e;
+    }
+  }
+}

@@ -1,0 +1,382 @@
+import { MOODLE_ACTIVITY_STATUS, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
+import { ALL_FUNCTIONS } from '../../../tools/moodle-sim/src/functions.js';
+import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
+import type { Site } from '../../../tools/moodle-sim/src/site.js';
+import type { JobWorker } from '../src/jobs/worker.js';
+import { decryptSecret } from '../src/lib/crypto.js';
+import { createTestContext, type TestContext } from './helpers.js';
+import { testWorker, waitFor } from './mail-data.js';
+
+/**
+ * The Moodle sync against the simulator started in-process (a real HTTP Moodle on a random
+ * port), through the API: settings, connection test, first sync, re-sync with changes, failures
+ * that must leave the previous data intact, and the original's synchronous endpoints.
+ */
+
+const RUT = {
+  ana: '12.345.678-5',
+  bruno: '17.000.003-K',
+  carla: '15.222.333-1',
+  diego: '20.111.222-2',
+  eva: '7.654.321-6',
+};
+
+/** The fixture site, with RUTs where SIGAF looks for them (idnumber or username, any spelling). */
+function moodleSite(): Site {
+  const site = fixtureSite();
+  site.user(3)!.idnumber = '12.345.678-5'; // Ana: RUT in idnumber, with dots
+  site.user(4)!.username = '17000003k'; // Bruno: idnumber EMP-002 is no RUT; username, lower-case k
+  // Carla (5): no RUT in Moodle at all.
+  const diego = site.addUser({ id: 6, username: '20111222-2', firstname: 'Diego', lastname: 'Rojas', email: 'diego@example.com', lastaccess: 1795000000 });
+  const eva = site.addUser({ id: 7, username: 'eva', firstname: 'Eva', lastname: 'Soto', email: 'eva@example.com', idnumber: '7.654.321-6' });
+  const teacher = site.addUser({ id: 8, username: 'teacher1', firstname: 'Tomás', lastname: 'Tutor', email: 'tutor@example.com' });
+  site.enrol(4, diego.id, 5, { lastaccess: 1795000000 });
+  site.enrol(4, eva.id, 5);
+  site.enrol(4, teacher.id, 3);
+  site.setCompletion(1, diego.id, 1, 1795335725);
+  return site;
+}
+
+let ctx: TestContext;
+let sim: SimServer;
+let admin: string;
+let worker: JobWorker;
+let platformId: number;
+let courseId: number;
+const enrolment: Record<string, number> = {};
+const student: Record<string, number> = {};
+
+async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, token = admin) {
+  const res = await ctx.request({ method, url, token, payload: payload === undefined ? (method === 'GET' ? 'true' : {}) : (payload as object) });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function configure(token: string = FIXTURE_TOKENS.admin) {
+  const res = await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: `${sim.url}/`, token });
+  expect(res.status).toBe(200);
+}
+
+/** Queues a full sync and waits for the job to end; returns the status answer. */
+async function fullSync() {
+  const queued = await call('POST', `/api/v2/sync/courses/${courseId}`);
+  expect(queued.status).toBe(202);
+  const jobId = queued.body._data.jobId as number;
+  await waitFor(async () => {
+    const job = await ctx.app.services.jobs.queue.get(jobId);
+    return job && ['done', 'failed'].includes(job.status);
+  }, 30_000, 'the sync job');
+  return (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
+}
+
+async function localState() {
+  const enrolments = await ctx.db
+    .selectFrom('course_registered_users')
+    .select(['id', 'is_sincronized', 'last_access_registered_moodle', 'last_access_text', 'final_qualification_moodle', 'status_moodle', 'updated_at'])
+    .where('course_id', '=', courseId)
+    .orderBy('id')
+    .execute();
+  const results = await ctx.db
+    .selectFrom('activity_course_users as r')
+    .innerJoin('activities as a', 'a.id', 'r.activity_id')
+    .select(['r.id', 'r.course_registered_user_id', 'a.id_activity_moodle', 'r.status_moodle', 'r.qualification_moodle', 'r.completion_state', 'r.grade', 'r.updated_at'])
+    .where('a.course_id', '=', courseId)
+    .orderBy('r.id')
+    .execute();
+  const activities = await ctx.db.selectFrom('activities').selectAll().where('course_id', '=', courseId).orderBy('id').execute();
+  const students = await ctx.db.selectFrom('registered_users').select(['id', 'id_registered_moodle', 'rut_registered_moodle', 'name_registered_moodle', 'email_registered_moodle', 'status_moodle']).orderBy('id').execute();
+  return { enrolments, results, activities, students };
+}
+
+const resultOf = (state: Awaited<ReturnType<typeof localState>>, who: string, cmid: number) =>
+  state.results.find((r) => r.course_registered_user_id === enrolment[who] && r.id_activity_moodle === cmid);
+
+beforeAll(async () => {
+  ctx = await createTestContext({ MOODLE_TIMEOUT_MS: 400, MOODLE_RETRIES: 1, MOODLE_CONCURRENCY: 2, MOODLE_PAGE_SIZE: 2 });
+  admin = (await ctx.userWithRole('admin')).token;
+  sim = await startMoodleSim({ site: moodleSite(), hangMs: 1500 });
+  worker = testWorker(ctx, { retryBaseMs: 20 });
+  worker.start();
+  const db = ctx.db;
+  platformId = (await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow()).id;
+  const category = await db.insertInto('categories').values({ description: 'Capacitación', category_code: 'CAPA', platform_id: platformId }).returning('id').executeTakeFirstOrThrow();
+  courseId = (await db.insertInto('courses').values({ description: 'Grúa horquilla', category_id: category.id, id_course_moodle: 4 }).returning('id').executeTakeFirstOrThrow()).id;
+  const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const people = { ana: ['Ana', 'Silva'], bruno: ['Bruno', 'Costa'], carla: ['Carla', 'Reis'], diego: ['Diego', 'Rojas'] } as const;
+  for (const [key, [name, lastName]] of Object.entries(people)) {
+    const s = await db.insertInto('registered_users').values({ rut: RUT[key as keyof typeof RUT], name, last_name: lastName, email: `${key}@local.test` }).returning('id').executeTakeFirstOrThrow();
+    student[key] = s.id;
+    enrolment[key] = (await db.insertInto('course_registered_users').values({ course_id: courseId, registered_user_id: s.id, profile_id: profile, classroom_id: null }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+});
+
+afterEach(() => {
+  sim.faults.splice(0, sim.faults.length);
+  sim.latencyMs = 0;
+});
+
+afterAll(async () => {
+  await worker?.stop({ graceMs: 2000 });
+  await sim?.close();
+  await ctx?.close();
+});
+
+describe('Moodle settings per platform', () => {
+  it('refuses a first save without token, and an invalid URL', async () => {
+    const noToken = await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: sim.url });
+    expect(noToken.status).toBe(422);
+    expect(noToken.body._data.errors.token).toEqual(['El token de Moodle es requerido.']);
+    const badUrl = await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: 'ftp://x', token: 'abc' });
+    expect(badUrl.status).toBe(422);
+    expect(badUrl.body._data.errors.url).toEqual(['Ingrese una URL válida (http o https).']);
+  });
+
+  it('stores the URL (normalised) and the token encrypted, and never returns the token', async () => {
+    const saved = await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: `${sim.url}/webservice/rest/server.php`, token: FIXTURE_TOKENS.admin });
+    expect(saved.status).toBe(200);
+    expect(saved.body._data).toEqual({ platformId, description: 'Moodle', url: sim.url, hasToken: true });
+    const row = await ctx.db.selectFrom('platforms').select(['url', 'token_encrypted']).where('id', '=', platformId).executeTakeFirstOrThrow();
+    expect(row.token_encrypted).not.toContain(FIXTURE_TOKENS.admin);
+    expect(decryptSecret(row.token_encrypted!, ctx.config.APP_SECRET)).toBe(FIXTURE_TOKENS.admin);
+    const read = await call('GET', `/api/v2/platforms/${platformId}/moodle`);
+    expect(JSON.stringify(read.body)).not.toContain(FIXTURE_TOKENS.admin);
+    // Changing only the URL keeps the token.
+    await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: sim.url });
+    expect((await call('GET', `/api/v2/platforms/${platformId}/moodle`)).body._data.hasToken).toBe(true);
+  });
+
+  it('tests the connection: site name, release, missing functions', async () => {
+    const ok = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`);
+    expect(ok.status).toBe(200);
+    expect(ok.body.message).toBe('Conexión exitosa con Moodle.');
+    expect(ok.body._data).toMatchObject({ ok: true, siteName: 'Sim Test Moodle', release: '5.2dev (Build: 20260205)', username: 'admin', missingFunctions: [], missingOptionalFunctions: [] });
+    sim.site.addToken('limitedlimitedlimited', 2, ALL_FUNCTIONS.filter((f) => !f.startsWith('core_completion') && !f.startsWith('core_group')));
+    const limited = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { token: 'limitedlimitedlimited' });
+    expect(limited.body._data.ok).toBe(false);
+    expect(limited.body._data.missingFunctions).toEqual(['core_completion_get_activities_completion_status']);
+    expect(limited.body.message).toBe('Conexión exitosa, pero el servicio web no permite 1 función(es) requerida(s).');
+    const bad = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { token: 'wrongtoken' });
+    expect([bad.status, bad.body.message]).toEqual([422, 'Token de Moodle inválido']);
+    sim.site.settings.wsEnabled = false;
+    const off = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`);
+    expect([off.status, off.body.message]).toEqual([422, 'Los servicios web de Moodle están deshabilitados']);
+    sim.site.settings.wsEnabled = true;
+  });
+});
+
+describe('course sync', () => {
+  let first: MoodleSyncResult;
+
+  it('first sync: activities, people matched by RUT in idnumber or username, grades and completion, in few calls', async () => {
+    await configure();
+    const before = sim.calls.length;
+    const status = await fullSync();
+    expect(status.state).toBe('done');
+    expect(status.error).toBeNull();
+    first = status.result;
+    expect(first.found).toBe(3);
+    expect(first.invalidRuts).toEqual([{ source: 'moodle', id: 5, rut: 'student3', name: 'Carla Reis', detail: 'Sin RUT válido en idnumber ni en username' }]);
+    expect(first.missingInMoodle).toEqual([{ source: 'local', id: enrolment.carla, rut: RUT.carla, name: 'Carla Reis' }]);
+    expect(first.missingLocally).toEqual([{ source: 'moodle', id: 7, rut: RUT.eva, name: 'Eva Soto' }]);
+    expect(first.activitiesAdded).toBe(3);
+    expect(first.errors).toEqual([]);
+    // Contents once, enrolled users in pages of 2 (6 people: 4 calls), grades of everybody once, completion per matched student.
+    const calls = sim.calls.slice(before).map((c) => c.wsfunction);
+    expect(calls.filter((f) => f === 'core_course_get_contents')).toHaveLength(1);
+    expect(calls.filter((f) => f === 'core_enrol_get_enrolled_users')).toHaveLength(4);
+    expect(calls.filter((f) => f === 'gradereport_user_get_grade_items')).toHaveLength(1);
+    expect(calls.filter((f) => f === 'core_completion_get_activities_completion_status')).toHaveLength(3);
+    expect(first.moodleCalls).toBe(calls.length);
+
+    const state = await localState();
+    expect(state.activities.map((a) => [a.id_activity_moodle, a.description, a.type, Number(a.weighing)])).toEqual([
+      [1, 'Safety intro', 'page', 0],
+      [2, 'Practical assessment', 'assign', 0],
+      [3, 'Regulations link', 'url', 0],
+    ]);
+    const formative = (await ctx.db.selectFrom('sections').select('id').where('key', '=', 'formative').executeTakeFirstOrThrow()).id;
+    expect(new Set(state.activities.map((a) => a.section_id))).toEqual(new Set([formative]));
+
+    const ana = state.enrolments.find((e) => e.id === enrolment.ana)!;
+    expect(ana).toMatchObject({ is_sincronized: true, last_access_text: null, final_qualification_moodle: '85.00', status_moodle: MOODLE_STUDENT_STATUS.active });
+    expect(new Date(ana.last_access_registered_moodle!).getTime()).toBe(1795332125 * 1000);
+    expect(state.enrolments.find((e) => e.id === enrolment.carla)).toMatchObject({ is_sincronized: false, last_access_registered_moodle: null });
+    expect(state.students.find((s) => s.id === student.ana)).toMatchObject({ id_registered_moodle: 3, rut_registered_moodle: '12.345.678-5', name_registered_moodle: 'Ana Silva', email_registered_moodle: 'ana@example.com' });
+    expect(state.students.find((s) => s.id === student.bruno)).toMatchObject({ id_registered_moodle: 4, rut_registered_moodle: '17000003k' });
+    expect(normalizeRut(state.students.find((s) => s.id === student.bruno)!.rut_registered_moodle)).toBe(RUT.bruno);
+
+    expect(resultOf(state, 'ana', 1)).toMatchObject({ status_moodle: 'Finalizado', completion_state: 1, qualification_moodle: null, grade: null });
+    expect(resultOf(state, 'ana', 2)).toMatchObject({ status_moodle: 'Finalizado', completion_state: 2, qualification_moodle: '85.00' });
+    expect(Number(resultOf(state, 'ana', 2)!.grade)).toBe(85);
+    expect(resultOf(state, 'bruno', 2)).toMatchObject({ status_moodle: 'Finalizado', completion_state: 3, qualification_moodle: '45.00' });
+    expect(resultOf(state, 'bruno', 3)).toMatchObject({ status_moodle: MOODLE_ACTIVITY_STATUS.notStarted, completion_state: 0 });
+    expect(resultOf(state, 'diego', 2)).toMatchObject({ status_moodle: MOODLE_ACTIVITY_STATUS.notStarted, qualification_moodle: '-', grade: null });
+    expect(state.results.filter((r) => r.course_registered_user_id === enrolment.carla)).toEqual([]);
+
+    const course = await ctx.db.selectFrom('courses').select('last_sync_at').where('id', '=', courseId).executeTakeFirstOrThrow();
+    expect(course.last_sync_at).not.toBeNull();
+    expect(status.lastSyncAt).toBe(new Date(course.last_sync_at!).toISOString());
+    expect(status.progress).toMatchObject({ phase: 'done' });
+  });
+
+  it('a second sync with nothing new in Moodle writes nothing', async () => {
+    const before = await localState();
+    const status = await fullSync();
+    expect(status.state).toBe('done');
+    expect(status.result).toMatchObject({ found: 3, activitiesAdded: 0, activitiesUpdated: 0, rowsWritten: 0 });
+    const after = await localState();
+    expect(after.results).toEqual(before.results);
+    expect(after.enrolments).toEqual(before.enrolments);
+  });
+
+  it('re-sync with changes: a new activity, a new grade, a student withdrawing, a student removed from Moodle', async () => {
+    // Staff put the URL activity in the Renuncia section (SIGAF side).
+    const resign = (await ctx.db.selectFrom('sections').select('id').where('key', '=', 'resign').executeTakeFirstOrThrow()).id;
+    const urlActivity = (await ctx.db.selectFrom('activities').select('id').where('course_id', '=', courseId).where('id_activity_moodle', '=', 3).executeTakeFirstOrThrow()).id;
+    expect((await call('PUT', `/api/v2/activities/${urlActivity}`, { section_id: resign, weighing: 0 })).status).toBe(200);
+    // Moodle side: a new graded quiz, Bruno's grade on it, Ana finished the Renuncia activity long ago
+    // (she had viewed it), Bruno started it, Diego was unenrolled.
+    const s12 = sim.site.sections.find((s) => s.id === 12)!;
+    const quiz = sim.site.addModule(s12.id, {
+      modname: 'quiz',
+      name: 'Final test',
+      completion: 2,
+      rules: [{ rulename: 'completionusegrade', description: 'Receive a grade' }],
+      gradeitem: sim.site.newGradeItem(4, { gradepass: 60 }),
+    });
+    sim.site.gradeModule(quiz.id, 4, 70);
+    sim.site.setCompletion(3, 4, 0, 0, { completionview: 1 });
+    sim.site.unenrol(4, 6);
+
+    const status = await fullSync();
+    expect(status.state).toBe('done');
+    const r = status.result as MoodleSyncResult;
+    expect(r).toMatchObject({ found: 2, activitiesAdded: 1 });
+    expect(r.missingInMoodle.map((m) => m.id).sort()).toEqual([enrolment.carla, enrolment.diego].sort());
+
+    const state = await localState();
+    const added = state.activities.find((a) => a.id_activity_moodle === quiz.id)!;
+    expect(added).toMatchObject({ description: 'Final test', type: 'quiz' });
+    expect(Number(added.weighing)).toBe(0);
+    expect(resultOf(state, 'bruno', quiz.id)).toMatchObject({ status_moodle: 'Finalizado', completion_state: 2, qualification_moodle: '70.00' });
+    expect(resultOf(state, 'ana', quiz.id)).toMatchObject({ status_moodle: MOODLE_ACTIVITY_STATUS.notStarted, qualification_moodle: '-' });
+    expect(state.enrolments.find((e) => e.id === enrolment.ana)!.status_moodle).toBe(MOODLE_STUDENT_STATUS.resigned);
+    expect(state.students.find((s) => s.id === student.ana)!.status_moodle).toBe(MOODLE_STUDENT_STATUS.resigned);
+    expect(state.enrolments.find((e) => e.id === enrolment.bruno)).toMatchObject({ status_moodle: MOODLE_STUDENT_STATUS.resigning, final_qualification_moodle: '115.00' });
+    expect(resultOf(state, 'bruno', 3)).toMatchObject({ status_moodle: MOODLE_ACTIVITY_STATUS.inProgress });
+    // Diego: not synchronised any more; what was read from Moodle before stays.
+    expect(state.enrolments.find((e) => e.id === enrolment.diego)).toMatchObject({ is_sincronized: false });
+    expect(resultOf(state, 'diego', 1)).toMatchObject({ status_moodle: 'Finalizado' });
+    // The section chosen by staff is kept.
+    expect(state.activities.find((a) => a.id === urlActivity)!.section_id).toBe(resign);
+  });
+
+  it('a 5xx in the middle of a sync leaves the previous data intact and says why', async () => {
+    const before = await localState();
+    sim.site.gradeModule(2, 3, 99, 'Changed'); // would change Ana's result if anything were written
+    sim.faults.push({ kind: 'http503', wsfunction: 'core_completion_get_activities_completion_status', after: 1 });
+    const status = await fullSync();
+    expect(status.state).toBe('failed');
+    expect(status.error).toBe('Moodle respondió con un error HTTP: HTTP 503');
+    expect(status.attempts).toBe(3);
+    const after = await localState();
+    expect(after).toEqual(before);
+    // The last good report is still there.
+    expect(status.result).toMatchObject({ found: 2, activitiesAdded: 1 });
+    expect(status.lastSyncAt).not.toBeNull();
+  });
+
+  it('a timeout in the middle of a synchronous sync: 502 with a clear message, nothing written', async () => {
+    const before = await localState();
+    sim.faults.push({ kind: 'timeout', wsfunction: 'core_completion_get_activities_completion_status', after: 1 });
+    const res = await call('POST', `/api/v2/sync/courses/${courseId}`, { wait: true });
+    expect(res.status).toBe(502);
+    expect(res.body.message).toBe('Moodle no respondió a tiempo: 400 ms sin respuesta');
+    expect(await localState()).toEqual(before);
+  });
+
+  it('an invalid token fails at once with "Token de Moodle inválido", also mid-run', async () => {
+    await configure('notavalidtoken');
+    const status = await fullSync();
+    expect(status).toMatchObject({ state: 'failed', error: 'Token de Moodle inválido', attempts: 1 });
+    await configure();
+    sim.faults.push({ kind: 'invalidtoken', after: 3 });
+    const midRun = await fullSync();
+    expect(midRun).toMatchObject({ state: 'failed', error: 'Token de Moodle inválido', attempts: 1 });
+  });
+
+  it('recovers after the failures; one queued sync per course at a time; progress while it runs', async () => {
+    sim.latencyMs = 80;
+    const first = await call('POST', `/api/v2/sync/courses/${courseId}`);
+    const second = await call('POST', `/api/v2/sync/courses/${courseId}`);
+    expect(second.body._data).toMatchObject({ jobId: first.body._data.jobId, created: false });
+    expect(second.body.message).toBe('Ya hay una sincronización en curso para este curso.');
+    const phases = new Set<string>();
+    const final = await waitFor(async () => {
+      const s = (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
+      if (s.progress?.phase) phases.add(s.progress.phase);
+      return s.state === 'done' || s.state === 'failed' ? s : null;
+    }, 30_000, 'the sync');
+    expect(final.state).toBe('done');
+    expect([...phases].some((p) => p !== 'done')).toBe(true);
+    const state = await localState();
+    expect(resultOf(state, 'ana', 2)).toMatchObject({ qualification_moodle: '99.00' });
+  });
+
+  it('refuses a course without a Moodle id, and unknown courses', async () => {
+    const category = (await ctx.db.selectFrom('courses').select('category_id').where('id', '=', courseId).executeTakeFirstOrThrow()).category_id;
+    const other = (await ctx.db.insertInto('courses').values({ description: 'Sin Moodle', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+    const res = await call('POST', `/api/v2/sync/courses/${other}`);
+    expect([res.status, res.body.message]).toEqual([422, 'El curso no tiene asociado un id de Moodle.']);
+    expect((await call('POST', '/api/v2/sync/courses/999999')).status).toBe(404);
+    const never = await call('GET', `/api/v2/sync/courses/${other}/status`);
+    expect([never.status, never.body.message, never.body._data.state]).toEqual([200, 'El curso aún no se ha sincronizado.', null]);
+  });
+});
+
+describe("the original's synchronous endpoints", () => {
+  it('GET sync/course-users/{moodleId}/users: people only, 201 "Sincronización exitosa"', async () => {
+    sim.site.enrol(4, 6, 5, { lastaccess: 1795100000 });
+    const res = await call('GET', '/api/v2/sync/course-users/4/users');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ statusCode: 201, message: 'Sincronización exitosa' });
+    expect(res.body._data.results[0]).toMatchObject({ scope: 'users', courseId, found: 3 });
+    const diego = await ctx.db.selectFrom('course_registered_users').select(['is_sincronized', 'last_access_registered_moodle']).where('id', '=', enrolment.diego!).executeTakeFirstOrThrow();
+    expect(diego.is_sincronized).toBe(true);
+    expect(new Date(diego.last_access_registered_moodle!).getTime()).toBe(1795100000 * 1000);
+    expect((await call('GET', '/api/v2/sync/course-users/99999/users')).status).toBe(404);
+  });
+
+  it('GET sync/users/{id}/courses/{id}/activities: one student, 201 with the activities; 204 when not in Moodle', async () => {
+    sim.site.gradeModule(2, 6, 77);
+    const before = sim.calls.length;
+    const res = await call('GET', `/api/v2/sync/users/${student.diego}/courses/${courseId}/activities`);
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('Sincronización exitosa Diego Rojas');
+    const rows = res.body._data.activities.collections.map((c: { properties: { activity: { idActivityMoodle: number }; qualificationMoodle: string } }) => c.properties);
+    expect(rows.find((p: { activity: { idActivityMoodle: number } }) => p.activity.idActivityMoodle === 2)).toMatchObject({ qualificationMoodle: '77.00', statusMoodle: 'Finalizado' });
+    // One student: their grades and completion only.
+    const calls = sim.calls.slice(before).map((c) => c.wsfunction);
+    expect(calls.filter((f) => f === 'core_completion_get_activities_completion_status')).toHaveLength(1);
+    expect(res.body._data.result).toMatchObject({ scope: 'student', found: 1, missingLocally: [] });
+    const carla = await call('GET', `/api/v2/sync/users/${student.carla}/courses/${courseId}/activities`);
+    expect([carla.status, carla.body.statusCode, carla.body.message]).toEqual([200, 204, 'El usuario no se encuentra registrado en moodle']);
+    expect((await call('GET', `/api/v2/sync/users/${student.carla}/courses/999999/activities`)).status).toBe(404);
+  });
+
+  it('GET sync/course/{moodleId}/activities: activities only', async () => {
+    const s11 = sim.site.sections.find((s) => s.id === 11)!;
+    sim.site.addModule(s11.id, { modname: 'forum', name: 'Foro de consultas', completion: 2, rules: [{ rulename: 'completionview', description: 'View' }] });
+    const res = await call('GET', '/api/v2/sync/course/4/activities');
+    expect(res.status).toBe(201);
+    expect(res.body._data.results[0]).toMatchObject({ scope: 'activities', activitiesAdded: 1, found: 0 });
+  });
+
+  it('an operator may read the status but not synchronise', async () => {
+    const operator = (await ctx.userWithRole('operator')).token;
+    expect((await call('GET', `/api/v2/sync/courses/${courseId}/status`, undefined, operator)).status).toBe(200);
+    expect((await call('POST', `/api/v2/sync/courses/${courseId}`, undefined, operator)).status).toBe(403);
+    expect((await call('GET', `/api/v2/platforms/${platformId}/moodle`, undefined, operator)).status).toBe(403);
+  });
+});
