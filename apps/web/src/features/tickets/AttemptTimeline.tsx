@@ -101,7 +101,15 @@ export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: 
         </TableHead>
         <TableBody>
           {rows.map((r) => (
-            <TableRow key={r.id} hover={Boolean(onOpen)} onClick={onOpen ? () => onOpen(r) : undefined} sx={{ cursor: onOpen ? 'pointer' : undefined }}>
+            <TableRow
+              key={r.id}
+              hover={Boolean(onOpen)}
+              onClick={onOpen ? () => onOpen(r) : undefined}
+              onKeyDown={onOpen ? (e) => e.key === 'Enter' && onOpen(r) : undefined}
+              tabIndex={onOpen ? 0 : undefined}
+              aria-label={onOpen ? t('tickets.history.open', { code: r.ticketCode }) : undefined}
+              sx={{ cursor: onOpen ? 'pointer' : undefined }}
+            >
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.ticketCode}</TableCell>
               <TableCell>{r.motiveTicket.description}</TableCell>
               <TableCell>

@@ -106,12 +106,14 @@ interface ShellProps {
   submitLabel: string;
   busy: boolean;
   saving: boolean;
+  /** The second step has errors: its label turns red. */
+  invalid?: boolean;
   onClose: () => void;
   children: ReactNode;
 }
 
 /** The two-step creation dialog: title bar, stepper, "Cancelar", "Continuar" or "Atrás" + submit. */
-function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, onClose, children }: ShellProps) {
+function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, invalid, onClose, children }: ShellProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
@@ -125,9 +127,9 @@ function Shell({ title, steps, step, onStep, onContinue, canContinue = true, for
       {busy ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
       <DialogContent>
         <Stepper activeStep={step} sx={{ mb: 3, maxWidth: 480 }}>
-          {steps.map((s) => (
+          {steps.map((s, i) => (
             <Step key={s}>
-              <StepLabel>{s}</StepLabel>
+              <StepLabel error={i === 1 && invalid}>{s}</StepLabel>
             </Step>
           ))}
         </Stepper>
@@ -247,6 +249,7 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
       submitLabel={t('common.save')}
       busy={busy}
       saving={form.formState.isSubmitting}
+      invalid={Object.keys(form.formState.errors).length > 0}
       onClose={onClose}
     >
       {step === 0 && (
@@ -375,6 +378,7 @@ export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; on
       submitLabel={t('tickets.massive.generate')}
       busy={busy}
       saving={busy}
+      invalid={Object.keys(form.formState.errors).length > 0}
       onClose={onClose}
     >
       {step === 0 && (

@@ -11,7 +11,7 @@ export default function ManageTicketPage() {
   return (
     <PageCard title={t('nav.manageTicket')} icon={<ManageSearchIcon />}>
       <TicketsTable defaultStatus="all" perPage={10} label={t('nav.manageTicket')} onOpen={setOpenId} />
-      <TicketDialog ticketId={openId} mode="admin" onClose={() => setOpenId(null)} />
+      <TicketDialog ticketId={openId} mode="admin" onClose={() => setOpenId(null)} onOpen={setOpenId} />
     </PageCard>
   );
 }

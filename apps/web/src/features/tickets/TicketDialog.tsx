@@ -65,8 +65,15 @@ export function useTicketParam() {
 }
 
 /** "Ver / Agregar contacto" (work) and the administration edit (admin) of one ticket, with its edit lock. */
-export function TicketDialog({ ticketId, mode, onClose }: { ticketId: number | null; mode: TicketDialogMode; onClose: () => void }) {
-  return ticketId === null ? null : <TicketEditor key={ticketId} ticketId={ticketId} mode={mode} onClose={onClose} />;
+export function TicketDialog({ ticketId, mode, onClose, onOpen }: Props & { ticketId: number | null }) {
+  return ticketId === null ? null : <TicketEditor key={ticketId} ticketId={ticketId} mode={mode} onClose={onClose} onOpen={onOpen} />;
+}
+
+interface Props {
+  mode: TicketDialogMode;
+  onClose: () => void;
+  /** Opens another ticket of the same student (this one's lock is released). */
+  onOpen?: (ticketId: number) => void;
 }
 
 function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
@@ -94,7 +101,7 @@ function Info({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function TicketEditor({ ticketId, mode, onClose }: { ticketId: number; mode: TicketDialogMode; onClose: () => void }) {
+function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: number }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -304,7 +311,7 @@ function TicketEditor({ ticketId, mode, onClose }: { ticketId: number; mode: Tic
                 />
               </Section>
               <Section title={t('tickets.history.title')}>
-                <StudentTickets enrolmentId={enrolment.id} exclude={ticket.id} />
+                <StudentTickets enrolmentId={enrolment.id} exclude={ticket.id} onOpen={onOpen && !formState.isSubmitting ? (other) => onOpen(other.id) : undefined} />
               </Section>
             </Grid>
             <Grid size={{ xs: 12, md: 7 }}>

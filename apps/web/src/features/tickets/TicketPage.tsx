@@ -70,7 +70,7 @@ export default function TicketPage() {
           }
         />
       )}
-      <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} />
+      <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={setOpenId} />
       {course && creating === 'single' && <CreateSingleDialog course={course} onClose={() => setCreating(null)} />}
       {course && creating === 'massive' && <CreateMassiveDialog course={course} onClose={() => setCreating(null)} />}
     </PageCard>
