@@ -130,7 +130,7 @@ export class JobWorker {
   private readonly logger: Logger;
   private readonly running = new Map<number, Running>();
   private active = false;
-  private ticking = false;
+  private currentTick: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -173,6 +173,8 @@ export class JobWorker {
     this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A claim in progress may still start jobs: wait for it, then for every running job.
+    await this.currentTick;
     const pending = [...this.running.values()].map((r) => r.done);
     if (!pending.length) return;
     let timer: NodeJS.Timeout | undefined;
@@ -192,31 +194,34 @@ export class JobWorker {
     this.timer.unref();
   }
 
-  private async tick(): Promise<void> {
+  private tick(): Promise<void> {
     this.timer = null;
-    if (!this.active) return;
-    if (this.ticking) {
+    if (!this.active) return Promise.resolve();
+    if (this.currentTick) {
       this.again = true;
-      return;
+      return this.currentTick;
     }
-    this.ticking = true;
+    this.currentTick = this.claimAndRun().finally(() => {
+      this.currentTick = null;
+      const again = this.again;
+      this.again = false;
+      this.schedule(again ? 0 : this.opts.pollMs);
+    });
+    return this.currentTick;
+  }
+
+  private async claimAndRun(): Promise<void> {
     try {
       await this.maintenance();
       const free = this.opts.concurrency - this.running.size;
       if (free > 0 && this.active) {
         const jobs = await this.queue.claim(this.id, this.handlers.types(), free);
+        // Each finished job asks for the next claim at once (run() -> schedule(0)).
         for (const job of jobs) this.run(job);
-        // A full batch: there may be more waiting as soon as a slot frees (run() reschedules then).
-        if (jobs.length === free) this.again = this.running.size < this.opts.concurrency;
       }
     } catch (err) {
       this.logger.error({ err, worker: this.id }, 'job worker tick failed');
-    } finally {
-      this.ticking = false;
     }
-    const again = this.again;
-    this.again = false;
-    this.schedule(again ? 0 : this.opts.pollMs);
   }
 
   /** Heartbeat, stale recovery and purge, each at its own pace. */
