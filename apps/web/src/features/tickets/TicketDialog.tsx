@@ -115,6 +115,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const [blocked, setBlocked] = useState<string | null>(null);
   const [lockId, setLockId] = useState<number | null>(null);
   const lockRef = useRef<number | null>(null);
+  const alive = useRef(true);
   const [deleting, setDeleting] = useState<TicketDetail | null>(null);
   const form = useForm<FormValues>({
     resolver: zodResolver(mode === 'work' ? workTicketSchema : adminTicketSchema) as never,
@@ -135,7 +136,10 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     setLoadError(null);
     let refusal: string | null = null;
     try {
-      holdLock((await takeLock(ticketId))._data.properties.id);
+      const id = (await takeLock(ticketId))._data.properties.id;
+      // Closed while the lock was on its way: give it back at once.
+      if (!alive.current) return void releaseLock(id).catch(() => undefined);
+      holdLock(id);
     } catch (err) {
       holdLock(null);
       refusal = err instanceof ApiError ? err.message : t('common.error');
@@ -166,9 +170,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
 
   // The lock goes with the dialog: on unmount, and when the page itself goes away.
   useEffect(() => {
+    alive.current = true;
     const onHide = () => lockRef.current && releaseLockOnExit(lockRef.current);
     window.addEventListener('pagehide', onHide);
     return () => {
+      alive.current = false;
       window.removeEventListener('pagehide', onHide);
       if (lockRef.current) void releaseLock(lockRef.current).catch(() => undefined);
       lockRef.current = null;
@@ -180,7 +186,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     if (!lockId) return;
     const timer = setInterval(() => {
       takeLock(ticketId)
-        .then((res) => holdLock(res._data.properties.id))
+        .then((res) => (alive.current ? holdLock(res._data.properties.id) : void releaseLock(res._data.properties.id).catch(() => undefined)))
         .catch((err: unknown) => {
           if (!(err instanceof ApiError) || err.status !== 409) return;
           holdLock(null);
