@@ -16,7 +16,7 @@ import {
   value,
   type Desc,
 } from './params.js';
-import { MODULE_TYPES, ROLES, type SimCourse, type SimModule, type SimUser, type Site, type SimToken } from './site.js';
+import { MODULE_TYPES, ROLES, type SimCourse, type SimModule, type SimToken, type SimUser, type Site } from './site.js';
 
 export interface CallContext {
   site: Site;
@@ -406,19 +406,8 @@ function createUsers(ctx: CallContext, p: { users: Array<Record<string, any>> })
     accepted.push(u);
   }
   // All or nothing: users are created only once every one passed.
-  return accepted.map((u) => {
-    const row = site.addUser({
-      username: u.username,
-      firstname: u.firstname,
-      lastname: u.lastname,
-      email: u.email,
-      idnumber: u.idnumber ?? '',
-      department: u.department ?? '',
-      auth: u.auth ?? 'manual',
-      lang: u.lang ?? 'en',
-      password: u.password,
-      preferences: [{ name: 'auth_manual_passwordupdatetime', value: String(site.now()) }],
-    });
+  return accepted.map(({ createpassword, customfields, preferences, ...fields }) => {
+    const row = site.addUser({ ...(fields as Parameters<Site['addUser']>[0]), preferences: [{ name: 'auth_manual_passwordupdatetime', value: String(site.now()) }] });
     return { id: row.id, username: row.username };
   });
 }
@@ -868,22 +857,5 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   core_group_get_group_members: { params: single({ groupids: multiple(value('int')) }), run: getGroupMembers },
 };
 
-/** The functions a full-access token's service holds, in the order Moodle lists them. */
-export const ALL_FUNCTIONS = [
-  'core_course_get_categories',
-  'core_course_get_courses',
-  'core_course_get_courses_by_field',
-  'core_enrol_get_enrolled_users',
-  'core_course_get_contents',
-  'core_completion_get_activities_completion_status',
-  'core_completion_get_course_completion_status',
-  'gradereport_user_get_grade_items',
-  'core_user_get_users_by_field',
-  'core_user_create_users',
-  'enrol_manual_enrol_users',
-  'core_group_get_course_groups',
-  'core_group_create_groups',
-  'core_group_add_group_members',
-  'core_group_get_group_members',
-  'core_webservice_get_site_info',
-];
+/** The functions a full-access token's service holds, in the order Moodle lists them (site info last). */
+export const ALL_FUNCTIONS = [...Object.keys(FUNCTIONS).filter((f) => f !== 'core_webservice_get_site_info'), 'core_webservice_get_site_info'];

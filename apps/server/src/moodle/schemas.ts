@@ -154,6 +154,20 @@ const completionDetailSchema = z.object({
   rulevalue: z.object({ status: int, description: z.string() }),
 });
 
+/** One user's completion of a course module (course contents' completiondata, completion status). */
+const completionFields = {
+  state: int,
+  timecompleted: int,
+  overrideby: nul(int),
+  valueused: opt(z.boolean()),
+  hascompletion: opt(z.boolean()),
+  isautomatic: opt(z.boolean()),
+  istrackeduser: opt(z.boolean()),
+  uservisible: opt(z.boolean()),
+  details: opt(z.array(completionDetailSchema)),
+  isoverallcomplete: opt(z.boolean()),
+};
+
 export const moduleSchema = z.object({
   id: int,
   url: opt(z.string()),
@@ -173,20 +187,8 @@ export const moduleSchema = z.object({
   indent: int,
   noviewlink: opt(z.boolean()),
   completion: opt(int),
-  completiondata: opt(
-    z.object({
-      state: int,
-      timecompleted: int,
-      overrideby: nul(int),
-      valueused: opt(z.boolean()),
-      hascompletion: opt(z.boolean()),
-      isautomatic: opt(z.boolean()),
-      istrackeduser: opt(z.boolean()),
-      uservisible: opt(z.boolean()),
-      details: opt(z.array(completionDetailSchema)),
-      isoverallcomplete: opt(z.boolean()),
-    }),
-  ),
+  /** The caller's own completion of the module. */
+  completiondata: opt(z.object(completionFields)),
 });
 export type MoodleModule = z.infer<typeof moduleSchema>;
 
@@ -206,22 +208,7 @@ export const sectionSchema = z.object({
 export type MoodleSection = z.infer<typeof sectionSchema>;
 export const contentsSchema = z.array(sectionSchema);
 
-export const activityCompletionSchema = z.object({
-  cmid: int,
-  modname: z.string(),
-  instance: int,
-  state: int,
-  timecompleted: int,
-  tracking: int,
-  overrideby: nul(int),
-  valueused: opt(z.boolean()),
-  hascompletion: opt(z.boolean()),
-  isautomatic: opt(z.boolean()),
-  istrackeduser: opt(z.boolean()),
-  uservisible: opt(z.boolean()),
-  details: opt(z.array(completionDetailSchema)),
-  isoverallcomplete: opt(z.boolean()),
-});
+export const activityCompletionSchema = z.object({ cmid: int, modname: z.string(), instance: int, tracking: int, ...completionFields });
 export type MoodleActivityCompletion = z.infer<typeof activityCompletionSchema>;
 export const activitiesCompletionSchema = z.object({ statuses: z.array(activityCompletionSchema), warnings });
 

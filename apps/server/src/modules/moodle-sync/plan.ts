@@ -263,11 +263,13 @@ export function planPeople(input: PeopleInput): PeoplePlan {
     let studentStatusValue = e.student_status_moodle;
     if (input.withProgress) {
       const grades = input.grades.get(user.id);
-      const completion = new Map((input.completion.get(user.id) ?? []).map((c) => [c.cmid, c]));
+      // Completion not read (not a student in Moodle, or the call failed for this user): results stay as they are.
+      const known = input.completion.get(user.id);
+      const completion = new Map((known ?? []).map((c) => [c.cmid, c]));
       const mine: Array<{ activity_id: number; status_moodle: string | null }> = [];
       for (const a of tracked) {
-        const values = resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!));
         const current = existing.get(`${e.id}:${a.id}`);
+        const values = known ? resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!)) : null;
         if (!values) {
           if (current) mine.push(current);
           continue;

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { MoodleEnrolledUser } from '../src/moodle/schemas.js';
+import { activitiesOf, completionStatus, matchPeople, planActivities, planPeople, studentStatus, type LocalEnrolment } from '../src/modules/moodle-sync/plan.js';
+
+/** The pure part of the sync: matching by RUT and the change plan, on hand-made cases. */
+
+const enrolment = (id: number, rut: string, o: Partial<LocalEnrolment> = {}): LocalEnrolment => ({
+  id,
+  registered_user_id: 100 + id,
+  rut,
+  name: `Nombre${id}`,
+  last_name: 'Apellido',
+  last_access_registered_moodle: null,
+  last_access_text: null,
+  is_sincronized: false,
+  final_qualification_moodle: null,
+  status_moodle: null,
+  id_registered_moodle: null,
+  rut_registered_moodle: null,
+  name_registered_moodle: null,
+  email_registered_moodle: null,
+  student_status_moodle: null,
+  ...o,
+});
+
+const user = (id: number, o: Partial<MoodleEnrolledUser> = {}): MoodleEnrolledUser => ({
+  id,
+  fullname: `User ${id}`,
+  email: `u${id}@x.cl`,
+  lastcourseaccess: 0,
+  roles: [{ roleid: 5, name: '', shortname: 'student', sortorder: 0 }],
+  ...o,
+});
+
+describe('matching by RUT', () => {
+  it('idnumber first, then username, any spelling; duplicates, invalid RUTs and teachers', () => {
+    const teacher = user(9, { username: 'profe', roles: [{ roleid: 3, name: '', shortname: 'editingteacher', sortorder: 0 }] });
+    const m = matchPeople(
+      [enrolment(1, '12.345.678-5'), enrolment(2, '17.000.003-K'), enrolment(3, '11.111.111-2'), enrolment(4, '20.111.222-2')],
+      [
+        user(3, { idnumber: '12345678-5', username: 'ana' }),
+        user(4, { idnumber: 'EMP-4', username: '17000003k' }),
+        user(5, { idnumber: '', username: 'carla' }),
+        user(6, { username: '20.111.222-2' }),
+        user(7, { idnumber: '201112222' }),
+        teacher,
+      ],
+    );
+    expect(m.matches.map((x) => [x.enrolment.id, x.user.id, x.moodleRut])).toEqual([
+      [1, 3, '12345678-5'],
+      [2, 4, '17000003k'],
+      [4, 6, '20.111.222-2'],
+    ]);
+    expect(m.invalidRuts.map((i) => [i.source, i.id])).toEqual([
+      ['moodle', 5],
+      ['local', 3],
+    ]);
+    expect(m.errors).toEqual(['El RUT 20.111.222-2 está en más de un usuario de Moodle (6 y 7); se usa 6.']);
+    expect(m.missingLocally).toEqual([]);
+    expect(m.missingInMoodle).toEqual([]);
+  });
+});
+
+describe('change plan', () => {
+  it('activities: new ones added, renamed ones updated, labels ignored', () => {
+    const contents = [
+      { id: 1, name: 'S', summary: '', summaryformat: 1, component: null, itemid: null, modules: [
+        { id: 10, name: 'Tarea', modname: 'assign', modicon: '', modplural: '', indent: 0 },
+        { id: 11, name: 'Nota', modname: 'label', modicon: '', modplural: '', indent: 0, noviewlink: true },
+        { id: 12, name: 'Foro nuevo', modname: 'forum', modicon: '', modplural: '', indent: 0 },
+      ] },
+    ];
+    const plan = planActivities([{ id: 1, id_activity_moodle: 10, description: 'Tarea vieja', type: 'assign', section_key: 'formative' }], activitiesOf(contents));
+    expect(plan).toEqual({ inserts: [{ id_activity_moodle: 12, description: 'Foro nuevo', type: 'forum' }], updates: [{ id: 1, description: 'Tarea', type: 'assign' }] });
+  });
+
+  it('keeps a student\'s results when their completion could not be read', () => {
+    const e = enrolment(1, '12.345.678-5', { is_sincronized: true });
+    const matching = matchPeople([e], [user(3, { idnumber: '12.345.678-5' })]);
+    const current = { id: 50, activity_id: 7, course_registered_user_id: 1, status_moodle: 'Finalizado', qualification_moodle: null, completion_state: 1, grade: null };
+    const plan = planPeople({
+      withProgress: true,
+      matching,
+      enrolments: [e],
+      activities: [{ id: 7, id_activity_moodle: 70, description: 'A', type: 'page', section_key: 'resign' }],
+      results: [current],
+      grades: new Map(),
+      completion: new Map(),
+    });
+    expect(plan.resultInserts).toEqual([]);
+    expect(plan.resultUpdates).toEqual([]);
+    expect(plan.enrolments[0]).toMatchObject({ id: 1, status_moodle: 'Renunciado', last_access_text: 'Nunca' });
+  });
+
+  it('completion states and the Renuncia rule', () => {
+    const c = (state: number, rule = 0) => ({ cmid: 1, modname: 'quiz', instance: 1, state, timecompleted: 0, tracking: 2, details: [{ rulename: 'completionview', rulevalue: { status: rule, description: 'View' } }] });
+    expect([completionStatus(c(1)), completionStatus(c(3)), completionStatus(c(0, 1)), completionStatus(c(0))]).toEqual(['Finalizado', 'Finalizado', 'En curso', 'No iniciado']);
+    const resign = new Set([9]);
+    expect(studentStatus([], resign)).toBe('Sin actividades sincronizadas');
+    expect(studentStatus([{ activity_id: 1, status_moodle: 'Finalizado' }], resign)).toBe('Activo');
+    expect(studentStatus([{ activity_id: 9, status_moodle: 'En curso' }], resign)).toBe('Renuncia en curso');
+    expect(studentStatus([{ activity_id: 9, status_moodle: 'Finalizado' }], resign)).toBe('Renunciado');
+  });
+});
