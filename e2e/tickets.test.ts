@@ -319,7 +319,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await admin.getByRole('button', { name: 'ACEPTAR' }).click();
     const refused = admin.getByRole('dialog', { name: 'Tickets no procesados' });
     await refused.getByText('No se puede eliminar el ticket porque tiene intentos de contacto registrados.').waitFor();
-    await snack(admin, 'Se eliminó 1 ticket. 1 no se pudieron eliminar.');
+    await snack(admin, 'Se eliminó 1 ticket. 1 no se pudo eliminar.');
     await screenshot(admin, 'tickets-admin-refused');
     await refused.getByRole('button', { name: 'Cerrar' }).click();
     await admin.getByText('Tickets encontrados: 1').waitFor();

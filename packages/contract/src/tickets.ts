@@ -24,9 +24,9 @@ export const TICKET_MSG = {
   deleteForbidden: 'Solo el creador del ticket, un administrador o un developer puede eliminarlo.',
   deleted: 'El ticket se ha eliminado correctamente.',
   deletedMany: (deleted: number, refused: number) =>
-    `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` + (refused ? ` ${refused} no se pudieron eliminar.` : ''),
+    `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} eliminar.` : ''),
   bulkDone: (updated: number, refused: number) =>
-    `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se pudieron actualizar.` : ''),
+    `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} actualizar.` : ''),
   notFound: 'El ticket no existe.',
   detailCreated: 'Intento de contacto registrado.',
   detailCreatedMany: (n: number) => `Se ${n === 1 ? 'registró 1 intento' : `registraron ${n} intentos`} de contacto.`,
