@@ -53,6 +53,11 @@ export async function createReceiver(opts: { startNow?: boolean } = {}): Promise
         maxClients: 100,
         // stop() closes open (pooled) client connections after this, instead of waiting 30 s.
         closeTimeout: 100,
+        // Addresses starting with "rechazo" do not exist: a permanent 550.
+        onRcptTo(address, _session, callback) {
+          if (address.address.startsWith('rechazo')) return callback(Object.assign(new Error('5.1.1 El buzón no existe'), { responseCode: 550 }));
+          callback();
+        },
         onAuth(auth, _session, callback) {
           callback(null, { user: { user: auth.username ?? '', pass: auth.password ?? '' } });
         },

@@ -217,6 +217,24 @@ describe('delivery over SMTP', () => {
     expectExactlyOnce(await messageIds([mailId]));
   });
 
+  it('a mailbox the server refuses (550) fails at once, without retries', async () => {
+    const course = await seedMailTickets(ctx.db, op.id, 1);
+    await ctx.db.updateTable('registered_users').set({ email: `rechazo.${course.tag}@correo.test` }).where('email', '=', course.address(0)).execute();
+    const res = await api('/mail/single', { ticketId: course.tickets[0]!, subject: 'No existe', text: 'Hola' });
+    const [mailId] = res.json()._data.messages as number[];
+    const worker = testWorker(ctx);
+    worker.start();
+    try {
+      await waitFor(async () => (await ctx.db.selectFrom('mail_messages').select('status').where('id', '=', mailId!).executeTakeFirstOrThrow()).status === 'failed', 20_000);
+    } finally {
+      await worker.stop();
+    }
+    const row = await ctx.db.selectFrom('mail_messages').select(['attempts', 'last_error']).where('id', '=', mailId!).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(1);
+    expect(row.last_error).toContain('El buzón no existe');
+    expect(await ctx.db.selectFrom('jobs').select(['status', 'attempts']).where('unique_key', '=', `mail.send:${mailId}`).executeTakeFirstOrThrow()).toEqual({ status: 'failed', attempts: 1 });
+  });
+
   it('a worker stopped mid-batch and a new one started: everything arrives, nothing twice', async () => {
     const course = await seedMailTickets(ctx.db, op.id, 120);
     const res = await api('/mail/massive', { ticketsId: course.tickets, subject: 'Relevo de trabajador', text: 'Hola {nombre}' });

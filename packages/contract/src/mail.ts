@@ -42,6 +42,7 @@ export const MAIL_MSG = {
   templateExists: 'Ya existe una plantilla con ese nombre en el curso.',
   courseRequired: 'Seleccione un curso.',
   contactComment: (subject: string) => `Correo enviado: ${subject}`,
+  mailboxPasswordUnreadable: 'No se pudo leer la contraseña del correo del curso. Vuelva a ingresarla en la pantalla Curso.',
 } as const;
 
 /** Delivery states of an outbox message. */
@@ -90,6 +91,9 @@ export function fillPlaceholders(text: string, values: Record<MailPlaceholder, s
 
 const EMAIL = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
 
+/** A plain e-mail address (no display name), at most 254 characters. */
+export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
+
 /** Splits a CC list (`a@x.cl; b@y.cl`, also commas, or an array) into addresses; null names the bad one. */
 export function parseCcList(input: unknown): { addresses: string[]; invalid: string | null } {
   const raw: unknown[] = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[;,]/) : [];
@@ -97,7 +101,7 @@ export function parseCcList(input: unknown): { addresses: string[]; invalid: str
   for (const item of raw) {
     const s = typeof item === 'string' ? item.trim() : '';
     if (!s) continue;
-    if (!EMAIL.test(s) || s.length > 254) return { addresses, invalid: s };
+    if (!isEmailAddress(s)) return { addresses, invalid: s };
     if (!addresses.some((a) => a.toLowerCase() === s.toLowerCase())) addresses.push(s);
   }
   return { addresses, invalid: null };

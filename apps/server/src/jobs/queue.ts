@@ -22,7 +22,10 @@
  *     await job.progress({ done: 0, total: 10 });    // saved in jobs.progress; also a heartbeat
  *     if (job.signal.aborted) return;                 // timeout or shutdown asked to stop
  *     return { synced: 10 };                          // saved in jobs.result
- *   }, { timeoutMs: 10 * 60_000, onFailed: async (job, error) => {  } });
+ *   }, {
+ *     timeoutMs: 10 * 60_000,                          // a longer run is aborted and counts as a failure
+ *     onFailed: async (job, error) => { ... },         // once the job is failed for good
+ *   });
  *
  *   // 2. Enqueue (optionally inside your transaction: pass `trx` as the last argument):
  *   const { id, created } = await services.jobs.queue.enqueue('moodle.sync-course', { courseId: 3 }, {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   isAdminLike,
+  isEmailAddress,
   MAIL_MAX_ATTEMPTS,
   MAIL_MSG,
   type FieldErrors,
@@ -47,8 +48,6 @@ function domainOf(from: string): string {
   const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from.trim());
   return m ? m[1]!.toLowerCase() : 'sigaf.local';
 }
-
-const VALID_EMAIL = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
 
 /**
  * E-mail to students (BEHAVIOUR.md §9): attachments, single and massive mail through a durable
@@ -185,8 +184,8 @@ export class MailService {
   private sender(t: MailTicketRow): { from: string; replyTo: string | null } {
     // A course with its own mailbox (address and password) sends as itself; otherwise MAIL_FROM
     // sends on its behalf and replies go to the course's address.
-    if (t.course_has_mailbox && t.course_email) return { from: mailbox(t.course_description, t.course_email), replyTo: null };
-    return { from: this.config.MAIL_FROM, replyTo: t.course_email && VALID_EMAIL.test(t.course_email) ? t.course_email : null };
+    if (t.course_has_mailbox && t.course_email && isEmailAddress(t.course_email)) return { from: mailbox(t.course_description, t.course_email), replyTo: null };
+    return { from: this.config.MAIL_FROM, replyTo: t.course_email && isEmailAddress(t.course_email) ? t.course_email : null };
   }
 
   private async queueFor(tickets: MailTicketRow[], input: MailSingleInput | MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
@@ -200,7 +199,7 @@ export class MailService {
     const rows: Insertable<MailMessageTable>[] = [];
     for (const t of tickets) {
       const to = t.email?.trim() ?? '';
-      if (!to || !VALID_EMAIL.test(to)) {
+      if (!isEmailAddress(to)) {
         skipped.push({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
         continue;
       }
@@ -259,7 +258,7 @@ export class MailService {
       const course = row.course_id ? await this.repo.courseMailbox(row.course_id) : undefined;
       let auth: MailboxAuth | undefined;
       if (course?.email && course.password_encrypted && row.from_address.includes(`<${course.email}>`)) {
-        auth = { user: course.email, pass: decryptSecret(course.password_encrypted, this.config.APP_SECRET) };
+        auth = { user: course.email, pass: this.mailboxPassword(course.password_encrypted) };
       }
       const info = await this.transport.send(
         {
@@ -280,9 +279,18 @@ export class MailService {
       return { messageId: row.message_id, response: info.response };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const permanent = isPermanentSmtpError(err);
+      const permanent = err instanceof PermanentJobError || isPermanentSmtpError(err);
       await this.repo.markFailed(id, message, permanent || job.isLastAttempt);
-      throw permanent ? new PermanentJobError(message) : err;
+      throw permanent && !(err instanceof PermanentJobError) ? new PermanentJobError(message) : err;
+    }
+  }
+
+  /** The course mailbox password; unreadable (APP_SECRET changed) is an error no retry fixes. */
+  private mailboxPassword(stored: string): string {
+    try {
+      return decryptSecret(stored, this.config.APP_SECRET);
+    } catch {
+      throw new PermanentJobError(MAIL_MSG.mailboxPasswordUnreadable);
     }
   }
 
