@@ -1,5 +1,5 @@
 import { SNACKBAR_MS } from '@sigaf/contract';
-import { Alert, Snackbar } from '@mui/material';
+import { Alert, Portal, Snackbar } from '@mui/material';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
 export type SnackVariant = 'success' | 'warning' | 'error' | 'info';
@@ -22,23 +22,29 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   return (
     <Ctx.Provider value={value}>
       {children}
-      <Snackbar
-        key={snack?.key}
-        open={Boolean(snack)}
-        autoHideDuration={snack?.duration}
-        onClose={(_, reason) => reason !== 'clickaway' && setSnack(null)}
-        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        <Alert
-          onClose={() => setSnack(null)}
-          severity={snack?.variant ?? 'success'}
-          variant="outlined"
-          sx={{ bgcolor: 'background.paper', borderLeftWidth: 10, minWidth: 300 }}
-          role="alert"
-        >
-          {snack?.message}
-        </Alert>
-      </Snackbar>
+      {/* Mounted in a portal when shown, so it stays announced while a dialog is open
+          (an open dialog hides the rest of the page from screen readers). */}
+      {snack && (
+        <Portal>
+          <Snackbar
+            key={snack.key}
+            open
+            autoHideDuration={snack.duration}
+            onClose={(_, reason) => reason !== 'clickaway' && setSnack(null)}
+            anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+          >
+            <Alert
+              onClose={() => setSnack(null)}
+              severity={snack.variant}
+              variant="outlined"
+              sx={{ bgcolor: 'background.paper', borderLeftWidth: 10, minWidth: 300 }}
+              role="alert"
+            >
+              {snack.message}
+            </Alert>
+          </Snackbar>
+        </Portal>
+      )}
     </Ctx.Provider>
   );
 }
