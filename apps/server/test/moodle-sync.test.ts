@@ -1,7 +1,9 @@
 import { MOODLE_ACTIVITY_STATUS, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
 import { ALL_FUNCTIONS } from '../../../tools/moodle-sim/src/functions.js';
+import { generateSite } from '../../../tools/moodle-sim/src/generator.js';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
 import type { Site } from '../../../tools/moodle-sim/src/site.js';
 import type { JobWorker } from '../src/jobs/worker.js';
@@ -378,5 +380,47 @@ describe("the original's synchronous endpoints", () => {
     expect((await call('GET', `/api/v2/sync/courses/${courseId}/status`, undefined, operator)).status).toBe(200);
     expect((await call('POST', `/api/v2/sync/courses/${courseId}`, undefined, operator)).status).toBe(403);
     expect((await call('GET', `/api/v2/platforms/${platformId}/moodle`, undefined, operator)).status).toBe(403);
+  });
+});
+
+describe('a generated site', () => {
+  it('syncs a course of 80 students with RUTs in every spelling, in one transaction', async () => {
+    const g = generateSite({ seed: 11, courses: 1, studentsPerCourse: 80, units: 3, activitiesPerUnit: 3, invalidRutRate: 0.05, withdrawnRate: 0.1 });
+    const other = await startMoodleSim({ site: g.site });
+    try {
+      const db = ctx.db;
+      const platform = (await db.insertInto('platforms').values({ description: 'Moodle generado', status: 1 }).returning('id').executeTakeFirstOrThrow()).id;
+      expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: other.url, token: g.tokens.admin })).status).toBe(200);
+      const category = (await db.insertInto('categories').values({ description: 'Generada', category_code: 'GENE', platform_id: platform }).returning('id').executeTakeFirstOrThrow()).id;
+      const course = (await db.insertInto('courses').values({ description: 'Curso generado', category_id: category, id_course_moodle: g.courseIds[0]! }).returning('id').executeTakeFirstOrThrow()).id;
+      const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+      const withRut = g.people.filter((p) => p.rut);
+      // Ten of them are not enrolled locally.
+      for (const p of withRut.slice(10)) {
+        const s = await db.insertInto('registered_users').values({ rut: normalizeRut(p.rut)!, name: p.firstname, last_name: p.lastname, mother_last_name: p.motherLastName, email: p.email }).returning('id').executeTakeFirstOrThrow();
+        await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: s.id, profile_id: profile, classroom_id: null }).execute();
+      }
+      const r = await ctx.app.services.moodleSync.syncCourse(course, { scope: 'full' });
+      expect(r.found).toBe(withRut.length - 10);
+      expect(r.missingLocally).toHaveLength(10);
+      expect(r.invalidRuts.map((i) => i.source)).toEqual(g.people.filter((p) => !p.rut).map(() => 'moodle'));
+      expect(r.missingInMoodle).toEqual([]);
+      expect(r.activitiesAdded).toBe(9 + 6);
+      // Contents, enrolled users (81 people, pages of 2), grades, completion per student.
+      expect(r.moodleCalls).toBe(1 + 41 + 1 + r.found);
+      const statuses = await db
+        .selectFrom('course_registered_users')
+        .select(['status_moodle', sql<number>`count(*)`.as('n')])
+        .where('course_id', '=', course)
+        .groupBy('status_moodle')
+        .execute();
+      const resigned = Number(statuses.find((x) => x.status_moodle === MOODLE_STUDENT_STATUS.resigned)?.n ?? 0);
+      // New activities land in Formativa: nobody is "Renunciado" until staff choose the Renuncia activity.
+      expect(resigned).toBe(0);
+      const results = await db.selectFrom('activity_course_users as r').innerJoin('course_registered_users as e', 'e.id', 'r.course_registered_user_id').select(sql<number>`count(*)`.as('n')).where('e.course_id', '=', course).executeTakeFirstOrThrow();
+      expect(Number(results.n)).toBe(r.found * 15);
+    } finally {
+      await other.close();
+    }
   });
 });
