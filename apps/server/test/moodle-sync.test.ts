@@ -350,6 +350,17 @@ describe("the original's synchronous endpoints", () => {
     expect((await call('GET', '/api/v2/sync/course-users/99999/users')).status).toBe(404);
   });
 
+  it('GET sync/course-users/{moodleId}/users/{rut}: one person by RUT in any spelling; 416 for a bad RUT', async () => {
+    const res = await call('GET', '/api/v2/sync/course-users/4/users/123456785');
+    expect([res.status, res.body.message]).toEqual([201, 'Sincronización exitosa']);
+    expect(res.body._data).toMatchObject({ studentId: student.ana, results: [{ scope: 'users', found: 1, missingLocally: [], missingInMoodle: [] }] });
+    const carla = await call('GET', `/api/v2/sync/course-users/4/users/${encodeURIComponent(RUT.carla)}`);
+    expect([carla.status, carla.body.statusCode, carla.body.message]).toEqual([200, 204, 'El usuario no se encuentra registrado en moodle']);
+    const bad = await call('GET', '/api/v2/sync/course-users/4/users/12345678-9');
+    expect([bad.status, bad.body.message]).toEqual([416, 'RUT no válido']);
+    expect((await call('GET', '/api/v2/sync/course-users/4/users/11.111.111-1')).status).toBe(404);
+  });
+
   it('GET sync/users/{id}/courses/{id}/activities: one student, 201 with the activities; 204 when not in Moodle', async () => {
     sim.site.gradeModule(2, 6, 77);
     const before = sim.calls.length;

@@ -74,6 +74,10 @@ export class MoodleSyncRepository {
     return rows.map((r) => r.id);
   }
 
+  async studentIdByRut(rut: string) {
+    return (await this.db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirst())?.id;
+  }
+
   async enrolmentOf(courseId: number, studentId: number) {
     return this.db
       .selectFrom('course_registered_users as e')

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import { collection, ok, resource } from '../../http/envelope.js';
+import { notFound } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import type { MoodleSyncRepository } from './repository.js';
@@ -86,6 +87,24 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
     for (const courseId of await moodle.coursesOfMoodle(request.params.courseMoodleId)) results.push(await moodle.syncNow(courseId, { scope: 'users' }, actor, request.ip));
     return synced(reply, results.some((r) => r.found > 0), { results });
   });
+
+  // Original: row "Sincronizar" of Gestión de estudiantes, first step: one person's Moodle data by RUT.
+  app.get(
+    '/sync/course-users/:courseMoodleId/users/:rut',
+    { config: write, schema: { tags, params: moodleCourseParams.extend({ rut: z.string().max(30) }) } },
+    async (request, reply) => {
+      const actor = requireAuth(request);
+      const courseIds = await moodle.coursesOfMoodle(request.params.courseMoodleId);
+      const studentId = await moodle.studentByRut(request.params.rut);
+      const results: MoodleSyncResult[] = [];
+      for (const courseId of courseIds) {
+        const enrolment = await moodle.findEnrolment(courseId, studentId);
+        if (enrolment) results.push(await moodle.syncNow(courseId, { scope: 'users', enrolmentId: enrolment.id }, actor, request.ip));
+      }
+      if (!results.length) throw notFound(MOODLE_MSG.notEnrolled);
+      return synced(reply, results.some((r) => r.found > 0), { results, studentId });
+    },
+  );
 
   // Original: "Actividades" sync of the Actividades screen, by the Moodle course id.
   app.get('/sync/course/:courseMoodleId/activities', { config: write, schema: { tags, params: moodleCourseParams } }, async (request, reply) => {

@@ -1,5 +1,7 @@
 import {
   MOODLE_MSG,
+  MSG,
+  normalizeRut,
   MOODLE_OPTIONAL_FUNCTIONS,
   MOODLE_SYNC_FUNCTIONS,
   type MoodleSettingsInput,
@@ -197,11 +199,25 @@ export class MoodleSyncService {
     return ids;
   }
 
+  /** The enrolment of a student in a course, if any. */
+  findEnrolment(courseId: number, studentId: number) {
+    return this.repo.enrolmentOf(courseId, studentId);
+  }
+
   /** The enrolment of a student in a course (404 when not enrolled). */
   async enrolment(courseId: number, studentId: number) {
-    const e = await this.repo.enrolmentOf(courseId, studentId);
+    const e = await this.findEnrolment(courseId, studentId);
     if (!e) throw notFound(MOODLE_MSG.notEnrolled);
     return e;
+  }
+
+  /** A student by RUT in any spelling: 416 "RUT no válido" (as the original), 404 when unknown. */
+  async studentByRut(rut: string): Promise<number> {
+    const normal = normalizeRut(rut);
+    if (!normal) throw new AppError(416, MSG.invalidRut);
+    const id = await this.repo.studentIdByRut(normal);
+    if (!id) throw notFound();
+    return id;
   }
 
   studentResults(enrolmentId: number) {
@@ -294,16 +310,16 @@ export class MoodleSyncService {
           rowsWritten += await this.repo.insertResults(trx, plan.resultInserts);
           rowsWritten += await this.repo.updateResults(trx, plan.resultUpdates);
         }
-        if (o.scope !== 'student') await this.repo.stampCourse(trx, courseId);
+        if (!o.enrolmentId) await this.repo.stampCourse(trx, courseId);
         const result: MoodleSyncResult = {
           courseId,
           courseMoodleId: moodleId,
           scope: o.scope,
           invalidRuts: matching.invalidRuts,
           found: matching.matches.length,
-          // A one-student sync reports on that student only.
           missingInMoodle: matching.missingInMoodle,
-          missingLocally: o.scope === 'student' ? [] : matching.missingLocally,
+          // A one-student sync reports on that student only.
+          missingLocally: o.enrolmentId ? [] : matching.missingLocally,
           activitiesAdded,
           activitiesUpdated,
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated,
