@@ -9,3 +9,4 @@ export { emptyMailDraft, formatSize, mailDraftIsEmpty, mailDraftToBody, validate
 export { OutboxPanel, type OutboxPanelProps } from './OutboxPanel';
 export { RichTextEditor, type RichTextEditorHandle, type RichTextEditorProps } from './RichTextEditor';
 export { deleteAttachment, retryMessage, sendMassive, sendSingle, uploadAttachment, useMailTemplates, useOutbox, type MailRequestBody, type OutboxFilters } from './api';
+export { SendMailDialog, type SendMailDialogProps } from './SendMailDialog';

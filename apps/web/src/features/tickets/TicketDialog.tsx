@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import CloseIcon from '@mui/icons-material/Close';
 import LinkIcon from '@mui/icons-material/Link';
 import LockIcon from '@mui/icons-material/Lock';
+import MailIcon from '@mui/icons-material/Mail';
 import { TICKET_MSG } from '@sigaf/contract';
 import {
   Alert,
@@ -37,6 +38,7 @@ import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
 import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
+import { SendMailDialog } from '../mail';
 
 /** The server keeps a lock 15 minutes; the open dialog renews it well before. */
 const LOCK_RENEW_MS = 4 * 60_000;
@@ -108,6 +110,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
   const [ticket, setTicket] = useState<Ticket | null>(null);
+  const [mailing, setMailing] = useState(false);
   const [details, setDetails] = useState<TicketDetail[]>([]);
   const [loading, setLoading] = useState(true);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -381,6 +384,15 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         )}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
+        {mode === 'work' && ticket && enrolment && (
+          <Tooltip title={enrolment.registeredUser.email ? '' : t('mail.send.noEmail')}>
+            <span style={{ marginRight: 'auto' }}>
+              <Button startIcon={<MailIcon />} onClick={() => setMailing(true)} disabled={!enrolment.registeredUser.email || formState.isSubmitting}>
+                {t('mail.send.open')}
+              </Button>
+            </span>
+          </Tooltip>
+        )}
         <Button onClick={close} disabled={formState.isSubmitting}>
           {t('common.close')}
         </Button>
@@ -389,6 +401,17 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         </Button>
       </DialogActions>
       <ConfirmDialog open={Boolean(deleting)} message={t('tickets.attempt.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={removeAttempt} />
+      {mailing && ticket && enrolment && (
+        <SendMailDialog
+          ticketId={ticket.id}
+          courseId={enrolment.course.id}
+          recipient={`${enrolment.registeredUser.name} ${enrolment.registeredUser.lastName} <${enrolment.registeredUser.email}>`}
+          onClose={() => {
+            setMailing(false);
+            void load();
+          }}
+        />
+      )}
     </Dialog>
   );
 }

@@ -1,0 +1,81 @@
+import SendIcon from '@mui/icons-material/Send';
+import type { FieldErrors } from '@sigaf/contract';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { sendSingle } from './api';
+import { emptyMailDraft, mailDraftToBody, validateMailDraft, type MailDraft } from './draft';
+import { MailComposer } from './MailComposer';
+import { OutboxPanel } from './OutboxPanel';
+
+export interface SendMailDialogProps {
+  ticketId: number;
+  courseId: number;
+  /** The student's name and address, shown as the recipient. */
+  recipient: string;
+  onClose: () => void;
+}
+
+/** "Enviar correo" from a ticket: compose, queue in the outbox, and see this ticket's messages. */
+export function SendMailDialog({ ticketId, courseId, recipient, onClose }: SendMailDialogProps) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<MailDraft>(emptyMailDraft);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [uploading, setUploading] = useState(false);
+  const [sending, setSending] = useState(false);
+
+  const send = async () => {
+    const found = validateMailDraft(draft, (key, opts) => t(key, opts ?? {}));
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSending(true);
+    try {
+      const res = await sendSingle(ticketId, mailDraftToBody(draft));
+      notify(res.message);
+      setDraft(emptyMailDraft());
+      await queryClient.invalidateQueries();
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(err.fieldErrors);
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={sending ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby="send-mail-title">
+      <DialogTitle id="send-mail-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
+        {t('mail.send.title')}
+      </DialogTitle>
+      {sending && <LinearProgress />}
+      <DialogContent>
+        <Typography variant="body2" sx={{ mt: 2, mb: 2 }}>
+          {t('mail.send.to', { recipient })}
+        </Typography>
+        <MailComposer value={draft} onChange={setDraft} errors={errors} courseId={courseId} disabled={sending} onUploadingChange={setUploading} />
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('mail.send.hint')}
+        </Alert>
+        <Box sx={{ mt: 3 }}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', mb: 1 }}>
+            {t('mail.send.sent')}
+          </Typography>
+          <OutboxPanel ticketId={ticketId} perPage={5} />
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={sending}>
+          {t('common.close')}
+        </Button>
+        <Button variant="contained" startIcon={<SendIcon />} onClick={() => void send()} disabled={sending || uploading}>
+          {t('mail.send.action')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
