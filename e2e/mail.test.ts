@@ -40,6 +40,19 @@ describeE2E('e-mail from a ticket', () => {
     });
     expect(ticket.status).toBe(201);
     ticketId = ticket.body._data.properties.id;
+    // Two more students with tickets, for the massive mail.
+    for (const [n, name] of [[17_000_001, 'Zoe'], [17_000_002, 'Zacarías']] as const) {
+      const s = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, { rut: formatRut({ body: n, dv: computeDv(n) }), name, last_name: 'Masivo', email: `${n}@correo.cl` });
+      const e = await api(product.url, 'POST', '/api/v2/course-registered-users/view-store', token, { course_id: course.body._data.properties.id, registered_user_id: s.body._data.properties.id });
+      await api(product.url, 'POST', '/api/v2/tickets', token, {
+        course_registered_user_id: e.body._data.properties.id,
+        type_ticket_id: await key('type-tickets', 'email'),
+        status_ticket_id: await key('status-tickets', 'open'),
+        priority_ticket_id: await key('priority-tickets', 'low'),
+        source_ticket_id: await key('source-tickets', 'outgoing'),
+        motive_ticket_id: await key('motive-tickets', 'welcome'),
+      });
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -73,5 +86,31 @@ describeE2E('e-mail from a ticket', () => {
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     // The delivery is a contact attempt on the ticket.
     await page.getByText('Correo enviado: Bienvenida al curso').first().waitFor({ timeout: 20_000 });
+  });
+
+  it('sends a massive mail to the students of the selected tickets, one message each', async () => {
+    const { page } = await signedInPage(browser, product, token);
+    await page.goto('/my/ticket');
+    for (const [label, option] of [['Categorías', 'Seguridad'], ['Cursos', 'Curso de correo']]) {
+      await page.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    }
+    await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
+    for (const name of ['ZOE', 'ZACARÍAS']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Correo masivo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
+    await dialog.getByText('2 alumnos de los tickets seleccionados', { exact: false }).waitFor();
+    await dialog.getByLabel('Asunto').fill('Recordatorio');
+    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}, recuerda completar la actividad.');
+    await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
+    await page.getByText('Enviado', { exact: true }).nth(1).waitFor({ timeout: 30_000 }).catch(async () => {
+      await dialog.getByRole('button', { name: 'Actualizar' }).click();
+      await dialog.getByText('Enviado', { exact: true }).nth(1).waitFor({ timeout: 20_000 });
+    });
+    const emls = fs.readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).map((f) => fs.readFileSync(path.join(outboxDir, f), 'utf8'));
+    const reminders = emls.filter((e) => e.includes('Recordatorio'));
+    expect(reminders).toHaveLength(2);
+    expect(reminders.some((e) => e.includes('17000001@correo.cl'))).toBe(true);
+    expect(reminders.some((e) => e.includes('17000002@correo.cl'))).toBe(true);
   });
 });

@@ -6,21 +6,23 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { sendSingle } from './api';
+import { sendMassive, sendSingle } from './api';
 import { emptyMailDraft, mailDraftToBody, validateMailDraft, type MailDraft } from './draft';
 import { MailComposer } from './MailComposer';
 import { OutboxPanel } from './OutboxPanel';
 
 export interface SendMailDialogProps {
-  ticketId: number;
-  courseId: number;
-  /** The student's name and address, shown as the recipient. */
+  /** One ticket (a single mail to its student) or many (one mail per ticket's student). */
+  ticketIds: number[];
+  courseId?: number;
+  /** Who receives it, as shown to the sender. */
   recipient: string;
   onClose: () => void;
 }
 
-/** "Enviar correo" from a ticket: compose, queue in the outbox, and see this ticket's messages. */
-export function SendMailDialog({ ticketId, courseId, recipient, onClose }: SendMailDialogProps) {
+/** "Enviar correo" from one ticket or the selected ones: compose, queue in the outbox, follow delivery. */
+export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: SendMailDialogProps) {
+  const single = ticketIds.length === 1 ? ticketIds[0]! : null;
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -35,7 +37,8 @@ export function SendMailDialog({ ticketId, courseId, recipient, onClose }: SendM
     if (Object.keys(found).length) return;
     setSending(true);
     try {
-      const res = await sendSingle(ticketId, mailDraftToBody(draft));
+      const body = mailDraftToBody(draft);
+      const res = single !== null ? await sendSingle(single, body) : await sendMassive(ticketIds, body);
       notify(res.message);
       setDraft(emptyMailDraft());
       await queryClient.invalidateQueries();
@@ -63,9 +66,9 @@ export function SendMailDialog({ ticketId, courseId, recipient, onClose }: SendM
         </Alert>
         <Box sx={{ mt: 3 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', mb: 1 }}>
-            {t('mail.send.sent')}
+            {t(single !== null ? 'mail.send.sent' : 'mail.outbox.title')}
           </Typography>
-          <OutboxPanel ticketId={ticketId} perPage={5} />
+          <OutboxPanel ticketId={single} perPage={5} />
         </Box>
       </DialogContent>
       <DialogActions>

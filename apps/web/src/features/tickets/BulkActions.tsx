@@ -1,15 +1,17 @@
 import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import DeleteIcon from '@mui/icons-material/Delete';
 import LockIcon from '@mui/icons-material/Lock';
+import MailIcon from '@mui/icons-material/Mail';
 import { Alert, Autocomplete, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, List, ListItem, ListItemText, Paper, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { SendMailDialog } from '../mail';
 import { bulkTickets, deleteTickets, useOperators, type Operator, type Refused } from './api';
 
-type Pending = 'close' | 'assign' | 'delete' | null;
+type Pending = 'close' | 'assign' | 'delete' | 'mail' | null;
 
 /**
  * Close, assign or delete the selected tickets, each after a confirmation; what the server refused is
@@ -53,6 +55,9 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
           <Typography sx={{ fontWeight: 600, mr: 1 }}>{t('tickets.bulk.selected', { count })}</Typography>
           <Button size="small" variant="contained" startIcon={<LockIcon />} onClick={() => setPending('close')}>
             {t('tickets.bulk.close')}
+          </Button>
+          <Button size="small" variant="outlined" startIcon={<MailIcon />} onClick={() => setPending('mail')}>
+            {t('mail.send.massive')}
           </Button>
           <Button size="small" variant="outlined" startIcon={<AssignmentIndIcon />} onClick={() => setPending('assign')}>
             {t('tickets.bulk.assign')}
@@ -116,6 +121,16 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
         </form>
       </Dialog>
       <RefusedDialog refused={refused} codeOf={codeOf} onClose={() => setRefused([])} />
+      {pending === 'mail' && (
+        <SendMailDialog
+          ticketIds={ids}
+          recipient={t('mail.send.recipients', { count: ids.length })}
+          onClose={() => {
+            setPending(null);
+            onDone();
+          }}
+        />
+      )}
     </>
   );
 }

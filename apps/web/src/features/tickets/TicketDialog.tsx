@@ -403,7 +403,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
       <ConfirmDialog open={Boolean(deleting)} message={t('tickets.attempt.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={removeAttempt} />
       {mailing && ticket && enrolment && (
         <SendMailDialog
-          ticketId={ticket.id}
+          ticketIds={[ticket.id]}
           courseId={enrolment.course.id}
           recipient={`${enrolment.registeredUser.name} ${enrolment.registeredUser.lastName} <${enrolment.registeredUser.email}>`}
           onClose={() => {
