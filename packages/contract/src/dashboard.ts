@@ -1,3 +1,5 @@
+import type { StudentSummary } from './students.js';
+
 /** Dashboard (Estadística), follow-up reports and daily ticket reports (BEHAVIOUR.md §7–§8, SCREENS.md §4, §7). */
 
 export interface ChartDataset {
@@ -70,13 +72,7 @@ export interface StudentActivityRow {
 }
 
 /** One student (enrolment id) of GET /activities/{ids}/course-registered-users/{course}. */
-export interface StudentOnActivities {
-  id: number;
-  rut: string;
-  name: string;
-  lastName: string;
-  motherLastName: string | null;
-  email: string | null;
+export interface StudentOnActivities extends StudentSummary {
   classroomId: number | null;
   classroom: string | null;
   /** Pre/Post test form: A for an even RUT check digit, B for odd or K. */

@@ -135,3 +135,13 @@ export interface ImportSummary {
   rejected: number;
   applied: boolean;
 }
+
+/** A student as lists and cards show them (tickets, dashboards, follow-up). */
+export interface StudentSummary {
+  id: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string | null;
+}

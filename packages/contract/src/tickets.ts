@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listQuerySchema } from './envelope.js';
 import { FORM_MSG } from './resources.js';
 import { isAdminLike, type RoleKey } from './roles.js';
+import type { StudentSummary } from './students.js';
 
 /** Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2). */
 
@@ -362,16 +363,7 @@ export interface TicketProperties {
     lastAccess: string | null;
     lastAccessText: string | null;
     course: { id: number; description: string; category: { id: number; description: string; categoryCode: string } };
-    registeredUser: {
-      id: number;
-      rut: string;
-      name: string;
-      lastName: string;
-      motherLastName: string | null;
-      email: string | null;
-      mobile: string | null;
-      phone: string | null;
-    };
+    registeredUser: StudentSummary & { mobile: string | null; phone: string | null };
   };
   closingDate: string | null;
   closingTime: string | null;

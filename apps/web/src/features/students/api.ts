@@ -1,13 +1,7 @@
-import type { Collection, Envelope, ImportRowResult, ImportSummary } from '@sigaf/contract';
+import type { Collection, Envelope, ImportRowResult, ImportSummary, StudentSummary } from '@sigaf/contract';
 import { download, getData, request, upload } from '../../lib/api';
 
-export interface StudentProps {
-  id: number;
-  rut: string;
-  name: string;
-  lastName: string;
-  motherLastName: string | null;
-  email: string | null;
+export interface StudentProps extends StudentSummary {
   phone: string | null;
   mobile: string | null;
   address: string | null;
