@@ -1,24 +1,11 @@
 import type { ListQuery } from '@sigaf/contract';
-import { sql, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { likePattern, paginate } from '../../db/pagination.js';
 import type { Database } from '../../db/database.js';
 import type { UserTable } from '../../db/schema.js';
 
-export interface UserRow {
-  id: number;
-  rut: string | null;
-  name: string;
-  phone: string | null;
-  mobile: string | null;
-  email: string;
-  password: string;
-  is_first_login: number;
-  role_id: number;
-  role_key: string | null;
-  role_description: string;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A user with their role, as every user query returns it (never deleted ones). */
+export type UserRow = Omit<Selectable<UserTable>, 'deleted_at'> & { role_key: string | null; role_description: string };
 
 const USER_SORTS = { id: 'u.id', name: 'u.name', email: 'u.email', rut: 'u.rut' } as const;
 
@@ -74,16 +61,7 @@ export class UserRepository {
     return (await this.db.selectFrom('roles').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  async insert(values: {
-    rut: string | null;
-    name: string;
-    phone: string | null;
-    mobile: string | null;
-    email: string;
-    password: string;
-    is_first_login: number;
-    role_id: number;
-  }): Promise<number> {
+  async insert(values: Insertable<UserTable>): Promise<number> {
     const row = await this.db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }

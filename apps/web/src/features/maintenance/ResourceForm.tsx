@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { resourceBodySchema, type FieldDecl, type ResourceDecl } from '@sigaf/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
 import { useEffect } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { ApiError } from '../../lib/api';
 import { PasswordField } from '../auth/PasswordField';
 import { useOptions, type Row } from './api';
 import { initialValues } from './fields';
+import { FormDialogActions } from '../../components/FormDialogActions';
 
 function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Record<string, unknown>>; label: string }) {
   const { data = [], isLoading } = useOptions(f.options);
@@ -121,14 +122,7 @@ export function ResourceForm({ decl, row, open, onClose, onSave }: Props) {
             })}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t('common.accept')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
       </form>
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import EditIcon from '@mui/icons-material/Edit';
 import { studentUpdateSchema } from '@sigaf/contract';
-import { Avatar, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Grid, IconButton, LinearProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
+import { Avatar, Box, Dialog, DialogContent, DialogTitle, Grid, IconButton, LinearProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { updateStudentContact, type EnrolmentInfo, type StudentContact, type StudentContactBody } from './api';
 import { fullName, lastAccess } from './format';
+import { FormDialogActions } from '../../components/FormDialogActions';
 
 function Line({ label, value, muted }: { label: string; value: string; muted?: boolean }) {
   return (
@@ -130,14 +131,7 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
             ))}
           </Grid>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={formState.isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t('common.accept')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
       </form>
     </Dialog>
   );
