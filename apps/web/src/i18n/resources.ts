@@ -6,10 +6,16 @@ import enTickets from './tickets.en.json';
 import esTickets from './tickets.es.json';
 import enMail from './mail.en.json';
 import esMail from './mail.es.json';
+import enDashboard from './dashboard.en.json';
+import esDashboard from './dashboard.es.json';
+import enFollowup from './followup.en.json';
+import esFollowup from './followup.es.json';
+import enMoodle from './moodle.en.json';
+import esMoodle from './moodle.es.json';
 
 /**
  * Translations: the shell's file plus one file per feature area (each owns its top-level keys),
  * so areas can grow their texts without touching each other's files.
  */
-export const es = { ...esBase, ...esStudents, ...esTickets, ...esMail };
-export const en = { ...enBase, ...enStudents, ...enTickets, ...enMail };
+export const es = { ...esBase, ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle };
+export const en = { ...enBase, ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle };
