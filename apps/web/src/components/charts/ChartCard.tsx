@@ -1,0 +1,143 @@
+import { Alert, Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { PieChart } from '@mui/x-charts/PieChart';
+import type { ChartData } from '@sigaf/contract';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api';
+import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, type ChartKind } from './chartModel';
+
+export type { ChartKind } from './chartModel';
+
+export interface ChartCardProps {
+  title: string;
+  kind: ChartKind;
+  data?: ChartData;
+  loading: boolean;
+  error?: unknown;
+  /** Called with the clicked slice's or bar's label (and its dataset's label for multi-dataset bars). */
+  onSelect?: (label: string, datasetLabel?: string) => void;
+  /** Height of the drawing area in px (default 280). */
+  height?: number;
+  /** Appended to values in tooltips and bar labels, e.g. "%". */
+  valueSuffix?: string;
+  /** Hint under the title, e.g. "Haga clic en un sector para ver sus tickets". */
+  subtitle?: string;
+}
+
+/** Reads the user-facing message of a failed load. */
+function errorText(error: unknown): string | null {
+  if (error instanceof ApiError || error instanceof Error) return error.message || null;
+  return null;
+}
+
+function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<ChartCardProps, 'kind' | 'data' | 'height'>> & Pick<ChartCardProps, 'onSelect' | 'valueSuffix'>) {
+  const format = (v: number | null) => (v === null ? '' : `${v}${valueSuffix ?? ''}`);
+  const legend = { legend: { direction: 'horizontal' as const, position: { vertical: 'bottom' as const, horizontal: 'center' as const } } };
+
+  if (kind === 'pie' || kind === 'doughnut') {
+    const items = toPieItems(data);
+    return (
+      <PieChart
+        height={height}
+        series={[
+          {
+            data: items,
+            innerRadius: kind === 'doughnut' ? '45%' : 0,
+            paddingAngle: 1,
+            cornerRadius: 2,
+            valueFormatter: (item) => format(item.value),
+            highlightScope: { fade: 'global', highlight: 'item' },
+          },
+        ]}
+        slotProps={legend}
+        onItemClick={
+          onSelect
+            ? (_event, item) => {
+                const picked = selection(data, item.dataIndex);
+                if (picked) onSelect(picked.label);
+              }
+            : undefined
+        }
+        sx={onSelect ? { '& .MuiPieArc-root': { cursor: 'pointer' } } : undefined}
+      />
+    );
+  }
+
+  const horizontal = kind === 'horizontalBar';
+  const colors = perLabelColors(data);
+  const band = {
+    scaleType: 'band' as const,
+    data: data.labels,
+    ...(colors ? { colorMap: { type: 'ordinal' as const, values: data.labels, colors } } : {}),
+  };
+  const longest = Math.max(0, ...data.labels.map((l) => l.length));
+  const series = toBarSeries(data, kind).map((s) => ({ ...s, valueFormatter: format }));
+  return (
+    <BarChart
+      height={height}
+      layout={horizontal ? 'horizontal' : 'vertical'}
+      series={series}
+      xAxis={horizontal ? [{ valueFormatter: (v: number) => format(v) }] : [band]}
+      yAxis={horizontal ? [{ ...band, width: Math.min(180, 20 + longest * 6.5) }] : [{ valueFormatter: (v: number) => format(v) }]}
+      hideLegend={series.length < 2 || series.every((s) => s.label === undefined)}
+      slotProps={legend}
+      grid={horizontal ? { vertical: true } : { horizontal: true }}
+      onItemClick={
+        onSelect
+          ? (_event, item) => {
+              const picked = selection(data, item.dataIndex, item.seriesId);
+              if (picked) onSelect(picked.label, picked.datasetLabel);
+            }
+          : undefined
+      }
+      sx={onSelect ? { '& .MuiBarElement-root': { cursor: 'pointer' } } : undefined}
+    />
+  );
+}
+
+/**
+ * One chart in a card: a skeleton while loading, "Sin datos" when there is nothing to draw, a
+ * Spanish error otherwise; pie, doughnut, vertical (grouped or stacked) or stacked horizontal
+ * bars, drawn with the colours the server sends (Chart.js-shaped ChartData).
+ */
+export function ChartCard({ title, kind, data, loading, error, onSelect, height = 280, valueSuffix, subtitle }: ChartCardProps) {
+  const { t } = useTranslation();
+  let body;
+  if (loading) {
+    body = <Skeleton variant="rounded" height={height} aria-label={t('charts.loading')} data-state="loading" />;
+  } else if (error) {
+    body = (
+      <Alert severity="error" data-state="error" sx={{ minHeight: 80 }}>
+        {t('charts.error')}
+        {errorText(error) ? ` ${errorText(error)}` : ''}
+      </Alert>
+    );
+  } else if (!data || isEmptyChart(data)) {
+    body = (
+      <Box data-state="empty" sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'text.secondary' }}>
+        <Typography>{t('charts.empty')}</Typography>
+      </Box>
+    );
+  } else {
+    body = (
+      <Box data-state="ready">
+        <Drawing kind={kind} data={data} onSelect={onSelect} height={height} valueSuffix={valueSuffix} />
+      </Box>
+    );
+  }
+  return (
+    <Card variant="outlined" role="figure" aria-label={title} data-chart={kind} sx={{ height: '100%' }}>
+      <CardContent>
+        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: subtitle ? 0 : 1 }}>
+          {title}
+        </Typography>
+        {subtitle && !loading && !error && !isEmptyChart(data) && onSelect && (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mb: 1 }}>
+            {subtitle}
+          </Typography>
+        )}
+        {body}
+      </CardContent>
+    </Card>
+  );
+}

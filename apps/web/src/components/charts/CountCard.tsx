@@ -1,0 +1,46 @@
+import { Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+
+export interface CountCardProps {
+  label: string;
+  value?: number | null;
+  loading?: boolean;
+  /** A failed load shows "—". */
+  error?: unknown;
+  icon?: ReactNode;
+  /** Accent colour of the left border and the icon (theme colour or CSS colour). */
+  color?: string;
+  /** Prefix of the number, e.g. "+" for new tickets. */
+  prefix?: string;
+  onClick?: () => void;
+}
+
+/** A single figure with its label (the dashboard's stat cards). */
+export function CountCard({ label, value, loading = false, error, icon, color = 'primary.main', prefix = '', onClick }: CountCardProps) {
+  const shown = error || value === undefined || value === null ? '—' : `${prefix}${value.toLocaleString('es-CL')}`;
+  return (
+    <Card
+      variant="outlined"
+      role="group"
+      aria-label={label}
+      onClick={onClick}
+      sx={{ borderLeft: 6, borderLeftColor: color, height: '100%', cursor: onClick ? 'pointer' : undefined }}
+    >
+      <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+        {icon && <Box sx={{ color, display: 'flex', '& svg': { fontSize: 40 } }}>{icon}</Box>}
+        <Box>
+          <Typography variant="body2" color="text.secondary">
+            {label}
+          </Typography>
+          {loading ? (
+            <Skeleton width={60} height={40} />
+          ) : (
+            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="count-value">
+              {shown}
+            </Typography>
+          )}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
