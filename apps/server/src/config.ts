@@ -62,6 +62,13 @@ export const configSchema = z.object({
   MOODLE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   MOODLE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Nightly Moodle sync of every active linked course: local time "HH:MM", or "off". */
+  SYNC_SCHEDULE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(off|([01]?\d|2[0-3]):[0-5]\d)$/, 'use HH:MM (24 h, local time) or off')
+    .default('02:00'),
 });
 
 export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
+import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
 
 /** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
 function resolveSecret(config: Config): string {
@@ -27,6 +28,7 @@ async function main() {
   });
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
+  const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -34,6 +36,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000);
+    await scheduler.stop();
     await worker.stop({ graceMs: 8_000 });
     await app.close();
     await handle.close();
@@ -45,6 +48,7 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   worker.start();
+  scheduler.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
   if (seeded.admin) {

@@ -25,6 +25,8 @@ import { MailRepository } from './modules/mail/repository.js';
 import { MailService } from './modules/mail/service.js';
 import { MoodleSyncRepository } from './modules/moodle-sync/repository.js';
 import { MoodleSyncService } from './modules/moodle-sync/service.js';
+import { MoodleImportRepository, MoodleImportService } from './modules/moodle-sync/import.js';
+import { MoodlePushRepository, MoodlePushService } from './modules/moodle-sync/push.js';
 import { createTransport } from './modules/mail/transport.js';
 
 /** The composition root: repositories over the database, services over repositories. */
@@ -59,6 +61,9 @@ export function createServices(db: Database, config: Config) {
   mail.registerJobs(jobs.handlers);
   const moodleSync = new MoodleSyncService(db, new MoodleSyncRepository(db), repos.audit, jobs.queue, config);
   moodleSync.registerJobs(jobs.handlers);
+  const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleSync, repos.audit, jobs.queue, config);
+  moodlePush.registerJobs(jobs.handlers);
+  const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleSync, repos.audit);
   return {
     db,
     config,
@@ -80,6 +85,8 @@ export function createServices(db: Database, config: Config) {
     jobs,
     mail,
     moodleSync,
+    moodlePush,
+    moodleImport,
   };
 }
 

@@ -172,3 +172,109 @@ export interface MoodleSyncProgress {
 }
 
 export type MoodleSyncState = 'running' | 'done' | 'failed' | 'queued';
+
+// --- Import from Moodle, push to Moodle, scheduled sync ----------------------------------------
+
+export const MOODLE_MSG_MORE = {
+  importOk: 'Curso importado desde Moodle.',
+  importLinked: 'El curso ya estaba vinculado; se actualizaron sus datos.',
+  moodleCourseNotFound: 'No existe un curso con ese id en Moodle.',
+  moodleCourseIdInvalid: 'Ingrese un id de curso de Moodle válido.',
+  pushQueued: 'Envío a Moodle en cola.',
+  pushRunning: 'Ya hay un envío a Moodle en curso para este curso.',
+  pushNothing: 'Seleccione al menos una acción para enviar a Moodle.',
+  pushNeverRun: 'Aún no se han enviado datos de este curso a Moodle.',
+  noStudentRole: 'No se pudo determinar el rol de estudiante en Moodle; no se matriculó a nadie.',
+} as const;
+
+/** Body of POST /api/v2/platforms/{id}/moodle/import. */
+export const moodleImportSchema = z.object({
+  moodleCourseId: z.coerce
+    .number({ error: MOODLE_MSG_MORE.moodleCourseIdInvalid })
+    .int(MOODLE_MSG_MORE.moodleCourseIdInvalid)
+    .min(2, MOODLE_MSG_MORE.moodleCourseIdInvalid)
+    .max(2_147_483_647, MOODLE_MSG_MORE.moodleCourseIdInvalid),
+});
+export type MoodleImportInput = z.infer<typeof moodleImportSchema>;
+
+/** Query of GET /api/v2/platforms/{id}/moodle/courses: one Moodle category's courses. */
+export const moodleCoursesQuerySchema = z.object({
+  category: z.coerce.number({ error: MOODLE_MSG_MORE.moodleCourseIdInvalid }).int().min(1).max(2_147_483_647),
+});
+
+export interface MoodleCategoryItem {
+  id: number;
+  name: string;
+  parent: number;
+  depth: number;
+  path: string;
+  courseCount: number;
+  /** The local category linked to it on this platform, if any. */
+  localCategoryId: number | null;
+}
+
+export interface MoodleCourseItem {
+  id: number;
+  shortname: string;
+  fullname: string;
+  categoryId: number;
+  /** The local course linked to it on this platform, if any. */
+  localCourseId: number | null;
+}
+
+export interface MoodleImportResult {
+  category: { id: number; description: string; created: boolean };
+  course: { id: number; description: string; created: boolean };
+}
+
+/** Body of POST /api/v2/sync/courses/{courseId}/push: what to send to Moodle. */
+export const moodlePushRequestSchema = z
+  .object({
+    /** Create the students Moodle does not have (username = RUT without dots, lower case). */
+    createUsers: z.boolean().default(true),
+    /** Enrol the course's students in the Moodle course as students. */
+    enrol: z.boolean().default(true),
+    /** Mirror classrooms as Moodle groups with their members. */
+    groups: z.boolean().default(true),
+  })
+  .nullish()
+  .transform((v) => v ?? { createUsers: true, enrol: true, groups: true })
+  .refine((v) => v.createUsers || v.enrol || v.groups, MOODLE_MSG_MORE.pushNothing);
+export type MoodlePushRequest = z.infer<typeof moodlePushRequestSchema>;
+
+/** The report of one push to Moodle (also the job's result). */
+export interface MoodlePushResult {
+  courseId: number;
+  courseMoodleId: number;
+  options: MoodlePushRequest;
+  /** Moodle's student role id used for enrolments (checked by its shortname). */
+  studentRoleId: number | null;
+  /** Students created in Moodle. */
+  usersCreated: number;
+  /** Students Moodle already had (by username or idnumber) but not in the course. */
+  usersLinked: number;
+  /** Students enrolled in the Moodle course now. */
+  enrolled: number;
+  /** Students already enrolled. */
+  alreadyEnrolled: number;
+  groupsCreated: number;
+  membersAdded: number;
+  /** Students that could not be sent (no valid RUT, no e-mail, e-mail taken...). */
+  skipped: MoodleSyncIssue[];
+  errors: string[];
+  moodleCalls: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface MoodlePushProgress {
+  phase: 'reading' | 'users' | 'enrol' | 'groups' | 'done';
+  done: number;
+  total: number;
+  message: string;
+}
+
+/** Username SIGAF gives a student it creates in Moodle: the RUT without dots, lower case ("12345678-k"). */
+export function moodleUsernameOf(rut: string): string {
+  return rut.replace(/\./g, '').toLowerCase();
+}

@@ -231,6 +231,8 @@ export interface MailAttachmentTable {
   sha256: string;
   uploaded_by: number | null;
   created_at: CreatedAt;
+  /** The file was removed by the clean-up (0007); the row stays for the outbox. */
+  purged_at: ColumnType<Date | null, never, Date | string | null>;
 }
 
 export interface MailMessageTable extends Timestamps {
@@ -265,6 +267,13 @@ export interface MailTemplateTable extends Timestamps {
   subject: string;
   html: string;
   created_by: number | null;
+}
+
+/** The tutors of a classroom (0005): a user with role tutor follows only these classrooms. */
+export interface ClassroomTutorTable {
+  classroom_id: number;
+  user_id: number;
+  created_at: CreatedAt;
 }
 
 export interface DB {
@@ -303,6 +312,16 @@ export interface DB {
   mail_message_attachments: MailMessageAttachmentTable;
   mail_templates: MailTemplateTable;
   moodle_course_syncs: MoodleCourseSyncTable;
+  classroom_tutors: ClassroomTutorTable;
+  moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
+}
+
+/** One scheduled (nightly) Moodle sync of a course per day (0006). */
+export interface MoodleSyncScheduleRunTable {
+  course_id: number;
+  day: ColumnType<string, string, string>;
+  job_id: number | null;
+  created_at: CreatedAt;
 }
 
 /** The last Moodle synchronisation of a course (0004). */

@@ -1,4 +1,16 @@
-import { MOODLE_MSG, MSG, moodleSettingsSchema, moodleSyncRequestSchema, moodleTestSchema, PERMISSIONS, type MoodleSyncResult } from '@sigaf/contract';
+import {
+  MOODLE_MSG,
+  MOODLE_MSG_MORE,
+  MSG,
+  moodleCoursesQuerySchema,
+  moodleImportSchema,
+  moodlePushRequestSchema,
+  moodleSettingsSchema,
+  moodleSyncRequestSchema,
+  moodleTestSchema,
+  PERMISSIONS,
+  type MoodleSyncResult,
+} from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -62,6 +74,34 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
   });
 
   const courseParams = z.object({ courseId: id });
+
+  // Browsing the platform's Moodle, and importing (linking) a course by its Moodle id.
+  app.get('/platforms/:id/moodle/categories', { config: write, schema: { tags, params: idParams } }, async (request) =>
+    ok({ categories: await services.moodleImport.categories(request.params.id) }),
+  );
+
+  app.get('/platforms/:id/moodle/courses', { config: write, schema: { tags, params: idParams, querystring: moodleCoursesQuerySchema } }, async (request) =>
+    ok({ courses: await services.moodleImport.courses(request.params.id, request.query.category) }),
+  );
+
+  app.post('/platforms/:id/moodle/import', { config: write, schema: { tags, params: idParams, body: moodleImportSchema } }, async (request, reply) => {
+    const result = await services.moodleImport.importCourse(request.params.id, request.body.moodleCourseId, requireAuth(request), request.ip);
+    const created = result.course.created;
+    if (created) reply.status(201);
+    return ok(result, created ? MOODLE_MSG_MORE.importOk : MOODLE_MSG_MORE.importLinked, created ? 201 : 200);
+  });
+
+  // Push direction: create missing students in Moodle, enrol them, mirror classrooms as groups (a job).
+  app.post('/sync/courses/:courseId/push', { config: write, schema: { tags, params: courseParams, body: moodlePushRequestSchema } }, async (request, reply) => {
+    const job = await services.moodlePush.enqueue(request.params.courseId, request.body, requireAuth(request), request.ip);
+    reply.status(202);
+    return ok({ ...job, status: `/api/v2/sync/courses/${request.params.courseId}/push/status` }, job.created ? MOODLE_MSG_MORE.pushQueued : MOODLE_MSG_MORE.pushRunning, 202);
+  });
+
+  app.get('/sync/courses/:courseId/push/status', { config: write, schema: { tags, params: courseParams } }, async (request) => {
+    const status = await services.moodlePush.status(request.params.courseId);
+    return ok(status, status.state ? MSG.ok : MOODLE_MSG_MORE.pushNeverRun);
+  });
 
   // A full sync of a course: queued (202, progress in the status), or run in this request with {"wait": true}.
   app.post('/sync/courses/:courseId', { config: write, schema: { tags, params: courseParams, body: moodleSyncRequestSchema } }, async (request, reply) => {

@@ -159,16 +159,35 @@ export class MoodleSyncService {
   /** Queues a full sync of the course (one queued or running job per course). */
   async enqueue(courseId: number, actor: AuthUser, ip: string) {
     await this.courseContext(courseId);
-    const { id, created } = await this.db.transaction().execute(async (trx) => {
-      const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: 3 }, trx);
-      if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
-      return job;
-    });
+    const { id, created } = await this.db.transaction().execute((trx) => this.queueSync(trx, courseId));
     if (created) {
       this.queue.notify();
       await this.audit.record({ userId: actor.id, action: 'sync', entity: 'courses', entityId: courseId, changes: { jobId: id }, ip });
     }
     return { jobId: id, created };
+  }
+
+  /**
+   * Queues a full sync inside the caller's transaction (one queued or running job per course);
+   * call queue.notify() after the commit.
+   */
+  async queueSync(trx: Database, courseId: number) {
+    const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: 3 }, trx);
+    if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
+    return job;
+  }
+
+  /** Client of a course's platform with the decrypted token (404 / 422 as courseContext). */
+  async courseClient(courseId: number, onCall?: () => void) {
+    const course = await this.courseContext(courseId);
+    return { course, client: this.client(course.url, course.token, onCall) };
+  }
+
+  /** Client of a platform's stored settings (422 when the connection is not configured). */
+  async platformClient(platformId: number) {
+    const p = await this.platform(platformId);
+    if (!p.url || !p.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
+    return this.client(p.url, this.decrypt(p.token_encrypted));
   }
 
   /** What the course's last (or current) full sync says. */
