@@ -2,10 +2,15 @@ import AddIcon from '@mui/icons-material/Add';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import { Box, Button, Paper, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { Resource } from '@sigaf/contract';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
+import { getData } from '../../lib/api';
+import { readTicketLink } from '../../lib/ticketLink';
+import type { TicketFilterValues } from './api';
 import { CreateMassiveDialog, CreateSingleDialog } from './CreateTickets';
 import { TicketDialog, useTicketParam } from './TicketDialog';
 import { TicketsTable } from './TicketsTable';
@@ -28,6 +33,9 @@ export default function TicketPage() {
   const [course, setCourse] = useState<CourseOption | null>(storedCourse);
   const [creating, setCreating] = useState<'single' | 'massive' | null>(null);
   const [openId, setOpenId] = useTicketParam();
+  // A link such as /my/ticket?course=3&status=open&source_ticket_id=2 (from the dashboard).
+  const [params] = useSearchParams();
+  const link = useMemo(() => readTicketLink(params), [params]);
   const choose = (c: CourseOption | null) => {
     setCourse(c);
     try {
@@ -37,6 +45,17 @@ export default function TicketPage() {
       /* not remembered */
     }
   };
+  useEffect(() => {
+    if (!link.courseId || link.courseId === course?.id) return;
+    let live = true;
+    getData<Resource<CourseOption>>(`/api/v2/courses/${link.courseId}`)
+      .then((r) => live && choose(r.properties))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [link.courseId]);
 
   return (
     <PageCard title={t('nav.ticket')} icon={<ConfirmationNumberIcon />}>
@@ -53,6 +72,8 @@ export default function TicketPage() {
         </Box>
       ) : (
         <TicketsTable
+          key={link.courseId === course.id ? link.key : 'own'}
+          initialFilters={link.courseId === course.id ? (link.filters as Partial<TicketFilterValues>) : undefined}
           courseId={course.id}
           onOpen={setOpenId}
           defaultStatus="open"

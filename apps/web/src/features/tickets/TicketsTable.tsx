@@ -24,15 +24,17 @@ interface Props {
   actions?: ReactNode;
   label: string;
   onOpen: (ticketId: number) => void;
+  /** Filters to start with (a link from a dashboard chart); the user can change them. */
+  initialFilters?: Partial<TicketFilterValues>;
 }
 
 /** Filters, presets, export, the server-side grid and bulk actions: the body of Ticket and Administración ticket. */
-export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket }: Props) {
+export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket, initialFilters }: Props) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { role } = useSession();
-  const [filters, setFilters] = useState<TicketFilterValues>(() => emptyFilters(defaultStatus));
+  const [filters, setFilters] = useState<TicketFilterValues>(() => ({ ...emptyFilters(defaultStatus), ...initialFilters }));
   const { params, grid, firstPage } = useServerPage(perPage);
   const [selection, setSelection] = useState<number[]>([]);
   const [deleting, setDeleting] = useState<Ticket | null>(null);
