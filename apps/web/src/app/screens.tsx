@@ -28,6 +28,8 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   ticket: () => import('../features/tickets/TicketPage'),
   manageTicket: () => import('../features/tickets/ManageTicketPage'),
   blockingTicket: () => import('../features/tickets/BlockingTicketPage'),
+  activity: () => import('../features/moodle/ActivityPage'),
+  dashboard: () => import('../features/dashboard/DashboardPage'),
 };
 
 const ResourcePage = lazyScreen(() => import('../features/maintenance/ResourcePage'));
@@ -44,7 +46,6 @@ export const SCREEN_COMPONENTS: Record<string, ComponentType> = Object.fromEntri
     const page = PAGES[s.key];
     if (page) return [s.key, lazyScreen(page)];
     if (s.group === 'mantenedor' && resourceByKey(s.key)) return [s.key, () => <ResourcePage resourceKey={s.key} />];
-    if (s.key === 'activity') return [s.key, () => <ResourcePage resourceKey="activity" />];
     return [s.key, comingSoon(s.key)];
   }),
 );

@@ -1,0 +1,163 @@
+import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
+import FiberNewIcon from '@mui/icons-material/FiberNew';
+import GroupsIcon from '@mui/icons-material/Groups';
+import HowToRegIcon from '@mui/icons-material/HowToReg';
+import InsightsIcon from '@mui/icons-material/Insights';
+import LockOpenIcon from '@mui/icons-material/LockOpen';
+import PersonOffIcon from '@mui/icons-material/PersonOff';
+import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
+import { Box, Grid, Paper, Typography } from '@mui/material';
+import { APP_TIME_ZONE, STATUS_DATASETS } from '@sigaf/contract';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ChartCard, CountCard, useChart, type ChartKind } from '../../components/charts';
+import { CourseSelector } from '../../components/CourseSelector';
+import { PageCard } from '../../components/PageCard';
+import { useRememberedCourse } from '../../lib/rememberedCourse';
+import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
+import { useFollowCard, useOperatorNames, useTicketCatalogue, useTicketCount, type CatalogueValue } from './api';
+
+const COURSE_PREF = 'sigaf.dashboard.course';
+
+/** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
+const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }).format(new Date());
+
+const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
+  datasetLabel === STATUS_DATASETS.open ? 'open' : datasetLabel === STATUS_DATASETS.closed ? 'closed' : 'all';
+
+function Chart({ path, title, kind, onSelect, suffix, hint, size = 6 }: { path: string; title: string; kind: ChartKind; onSelect?: (label: string, dataset?: string) => void; suffix?: string; hint?: string; size?: number }) {
+  const q = useChart(path);
+  return (
+    <Grid size={{ xs: 12, md: size, lg: size === 12 ? 12 : size / 1.5 }}>
+      <ChartCard title={title} kind={kind} data={q.data} loading={q.isPending} error={q.error ?? undefined} onSelect={onSelect} valueSuffix={suffix} subtitle={hint} />
+    </Grid>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title} sx={{ mt: 3 }}>
+      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function CourseDashboard({ courseId }: { courseId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const counts = {
+    today: useTicketCount(courseId, 'last-day'),
+    total: useTicketCount(courseId, 'total'),
+    open: useTicketCount(courseId, 'open'),
+    closed: useTicketCount(courseId, 'close'),
+  };
+  const card = useFollowCard(`/api/v2/course-registered-users/${courseId}/follow-student-card`);
+  const catalogues = {
+    source: useTicketCatalogue('source-tickets'),
+    type: useTicketCatalogue('type-tickets'),
+    priority: useTicketCatalogue('priority-tickets'),
+    motive: useTicketCatalogue('motive-tickets'),
+    status: useTicketCatalogue('status-tickets'),
+  };
+  const operators = useOperatorNames(true);
+
+  const open = (filters: TicketLinkFilters) => navigate(ticketListHref(courseId, filters));
+  const byValue = (values: CatalogueValue[] | undefined, param: 'source_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'motive_ticket_id') => (label: string) => {
+    const v = values?.find((x) => x.description === label);
+    if (v) open({ status: 'all', [param]: v.id });
+  };
+  const byStatus = (label: string) => {
+    const v = catalogues.status.data?.find((x) => x.description === label);
+    if (v) open({ status: v.key === 'open' ? 'open' : 'closed' });
+  };
+  const byOperator = (label: string, dataset?: string) => {
+    const op = operators.data?.find((o) => o.name === label);
+    if (op) open({ status: statusOf(dataset), user_assigned_id: op.id });
+  };
+  const byMotiveStatus = (label: string, dataset?: string) => {
+    const v = catalogues.motive.data?.find((x) => x.description === label);
+    if (v) open({ status: statusOf(dataset), motive_ticket_id: v.id });
+  };
+
+  const tk = `/api/v2/tickets/${courseId}`;
+  const cru = `/api/v2/course-registered-users/${courseId}`;
+  const hint = t('dashboard.clickHint');
+  const count = (key: keyof typeof counts) => ({ value: counts[key].data, loading: counts[key].isPending, error: counts[key].error ?? undefined });
+  return (
+    <>
+      <Section title={t('dashboard.tickets')}>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.count.today')} prefix="+" icon={<FiberNewIcon />} color="#1E88E5" {...count('today')} onClick={() => open({ status: 'all', from: today(), to: today() })} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.count.total')} icon={<ConfirmationNumberIcon />} color="#006C8D" {...count('total')} onClick={() => open({ status: 'all' })} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.count.open')} icon={<LockOpenIcon />} color="#5cb85c" {...count('open')} onClick={() => open({ status: 'open' })} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.count.closed')} icon={<CheckCircleIcon />} color="#D32F2F" {...count('closed')} onClick={() => open({ status: 'closed' })} />
+          </Grid>
+          <Chart path={`${tk}/source-chart`} title={t('dashboard.chart.source')} kind="doughnut" onSelect={byValue(catalogues.source.data, 'source_ticket_id')} hint={hint} />
+          <Chart path={`${tk}/type-chart`} title={t('dashboard.chart.type')} kind="doughnut" onSelect={byValue(catalogues.type.data, 'type_ticket_id')} hint={hint} />
+          <Chart path={`${tk}/status-chart`} title={t('dashboard.chart.status')} kind="doughnut" onSelect={byStatus} hint={hint} />
+          <Chart path={`${tk}/priority-chart`} title={t('dashboard.chart.priority')} kind="doughnut" onSelect={byValue(catalogues.priority.data, 'priority_ticket_id')} hint={hint} />
+          <Chart path={`${tk}/motive-chart`} title={t('dashboard.chart.motive')} kind="pie" suffix="%" onSelect={byValue(catalogues.motive.data, 'motive_ticket_id')} hint={hint} />
+          <Chart path={`${tk}/age-chart`} title={t('dashboard.chart.age')} kind="bar" />
+          <Chart path={`${tk}/status-operator-chart`} title={t('dashboard.chart.statusOperator')} kind="horizontalBar" onSelect={byOperator} hint={hint} size={12} />
+          <Chart path={`${tk}/status-motive-chart`} title={t('dashboard.chart.statusMotive')} kind="horizontalBar" onSelect={byMotiveStatus} hint={hint} size={12} />
+        </Grid>
+      </Section>
+      <Section title={t('dashboard.followUp')}>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.card.total')} icon={<GroupsIcon />} color="#006C8D" value={card.data?.total} loading={card.isPending} error={card.error ?? undefined} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.card.resign')} icon={<DirectionsRunIcon />} color="#D32F2F" value={card.data?.resign} loading={card.isPending} error={card.error ?? undefined} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.card.active')} icon={<HowToRegIcon />} color="#5cb85c" value={card.data?.active} loading={card.isPending} error={card.error ?? undefined} />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+            <CountCard label={t('dashboard.card.inactive')} icon={<PersonOffIcon />} color="#9E9E9E" value={card.data?.inactive} loading={card.isPending} error={card.error ?? undefined} />
+          </Grid>
+          <Chart path={`${cru}/status/count`} title={t('dashboard.chart.studentStatus')} kind="doughnut" />
+          <Chart path={`${cru}/logged-time/count`} title={t('dashboard.chart.lastAccess')} kind="doughnut" />
+          <Chart path={`${cru}/progress-chart`} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} />
+          <Chart path={`${cru}/progress-chart-avance`} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} />
+        </Grid>
+      </Section>
+    </>
+  );
+}
+
+/** Estadística (SCREENS.md §4): one course's tickets and students at a glance. */
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const [course, setCourse] = useRememberedCourse(COURSE_PREF);
+  return (
+    <PageCard title={t('nav.dashboard')} icon={<InsightsIcon />}>
+      <Paper variant="outlined" sx={{ p: 2, bgcolor: 'grey.50' }}>
+        <CourseSelector value={course} onChange={setCourse} />
+      </Paper>
+      {course ? (
+        <CourseDashboard key={course.id} courseId={course.id} />
+      ) : (
+        <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary' }}>
+          <AssignmentIndIcon sx={{ fontSize: 56, opacity: 0.4 }} />
+          <Typography variant="h6" sx={{ mt: 1 }}>
+            {t('dashboard.chooseCourse')}
+          </Typography>
+        </Box>
+      )}
+    </PageCard>
+  );
+}
