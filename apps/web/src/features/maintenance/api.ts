@@ -1,6 +1,6 @@
 import type { Collection, Envelope, ResourceDecl } from '@sigaf/contract';
 import { useQuery } from '@tanstack/react-query';
-import { getData, request } from '../../lib/api';
+import { getData, request, type QueryValue } from '../../lib/api';
 
 export type Row = { id: number } & Record<string, unknown>;
 
@@ -13,12 +13,13 @@ export interface ListParams {
 }
 
 /** One page of a declared resource, from the server (pagination, search and sort happen there). */
-export function useResourceList(decl: ResourceDecl, params: ListParams) {
+export function useResourceList(decl: ResourceDecl, params: ListParams, filters: Record<string, QueryValue> = {}, enabled = true) {
   return useQuery({
-    queryKey: ['resource', decl.path, params],
+    queryKey: ['resource', decl.path, params, filters],
+    enabled,
     queryFn: async () => {
       const data = await getData<Collection<Row>>(`/api/v2/${decl.path}`, {
-        query: { page: params.page, perPage: params.perPage, search: params.search, sort: params.sort, order: params.order, all: 1 },
+        query: { page: params.page, perPage: params.perPage, search: params.search, sort: params.sort, order: params.order, all: 1, ...filters },
       });
       return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements };
     },

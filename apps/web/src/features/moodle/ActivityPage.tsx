@@ -1,0 +1,175 @@
+import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
+import EditIcon from '@mui/icons-material/Edit';
+import SettingsEthernetIcon from '@mui/icons-material/SettingsEthernet';
+import ViewListIcon from '@mui/icons-material/ViewList';
+import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
+import { Alert, Button, Chip, Stack, Typography, useTheme } from '@mui/material';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { PageCard } from '../../components/PageCard';
+import { SearchBox } from '../../components/SearchBox';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { useSession } from '../auth/session';
+import { saveResource, useResourceList, type Row } from '../maintenance/api';
+import { displayValue } from '../maintenance/fields';
+import { ResourceForm } from '../maintenance/ResourceForm';
+import { useSectionGroups } from './api';
+import { ImportCourseDialog } from './ImportCourseDialog';
+import { MoodleSettingsDialog } from './MoodleSettingsDialog';
+import { SyncPanel } from './SyncPanel';
+
+/** Columns of the activity table, in this order, from the activity declaration. */
+const COLUMNS = ['description', 'id_activity_moodle', 'type', 'weighing', 'section_id'];
+/** What staff edit here: section and weighing (name and Moodle id come from Moodle). */
+const EDITABLE = ['section_id', 'weighing'];
+
+/** The activity declaration narrowed to the edit of section and weighing (the section is then required). */
+function editDecl(decl: ResourceDecl): ResourceDecl {
+  return { ...decl, fields: decl.fields.filter((f) => EDITABLE.includes(f.name)).map((f) => (f.name === 'section_id' ? { ...f, required: true } : f)) };
+}
+
+/**
+ * Actividades (configuracion/actividad): a course's activities grouped by section with section
+ * and weighing editable, the Moodle sync of the course (progress, last report, last date), the
+ * push to Moodle, the platform's Moodle connection and the import of courses from Moodle.
+ */
+export default function ActivityPage() {
+  const decl = resourceByKey('activity')!;
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const gridLocale = (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { role } = useSession();
+  const canWrite = Boolean(role && decl.write.includes(role));
+  const [course, setCourse] = useState<CourseOption | null>(null);
+  const [section, setSection] = useState<number | null | 'all'>('all');
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Row | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  const { params: page, grid, firstPage } = useServerPage(10);
+  const sections = useSectionGroups(course?.id);
+  const filters = { course_id: course?.id, section_id: section === 'all' || section === null ? undefined : section };
+  const list = useResourceList(decl, { ...page, search: search || undefined }, filters, Boolean(course));
+  const edit = useMemo(() => editDecl(decl), [decl]);
+  const yesNo = { active: t('common.active'), inactive: t('common.inactive') };
+  const onSearch = useCallback((s: string) => {
+    setSearch(s);
+    firstPage();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: ['resource', 'activities'] }), [queryClient]);
+
+  const columns = useMemo<GridColDef<Row>[]>(() => {
+    const cols: GridColDef<Row>[] = COLUMNS.map((name) => decl.fields.find((f) => f.name === name)!).map((f) => ({
+      field: f.prop,
+      headerName: t(`fields.${f.label}`),
+      flex: f.name === 'description' ? 2 : 1,
+      minWidth: 110,
+      sortable: Boolean(f.sortable),
+      valueGetter: (_v, row) => displayValue(f, row, yesNo),
+    }));
+    if (canWrite) {
+      cols.push({
+        field: 'actions',
+        type: 'actions',
+        headerName: t('common.actions'),
+        width: 90,
+        getActions: ({ row }) => [<GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />],
+      });
+    }
+    return cols;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [decl, canWrite, t]);
+
+  const save = async (body: Record<string, unknown>) => {
+    if (!editing) return;
+    try {
+      const res = await saveResource(decl, editing.id, body);
+      setEditing(null);
+      notify(res.message || t('common.success'));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+      throw err;
+    }
+  };
+
+  const title = t('resources.activity.title');
+  const totalWeighing = (sections.data ?? []).reduce((s, g) => s + g.weighing, 0);
+  return (
+    <PageCard
+      title={title}
+      icon={<ViewListIcon />}
+      actions={
+        canWrite && (
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <Button variant="outlined" startIcon={<SettingsEthernetIcon />} onClick={() => setSettingsOpen(true)}>
+              {t('moodle.settings.button')}
+            </Button>
+            <Button variant="outlined" startIcon={<CloudDownloadIcon />} onClick={() => setImportOpen(true)}>
+              {t('moodle.import.button')}
+            </Button>
+          </Stack>
+        )
+      }
+    >
+      <CourseSelector
+        value={course}
+        onChange={(c) => {
+          setCourse(c);
+          setSection('all');
+          firstPage();
+        }}
+      />
+      {!course && (
+        <Typography variant="body2" sx={{ mt: 2 }} color="text.secondary">
+          {t('course.choose')}
+        </Typography>
+      )}
+      {course && (
+        <>
+          {canWrite && <SyncPanel courseId={course.id} linked={Boolean(course.idCourseMoodle)} onSynced={() => void refresh()} />}
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 2 }} role="group" aria-label={t('moodle.activities.sections')}>
+            <Chip label={t('moodle.activities.allSections', { total: totalWeighing })} color={section === 'all' ? 'primary' : 'default'} onClick={() => setSection('all')} />
+            {(sections.data ?? []).map((g) => (
+              <Chip
+                key={String(g.id)}
+                label={t('moodle.activities.sectionChip', { name: g.description, n: g.count, weighing: g.weighing })}
+                color={section === g.id ? 'primary' : 'default'}
+                disabled={g.id === null}
+                onClick={() => {
+                  setSection(g.id);
+                  firstPage();
+                }}
+              />
+            ))}
+            <SearchBox onChange={onSearch} />
+          </Stack>
+          {list.isError && <Alert severity="error">{t('common.loadError')}</Alert>}
+          <ServerDataGrid
+            label={title}
+            rows={list.data?.rows ?? []}
+            total={list.data?.total ?? 0}
+            columns={columns}
+            loading={list.isLoading || list.isFetching}
+            {...grid}
+            pageSizeOptions={[10, 25, 50, 100]}
+            disableRowSelectionOnClick
+            localeText={{ ...gridLocale, noRowsLabel: course.idCourseMoodle ? t('moodle.activities.empty') : t('common.noRows') }}
+            sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
+          />
+        </>
+      )}
+      <ResourceForm decl={edit} row={editing} open={Boolean(editing)} onClose={() => setEditing(null)} onSave={save} />
+      <MoodleSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <ImportCourseDialog open={importOpen} onClose={() => setImportOpen(false)} />
+    </PageCard>
+  );
+}

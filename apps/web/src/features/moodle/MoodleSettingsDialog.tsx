@@ -1,0 +1,163 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { moodleSettingsSchema } from '@sigaf/contract';
+import { Alert, Box, Button, Dialog, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { FormDialogActions } from '../../components/FormDialogActions';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { PasswordField } from '../auth/PasswordField';
+import { saveMoodleSettings, testMoodleConnection, useMoodleSettings, usePlatforms, type ConnectionReport } from './api';
+
+type Values = z.input<typeof moodleSettingsSchema>;
+
+/** The connection report: site, version, and the web-service functions the token lacks. */
+export function ConnectionResult({ report }: { report: ConnectionReport }) {
+  const { t } = useTranslation();
+  return (
+    <Alert severity={report.ok ? 'success' : 'warning'} data-testid="connection-result">
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {report.ok ? t('moodle.settings.ok') : t('moodle.settings.missing', { n: report.missingFunctions.length })}
+      </Typography>
+      <Typography variant="body2">{t('moodle.settings.site', { name: report.siteName })}</Typography>
+      <Typography variant="body2">{t('moodle.settings.version', { release: report.release ?? report.version ?? '—' })}</Typography>
+      <Typography variant="body2">{t('moodle.settings.user', { user: report.username })}</Typography>
+      {report.missingFunctions.length > 0 && (
+        <Box component="ul" sx={{ m: 0, pl: 2 }} aria-label={t('moodle.settings.missingList')}>
+          {report.missingFunctions.map((f) => (
+            <li key={f}>
+              <code>{f}</code>
+            </li>
+          ))}
+        </Box>
+      )}
+      {report.missingOptionalFunctions.length > 0 && (
+        <Typography variant="caption" component="p">
+          {t('moodle.settings.optionalMissing', { list: report.missingOptionalFunctions.join(', ') })}
+        </Typography>
+      )}
+    </Alert>
+  );
+}
+
+/** Moodle connection of a platform: URL, token (write-only) and "Probar conexión". */
+export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const platforms = usePlatforms();
+  const [platformId, setPlatformId] = useState<number | ''>('');
+  const settings = useMoodleSettings(open ? platformId : '');
+  const [report, setReport] = useState<ConnectionReport | null>(null);
+  const [testError, setTestError] = useState<string | null>(null);
+  const [testing, setTesting] = useState(false);
+  const { control, handleSubmit, reset, getValues, setError, trigger, formState } = useForm<Values>({
+    resolver: zodResolver(moodleSettingsSchema),
+    mode: 'onTouched',
+    defaultValues: { url: '', token: '' },
+  });
+
+  useEffect(() => {
+    if (open && platformId === '' && platforms.data?.length) setPlatformId(platforms.data[0]!.id);
+  }, [open, platformId, platforms.data]);
+  useEffect(() => {
+    if (open) reset({ url: settings.data?.url ?? '', token: '' });
+    setReport(null);
+    setTestError(null);
+  }, [open, settings.data, reset]);
+
+  const hasToken = Boolean(settings.data?.hasToken);
+  const clean = (v: Values) => ({ url: v.url, token: v.token ? v.token : undefined });
+
+  const submit = handleSubmit(async (values) => {
+    if (platformId === '') return;
+    if (!values.token && !hasToken) {
+      setError('token', { message: t('moodle.settings.tokenRequired') });
+      return;
+    }
+    try {
+      const res = await saveMoodleSettings(platformId, clean(values));
+      notify(res.message);
+      await queryClient.invalidateQueries({ queryKey: ['moodle-settings', platformId] });
+      onClose();
+    } catch (err) {
+      if (err instanceof ApiError) for (const [name, msgs] of Object.entries(err.fieldErrors)) setError(name as keyof Values, { message: msgs[0] });
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    }
+  });
+
+  const test = async () => {
+    if (platformId === '' || !(await trigger('url'))) return;
+    setTesting(true);
+    setReport(null);
+    setTestError(null);
+    try {
+      const res = await testMoodleConnection(platformId, clean(getValues()));
+      setReport(res._data);
+    } catch (err) {
+      setTestError(err instanceof ApiError ? err.message : t('common.error'));
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const busy = formState.isSubmitting || testing;
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="moodle-settings-title">
+      <DialogTitle id="moodle-settings-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
+        {t('moodle.settings.title')}
+      </DialogTitle>
+      {(busy || settings.isFetching) && <LinearProgress />}
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <TextField select label={t('moodle.settings.platform')} value={platformId} onChange={(e) => setPlatformId(Number(e.target.value))} disabled={platforms.isLoading}>
+              {(platforms.data ?? []).map((p) => (
+                <MenuItem key={p.id} value={p.id}>
+                  {p.description}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Controller
+              name="url"
+              control={control}
+              render={({ field, fieldState }) => (
+                <TextField {...field} label={t('moodle.settings.url')} placeholder="https://campus.ejemplo.cl" required error={Boolean(fieldState.error)} helperText={fieldState.error?.message} />
+              )}
+            />
+            <Controller
+              name="token"
+              control={control}
+              render={({ field, fieldState }) => (
+                <PasswordField
+                  {...field}
+                  value={field.value ?? ''}
+                  label={t('moodle.settings.token')}
+                  autoComplete="off"
+                  required={!hasToken}
+                  error={Boolean(fieldState.error)}
+                  helperText={fieldState.error?.message ?? (hasToken ? t('moodle.settings.tokenKept') : t('moodle.settings.tokenHint'))}
+                />
+              )}
+            />
+            <Box>
+              <Button variant="outlined" onClick={() => void test()} disabled={busy || platformId === ''}>
+                {t('moodle.settings.test')}
+              </Button>
+            </Box>
+            {testError && (
+              <Alert severity="error" data-testid="connection-error">
+                {testError}
+              </Alert>
+            )}
+            {report && <ConnectionResult report={report} />}
+          </Stack>
+        </DialogContent>
+        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
+      </form>
+    </Dialog>
+  );
+}
