@@ -30,6 +30,7 @@ export const MAIL_MSG = {
   fileUploaded: 'Archivo subido correctamente.',
   fileDeleted: 'Archivo eliminado correctamente.',
   fileNotFound: 'El archivo no existe.',
+  fileRemoved: 'El archivo ya no está disponible: se eliminó al cumplirse el plazo de conservación.',
   fileUnknown: (name: string) => `El archivo adjunto no existe: ${name}`,
   fileNotYours: 'Solo quien subió el archivo, un administrador o un developer puede usarlo o eliminarlo.',
   fileInPendingMail: 'El archivo está adjunto a un correo pendiente de envío.',
@@ -184,6 +185,10 @@ export const mailMassiveSchema = z.object({
 });
 export type MailMassiveInput = z.infer<typeof mailMassiveSchema>;
 
+/** POST /mail/preview: the message one student would receive, and how many would receive one. */
+export const mailPreviewSchema = mailMassiveSchema.pick({ ticketsId: true, subject: true, text: true });
+export type MailPreviewInput = z.infer<typeof mailPreviewSchema>;
+
 /** POST /mail/delete/file. */
 export const mailDeleteFileSchema = z.object({
   name: z.string({ error: MAIL_MSG.fileNotFound }).trim().min(1, MAIL_MSG.fileNotFound).max(100, MAIL_MSG.fileNotFound),
@@ -283,4 +288,25 @@ export interface MailTemplateProps {
   html: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** POST /mail/preview -> `_data`: the count and one message as it will be sent. */
+export interface MailPreviewResult {
+  /** Tickets asked about. */
+  total: number;
+  /** Messages that would be queued (students with an e-mail address). */
+  recipients: number;
+  skipped: Array<{ ticketId: number; reason: string }>;
+  /** The first recipient's message, placeholders filled, sanitised and laid out as delivered; null when nobody has an address. */
+  sample: {
+    ticketId: number;
+    ticketCode: string;
+    student: string;
+    to: string;
+    from: string;
+    replyTo: string | null;
+    subject: string;
+    html: string;
+    text: string;
+  } | null;
 }

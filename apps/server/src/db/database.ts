@@ -10,9 +10,9 @@ import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
 import * as m0003 from './migrations/0003_mail.js';
 import * as m0004 from './migrations/0004_moodle.js';
-import * as m0007 from './migrations/0007_mail_files.js';
 import * as m0005 from './migrations/0005_follow_up.js';
 import * as m0006 from './migrations/0006_moodle_schedule.js';
+import * as m0007 from './migrations/0007_mail_files.js';
 
 export type Database = Kysely<DB>;
 
@@ -67,9 +67,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_tickets': m0002,
   '0003_mail': m0003,
   '0004_moodle': m0004,
-  '0007_mail_files': m0007,
   '0005_follow_up': m0005,
   '0006_moodle_schedule': m0006,
+  '0007_mail_files': m0007,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

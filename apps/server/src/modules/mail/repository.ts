@@ -66,6 +66,59 @@ export class MailRepository {
     return Number(r.numDeletedRows) > 0;
   }
 
+  /** Deletes the uploads created before `before` that no message uses; returns their stored names. */
+  async deleteUnusedAttachments(before: Date): Promise<string[]> {
+    const rows = await this.db
+      .deleteFrom('mail_attachments as a')
+      .where('a.created_at', '<', before)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_message_attachments as ma').select('ma.attachment_id').whereRef('ma.attachment_id', '=', 'a.id'))))
+      .returning('a.stored_name')
+      .execute();
+    return rows.map((r) => r.stored_name);
+  }
+
+  /**
+   * Marks purged the files still kept whose messages are all sent, the last one before `before`;
+   * returns their stored names.
+   */
+  async purgeSentAttachments(before: Date): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('mail_attachments as a')
+      .set({ purged_at: sql`now()` })
+      .where('a.purged_at', 'is', null)
+      .where(({ exists, selectFrom }) => exists(selectFrom('mail_message_attachments as ma').select('ma.attachment_id').whereRef('ma.attachment_id', '=', 'a.id')))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('mail_message_attachments as ma')
+              .innerJoin('mail_messages as m', 'm.id', 'ma.mail_message_id')
+              .select('ma.attachment_id')
+              .whereRef('ma.attachment_id', '=', 'a.id')
+              .where((eb) => eb.or([eb('m.status', '<>', 'sent'), eb('m.sent_at', 'is', null), eb('m.sent_at', '>=', before)])),
+          ),
+        ),
+      )
+      .returning('a.stored_name')
+      .execute();
+    return rows.map((r) => r.stored_name);
+  }
+
+  /** Whether any attachment still has its file (the clean-up has more to look at later). */
+  async hasKeptAttachments(): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('mail_attachments').select('id').where('purged_at', 'is', null).limit(1).executeTakeFirst());
+  }
+
+  /** Of these stored names, those whose file is still wanted (a row not purged). */
+  async keptAttachmentNames(names: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < names.length; i += 1000) {
+      const chunk = names.slice(i, i + 1000);
+      const rows = await this.db.selectFrom('mail_attachments').select('stored_name').where('stored_name', 'in', chunk).where('purged_at', 'is', null).execute();
+      out.push(...rows.map((r) => r.stored_name));
+    }
+    return out;
+  }
+
   /** The attachments of messages, in their order. */
   attachmentsOf(messageIds: number[]) {
     if (!messageIds.length) return Promise.resolve([]);

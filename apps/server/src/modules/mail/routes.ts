@@ -5,6 +5,7 @@ import {
   mailDeleteFileSchema,
   mailMassiveSchema,
   mailOutboxQuerySchema,
+  mailPreviewSchema,
   mailSingleSchema,
   mailTemplateQuerySchema,
   mailTemplateSchema,
@@ -177,6 +178,12 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     const result = await queueMail(request, mail, (body, actor) => mail.queueMassive(mailMassiveSchema.parse(body), actor));
     reply.status(201);
     return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
+  });
+
+  // The message one student would receive and the number of recipients; nothing is queued.
+  app.post('/mail/preview', { config: work, schema: { tags, body: mailPreviewSchema } }, async (request) => {
+    requireAuth(request);
+    return ok(await mail.preview(request.body));
   });
 
   app.get('/mail/outbox', { config: work, schema: { tags, querystring: mailOutboxQuerySchema } }, async (request) => {

@@ -9,6 +9,8 @@ import {
   type FieldErrors,
   type MailMassiveInput,
   type MailOutboxQuery,
+  type MailPreviewInput,
+  type MailPreviewResult,
   type MailQueuedResult,
   type MailSingleInput,
   type MailTemplateInput,
@@ -19,7 +21,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { MailMessageTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
-import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import type { JobQueue, JobRow } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
 import { decryptSecret } from '../../lib/crypto.js';
@@ -31,6 +33,14 @@ import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './tr
 export const MAIL_SEND_JOB = 'mail.send';
 /** A delivery attempt longer than this is abandoned (SCREENS.md §6.7: 120 s). */
 export const MAIL_SEND_TIMEOUT_MS = 120_000;
+
+/** The periodic removal of attachment files (cleanupFiles). */
+export const MAIL_CLEANUP_JOB = 'mail.cleanup';
+/** An upload no message has used is removed after this long (the composer has long been closed). */
+export const UNUSED_UPLOAD_HOURS = 24;
+/** The files of messages that are all sent are kept this long after the last one was sent. */
+export const SENT_FILE_RETENTION_DAYS = 30;
+const HOUR_MS = 3_600_000;
 
 export interface MailSendPayload {
   mailId: number;
@@ -78,6 +88,12 @@ export class MailService {
       timeoutMs: MAIL_SEND_TIMEOUT_MS,
       onFailed: (job, error) => this.deliveryFailed(job, error),
     });
+    handlers.register<{ slot?: number }>(MAIL_CLEANUP_JOB, async (job) => {
+      const removed = await this.cleanupFiles();
+      // Files still kept will fall due later: look again in the next hour.
+      if (await this.repo.hasKeptAttachments()) await this.scheduleCleanup(0, (job.payload.slot ?? 0) + 1);
+      return removed;
+    }, { timeoutMs: 10 * 60_000 });
   }
 
   close(): void {
@@ -99,6 +115,7 @@ export class MailService {
     await fs.promises.mkdir(this.uploadsDir, { recursive: true });
     const target = this.filePath(storedName);
     await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o640 });
+    await this.scheduleCleanup(0).catch(() => undefined);
     try {
       return await this.repo.insertAttachment({
         stored_name: storedName,
@@ -129,7 +146,50 @@ export class MailService {
     const row = await this.repo.attachmentByName(name);
     if (!row) throw notFound(MAIL_MSG.fileNotFound);
     if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
-    return { row, path: this.filePath(row.stored_name) };
+    if (row.purged_at) throw new AppError(410, MAIL_MSG.fileRemoved);
+    const file = this.filePath(row.stored_name);
+    if (!fs.existsSync(file)) throw notFound(MAIL_MSG.fileNotFound);
+    return { row, path: file };
+  }
+
+  // -- clean-up ------------------------------------------------------------------------------
+
+  /**
+   * Queues the clean-up job for the next full hour at least `delayMs` away; one job per hour at
+   * most (the hour is its unique key), however many uploads ask for it.
+   */
+  async scheduleCleanup(delayMs: number, minSlot = 0) {
+    const slot = Math.max(Math.ceil((Date.now() + delayMs) / HOUR_MS), minSlot);
+    return this.queue.enqueue(MAIL_CLEANUP_JOB, { slot }, { uniqueKey: `${MAIL_CLEANUP_JOB}:${slot}`, runAt: new Date(slot * HOUR_MS), maxAttempts: 3 });
+  }
+
+  /**
+   * Removes attachment files that are no longer needed (README, "E-mail to students"):
+   * - an upload no message uses, older than UNUSED_UPLOAD_HOURS: row and file;
+   * - a file whose messages are all sent, the last one more than SENT_FILE_RETENTION_DAYS ago:
+   *   the file; the row stays, marked purged, so that the outbox still names it (a file of a
+   *   queued, sending or failed message is kept: it may still be sent or retried);
+   * - a file in the uploads folder with no row (a crash between writing and recording it),
+   *   older than UNUSED_UPLOAD_HOURS.
+   */
+  async cleanupFiles(now = new Date()): Promise<{ unused: number; expired: number; strays: number }> {
+    const unusedBefore = new Date(now.getTime() - UNUSED_UPLOAD_HOURS * HOUR_MS);
+    const sentBefore = new Date(now.getTime() - SENT_FILE_RETENTION_DAYS * 24 * HOUR_MS);
+    const unused = await this.repo.deleteUnusedAttachments(unusedBefore);
+    const expired = await this.repo.purgeSentAttachments(sentBefore);
+    for (const name of [...unused, ...expired]) await fs.promises.rm(this.filePath(name), { force: true });
+    let strays = 0;
+    const entries = await fs.promises.readdir(this.uploadsDir).catch(() => [] as string[]);
+    const candidates = entries.filter((n) => /^[a-f0-9]{32}\.[a-z]{2,5}$/.test(n));
+    const known = new Set((await this.repo.keptAttachmentNames(candidates)).map((r) => r));
+    for (const name of candidates) {
+      if (known.has(name)) continue;
+      const stat = await fs.promises.stat(this.filePath(name)).catch(() => null);
+      if (!stat || stat.mtime >= unusedBefore) continue;
+      await fs.promises.rm(this.filePath(name), { force: true });
+      strays++;
+    }
+    return { unused: unused.length, expired: expired.length, strays };
   }
 
   /** Removes an upload nobody's message uses (its uploader, an administrator or a developer). */
@@ -176,6 +236,7 @@ export class MailService {
       const row = byName.get(name);
       if (!row) errors.push(MAIL_MSG.fileUnknown(name));
       else if (!this.mayUse(row, actor)) errors.push(MAIL_MSG.fileNotYours);
+      else if (row.purged_at) errors.push(MAIL_MSG.fileRemoved);
     }
     if (errors.length) throw invalid({ files: [...new Set(errors)] });
     return names.map((n) => byName.get(n)!);
@@ -188,50 +249,101 @@ export class MailService {
     return { from: this.config.MAIL_FROM, replyTo: t.course_email && isEmailAddress(t.course_email) ? t.course_email : null };
   }
 
+  /** The sanitised body; 422 when nothing readable is left. */
+  private cleanBody(text: string): string {
+    const html = sanitizeBody(text);
+    if (!htmlToText(html)) throw invalid({ text: [MAIL_MSG.bodyRequired] } satisfies FieldErrors);
+    return html;
+  }
+
+  /** The message to the student of one ticket (null without an address): sender, placeholders filled. */
+  private compose(t: MailTicketRow, subject: string, html: string) {
+    const to = t.email?.trim() ?? '';
+    if (!isEmailAddress(to)) return null;
+    const content = personalise(subject, html, {
+      nombre: t.name,
+      apellido: t.last_name,
+      curso: t.course_description,
+      aula: t.classroom ?? '',
+      codigo_ticket: t.ticket_code,
+      rut: t.rut,
+    });
+    return { to, ...this.sender(t), ...content };
+  }
+
+  /** The body as delivered: the message in the layout, HTML and text. */
+  private rendered(message: { html: string; text: string }, course: string | null) {
+    return { html: layout(message.html, course), text: layoutText(message.text, course) };
+  }
+
+  /**
+   * What /mail/single or /mail/massive would queue, without queueing it: the number of
+   * recipients and the first one's message exactly as the worker will send it.
+   */
+  async preview(input: MailPreviewInput): Promise<MailPreviewResult> {
+    const rows = await this.repo.tickets(input.ticketsId);
+    const byId = new Map(rows.map((r) => [r.ticket_id, r]));
+    const missing = input.ticketsId.filter((id) => !byId.has(id));
+    if (missing.length) throw invalid({ ticketsId: [MAIL_MSG.ticketsNotFound(missing)] });
+    const html = this.cleanBody(input.text);
+    const skipped: MailPreviewResult['skipped'] = [];
+    let recipients = 0;
+    let sample: MailPreviewResult['sample'] = null;
+    for (const id of input.ticketsId) {
+      const t = byId.get(id)!;
+      const message = this.compose(t, input.subject, html);
+      if (!message) {
+        skipped.push({ ticketId: id, reason: MAIL_MSG.noStudentEmail });
+        continue;
+      }
+      recipients++;
+      if (!sample) {
+        const student = [t.name, t.last_name, t.mother_last_name].filter(Boolean).join(' ');
+        sample = { ticketId: id, ticketCode: t.ticket_code, student, to: message.to, from: message.from, replyTo: message.replyTo, subject: message.subject, ...this.rendered(message, t.course_description) };
+      }
+    }
+    return { total: input.ticketsId.length, recipients, skipped, sample };
+  }
+
   private async queueFor(tickets: MailTicketRow[], input: MailSingleInput | MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
-    const errors: FieldErrors = {};
-    const html = sanitizeBody(input.text);
-    if (!htmlToText(html)) errors.text = [MAIL_MSG.bodyRequired];
-    if (Object.keys(errors).length) throw invalid(errors);
+    const html = this.cleanBody(input.text);
     const files = await this.attachments(input.files, actor);
 
     const skipped: MailQueuedResult['skipped'] = [];
     const rows: Insertable<MailMessageTable>[] = [];
     for (const t of tickets) {
-      const to = t.email?.trim() ?? '';
-      if (!isEmailAddress(to)) {
+      const message = this.compose(t, input.subject, html);
+      if (!message) {
         skipped.push({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
         continue;
       }
-      const content = personalise(input.subject, html, {
-        nombre: t.name,
-        apellido: t.last_name,
-        curso: t.course_description,
-        aula: t.classroom ?? '',
-        codigo_ticket: t.ticket_code,
-        rut: t.rut,
-      });
-      const sender = this.sender(t);
       rows.push({
         ticket_id: t.ticket_id,
         course_id: t.course_id,
-        to_address: to,
+        to_address: message.to,
         cc: JSON.stringify(input.CCRecipient),
-        from_address: sender.from,
-        reply_to: sender.replyTo,
-        subject: content.subject,
-        html: content.html,
-        text: content.text,
+        from_address: message.from,
+        reply_to: message.replyTo,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
         message_id: `<${randomUUID()}@${this.idDomain}>`,
         created_by: actor.id,
       });
     }
     const ids = rows.length
-      ? await this.db.transaction().execute(async (trx) => {
-          const ids = await this.repo.insertMessages(rows, files.map((f) => f.id), trx);
-          await this.queue.enqueueMany<MailSendPayload>(MAIL_SEND_JOB, ids.map((mailId) => ({ payload: { mailId }, uniqueKey: jobKey(mailId) })), { maxAttempts: MAIL_MAX_ATTEMPTS }, trx);
-          return ids;
-        })
+      ? await this.db
+          .transaction()
+          .execute(async (trx) => {
+            const ids = await this.repo.insertMessages(rows, files.map((f) => f.id), trx);
+            await this.queue.enqueueMany<MailSendPayload>(MAIL_SEND_JOB, ids.map((mailId) => ({ payload: { mailId }, uniqueKey: jobKey(mailId) })), { maxAttempts: MAIL_MAX_ATTEMPTS }, trx);
+            return ids;
+          })
+          .catch((err: unknown) => {
+            // An attachment removed by the clean-up between the check and the insert.
+            if ((err as { code?: string }).code === '23503') throw invalid({ files: [MAIL_MSG.fileNotFound] });
+            throw err;
+          })
       : [];
     if (ids.length) this.queue.notify();
     return { queued: ids.length, messages: ids, skipped };
@@ -267,8 +379,7 @@ export class MailService {
           cc: row.cc,
           replyTo: row.reply_to,
           subject: row.subject,
-          html: layout(row.html, course?.description ?? null),
-          text: layoutText(row.text, course?.description ?? null),
+          ...this.rendered(row, course?.description ?? null),
           messageId: row.message_id,
           date: new Date(row.created_at),
           attachments: files.map((f) => ({ filename: f.original_name, path: this.filePath(f.stored_name), contentType: f.mime })),
