@@ -31,6 +31,7 @@ import { moodleSyncRoutes } from './modules/moodle-sync/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
+import { followUpRoutes } from './modules/follow-up/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
@@ -119,7 +120,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, followUpRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -18,6 +18,8 @@ import { EnrolmentService, StudentService } from './modules/students/service.js'
 import { TicketDetailRepository, TicketFilterRepository, TicketLockRepository, TicketRepository } from './modules/tickets/repository.js';
 import { DashboardRepository } from './modules/dashboard/repository.js';
 import { DashboardService } from './modules/dashboard/service.js';
+import { FollowUpRepository } from './modules/follow-up/repository.js';
+import { FollowUpService } from './modules/follow-up/service.js';
 import { TicketDetailService, TicketFilterService, TicketLockService, TicketService } from './modules/tickets/service.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
@@ -49,6 +51,7 @@ export function createServices(db: Database, config: Config) {
     mail: new MailRepository(db),
   };
   const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit);
+  const followUp = new FollowUpService(new FollowUpRepository(db), repos.audit);
   // Background jobs: the queue, and the handlers a JobWorker (main.ts) runs by type.
   const jobs = { queue: new JobQueue(db), handlers: new JobHandlers() };
   const mailTransport = createTransport({
@@ -81,7 +84,8 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
     ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
-    dashboard: new DashboardService(repos.dashboard),
+    dashboard: new DashboardService(repos.dashboard, followUp),
+    followUp,
     jobs,
     mail,
     moodleSync,

@@ -50,7 +50,8 @@ beforeAll(async () => {
   admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
   op1 = await ctx.userWithRole('operator');
   op2 = await ctx.userWithRole('operator');
-  tutor = (await ctx.userWithRole('tutor')).token;
+  const tutorUser = await ctx.userWithRole('tutor');
+  tutor = tutorUser.token;
   const db = ctx.db;
   const id = async (table: 'profiles' | 'sections', key: string) => (await db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
   const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
@@ -59,6 +60,8 @@ beforeAll(async () => {
   empty = (await db.insertInto('courses').values({ description: 'Curso vacío', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
   norte = (await db.insertInto('classrooms').values({ description: 'Aula Norte' }).returning('id').executeTakeFirstOrThrow()).id;
   const sur = (await db.insertInto('classrooms').values({ description: 'Aula Sur' }).returning('id').executeTakeFirstOrThrow()).id;
+  // The tutor follows both classrooms (follow-up scoping: a tutor sees only their classrooms).
+  await db.insertInto('classroom_tutors').values([{ classroom_id: norte, user_id: tutorUser.id }, { classroom_id: sur, user_id: tutorUser.id }]).execute();
   const unit = (await db.insertInto('sections').values({ description: 'Unidad 1' }).returning('id').executeTakeFirstOrThrow()).id;
 
   const activities: Array<[string, number, number, number | null]> = [

@@ -14,3 +14,4 @@ export * from './tickets.js';
 export * from './mail.js';
 export * from './moodle.js';
 export * from './dashboard.js';
+export * from './follow-up.js';

@@ -44,14 +44,47 @@ export const dayEnd = (day?: string): RawBuilder<unknown> => sql`(${dayStart(day
 const createdIn = (w: TimeWindow) =>
   sql.join([sql`true`, ...(w.from ? [sql`t.created_at >= ${w.from}`] : []), ...(w.to ? [sql`t.created_at < ${w.to}`] : [])], sql` and `);
 
-const TEST_SECTIONS_A = ['pre_test_a', 'post_test_a'];
-const TEST_SECTIONS_B = ['pre_test_b', 'post_test_b'];
-const GRADED_SECTIONS = ['survey', ...TEST_SECTIONS_A, ...TEST_SECTIONS_B];
+export const TEST_SECTIONS_A = ['pre_test_a', 'post_test_a'];
+export const TEST_SECTIONS_B = ['pre_test_b', 'post_test_b'];
+export const GRADED_SECTIONS = ['survey', ...TEST_SECTIONS_A, ...TEST_SECTIONS_B];
+
+/**
+ * The CTE body `(id, stage)`: each enrolment's withdrawal stage from the course's resign activity
+ * (see the class comment). Shared with the follow-up student table.
+ */
+export const resignStages = (courseId: number) => sql`
+  select acu.course_registered_user_id as id,
+    max(case
+      when acu.completion_state in (1, 2, 3) or lower(trim(coalesce(acu.status_moodle, ''))) in ('finalizado', 'finished') then 2
+      when lower(trim(coalesce(acu.status_moodle, ''))) in ('en curso', 'in progress', 'inprogress') then 1
+      else 0 end) as stage
+  from activity_course_users acu
+  join activities a on a.id = acu.activity_id
+  join sections s on s.id = a.section_id
+  where s.key = 'resign' and a.course_id = ${courseId}
+  group by acu.course_registered_user_id`;
+
+/** The test form of a RUT column: A when its check digit is even, B when odd or K. */
+export const testForm = (rut: RawBuilder<unknown>) => sql`case when upper(right(trim(${rut}), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end`;
+
+/** The activities of a course that count toward progress: survey, the test sections, or weighing > 0; never resign. */
+export const countsTowardProgress = (a: string, s: string) =>
+  sql`(coalesce(${sql.ref(`${s}.key`)}, '') <> 'resign' and (${sql.ref(`${s}.key`)} in (${sql.join(GRADED_SECTIONS)}) or ${sql.ref(`${a}.weighing`)} > 0))`;
+
+/** Whether an activity (its section key) is to be done by a student of a form: tests only by their form. */
+export const formApplies = (sectionKey: RawBuilder<unknown>, form: RawBuilder<unknown>) =>
+  sql`(case when ${sectionKey} in (${sql.join(TEST_SECTIONS_A)}) then ${form} = 'A'
+            when ${sectionKey} in (${sql.join(TEST_SECTIONS_B)}) then ${form} = 'B'
+            else true end)`;
 
 export interface Scope {
   courseId: number;
   classroomId?: number;
+  /** Only these classrooms (a tutor's); an empty list is nobody. */
+  classroomIds?: number[];
 }
+
+const inClassrooms = (ids: number[]) => (ids.length ? sql`e.classroom_id in (${sql.join(ids)})` : sql`false`);
 
 export interface ProgressRow {
   id: number;
@@ -226,28 +259,18 @@ export class DashboardRepository {
   /** The population CTE `enr(id, registered_user_id, classroom_id, form, stage, last_access)` (see the class comment). */
   private students(scope: Scope) {
     const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
     return sql`
-      resign as (
-        select acu.course_registered_user_id as id,
-          max(case
-            when acu.completion_state in (1, 2, 3) or lower(trim(coalesce(acu.status_moodle, ''))) in ('finalizado', 'finished') then 2
-            when lower(trim(coalesce(acu.status_moodle, ''))) in ('en curso', 'in progress', 'inprogress') then 1
-            else 0 end) as stage
-        from activity_course_users acu
-        join activities a on a.id = acu.activity_id
-        join sections s on s.id = a.section_id
-        where s.key = 'resign' and a.course_id = ${scope.courseId}
-        group by acu.course_registered_user_id
-      ),
+      resign as (${resignStages(scope.courseId)}),
       enr as (
         select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle as last_access,
-          case when upper(right(trim(r.rut), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end as form,
+          ${testForm(sql`r.rut`)} as form,
           coalesce(rs.stage, 0) as stage
         from course_registered_users e
         join registered_users r on r.id = e.registered_user_id
         join profiles p on p.id = e.profile_id and p.key = 'student'
         left join resign rs on rs.id = e.id
-        where e.course_id = ${scope.courseId} and e.is_sincronized and ${classroom}
+        where e.course_id = ${scope.courseId} and e.is_sincronized and ${classroom} and ${classrooms}
       )`;
   }
 
@@ -303,8 +326,7 @@ export class DashboardRepository {
         from activities a
         join sections s on s.id = a.section_id
         where a.course_id = ${scope.courseId}
-          and coalesce(s.key, '') <> 'resign'
-          and (s.key in (${sql.join(GRADED_SECTIONS)}) or a.weighing > 0)
+          and ${countsTowardProgress('a', 's')}
           and ${perActivity ? sql`a.section_id = ${sectionId}` : sql`true`}
       )
       select ${perActivity ? sql`act.id, act.description as label` : sql`act.section_id as id, act.section as label`},
@@ -312,10 +334,7 @@ export class DashboardRepository {
         count(acu.id) filter (where acu.grade is not null)::int as graded,
         count(acu.id) filter (where acu.completion_state > 0)::int as completed
       from act
-      left join enr on enr.stage < 2
-        and (case when act.key in (${sql.join(TEST_SECTIONS_A)}) then enr.form = 'A'
-                  when act.key in (${sql.join(TEST_SECTIONS_B)}) then enr.form = 'B'
-                  else true end)
+      left join enr on enr.stage < 2 and ${formApplies(sql`act.key`, sql`enr.form`)}
       left join activity_course_users acu on acu.activity_id = act.id and acu.course_registered_user_id = enr.id
       group by ${group}
       order by ${perActivity ? sql`act.id` : sql`act.section_id`}`.execute(this.db);
@@ -334,9 +353,9 @@ export class DashboardRepository {
   }
 
   /** Each student (the population above) with their state and their row on each of the given activities. */
-  async studentsOnActivities(courseId: number, activityIds: number[]) {
+  async studentsOnActivities(scope: Scope, activityIds: number[]) {
     const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number }>`
-      with ${this.students({ courseId })}
+      with ${this.students(scope)}
       select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
         enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage,
         json_agg(json_build_object(

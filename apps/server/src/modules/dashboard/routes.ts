@@ -2,6 +2,7 @@ import { parsedText, parseIdList, PERMISSIONS, TICKET_MSG, type ChartData } from
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { requireAuth } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
@@ -72,24 +73,24 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   // Per classroom (follow-up reports).
   const room = `${base}/classrooms/:classroom`;
   app.get(`${room}/follow-student-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
-    ok(await dashboard.card(await dashboard.scope(request.params.id, request.params.classroom))),
+    ok(await dashboard.card(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)))),
   );
   app.get(`${room}/status-user-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
-    chart(await dashboard.statusChart(await dashboard.scope(request.params.id, request.params.classroom))),
+    chart(await dashboard.statusChart(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)))),
   );
   app.get(`${room}/progress-classroom-chart`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
-    chart(await dashboard.progressChart(await dashboard.scope(request.params.id, request.params.classroom), 'graded')),
+    chart(await dashboard.progressChart(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)), 'graded')),
   );
   const activityProgress: Record<string, ProgressKind> = { 'progress-activities': 'graded', 'progress-activities-avance': 'completed' };
   for (const [segment, kind] of Object.entries(activityProgress)) {
     app.get(`${room}/sections/:section/${segment}`, { config: follow, schema: { tags, params: sectionParams } }, async (request) => {
-      const scope = await dashboard.scope(request.params.id, request.params.classroom);
+      const scope = await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request));
       return chart(await dashboard.activityProgressChart(scope, request.params.section, kind));
     });
   }
 
   // Each student's state and grade on chosen activities.
   app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams } }, async (request) =>
-    ok(await dashboard.studentsOnActivities(request.params.course, request.params.id)),
+    ok(await dashboard.studentsOnActivities(request.params.course, request.params.id, requireAuth(request))),
   );
 };

@@ -17,6 +17,7 @@ import {
   type OperatorDayRow,
   type StudentOnActivities,
 } from '@sigaf/contract';
+import type { AuthUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
 
@@ -55,21 +56,37 @@ function progressChart(rows: ProgressRow[], kind: ProgressKind): ChartData {
   };
 }
 
+/** Which classrooms of a course a user may follow (the follow-up's tutor scoping); throws a 403 otherwise. */
+export interface ClassroomPolicy {
+  courseScope(actor: AuthUser, courseId: number, classroomId?: number): Promise<{ courseId: number; classroomIds?: number[] }>;
+}
+
 /** Dashboard (Estadística), follow-up by classroom and the daily ticket reports. */
 export class DashboardService {
-  constructor(private readonly repo: DashboardRepository) {}
+  constructor(
+    private readonly repo: DashboardRepository,
+    private readonly policy?: ClassroomPolicy,
+  ) {}
 
   async requireCourse(courseId: number): Promise<void> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
   }
 
-  /** The course (must exist) and, when given, the classroom by id or description (must exist). */
-  async scope(courseId: number, classroomRef?: string): Promise<Scope> {
+  /**
+   * The course (must exist) and, when given, the classroom by id or description (must exist).
+   * With `actor`, the follow-up's scoping applies: a tutor gets only their classrooms (403 for another).
+   */
+  async scope(courseId: number, classroomRef?: string, actor?: AuthUser): Promise<Scope> {
     await this.requireCourse(courseId);
-    if (classroomRef === undefined) return { courseId };
-    const classroom = await this.repo.findClassroom(classroomRef);
-    if (!classroom) throw notFound(DASHBOARD_MSG.classroomNotFound);
-    return { courseId, classroomId: classroom.id };
+    let classroomId: number | undefined;
+    if (classroomRef !== undefined) {
+      const classroom = await this.repo.findClassroom(classroomRef);
+      if (!classroom) throw notFound(DASHBOARD_MSG.classroomNotFound);
+      classroomId = classroom.id;
+    }
+    const allowed = actor && this.policy ? await this.policy.courseScope(actor, courseId, classroomId) : undefined;
+    if (classroomId !== undefined) return { courseId, classroomId };
+    return allowed?.classroomIds ? { courseId, classroomIds: allowed.classroomIds } : { courseId };
   }
 
   // Tickets ------------------------------------------------------------------------------------
@@ -132,11 +149,11 @@ export class DashboardService {
   }
 
   /** Each student's state and row on the chosen activities (local ids or Moodle ids). */
-  async studentsOnActivities(courseId: number, ids: number[]): Promise<StudentOnActivities[]> {
-    await this.requireCourse(courseId);
+  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser): Promise<StudentOnActivities[]> {
+    const scope = await this.scope(courseId, undefined, actor);
     const activities = await this.repo.activitiesOf(courseId, ids);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
-    const rows = await this.repo.studentsOnActivities(courseId, activities.map((a) => a.id));
+    const rows = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id));
     return rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
   }
 

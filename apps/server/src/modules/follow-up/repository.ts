@@ -1,0 +1,322 @@
+import type { FollowUpFilters, FollowUpSort, PageMeta } from '@sigaf/contract';
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { likePattern } from '../../db/pagination.js';
+import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/repository.js';
+
+/**
+ * Student follow-up (SQL only): the tutors of each classroom, the courses and classrooms a user
+ * may follow, and the student table, filtered, sorted and paged in SQL.
+ *
+ * Student table population: the course's enrolments with profile 'student' (synchronised or
+ * not), optionally one classroom, optionally only a tutor's classrooms. Per enrolment:
+ *   stage     the dashboard's withdrawal stage (dashboard/repository.ts resignStages)
+ *   expected  the course's activities that count toward progress (survey, tests, weighing > 0;
+ *             never resign) that this student has to do (a test section only for its form)
+ *   graded    of those, the ones with a numeric grade
+ *   progress  round(100 * graded / expected), null when expected = 0
+ *   open      the enrolment's tickets with status 'open'; tickets, all of them
+ */
+
+/** What the student table asks for. `classroomIds`: only these classrooms (a tutor's). */
+export interface StudentTableQuery extends FollowUpFilters {
+  courseId: number;
+  classroomIds?: number[];
+  enrolmentIds?: number[];
+  page?: number;
+  perPage?: number;
+}
+
+export interface StudentTableRow {
+  id: number;
+  registeredUserId: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string | null;
+  phone: string | null;
+  classroomId: number | null;
+  classroom: string | null;
+  stage: number;
+  form: 'A' | 'B';
+  lastAccess: Date | null;
+  lastAccessText: string | null;
+  daysWithoutAccess: number | null;
+  progress: number | null;
+  graded: number;
+  expected: number;
+  openTickets: number;
+  tickets: number;
+  synced: boolean;
+}
+
+const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
+  rut: sql`s.rut`,
+  name: sql`lower(s."lastName" || ' ' || coalesce(s."motherLastName", '') || ' ' || s.name)`,
+  email: sql`lower(s.email)`,
+  classroom: sql`s.classroom`,
+  status: sql`s.stage`,
+  lastAccess: sql`s."lastAccess"`,
+  progress: sql`s.progress`,
+  openTickets: sql`s."openTickets"`,
+};
+
+/** Accented letters and what they fold to in name searches (as the ticket list). */
+const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍÌÏÎÓÒÖÔÚÙÜÛÑÇ';
+const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
+const STAGES = { active: 0, resigning: 1, resigned: 2 } as const;
+
+const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`);
+
+export class FollowUpRepository {
+  constructor(private readonly db: Database) {}
+
+  // -- tutors of classrooms --------------------------------------------------------------------
+
+  async classroomsOfTutor(userId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('classroom_tutors').select('classroom_id').where('user_id', '=', userId).orderBy('classroom_id').execute();
+    return rows.map((r) => r.classroom_id);
+  }
+
+  classroom(id: number) {
+    return this.db.selectFrom('classrooms').select(['id', 'description']).where('id', '=', id).executeTakeFirst();
+  }
+
+  tutorsOf(classroomId: number) {
+    return this.db
+      .selectFrom('classroom_tutors as ct')
+      .innerJoin('users as u', 'u.id', 'ct.user_id')
+      .select(['u.id', 'u.name', 'u.email'])
+      .where('ct.classroom_id', '=', classroomId)
+      .orderBy('u.name')
+      .orderBy('u.id')
+      .execute();
+  }
+
+  /** Every active user with role tutor. */
+  tutorCandidates() {
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select(['u.id', 'u.name', 'u.email'])
+      .where('r.key', '=', 'tutor')
+      .where('u.deleted_at', 'is', null)
+      .orderBy('u.name')
+      .orderBy('u.id')
+      .execute();
+  }
+
+  /** Of the given user ids, those of active users with role tutor. */
+  async tutorIds(ids: number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const rows = await this.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select('u.id')
+      .where('u.id', 'in', ids)
+      .where('r.key', '=', 'tutor')
+      .where('u.deleted_at', 'is', null)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Replaces the tutors of a classroom, in one transaction. */
+  async replaceTutors(classroomId: number, userIds: number[]) {
+    await this.db.transaction().execute(async (trx) => {
+      // Lock the classroom row so two concurrent saves do not interleave.
+      await trx.selectFrom('classrooms').select('id').where('id', '=', classroomId).forUpdate().executeTakeFirst();
+      await trx.deleteFrom('classroom_tutors').where('classroom_id', '=', classroomId).execute();
+      if (userIds.length) await trx.insertInto('classroom_tutors').values(userIds.map((user_id) => ({ classroom_id: classroomId, user_id }))).execute();
+    });
+  }
+
+  // -- courses and classrooms ------------------------------------------------------------------
+
+  async courseExists(id: number) {
+    return (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /** Active courses (status 1); with `classroomIds`, only those where one of these classrooms has a student. */
+  courses(classroomIds?: number[]) {
+    let q = this.db
+      .selectFrom('courses as c')
+      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
+      .select(['c.id', 'c.description', 'c.last_sync_at', 'cat.id as category_id', 'cat.description as category_description'])
+      .where('c.status', '=', 1);
+    if (classroomIds) {
+      const ids = classroomIds;
+      q = q.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('course_registered_users as e')
+            .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+            .select(sql`1`.as('one'))
+            .whereRef('e.course_id', '=', 'c.id')
+            .where('p.key', '=', 'student')
+            .where(ids.length ? sql<boolean>`e.classroom_id in (${sql.join(ids)})` : sql<boolean>`false`),
+        ),
+      );
+    }
+    return q.orderBy('cat.description').orderBy('c.description').orderBy('c.id').execute();
+  }
+
+  /** The classrooms with students in a course, with how many; optionally only some classrooms. */
+  async classrooms(courseId: number, classroomIds?: number[]) {
+    const { rows } = await sql<{ id: number; description: string; students: number }>`
+      select cl.id, cl.description, count(*)::int as students
+      from course_registered_users e
+      join profiles p on p.id = e.profile_id and p.key = 'student'
+      join classrooms cl on cl.id = e.classroom_id
+      where e.course_id = ${courseId} and ${classroomIds ? inList(sql`e.classroom_id`, classroomIds) : sql`true`}
+      group by cl.id, cl.description
+      order by cl.description, cl.id`.execute(this.db);
+    return rows;
+  }
+
+  // -- the student table -----------------------------------------------------------------------
+
+  /** The table's rows before filtering: one per student enrolment of the course (see the class comment). */
+  private table(q: StudentTableQuery) {
+    const room = q.classroom_id !== undefined ? sql`e.classroom_id = ${q.classroom_id}` : sql`true`;
+    const rooms = q.classroomIds ? inList(sql`e.classroom_id`, q.classroomIds) : sql`true`;
+    const only = q.enrolmentIds ? inList(sql`e.id`, q.enrolmentIds) : sql`true`;
+    return sql`
+      resign as (${resignStages(q.courseId)}),
+      base as (
+        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized,
+          r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
+          ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage, cl.description as classroom
+        from course_registered_users e
+        join registered_users r on r.id = e.registered_user_id
+        join profiles p on p.id = e.profile_id and p.key = 'student'
+        left join classrooms cl on cl.id = e.classroom_id
+        left join resign rs on rs.id = e.id
+        where e.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
+      ),
+      act as (
+        select a.id, s.key
+        from activities a
+        join sections s on s.id = a.section_id
+        where a.course_id = ${q.courseId} and ${countsTowardProgress('a', 's')}
+      ),
+      prog as (
+        select b.id, count(act.id)::int as expected, count(acu.id) filter (where acu.grade is not null)::int as graded
+        from base b
+        join act on ${formApplies(sql`act.key`, sql`b.form`)}
+        left join activity_course_users acu on acu.activity_id = act.id and acu.course_registered_user_id = b.id
+        group by b.id
+      ),
+      tk as (
+        select t.course_registered_user_id as id, count(*)::int as total, count(*) filter (where st.key = 'open')::int as open
+        from tickets t
+        join status_tickets st on st.id = t.status_ticket_id
+        where t.course_id = ${q.courseId} and t.course_registered_user_id in (select id from base)
+        group by t.course_registered_user_id
+      ),
+      s as (
+        select b.id, b.registered_user_id as "registeredUserId", b.rut, b.name, b.last_name as "lastName", b.mother_last_name as "motherLastName",
+          b.email, b.phone, b.classroom_id as "classroomId", b.classroom, b.stage, b.form,
+          b.last_access_registered_moodle as "lastAccess", b.last_access_text as "lastAccessText",
+          case when b.last_access_registered_moodle is null then null
+               else floor(extract(epoch from (now() - b.last_access_registered_moodle)) / 86400)::int end as "daysWithoutAccess",
+          case when coalesce(pg.expected, 0) > 0 then round(100.0 * pg.graded / pg.expected)::int else null end as progress,
+          coalesce(pg.graded, 0) as graded, coalesce(pg.expected, 0) as expected,
+          coalesce(tk.open, 0) as "openTickets", coalesce(tk.total, 0) as tickets, b.is_sincronized as synced
+        from base b
+        left join prog pg on pg.id = b.id
+        left join tk on tk.id = b.id
+      )`;
+  }
+
+  private where(q: StudentTableQuery) {
+    const parts: RawBuilder<unknown>[] = [sql`true`];
+    if (q.status) parts.push(sql`s.stage = ${STAGES[q.status]}`);
+    if (q.inactive_days !== undefined) parts.push(sql`(s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${q.inactive_days}))`);
+    if (q.progress_below !== undefined) parts.push(sql`s.progress < ${q.progress_below}`);
+    if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);
+    if (q.search) {
+      const text = q.search.trim();
+      const plain = likePattern(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+      const compact = text.replace(/[.\s-]/g, '');
+      const or: RawBuilder<unknown>[] = [
+        sql`translate(lower(s.name || ' ' || s."lastName" || ' ' || coalesce(s."motherLastName", '')), ${ACCENTED}, ${PLAIN}) like ${plain}`,
+        sql`lower(coalesce(s.email, '')) like ${likePattern(text.toLowerCase())}`,
+      ];
+      if (/^[0-9kK]+$/.test(compact)) or.push(sql`replace(replace(s.rut, '.', ''), '-', '') ilike ${likePattern(compact)}`);
+      parts.push(sql`(${sql.join(or, sql` or `)})`);
+    }
+    return sql.join(parts, sql` and `);
+  }
+
+  private orderBy(q: StudentTableQuery) {
+    const key: FollowUpSort = q.sort ?? 'name';
+    const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
+    // Never accessed is the oldest access; a student without graded activities has the least progress.
+    const nulls = key === 'lastAccess' || key === 'progress' ? (q.order === 'desc' ? sql`nulls last` : sql`nulls first`) : sql`nulls last`;
+    const tie = key === 'name' ? sql`s.id ${dir}` : sql`lower(s."lastName" || ' ' || s.name) asc, s.id asc`;
+    return sql`${SORTS[key]} ${dir} ${nulls}, ${tie}`;
+  }
+
+  /** One page of the table (or, without `page`, up to `limit` rows) and the total after filters. */
+  async students(q: StudentTableQuery, limit?: number): Promise<{ rows: StudentTableRow[]; meta?: PageMeta }> {
+    const perPage = q.perPage ?? 10;
+    const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${limit ?? 5000}`;
+    const { rows } = await sql<StudentTableRow & { __total: number }>`
+      with ${this.table(q)}
+      select s.*, count(*) over ()::int as __total
+      from s
+      where ${this.where(q)}
+      order by ${this.orderBy(q)}
+      ${paging}`.execute(this.db);
+    let total = rows[0]?.__total ?? 0;
+    if (q.page && !rows.length && q.page > 1) {
+      const { rows: c } = await sql<{ n: number }>`with ${this.table(q)} select count(*)::int as n from s where ${this.where(q)}`.execute(this.db);
+      total = c[0]?.n ?? 0;
+    }
+    const out = rows.map(({ __total: _, ...r }) => r as StudentTableRow);
+    return { rows: out, ...(q.page ? { meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } } : {}) };
+  }
+
+  /** An enrolment's course and classroom (any profile), or undefined. */
+  enrolment(id: number) {
+    return this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('courses as c', 'c.id', 'e.course_id')
+      .select(['e.id', 'e.course_id', 'e.classroom_id', 'c.description as course_description'])
+      .where('e.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Of the given enrolments, the course and classroom of each (those that exist). */
+  enrolments(ids: number[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db.selectFrom('course_registered_users').select(['id', 'course_id', 'classroom_id']).where('id', 'in', ids).execute();
+  }
+
+  /** Every activity of the enrolment's course with the student's row on it, by section. */
+  async activitiesOf(enrolmentId: number, courseId: number, form: 'A' | 'B') {
+    const { rows } = await sql<{
+      activityId: number;
+      idActivityMoodle: number | null;
+      description: string;
+      section: string | null;
+      sectionKey: string | null;
+      weighing: number;
+      counts: boolean;
+      statusMoodle: string | null;
+      qualificationMoodle: string | null;
+      completionState: number | null;
+      grade: number | null;
+    }>`
+      select a.id as "activityId", a.id_activity_moodle as "idActivityMoodle", a.description, s.description as section, s.key as "sectionKey",
+        a.weighing::float8 as weighing,
+        coalesce(${countsTowardProgress('a', 's')} and ${formApplies(sql`s.key`, sql`${form}::text`)}, false) as counts,
+        acu.status_moodle as "statusMoodle", acu.qualification_moodle as "qualificationMoodle", acu.completion_state as "completionState", acu.grade::float8 as grade
+      from activities a
+      left join sections s on s.id = a.section_id
+      left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = ${enrolmentId}
+      where a.course_id = ${courseId}
+      order by s.id nulls last, a.id`.execute(this.db);
+    return rows;
+  }
+}

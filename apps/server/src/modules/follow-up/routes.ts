@@ -1,0 +1,81 @@
+import {
+  chileDateTime,
+  chileParts,
+  classroomTutorsSchema,
+  followUpFiltersSchema,
+  followUpStudentsQuerySchema,
+  PERMISSIONS,
+  type FollowUpStudent,
+} from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireAuth } from '../../http/auth.js';
+import { collection, ok, resource } from '../../http/envelope.js';
+import { sendFile } from '../../http/files.js';
+import { idParams } from '../../http/params.js';
+import { writeXlsx } from '../../lib/spreadsheet.js';
+import type { Services } from '../../services.js';
+import { presentTicket } from '../tickets/presenter.js';
+
+const path = (request: FastifyRequest) => request.url.split('?')[0]!;
+
+/** Columns of the follow-up export (one row per student enrolment). */
+export const FOLLOW_UP_EXPORT_HEADER = [
+  'RUT', 'Nombre', 'Apellido paterno', 'Apellido materno', 'Correo electrónico', 'Teléfono', 'Aula', 'Estado',
+  'Último acceso', 'Días sin acceso', 'Progreso (%)', 'Actividades calificadas', 'Actividades a realizar', 'Tickets abiertos', 'Tickets',
+];
+
+export function followUpExportRow(s: FollowUpStudent): Array<string | number | null> {
+  return [
+    s.rut, s.name, s.lastName, s.motherLastName, s.email, s.phone, s.classroom, s.status,
+    s.lastAccess ? chileDateTime(s.lastAccess) : 'Nunca', s.daysWithoutAccess, s.progress, s.graded, s.expected, s.openTickets, s.tickets,
+  ];
+}
+
+/**
+ * Student follow-up (SCREENS.md §5): the tutors of a classroom (administrators and developers),
+ * the course and classroom selectors, the student table and its export, one student's detail.
+ * A tutor sees only their classrooms (403 for any other).
+ */
+export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { followUp, tickets } = services;
+  const read = { access: PERMISSIONS.followUpRead };
+  const assign = { access: PERMISSIONS.configurationWrite };
+  const tags = ['follow-up'];
+
+  // Tutors of a classroom.
+  app.get('/classrooms/:id/tutors', { config: assign, schema: { tags, params: idParams } }, async (request) => ok(await followUp.tutors(request.params.id)));
+  app.put('/classrooms/:id/tutors', { config: assign, schema: { tags, params: idParams, body: classroomTutorsSchema } }, async (request) => {
+    const { message, data } = await followUp.setTutors(request.params.id, request.body.user_ids, requireAuth(request), request.ip);
+    return ok(data, message);
+  });
+
+  // Selectors.
+  app.get('/follow-up/courses', { config: read, schema: { tags } }, async (request) => {
+    const rows = await followUp.courses(requireAuth(request));
+    return ok(collection(request, path(request), 'courses', rows.map((c) => resource(request, `/api/v2/courses/${c.id}`, c))));
+  });
+  app.get('/follow-up/courses/:id/classrooms', { config: read, schema: { tags, params: idParams } }, async (request) => {
+    const rows = await followUp.classrooms(requireAuth(request), request.params.id);
+    return ok(collection(request, path(request), 'classrooms', rows.map((c) => resource(request, `/api/v2/classrooms/${c.id}`, c))));
+  });
+
+  // The student table, its export, one student.
+  app.get('/follow-up/courses/:id/students', { config: read, schema: { tags, params: idParams, querystring: followUpStudentsQuerySchema } }, async (request) => {
+    const { rows, meta } = await followUp.students(requireAuth(request), request.params.id, request.query);
+    return ok(collection(request, path(request), 'students', rows.map((s) => resource(request, `/api/v2/follow-up/enrolments/${s.id}`, s)), meta));
+  });
+  app.get('/follow-up/courses/:id/students/export', { config: read, schema: { tags, params: idParams, querystring: followUpFiltersSchema } }, async (request, reply) => {
+    const rows = await followUp.exportRows(requireAuth(request), request.params.id, request.query);
+    const body = await writeXlsx('Seguimiento', FOLLOW_UP_EXPORT_HEADER, rows.map(followUpExportRow), 'SEGUIMIENTO DE ESTUDIANTES');
+    return sendFile(reply, `seguimiento-${request.params.id}-${chileParts(new Date()).day}.xlsx`, body);
+  });
+  app.get('/follow-up/enrolments/:id', { config: read, schema: { tags, params: idParams } }, async (request) => {
+    const actor = requireAuth(request);
+    const detail = await followUp.detail(actor, request.params.id);
+    // The student's tickets in the course, whoever they are assigned to (the ticket history).
+    const history = await tickets.list('search', { enrolmentId: request.params.id }, actor, { scoped: false });
+    return ok({ ...detail, tickets: collection(request, `/api/v2/course-registered-user/${request.params.id}/tickets`, 'tickets', history.rows.map((t) => presentTicket(request, t))) });
+  });
+};

@@ -1,0 +1,409 @@
+import { computeDv, FOLLOW_UP_MSG, formatRut, MSG, STUDENT_STATES } from '@sigaf/contract';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLLOW_UP_EXPORT_HEADER } from '../src/modules/follow-up/routes.js';
+import { ticketKeys } from './data.js';
+import { TEST_ADMIN } from './fixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+/**
+ * A hand-made course whose every figure is computed by hand below.
+ *
+ * Activities of course C: R (Renuncia), E (Encuesta), PA (Pre Test A), PB (Pre Test B),
+ * U1 (Unidad, weighing 30), U2 (Unidad, weighing 0: not counted), F (Formativa, weighing 0).
+ * So every student has 3 activities to do: E, their form's pre test, U1.
+ *
+ *   S1 Ana Pérez     form A  Aula Alfa  accessed 1 h ago      resign "-"          E 7, PA 6, U1 5 -> 3/3 100 %   tickets: 1 open, 1 closed
+ *   S2 Bruno Soto    form B  Aula Alfa  accessed 10 days ago  resign "En curso"   E 6, PB no grade -> 1/3 33 %   no tickets
+ *   S3 Carla Muñoz   form B  Aula Beta  never                 no resign row       nothing -> 0/3 0 %             tickets: 2 open
+ *   S4 Diego Rojas   form A  Aula Beta  accessed 3 days ago   resign finished     PA 5, U1 4 (+ PB 7 wrong form) -> 2/3 67 %   1 closed
+ *   S5 Elena Vidal   form A  no room    accessed 40 days ago  no resign row, unsynced, no e-mail   E 7 -> 1/3 33 %   no tickets
+ *   T1 (profile tutor, Aula Alfa): never part of the follow-up.
+ * Course D: S1 again, in Aula Gamma.
+ * Users: tutorA follows Aula Alfa, tutorG Aula Gamma, tutorN nothing.
+ */
+let ctx: TestContext;
+let admin: string;
+let C: number;
+let D: number;
+const room: Record<string, number> = {};
+const act: Record<string, number> = {};
+const enr: Record<string, number> = {};
+const rut: Record<string, string> = {};
+let op: { id: number; token: string };
+let tutorA: { id: number; token: string };
+let tutorG: { id: number; token: string };
+let tutorN: { id: number; token: string };
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+function rutWhere(start: number, want: (dv: string) => boolean): string {
+  for (let body = start; ; body++) if (want(computeDv(body))) return formatRut({ body, dv: computeDv(body) });
+}
+const even = (dv: string) => /^[02468]$/.test(dv);
+const odd = (dv: string) => /^[13579]$/.test(dv);
+
+type Row = { id: number; name: string; progress: number | null; graded: number; expected: number; openTickets: number; tickets: number; status: string; classroom: string | null; form: string; lastAccess: string | null; daysWithoutAccess: number | null; synced: boolean; email: string | null };
+
+const get = (url: string, token = admin) => ctx.request({ method: 'GET', url, token });
+async function list(query: Record<string, string | number | boolean> = {}, token = admin, course = C) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const res = await get(`/api/v2/follow-up/courses/${course}/students${qs ? `?${qs}` : ''}`, token);
+  expect(res.statusCode, res.body).toBe(200);
+  const d = res.json()._data;
+  return { rows: d.collections.map((c: { properties: Row }) => c.properties) as Row[], meta: d.meta, total: d.numberOfElements as number };
+}
+const who = (rows: Row[]) => rows.map((r) => Object.keys(enr).find((k) => enr[k] === r.id));
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  op = await ctx.userWithRole('operator');
+  tutorA = await ctx.userWithRole('tutor');
+  tutorG = await ctx.userWithRole('tutor');
+  tutorN = await ctx.userWithRole('tutor');
+  const db = ctx.db;
+  const id = async (table: 'profiles' | 'sections', key: string) => (await db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
+  const category = (await db.insertInto('categories').values({ description: 'Seguimiento', category_code: 'SEGU', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow()).id;
+  C = (await db.insertInto('courses').values({ description: 'Curso seguimiento', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  D = (await db.insertInto('courses').values({ description: 'Curso otro', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  for (const name of ['Alfa', 'Beta', 'Gamma']) room[name] = (await db.insertInto('classrooms').values({ description: `Aula ${name}` }).returning('id').executeTakeFirstOrThrow()).id;
+  const unit = (await db.insertInto('sections').values({ description: 'Unidad 1' }).returning('id').executeTakeFirstOrThrow()).id;
+  const activities: Array<[string, number, number]> = [
+    ['R', await id('sections', 'resign'), 0],
+    ['E', await id('sections', 'survey'), 0],
+    ['PA', await id('sections', 'pre_test_a'), 0],
+    ['PB', await id('sections', 'pre_test_b'), 0],
+    ['U1', unit, 30],
+    ['U2', unit, 0],
+    ['F', await id('sections', 'formative'), 0],
+  ];
+  for (const [name, section_id, weighing] of activities) {
+    act[name] = (await db.insertInto('activities').values({ description: `Actividad ${name}`, course_id: C, section_id, weighing }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+  const student = await id('profiles', 'student');
+  const tutorProfile = await id('profiles', 'tutor');
+  // name, first name, last name, rut, classroom, last access, synced, profile, e-mail
+  const people: Array<[string, string, string, string, number | null, Date | null, boolean, number, string | null]> = [
+    ['S1', 'Ana', 'Pérez', rutWhere(11_000_000, even), room.Alfa!, ago(HOUR), true, student, 'ana.perez@correo.test'],
+    ['S2', 'Bruno', 'Soto', rutWhere(12_000_000, odd), room.Alfa!, ago(10 * DAY), true, student, 'bruno.soto@correo.test'],
+    ['S3', 'Carla', 'Muñoz', rutWhere(13_000_000, (dv) => dv === 'K'), room.Beta!, null, true, student, 'carla.munoz@correo.test'],
+    ['S4', 'Diego', 'Rojas', rutWhere(14_000_000, even), room.Beta!, ago(3 * DAY), true, student, 'diego.r@correo.test'],
+    ['S5', 'Elena', 'Vidal', rutWhere(15_000_000, even), null, ago(40 * DAY), false, student, null],
+    ['T1', 'Tomás', 'Tutor', rutWhere(16_000_000, odd), room.Alfa!, ago(HOUR), true, tutorProfile, 'tomas@correo.test'],
+  ];
+  for (const [key, name, last_name, r, classroom_id, last, synced, profile_id, email] of people) {
+    rut[key] = r;
+    const person = (await db.insertInto('registered_users').values({ rut: r, name, last_name, email, mobile: key === 'S1' ? '+56912345678' : null }).returning('id').executeTakeFirstOrThrow()).id;
+    enr[key] = (
+      await db
+        .insertInto('course_registered_users')
+        .values({ course_id: C, registered_user_id: person, profile_id, classroom_id, last_access_registered_moodle: last, is_sincronized: synced })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    if (key === 'S1') {
+      enr.S1D = (await db.insertInto('course_registered_users').values({ course_id: D, registered_user_id: person, profile_id, classroom_id: room.Gamma! }).returning('id').executeTakeFirstOrThrow()).id;
+    }
+  }
+  // [student, activity, status_moodle, completion_state, grade]
+  const rows: Array<[string, string, string | null, number | null, number | null]> = [
+    ['S1', 'R', '-', 0, null],
+    ['S1', 'E', 'Enviado', 1, 7],
+    ['S1', 'PA', 'Finalizado', 2, 6],
+    ['S1', 'U1', 'Enviado', 1, 5],
+    ['S1', 'U2', 'Enviado', 1, 6],
+    ['S2', 'R', 'En curso', 0, null],
+    ['S2', 'E', 'Enviado', 1, 6],
+    ['S2', 'PB', 'Finalizado', 1, null],
+    ['S4', 'R', 'Finalizado', 1, null],
+    ['S4', 'PA', 'Finalizado', 2, 5],
+    ['S4', 'PB', 'Finalizado', 2, 7],
+    ['S4', 'U1', 'Enviado', 1, 4],
+    ['S5', 'E', 'Enviado', 1, 7],
+    ['T1', 'U1', 'Enviado', 1, 7],
+  ];
+  for (const [s, a, status_moodle, completion_state, grade] of rows) {
+    await db.insertInto('activity_course_users').values({ course_registered_user_id: enr[s]!, activity_id: act[a]!, status_moodle, completion_state, grade }).execute();
+  }
+  const k = await ticketKeys(db);
+  const tickets: Array<[string, number]> = [['S1', k.open], ['S1', k.closed], ['S3', k.open], ['S3', k.open], ['S4', k.closed]];
+  let n = 0;
+  for (const [s, status] of tickets) {
+    await db
+      .insertInto('tickets')
+      .values({
+        course_registered_user_id: enr[s]!, course_id: C, ticket_code: `SEGU-CUR-${String(++n).padStart(4, '0')}`, status_ticket_id: status,
+        type_ticket_id: k.phone, priority_ticket_id: k.high, source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: op.id,
+        closing_date: status === k.closed ? new Date() : null,
+      })
+      .execute();
+  }
+  await db.insertInto('classroom_tutors').values([
+    { classroom_id: room.Alfa!, user_id: tutorA.id },
+    { classroom_id: room.Gamma!, user_id: tutorG.id },
+  ]).execute();
+});
+afterAll(() => ctx.close());
+
+describe('follow-up student table', () => {
+  it('lists the student enrolments (not the tutor) with status, progress and tickets, by name', async () => {
+    const { rows, meta, total } = await list({ page: 1, perPage: 10 });
+    expect(who(rows)).toEqual(['S3', 'S1', 'S4', 'S2', 'S5']);
+    expect(meta).toEqual({ page: 1, perPage: 10, total: 5, lastPage: 1 });
+    expect(total).toBe(5);
+    const by = Object.fromEntries(rows.map((r) => [who([r])[0], r]));
+    expect([by.S1!.progress, by.S2!.progress, by.S3!.progress, by.S4!.progress, by.S5!.progress]).toEqual([100, 33, 0, 67, 33]);
+    expect([by.S1!.graded, by.S1!.expected, by.S4!.graded, by.S4!.expected]).toEqual([3, 3, 2, 3]);
+    expect(rows.map((r) => r.status)).toEqual([STUDENT_STATES[0], STUDENT_STATES[0], STUDENT_STATES[2], STUDENT_STATES[1], STUDENT_STATES[0]]);
+    expect(rows.map((r) => [r.openTickets, r.tickets])).toEqual([[2, 2], [1, 2], [0, 1], [0, 0], [0, 0]]);
+    expect(rows.map((r) => r.classroom)).toEqual(['Aula Beta', 'Aula Alfa', 'Aula Beta', 'Aula Alfa', null]);
+    expect(rows.map((r) => r.form)).toEqual(['B', 'A', 'A', 'B', 'A']);
+    expect(by.S3!.lastAccess).toBeNull();
+    expect(by.S3!.daysWithoutAccess).toBeNull();
+    expect([by.S1!.daysWithoutAccess, by.S2!.daysWithoutAccess, by.S4!.daysWithoutAccess, by.S5!.daysWithoutAccess]).toEqual([0, 10, 3, 40]);
+    expect(by.S5!.synced).toBe(false);
+    expect(by.S1).toMatchObject({ rut: rut.S1, name: 'Ana', lastName: 'Pérez', email: 'ana.perez@correo.test', phone: '+56912345678', classroomId: room.Alfa, stage: 0 });
+  });
+
+  it('pages on the server', async () => {
+    const p2 = await list({ page: 2, perPage: 2 });
+    expect(who(p2.rows)).toEqual(['S4', 'S2']);
+    expect(p2.meta).toEqual({ page: 2, perPage: 2, total: 5, lastPage: 3 });
+    const p3 = await list({ page: 3, perPage: 2 });
+    expect(who(p3.rows)).toEqual(['S5']);
+    const past = await list({ page: 4, perPage: 2 });
+    expect(past.rows).toEqual([]);
+    expect(past.meta).toEqual({ page: 4, perPage: 2, total: 5, lastPage: 3 });
+  });
+
+  it('sorts on the server by each column, ties by name', async () => {
+    expect(who((await list({ sort: 'progress', order: 'asc' })).rows)).toEqual(['S3', 'S2', 'S5', 'S4', 'S1']);
+    expect(who((await list({ sort: 'progress', order: 'desc' })).rows)).toEqual(['S1', 'S4', 'S2', 'S5', 'S3']);
+    // Never accessed is the oldest access.
+    expect(who((await list({ sort: 'lastAccess', order: 'asc' })).rows)).toEqual(['S3', 'S5', 'S2', 'S4', 'S1']);
+    expect(who((await list({ sort: 'lastAccess', order: 'desc' })).rows)).toEqual(['S1', 'S4', 'S2', 'S5', 'S3']);
+    expect(who((await list({ sort: 'openTickets', order: 'desc' })).rows)).toEqual(['S3', 'S1', 'S4', 'S2', 'S5']);
+    expect(who((await list({ sort: 'status', order: 'asc' })).rows)).toEqual(['S3', 'S1', 'S5', 'S2', 'S4']);
+    expect(who((await list({ sort: 'name', order: 'desc' })).rows)).toEqual(['S5', 'S2', 'S4', 'S1', 'S3']);
+    expect(who((await list({ sort: 'classroom', order: 'asc' })).rows)).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
+    const byRut = (await list({ sort: 'rut', order: 'asc' })).rows.map((r) => r.id);
+    expect(byRut).toEqual([enr.S1, enr.S2, enr.S3, enr.S4, enr.S5]);
+  });
+
+  it('filters: status, without access for N days, low progress, open tickets, classroom, text', async () => {
+    expect(who((await list({ status: 'resigning' })).rows)).toEqual(['S2']);
+    expect(who((await list({ status: 'resigned' })).rows)).toEqual(['S4']);
+    expect(who((await list({ status: 'active' })).rows)).toEqual(['S3', 'S1', 'S5']);
+    // More than 7 days, or never: S3 (never), S2 (10 days), S5 (40 days).
+    expect(who((await list({ inactive_days: 7 })).rows)).toEqual(['S3', 'S2', 'S5']);
+    expect(who((await list({ inactive_days: 30 })).rows)).toEqual(['S3', 'S5']);
+    expect(who((await list({ inactive_days: 0 })).rows)).toEqual(['S3', 'S1', 'S4', 'S2', 'S5']);
+    expect(who((await list({ progress_below: 50 })).rows)).toEqual(['S3', 'S2', 'S5']);
+    expect(who((await list({ progress_below: 34 })).rows)).toEqual(['S3', 'S2', 'S5']);
+    expect(who((await list({ progress_below: 33 })).rows)).toEqual(['S3']);
+    expect((await list({ progress_below: 0 })).rows).toEqual([]);
+    expect(who((await list({ open_tickets: true })).rows)).toEqual(['S3', 'S1']);
+    expect(who((await list({ open_tickets: false })).rows)).toHaveLength(5);
+    expect(who((await list({ classroom_id: room.Alfa! })).rows)).toEqual(['S1', 'S2']);
+    expect(who((await list({ classroom_id: room.Beta!, status: 'active' })).rows)).toEqual(['S3']);
+    expect(who((await list({ search: 'munoz' })).rows)).toEqual(['S3']);
+    expect(who((await list({ search: 'BRUNO soto' })).rows)).toEqual(['S2']);
+    expect(who((await list({ search: rut.S4!.replace(/[.-]/g, '') })).rows)).toEqual(['S4']);
+    expect(who((await list({ search: 'diego.r@' })).rows)).toEqual(['S4']);
+    expect(who((await list({ search: '100%_' })).rows)).toEqual([]);
+    const combined = await list({ inactive_days: 7, progress_below: 50, status: 'active', page: 1, perPage: 1 });
+    expect(who(combined.rows)).toEqual(['S3']);
+    expect(combined.meta.total).toBe(2);
+  });
+
+  it('exports the filtered rows as .xlsx', async () => {
+    const res = await get(`/api/v2/follow-up/courses/${C}/students/export?status=active&sort=progress&order=desc`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.headers['content-disposition']).toContain('.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    expect((ws.getRow(2).values as unknown[]).slice(1)).toEqual(FOLLOW_UP_EXPORT_HEADER);
+    expect(ws.rowCount).toBe(2 + 3);
+    const rows = [3, 4, 5].map((i) => (ws.getRow(i).values as unknown[]).slice(1));
+    expect(rows.map((r) => r[0])).toEqual([rut.S1, rut.S5, rut.S3]);
+    expect(rows[0]!.slice(1, 8)).toEqual(['Ana', 'Pérez', '', 'ana.perez@correo.test', '+56912345678', 'Aula Alfa', 'Activo']);
+    expect(rows[0]!.slice(10)).toEqual([100, 3, 3, 1, 2]);
+    expect(rows[2]![8]).toBe('Nunca');
+    expect(rows[2]!.slice(10)).toEqual([0, 0, 3, 2, 2]);
+  });
+
+  it('one student: activities with status and grade, and the ticket history', async () => {
+    const res = await get(`/api/v2/follow-up/enrolments/${enr.S4}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const d = res.json()._data;
+    expect(d.student).toMatchObject({ id: enr.S4, status: 'Renunciado', progress: 67, form: 'A' });
+    expect(d.course).toEqual({ id: C, description: 'Curso seguimiento' });
+    const acts = Object.fromEntries(d.activities.map((a: { description: string }) => [a.description, a]));
+    expect(Object.keys(acts)).toHaveLength(7);
+    expect(acts['Actividad PA']).toMatchObject({ grade: 5, statusMoodle: 'Finalizado', completionState: 2, counts: true, sectionKey: 'pre_test_a' });
+    // The other form's test does not count for this student, nor do resign, unweighted or formative activities.
+    expect(['R', 'E', 'PA', 'PB', 'U1', 'U2', 'F'].map((a) => acts[`Actividad ${a}`].counts)).toEqual([false, true, true, false, true, false, false]);
+    expect(acts['Actividad E']).toMatchObject({ grade: null, statusMoodle: null, completionState: null });
+    expect(d.tickets.numberOfElements).toBe(1);
+    expect(d.tickets.collections[0].properties.ticketCode).toBe('SEGU-CUR-0005');
+    const s3 = (await get(`/api/v2/follow-up/enrolments/${enr.S3}`)).json()._data;
+    expect(s3.tickets.collections.map((t: { properties: { ticketCode: string } }) => t.properties.ticketCode)).toEqual(['SEGU-CUR-0004', 'SEGU-CUR-0003']);
+    // A tutor's enrolment is not part of the follow-up.
+    expect((await get(`/api/v2/follow-up/enrolments/${enr.T1}`)).statusCode).toBe(404);
+  });
+
+  it('course selector and classrooms: staff see every course and classroom', async () => {
+    const courses = (await get('/api/v2/follow-up/courses')).json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id);
+    expect(courses).toEqual(expect.arrayContaining([C, D]));
+    const rooms = (await get(`/api/v2/follow-up/courses/${C}/classrooms`, op.token)).json()._data.collections.map((c: { properties: unknown }) => c.properties);
+    expect(rooms).toEqual([
+      { id: room.Alfa, description: 'Aula Alfa', students: 2 },
+      { id: room.Beta, description: 'Aula Beta', students: 2 },
+    ]);
+  });
+});
+
+describe('tutor scoping', () => {
+  const forbidden = (res: { statusCode: number; json(): { message: string; success: boolean } }, message: string) => {
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ success: false, message });
+  };
+
+  it('a tutor gets only the courses and classrooms assigned to them', async () => {
+    const ids = async (token: string) => (await get('/api/v2/follow-up/courses', token)).json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id);
+    expect(await ids(tutorA.token)).toEqual([C]);
+    expect(await ids(tutorG.token)).toEqual([D]);
+    expect(await ids(tutorN.token)).toEqual([]);
+    const rooms = (await get(`/api/v2/follow-up/courses/${C}/classrooms`, tutorA.token)).json()._data.collections.map((c: { properties: unknown }) => c.properties);
+    expect(rooms).toEqual([{ id: room.Alfa, description: 'Aula Alfa', students: 2 }]);
+    forbidden(await get(`/api/v2/follow-up/courses/${C}/classrooms`, tutorG.token), FOLLOW_UP_MSG.courseForbidden);
+  });
+
+  it('the student table, its export and the detail: only their classrooms, 403 for another', async () => {
+    const mine = await list({ page: 1 }, tutorA.token);
+    expect(who(mine.rows)).toEqual(['S1', 'S2']);
+    expect(mine.meta.total).toBe(2);
+    expect(who((await list({ classroom_id: room.Alfa!, open_tickets: true }, tutorA.token)).rows)).toEqual(['S1']);
+    forbidden(await get(`/api/v2/follow-up/courses/${C}/students?classroom_id=${room.Beta}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
+    forbidden(await get(`/api/v2/follow-up/courses/${C}/students`, tutorG.token), FOLLOW_UP_MSG.courseForbidden);
+    forbidden(await get(`/api/v2/follow-up/courses/${C}/students`, tutorN.token), FOLLOW_UP_MSG.courseForbidden);
+    expect(who((await list({}, tutorG.token, D)).rows)).toEqual(['S1D']);
+
+    const xlsx = await get(`/api/v2/follow-up/courses/${C}/students/export`, tutorA.token);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    expect(wb.worksheets[0]!.rowCount).toBe(2 + 2);
+    forbidden(await get(`/api/v2/follow-up/courses/${C}/students/export?classroom_id=${room.Beta}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
+
+    expect((await get(`/api/v2/follow-up/enrolments/${enr.S2}`, tutorA.token)).statusCode).toBe(200);
+    forbidden(await get(`/api/v2/follow-up/enrolments/${enr.S3}`, tutorA.token), FOLLOW_UP_MSG.enrolmentForbidden);
+    forbidden(await get(`/api/v2/follow-up/enrolments/${enr.S5}`, tutorA.token), FOLLOW_UP_MSG.enrolmentForbidden);
+  });
+
+  it('the per-classroom dashboard calls and students on activities: only their classrooms', async () => {
+    const base = `/api/v2/course-registered-users/${C}/classrooms`;
+    const card = await get(`${base}/${room.Alfa}/follow-student-classroom`, tutorA.token);
+    expect(card.statusCode, card.body).toBe(200);
+    expect(card.json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 2 });
+    expect((await get(`${base}/Aula%20Alfa/status-user-classroom`, tutorA.token)).json()._data.chartData.datasets[0].data).toEqual([1, 1, 0]);
+    for (const path of ['follow-student-classroom', 'status-user-classroom', 'progress-classroom-chart', 'sections/pre_test_a/progress-activities', 'sections/pre_test_a/progress-activities-avance']) {
+      forbidden(await get(`${base}/${room.Beta}/${path}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
+      forbidden(await get(`${base}/Aula%20Beta/${path}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
+      expect((await get(`${base}/${room.Beta}/${path}`, op.token)).statusCode).toBe(200);
+    }
+    const onActivities = async (token: string) => get(`/api/v2/activities/${encodeURIComponent(JSON.stringify([act.E]))}/course-registered-users/${C}`, token);
+    const mine = await onActivities(tutorA.token);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json()._data.map((s: { name: string }) => s.name)).toEqual(['Ana', 'Bruno']);
+    expect((await onActivities(op.token)).json()._data.map((s: { name: string }) => s.name)).toEqual(['Carla', 'Ana', 'Diego', 'Bruno']);
+    forbidden(await onActivities(tutorG.token), FOLLOW_UP_MSG.courseForbidden);
+  });
+});
+
+describe('tutors of a classroom', () => {
+  const tutorsUrl = (id: number | string) => `/api/v2/classrooms/${id}/tutors`;
+  const put = (id: number | string, payload: unknown, token = admin) => ctx.request({ method: 'PUT', url: tutorsUrl(id), payload: payload as object, token });
+
+  it('reads the assigned tutors and every tutor to choose from', async () => {
+    const res = await get(tutorsUrl(room.Alfa!));
+    expect(res.statusCode).toBe(200);
+    const d = res.json()._data;
+    expect(d.classroom).toEqual({ id: room.Alfa, description: 'Aula Alfa' });
+    expect(d.tutors.map((t: { id: number }) => t.id)).toEqual([tutorA.id]);
+    expect(d.candidates.map((t: { id: number }) => t.id).sort()).toEqual([tutorA.id, tutorG.id, tutorN.id].sort());
+  });
+
+  it('refuses users that are not tutors, unknown users and bad bodies with a 422; a missing classroom is a 404', async () => {
+    const notTutor = await put(room.Beta!, { user_ids: [tutorN.id, op.id] });
+    expect(notTutor.statusCode).toBe(422);
+    expect(notTutor.json()._data.errors.user_ids).toEqual([FOLLOW_UP_MSG.notTutor([op.id])]);
+    expect((await put(room.Beta!, { user_ids: [2147480000] })).statusCode).toBe(422);
+    for (const body of [{}, { user_ids: 'abc' }, { user_ids: [0] }, { user_ids: [-3] }, { user_ids: ['x'] }]) {
+      const res = await put(room.Beta!, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(res.json().success).toBe(false);
+    }
+    expect((await put(2147480000, { user_ids: [] })).statusCode).toBe(404);
+    expect((await put('abc', { user_ids: [] })).statusCode).toBe(422);
+    expect((await get(tutorsUrl(room.Beta!))).json()._data.tutors).toEqual([]);
+  });
+
+  it('only administrators and developers assign; the new set applies to the tutor at once', async () => {
+    for (const token of [op.token, tutorA.token]) {
+      const res = await put(room.Beta!, { user_ids: [tutorA.id] }, token);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe(MSG.forbidden);
+      expect((await get(tutorsUrl(room.Beta!), token)).statusCode).toBe(403);
+    }
+    const saved = await put(room.Beta!, { user_ids: [tutorA.id, tutorN.id, tutorA.id] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().message).toBe(FOLLOW_UP_MSG.tutorsSaved('Aula Beta', 2));
+    expect(saved.json()._data.tutors.map((t: { id: number }) => t.id).sort()).toEqual([tutorA.id, tutorN.id].sort());
+    expect(who((await list({}, tutorA.token)).rows)).toEqual(['S3', 'S1', 'S4', 'S2']);
+    expect(who((await list({}, tutorN.token)).rows)).toEqual(['S3', 'S4']);
+    // Removing every tutor.
+    const cleared = await put(room.Beta!, { user_ids: [] });
+    expect(cleared.json().message).toBe(FOLLOW_UP_MSG.tutorsSaved('Aula Beta', 0));
+    expect(who((await list({}, tutorA.token)).rows)).toEqual(['S1', 'S2']);
+    expect((await get(`/api/v2/follow-up/courses/${C}/students`, tutorN.token)).statusCode).toBe(403);
+  });
+});
+
+describe('bad input', () => {
+  it('is a 4xx in the envelope with a Spanish message, never a 500', async () => {
+    const cases: Array<[string, number]> = [
+      [`/api/v2/follow-up/courses/${C}/students?sort=password`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?order=up`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?status=vivo`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?inactive_days=-1`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?inactive_days=abc`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?inactive_days=99999`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?progress_below=101`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?open_tickets=quizas`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?classroom_id=abc`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?page=0`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?perPage=100000`, 422],
+      [`/api/v2/follow-up/courses/${C}/students?search=${'x'.repeat(300)}`, 422],
+      ['/api/v2/follow-up/courses/2147480000/students', 404],
+      ['/api/v2/follow-up/courses/abc/students', 422],
+      ['/api/v2/follow-up/courses/2147480000/classrooms', 404],
+      [`/api/v2/follow-up/courses/${C}/students/export?status=nada`, 422],
+      ['/api/v2/follow-up/enrolments/2147480000', 404],
+      ['/api/v2/follow-up/enrolments/0', 422],
+    ];
+    for (const [url, status] of cases) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(status);
+      expect(res.json(), url).toMatchObject({ success: false, statusCode: status });
+      expect(res.json().message, url).toMatch(/[a-záéíóú]/);
+    }
+    // An unknown classroom filter matches nobody (it is not another tutor's classroom for staff).
+    expect((await list({ classroom_id: 2147480000 })).rows).toEqual([]);
+  });
+});
