@@ -69,6 +69,10 @@ export const configSchema = z.object({
     .toLowerCase()
     .regex(/^(off|([01]?\d|2[0-3]):[0-5]\d)$/, 'use HH:MM (24 h, local time) or off')
     .default('02:00'),
+  /** Demo mode (also `npm run demo` or `npm start -- --demo`): Moodle simulator in-process and demo data. */
+  DEMO: bool.default(false),
+  /** Port of the demo's Moodle simulator (0: any free port). */
+  DEMO_MOODLE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 
 export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };

@@ -6,6 +6,7 @@ import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
+import { demoBanner, demoRequested, startDemo } from './demo/start.js';
 
 /** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
 function resolveSecret(config: Config): string {
@@ -28,6 +29,7 @@ async function main() {
   });
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
+  const demo = demoRequested(config) ? await startDemo(config, handle.db, app.services) : null;
   const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
 
   let closing = false;
@@ -39,6 +41,7 @@ async function main() {
     await scheduler.stop();
     await worker.stop({ graceMs: 8_000 });
     await app.close();
+    await demo?.sim.close();
     await handle.close();
     clearTimeout(timer);
     process.exit(0);
@@ -51,6 +54,7 @@ async function main() {
   scheduler.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
+  if (demo) console.log(demoBanner(demo.sim, demo.summary));
   if (seeded.admin) {
     const { email, password, generated } = seeded.admin;
     console.log('\n================ First administrator ================');
