@@ -113,4 +113,88 @@ describeE2E('e-mail from a ticket', () => {
     expect(reminders.some((e) => e.includes('17000001@correo.cl'))).toBe(true);
     expect(reminders.some((e) => e.includes('17000002@correo.cl'))).toBe(true);
   });
+  it('manages the course templates from the composer: create, edit, pick, delete after confirmation', async () => {
+    const { page } = await signedInPage(browser, product, token);
+    await page.goto(`/my/ticket?ticket=${ticketId}`);
+    await page.getByRole('button', { name: 'Enviar correo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
+    await dialog.getByRole('button', { name: 'Gestionar plantillas' }).click();
+    const manager = page.getByRole('dialog', { name: 'Plantillas de correo del curso' });
+    await manager.getByText('El curso no tiene plantillas.').waitFor();
+    await manager.getByRole('button', { name: 'Nueva plantilla' }).click();
+    const form = page.getByRole('dialog', { name: 'Nueva plantilla' });
+    // Required fields are checked before anything is sent.
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await form.getByText('Ingrese un nombre para la plantilla.').waitFor();
+    await form.getByLabel('Nombre de la plantilla').fill('Recordatorio semanal');
+    await form.getByLabel('Asunto').fill('Semana de {nombre}');
+    await form.getByRole('textbox', { name: 'Mensaje' }).fill('Hola ');
+    await form.getByRole('button', { name: 'Aula del alumno' }).click();
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await manager.getByText('Recordatorio semanal').waitFor();
+    await manager.getByText('Semana de {nombre}').waitFor();
+
+    await manager.getByRole('button', { name: 'Editar Recordatorio semanal' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar plantilla' });
+    await edit.getByLabel('Asunto').fill('Tu semana, {nombre}');
+    await edit.getByRole('button', { name: 'Guardar' }).click();
+    await manager.getByText('Tu semana, {nombre}').waitFor();
+    const stored = await api(product.url, 'GET', '/api/v2/mail/templates', token);
+    const saved = stored.body._data.collections.map((c: { properties: Record<string, unknown> }) => c.properties);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ name: 'Recordatorio semanal', subject: 'Tu semana, {nombre}' });
+    expect(saved[0].html).toContain('{aula}');
+    await screenshot(page, 'mail-templates');
+    await manager.getByRole('button', { name: 'Cerrar' }).click();
+
+    // Picked in the composer, it fills subject and body.
+    await dialog.getByRole('combobox', { name: 'Plantilla' }).click();
+    await page.getByRole('option', { name: 'Recordatorio semanal' }).click();
+    expect(await dialog.getByLabel('Asunto').inputValue()).toBe('Tu semana, {nombre}');
+    await dialog.getByRole('textbox', { name: 'Mensaje' }).getByText('{aula}', { exact: false }).waitFor();
+
+    // Deleted only after confirming.
+    await dialog.getByRole('button', { name: 'Gestionar plantillas' }).click();
+    await manager.getByRole('button', { name: 'Eliminar Recordatorio semanal' }).click();
+    const confirm = page.getByRole('dialog', { name: 'SIGAF' });
+    await confirm.getByText('¿Eliminar la plantilla «Recordatorio semanal»?').waitFor();
+    await confirm.getByRole('button', { name: 'CANCELAR' }).click();
+    await manager.getByText('Recordatorio semanal').waitFor();
+    await manager.getByRole('button', { name: 'Eliminar Recordatorio semanal' }).click();
+    await confirm.getByRole('button', { name: 'ACEPTAR' }).click();
+    await manager.getByText('El curso no tiene plantillas.').waitFor();
+    expect((await api(product.url, 'GET', '/api/v2/mail/templates', token)).body._data.collections).toHaveLength(0);
+  });
+
+  it('previews the massive mail: the recipient count and one student’s message as it will be sent, inert', async () => {
+    const { page } = await signedInPage(browser, product, token);
+    await page.goto('/my/ticket');
+    for (const [label, option] of [['Categorías', 'Seguridad'], ['Cursos', 'Curso de correo']]) {
+      await page.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    }
+    await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
+    for (const name of ['ZOE', 'ZACARÍAS']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Correo masivo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
+    await dialog.getByLabel('Asunto').fill('Aviso para {nombre}');
+    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre} <img src=x onerror="window.__pwned=1">');
+    const before = fs.readdirSync(outboxDir).length;
+    await dialog.getByRole('button', { name: 'Vista previa' }).click();
+    const preview = page.getByRole('dialog', { name: 'Vista previa del correo' });
+    await preview.getByText('Se enviarán 2 correos.').waitFor();
+    const subject = await preview.getByTestId('mail-preview-subject').textContent();
+    expect(subject).toMatch(/^Aviso para (Zoe|Zacarías)$/);
+    const name = subject!.replace('Aviso para ', '');
+    expect(await preview.getByTestId('mail-preview-to').textContent()).toMatch(/^1700000[12]@correo\.cl$/);
+    const frame = page.frameLocator('[data-testid="mail-preview-frame"]');
+    await frame.getByText(`Hola ${name}`, { exact: false }).waitFor();
+    await frame.getByText('Curso de correo').waitFor();
+    await screenshot(page, 'mail-preview');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await preview.getByRole('button', { name: 'Cerrar' }).click();
+    // A preview queues nothing.
+    expect(fs.readdirSync(outboxDir).length).toBe(before);
+    expect((await api(product.url, 'GET', '/api/v2/mail/outbox?search=Aviso', token)).body._data.collections).toHaveLength(0);
+  });
 });

@@ -1,11 +1,13 @@
 import { MAIL_ATTACHMENT_ACCEPT, MAIL_MAX_FILES, MAIL_PLACEHOLDERS, type FieldErrors, type MailUploadResult } from '@sigaf/contract';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import ListAltIcon from '@mui/icons-material/ListAlt';
 import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { deleteAttachment, uploadAttachment, useMailTemplates } from './api';
 import { formatSize, type MailDraft } from './draft';
+import { MailTemplatesDialog } from './MailTemplatesDialog';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
 
 interface Upload {
@@ -40,6 +42,7 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
   const input = useRef<HTMLInputElement>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [fileError, setFileError] = useState<string | null>(null);
+  const [managing, setManaging] = useState(false);
   const templates = useMailTemplates(courseId);
   const latest = useRef(value);
   latest.current = value;
@@ -97,15 +100,23 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
 
   return (
     <Stack spacing={2}>
-      {Boolean(courseId) && Boolean(templates.data?.length) && (
-        <TextField select size="small" label={t('mail.template')} value="" onChange={(e) => applyTemplate(Number(e.target.value))} disabled={disabled} helperText={t('mail.templateHint')}>
-          {templates.data!.map((tpl) => (
-            <MenuItem key={tpl.id} value={tpl.id}>
-              {tpl.name}
-            </MenuItem>
-          ))}
-        </TextField>
+      {Boolean(courseId) && (
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+          {Boolean(templates.data?.length) && (
+            <TextField select size="small" label={t('mail.template')} value="" onChange={(e) => applyTemplate(Number(e.target.value))} disabled={disabled} helperText={t('mail.templateHint')} sx={{ flex: 1 }}>
+              {templates.data!.map((tpl) => (
+                <MenuItem key={tpl.id} value={tpl.id}>
+                  {tpl.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          <Button startIcon={<ListAltIcon />} onClick={() => setManaging(true)} disabled={disabled} sx={{ mt: 0.5, flexShrink: 0 }}>
+            {t('mail.templates.manage')}
+          </Button>
+        </Stack>
       )}
+      {managing && courseId && <MailTemplatesDialog courseId={courseId} onClose={() => setManaging(false)} />}
       <TextField
         label={t('mail.subject')}
         value={value.subject}

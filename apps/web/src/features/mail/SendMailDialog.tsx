@@ -1,3 +1,4 @@
+import PreviewIcon from '@mui/icons-material/Preview';
 import SendIcon from '@mui/icons-material/Send';
 import type { FieldErrors } from '@sigaf/contract';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
@@ -9,6 +10,7 @@ import { ApiError } from '../../lib/api';
 import { sendMassive, sendSingle } from './api';
 import { emptyMailDraft, mailDraftToBody, validateMailDraft, type MailDraft } from './draft';
 import { MailComposer } from './MailComposer';
+import { MailPreviewDialog } from './MailPreviewDialog';
 import { OutboxPanel } from './OutboxPanel';
 
 export interface SendMailDialogProps {
@@ -30,6 +32,13 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
   const [errors, setErrors] = useState<FieldErrors>({});
   const [uploading, setUploading] = useState(false);
   const [sending, setSending] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
+
+  const preview = () => {
+    const found = validateMailDraft(draft, (key, opts) => t(key, opts ?? {}));
+    setErrors(found);
+    if (!Object.keys(found).length) setPreviewing(true);
+  };
 
   const send = async () => {
     const found = validateMailDraft(draft, (key, opts) => t(key, opts ?? {}));
@@ -75,10 +84,14 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
         <Button onClick={onClose} disabled={sending}>
           {t('common.close')}
         </Button>
+        <Button startIcon={<PreviewIcon />} onClick={preview} disabled={sending}>
+          {t('mail.preview.open')}
+        </Button>
         <Button variant="contained" startIcon={<SendIcon />} onClick={() => void send()} disabled={sending || uploading}>
           {t('mail.send.action')}
         </Button>
       </DialogActions>
+      {previewing && <MailPreviewDialog ticketIds={ticketIds} draft={draft} onClose={() => setPreviewing(false)} />}
     </Dialog>
   );
 }

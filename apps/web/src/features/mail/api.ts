@@ -4,6 +4,7 @@ import {
   type Envelope,
   type MailMessageProps,
   type MailOutboxQuery,
+  type MailPreviewResult,
   type MailQueuedResult,
   type MailStatus,
   type MailTemplateProps,
@@ -95,3 +96,22 @@ export function useMailTemplates(courseId: number | null | undefined) {
     staleTime: 60_000,
   });
 }
+
+/** What POST /mail/preview needs: the tickets, the subject and the HTML body. */
+export const previewMail = (ticketIds: number[], body: Pick<MailRequestBody, 'subject' | 'text'>) =>
+  getData<MailPreviewResult>('/api/v2/mail/preview', { method: 'POST', body: { ticketsId: ticketIds, subject: body.subject, text: body.text } });
+
+/** The fields of a template as the form edits them. */
+export interface MailTemplateDraft {
+  name: string;
+  subject: string;
+  html: string;
+}
+
+/** Creates (no id) or updates a template of a course. */
+export const saveMailTemplate = (courseId: number, draft: MailTemplateDraft, id?: number) =>
+  id
+    ? request<Envelope<{ properties: MailTemplateProps }>>(`/api/v2/mail/templates/${id}`, { method: 'PUT', body: { ...draft } })
+    : request<Envelope<{ properties: MailTemplateProps }>>('/api/v2/mail/templates', { method: 'POST', body: { course_id: courseId, ...draft } });
+
+export const deleteMailTemplate = (id: number) => request<Envelope<null>>(`/api/v2/mail/templates/${id}`, { method: 'DELETE', body: {} });
