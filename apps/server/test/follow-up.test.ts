@@ -375,6 +375,55 @@ describe('tutors of a classroom', () => {
   });
 });
 
+describe('massive mail to chosen students', () => {
+  const post = (url: string, payload: object, token = admin) => ctx.request({ method: 'POST', url: `/api/v2/follow-up/${url}`, payload, token });
+  const content = { subject: 'Hola {nombre}', text: '<p>Estimado {nombre} {apellido}, del {aula} ({rut}).</p><script>alert(1)</script>' };
+
+  it('previews the count and the first message rendered for its student', async () => {
+    const res = await post('mail/preview', { enrolmentIds: [enr.S5, enr.S1, enr.S3], ...content });
+    expect(res.statusCode, res.body).toBe(200);
+    const d = res.json()._data;
+    expect(d.count).toBe(2);
+    expect(d.skipped).toEqual([{ enrolmentId: enr.S5, name: 'Elena Vidal' }]);
+    expect(d.sample.to).toBe('ana.perez@correo.test');
+    expect(d.sample.subject).toBe('Hola Ana');
+    expect(d.sample.html).toContain(`Estimado Ana Pérez, del Aula Alfa (${rut.S1}).`);
+    expect(d.sample.html).not.toContain('<script');
+    expect(d.sample.text).toContain('Estimado Ana Pérez');
+    expect(await ctx.db.selectFrom('mail_messages').select('id').execute()).toEqual([]);
+  });
+
+  it('queues one message per student with an address, without a ticket; the others are reported', async () => {
+    const res = await post('mail', { enrolmentIds: [enr.S1, enr.S5, enr.S3], ...content, CCRecipient: 'jefe@sigaf.test' });
+    expect(res.statusCode, res.body).toBe(201);
+    const d = res.json()._data;
+    expect(d.queued).toBe(2);
+    expect(d.skipped).toEqual([{ enrolmentId: enr.S5, reason: 'El alumno no tiene un correo electrónico registrado.' }]);
+    const rows = await ctx.db.selectFrom('mail_messages').select(['id', 'ticket_id', 'course_id', 'to_address', 'subject', 'cc', 'status']).where('id', 'in', d.messages).orderBy('id').execute();
+    expect(rows.map((r) => [r.ticket_id, r.course_id, r.to_address, r.subject, r.status])).toEqual([
+      [null, C, 'ana.perez@correo.test', 'Hola Ana', 'queued'],
+      [null, C, 'carla.munoz@correo.test', 'Hola Carla', 'queued'],
+    ]);
+    expect(rows[0]!.cc).toEqual(['jefe@sigaf.test']);
+    const jobs = await ctx.db.selectFrom('jobs').select('unique_key').where('type', '=', 'mail.send').execute();
+    expect(jobs.map((j) => j.unique_key).sort()).toEqual(d.messages.map((id: number) => `mail.send:${id}`).sort());
+  });
+
+  it('refuses nobody to write to, unknown enrolments, an empty body, and tutors', async () => {
+    const none = await post('mail', { enrolmentIds: [enr.S5], ...content });
+    expect(none.statusCode).toBe(422);
+    expect(none.json()._data.errors.enrolmentIds).toEqual([FOLLOW_UP_MSG.noRecipients]);
+    const missing = await post('mail/preview', { enrolmentIds: [enr.S1, 2147480000], ...content });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json()._data.errors.enrolmentIds).toEqual([FOLLOW_UP_MSG.enrolmentsNotFound([2147480000])]);
+    expect((await post('mail', { enrolmentIds: [], ...content })).json()._data.errors.enrolmentIds).toEqual([FOLLOW_UP_MSG.selectStudents]);
+    expect((await post('mail', { enrolmentIds: [enr.S1], subject: '', text: '<p></p>' })).statusCode).toBe(422);
+    expect((await post('mail', { enrolmentIds: [enr.S1], subject: 'x', text: '<p> </p>' })).statusCode).toBe(422);
+    expect((await post('mail', { enrolmentIds: [enr.S1], ...content }, tutorA.token)).statusCode).toBe(403);
+    expect((await post('mail', { enrolmentIds: [enr.S1], ...content }, op.token)).statusCode).toBe(201);
+  });
+});
+
 describe('bad input', () => {
   it('is a 4xx in the envelope with a Spanish message, never a 500', async () => {
     const cases: Array<[string, number]> = [

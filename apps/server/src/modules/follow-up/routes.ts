@@ -3,14 +3,16 @@ import {
   chileParts,
   classroomTutorsSchema,
   followUpFiltersSchema,
+  followUpMailSchema,
   followUpStudentsQuerySchema,
+  MAIL_MSG,
   PERMISSIONS,
   type FollowUpStudent,
 } from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
-import { collection, ok, resource } from '../../http/envelope.js';
+import { collection, created, ok, resource } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
@@ -34,8 +36,9 @@ export function followUpExportRow(s: FollowUpStudent): Array<string | number | n
 
 /**
  * Student follow-up (SCREENS.md §5): the tutors of a classroom (administrators and developers),
- * the course and classroom selectors, the student table and its export, one student's detail.
- * A tutor sees only their classrooms (403 for any other).
+ * the course and classroom selectors, the student table and its export, one student's detail,
+ * and massive mail to chosen students (ticket workers). A tutor sees only their classrooms (403
+ * for any other).
  */
 export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -71,6 +74,19 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
     const body = await writeXlsx('Seguimiento', FOLLOW_UP_EXPORT_HEADER, rows.map(followUpExportRow), 'SEGUIMIENTO DE ESTUDIANTES');
     return sendFile(reply, `seguimiento-${request.params.id}-${chileParts(new Date()).day}.xlsx`, body);
   });
+  // Massive mail to chosen students (no ticket needed): the preview (count, one rendered message), then the queue.
+  const work = { access: PERMISSIONS.ticketWork };
+  const previewSchema = followUpMailSchema.pick({ enrolmentIds: true, subject: true, text: true });
+  app.post('/follow-up/mail/preview', { config: work, schema: { tags, body: previewSchema } }, async (request) => {
+    requireAuth(request);
+    return ok(await services.mail.previewForEnrolments(request.body));
+  });
+  app.post('/follow-up/mail', { config: work, schema: { tags, body: followUpMailSchema } }, async (request, reply) => {
+    const result = await services.mail.queueForEnrolments(request.body, requireAuth(request));
+    reply.status(201);
+    return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
+  });
+
   app.get('/follow-up/enrolments/:id', { config: read, schema: { tags, params: idParams } }, async (request) => {
     const actor = requireAuth(request);
     const detail = await followUp.detail(actor, request.params.id);

@@ -7,8 +7,25 @@ import type { MailAttachmentTable, MailMessageTable, MailTemplateTable } from '.
 export type AttachmentRow = Selectable<MailAttachmentTable>;
 export type TemplateRow = Selectable<MailTemplateTable>;
 
+/** What a message to a student of a course is made of (about a ticket, or to an enrolment: follow-up). */
+export interface MailRecipientRow {
+  ticket_id: number | null;
+  ticket_code: string | null;
+  enrolment_id: number;
+  course_id: number;
+  course_description: string;
+  course_email: string | null;
+  course_has_mailbox: boolean;
+  rut: string;
+  name: string;
+  last_name: string;
+  mother_last_name: string | null;
+  email: string | null;
+  classroom: string | null;
+}
+
 /** What a message to the student of a ticket is made of. */
-export interface MailTicketRow {
+export interface MailTicketRow extends MailRecipientRow {
   ticket_id: number;
   ticket_code: string;
   course_id: number;
@@ -148,11 +165,35 @@ export class MailRepository {
           .innerJoin('courses as c', 'c.id', 't.course_id')
           .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
           .select([
-            't.id as ticket_id', 't.ticket_code', 't.course_id', 'c.description as course_description', 'c.email as course_email',
+            't.id as ticket_id', 't.ticket_code', 'e.id as enrolment_id', 't.course_id', 'c.description as course_description', 'c.email as course_email',
             sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
             'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
           ])
           .where('t.id', 'in', chunk)
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  /** The students of enrolments (any course), without a ticket: massive mail from the follow-up. */
+  async enrolments(ids: number[]): Promise<MailRecipientRow[]> {
+    const out: MailRecipientRow[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      if (!chunk.length) continue;
+      out.push(
+        ...(await this.db
+          .selectFrom('course_registered_users as e')
+          .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+          .innerJoin('courses as c', 'c.id', 'e.course_id')
+          .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+          .select([
+            sql<null>`null`.as('ticket_id'), sql<null>`null`.as('ticket_code'), 'e.id as enrolment_id', 'e.course_id', 'c.description as course_description', 'c.email as course_email',
+            sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
+            'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
+          ])
+          .where('e.id', 'in', chunk)
           .execute()),
       );
     }

@@ -2,11 +2,15 @@ import { randomBytes, randomUUID, createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  FOLLOW_UP_MSG,
   isAdminLike,
   isEmailAddress,
   MAIL_MAX_ATTEMPTS,
   MAIL_MSG,
   type FieldErrors,
+  type FollowUpMailInput,
+  type FollowUpMailPreview,
+  type FollowUpMailResult,
   type MailMassiveInput,
   type MailOutboxQuery,
   type MailPreviewInput,
@@ -27,7 +31,7 @@ import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs
 import { decryptSecret } from '../../lib/crypto.js';
 import type { TicketDetailRepository, TicketRepository } from '../tickets/repository.js';
 import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
-import type { AttachmentRow, MailRepository, MailTicketRow } from './repository.js';
+import type { AttachmentRow, MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
 import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
 
 export const MAIL_SEND_JOB = 'mail.send';
@@ -47,6 +51,7 @@ export interface MailSendPayload {
 }
 
 const jobKey = (mailId: number) => `${MAIL_SEND_JOB}:${mailId}`;
+const ticketSkipped = (t: MailTicketRow) => ({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
 
 /** `"Name" <address>` with the name quoted safely. */
 function mailbox(name: string, address: string): string {
@@ -213,7 +218,7 @@ export class MailService {
   async queueSingle(input: MailSingleInput, actor: AuthUser): Promise<MailQueuedResult> {
     const rows = await this.repo.tickets([input.ticketId]);
     if (!rows.length) throw notFound(MAIL_MSG.ticketNotFound);
-    const result = await this.queueFor(rows, input, actor);
+    const result: MailQueuedResult = await this.queueFor(rows, input, actor, ticketSkipped);
     if (result.skipped.length) throw invalid({ ticketId: [MAIL_MSG.noStudentEmail] });
     return result;
   }
@@ -225,7 +230,7 @@ export class MailService {
     const missing = input.ticketsId.filter((id) => !found.has(id));
     if (missing.length) throw invalid({ ticketsId: [MAIL_MSG.ticketsNotFound(missing)] });
     const byId = new Map(rows.map((r) => [r.ticket_id, r]));
-    return this.queueFor(input.ticketsId.map((id) => byId.get(id)!), input, actor);
+    return this.queueFor(input.ticketsId.map((id) => byId.get(id)!), input, actor, ticketSkipped);
   }
 
   private async attachments(names: string[], actor: AuthUser): Promise<AttachmentRow[]> {
@@ -242,7 +247,7 @@ export class MailService {
     return names.map((n) => byName.get(n)!);
   }
 
-  private sender(t: MailTicketRow): { from: string; replyTo: string | null } {
+  private sender(t: MailRecipientRow): { from: string; replyTo: string | null } {
     // A course with its own mailbox (address and password) sends as itself; otherwise MAIL_FROM
     // sends on its behalf and replies go to the course's address.
     if (t.course_has_mailbox && t.course_email && isEmailAddress(t.course_email)) return { from: mailbox(t.course_description, t.course_email), replyTo: null };
@@ -257,7 +262,7 @@ export class MailService {
   }
 
   /** The message to the student of one ticket (null without an address): sender, placeholders filled. */
-  private compose(t: MailTicketRow, subject: string, html: string) {
+  private compose(t: MailRecipientRow, subject: string, html: string) {
     const to = t.email?.trim() ?? '';
     if (!isEmailAddress(to)) return null;
     const content = personalise(subject, html, {
@@ -265,7 +270,7 @@ export class MailService {
       apellido: t.last_name,
       curso: t.course_description,
       aula: t.classroom ?? '',
-      codigo_ticket: t.ticket_code,
+      codigo_ticket: t.ticket_code ?? '',
       rut: t.rut,
     });
     return { to, ...this.sender(t), ...content };
@@ -305,16 +310,57 @@ export class MailService {
     return { total: input.ticketsId.length, recipients, skipped, sample };
   }
 
-  private async queueFor(tickets: MailTicketRow[], input: MailSingleInput | MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
+  /**
+   * One message per enrolment, without a ticket (massive mail from the student follow-up);
+   * students without an e-mail address are reported as skipped. Every enrolment must exist.
+   */
+  async queueForEnrolments(input: FollowUpMailInput, actor: AuthUser): Promise<FollowUpMailResult> {
+    const rows = await this.enrolmentRecipients(input.enrolmentIds);
+    if (!rows.some((r) => r.email && isEmailAddress(r.email.trim()))) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.noRecipients] });
+    return this.queueFor(rows, input, actor, (r) => ({ enrolmentId: r.enrolment_id, reason: MAIL_MSG.noStudentEmail }));
+  }
+
+  /** What queueForEnrolments would queue: how many messages, who is skipped, the first message as delivered. */
+  async previewForEnrolments(input: Pick<FollowUpMailInput, 'enrolmentIds' | 'subject' | 'text'>): Promise<FollowUpMailPreview> {
+    const rows = await this.enrolmentRecipients(input.enrolmentIds);
+    const html = this.cleanBody(input.text);
+    const result: FollowUpMailPreview = { count: 0, skipped: [], sample: null };
+    for (const r of rows) {
+      const message = this.compose(r, input.subject, html);
+      if (!message) {
+        result.skipped.push({ enrolmentId: r.enrolment_id, name: [r.name, r.last_name, r.mother_last_name].filter(Boolean).join(' ') });
+        continue;
+      }
+      result.count++;
+      result.sample ??= { to: message.to, subject: message.subject, ...this.rendered(message, r.course_description) };
+    }
+    return result;
+  }
+
+  /** The recipients of enrolments, in the order given; a 422 naming the ones that do not exist. */
+  private async enrolmentRecipients(ids: number[]) {
+    const rows = await this.repo.enrolments(ids);
+    const byId = new Map(rows.map((r) => [r.enrolment_id, r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  private async queueFor<R extends MailRecipientRow, S>(
+    tickets: R[],
+    input: Pick<MailMassiveInput, 'subject' | 'text' | 'CCRecipient' | 'files'>,
+    actor: AuthUser,
+    skippedAs: (r: R) => S,
+  ): Promise<{ queued: number; messages: number[]; skipped: S[] }> {
     const html = this.cleanBody(input.text);
     const files = await this.attachments(input.files, actor);
 
-    const skipped: MailQueuedResult['skipped'] = [];
+    const skipped: S[] = [];
     const rows: Insertable<MailMessageTable>[] = [];
     for (const t of tickets) {
       const message = this.compose(t, input.subject, html);
       if (!message) {
-        skipped.push({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
+        skipped.push(skippedAs(t));
         continue;
       }
       rows.push({
