@@ -109,3 +109,68 @@ export const DASHBOARD_MSG = {
   activityNotFound: 'Ninguna de las actividades indicadas pertenece al curso.',
   unassigned: 'Sin asignar',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Report screens and their exports (BEHAVIOUR.md §8, SCREENS.md §7)
+
+export const REPORT_MSG = {
+  invalidClassroom: 'Aula no válida.',
+  invalidSearch: 'Búsqueda no válida.',
+  tooManyTickets: (max: number) => `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,
+} as const;
+
+/** The ticket history workbook (SCREENS.md §7.1): group row, then one column per field. */
+export const TICKET_HISTORY_GROUPS: ReadonlyArray<[label: string, columns: number]> = [
+  ['IDENTIFICADOR', 2],
+  ['ANTECEDENTES DE ALUMNO', 5],
+  ['ANTECEDENTES DE TICKET', 10],
+  ['ANTECEDENTES DE INTENTOS DE CONTACTO', 5],
+];
+export const TICKET_HISTORY_HEADER = [
+  'N°', 'CÓDIGO TICKET',
+  'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'ÚLTIMO ACCESO',
+  'ORIGEN', 'TIPO', 'MOTIVO', 'PRIORIDAD', 'CREADOR', 'OPERADOR', 'ESTADO', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE', 'ANTIGÜEDAD',
+  'ESTADO DE ÚLTIMO INTENTO', 'COMENTARIO', 'FECHA DE REGISTRO', 'OPERADOR', 'HISTÓRICO DE CONTACTOS',
+] as const;
+
+/** The roster workbook (BEHAVIOUR.md §8). */
+export const ROSTER_HEADER = ['N°', 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'E-MAIL', 'AULA', 'ROL', 'CURSO', 'ÚLTIMO ACCESO'] as const;
+
+/** The per-student ticket workbook: one row per contact attempt (a ticket without attempts: one row). */
+export const STUDENT_TICKETS_HEADER = [
+  'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'CÓDIGO TICKET', 'ESTADO', 'MOTIVO', 'TIPO', 'PRIORIDAD', 'OPERADOR', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE',
+  'N° INTENTO', 'FECHA INTENTO', 'RESULTADO', 'REGISTRADO POR', 'COMENTARIO',
+] as const;
+
+export interface StudentTicketAttempt {
+  id: number;
+  createdAt: string;
+  outcome: string;
+  operator: string;
+  comment: string | null;
+}
+
+export interface StudentTicketEntry {
+  id: number;
+  ticketCode: string;
+  status: string;
+  closed: boolean;
+  motive: string;
+  type: string;
+  priority: string;
+  operator: string | null;
+  createdAt: string;
+  closingDate: string | null;
+  attempts: StudentTicketAttempt[];
+}
+
+/** One student of GET /reports/courses/{c}/student-tickets: every ticket of their enrolment with its attempts. */
+export interface StudentTicketsRow {
+  enrolmentId: number;
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  classroom: string | null;
+  tickets: StudentTicketEntry[];
+}

@@ -1,20 +1,37 @@
-import { parseDay, parsedText, PERMISSIONS, TICKET_MSG } from '@sigaf/contract';
-import type { FastifyPluginAsync } from 'fastify';
+import { parseDay, parsedText, PERMISSIONS, REPORT_MSG, TICKET_MSG } from '@sigaf/contract';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
+import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { ReportRepository } from './repository.js';
+import { ReportService, type ReportFile } from './service.js';
 
 /** A course and a Chilean calendar day, `dd-mm-yyyy` or `yyyy-mm-dd`; anything else is a 422. */
 const dayParams = z.object({ id: idParams.shape.id, date: parsedText(parseDay, TICKET_MSG.invalidDate) });
+/** A classroom by id or by description, as the original client addresses it. */
+const classroomText = z.string({ error: REPORT_MSG.invalidClassroom }).trim().min(1, REPORT_MSG.invalidClassroom).max(150, REPORT_MSG.invalidClassroom);
+const classroomParams = idParams.extend({ classroom: classroomText });
+const rosterQuery = z.object({ classroom: classroomText.optional() });
+const searchQuery = z.object({ search: z.string({ error: REPORT_MSG.invalidSearch }).trim().max(100, REPORT_MSG.invalidSearch).optional().transform((s) => s || undefined) });
 
-/** Daily ticket reports (BEHAVIOUR.md §8, SCREENS.md §7.1). */
+function sendPdf(reply: FastifyReply, file: ReportFile) {
+  return reply
+    .header('content-type', 'application/pdf')
+    .header('content-disposition', `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+    .send(file.body);
+}
+
+/** Daily ticket reports (BEHAVIOUR.md §8, SCREENS.md §7.1) and the report documents (.xlsx, .pdf). */
 export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { dashboard } = services;
+  const reports = new ReportService(new ReportRepository(services.db), dashboard);
   const config = { access: PERMISSIONS.reportRead };
-  const schema = { tags: ['reports'], params: dayParams };
+  const tags = ['reports'];
+  const schema = { tags, params: dayParams };
 
   app.get('/reports/courses/:id/data-card/:date', { config, schema }, async (request) =>
     ok(await dashboard.dayCard(request.params.id, request.params.date)),
@@ -24,5 +41,35 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   );
   app.get('/reports/courses/:id/table-operator/:date', { config, schema }, async (request) =>
     ok(await dashboard.operatorTable(request.params.id, request.params.date)),
+  );
+
+  // Workbooks.
+  app.get('/reports/courses/:id/excel', { config, schema: { tags, params: idParams } }, async (request, reply) => {
+    const file = await reports.ticketHistoryXlsx(request.params.id);
+    return sendFile(reply, file.filename, file.body);
+  });
+  app.get('/reports/courses/:id/roster', { config, schema: { tags, params: idParams, querystring: rosterQuery } }, async (request, reply) => {
+    const file = await reports.rosterXlsx(request.params.id, request.query.classroom);
+    return sendFile(reply, file.filename, file.body);
+  });
+
+  // Tickets per student.
+  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request) =>
+    ok(await reports.studentTickets(request.params.id, request.query.search)),
+  );
+  app.get('/reports/courses/:id/student-tickets/excel', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) => {
+    const file = await reports.studentTicketsXlsx(request.params.id, request.query.search);
+    return sendFile(reply, file.filename, file.body);
+  });
+
+  // PDFs of the three report screens.
+  app.get('/reports/courses/:id/pdf/ticket/:date', { config, schema }, async (request, reply) =>
+    sendPdf(reply, await reports.ticketDayPdf(request.params.id, request.params.date)),
+  );
+  app.get('/reports/courses/:id/pdf/student-tickets', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) =>
+    sendPdf(reply, await reports.studentTicketsPdf(request.params.id, request.query.search)),
+  );
+  app.get('/reports/courses/:id/pdf/follow-student/:classroom', { config, schema: { tags, params: classroomParams } }, async (request, reply) =>
+    sendPdf(reply, await reports.followStudentPdf(request.params.id, request.params.classroom)),
   );
 };

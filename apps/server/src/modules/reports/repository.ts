@@ -1,0 +1,167 @@
+import { APP_TIME_ZONE, type StudentTicketsRow } from '@sigaf/contract';
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
+const chileText = (column: RawBuilder<unknown>) => sql<string | null>`to_char(${column} at time zone ${APP_TIME_ZONE}, 'DD-MM-YYYY HH24:MI')`;
+
+export interface TicketHistoryRow {
+  id: number;
+  code: string;
+  rut: string;
+  name: string;
+  lastNames: string;
+  classroom: string | null;
+  lastAccess: string;
+  source: string;
+  type: string;
+  motive: string;
+  priority: string;
+  creator: string | null;
+  operator: string | null;
+  status: string;
+  createdAt: string;
+  closedAt: string | null;
+  ageDays: number;
+  lastOutcome: string | null;
+  lastComment: string | null;
+  lastAt: string | null;
+  lastOperator: string | null;
+  history: string | null;
+}
+
+export interface RosterRow {
+  rut: string;
+  name: string;
+  lastName: string;
+  motherLastName: string | null;
+  email: string;
+  classroom: string | null;
+  profile: string | null;
+  course: string;
+  lastAccess: string;
+}
+
+/**
+ * The report exports (BEHAVIOUR.md §8, SCREENS.md §7): one query per document, every join,
+ * latest attempt and numbered history done in SQL.
+ */
+export class ReportRepository {
+  constructor(private readonly db: Database) {}
+
+  async course(id: number) {
+    return this.db
+      .selectFrom('courses as c')
+      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
+      .select(['c.id', 'c.description', 'cat.description as category'])
+      .where('c.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async countTickets(courseId: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from tickets where course_id = ${courseId}`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Every ticket of the course, oldest first, with its student, latest attempt and earlier attempts as numbered text. */
+  async ticketHistory(courseId: number): Promise<TicketHistoryRow[]> {
+    const { rows } = await sql<TicketHistoryRow>`
+      select t.id, t.ticket_code as code, r.rut, r.name, concat_ws(' ', r.last_name, r.mother_last_name) as "lastNames",
+        cl.description as classroom,
+        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess",
+        so.description as source, ty.description as type, mo.description as motive, pr.description as priority,
+        uc.name as creator, ua.name as operator, st.description as status,
+        ${chileText(sql`t.created_at`)} as "createdAt", ${chileText(sql`t.closing_date`)} as "closedAt",
+        greatest(0, floor(extract(epoch from (coalesce(t.closing_date, now()) - t.created_at)) / 86400))::int as "ageDays",
+        la.outcome as "lastOutcome", la.comment as "lastComment", la.at as "lastAt", la.operator as "lastOperator",
+        hist.text as history
+      from tickets t
+      join course_registered_users e on e.id = t.course_registered_user_id
+      join registered_users r on r.id = e.registered_user_id
+      left join classrooms cl on cl.id = e.classroom_id
+      join source_tickets so on so.id = t.source_ticket_id
+      join type_tickets ty on ty.id = t.type_ticket_id
+      join motive_tickets mo on mo.id = t.motive_ticket_id
+      join priority_tickets pr on pr.id = t.priority_ticket_id
+      join status_tickets st on st.id = t.status_ticket_id
+      left join users uc on uc.id = t.user_create_id
+      left join users ua on ua.id = t.user_assigned_id
+      left join lateral (
+        select sd.description as outcome, d.comment, ${chileText(sql`d.created_at`)} as at, u.name as operator
+        from ticket_details d
+        join status_detail_tickets sd on sd.id = d.status_detail_ticket_id
+        join users u on u.id = d.user_created_id
+        where d.ticket_id = t.id
+        order by d.created_at desc, d.id desc
+        limit 1
+      ) la on true
+      left join lateral (
+        select string_agg(h.n || '. ' || h.at || ' - ' || h.outcome || ' - ' || h.operator || coalesce(': ' || nullif(h.comment, ''), ''), E'\n' order by h.n) as text
+        from (
+          select row_number() over (order by d.created_at, d.id) as n, count(*) over () as total,
+            ${chileText(sql`d.created_at`)} as at, sd.description as outcome, u.name as operator, d.comment
+          from ticket_details d
+          join status_detail_tickets sd on sd.id = d.status_detail_ticket_id
+          join users u on u.id = d.user_created_id
+          where d.ticket_id = t.id
+        ) h
+        where h.n < h.total
+      ) hist on true
+      where t.course_id = ${courseId}
+      order by t.created_at, t.id`.execute(this.db);
+    return rows;
+  }
+
+  /** The course's enrolments (every profile), optionally of one classroom, by classroom and surname. */
+  async roster(courseId: number, classroomId?: number): Promise<RosterRow[]> {
+    const { rows } = await sql<RosterRow>`
+      select r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
+        cl.description as classroom, p.description as profile, c.description as course,
+        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess"
+      from course_registered_users e
+      join registered_users r on r.id = e.registered_user_id
+      join courses c on c.id = e.course_id
+      left join classrooms cl on cl.id = e.classroom_id
+      left join profiles p on p.id = e.profile_id
+      where e.course_id = ${courseId} and ${classroomId === undefined ? sql`true` : sql`e.classroom_id = ${classroomId}`}
+      order by cl.description nulls last, r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
+    return rows;
+  }
+
+  /** Students of the course with tickets (optionally matching a RUT or name), each with all their tickets and attempts. */
+  async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
+    const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const digits = search ? search.replace(/[^0-9kK]/g, '') : '';
+    const match = like
+      ? sql`(concat_ws(' ', r.name, r.last_name, r.mother_last_name) ilike ${like}
+             or ${digits !== '' ? sql`regexp_replace(r.rut, '[^0-9kK]', '', 'g') ilike ${`%${digits}%`}` : sql`false`})`
+      : sql`true`;
+    const { rows } = await sql<StudentTicketsRow>`
+      select e.id as "enrolmentId", r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", cl.description as classroom,
+        json_agg(json_build_object(
+          'id', t.id, 'ticketCode', t.ticket_code, 'status', st.description, 'closed', coalesce(st.key, '') <> 'open',
+          'motive', mo.description, 'type', ty.description, 'priority', pr.description, 'operator', ua.name,
+          'createdAt', t.created_at, 'closingDate', t.closing_date,
+          'attempts', coalesce((
+            select json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'outcome', sd.description, 'operator', u.name, 'comment', d.comment)
+                            order by d.created_at, d.id)
+            from ticket_details d
+            join status_detail_tickets sd on sd.id = d.status_detail_ticket_id
+            join users u on u.id = d.user_created_id
+            where d.ticket_id = t.id), '[]'::json)
+        ) order by t.created_at, t.id) as tickets
+      from tickets t
+      join course_registered_users e on e.id = t.course_registered_user_id
+      join registered_users r on r.id = e.registered_user_id
+      left join classrooms cl on cl.id = e.classroom_id
+      join status_tickets st on st.id = t.status_ticket_id
+      join motive_tickets mo on mo.id = t.motive_ticket_id
+      join type_tickets ty on ty.id = t.type_ticket_id
+      join priority_tickets pr on pr.id = t.priority_ticket_id
+      left join users ua on ua.id = t.user_assigned_id
+      where t.course_id = ${courseId} and ${match}
+      group by e.id, r.id, cl.description
+      order by r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
+    return rows;
+  }
+}

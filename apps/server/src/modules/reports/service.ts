@@ -1,0 +1,213 @@
+import {
+  chileDateTime,
+  chileParts,
+  DASHBOARD_MSG,
+  REPORT_MSG,
+  ROSTER_HEADER,
+  STUDENT_TICKETS_HEADER,
+  TICKET_HISTORY_GROUPS,
+  TICKET_HISTORY_HEADER,
+  ticketAgeText,
+  type StudentTicketsRow,
+} from '@sigaf/contract';
+import { AppError, notFound } from '../../http/errors.js';
+import type { DashboardService } from '../dashboard/service.js';
+import { PdfReport } from './pdf.js';
+import type { ReportRepository } from './repository.js';
+import { reportWorkbook, type XlsxCell } from './workbook.js';
+
+/** Largest course a report document is built for (tickets). */
+export const REPORT_MAX_TICKETS = 50_000;
+
+export interface ReportFile {
+  filename: string;
+  body: Buffer;
+}
+
+/** File-name part from free text: no accents, lower case, dashes. */
+export const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 60) || 'curso';
+
+const todayStamp = () => chileParts(new Date()).day;
+const dayText = (day: string) => day.split('-').reverse().join('-');
+
+/** The report documents: ticket history and roster workbooks, per-student tickets, and the three report PDFs. */
+export class ReportService {
+  constructor(
+    private readonly repo: ReportRepository,
+    private readonly dashboard: DashboardService,
+  ) {}
+
+  private async course(courseId: number) {
+    const course = await this.repo.course(courseId);
+    if (!course) throw notFound(DASHBOARD_MSG.courseNotFound);
+    return course;
+  }
+
+  private async bounded(courseId: number) {
+    const course = await this.course(courseId);
+    if ((await this.repo.countTickets(courseId)) > REPORT_MAX_TICKETS) throw new AppError(413, REPORT_MSG.tooManyTickets(REPORT_MAX_TICKETS));
+    return course;
+  }
+
+  /** "REPORTE HISTÓRICO DE TICKET CURSO …" (SCREENS.md §7.1, BEHAVIOUR.md §8). */
+  async ticketHistoryXlsx(courseId: number): Promise<ReportFile> {
+    const course = await this.bounded(courseId);
+    const rows = await this.repo.ticketHistory(courseId);
+    const body = await reportWorkbook({
+      sheet: 'Tickets',
+      title: `REPORTE HISTÓRICO DE TICKET CURSO ${course.description.toUpperCase()}`,
+      groups: TICKET_HISTORY_GROUPS,
+      header: TICKET_HISTORY_HEADER,
+      rows: rows.map((t, i): XlsxCell[] => [
+        i + 1, t.code,
+        t.rut, t.name, t.lastNames, t.classroom ?? 'Sin aula', t.lastAccess,
+        t.source, t.type, t.motive, t.priority, t.creator, t.operator, t.status, t.createdAt, t.closedAt, ticketAgeText(t.ageDays),
+        t.lastOutcome, t.lastComment, t.lastAt, t.lastOperator, t.history,
+      ]),
+      widths: [6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60],
+    });
+    return { filename: `reporte-historico-tickets-${slug(course.description)}-${todayStamp()}.xlsx`, body };
+  }
+
+  /** The course roster (RUT, names, e-mail, classroom, role, course), optionally of one classroom. */
+  async rosterXlsx(courseId: number, classroomRef?: string): Promise<ReportFile> {
+    const course = await this.course(courseId);
+    const scope = await this.dashboard.scope(courseId, classroomRef);
+    const rows = await this.repo.roster(courseId, scope.classroomId);
+    const room = classroomRef !== undefined ? (rows[0]?.classroom ?? classroomRef) : null;
+    const body = await reportWorkbook({
+      sheet: 'Matrícula',
+      title: `NÓMINA CURSO ${course.description.toUpperCase()}${room ? ` — ${room.toUpperCase()}` : ''}`,
+      header: ROSTER_HEADER,
+      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess]),
+      widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18],
+    });
+    return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${todayStamp()}.xlsx`, body };
+  }
+
+  async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
+    await this.bounded(courseId);
+    return this.repo.studentTickets(courseId, search);
+  }
+
+  /** One row per contact attempt (a ticket without attempts: one row), grouped by student. */
+  async studentTicketsXlsx(courseId: number, search?: string): Promise<ReportFile> {
+    const course = await this.course(courseId);
+    const students = await this.studentTickets(courseId, search);
+    const rows: XlsxCell[][] = [];
+    for (const s of students) {
+      const lastNames = [s.lastName, s.motherLastName].filter(Boolean).join(' ');
+      for (const t of s.tickets) {
+        const base: XlsxCell[] = [
+          s.rut, s.name, lastNames, s.classroom ?? 'Sin aula', t.ticketCode, t.status, t.motive, t.type, t.priority, t.operator,
+          chileDateTime(t.createdAt), chileDateTime(t.closingDate),
+        ];
+        if (t.attempts.length === 0) rows.push([...base, 0, '', '', '', '']);
+        t.attempts.forEach((a, n) => rows.push([...base, n + 1, chileDateTime(a.createdAt), a.outcome, a.operator, a.comment]));
+      }
+    }
+    const body = await reportWorkbook({
+      sheet: 'Tickets por alumno',
+      title: `TICKETS POR ALUMNO CURSO ${course.description.toUpperCase()}`,
+      header: STUDENT_TICKETS_HEADER,
+      rows,
+      widths: [14, 16, 22, 14, 18, 12, 18, 18, 12, 20, 18, 18, 10, 18, 18, 20, 40],
+    });
+    return { filename: `tickets-por-alumno-${slug(course.description)}-${todayStamp()}.xlsx`, body };
+  }
+
+  /** Reporte de ticket of one day: the data card, that day's charts and the operators' production. */
+  async ticketDayPdf(courseId: number, day: string): Promise<ReportFile> {
+    const course = await this.course(courseId);
+    const [card, charts, operators] = await Promise.all([
+      this.dashboard.dayCard(courseId, day),
+      this.dashboard.dayCharts(courseId, day),
+      this.dashboard.operatorTable(courseId, day),
+    ]);
+    const pdf = new PdfReport('Reporte de ticket', `${course.category} · ${course.description} · ${dayText(day)}`);
+    pdf.heading('Actualización del día');
+    pdf.cards([
+      ['Tickets nuevos', `+${card.created}`],
+      ['Tickets totales', card.total],
+      ['Tickets abiertos', card.open],
+      ['Tickets cerrados', card.closed],
+    ]);
+    pdf.bars('Ticket según estado', charts.status.chartData);
+    pdf.bars('Ticket según origen', charts.source.chartData);
+    pdf.bars('Ticket según tipo', charts.type.chartData);
+    pdf.bars('Ticket según prioridad', charts.priority.chartData);
+    pdf.bars('Ticket según motivo', charts.motive.chartData);
+    pdf.heading('Producción del día');
+    pdf.table(
+      ['Operador', 'Tickets trabajados', 'Tickets resueltos', 'Intentos de contacto'],
+      operators.table.map((r) => [r.operator, r.tickets, r.closed, r.attempts]),
+      [0.46, 0.18, 0.18, 0.18],
+    );
+    pdf.bars('Intentos según estado', operators.chartData);
+    return { filename: `reporte-ticket-${slug(course.description)}-${day}.pdf`, body: await pdf.finish() };
+  }
+
+  /** Every student's tickets with their contact attempts. */
+  async studentTicketsPdf(courseId: number, search?: string): Promise<ReportFile> {
+    const course = await this.course(courseId);
+    const students = await this.studentTickets(courseId, search);
+    const tickets = students.reduce((n, s) => n + s.tickets.length, 0);
+    const attempts = students.reduce((n, s) => n + s.tickets.reduce((m, t) => m + t.attempts.length, 0), 0);
+    const pdf = new PdfReport('Reporte de tickets por alumno', `${course.category} · ${course.description}${search ? ` · búsqueda "${search}"` : ''}`);
+    pdf.cards([
+      ['Alumnos con tickets', students.length],
+      ['Tickets', tickets],
+      ['Intentos de contacto', attempts],
+    ]);
+    for (const s of students) {
+      pdf.heading(`${s.rut} · ${[s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ')} · ${s.classroom ?? 'Sin aula'}`);
+      for (const t of s.tickets) {
+        pdf.paragraph(`${t.ticketCode} — ${t.status} — ${t.motive} — ${t.type} — prioridad ${t.priority} — creado ${chileDateTime(t.createdAt)}${t.closingDate ? `, cerrado ${chileDateTime(t.closingDate)}` : ''}${t.operator ? ` — ${t.operator}` : ''}`);
+        pdf.table(
+          ['N°', 'Fecha', 'Resultado', 'Registrado por', 'Comentario'],
+          t.attempts.map((a, n) => [n + 1, chileDateTime(a.createdAt), a.outcome, a.operator, a.comment]),
+          [0.06, 0.17, 0.15, 0.2, 0.42],
+        );
+      }
+    }
+    return { filename: `tickets-por-alumno-${slug(course.description)}-${todayStamp()}.pdf`, body: await pdf.finish() };
+  }
+
+  /** Seguimiento de alumnos of one classroom: card, students by status, progress per section (graded and done). */
+  async followStudentPdf(courseId: number, classroomRef: string): Promise<ReportFile> {
+    const course = await this.course(courseId);
+    const scope = await this.dashboard.scope(courseId, classroomRef);
+    const [card, status, graded, done, roster] = await Promise.all([
+      this.dashboard.card(scope),
+      this.dashboard.statusChart(scope),
+      this.dashboard.progressChart(scope, 'graded'),
+      this.dashboard.progressChart(scope, 'completed'),
+      this.repo.roster(courseId, scope.classroomId),
+    ]);
+    const room = roster[0]?.classroom ?? classroomRef;
+    const pdf = new PdfReport('Reporte de seguimiento de alumnos', `${course.category} · ${course.description} · ${room}`);
+    pdf.cards([
+      ['Matrícula inicial', card.total],
+      ['Renuncias', card.resign],
+      ['Activos', card.active],
+      ['Inactivos', card.inactive],
+    ]);
+    pdf.bars('Alumnos según estado', status);
+    pdf.bars('Progreso de actividades calificadas según unidad (%)', graded, '%');
+    pdf.bars('Progreso de actividades realizadas según unidad (%)', done, '%');
+    pdf.heading('Nómina del aula');
+    pdf.table(
+      ['RUT', 'Nombre', 'E-mail', 'Rol', 'Último acceso'],
+      roster.map((r) => [r.rut, [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' '), r.email, r.profile, r.lastAccess]),
+      [0.15, 0.3, 0.27, 0.12, 0.16],
+    );
+    return { filename: `seguimiento-${slug(course.description)}-${slug(room)}-${todayStamp()}.pdf`, body: await pdf.finish() };
+  }
+}

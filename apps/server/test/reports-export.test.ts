@@ -1,0 +1,318 @@
+import zlib from 'node:zlib';
+import { computeDv, formatRut, ROSTER_HEADER, STUDENT_TICKETS_HEADER, TICKET_HISTORY_HEADER } from '@sigaf/contract';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ticketKeys } from './data.js';
+import { TEST_ADMIN } from './fixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+/**
+ * A hand-made course; every expected row below is written out from these facts.
+ * Santiago is UTC-3 in March 2024.
+ *
+ *   José Pérez Soto (rut A), Aula Este, synced student, last access 10-03-2024 12:00
+ *   María Núñez (rut B), Aula Oeste, synced student, never accessed
+ *   Tomás Zúñiga (rut C), Aula Este, synced student, never accessed, no tickets
+ *   T1 (José) created 09-03-2024 12:00, closed 11-03-2024 12:00 (2 days): phone, high, incoming,
+ *      welcome, created and assigned to the operator; attempts 09-03 13:00 failure "No contesta",
+ *      10-03 11:30 failure "Buzón de voz", 11-03 11:00 success "Confirmó asistencia".
+ *   T2 (María) created 10-03-2024 10:00, open: e-mail, low, outgoing, problem, created by the
+ *      administrator, unassigned, no attempts.
+ */
+let ctx: TestContext;
+let admin: string;
+let operator: { id: number; token: string; name: string };
+let course: number;
+let empty: number;
+let este: number;
+const rut: Record<'A' | 'B' | 'C', string> = { A: '', B: '', C: '' };
+const label: Record<string, string> = {};
+const T2_CREATED = '2024-03-10T13:00:00Z';
+
+const get = (url: string, token = admin) => ctx.request({ method: 'GET', url, token });
+
+async function workbook(url: string) {
+  const res = await get(url);
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toContain('spreadsheetml');
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  const rows: string[][] = [];
+  ws.eachRow({ includeEmpty: true }, (row) => {
+    const cells: string[] = [];
+    for (let c = 1; c <= ws.columnCount; c++) cells.push(row.getCell(c).text);
+    rows.push(cells);
+  });
+  return { rows, ws, disposition: String(res.headers['content-disposition']) };
+}
+
+/** The text drawn in a PDF: inflates every content stream and decodes its strings (WinAnsi). */
+function pdfText(buf: Buffer): string {
+  const latin = buf.toString('latin1');
+  const decoder = new TextDecoder('windows-1252');
+  const parts: string[] = [];
+  let from = 0;
+  for (;;) {
+    const start = latin.indexOf('stream', from);
+    if (start === -1) break;
+    const dataStart = start + (latin[start + 6] === '\r' ? 8 : 7);
+    const end = latin.indexOf('endstream', dataStart);
+    if (end === -1) break;
+    from = end + 9;
+    if (latin.slice(start - 3, start) === 'end') continue;
+    let content: string;
+    try {
+      content = zlib.inflateSync(buf.subarray(dataStart, end)).toString('latin1');
+    } catch {
+      content = buf.subarray(dataStart, end).toString('latin1');
+    }
+    for (const op of content.matchAll(/\[((?:<[0-9a-fA-F]*>|[-\d.\s])*)\]\s*TJ/g)) {
+      const hex = [...op[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]).join('');
+      parts.push(decoder.decode(Buffer.from(hex, 'hex')));
+    }
+  }
+  return parts.join(' ');
+}
+
+async function pdf(url: string) {
+  const res = await get(url);
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/pdf');
+  expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  return { text: pdfText(res.rawPayload), disposition: String(res.headers['content-disposition']) };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  const op = await ctx.userWithRole('operator');
+  const db = ctx.db;
+  operator = { ...op, name: (await db.selectFrom('users').select('name').where('id', '=', op.id).executeTakeFirstOrThrow()).name };
+  const adminId = (await db.selectFrom('users').select('id').where('email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow()).id;
+  const k = await ticketKeys(db);
+  for (const [table, id] of [
+    ['status_tickets', k.open], ['status_tickets', k.closed], ['type_tickets', k.phone], ['type_tickets', k.email], ['priority_tickets', k.high],
+    ['priority_tickets', k.low], ['source_tickets', k.incoming], ['source_tickets', k.outgoing], ['motive_tickets', k.welcome],
+    ['motive_tickets', k.problem], ['status_detail_tickets', k.success], ['status_detail_tickets', k.failure],
+  ] as const) {
+    label[`${table}:${id}`] = (await db.selectFrom(table).select('description').where('id', '=', id).executeTakeFirstOrThrow()).description;
+  }
+  const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
+  const category = (await db.insertInto('categories').values({ description: 'Informes', category_code: 'REPO', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow()).id;
+  course = (await db.insertInto('courses').values({ description: 'Curso Ñandú', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  empty = (await db.insertInto('courses').values({ description: 'Curso sin datos', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  este = (await db.insertInto('classrooms').values({ description: 'Aula Este' }).returning('id').executeTakeFirstOrThrow()).id;
+  const oeste = (await db.insertInto('classrooms').values({ description: 'Aula Oeste' }).returning('id').executeTakeFirstOrThrow()).id;
+  const student = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const people: Array<['A' | 'B' | 'C', number, string, string, string | null, number, string | null]> = [
+    ['A', 17_100_000, 'José', 'Pérez', 'Soto', este, '2024-03-10T15:00:00Z'],
+    ['B', 17_200_000, 'María', 'Núñez', null, oeste, null],
+    ['C', 17_300_000, 'Tomás', 'Zúñiga', null, este, null],
+  ];
+  const enr: Record<string, number> = {};
+  for (const [key, body, name, last_name, mother_last_name, classroom_id, last] of people) {
+    rut[key] = formatRut({ body, dv: computeDv(body) });
+    const r = (await db.insertInto('registered_users').values({ rut: rut[key], name, last_name, mother_last_name, email: `${key.toLowerCase()}@correo.test` }).returning('id').executeTakeFirstOrThrow()).id;
+    enr[key] = (
+      await db
+        .insertInto('course_registered_users')
+        .values({ course_id: course, registered_user_id: r, profile_id: student, classroom_id, is_sincronized: true, last_access_registered_moodle: last })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
+  const t1 = (
+    await db
+      .insertInto('tickets')
+      .values({
+        course_registered_user_id: enr.A!, course_id: course, ticket_code: 'REPO-CUR-0001', created_at: '2024-03-09T15:00:00Z', closing_date: '2024-03-11T15:00:00Z',
+        status_ticket_id: k.closed, type_ticket_id: k.phone, priority_ticket_id: k.high, source_ticket_id: k.incoming, motive_ticket_id: k.welcome,
+        user_create_id: operator.id, user_assigned_id: operator.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db
+    .insertInto('tickets')
+    .values({
+      course_registered_user_id: enr.B!, course_id: course, ticket_code: 'REPO-CUR-0002', created_at: T2_CREATED, closing_date: null,
+      status_ticket_id: k.open, type_ticket_id: k.email, priority_ticket_id: k.low, source_ticket_id: k.outgoing, motive_ticket_id: k.problem,
+      user_create_id: adminId, user_assigned_id: null,
+    })
+    .execute();
+  const attempts: Array<[string, number, string]> = [
+    ['2024-03-09T16:00:00Z', k.failure, 'No contesta'],
+    ['2024-03-10T14:30:00Z', k.failure, 'Buzón de voz'],
+    ['2024-03-11T14:00:00Z', k.success, 'Confirmó asistencia'],
+  ];
+  for (const [created_at, status_detail_ticket_id, comment] of attempts) {
+    await db.insertInto('ticket_details').values({ ticket_id: t1, user_created_id: operator.id, status_detail_ticket_id, comment, created_at }).execute();
+  }
+});
+afterAll(() => ctx.close());
+
+describe('ticket history workbook', () => {
+  it('has the title, the groups, the header and one row per ticket with its attempts', async () => {
+    const k = await ticketKeys(ctx.db);
+    const adminName = (await ctx.db.selectFrom('users').select('name').where('email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow()).name;
+    const { rows, ws, disposition } = await workbook(`/api/v2/reports/courses/${course}/excel`);
+    expect(disposition).toContain(`filename*=UTF-8''reporte-historico-tickets-curso-nandu-`);
+    expect(rows[0]![0]).toBe('REPORTE HISTÓRICO DE TICKET CURSO CURSO ÑANDÚ');
+    expect([...new Set(rows[1])]).toEqual(['IDENTIFICADOR', 'ANTECEDENTES DE ALUMNO', 'ANTECEDENTES DE TICKET', 'ANTECEDENTES DE INTENTOS DE CONTACTO']);
+    expect(ws.getCell('C2').isMerged).toBe(true);
+    expect(rows[2]).toEqual([...TICKET_HISTORY_HEADER]);
+    expect(rows).toHaveLength(5);
+    const failure = label[`status_detail_tickets:${k.failure}`];
+    expect(rows[3]).toEqual([
+      '1', 'REPO-CUR-0001', rut.A, 'José', 'Pérez Soto', 'Aula Este', '10-03-2024 12:00',
+      label[`source_tickets:${k.incoming}`], label[`type_tickets:${k.phone}`], label[`motive_tickets:${k.welcome}`], label[`priority_tickets:${k.high}`],
+      operator.name, operator.name, label[`status_tickets:${k.closed}`], '09-03-2024 12:00', '11-03-2024 12:00', '2 días',
+      label[`status_detail_tickets:${k.success}`], 'Confirmó asistencia', '11-03-2024 11:00', operator.name,
+      `1. 09-03-2024 13:00 - ${failure} - ${operator.name}: No contesta\n2. 10-03-2024 11:30 - ${failure} - ${operator.name}: Buzón de voz`,
+    ]);
+    const ageDays = Math.floor((Date.now() - Date.parse(T2_CREATED)) / 86_400_000);
+    expect(rows[4]).toEqual([
+      '2', 'REPO-CUR-0002', rut.B, 'María', 'Núñez', 'Aula Oeste', 'Nunca',
+      label[`source_tickets:${k.outgoing}`], label[`type_tickets:${k.email}`], label[`motive_tickets:${k.problem}`], label[`priority_tickets:${k.low}`],
+      adminName, '', label[`status_tickets:${k.open}`], '10-03-2024 10:00', '', `${ageDays} días`,
+      '', '', '', '', '',
+    ]);
+  });
+
+  it('is just the headings for a course without tickets', async () => {
+    const { rows } = await workbook(`/api/v2/reports/courses/${empty}/excel`);
+    expect(rows).toHaveLength(3);
+    expect(rows[0]![0]).toBe('REPORTE HISTÓRICO DE TICKET CURSO CURSO SIN DATOS');
+  });
+});
+
+describe('roster workbook', () => {
+  it('lists every enrolment by classroom and surname', async () => {
+    const { rows, disposition } = await workbook(`/api/v2/reports/courses/${course}/roster`);
+    expect(disposition).toContain('nomina-curso-nandu-');
+    expect(rows[0]![0]).toBe('NÓMINA CURSO CURSO ÑANDÚ');
+    expect(rows[1]).toEqual([...ROSTER_HEADER]);
+    expect(rows.slice(2)).toEqual([
+      ['1', rut.A, 'José', 'Pérez', 'Soto', 'a@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', '10-03-2024 12:00'],
+      ['2', rut.C, 'Tomás', 'Zúñiga', '', 'c@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', 'Nunca'],
+      ['3', rut.B, 'María', 'Núñez', '', 'b@correo.test', 'Aula Oeste', 'Estudiante', 'Curso Ñandú', 'Nunca'],
+    ]);
+  });
+
+  it('of one classroom, by description or id', async () => {
+    const byName = await workbook(`/api/v2/reports/courses/${course}/roster?classroom=${encodeURIComponent('aula oeste')}`);
+    expect(byName.rows[0]![0]).toBe('NÓMINA CURSO CURSO ÑANDÚ — AULA OESTE');
+    expect(byName.rows.slice(2).map((r) => r[1])).toEqual([rut.B]);
+    const byId = await workbook(`/api/v2/reports/courses/${course}/roster?classroom=${este}`);
+    expect(byId.rows.slice(2).map((r) => r[1])).toEqual([rut.A, rut.C]);
+  });
+});
+
+describe('tickets per student', () => {
+  it('answers each student with tickets, their tickets and attempts', async () => {
+    const res = await get(`/api/v2/reports/courses/${course}/student-tickets`);
+    expect(res.statusCode).toBe(200);
+    const students = res.json()._data as Array<{ rut: string; name: string; classroom: string; tickets: Array<{ ticketCode: string; closed: boolean; attempts: Array<{ comment: string; operator: string }> }> }>;
+    expect(students.map((s) => [s.rut, s.name, s.classroom])).toEqual([
+      [rut.B, 'María', 'Aula Oeste'],
+      [rut.A, 'José', 'Aula Este'],
+    ]);
+    expect(students[0]!.tickets.map((t) => [t.ticketCode, t.closed, t.attempts.length])).toEqual([['REPO-CUR-0002', false, 0]]);
+    expect(students[1]!.tickets[0]!.closed).toBe(true);
+    expect(students[1]!.tickets[0]!.attempts.map((a) => a.comment)).toEqual(['No contesta', 'Buzón de voz', 'Confirmó asistencia']);
+    expect(students[1]!.tickets[0]!.attempts.every((a) => a.operator === operator.name)).toBe(true);
+  });
+
+  it('finds students by name (any case) or by the digits of their RUT', async () => {
+    const byAccent = (await get(`/api/v2/reports/courses/${course}/student-tickets?search=${encodeURIComponent('PÉREZ')}`)).json()._data as Array<{ rut: string }>;
+    expect(byAccent.map((s) => s.rut)).toEqual([rut.A]);
+    const digits = rut.B.replace(/[^0-9kK]/g, '');
+    const byRut = (await get(`/api/v2/reports/courses/${course}/student-tickets?search=${digits}`)).json()._data as Array<{ rut: string }>;
+    expect(byRut.map((s) => s.rut)).toEqual([rut.B]);
+  });
+
+  it('exports one row per attempt, a ticket without attempts as one row', async () => {
+    const k = await ticketKeys(ctx.db);
+    const { rows } = await workbook(`/api/v2/reports/courses/${course}/student-tickets/excel`);
+    expect(rows[0]![0]).toBe('TICKETS POR ALUMNO CURSO CURSO ÑANDÚ');
+    expect(rows[1]).toEqual([...STUDENT_TICKETS_HEADER]);
+    const failure = label[`status_detail_tickets:${k.failure}`];
+    const t1 = [rut.A, 'José', 'Pérez Soto', 'Aula Este', 'REPO-CUR-0001', label[`status_tickets:${k.closed}`], label[`motive_tickets:${k.welcome}`], label[`type_tickets:${k.phone}`], label[`priority_tickets:${k.high}`], operator.name, '09-03-2024 12:00', '11-03-2024 12:00'];
+    expect(rows.slice(2)).toEqual([
+      [rut.B, 'María', 'Núñez', 'Aula Oeste', 'REPO-CUR-0002', label[`status_tickets:${k.open}`], label[`motive_tickets:${k.problem}`], label[`type_tickets:${k.email}`], label[`priority_tickets:${k.low}`], '', '10-03-2024 10:00', '', '0', '', '', '', ''],
+      [...t1, '1', '09-03-2024 13:00', failure, operator.name, 'No contesta'],
+      [...t1, '2', '10-03-2024 11:30', failure, operator.name, 'Buzón de voz'],
+      [...t1, '3', '11-03-2024 11:00', label[`status_detail_tickets:${k.success}`], operator.name, 'Confirmó asistencia'],
+    ]);
+  });
+});
+
+describe('report PDFs', () => {
+  it('ticket report of a day: data card, charts and the operators table', async () => {
+    const k = await ticketKeys(ctx.db);
+    const { text, disposition } = await pdf(`/api/v2/reports/courses/${course}/pdf/ticket/10-03-2024`);
+    expect(disposition).toContain('reporte-ticket-curso-nandu-2024-03-10.pdf');
+    expect(text).toContain('Reporte de ticket');
+    expect(text).toContain('Informes · Curso Ñandú · 10-03-2024');
+    // Created that day: T2; up to the end of it: T1 and T2, none closed by then.
+    expect(text).toMatch(/Tickets nuevos \+1 Tickets totales 2 Tickets abiertos 2 Tickets cerrados 0/);
+    expect(text).toContain('Ticket según motivo');
+    expect(text).toContain(label[`motive_tickets:${k.problem}`]);
+    // That day the operator logged one attempt, on T1 (closed now).
+    expect(text).toContain(`Producción del día`);
+    expect(text).toMatch(new RegExp(`${operator.name} 1 1 1`));
+    expect(text).toContain('Página 1 de');
+  });
+
+  it('tickets per student: every student, ticket and attempt', async () => {
+    const { text } = await pdf(`/api/v2/reports/courses/${course}/pdf/student-tickets`);
+    expect(text).toContain('Reporte de tickets por alumno');
+    expect(text).toMatch(/Alumnos con tickets 2 Tickets 2 Intentos de contacto 3/);
+    for (const s of [`${rut.A} · José Pérez Soto · Aula Este`, `${rut.B} · María Núñez · Aula Oeste`, 'REPO-CUR-0001', 'REPO-CUR-0002', 'No contesta', 'Buzón de voz', 'Confirmó asistencia']) {
+      expect(text).toContain(s);
+    }
+  });
+
+  it('follow-up of a classroom: card, status, progress and roster', async () => {
+    const { text, disposition } = await pdf(`/api/v2/reports/courses/${course}/pdf/follow-student/${encodeURIComponent('Aula Este')}`);
+    expect(disposition).toContain('seguimiento-curso-nandu-aula-este-');
+    expect(text).toContain('Reporte de seguimiento de alumnos');
+    // Aula Este: José (accessed) and Tomás (never): 2 synced, none withdrawn.
+    expect(text).toMatch(/Matrícula inicial 2 Renuncias 0 Activos 1 Inactivos 1/);
+    expect(text).toContain('Alumnos según estado');
+    expect(text).toContain('Activo');
+    expect(text).toContain('José Pérez Soto');
+    expect(text).toContain('Tomás Zúñiga');
+    expect(text).not.toContain('María');
+  });
+});
+
+describe('errors and access', () => {
+  it('bad input is a 4xx with a Spanish message, never a 500', async () => {
+    const cases: Array<[string, number, string]> = [
+      ['/api/v2/reports/courses/2147480000/excel', 404, 'El curso no existe.'],
+      ['/api/v2/reports/courses/abc/roster', 422, ''],
+      [`/api/v2/reports/courses/${course}/roster?classroom=Aula%20Fantasma`, 404, 'El aula no existe.'],
+      [`/api/v2/reports/courses/${course}/pdf/ticket/31-02-2024`, 422, ''],
+      [`/api/v2/reports/courses/${course}/pdf/follow-student/Aula%20Fantasma`, 404, 'El aula no existe.'],
+      [`/api/v2/reports/courses/${course}/student-tickets?search=${'x'.repeat(101)}`, 422, ''],
+      ['/api/v2/reports/courses/2147480000/pdf/student-tickets', 404, 'El curso no existe.'],
+    ];
+    for (const [url, status, message] of cases) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(status);
+      const body = res.json();
+      expect(body).toMatchObject({ success: false, statusCode: status });
+      if (message) expect(body.message).toBe(message);
+      else expect(body.message).toMatch(/[a-záéíóúñ]/i);
+    }
+  });
+
+  it('only administrators and developers get the documents', async () => {
+    expect((await get(`/api/v2/reports/courses/${course}/excel`, operator.token)).statusCode).toBe(403);
+    expect((await get(`/api/v2/reports/courses/${course}/pdf/student-tickets`, operator.token)).statusCode).toBe(403);
+    const dev = await ctx.userWithRole('developer');
+    expect((await get(`/api/v2/reports/courses/${course}/roster`, dev.token)).statusCode).toBe(200);
+  });
+});
