@@ -312,7 +312,10 @@ describe('tutor scoping', () => {
     expect(card.statusCode, card.body).toBe(200);
     expect(card.json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 2 });
     expect((await get(`${base}/Aula%20Alfa/status-user-classroom`, tutorA.token)).json()._data.chartData.datasets[0].data).toEqual([1, 1, 0]);
-    for (const path of ['follow-student-classroom', 'status-user-classroom', 'progress-classroom-chart', 'sections/pre_test_a/progress-activities', 'sections/pre_test_a/progress-activities-avance']) {
+    // Last access in Aula Alfa: S1 an hour ago, S2 ten days ago.
+    expect((await get(`${base}/${room.Alfa}/logged-time-classroom`, tutorA.token)).json()._data.chartData.datasets[0].data).toEqual([0, 1, 0, 1]);
+    expect((await get(`${base}/${room.Beta}/logged-time-classroom`, op.token)).json()._data.chartData.datasets[0].data).toEqual([1, 0, 1, 0]);
+    for (const path of ['follow-student-classroom', 'status-user-classroom', 'logged-time-classroom', 'progress-classroom-chart', 'sections/pre_test_a/progress-activities', 'sections/pre_test_a/progress-activities-avance']) {
       forbidden(await get(`${base}/${room.Beta}/${path}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
       forbidden(await get(`${base}/Aula%20Beta/${path}`, tutorA.token), FOLLOW_UP_MSG.classroomForbidden);
       expect((await get(`${base}/${room.Beta}/${path}`, op.token)).statusCode).toBe(200);

@@ -28,8 +28,12 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   ticket: () => import('../features/tickets/TicketPage'),
   manageTicket: () => import('../features/tickets/ManageTicketPage'),
   blockingTicket: () => import('../features/tickets/BlockingTicketPage'),
+  followUp: () => import('../features/follow-up/FollowUpPage'),
   activity: () => import('../features/moodle/ActivityPage'),
   dashboard: () => import('../features/dashboard/DashboardPage'),
+  ticketReport: () => import('../features/reports/TicketReportPage'),
+  ticketReportStudent: () => import('../features/reports/TicketReportStudentPage'),
+  followStudentReport: () => import('../features/reports/FollowStudentReportPage'),
 };
 
 const ResourcePage = lazyScreen(() => import('../features/maintenance/ResourcePage'));

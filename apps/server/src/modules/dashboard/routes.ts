@@ -78,6 +78,9 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   app.get(`${room}/status-user-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
     chart(await dashboard.statusChart(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)))),
   );
+  app.get(`${room}/logged-time-classroom`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
+    chart(await dashboard.loggedTimeChart(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)))),
+  );
   app.get(`${room}/progress-classroom-chart`, { config: follow, schema: { tags, params: classroomParams } }, async (request) =>
     chart(await dashboard.progressChart(await dashboard.scope(request.params.id, request.params.classroom, requireAuth(request)), 'graded')),
   );

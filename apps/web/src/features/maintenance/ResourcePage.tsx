@@ -7,7 +7,7 @@ import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
 import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip, useTheme } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ExportMenu } from '../../components/ExportMenu';
@@ -22,6 +22,7 @@ import { useSession } from '../auth/session';
 import { deleteResource, fetchAll, resetPassword, saveResource, useResourceList, type Row } from './api';
 import { displayValue } from './fields';
 import { ResourceForm } from './ResourceForm';
+import { ROW_ACTIONS, type RowAction } from './rowActions';
 
 /** The maintenance screen of any declared resource: table, search, sort, pages, create/edit, delete, export. */
 export default function ResourcePage({ resourceKey }: { resourceKey: string }) {
@@ -44,6 +45,9 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [resetting, setResetting] = useState<Row | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  // Row actions other features add to this resource (rowActions.tsx), for the roles they name.
+  const extras = useMemo(() => (ROW_ACTIONS[decl.key] ?? []).filter((a) => role && a.roles.includes(role)), [decl.key, role]);
+  const [extra, setExtra] = useState<{ action: RowAction; row: Row } | null>(null);
   const params = { ...page, search: search || undefined };
   const { data, isLoading, isError, isFetching } = useResourceList(decl, params);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource', decl.path] });
@@ -70,15 +74,15 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
       });
     }
     if (decl.ticketColumn) cols.push({ field: 'ticketsCount', headerName: t('fields.tickets'), width: 100, sortable: false });
-    if (canWrite) {
+    if (canWrite || extras.length) {
       cols.push({
         field: 'actions',
         type: 'actions',
         headerName: t('common.actions'),
-        width: decl.key === 'user' ? 140 : 110,
+        width: (canWrite ? (decl.key === 'user' ? 140 : 110) : 30) + extras.length * 40,
         getActions: ({ row }) => {
           const locked = Boolean(row.protected) || (decl.key === 'user' && row.id === user?.id);
-          const actions = [
+          const actions = !canWrite ? [] : [
             <GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />,
             <Tooltip key="delete" title={locked ? t('common.systemValue') : t('common.delete')}>
               <span>
@@ -86,14 +90,15 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
               </span>
             </Tooltip>,
           ];
-          if (decl.key === 'user') actions.push(<GridActionsCellItem key="reset" icon={<KeyIcon />} label={t('users.resetPassword')} onClick={() => setResetting(row)} />);
+          if (canWrite && decl.key === 'user') actions.push(<GridActionsCellItem key="reset" icon={<KeyIcon />} label={t('users.resetPassword')} onClick={() => setResetting(row)} />);
+          for (const a of extras) actions.push(<GridActionsCellItem key={a.key} icon={a.icon} label={t(a.label)} onClick={() => setExtra({ action: a, row })} />);
           return actions;
         },
       });
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [decl, canWrite, t, user?.id]);
+  }, [decl, canWrite, t, user?.id, extras]);
 
   const save = async (body: Record<string, unknown>) => {
     try {
@@ -174,6 +179,11 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
       />
       <ResourceForm decl={decl} row={editing ?? null} open={editing !== undefined} onClose={() => setEditing(undefined)} onSave={save} />
+      {extra && (
+        <Suspense fallback={null}>
+          <extra.action.Dialog row={extra.row} onClose={() => setExtra(null)} />
+        </Suspense>
+      )}
       <ConfirmDialog open={Boolean(deleting)} message={t('common.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={remove} />
       <ConfirmDialog open={Boolean(resetting)} message={t('users.resetConfirm', { name: resetting?.name ?? '' })} onCancel={() => setResetting(null)} onConfirm={doReset} />
       <Dialog open={Boolean(secret)} onClose={() => setSecret(null)} aria-labelledby="secret-title">

@@ -300,17 +300,17 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
 // ---------------------------------------------------------------------------------------------
 
 /** Many students of the course at once: one ticket each, with the same first attempt. */
-export function CreateMassiveDialog({ course, onClose }: { course: CourseRef; onClose: () => void }) {
+export function CreateMassiveDialog({ course, onClose, initialSelection }: { course: CourseRef; onClose: () => void; /** Students chosen beforehand (e.g. in Seguimiento): the dialog opens on the ticket step. */ initialSelection?: number[] }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const gridLocale = useGridLocale();
   const form = useCreateForm();
   const failed = useFailure(form);
-  const [step, setStep] = useState(0);
+  const [step, setStep] = useState(initialSelection?.length ? 1 : 0);
   const [search, setSearch] = useState('');
   const { params, grid, firstPage } = useServerPage(10);
-  const [selected, setSelected] = useState<number[]>([]);
+  const [selected, setSelected] = useState<number[]>(initialSelection ?? []);
   const [needOne, setNeedOne] = useState(false);
   const [generating, setGenerating] = useState(false);
   const students = useCourseStudents(course.id, params.page, params.perPage, search);

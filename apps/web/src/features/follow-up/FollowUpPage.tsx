@@ -1,0 +1,212 @@
+import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
+import GroupsIcon from '@mui/icons-material/Groups';
+import HowToRegIcon from '@mui/icons-material/HowToReg';
+import PersonOffIcon from '@mui/icons-material/PersonOff';
+import SchoolIcon from '@mui/icons-material/School';
+import { PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
+import { Alert, Box, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ChartCard, CountCard, useChart } from '../../components/charts';
+import { PageCard } from '../../components/PageCard';
+import { readPref, writePref } from '../../lib/storage';
+import { useSession } from '../auth/session';
+import { useFollowCardAt, useFollowUpClassrooms, useFollowUpCourses } from './api';
+import { StudentTable } from './StudentTable';
+
+const COURSE_PREF = 'sigaf.followUp.course';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title} sx={{ mt: 3 }}>
+      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function Chart({ path, title, kind, suffix, size = 6, onSelect, hint }: { path: string; title: string; kind: 'doughnut' | 'horizontalBar'; suffix?: string; size?: number; onSelect?: (label: string) => void; hint?: string }) {
+  const q = useChart(path);
+  return (
+    <Grid size={{ xs: 12, md: size }}>
+      <ChartCard title={title} kind={kind} data={q.data} loading={q.isPending} error={q.error ?? undefined} valueSuffix={suffix} onSelect={onSelect} subtitle={hint} />
+    </Grid>
+  );
+}
+
+/**
+ * The follow-student card, status and last-access charts and progress by section, of one
+ * classroom (the per-classroom calls, which a tutor may use for their classrooms) or, for staff
+ * who read the dashboard, of the whole course. A section bar opens its progress per activity.
+ */
+function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; classroomId: number | null; canReadCourse: boolean }) {
+  const { t } = useTranslation();
+  const [section, setSection] = useState<string | null>(null);
+  const base = `/api/v2/course-registered-users/${courseId}`;
+  const room = classroomId !== null ? `${base}/classrooms/${classroomId}` : null;
+  const paths = room
+    ? { card: `${room}/follow-student-classroom`, status: `${room}/status-user-classroom`, access: `${room}/logged-time-classroom`, progress: `${room}/progress-classroom-chart` }
+    : { card: `${base}/follow-student-card`, status: `${base}/status/count`, access: `${base}/logged-time/count`, progress: `${base}/progress-chart` };
+  const card = useFollowCardAt(room || canReadCourse ? paths.card : null);
+  if (!room && !canReadCourse) return <Alert severity="info">{t('followUp.summary.chooseClassroom')}</Alert>;
+  const count = (key: 'total' | 'resign' | 'active' | 'inactive') => ({ value: card.data?.[key], loading: card.isPending, error: card.error ?? undefined });
+  return (
+    <Grid container spacing={2}>
+      <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+        <CountCard label={t('followUp.card.total')} icon={<GroupsIcon />} color="#006C8D" {...count('total')} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+        <CountCard label={t('followUp.card.resign')} icon={<DirectionsRunIcon />} color="#D32F2F" {...count('resign')} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+        <CountCard label={t('followUp.card.active')} icon={<HowToRegIcon />} color="#5cb85c" {...count('active')} />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+        <CountCard label={t('followUp.card.inactive')} icon={<PersonOffIcon />} color="#9E9E9E" {...count('inactive')} />
+      </Grid>
+      <Chart path={paths.status} title={t('followUp.chart.status')} kind="doughnut" />
+      <Chart path={paths.access} title={t('followUp.chart.lastAccess')} kind="doughnut" />
+      <Chart
+        path={paths.progress}
+        title={t('followUp.chart.progress')}
+        kind="horizontalBar"
+        suffix="%"
+        size={12}
+        onSelect={room ? setSection : undefined}
+        hint={room ? t('followUp.chart.sectionHint') : undefined}
+      />
+      {room && section && (
+        <>
+          <Chart path={`${room}/sections/${encodeURIComponent(section)}/progress-activities`} title={t('followUp.chart.activities', { section })} kind="horizontalBar" suffix="%" />
+          <Chart path={`${room}/sections/${encodeURIComponent(section)}/progress-activities-avance`} title={t('followUp.chart.activitiesDone', { section })} kind="horizontalBar" suffix="%" />
+        </>
+      )}
+    </Grid>
+  );
+}
+
+function readCourse(): number | null {
+  const raw = readPref(COURSE_PREF);
+  return raw && /^\d+$/.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * Seguimiento (SCREENS.md §5): a course (and classroom) of the follow-up, its figures and the
+ * student table. A tutor is offered only the courses and classrooms assigned to them.
+ */
+export default function FollowUpPage() {
+  const { t } = useTranslation();
+  const { role } = useSession();
+  const isTutor = role === 'tutor';
+  const canReadCourse = Boolean(role && PERMISSIONS.dashboardRead.includes(role));
+  const courses = useFollowUpCourses();
+  const [courseId, setCourseId] = useState<number | null>(readCourse);
+  const [categoryId, setCategoryId] = useState<number | ''>('');
+  const [classroomId, setClassroomId] = useState<number | ''>('');
+  const course: FollowUpCourse | null = courses.data?.find((c) => c.id === courseId) ?? null;
+  const classrooms = useFollowUpClassrooms(course ? course.id : null);
+  const categories = useMemo(() => {
+    const seen = new Map<number, string>();
+    for (const c of courses.data ?? []) seen.set(c.category.id, c.category.description);
+    return [...seen].map(([id, description]) => ({ id, description }));
+  }, [courses.data]);
+  const category = categoryId !== '' ? categoryId : (course?.category.id ?? '');
+  // A tutor always looks at one of their classrooms; staff may look at the whole course.
+  const rooms = classrooms.data ?? [];
+  const room = classroomId !== '' && rooms.some((r) => r.id === classroomId) ? classroomId : isTutor || !canReadCourse ? (rooms[0]?.id ?? '') : '';
+
+  const chooseCourse = (id: number | null) => {
+    setCourseId(id);
+    setClassroomId('');
+    writePref(COURSE_PREF, id === null ? '' : String(id));
+  };
+
+  return (
+    <PageCard title={t('nav.followUp')} icon={<GroupsIcon />}>
+      <Paper variant="outlined" sx={{ p: 2, bgcolor: 'grey.50' }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <TextField
+            select
+            label={t('course.category')}
+            value={categories.some((c) => c.id === category) ? category : ''}
+            onChange={(e) => {
+              setCategoryId(Number(e.target.value));
+              chooseCourse(null);
+            }}
+            sx={{ minWidth: 220 }}
+          >
+            {categories.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.description}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label={t('course.course')}
+            value={course?.id ?? ''}
+            disabled={category === ''}
+            onChange={(e) => chooseCourse(Number(e.target.value))}
+            sx={{ minWidth: 260 }}
+          >
+            {(courses.data ?? [])
+              .filter((c) => c.category.id === category)
+              .map((c) => (
+                <MenuItem key={c.id} value={c.id}>
+                  {c.description}
+                </MenuItem>
+              ))}
+          </TextField>
+          <TextField
+            select
+            label={t('followUp.classroom')}
+            value={room}
+            disabled={!course || !rooms.length}
+            onChange={(e) => setClassroomId(e.target.value === '' ? '' : Number(e.target.value))}
+            sx={{ minWidth: 220 }}
+            slotProps={{ select: { displayEmpty: !isTutor && canReadCourse }, inputLabel: { shrink: true } }}
+          >
+            {!isTutor && canReadCourse && <MenuItem value="">{t('followUp.allClassrooms')}</MenuItem>}
+            {rooms.map((r) => (
+              <MenuItem key={r.id} value={r.id}>
+                {t('followUp.classroomOption', { classroom: r.description, count: r.students })}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+        {course?.lastSyncAt && (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+            {t('followUp.lastSync', { date: new Date(course.lastSyncAt).toLocaleString('es-CL') })}
+          </Typography>
+        )}
+      </Paper>
+      {courses.isError && <Alert severity="error" sx={{ mt: 2 }}>{t('common.loadError')}</Alert>}
+      {courses.data && courses.data.length === 0 && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t(isTutor ? 'followUp.noClassroomsTutor' : 'followUp.noCourses')}
+        </Alert>
+      )}
+      {course ? (
+        <>
+          <Section title={t('followUp.summary.title')}>
+            <Summary key={`${course.id}-${room}`} courseId={course.id} classroomId={room === '' ? null : room} canReadCourse={canReadCourse} />
+          </Section>
+          <Section title={t('followUp.table.title')}>
+            <StudentTable key={`${course.id}-${room}`} course={course} classroomId={room === '' ? undefined : room} />
+          </Section>
+        </>
+      ) : (
+        courses.data?.length !== 0 && (
+          <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary' }}>
+            <SchoolIcon sx={{ fontSize: 56, opacity: 0.4 }} />
+            <Typography variant="h6" sx={{ mt: 1 }}>
+              {t('followUp.chooseCourse')}
+            </Typography>
+          </Box>
+        )
+      )}
+    </PageCard>
+  );
+}

@@ -1,0 +1,182 @@
+import CloseIcon from '@mui/icons-material/Close';
+import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { chileDateTime, type FollowUpStudent } from '@sigaf/contract';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Drawer,
+  IconButton,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import type { TFunction } from 'i18next';
+import { Link as RouterLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api';
+import { useStudentDetail } from './api';
+
+const STAGE_COLORS = ['success', 'warning', 'error'] as const;
+const STAGE_KEYS = ['active', 'resigning', 'resigned'] as const;
+
+export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage'> }) {
+  const { t } = useTranslation();
+  const stage = Math.min(2, Math.max(0, student.stage));
+  return <Chip size="small" color={STAGE_COLORS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;
+}
+
+/** "Nunca", "Hoy", "Hace N días" (the date in the tooltip). */
+export function lastAccessText(s: Pick<FollowUpStudent, 'lastAccess' | 'daysWithoutAccess'>, t: TFunction): string {
+  if (!s.lastAccess || s.daysWithoutAccess === null) return t('followUp.access.never');
+  if (s.daysWithoutAccess === 0) return t('followUp.access.today');
+  return t('followUp.access.daysAgo', { count: s.daysWithoutAccess });
+}
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <>
+      <Typography component="dt" variant="body2" sx={{ fontWeight: 700 }}>
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0 }}>
+        {children}
+      </Typography>
+    </>
+  );
+}
+
+/** One student of the follow-up: data, activities with status and grade, ticket history; a ticket worker may open a ticket. */
+export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicket }: { enrolmentId: number; canWork: boolean; onClose: () => void; onOpenTicket: (id: number) => void }) {
+  const { t } = useTranslation();
+  const detail = useStudentDetail(enrolmentId);
+  const d = detail.data;
+  const s = d?.student;
+  const tickets = d?.tickets.collections.map((c) => c.properties) ?? [];
+  return (
+    <Drawer anchor="right" open onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 720 }, p: 2 }, role: 'dialog', 'aria-labelledby': 'student-detail-title' } as object }}>
+      <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography id="student-detail-title" component="h2" variant="h6" sx={{ flex: 1, color: 'primary.main', fontWeight: 700 }}>
+          {s ? [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ') : t('followUp.detail.title')}
+        </Typography>
+        <IconButton onClick={onClose} aria-label={t('common.close')}>
+          <CloseIcon />
+        </IconButton>
+      </Stack>
+      {detail.isPending && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+          <CircularProgress aria-label={t('followUp.detail.loading')} />
+        </Box>
+      )}
+      {detail.isError && <Alert severity="error">{detail.error instanceof ApiError ? detail.error.message : t('common.loadError')}</Alert>}
+      {d && s && (
+        <>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }} useFlexGap>
+            <StatusChip student={s} />
+            <Chip size="small" variant="outlined" label={t('followUp.detail.progress', { value: s.progress === null ? '—' : `${s.progress}%`, graded: s.graded, expected: s.expected })} />
+            <Chip size="small" variant="outlined" label={t('followUp.detail.form', { form: s.form })} />
+            {!s.synced && <Chip size="small" color="warning" label={t('followUp.detail.notSynced')} />}
+            <Box sx={{ flex: 1 }} />
+            {canWork && (
+              <Button variant="contained" startIcon={<ConfirmationNumberIcon />} onClick={() => onOpenTicket(s.id)}>
+                {t('followUp.detail.openTicket')}
+              </Button>
+            )}
+          </Stack>
+          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
+            <Field label={t('followUp.columns.rut')}>{s.rut}</Field>
+            <Field label={t('followUp.columns.email')}>{s.email ?? t('followUp.detail.noEmail')}</Field>
+            <Field label={t('followUp.columns.phone')}>{s.phone ?? t('followUp.detail.noPhone')}</Field>
+            <Field label={t('followUp.detail.course')}>{d.course.description}</Field>
+            <Field label={t('followUp.columns.classroom')}>{s.classroom ?? t('followUp.noClassroom')}</Field>
+            <Field label={t('followUp.columns.lastAccess')}>
+              {lastAccessText(s, t)}
+              {s.lastAccess ? ` (${chileDateTime(s.lastAccess)})` : ''}
+            </Field>
+          </Box>
+
+          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}>
+            {t('followUp.detail.activities')}
+          </Typography>
+          {d.activities.length === 0 ? (
+            <Typography color="text.secondary">{t('followUp.detail.noActivities')}</Typography>
+          ) : (
+            <Table size="small" aria-label={t('followUp.detail.activities')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('followUp.detail.section')}</TableCell>
+                  <TableCell>{t('followUp.detail.activity')}</TableCell>
+                  <TableCell>{t('followUp.detail.state')}</TableCell>
+                  <TableCell align="right">{t('followUp.detail.grade')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {d.activities.map((a) => (
+                  <TableRow key={a.activityId} sx={{ opacity: a.counts ? 1 : 0.6 }}>
+                    <TableCell>{a.section ?? '—'}</TableCell>
+                    <TableCell>
+                      {a.description}
+                      {a.counts && (
+                        <Typography component="span" variant="caption" color="primary" sx={{ ml: 1 }}>
+                          {t('followUp.detail.counts')}
+                        </Typography>
+                      )}
+                    </TableCell>
+                    <TableCell>{a.statusMoodle ?? t('followUp.detail.noRow')}</TableCell>
+                    <TableCell align="right">{a.grade ?? a.qualificationMoodle ?? '—'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+
+          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}>
+            {t('followUp.detail.tickets')}
+          </Typography>
+          {tickets.length === 0 ? (
+            <Typography color="text.secondary">{t('followUp.detail.noTickets')}</Typography>
+          ) : (
+            <Table size="small" aria-label={t('followUp.detail.tickets')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('followUp.detail.code')}</TableCell>
+                  <TableCell>{t('followUp.detail.created')}</TableCell>
+                  <TableCell>{t('followUp.detail.ticketStatus')}</TableCell>
+                  <TableCell>{t('followUp.detail.motive')}</TableCell>
+                  <TableCell align="right">{t('followUp.detail.attempts')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {tickets.map((k) => (
+                  <TableRow key={k.id}>
+                    <TableCell>
+                      {canWork ? (
+                        <Link component={RouterLink} to={`/my/ticket?course=${d.course.id}&status=all&search=${encodeURIComponent(k.ticketCode)}&ticket=${k.id}`}>
+                          {k.ticketCode} <OpenInNewIcon sx={{ fontSize: 14, verticalAlign: 'middle' }} />
+                        </Link>
+                      ) : (
+                        k.ticketCode
+                      )}
+                    </TableCell>
+                    <TableCell>{`${k.createdAt} ${k.createdTime}`}</TableCell>
+                    <TableCell>{k.statusTicket.description}</TableCell>
+                    <TableCell>{k.motiveTicket.description}</TableCell>
+                    <TableCell align="right">{k.attempts}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </>
+      )}
+    </Drawer>
+  );
+}
