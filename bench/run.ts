@@ -2,17 +2,61 @@
  * Benchmarks with budgets (`npm run bench`; never part of `npm test`). Each measure prints its
  * figure next to its budget; results go to bench/results.json and the run exits non-zero when a
  * figure is over budget.
+ *
+ *   npm run bench                      everything, on the full data set (generated once, reused)
+ *   npm run bench -- --quick           a small data set and short runs, for development
+ *   npm run bench -- --only dashboard  only the measures whose name contains this (repeatable)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importBench } from './import.js';
+import { moodleSyncBench } from './moodle-sync.js';
+import { loadBench, type LoadRow } from './load.js';
+import { webBench } from './web.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const budgets: Record<string, number> = JSON.parse(fs.readFileSync(path.join(here, 'budgets.json'), 'utf8'));
 
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
+
+/** A benchmark: a name its `--only` matches against, and what it measures. */
+interface Bench {
+  name: string;
+  run(): Promise<Record<string, number>>;
+}
+
+let loadRows: LoadRow[] = [];
+const benches: Bench[] = [
+  { name: 'import', run: importBench },
+  { name: 'moodle', run: moodleSyncBench },
+  { name: 'web', run: webBench },
+  {
+    name: 'load',
+    run: async () => {
+      const out = await loadBench({ quick, only: only.filter((o) => !['import', 'web', 'load'].includes(o)) });
+      loadRows = out.rows;
+      return out.results;
+    },
+  },
+];
+
+// `--only import|web|load` picks a benchmark; any other word picks load endpoints by name.
+const picked = only.length ? benches.filter((b) => b.name === 'load' || only.includes(b.name)) : benches;
 const results: Record<string, number> = {};
-for (const bench of [importBench]) Object.assign(results, await bench());
+for (const bench of picked) {
+  if (only.length && bench.name === 'load' && only.every((o) => ['import', 'web'].includes(o))) continue;
+  Object.assign(results, await bench.run());
+}
+
+if (loadRows.length) {
+  console.log('\n| endpoint | clients | p50 ms | p95 ms | p99 ms | req/s | errors | direct ms |\n|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of loadRows) {
+    console.log(`| ${r.name} | ${r.connections} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.direct?.toFixed(1) ?? '—'} |`);
+  }
+}
 
 let over = 0;
 console.log('\n| measure | result | budget | |\n|---|---:|---:|---|');
@@ -20,9 +64,10 @@ for (const [name, value] of Object.entries(results)) {
   const budget = budgets[name];
   const ok = budget === undefined || value <= budget;
   if (!ok) over++;
+  if (budget === undefined && /\.(rps|direct\.ms)$|\.c(1|50)\.p95/.test(name)) continue;
   console.log(`| ${name} | ${value.toFixed(1)} | ${budget ?? '—'} | ${ok ? 'ok' : 'OVER BUDGET'} |`);
 }
-fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify({ at: new Date().toISOString(), results, budgets }, null, 2));
+fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify({ at: new Date().toISOString(), quick, results, budgets, load: loadRows }, null, 2));
 if (over) {
   console.error(`\n${over} measure(s) over budget`);
   process.exit(1);
