@@ -62,7 +62,7 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
   const s = d?.student;
   const tickets = d?.tickets.collections.map((c) => c.properties) ?? [];
   return (
-    <Drawer anchor="right" open onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', md: 720 }, p: 2 }, role: 'dialog', 'aria-labelledby': 'student-detail-title' } as object }}>
+    <Drawer anchor="right" open onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.modal }} slotProps={{ paper: { sx: { width: { xs: '100%', md: 720 }, p: 2 }, role: 'dialog', 'aria-labelledby': 'student-detail-title' } as object }}>
       <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
         <Typography id="student-detail-title" component="h2" variant="h6" sx={{ flex: 1, color: 'primary.main', fontWeight: 700 }}>
           {s ? [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ') : t('followUp.detail.title')}
