@@ -1,4 +1,5 @@
 import {
+  DASHBOARD_MSG,
   FOLLOW_UP_EXPORT_LIMIT,
   FOLLOW_UP_MSG,
   STUDENT_STATES,
@@ -70,7 +71,7 @@ export class FollowUpService {
    * assigned classroom holding students of the course gets a 403.
    */
   async courseScope(actor: AuthUser, courseId: number, classroomId?: number): Promise<{ courseId: number; classroomIds?: number[] }> {
-    if (!(await this.repo.courseExists(courseId))) throw notFound('El curso no existe.');
+    if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
     const allowed = await this.access(actor);
     if (!allowed) return { courseId };
     if (classroomId !== undefined) {
