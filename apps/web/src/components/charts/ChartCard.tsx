@@ -58,7 +58,7 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
               }
             : undefined
         }
-        sx={onSelect ? { '& .MuiPieArc-root': { cursor: 'pointer' } } : undefined}
+        sx={onSelect ? { '& .MuiPieChart-arc': { cursor: 'pointer' } } : undefined}
       />
     );
   }
@@ -71,14 +71,16 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
     ...(colors ? { colorMap: { type: 'ordinal' as const, values: data.labels, colors } } : {}),
   };
   const longest = Math.max(0, ...data.labels.map((l) => l.length));
+  // Counts step by whole units; percentages run 0–100.
+  const value = { valueFormatter: (v: number) => format(v), ...(valueSuffix === '%' ? { min: 0, max: 100 } : { tickMinStep: 1 }) };
   const series = toBarSeries(data, kind).map((s) => ({ ...s, valueFormatter: format }));
   return (
     <BarChart
       height={height}
       layout={horizontal ? 'horizontal' : 'vertical'}
       series={series}
-      xAxis={horizontal ? [{ valueFormatter: (v: number) => format(v) }] : [band]}
-      yAxis={horizontal ? [{ ...band, width: Math.min(180, 20 + longest * 6.5) }] : [{ valueFormatter: (v: number) => format(v) }]}
+      xAxis={horizontal ? [value] : [band]}
+      yAxis={horizontal ? [{ ...band, width: Math.min(180, 20 + longest * 6.5) }] : [value]}
       hideLegend={series.length < 2 || series.every((s) => s.label === undefined)}
       slotProps={legend}
       grid={horizontal ? { vertical: true } : { horizontal: true }}
@@ -90,7 +92,7 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
             }
           : undefined
       }
-      sx={onSelect ? { '& .MuiBarElement-root': { cursor: 'pointer' } } : undefined}
+      sx={onSelect ? { '& .MuiBarChart-element': { cursor: 'pointer' } } : undefined}
     />
   );
 }

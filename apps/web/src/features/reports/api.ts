@@ -58,14 +58,14 @@ export interface CourseSection {
   key: string | null;
 }
 
-/** The course's sections that have activities, except Formativa (as the original). */
+/** The course's sections that have activities, except Formativa (as the original) and Renuncia (nothing to progress on). */
 export function useCourseSections(courseId: number) {
   return useQuery({
     queryKey: ['reports', 'sections', courseId],
     queryFn: async () =>
       (await getData<Collection<CourseSection>>(`/api/v2/courses/${courseId}/activities`)).collections
         .map((c) => c.properties)
-        .filter((s): s is CourseSection & { id: number } => s.id !== null && s.key !== 'formative'),
+        .filter((s): s is CourseSection & { id: number } => s.id !== null && s.key !== 'formative' && s.key !== 'resign'),
   });
 }
 
