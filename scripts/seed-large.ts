@@ -417,7 +417,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   for (const r of await db.selectFrom('ticket_code_sequences').select(['prefix', 'last_value']).execute()) sequences.set(r.prefix, r.last_value);
   const t: { id: number[]; enrolment: number[]; course: number[]; code: string[]; type: number[]; status: number[]; priority: number[]; source: number[]; motive: number[]; creator: number[]; assigned: (number | null)[]; closing: (string | null)[]; created: string[]; updated: string[] } =
     { id: [], enrolment: [], course: [], code: [], type: [], status: [], priority: [], source: [], motive: [], creator: [], assigned: [], closing: [], created: [], updated: [] };
-  const d: { id: number[]; ticket: number[]; user: number[]; status: number[]; comment: string[]; created: string[] } = { id: [], ticket: [], user: [], status: [], comment: [], created: [] };
+  const d: { id: number[]; ticket: number[]; course: number[]; user: number[]; status: number[]; comment: string[]; created: string[] } = { id: [], ticket: [], course: [], user: [], status: [], comment: [], created: [] };
   const h: { ticket: number[]; user: number[]; changes: string[]; created: string[] } = { ticket: [], user: [], changes: [], created: [] };
   let attempts = 0;
   const flushTickets = async () => {
@@ -429,7 +429,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
     ], progress, 'tickets');
     await bulkInsert(db, 'ticket_history', [['ticket_id', 'int4', h.ticket], ['user_id', 'int4', h.user], ['action', 'text', h.ticket.map(() => 'create')], ['changes', 'jsonb', h.changes], ['created_at', 'timestamptz', h.created]], progress, 'ticket history');
     await bulkInsert(db, 'ticket_details', [
-      ['id', 'int4', d.id], ['ticket_id', 'int4', d.ticket], ['user_created_id', 'int4', d.user], ['status_detail_ticket_id', 'int4', d.status],
+      ['id', 'int4', d.id], ['ticket_id', 'int4', d.ticket], ['course_id', 'int4', d.course], ['user_created_id', 'int4', d.user], ['status_detail_ticket_id', 'int4', d.status],
       ['comment', 'text', d.comment], ['created_at', 'timestamptz', d.created], ['updated_at', 'timestamptz', d.created],
     ], progress, 'contact attempts');
     for (const o of [t, d, h]) for (const k of Object.keys(o)) (o as Record<string, unknown[]>)[k]!.length = 0;
@@ -468,7 +468,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
       for (let k = 0; k < n; k++) {
         const at = k === 0 ? created + rng.int(60_000, 3_600_000) : last + Math.floor(rng.next() * Math.max(60_000, (end - last) / (n - k)));
         last = Math.min(at, nowMs - 1000);
-        d.id.push(detailId++); d.ticket.push(id); d.user.push(assigned ?? creator); d.status.push(k === n - 1 && isClosed ? success : rng.chance(0.35) ? success : failure);
+        d.id.push(detailId++); d.ticket.push(id); d.course.push(courseIds[c]!); d.user.push(assigned ?? creator); d.status.push(k === n - 1 && isClosed ? success : rng.chance(0.35) ? success : failure);
         d.comment.push(rng.pick(COMMENTS)); d.created.push(iso(last));
         attempts++;
       }

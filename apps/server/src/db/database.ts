@@ -13,6 +13,7 @@ import * as m0004 from './migrations/0004_moodle.js';
 import * as m0005 from './migrations/0005_follow_up.js';
 import * as m0006 from './migrations/0006_moodle_schedule.js';
 import * as m0007 from './migrations/0007_mail_files.js';
+import * as m0008 from './migrations/0008_performance.js';
 
 export type Database = Kysely<DB>;
 
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_follow_up': m0005,
   '0006_moodle_schedule': m0006,
   '0007_mail_files': m0007,
+  '0008_performance': m0008,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

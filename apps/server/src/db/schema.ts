@@ -197,6 +197,36 @@ export interface TicketDetailTable extends Timestamps {
   user_created_id: number;
   status_detail_ticket_id: number;
   comment: Generated<string>;
+  /** The ticket's course, set by a trigger (0008). */
+  course_id: Generated<number>;
+}
+
+/** Ticket counts per course and dimension, kept by triggers on tickets (0008). */
+export interface TicketCountTable {
+  course_id: number;
+  dim: number;
+  value: number;
+  status_ticket_id: number;
+  n: number;
+}
+
+/** Which courses' student figures must be recomputed (0008). */
+export interface CourseStatsStateTable {
+  course_id: number;
+  dirty: Generated<boolean>;
+  refreshed_at: Timestamp | null;
+}
+
+/** Activity progress per course, classroom (0: none), activity, test form and withdrawal stage (0008). */
+export interface CourseProgressStatTable {
+  course_id: number;
+  classroom_id: number;
+  activity_id: number;
+  form: string;
+  stage: number;
+  students: number;
+  graded: number;
+  completed: number;
 }
 
 export interface LogEditingTicketTable extends Timestamps {
@@ -304,6 +334,9 @@ export interface DB {
   ticket_code_sequences: TicketCodeSequenceTable;
   tickets: TicketTable;
   ticket_details: TicketDetailTable;
+  ticket_counts: TicketCountTable;
+  course_stats_state: CourseStatsStateTable;
+  course_progress_stats: CourseProgressStatTable;
   log_editing_tickets: LogEditingTicketTable;
   ticket_history: TicketHistoryTable;
   ticket_filter_presets: TicketFilterPresetTable;

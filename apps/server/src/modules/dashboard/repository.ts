@@ -41,6 +41,11 @@ export const dayStart = (day?: string): RawBuilder<unknown> =>
     : sql`(date_trunc('day', now() at time zone ${APP_TIME_ZONE}) at time zone ${APP_TIME_ZONE})`;
 export const dayEnd = (day?: string): RawBuilder<unknown> => sql`(${dayStart(day)} + interval '1 day')`;
 
+/** ticket_counts dimensions (migration 0008). */
+const DIM = { type: 1, priority: 2, source: 3, motive: 4, operator: 5, closedAge: 6, createdHour: 7, closedHour: 8 } as const;
+/** Hours since the epoch of an instant (Chilean days start on a whole hour). */
+const hourOf = (ts: RawBuilder<unknown>) => sql`floor(extract(epoch from ${ts}) / 3600)::int`;
+
 const createdIn = (w: TimeWindow) =>
   sql.join([sql`true`, ...(w.from ? [sql`t.created_at >= ${w.from}`] : []), ...(w.to ? [sql`t.created_at < ${w.to}`] : [])], sql` and `);
 
@@ -135,17 +140,28 @@ export class DashboardRepository {
   async countTickets(courseId: number, filter: 'total' | 'today' | 'open' | 'closed'): Promise<number> {
     const where =
       filter === 'today'
-        ? createdIn({ from: dayStart(), to: dayEnd() })
+        ? sql`k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart())} and k.value < ${hourOf(dayEnd())}`
         : filter === 'total'
-          ? sql`true`
-          : sql`t.status_ticket_id in (select id from status_tickets where key = ${filter})`;
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from tickets t where t.course_id = ${courseId} and ${where}`.execute(this.db);
+          ? sql`k.dim = ${DIM.type}`
+          : sql`k.dim = ${DIM.type} and k.status_ticket_id in (select id from status_tickets where key = ${filter})`;
+    const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where k.course_id = ${courseId} and ${where}`.execute(this.db);
     return rows[0]?.n ?? 0;
   }
 
   /** Tickets per catalogue value (every value, zero included), in catalogue order. */
   async ticketsPerCatalogue(courseId: number, dimension: TicketDimension, window: TimeWindow = {}) {
     const d = DIMENSIONS[dimension];
+    if (!window.from && !window.to) {
+      // The whole course: from the counts (status: any dimension's rows, by their status).
+      const value = dimension === 'status' ? sql`k.status_ticket_id` : sql`k.value`;
+      const dim = dimension === 'status' ? DIM.type : DIM[dimension];
+      const { rows } = await sql<{ id: number; label: string; n: number }>`
+        select c.id, c.description as label, coalesce(k.n, 0)::int as n
+        from ${sql.table(d.table)} c
+        left join (select ${value} as id, sum(k.n) as n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${dim} group by 1) k on k.id = c.id
+        order by c.id`.execute(this.db);
+      return rows;
+    }
     const { rows } = await sql<{ id: number; label: string; n: number }>`
       select c.id, c.description as label, count(t.id)::int as n
       from ${sql.table(d.table)} c
@@ -157,12 +173,17 @@ export class DashboardRepository {
 
   /** Tickets per whole day of age (created to closing date, or to now while open). */
   async ticketsPerAge(courseId: number) {
+    // Closed tickets from the counts; those without closing date age with now().
     const { rows } = await sql<{ days: number; n: number }>`
-      select greatest(0, floor(extract(epoch from (coalesce(t.closing_date, now()) - t.created_at)) / 86400))::int as days, count(*)::int as n
-      from tickets t
-      where t.course_id = ${courseId}
-      group by 1
-      order by 1`.execute(this.db);
+      select days, sum(n)::int as n from (
+        select k.value as days, k.n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${DIM.closedAge}
+        union all
+        select greatest(0, floor(extract(epoch from (now() - t.created_at)) / 86400))::int, 1
+        from tickets t where t.course_id = ${courseId} and t.closing_date is null
+      ) x
+      group by days
+      having sum(n) > 0
+      order by days`.execute(this.db);
     return rows;
   }
 
@@ -170,10 +191,9 @@ export class DashboardRepository {
   async motiveShares(courseId: number) {
     const { rows } = await sql<{ id: number; label: string; pct: number }>`
       select c.id, c.description as label,
-        coalesce(round(100.0 * count(t.id) / nullif(sum(count(t.id)) over (), 0), 1), 0)::float8 as pct
+        coalesce(round(100.0 * coalesce(k.n, 0) / nullif(sum(coalesce(k.n, 0)) over (), 0), 1), 0)::float8 as pct
       from motive_tickets c
-      left join tickets t on t.motive_ticket_id = c.id and t.course_id = ${courseId}
-      group by c.id, c.description
+      left join (select k.value as id, sum(k.n) as n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${DIM.motive} group by 1) k on k.id = c.id
       order by c.id`.execute(this.db);
     return rows;
   }
@@ -181,15 +201,16 @@ export class DashboardRepository {
   /** Open and closed tickets per assigned operator (null id: unassigned). */
   async statusPerOperator(courseId: number) {
     const { rows } = await sql<{ id: number | null; label: string | null; open: number; closed: number }>`
-      select t.user_assigned_id as id, u.name as label,
-        count(*) filter (where s.key = 'open')::int as open,
-        count(*) filter (where s.key = 'closed')::int as closed
-      from tickets t
-      join status_tickets s on s.id = t.status_ticket_id
-      left join users u on u.id = t.user_assigned_id
-      where t.course_id = ${courseId}
-      group by t.user_assigned_id, u.name
-      order by u.name nulls last, t.user_assigned_id`.execute(this.db);
+      select nullif(k.value, 0) as id, u.name as label,
+        coalesce(sum(k.n) filter (where s.key = 'open'), 0)::int as open,
+        coalesce(sum(k.n) filter (where s.key = 'closed'), 0)::int as closed
+      from ticket_counts k
+      join status_tickets s on s.id = k.status_ticket_id
+      left join users u on u.id = nullif(k.value, 0)
+      where k.course_id = ${courseId} and k.dim = ${DIM.operator}
+      group by k.value, u.name
+      having sum(k.n) > 0
+      order by u.name nulls last, nullif(k.value, 0)`.execute(this.db);
     return rows;
   }
 
@@ -197,13 +218,14 @@ export class DashboardRepository {
   async statusPerMotive(courseId: number) {
     const { rows } = await sql<{ id: number; label: string; open: number; closed: number }>`
       select m.id, m.description as label,
-        count(*) filter (where s.key = 'open')::int as open,
-        count(*) filter (where s.key = 'closed')::int as closed
-      from tickets t
-      join status_tickets s on s.id = t.status_ticket_id
-      join motive_tickets m on m.id = t.motive_ticket_id
-      where t.course_id = ${courseId}
+        coalesce(sum(k.n) filter (where s.key = 'open'), 0)::int as open,
+        coalesce(sum(k.n) filter (where s.key = 'closed'), 0)::int as closed
+      from ticket_counts k
+      join status_tickets s on s.id = k.status_ticket_id
+      join motive_tickets m on m.id = k.value
+      where k.course_id = ${courseId} and k.dim = ${DIM.motive}
       group by m.id, m.description
+      having sum(k.n) > 0
       order by m.id`.execute(this.db);
     return rows;
   }
@@ -213,13 +235,14 @@ export class DashboardRepository {
 
   /** Created that day; and created up to the end of it, of which closed by then. */
   async dayCard(courseId: number, day: string) {
+    // Hours since the epoch: created before the day's end; and both created and closed by then.
     const { rows } = await sql<{ created: number; total: number; closed: number }>`
       select
-        count(*) filter (where t.created_at >= ${dayStart(day)})::int as created,
-        count(*)::int as total,
-        count(*) filter (where t.closing_date is not null and t.closing_date < ${dayEnd(day)})::int as closed
-      from tickets t
-      where t.course_id = ${courseId} and t.created_at < ${dayEnd(day)}`.execute(this.db);
+        coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))}), 0)::int as created,
+        coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour}), 0)::int as total,
+        coalesce(sum(k.n) filter (where k.dim = ${DIM.closedHour}), 0)::int as closed
+      from ticket_counts k
+      where k.course_id = ${courseId} and k.dim in (${DIM.createdHour}, ${DIM.closedHour}) and k.value < ${hourOf(dayEnd(day))}`.execute(this.db);
     const r = rows[0] ?? { created: 0, total: 0, closed: 0 };
     return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
   }
@@ -235,7 +258,7 @@ export class DashboardRepository {
       join tickets t on t.id = d.ticket_id
       join status_tickets s on s.id = t.status_ticket_id
       join users u on u.id = d.user_created_id
-      where t.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+      where d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by d.user_created_id, u.name
       order by u.name, d.user_created_id`.execute(this.db);
     return rows;
@@ -246,8 +269,8 @@ export class DashboardRepository {
     const { rows } = await sql<{ id: number; label: string; n: number }>`
       select c.id, c.description as label, count(d.id)::int as n
       from status_detail_tickets c
-      left join (ticket_details d join tickets t on t.id = d.ticket_id and t.course_id = ${courseId})
-        on d.status_detail_ticket_id = c.id and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+      left join ticket_details d
+        on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by c.id, c.description
       order by c.id`.execute(this.db);
     return rows;
@@ -317,28 +340,65 @@ export class DashboardRepository {
    * completion_state > 0.
    */
   async progress(scope: Scope, sectionId?: number): Promise<ProgressRow[]> {
+    await this.freshProgress(scope.courseId);
     const perActivity = sectionId !== undefined;
     const group = perActivity ? sql`act.id, act.description` : sql`act.section_id, act.section`;
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`p.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`p.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
     const { rows } = await sql<ProgressRow>`
-      with ${this.students(scope)},
-      act as (
+      with act as (
         select a.id, a.description, a.section_id, s.description as section, s.key
         from activities a
         join sections s on s.id = a.section_id
         where a.course_id = ${scope.courseId}
           and ${countsTowardProgress('a', 's')}
           and ${perActivity ? sql`a.section_id = ${sectionId}` : sql`true`}
+      ),
+      pairs as (
+        select p.activity_id, p.form, sum(p.students) as students, sum(p.graded) as graded, sum(p.completed) as completed
+        from course_progress_stats p
+        where p.course_id = ${scope.courseId} and p.stage < 2 and ${classroom} and ${classrooms}
+        group by p.activity_id, p.form
       )
       select ${perActivity ? sql`act.id, act.description as label` : sql`act.section_id as id, act.section as label`},
-        count(enr.id)::int as expected,
-        count(acu.id) filter (where acu.grade is not null)::int as graded,
-        count(acu.id) filter (where acu.completion_state > 0)::int as completed
+        coalesce(sum(pairs.students), 0)::int as expected,
+        coalesce(sum(pairs.graded), 0)::int as graded,
+        coalesce(sum(pairs.completed), 0)::int as completed
       from act
-      left join enr on enr.stage < 2 and ${formApplies(sql`act.key`, sql`enr.form`)}
-      left join activity_course_users acu on acu.activity_id = act.id and acu.course_registered_user_id = enr.id
+      left join pairs on pairs.activity_id = act.id and ${formApplies(sql`act.key`, sql`pairs.form`)}
       group by ${group}
       order by ${perActivity ? sql`act.id` : sql`act.section_id`}`.execute(this.db);
     return rows;
+  }
+
+  /**
+   * Recomputes the course's progress figures (course_progress_stats) when a change has marked it
+   * dirty since (migration 0008): per classroom (0: none), activity, form and stage, the students
+   * of the population, and of those the ones with a grade and with completion. Concurrent readers
+   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again.
+   */
+  private async freshProgress(courseId: number): Promise<void> {
+    const state = await this.db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', courseId).executeTakeFirst();
+    if (state && !state.dirty) return;
+    await this.db.transaction().execute(async (trx) => {
+      await sql`insert into course_stats_state (course_id, dirty) values (${courseId}, true) on conflict (course_id) do nothing`.execute(trx);
+      const locked = await sql<{ dirty: boolean }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(trx);
+      if (!locked.rows[0]?.dirty) return;
+      await sql`delete from course_progress_stats where course_id = ${courseId}`.execute(trx);
+      await sql`
+        insert into course_progress_stats (course_id, classroom_id, activity_id, form, stage, students, graded, completed)
+        with ${this.students({ courseId })}
+        select ${courseId}::int, coalesce(enr.classroom_id, 0), a.id, enr.form, enr.stage, count(*)::int,
+          count(acu.id) filter (where acu.grade is not null)::int,
+          count(acu.id) filter (where acu.completion_state > 0)::int
+        from activities a
+        join enr on true
+        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
+        where a.course_id = ${courseId}
+        group by 2, 3, 4, 5`.execute(trx);
+      await sql`update course_stats_state set dirty = false, refreshed_at = now() where course_id = ${courseId}`.execute(trx);
+    });
   }
 
   /** Course activities chosen by local id or Moodle id. */

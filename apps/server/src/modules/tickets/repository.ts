@@ -1,7 +1,7 @@
 import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, paginate, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
@@ -17,6 +17,16 @@ export type SortDirection = 'asc' | 'desc';
 
 const attempts = sql<number>`(select count(*) from ticket_details d where d.ticket_id = t.id)`;
 
+/**
+ * One value of the row a foreign key points to. Catalogues, courses and users are read this way
+ * rather than joined: a ticket row needs a dozen of them, and a dozen joins cost the planner more
+ * than the query itself (the foreign keys guarantee the same result as the inner joins).
+ */
+const pick = <T>(table: string, column: string, ref: string) =>
+  sql<T>`(select x.${sql.ref(column)} from ${sql.table(table)} x where x.id = ${sql.ref(ref)})`;
+/** The id of the status keyed 'open' (the key is unique). */
+const OPEN_STATUS = sql`(select s.id from status_tickets s where s.key = 'open')`;
+
 /** Sort keys of the lists (TICKET_SORTS) and their SQL. */
 const SORTS: Record<string, RawBuilder<unknown>> = {
   id: sql`t.id`,
@@ -25,17 +35,17 @@ const SORTS: Record<string, RawBuilder<unknown>> = {
   closingDate: sql`t.closing_date`,
   age: sql`coalesce(t.closing_date, now()) - t.created_at`,
   attempts,
-  priority: sql`case pt.key when 'high' then 1 when 'medium' then 2 when 'low' then 3 else 4 end`,
-  status: sql`st.description`,
-  type: sql`tt.description`,
-  motive: sql`mt.description`,
-  source: sql`so.description`,
-  operator: sql`ua.name`,
-  creator: sql`uc.name`,
+  priority: sql`case ${pick('priority_tickets', 'key', 't.priority_ticket_id')} when 'high' then 1 when 'medium' then 2 when 'low' then 3 else 4 end`,
+  status: pick('status_tickets', 'description', 't.status_ticket_id'),
+  type: pick('type_tickets', 'description', 't.type_ticket_id'),
+  motive: pick('motive_tickets', 'description', 't.motive_ticket_id'),
+  source: pick('source_tickets', 'description', 't.source_ticket_id'),
+  operator: pick('users', 'name', 't.user_assigned_id'),
+  creator: pick('users', 'name', 't.user_create_id'),
   student: sql`r.last_name || ' ' || r.name`,
   rut: sql`r.rut`,
-  classroom: sql`cl.description`,
-  course: sql`c.description`,
+  classroom: pick('classrooms', 'description', 'e.classroom_id'),
+  course: pick('courses', 'description', 't.course_id'),
 };
 
 /** Accented letters and what they fold to in name searches. */
@@ -84,76 +94,95 @@ export class TicketRepository {
       .selectFrom('tickets as t')
       .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-      .innerJoin('courses as c', 'c.id', 't.course_id')
-      .innerJoin('categories as cat', 'cat.id', 'c.category_id')
-      .innerJoin('profiles as p', 'p.id', 'e.profile_id')
-      .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
-      .leftJoin('final_statuses as fs', 'fs.id', 'e.final_status_id')
-      .innerJoin('status_tickets as st', 'st.id', 't.status_ticket_id')
-      .innerJoin('type_tickets as tt', 'tt.id', 't.type_ticket_id')
-      .innerJoin('priority_tickets as pt', 'pt.id', 't.priority_ticket_id')
-      .innerJoin('source_tickets as so', 'so.id', 't.source_ticket_id')
-      .innerJoin('motive_tickets as mt', 'mt.id', 't.motive_ticket_id')
-      .innerJoin('users as uc', 'uc.id', 't.user_create_id')
-      .leftJoin('users as ua', 'ua.id', 't.user_assigned_id')
       .leftJoin('log_editing_tickets as l', (j) => j.onRef('l.ticket_id', '=', 't.id').on('l.expires_at', '>', sql<Date>`now()`))
-      .leftJoin('users as lu', 'lu.id', 'l.user_id')
       .select([
         't.id', 't.ticket_code', 't.version', 't.course_id', 't.course_registered_user_id', 't.closing_date', 't.created_at', 't.updated_at',
-        't.status_ticket_id', 'st.description as status_description', 'st.key as status_key',
-        't.type_ticket_id', 'tt.description as type_description', 'tt.key as type_key',
-        't.priority_ticket_id', 'pt.description as priority_description', 'pt.key as priority_key',
-        't.source_ticket_id', 'so.description as source_description', 'so.key as source_key',
-        't.motive_ticket_id', 'mt.description as motive_description', 'mt.key as motive_key',
-        't.user_create_id', 'uc.name as creator_name', 't.user_assigned_id', 'ua.name as assigned_name',
-        'e.classroom_id', 'cl.description as classroom_description', 'e.profile_id', 'p.description as profile_description', 'p.key as profile_key',
-        'e.final_status_id', 'fs.description as final_status_description', 'e.last_access_registered_moodle', 'e.last_access_text',
-        'c.description as course_description', 'cat.id as category_id', 'cat.description as category_description', 'cat.category_code',
+        't.status_ticket_id', pick<string>('status_tickets', 'description', 't.status_ticket_id').as('status_description'), pick<string | null>('status_tickets', 'key', 't.status_ticket_id').as('status_key'),
+        't.type_ticket_id', pick<string>('type_tickets', 'description', 't.type_ticket_id').as('type_description'), pick<string | null>('type_tickets', 'key', 't.type_ticket_id').as('type_key'),
+        't.priority_ticket_id', pick<string>('priority_tickets', 'description', 't.priority_ticket_id').as('priority_description'), pick<string | null>('priority_tickets', 'key', 't.priority_ticket_id').as('priority_key'),
+        't.source_ticket_id', pick<string>('source_tickets', 'description', 't.source_ticket_id').as('source_description'), pick<string | null>('source_tickets', 'key', 't.source_ticket_id').as('source_key'),
+        't.motive_ticket_id', pick<string>('motive_tickets', 'description', 't.motive_ticket_id').as('motive_description'), pick<string | null>('motive_tickets', 'key', 't.motive_ticket_id').as('motive_key'),
+        't.user_create_id', pick<string>('users', 'name', 't.user_create_id').as('creator_name'), 't.user_assigned_id', pick<string | null>('users', 'name', 't.user_assigned_id').as('assigned_name'),
+        'e.classroom_id', pick<string | null>('classrooms', 'description', 'e.classroom_id').as('classroom_description'),
+        'e.profile_id', pick<string>('profiles', 'description', 'e.profile_id').as('profile_description'), pick<string | null>('profiles', 'key', 'e.profile_id').as('profile_key'),
+        'e.final_status_id', pick<string | null>('final_statuses', 'description', 'e.final_status_id').as('final_status_description'), 'e.last_access_registered_moodle', 'e.last_access_text',
+        pick<string>('courses', 'description', 't.course_id').as('course_description'),
+        sql<number>`(select c.category_id from courses c where c.id = t.course_id)`.as('category_id'),
+        sql<string>`(select cat.description from courses c join categories cat on cat.id = c.category_id where c.id = t.course_id)`.as('category_description'),
+        sql<string>`(select cat.category_code from courses c join categories cat on cat.id = c.category_id where c.id = t.course_id)`.as('category_code'),
         'e.registered_user_id', 'r.rut', 'r.name as student_name', 'r.last_name', 'r.mother_last_name', 'r.email', 'r.mobile', 'r.phone',
-        'l.id as lock_id', 'l.user_id as lock_user_id', 'lu.name as lock_user_name', 'l.created_at as lock_created_at', 'l.expires_at as lock_expires_at',
+        'l.id as lock_id', 'l.user_id as lock_user_id', pick<string | null>('users', 'name', 'l.user_id').as('lock_user_name'), 'l.created_at as lock_created_at', 'l.expires_at as lock_expires_at',
         attempts.as('details_count'),
       ]);
   }
 
-  private filtered(q: TicketQuery & { search?: string }, db: Database = this.db) {
-    let query = this.base(db);
-    if (q.course_id) query = query.where('t.course_id', '=', q.course_id);
-    if (q.classroom_id) query = query.where('e.classroom_id', '=', q.classroom_id);
-    if (q.status === 'open') query = query.where('st.key', '=', 'open');
-    else if (q.status === 'closed') query = query.where((eb) => eb.or([eb('st.key', 'is', null), eb('st.key', '!=', 'open')]));
-    else if (typeof q.status === 'number') query = query.where('t.status_ticket_id', '=', q.status);
-    if (q.status_ticket_id) query = query.where('t.status_ticket_id', '=', q.status_ticket_id);
-    if (q.priority_ticket_id) query = query.where('t.priority_ticket_id', '=', q.priority_ticket_id);
-    if (q.type_ticket_id) query = query.where('t.type_ticket_id', '=', q.type_ticket_id);
-    if (q.motive_ticket_id) query = query.where('t.motive_ticket_id', '=', q.motive_ticket_id);
-    if (q.source_ticket_id) query = query.where('t.source_ticket_id', '=', q.source_ticket_id);
-    if (q.user_assigned_id) query = query.where('t.user_assigned_id', '=', q.user_assigned_id);
-    if (q.assignedTo) query = query.where('t.user_assigned_id', '=', q.assignedTo);
-    if (q.enrolmentId) query = query.where('t.course_registered_user_id', '=', q.enrolmentId);
-    if (q.code) query = query.where('t.ticket_code', 'ilike', likePattern(q.code.trim()));
-    if (q.from) query = query.where('t.created_at', '>=', dayStart(q.from));
-    if (q.to) query = query.where('t.created_at', '<', dayStart(q.to, 1));
+  /** The filters as SQL conditions on `t` (tickets), `e` (its enrolment) and `r` (the student). */
+  private conditions(q: TicketQuery & { search?: string }): RawBuilder<unknown>[] {
+    const w: RawBuilder<unknown>[] = [];
+    if (q.course_id) w.push(sql`t.course_id = ${q.course_id}`);
+    if (q.classroom_id) w.push(sql`e.classroom_id = ${q.classroom_id}`);
+    if (q.status === 'open') w.push(sql`t.status_ticket_id = ${OPEN_STATUS}`);
+    else if (q.status === 'closed') w.push(sql`t.status_ticket_id is distinct from ${OPEN_STATUS}`);
+    else if (typeof q.status === 'number') w.push(sql`t.status_ticket_id = ${q.status}`);
+    if (q.status_ticket_id) w.push(sql`t.status_ticket_id = ${q.status_ticket_id}`);
+    if (q.priority_ticket_id) w.push(sql`t.priority_ticket_id = ${q.priority_ticket_id}`);
+    if (q.type_ticket_id) w.push(sql`t.type_ticket_id = ${q.type_ticket_id}`);
+    if (q.motive_ticket_id) w.push(sql`t.motive_ticket_id = ${q.motive_ticket_id}`);
+    if (q.source_ticket_id) w.push(sql`t.source_ticket_id = ${q.source_ticket_id}`);
+    if (q.user_assigned_id) w.push(sql`t.user_assigned_id = ${q.user_assigned_id}`);
+    if (q.assignedTo) w.push(sql`t.user_assigned_id = ${q.assignedTo}`);
+    if (q.enrolmentId) w.push(sql`t.course_registered_user_id = ${q.enrolmentId}`);
+    if (q.code) w.push(sql`t.ticket_code ilike ${likePattern(q.code.trim())}`);
+    if (q.from) w.push(sql`t.created_at >= ${dayStart(q.from)}`);
+    if (q.to) w.push(sql`t.created_at < ${dayStart(q.to, 1)}`);
     if (q.search) {
       const p = likePattern(q.search);
       const compact = q.search.replace(/[.\s-]/g, '');
       // Names match without regard to case or accents ("munoz" finds "Muñoz").
       const plain = likePattern(q.search.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
-      query = query.where((eb) =>
-        eb.or([
-          eb('t.ticket_code', 'ilike', p),
-          eb(sql`translate(lower(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')), ${ACCENTED}, ${PLAIN})`, 'like', plain),
-          ...(/^[0-9kK]+$/.test(compact) ? [eb(sql`replace(replace(r.rut, '.', ''), '-', '')`, 'ilike', likePattern(compact))] : []),
-        ]),
+      w.push(
+        sql`(${sql.join(
+          [
+            sql`t.ticket_code ilike ${p}`,
+            sql`translate(lower(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')), ${ACCENTED}, ${PLAIN}) like ${plain}`,
+            ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(r.rut, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
+          ],
+          sql` or `,
+        )})`,
       );
     }
+    return w;
+  }
+
+  private filtered(q: TicketQuery & { search?: string }, db: Database = this.db) {
+    let query = this.base(db);
+    for (const c of this.conditions(q)) query = query.where(c as RawBuilder<boolean>);
     return query;
   }
 
-  list(q: TicketQuery & { search?: string }, defaults: { sort: string; order: SortDirection }) {
+  /**
+   * How many tickets the filters select. The student and enrolment are joined only when a filter
+   * reads them (the count then comes from the tickets index alone).
+   */
+  async count(q: TicketQuery & { search?: string }): Promise<number> {
+    const needsEnrolment = Boolean(q.classroom_id || q.search);
+    const where = this.conditions(q);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from tickets t
+      ${needsEnrolment ? sql`join course_registered_users e on e.id = t.course_registered_user_id join registered_users r on r.id = e.registered_user_id` : sql``}
+      where ${where.length ? sql.join(where, sql` and `) : sql`true`}`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
+  /** A page of tickets and the total: two queries at once, the page read in index order and the total counted apart. */
+  async list(q: TicketQuery & { search?: string }, defaults: { sort: string; order: SortDirection }): Promise<Page<TicketRow>> {
     const key = q.sort && SORTS[q.sort] ? q.sort : defaults.sort;
     const dir = q.sort && SORTS[q.sort] ? (q.order ?? 'asc') : (q.order ?? defaults.order);
     const query = this.filtered(q).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
-    return paginate(query, q);
+    if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
+    const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+    const [rows, total] = await Promise.all([query.limit(perPage).offset((q.page - 1) * perPage).execute(), this.count(q)]);
+    return { rows, meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
   }
 
   /** Every ticket the filters select (the export), oldest first, bounded. */
