@@ -176,4 +176,25 @@ describeE2E('student follow-up', () => {
     expect(emls.some((e) => e.includes('bruno@correo.cl'))).toBe(true);
     expect(emls.some((e) => e.includes('diego@correo.cl'))).toBe(true);
   });
+
+  it('selected students get a ticket each; the open-ticket filter then finds them', async () => {
+    const { page } = await signedInPage(browser, product, adminToken);
+    await openCourse(page);
+    const total = page.getByTestId('follow-up-total');
+    await expect.poll(() => total.textContent()).toBe('4 estudiantes');
+    for (const name of ['Carla Muñoz', 'Diego Rojas']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Abrir tickets' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Ticket masivo/ });
+    await dialog.getByText('Se crearán 2 tickets, uno por cada alumno seleccionado.').waitFor();
+    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Contacto telefónico'], ['Motivo', 'Bienvenida'], ['Prioridad', 'Media'], ['Intento de contacto', 'Fallido']]) {
+      await dialog.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    }
+    await dialog.getByLabel('Observaciones').fill('Sin acceso al curso; se le llamó.');
+    await dialog.getByRole('button', { name: 'Generar tickets' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByLabel('Con tickets abiertos').check();
+    await expect.poll(() => total.textContent()).toBe('3 estudiantes');
+    for (const name of ['Ana Pérez', 'Carla Muñoz', 'Diego Rojas']) await page.getByRole('row').filter({ hasText: name }).waitFor();
+  });
 });

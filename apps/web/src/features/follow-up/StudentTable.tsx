@@ -3,7 +3,7 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { FOLLOW_UP_MAX_DAYS, FOLLOW_UP_STATUSES, PERMISSIONS, type FollowUpCourse, type FollowUpStatus, type FollowUpStudent } from '@sigaf/contract';
-import { Alert, Box, Button, Chip, CircularProgress, FormControlLabel, LinearProgress, MenuItem, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, CircularProgress, FormControlLabel, InputAdornment, LinearProgress, MenuItem, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -44,8 +44,8 @@ function NumberFilter({ label, value, max, onChange, unit }: { label: string; va
       }}
       error={bad}
       helperText={bad ? t('followUp.filters.range', { max }) : undefined}
-      sx={{ width: 200 }}
-      slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 }, input: { endAdornment: <Typography variant="body2" color="text.secondary">{unit}</Typography> } }}
+      sx={{ width: 210 }}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { inputMode: 'numeric', maxLength: 4 }, input: { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> } }}
     />
   );
 }
