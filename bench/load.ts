@@ -121,7 +121,7 @@ async function startServer(databaseUrl: string): Promise<{ url: string; stop(): 
   let out = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
@@ -302,7 +302,7 @@ async function load(base: string, token: string, ep: Endpoint, connections: numb
       ...(ep.then
         ? {
             onResponse: (status: number, body: string, context: object) => {
-              if (status < 300) (context as { id?: number }).id = JSON.parse(body)._data?.id;
+              if (status < 300) (context as { id?: number }).id = JSON.parse(body)._data?.properties?.id;
             },
           }
         : {}),
