@@ -18,7 +18,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { failure } from './http/envelope.js';
-import { registerErrorHandler } from './http/errors.js';
+import { frameworkErrors, registerErrorHandler } from './http/errors.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -72,6 +72,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     keepAliveTimeout: 72_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '@sigaf/contract';
 import { MSG } from '@sigaf/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError, type z } from 'zod';
 import { failure } from './envelope.js';
@@ -52,6 +52,10 @@ function fromDatabase(err: PgError): AppError | null {
     case '22007':
     case '22008':
     case '22P02':
+    // A NUL or a character the database encoding cannot hold; a value too large for an index.
+    case '22021':
+    case '22P05':
+    case '54000':
       return new AppError(422, MSG.validation);
     default:
       return null;
@@ -65,6 +69,18 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MSG.unsupportedMedia],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, MSG.badJson],
 };
+
+/**
+ * Errors the router raises before any route or error handler runs (a path that is not valid
+ * percent-encoded UTF-8): the envelope, like every other error. Passed to Fastify's constructor.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode ?? 400) < 500 ? (error.statusCode ?? 400) : 400;
+  void reply.status(status).send(failure(status, MSG.badUrl));
+}
+
+/** The multipart parser's (busboy) errors for a malformed body: plain Errors, told by their text. */
+const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part|urlencoded) |Unsupported content type)/;
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & PgError, request, reply) => {
@@ -88,6 +104,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (db) {
       request.log.info({ code: error.code, constraint: error.constraint }, 'database rejected input');
       return reply.status(db.statusCode).send(failure(db.statusCode, db.message));
+    }
+    if (!error.statusCode && MALFORMED_MULTIPART.test(error.message ?? '')) {
+      return reply.status(400).send(failure(400, MSG.badMultipart));
     }
     if (error.statusCode === 429) {
       return reply.status(429).send(failure(429, MSG.tooManyRequests));

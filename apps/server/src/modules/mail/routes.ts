@@ -125,7 +125,9 @@ async function queueMail<T>(request: FastifyRequest, mail: MailService, run: (bo
   const actor = requireAuth(request);
   const { body, uploaded } = await mailBody(request, mail, actor);
   try {
-    return await run(body, actor);
+    const result = await run(body, actor);
+    if (uploaded.length) await mail.scheduleCleanup(0);
+    return result;
   } catch (err) {
     for (const file of uploaded) await mail.deleteUpload(file.stored_name, actor).catch(() => undefined);
     throw err;
@@ -147,6 +149,8 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     const { files } = await readMultipart(request, mail, actor, 1);
     const file = files[0];
     if (!file) throw invalid({ file: [MAIL_MSG.noFile] }, MAIL_MSG.noFile);
+    // The clean-up removes it later if no message uses it.
+    await mail.scheduleCleanup(0);
     const { url, name, size, mime, originalName } = presentAttachment(request, file);
     reply.status(201);
     return created<MailUploadResult>({ url, name, size, mime, originalName }, MAIL_MSG.fileUploaded);

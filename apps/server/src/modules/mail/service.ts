@@ -120,7 +120,6 @@ export class MailService {
     await fs.promises.mkdir(this.uploadsDir, { recursive: true });
     const target = this.filePath(storedName);
     await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o640 });
-    await this.scheduleCleanup(0).catch(() => undefined);
     try {
       return await this.repo.insertAttachment({
         stored_name: storedName,
