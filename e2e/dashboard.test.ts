@@ -193,6 +193,14 @@ describeE2E('dashboard and reports', () => {
     expect(new URL(page.url()).searchParams.get('status')).toBe('all');
     await page.getByText('Tickets encontrados: 3', { exact: true }).waitFor();
     await screenshot(page, 'dashboard-filtered-tickets');
+
+    // From the keyboard: the legend entries are buttons.
+    await page.goBack();
+    const closed = figure('Ticket según estado').getByRole('button', { name: 'Cerrado' });
+    await closed.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/my/ticket' && url.searchParams.get('status') === 'closed');
+    await page.getByText('Tickets encontrados: 2', { exact: true }).waitFor();
   });
 
   it('the ticket report shows the day and downloads the history workbook and the PDF', async () => {

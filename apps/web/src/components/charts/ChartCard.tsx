@@ -49,7 +49,20 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
             highlightScope: { fade: 'global', highlight: 'item' },
           },
         ]}
-        slotProps={legend}
+        slotProps={
+          onSelect
+            ? {
+                legend: {
+                  ...legend.legend,
+                  // Legend entries become buttons: the keyboard way to pick a slice.
+                  onItemClick: (_event: unknown, item: { dataIndex?: number }, index: number) => {
+                    const picked = selection(data, item.dataIndex ?? index);
+                    if (picked) onSelect(picked.label);
+                  },
+                },
+              }
+            : legend
+        }
         onItemClick={
           onSelect
             ? (_event, item) => {
