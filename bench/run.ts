@@ -36,20 +36,20 @@ const benches: Bench[] = [
   {
     name: 'load',
     run: async () => {
-      const out = await loadBench({ quick, only: only.filter((o) => !['import', 'web', 'load'].includes(o)) });
+      const out = await loadBench({ quick, only: only.filter((o) => !NAMES.includes(o)) });
       loadRows = out.rows;
       return out.results;
     },
   },
 ];
 
-// `--only import|web|load` picks a benchmark; any other word picks load endpoints by name.
-const picked = only.length ? benches.filter((b) => b.name === 'load' || only.includes(b.name)) : benches;
+// `--only <benchmark name>` picks a benchmark; any other word picks load endpoints by name
+// (`--only load` is every endpoint).
+const NAMES = benches.map((b) => b.name);
+const endpointWords = only.filter((o) => !NAMES.includes(o));
+const picked = only.length ? benches.filter((b) => only.includes(b.name) || (b.name === 'load' && endpointWords.length > 0)) : benches;
 const results: Record<string, number> = {};
-for (const bench of picked) {
-  if (only.length && bench.name === 'load' && only.every((o) => ['import', 'web'].includes(o))) continue;
-  Object.assign(results, await bench.run());
-}
+for (const bench of picked) Object.assign(results, await bench.run());
 
 if (loadRows.length) {
   console.log('\n| endpoint | clients | p50 ms | p95 ms | p99 ms | req/s | errors | direct ms |\n|---|---:|---:|---:|---:|---:|---:|---:|');

@@ -175,6 +175,8 @@ export async function restoreDatabase(db: Database, file: string): Promise<Backu
     for (const t of head.tables) {
       if ((inserted.get(t.name) ?? 0) !== t.rows) throw new BackupError(`El respaldo está incompleto: la tabla ${t.name} debía tener ${t.rows} filas.`);
     }
+    // Summary tables kept by triggers (0008) were restored and then added to by those triggers: rebuild them.
+    await sql`select sigaf_rebuild_stats()`.execute(trx);
     // Sequences continue after the restored ids.
     const serials = (
       await sql<{ table: string; column: string }>`
