@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /**
@@ -130,5 +130,72 @@ describeE2E('stored texts shown in the UI never run as script', () => {
     await page.frameLocator('[data-testid="mail-preview-frame"]').getByText('Hola', { exact: false }).waitFor();
     await assertInert(page, ran, 'mail preview');
     await screenshot(page, 'xss-mail');
+  });
+});
+
+/**
+ * Secrets never leave the server: the real server at LOG_LEVEL=trace is given a course mailbox
+ * password, a Moodle token, sign-ins (one with a wrong password) and a password change; then no
+ * API answer (every GET of the OpenAPI document) and no log line holds any of them, a password
+ * hash, APP_SECRET or a bearer token.
+ */
+describe('secrets are absent from API answers and logs', () => {
+  let product: Product;
+  const APP_SECRET = 'clave-maestra-de-prueba-0123456789abcdef';
+  const MAILBOX = 'Buzón-Secreto-7781';
+  const MOODLE_TOKEN = 'f00dfeed1234567890abcdef12345678';
+  const WRONG = 'Contraseña-Errónea-5521';
+  const NEW_PASSWORD = 'Nueva-Clave-Segura-8';
+  beforeAll(async () => {
+    product = await startProduct({ LOG_LEVEL: 'trace', APP_SECRET });
+  });
+  afterAll(async () => product?.stop());
+
+  it('keeps passwords, tokens and APP_SECRET out of every answer and every log line', async () => {
+    const token = await adminSession(product);
+    const tokens = [token];
+    const call = async (method: string, url: string, body?: unknown, as = token) => {
+      const res = await api(product.url, method, url, as, body);
+      return res;
+    };
+    const platform = (await call('GET', '/api/v2/platforms')).body._data.collections[0].properties.id;
+    const cat = await call('POST', '/api/v2/categories', { description: 'Secretos', category_code: 'SECR', platform_id: platform });
+    const course = await call('POST', '/api/v2/courses/post', { description: 'Curso secreto', email: 'curso@sigaf.cl', password: MAILBOX, category_id: cat.body._data.properties.id });
+    expect(course.status).toBe(201);
+    const moodle = await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: 'http://127.0.0.1:9/', token: MOODLE_TOKEN });
+    expect(moodle.status, JSON.stringify(moodle.body)).toBe(200);
+    expect((await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password: WRONG })).status).toBe(401);
+    // A user changes their password; both passwords go through the API.
+    const roles = (await call('GET', '/api/v2/roles')).body._data.collections.map((c: { properties: { id: number; key: string } }) => c.properties);
+    const signup = await call('POST', '/api/v2/users/signup', { name: 'Operadora Secreta', email: 'secreta@sigaf.cl', role_id: roles.find((r: { key: string }) => r.key === 'operator').id, mobile: '+56911111111' });
+    expect(signup.status, JSON.stringify(signup.body)).toBe(201);
+    const temporary: string = signup.body._data.temporaryPassword;
+    const op = await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'secreta@sigaf.cl', password: temporary });
+    expect(op.status).toBe(200);
+    tokens.push(op.body.access_token);
+    const me = await call('GET', '/api/auth/user', undefined, op.body.access_token);
+    const changed = await call('PUT', `/api/v2/users/${me.body.user.properties.id}`, { password: NEW_PASSWORD, isFirstLogin: 1 }, op.body.access_token);
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+
+    // Every GET of the API, as the administrator.
+    const doc = (await call('GET', '/api/docs/json')).body;
+    const answers: string[] = [];
+    for (const [p, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      if (!item.get || p.endsWith('/logout')) continue; // signing out would end the session used here
+      const url = p.replace(/\{[^}]+\}/g, '1');
+      const res = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } });
+      answers.push(`${url} ${await res.text()}`);
+    }
+    answers.push(JSON.stringify((await call('GET', `/api/v2/platforms/${platform}/moodle`)).body));
+    const all = answers.join('\n');
+    const courses = answers.find((a) => a.startsWith('/api/v2/courses ')) ?? '';
+    expect(courses.slice(0, 400), courses.slice(0, 400)).toContain('"hasPassword":true');
+    const secrets = [MAILBOX, MOODLE_TOKEN, APP_SECRET, WRONG, NEW_PASSWORD, 'Admin-Clave-9', product.admin.password, '$argon2'];
+    for (const secret of secrets) expect(all.includes(secret), `an answer holds ${secret}`).toBe(false);
+
+    // The trace log: requests are logged, secrets are not.
+    const log = product.output();
+    expect(log).toContain('incoming request');
+    for (const secret of [...secrets, ...tokens, temporary]) expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
   });
 });
