@@ -55,3 +55,23 @@ describe('browser-facing defences', () => {
     }
   });
 });
+
+describe('sign-in limits', () => {
+  it('limits failed sign-ins per IP across different accounts (429), audited', async () => {
+    const limited = await createTestContext({ LOGIN_MAX_FAILURES_PER_IP: 3, LOGIN_MAX_FAILURES_PER_ACCOUNT: 100 });
+    try {
+      const attempt = (n: number) => limited.request({ method: 'POST', url: '/api/auth/login', payload: { email: `nadie${n}@sigaf.cl`, password: 'incorrecta' } });
+      for (let n = 0; n < 3; n++) expect((await attempt(n)).statusCode).toBe(401);
+      const blocked = await attempt(99);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toMatchObject({ success: false, statusCode: 429 });
+      // Even the right password waits while the IP is over the limit.
+      expect((await limited.request({ method: 'POST', url: '/api/auth/login', payload: { email: TEST_ADMIN.email, password: TEST_ADMIN.password } })).statusCode).toBe(429);
+      const audit = await limited.db.selectFrom('audit_log').select(['action', 'entity_id']).where('action', 'in', ['login_failed', 'login_blocked']).execute();
+      expect(audit.filter((a) => a.action === 'login_failed')).toHaveLength(3);
+      expect(audit.filter((a) => a.action === 'login_blocked').map((a) => a.entity_id)).toEqual(['nadie99@sigaf.cl', TEST_ADMIN.email]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
