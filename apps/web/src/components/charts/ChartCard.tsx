@@ -36,6 +36,9 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
 
   if (kind === 'pie' || kind === 'doughnut') {
     const items = toPieItems(data);
+    // A gap between slices only reads well on a ring with several slices; on a full pie or a lone
+    // slice it cuts a notch.
+    const gapped = kind === 'doughnut' && items.filter((i) => i.value > 0).length > 1;
     return (
       <PieChart
         height={height}
@@ -43,7 +46,7 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
           {
             data: items,
             innerRadius: kind === 'doughnut' ? '45%' : 0,
-            paddingAngle: 1,
+            paddingAngle: gapped ? 1 : 0,
             cornerRadius: 2,
             valueFormatter: (item) => format(item.value),
             highlightScope: { fade: 'global', highlight: 'item' },
