@@ -1,0 +1,75 @@
+import { PGlite } from '@electric-sql/pglite';
+import { normalizeRut } from '@sigaf/contract';
+import { loadConfig } from '../apps/server/src/config.js';
+import { migrate, openDatabase, PGLITE_PARSERS } from '../apps/server/src/db/database.js';
+import { seed } from '../apps/server/src/db/seed.js';
+import { encryptSecret } from '../apps/server/src/lib/crypto.js';
+import { createServices } from '../apps/server/src/services.js';
+import { generateSite } from '../tools/moodle-sim/src/generator.js';
+import { startMoodleSim } from '../tools/moodle-sim/src/server.js';
+
+/**
+ * A full Moodle sync of one course of 10,000 students × 50 activities against the simulator
+ * answering each call after 20 ms: wall time and web-service calls made (`--quick`: 1,000
+ * students, or BENCH_STUDENTS). Calls in flight: MOODLE_CONCURRENCY (default 8 here); reads are
+ * retried as in production (MOODLE_RETRIES), which matters after the long write phase: the
+ * simulator has by then closed the idle keep-alive connections.
+ */
+export async function moodleSyncBench(): Promise<Record<string, number>> {
+  const quick = process.argv.includes('--quick');
+  const students = Number(process.env.BENCH_STUDENTS ?? (quick ? 1_000 : 10_000));
+  const concurrency = Number(process.env.MOODLE_CONCURRENCY ?? 8);
+  // 11 units × 4 activities + Pre/Post Test A/B, Encuesta and Renuncia = 50 activities.
+  const generated = generateSite({ seed: 3, courses: 1, studentsPerCourse: students, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 });
+
+  const handle = process.env.DATABASE_URL
+    ? await openDatabase({ url: process.env.DATABASE_URL, dataDir: '' })
+    : await openDatabase({ dataDir: '', pglite: await PGlite.create({ parsers: PGLITE_PARSERS }) });
+  const db = handle.db;
+  await migrate(db);
+  await seed(db, { adminEmail: 'bench@sigaf.cl', adminPassword: 'bench-password', adminName: 'Bench' });
+  const config = loadConfig({}, { LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-bench-secret-bench', MOODLE_CONCURRENCY: concurrency });
+  const platform = await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow();
+  const cat = await db.insertInto('categories').values({ description: 'Bench Moodle', category_code: 'BMDL', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow();
+  const course = await db.insertInto('courses').values({ description: `Sync ${students}`, category_id: cat.id, id_course_moodle: generated.courseIds[0]! }).returning('id').executeTakeFirstOrThrow();
+  const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const people = generated.people.filter((p) => p.rut);
+  for (let i = 0; i < people.length; i += 1000) {
+    const part = people.slice(i, i + 1000);
+    const ids = await db
+      .insertInto('registered_users')
+      .values(part.map((p) => ({ rut: normalizeRut(p.rut)!, name: p.firstname, last_name: p.lastname, email: p.email })))
+      .returning('id')
+      .execute();
+    await db.insertInto('course_registered_users').values(ids.map((s) => ({ course_id: course.id, registered_user_id: s.id, profile_id: profile }))).execute();
+  }
+
+  // The simulator starts once the local data is loaded (a long-blocked fresh HTTP server may drop its first connection).
+  const sim = await startMoodleSim({ site: generated.site, latencyMs: 20 });
+  await db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET) }).where('id', '=', platform.id).execute();
+  const services = createServices(db, config);
+  console.log(`moodle sync: site and ${people.length} local students ready; syncing...`);
+  const before = sim.calls.length;
+  const t = performance.now();
+  const result = await services.moodleSync.syncCourse(course.id, { scope: 'full' });
+  const ms = performance.now() - t;
+  const calls = sim.calls.length - before;
+  // A second sync with nothing changed in Moodle: reads everything again, writes nothing.
+  const t2 = performance.now();
+  const again = await services.moodleSync.syncCourse(course.id, { scope: 'full' });
+  const resyncMs = performance.now() - t2;
+  await handle.close();
+  await sim.close();
+  console.log(
+    `moodle sync: ${students} students × ${result.activitiesAdded} activities, concurrency ${concurrency}, 20 ms per call: ` +
+      `${(ms / 1000).toFixed(1)} s, ${calls} calls (${result.moodleCalls} counted by the sync), ${result.rowsWritten} rows written; ` +
+      `unchanged re-sync ${(resyncMs / 1000).toFixed(1)} s, ${again.rowsWritten} rows written`,
+  );
+  const key = `moodle.sync.${students}x50`;
+  return { [`${key}.ms`]: ms, [`${key}.calls`]: calls, [`${key}.resync.ms`]: resyncMs };
+}
+
+// Run on its own: `npx tsx bench/moodle-sync.ts [--quick]`.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await moodleSyncBench());
+}
