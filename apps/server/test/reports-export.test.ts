@@ -122,6 +122,13 @@ beforeAll(async () => {
         .executeTakeFirstOrThrow()
     ).id;
   }
+  // The withdrawal activity: Tomás has it in progress, María finished it (withdrawn); José has no row.
+  const resignSection = (await db.selectFrom('sections').select('id').where('key', '=', 'resign').executeTakeFirstOrThrow()).id;
+  const resign = (await db.insertInto('activities').values({ description: 'Renuncia', course_id: course, section_id: resignSection, weighing: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+  await db.insertInto('activity_course_users').values([
+    { course_registered_user_id: enr.C!, activity_id: resign, status_moodle: 'En curso', completion_state: 0, grade: null },
+    { course_registered_user_id: enr.B!, activity_id: resign, status_moodle: 'Finalizado', completion_state: 1, grade: null },
+  ]).execute();
   const t1 = (
     await db
       .insertInto('tickets')
@@ -194,9 +201,9 @@ describe('roster workbook', () => {
     expect(rows[0]![0]).toBe('NÓMINA CURSO CURSO ÑANDÚ');
     expect(rows[1]).toEqual([...ROSTER_HEADER]);
     expect(rows.slice(2)).toEqual([
-      ['1', rut.A, 'José', 'Pérez', 'Soto', 'a@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', '10-03-2024 12:00'],
-      ['2', rut.C, 'Tomás', 'Zúñiga', '', 'c@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', 'Nunca'],
-      ['3', rut.B, 'María', 'Núñez', '', 'b@correo.test', 'Aula Oeste', 'Estudiante', 'Curso Ñandú', 'Nunca'],
+      ['1', rut.A, 'José', 'Pérez', 'Soto', 'a@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', '10-03-2024 12:00', 'Activo'],
+      ['2', rut.C, 'Tomás', 'Zúñiga', '', 'c@correo.test', 'Aula Este', 'Estudiante', 'Curso Ñandú', 'Nunca', 'Renuncia en curso'],
+      ['3', rut.B, 'María', 'Núñez', '', 'b@correo.test', 'Aula Oeste', 'Estudiante', 'Curso Ñandú', 'Nunca', 'Renunciado'],
     ]);
   });
 

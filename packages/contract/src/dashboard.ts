@@ -134,7 +134,7 @@ export const TICKET_HISTORY_HEADER = [
 ] as const;
 
 /** The roster workbook (BEHAVIOUR.md §8). */
-export const ROSTER_HEADER = ['N°', 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'E-MAIL', 'AULA', 'ROL', 'CURSO', 'ÚLTIMO ACCESO'] as const;
+export const ROSTER_HEADER = ['N°', 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'E-MAIL', 'AULA', 'ROL', 'CURSO', 'ÚLTIMO ACCESO', 'ESTADO'] as const;
 
 /** The per-student ticket workbook: one row per contact attempt (a ticket without attempts: one row). */
 export const STUDENT_TICKETS_HEADER = [

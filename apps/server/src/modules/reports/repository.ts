@@ -1,6 +1,7 @@
 import { APP_TIME_ZONE, type StudentTicketsRow } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { resignStages } from '../dashboard/repository.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
 const chileText = (column: RawBuilder<unknown>) => sql<string | null>`to_char(${column} at time zone ${APP_TIME_ZONE}, 'DD-MM-YYYY HH24:MI')`;
@@ -40,6 +41,8 @@ export interface RosterRow {
   profile: string | null;
   course: string;
   lastAccess: string;
+  /** Withdrawal stage: 0 active, 1 withdrawal in progress, 2 withdrawn (STUDENT_STATES order). */
+  stage: number;
 }
 
 /**
@@ -117,12 +120,14 @@ export class ReportRepository {
     const { rows } = await sql<RosterRow>`
       select r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
         cl.description as classroom, p.description as profile, c.description as course,
-        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess"
+        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess",
+        coalesce(rs.stage, 0)::int as stage
       from course_registered_users e
       join registered_users r on r.id = e.registered_user_id
       join courses c on c.id = e.course_id
       left join classrooms cl on cl.id = e.classroom_id
       left join profiles p on p.id = e.profile_id
+      left join (${resignStages(courseId)}) rs on rs.id = e.id
       where e.course_id = ${courseId} and ${classroomId === undefined ? sql`true` : sql`e.classroom_id = ${classroomId}`}
       order by cl.description nulls last, r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
     return rows;

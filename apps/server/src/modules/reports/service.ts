@@ -4,6 +4,7 @@ import {
   DASHBOARD_MSG,
   REPORT_MSG,
   ROSTER_HEADER,
+  STUDENT_STATES,
   STUDENT_TICKETS_HEADER,
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
@@ -86,8 +87,8 @@ export class ReportService {
       sheet: 'Matrícula',
       title: `NÓMINA CURSO ${course.description.toUpperCase()}${room ? ` — ${room.toUpperCase()}` : ''}`,
       header: ROSTER_HEADER,
-      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess]),
-      widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18],
+      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess, STUDENT_STATES[r.stage] ?? STUDENT_STATES[0]]),
+      widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18, 18],
     });
     return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${todayStamp()}.xlsx`, body };
   }
