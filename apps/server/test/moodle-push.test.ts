@@ -1,4 +1,5 @@
 import type { MoodleImportResult, MoodlePushResult } from '@sigaf/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
@@ -252,8 +253,13 @@ describe('nightly schedule', () => {
     // The next night queues them again; "off" never does.
     const next = new Date(night.getTime() + 24 * 60 * 60_000);
     expect(await new MoodleScheduler(ctx.db, services.jobs.queue, services.moodleSync, parseSchedule('off')).tick(next)).toEqual([]);
+    const old = localDay(new Date(next.getTime() - 70 * 24 * 60 * 60_000));
+    await ctx.db.insertInto('moodle_sync_schedule_runs').values({ course_id: courses[0]!.id, day: old }).execute();
     const tomorrow = await b.tick(next);
     expect(tomorrow).toHaveLength(2);
+    // Claims older than two months are cleared by the night's tick.
+    const days = await ctx.db.selectFrom('moodle_sync_schedule_runs').select(sql<string>`day::text`.as('day')).where('course_id', '=', courses[0]!.id).orderBy('day').execute();
+    expect(days.map((d) => d.day)).toEqual([localDay(night), localDay(next)]);
     for (const q of tomorrow) await waitJob(q.jobId);
   });
 });

@@ -81,6 +81,8 @@ export class MoodleScheduler {
         await trx.updateTable('moodle_sync_schedule_runs').set({ job_id: job.id }).where('course_id', '=', course_id).where('day', '=', day).execute();
         out.push({ courseId: course_id, jobId: job.id });
       }
+      // Claims are only needed for the day they guard; keep two months for the record.
+      if (out.length) await sql`delete from moodle_sync_schedule_runs where day < ${day}::date - 60`.execute(trx);
       return out;
     });
     if (queued.length) {
