@@ -91,6 +91,8 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await grid.getByText('Actividad 1.1', { exact: false }).waitFor();
     await grid.getByRole('button', { name: 'Editar' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Editar actividad' });
+    await expect(dialog.getByLabel('Nombre').inputValue()).resolves.toMatch(/^Actividad 1\.1/);
+    await expect(dialog.getByLabel('Nombre').isDisabled()).resolves.toBe(true);
     await dialog.getByLabel('Ponderación').fill('150');
     await dialog.getByRole('button', { name: 'ACEPTAR' }).click();
     await dialog.getByText('Debe ser menor o igual a 100.').waitFor();

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { resourceBodySchema, type FieldDecl, type ResourceDecl } from '@sigaf/contract';
 import { Dialog, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
@@ -45,10 +45,12 @@ interface Props {
   open: boolean;
   onClose: () => void;
   onSave: (body: Record<string, unknown>) => Promise<void>;
+  /** Shown above the fields (e.g. read-only context of the row being edited). */
+  header?: ReactNode;
 }
 
 /** The create/edit dialog of a declared resource; validation comes from the same declaration as the server's. */
-export function ResourceForm({ decl, row, open, onClose, onSave }: Props) {
+export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props) {
   const { t } = useTranslation();
   const fields = decl.fields.filter((f) => f.form !== false);
   const { control, handleSubmit, reset, setError, formState } = useForm<Record<string, unknown>>({
@@ -82,6 +84,7 @@ export function ResourceForm({ decl, row, open, onClose, onSave }: Props) {
       <form onSubmit={(e) => void submit(e).catch(() => undefined)} noValidate>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
+            {header}
             {fields.map((f) => {
               const label = t(`fields.${f.label}`);
               if (f.kind === 'select') return <SelectField key={f.name} f={f} control={control} label={label} />;

@@ -3,7 +3,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import SettingsEthernetIcon from '@mui/icons-material/SettingsEthernet';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import { Alert, Button, Chip, Stack, Typography, useTheme } from '@mui/material';
+import { Alert, Button, Chip, Stack, TextField, Typography, useTheme } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -167,7 +167,14 @@ export default function ActivityPage() {
           />
         </>
       )}
-      <ResourceForm decl={edit} row={editing} open={Boolean(editing)} onClose={() => setEditing(null)} onSave={save} />
+      <ResourceForm
+        decl={edit}
+        row={editing}
+        open={Boolean(editing)}
+        onClose={() => setEditing(null)}
+        onSave={save}
+        header={editing && <TextField label={t('fields.name')} value={String(editing.description ?? '')} disabled />}
+      />
       <MoodleSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ImportCourseDialog open={importOpen} onClose={() => setImportOpen(false)} />
     </PageCard>
