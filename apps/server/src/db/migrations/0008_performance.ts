@@ -57,7 +57,8 @@ const markDirty = (courses: string) => `
 const STATEMENTS: string[] = [
   // 1. Ticket list: a course's tickets of one status in creation order (the open queue), and every
   // filter column beside the course for counting a page's total from the index alone.
-  `create index tickets_course_status_created_idx on tickets (course_id, status_ticket_id, created_at, id)`,
+  `create index tickets_course_status_created_idx on tickets (course_id, status_ticket_id, created_at, id)
+     include (priority_ticket_id, type_ticket_id, motive_ticket_id, source_ticket_id, user_assigned_id, course_registered_user_id)`,
   `drop index if exists tickets_course_status_idx`,
   `create index tickets_course_cover_idx on tickets (course_id, created_at)
      include (status_ticket_id, priority_ticket_id, type_ticket_id, motive_ticket_id, source_ticket_id, user_assigned_id, course_registered_user_id)`,
@@ -72,10 +73,9 @@ const STATEMENTS: string[] = [
   return new`).replace('  return null;\n', ''),
   `create trigger ticket_details_course before insert or update of ticket_id on ticket_details
      for each row execute function sigaf_ticket_details_course()`,
-  fn('sigaf_tickets_course_moved', `update ticket_details d set course_id = n.course_id
-     from new_rows n join old_rows o on o.id = n.id where d.ticket_id = n.id and n.course_id is distinct from o.course_id`),
-  `create trigger tickets_course_moved after update on tickets referencing old table as old_rows new table as new_rows
-     for each statement execute function sigaf_tickets_course_moved()`,
+  fn('sigaf_tickets_course_moved', `update ticket_details d set course_id = new.course_id where d.ticket_id = new.id`),
+  `create trigger tickets_course_moved after update of course_id on tickets
+     for each row when (old.course_id is distinct from new.course_id) execute function sigaf_tickets_course_moved()`,
   `create index ticket_details_course_created_idx on ticket_details (course_id, created_at)`,
 
   // 3. Ticket counts.

@@ -165,6 +165,11 @@ export class TicketRepository {
    * reads them (the count then comes from the tickets index alone).
    */
   async count(q: TicketQuery & { search?: string }): Promise<number> {
+    const fromCounts = this.countFromSummary(q);
+    if (fromCounts) {
+      const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where ${fromCounts}`.execute(this.db);
+      return rows[0]?.n ?? 0;
+    }
     const needsEnrolment = Boolean(q.classroom_id || q.search);
     const where = this.conditions(q);
     const { rows } = await sql<{ n: number }>`
@@ -172,6 +177,34 @@ export class TicketRepository {
       ${needsEnrolment ? sql`join course_registered_users e on e.id = t.course_registered_user_id join registered_users r on r.id = e.registered_user_id` : sql``}
       where ${where.length ? sql.join(where, sql` and `) : sql`true`}`.execute(this.db);
     return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * The condition on ticket_counts (migration 0008, kept by triggers in the same transaction)
+   * that gives the total of a course's list filtered by status and at most one of type,
+   * priority, source, motive or assignee; undefined when the filters need the tickets themselves.
+   */
+  private countFromSummary(q: TicketQuery & { search?: string }): RawBuilder<unknown> | undefined {
+    if (!q.course_id || q.classroom_id || q.enrolmentId || q.code || q.from || q.to || q.search) return undefined;
+    if (q.assignedTo && q.user_assigned_id && q.assignedTo !== q.user_assigned_id) return undefined;
+    const assignee = q.assignedTo || q.user_assigned_id;
+    const dims: Array<[number, number | undefined]> = [
+      [1, q.type_ticket_id],
+      [2, q.priority_ticket_id],
+      [3, q.source_ticket_id],
+      [4, q.motive_ticket_id],
+      [5, assignee],
+    ];
+    const chosen = dims.filter(([, v]) => v);
+    if (chosen.length > 1) return undefined;
+    const [dim, value] = chosen[0] ?? [1, undefined];
+    const w: RawBuilder<unknown>[] = [sql`k.course_id = ${q.course_id}`, sql`k.dim = ${dim}`];
+    if (value) w.push(sql`k.value = ${value}`);
+    if (q.status === 'open') w.push(sql`k.status_ticket_id = ${OPEN_STATUS}`);
+    else if (q.status === 'closed') w.push(sql`k.status_ticket_id is distinct from ${OPEN_STATUS}`);
+    else if (typeof q.status === 'number') w.push(sql`k.status_ticket_id = ${q.status}`);
+    if (q.status_ticket_id) w.push(sql`k.status_ticket_id = ${q.status_ticket_id}`);
+    return sql.join(w, sql` and `);
   }
 
   /** A page of tickets and the total: two queries at once, the page read in index order and the total counted apart. */
