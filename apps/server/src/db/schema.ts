@@ -217,6 +217,17 @@ export interface CourseStatsStateTable {
   refreshed_at: Timestamp | null;
 }
 
+/** The student figures' population of a course, one row per enrolment (0008). */
+export interface CourseEnrolmentStatTable {
+  course_id: number;
+  enrolment_id: number;
+  registered_user_id: number;
+  classroom_id: number | null;
+  form: string;
+  stage: number;
+  last_access: Timestamp | null;
+}
+
 /** Activity progress per course, classroom (0: none), activity, test form and withdrawal stage (0008). */
 export interface CourseProgressStatTable {
   course_id: number;
@@ -337,6 +348,7 @@ export interface DB {
   ticket_counts: TicketCountTable;
   course_stats_state: CourseStatsStateTable;
   course_progress_stats: CourseProgressStatTable;
+  course_enrolment_stats: CourseEnrolmentStatTable;
   log_editing_tickets: LogEditingTicketTable;
   ticket_history: TicketHistoryTable;
   ticket_filter_presets: TicketFilterPresetTable;

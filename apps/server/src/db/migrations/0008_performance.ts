@@ -11,8 +11,9 @@ import { sql, type Kysely } from 'kysely';
  *    4 motive, 5 assigned operator (0 = none) — each split by status —, 6 age in whole days of
  *    the closed tickets, 7 hour of creation, 8 hour by which a ticket was both created and closed
  *    (hours since the epoch: a Chilean day starts and ends on a whole hour).
- * 4. course_progress_stats: activity progress per course, classroom, activity, test form and
- *    withdrawal stage. Triggers mark a course dirty in course_stats_state whenever a row its
+ * 4. course_enrolment_stats and course_progress_stats: each enrolment of the student figures'
+ *    population (classroom, test form, withdrawal stage, last access), and activity progress per
+ *    course, classroom, activity, test form and withdrawal stage. Triggers mark a course dirty in course_stats_state whenever a row its
  *    figures read changes (in the writer's transaction); the dashboard recomputes a dirty course
  *    before reading it (DashboardRepository), so what it answers is never stale.
  */
@@ -111,6 +112,17 @@ const STATEMENTS: string[] = [
     completed int not null,
     primary key (course_id, classroom_id, activity_id, form, stage)
   )`,
+  // The population of the student figures, one row per enrolment (recomputed with the above).
+  `create table course_enrolment_stats (
+    course_id int not null references courses(id) on delete cascade,
+    enrolment_id int not null,
+    registered_user_id int not null,
+    classroom_id int,
+    form char(1) not null,
+    stage smallint not null,
+    last_access timestamptz,
+    primary key (course_id, enrolment_id)
+  )`,
   fn('sigaf_dirty_by_progress', markDirty(`select a.course_id from activities a where a.id in (select activity_id from changed)`)),
   fn('sigaf_dirty_by_course', markDirty(`select course_id from changed`)),
   fn('sigaf_dirty_by_person', markDirty(`select e.course_id from course_registered_users e where e.registered_user_id in (select id from changed)`)),
@@ -176,6 +188,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   ]) {
     await sql.raw(`drop function if exists ${f}()`).execute(db);
   }
+  await sql.raw('drop table if exists course_enrolment_stats').execute(db);
   await sql.raw('drop table if exists course_progress_stats').execute(db);
   await sql.raw('drop table if exists course_stats_state').execute(db);
   await sql.raw('drop table if exists ticket_counts').execute(db);

@@ -280,7 +280,7 @@ export class DashboardRepository {
   // Enrolled students
 
   /** The population CTE `enr(id, registered_user_id, classroom_id, form, stage, last_access)` (see the class comment). */
-  private students(scope: Scope) {
+  private livePopulation(scope: Scope) {
     const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
     const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
     return sql`
@@ -297,8 +297,26 @@ export class DashboardRepository {
       )`;
   }
 
+  /**
+   * The same population from the course's cached rows (course_enrolment_stats, recomputed by
+   * freshProgress when marked dirty): `enr(id, registered_user_id, classroom_id, form, stage, last_access)`.
+   * Callers run `await this.freshProgress(courseId)` first.
+   */
+  private students(scope: Scope) {
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`c.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`c.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+    return sql`
+      enr as (
+        select c.enrolment_id as id, c.registered_user_id, c.classroom_id, c.last_access, c.form, c.stage
+        from course_enrolment_stats c
+        where c.course_id = ${scope.courseId} and ${classroom} and ${classrooms}
+      )`;
+  }
+
   /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado]. */
   async stageCounts(scope: Scope): Promise<[number, number, number]> {
+    await this.freshProgress(scope.courseId);
     const { rows } = await sql<{ s0: number; s1: number; s2: number }>`
       with ${this.students(scope)}
       select count(*) filter (where stage = 0)::int as s0, count(*) filter (where stage = 1)::int as s1, count(*) filter (where stage = 2)::int as s2
@@ -309,6 +327,7 @@ export class DashboardRepository {
 
   /** The follow-student card. */
   async card(scope: Scope) {
+    await this.freshProgress(scope.courseId);
     const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number }>`
       with ${this.students(scope)}
       select count(*) filter (where stage = 2)::int as resign,
@@ -321,6 +340,7 @@ export class DashboardRepository {
 
   /** Students per last access: [never, < 1 day, < 1 week, older]. */
   async lastAccessCounts(scope: Scope): Promise<[number, number, number, number]> {
+    await this.freshProgress(scope.courseId);
     const { rows } = await sql<{ never: number; day: number; week: number; older: number }>`
       with ${this.students(scope)}
       select count(*) filter (where last_access is null)::int as never,
@@ -386,6 +406,11 @@ export class DashboardRepository {
       const locked = await sql<{ dirty: boolean }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(trx);
       if (!locked.rows[0]?.dirty) return;
       await sql`delete from course_progress_stats where course_id = ${courseId}`.execute(trx);
+      await sql`delete from course_enrolment_stats where course_id = ${courseId}`.execute(trx);
+      await sql`
+        insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)
+        with ${this.livePopulation({ courseId })}
+        select ${courseId}::int, enr.id, enr.registered_user_id, enr.classroom_id, enr.form, enr.stage, enr.last_access from enr`.execute(trx);
       await sql`
         insert into course_progress_stats (course_id, classroom_id, activity_id, form, stage, students, graded, completed)
         with ${this.students({ courseId })}
@@ -414,6 +439,7 @@ export class DashboardRepository {
 
   /** Each student (the population above) with their state and their row on each of the given activities. */
   async studentsOnActivities(scope: Scope, activityIds: number[]) {
+    await this.freshProgress(scope.courseId);
     const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number }>`
       with ${this.students(scope)}
       select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
