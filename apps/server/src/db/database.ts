@@ -41,6 +41,11 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
     // An idle connection the server closes (restart, administrator command) is an 'error' event on
     // the pool; unhandled, it would end the process. The pool simply opens a new one when needed.
     pool.on('error', () => undefined);
+    // A connection lost while checked out (between the queries of a transaction, or before it is
+    // released) emits 'error' on the client, where the pool listens only while it is idle; without
+    // a listener of its own that would also end the process. The failed query or release rejects,
+    // the request answers 503 (http/errors.ts), and the pool discards the broken client.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

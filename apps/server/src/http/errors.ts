@@ -62,6 +62,24 @@ function fromDatabase(err: PgError): AppError | null {
   }
 }
 
+/** Node socket errors met when the database server cannot be reached. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** The driver's (pg, pg-pool) errors for a lost or refused connection: plain Errors, told by their text. */
+const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|Connection ended|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+
+/**
+ * The database is unreachable for a while (restarting, shut down, out of connections): a
+ * temporary condition, answered 503 so clients retry, never a 500. SQLSTATE class 08
+ * (connection exception), 57P01-57P03 (administrator shutdown, crash shutdown, cannot connect
+ * now), 53300 (too many connections).
+ */
+export function isDatabaseUnavailable(err: { code?: unknown; message?: unknown } | null | undefined): boolean {
+  if (!err) return false;
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (SOCKET_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  return typeof err.message === 'string' && LOST_CONNECTION.test(err.message);
+}
+
 const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, MSG.badJson],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, MSG.badJson],
@@ -104,6 +122,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (db) {
       request.log.info({ code: error.code, constraint: error.constraint }, 'database rejected input');
       return reply.status(db.statusCode).send(failure(db.statusCode, db.message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ code: error.code, reqId: request.id, error: error.message }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send(failure(503, MSG.unavailable));
     }
     if (!error.statusCode && MALFORMED_MULTIPART.test(error.message ?? '')) {
       return reply.status(400).send(failure(400, MSG.badMultipart));
