@@ -273,6 +273,10 @@ export class TicketRepository {
    * first use of a prefix starts after the highest code that already has it.
    */
   async allocateCodes(prefix: string, n: number, db: Database): Promise<number> {
+    // A prefix in use: one row to bump (the scan below is only for its first use).
+    const bumped = await sql<{ last_value: number }>`
+      update ticket_code_sequences set last_value = last_value + ${n}::int where prefix = ${prefix} returning last_value`.execute(db);
+    if (bumped.rows[0]) return Number(bumped.rows[0].last_value);
     const like = `${prefix}-%`;
     const pattern = `^${prefix}-(\\d{1,9})$`;
     const r = await sql<{ last_value: number }>`
