@@ -24,7 +24,7 @@ import { TicketDetailService, TicketFilterService, TicketLockService, TicketServ
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
 import { MailRepository } from './modules/mail/repository.js';
-import { MailService } from './modules/mail/service.js';
+import { MAIL_SEND_TIMEOUT_MS, MailService } from './modules/mail/service.js';
 import { MoodleSyncRepository } from './modules/moodle-sync/repository.js';
 import { MoodleSyncService } from './modules/moodle-sync/service.js';
 import { MoodleImportRepository, MoodleImportService } from './modules/moodle-sync/import.js';
@@ -60,7 +60,11 @@ export function createServices(db: Database, config: Config) {
     outboxDir: path.join(config.DATA_DIR, 'outbox'),
     maxConnections: config.JOBS_CONCURRENCY,
   });
-  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, jobs.queue, mailTransport, config);
+  // A message left 'sending' by a job the worker recovered as stale (its process died) is no
+  // longer in flight: it may be taken again once the job is stale, not only after the send timeout.
+  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, jobs.queue, mailTransport, config, {
+    busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
+  });
   mail.registerJobs(jobs.handlers);
   const moodleSync = new MoodleSyncService(db, new MoodleSyncRepository(db), repos.audit, jobs.queue, config);
   moodleSync.registerJobs(jobs.handlers);
