@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
  *    in the same transaction as the change (never stale). dim: 1 type, 2 priority, 3 source,
  *    4 motive, 5 assigned operator (0 = none) — each split by status —, 6 age in whole days of
  *    the closed tickets, 7 hour of creation, 8 hour by which a ticket was both created and closed
- *    (hours since the epoch: a Chilean day starts and ends on a whole hour).
+ *    (hours since the epoch: a Chilean day starts and ends on a whole hour), 9 and 10 the same
+ *    by UTC day (whole days before a boundary, then its last hours).
  * 4. course_enrolment_stats and course_progress_stats: each enrolment of the student figures'
  *    population (classroom, test form, withdrawal stage, last access), and activity progress per
  *    course, classroom, activity, test form and withdrawal stage. Triggers mark a course dirty in course_stats_state whenever a row its
@@ -26,7 +27,9 @@ const DIMS = `(values
   (5, coalesce(r.user_assigned_id, 0), r.status_ticket_id),
   (6, case when r.closing_date is null then null else greatest(0, floor(extract(epoch from (r.closing_date - r.created_at)) / 86400))::int end, 0),
   (7, floor(extract(epoch from r.created_at) / 3600)::int, 0),
-  (8, case when r.closing_date is null then null else floor(extract(epoch from greatest(r.created_at, r.closing_date)) / 3600)::int end, 0)
+  (8, case when r.closing_date is null then null else floor(extract(epoch from greatest(r.created_at, r.closing_date)) / 3600)::int end, 0),
+  (9, floor(extract(epoch from r.created_at) / 86400)::int, 0),
+  (10, case when r.closing_date is null then null else floor(extract(epoch from greatest(r.created_at, r.closing_date)) / 86400)::int end, 0)
 ) d(dim, value, status)`;
 
 /** The count rows of a set of ticket rows, each counting `sign`. */

@@ -42,7 +42,7 @@ export const dayStart = (day?: string): RawBuilder<unknown> =>
 export const dayEnd = (day?: string): RawBuilder<unknown> => sql`(${dayStart(day)} + interval '1 day')`;
 
 /** ticket_counts dimensions (migration 0008). */
-const DIM = { type: 1, priority: 2, source: 3, motive: 4, operator: 5, closedAge: 6, createdHour: 7, closedHour: 8 } as const;
+const DIM = { type: 1, priority: 2, source: 3, motive: 4, operator: 5, closedAge: 6, createdHour: 7, closedHour: 8, createdDay: 9, closedDay: 10 } as const;
 /** Hours since the epoch of an instant (Chilean days start on a whole hour). */
 const hourOf = (ts: RawBuilder<unknown>) => sql`floor(extract(epoch from ${ts}) / 3600)::int`;
 
@@ -235,14 +235,20 @@ export class DashboardRepository {
 
   /** Created that day; and created up to the end of it, of which closed by then. */
   async dayCard(courseId: number, day: string) {
-    // Hours since the epoch: created before the day's end; and both created and closed by then.
+    // Created before the day's end, and both created and closed by then: whole UTC days before
+    // the one the day ends in, then that day's hours up to the end (hours since the epoch).
+    const end = hourOf(dayEnd(day));
     const { rows } = await sql<{ created: number; total: number; closed: number }>`
+      with bound as (select ${end} as h)
       select
         coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))}), 0)::int as created,
-        coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour}), 0)::int as total,
-        coalesce(sum(k.n) filter (where k.dim = ${DIM.closedHour}), 0)::int as closed
-      from ticket_counts k
-      where k.course_id = ${courseId} and k.dim in (${DIM.createdHour}, ${DIM.closedHour}) and k.value < ${hourOf(dayEnd(day))}`.execute(this.db);
+        coalesce(sum(k.n) filter (where k.dim = ${DIM.createdDay} or (k.dim = ${DIM.createdHour} and k.value >= bound.h / 24 * 24)), 0)::int as total,
+        coalesce(sum(k.n) filter (where k.dim = ${DIM.closedDay} or (k.dim = ${DIM.closedHour} and k.value >= bound.h / 24 * 24)), 0)::int as closed
+      from bound, ticket_counts k
+      where k.course_id = ${courseId} and (
+        (k.dim in (${DIM.createdDay}, ${DIM.closedDay}) and k.value < bound.h / 24)
+        or (k.dim in (${DIM.createdHour}, ${DIM.closedHour}) and k.value >= bound.h / 24 * 24 and k.value < bound.h)
+        or (k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))} and k.value < bound.h))`.execute(this.db);
     const r = rows[0] ?? { created: 0, total: 0, closed: 0 };
     return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
   }
