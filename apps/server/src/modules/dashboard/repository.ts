@@ -447,19 +447,24 @@ export class DashboardRepository {
   async studentsOnActivities(scope: Scope, activityIds: number[]) {
     await this.freshProgress(scope.courseId);
     const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number }>`
-      with ${this.students(scope)}
+      with ${this.students(scope)},
+      per as (
+        select enr.id,
+          json_agg(json_build_object(
+            'activityId', a.id, 'idActivityMoodle', a.id_activity_moodle, 'description', a.description,
+            'statusMoodle', acu.status_moodle, 'qualificationMoodle', acu.qualification_moodle,
+            'completionState', acu.completion_state, 'grade', acu.grade::float8) order by a.id) as activities
+        from enr
+        join activities a on a.id in (${sql.join(activityIds)})
+        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
+        group by enr.id
+      )
       select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
-        enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage,
-        json_agg(json_build_object(
-          'activityId', a.id, 'idActivityMoodle', a.id_activity_moodle, 'description', a.description,
-          'statusMoodle', acu.status_moodle, 'qualificationMoodle', acu.qualification_moodle,
-          'completionState', acu.completion_state, 'grade', acu.grade::float8) order by a.id) as activities
+        enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage, per.activities
       from enr
+      join per on per.id = enr.id
       join registered_users r on r.id = enr.registered_user_id
       left join classrooms cl on cl.id = enr.classroom_id
-      join activities a on a.id in (${sql.join(activityIds)})
-      left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
-      group by enr.id, enr.classroom_id, enr.form, enr.stage, r.id, cl.description
       order by r.last_name, r.name, enr.id`.execute(this.db);
     return rows;
   }
