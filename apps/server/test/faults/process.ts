@@ -35,10 +35,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

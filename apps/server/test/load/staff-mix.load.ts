@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -12,15 +15,18 @@ import { call, rssMiB, startServer, testDatabase, type ServerProcess } from '../
  * and charts, the follow-up table, and now and then signing in again.
  *
  * Passes only with zero errors (every answer 2xx, no connection failure), and memory stable:
- * the server's resident memory (/proc/<pid>/status) after the second run may exceed the one
- * after the first by at most MEMORY_TOLERANCE (the first run warms caches, pools and JIT).
+ * the server's live heap (heap used after a full garbage collection, read through
+ * memory-probe.ts) after the second run may exceed the one after the first by at most
+ * MEMORY_TOLERANCE (the first run warms caches, pools and compiled code). Resident memory
+ * (/proc/<pid>/status) is reported alongside.
  * Runs on the PostgreSQL of DATABASE_URL (its own database), else on the embedded one, with a
  * moderate data set (scripts/seed-large.ts at small sizes; independent of the benchmark set).
  */
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 50);
-/** Allowed growth of resident memory from the end of run 1 to the end of run 2. */
-const MEMORY_TOLERANCE = { ratio: 0.2, minMiB: 48 };
+/** Allowed growth of the live heap from the end of run 1 to the end of run 2. */
+const MEMORY_TOLERANCE = { ratio: 0.2, minMiB: 16 };
+const MiB = 1024 * 1024;
 
 interface Staff {
   email: string;
@@ -194,30 +200,49 @@ describe('load', () => {
     await seeding.close();
     console.log(`load: data set of ${summary.tickets} tickets, ${summary.students} students, ${summary.enrolments} enrolments in ${(summary.ms / 1000).toFixed(1)} s (${database.url ? 'PostgreSQL' : 'embedded database'})`);
 
-    const server = await startServer({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, NODE_ENV: 'production' });
+    const probeFile = path.join(database.dataDir, 'memory.json');
+    const server = await startServer(
+      { DATA_DIR: database.dataDir, DATABASE_URL: database.url, NODE_ENV: 'production', MEMORY_PROBE_FILE: probeFile },
+      { nodeArgs: ['--expose-gc', '--import', pathToFileURL(path.join(import.meta.dirname, 'memory-probe.ts')).href] },
+    );
     cleanups.push(() => server.stop());
     const pid = server.child.pid!;
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(rssMiB(pid)), 1000);
     cleanups.push(async () => clearInterval(sampler));
-    const settle = () => new Promise((r) => setTimeout(r, 3000));
+    const settle = () => new Promise((r) => setTimeout(r, 2000));
+    /** Live heap and resident memory after a full collection, in MiB. */
+    const probe = async () => {
+      const before = fs.existsSync(probeFile) ? JSON.parse(fs.readFileSync(probeFile, 'utf8')).at : 0;
+      process.kill(pid, 'SIGUSR2');
+      for (let i = 0; i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        if (fs.existsSync(probeFile)) {
+          const m = JSON.parse(fs.readFileSync(probeFile, 'utf8'));
+          if (m.at !== before) return { heap: m.heapUsed / MiB, rss: m.rss / MiB };
+        }
+      }
+      throw new Error('the memory probe did not answer');
+    };
 
-    const rssStart = rssMiB(pid);
+    const start = await probe();
     const first = await run(server, ctx, SECONDS);
     await settle();
-    const rssFirst = rssMiB(pid);
+    const afterFirst = await probe();
     const second = await run(server, ctx, SECONDS);
     await settle();
-    const rssSecond = rssMiB(pid);
+    const afterSecond = await probe();
     clearInterval(sampler);
 
     const report = (name: string, r: RunResult) =>
       `load: ${name}: ${r.requests} requests (${(r.requests / SECONDS).toFixed(0)}/s), p95 ${r.p95.toFixed(0)} ms, ${r.errors.length} errors; ${JSON.stringify(r.byKind)}`;
     console.log(report('run 1', first));
     console.log(report('run 2', second));
-    const allowed = Math.max(MEMORY_TOLERANCE.minMiB, rssFirst * MEMORY_TOLERANCE.ratio);
+    const allowed = Math.max(MEMORY_TOLERANCE.minMiB, afterFirst.heap * MEMORY_TOLERANCE.ratio);
+    const f = (n: number) => n.toFixed(1);
     console.log(
-      `load: server RSS ${rssStart.toFixed(0)} MiB at start, ${rssFirst.toFixed(0)} after run 1, ${rssSecond.toFixed(0)} after run 2 (peak ${Math.max(...samples).toFixed(0)}); growth allowed ${allowed.toFixed(0)} MiB`,
+      `load: server live heap ${f(start.heap)} MiB at start, ${f(afterFirst.heap)} after run 1, ${f(afterSecond.heap)} after run 2 (growth allowed ${f(allowed)}); ` +
+        `RSS ${f(start.rss)}, ${f(afterFirst.rss)}, ${f(afterSecond.rss)} MiB (peak ${f(Math.max(...samples))})`,
     );
 
     expect(first.errors.slice(0, 5)).toEqual([]);
@@ -230,7 +255,7 @@ describe('load', () => {
       }
     }
     expect(server.child.exitCode).toBeNull();
-    expect(rssSecond - rssFirst).toBeLessThanOrEqual(allowed);
+    expect(afterSecond.heap - afterFirst.heap).toBeLessThanOrEqual(allowed);
   });
 });
 
