@@ -170,7 +170,9 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     const terminated = (await admin.query(`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and application_name <> 'sigaf-faults-check'`, [name])).rows[0].n;
     await relay.down();
     await new Promise((r) => setTimeout(r, 1500));
-    const health = await call(server.url, 'GET', '/health').catch((err) => { throw new Error(`/health during the outage: ${String(err)}\n${server.output()}`); });
+    const health = await call(server.url, 'GET', '/health').catch((err) => {
+      throw new Error(`/health during the outage: ${String(err)}\n${server.output()}`);
+    });
     await new Promise((r) => setTimeout(r, 4500));
     await relay.up();
     await admin.end();
@@ -186,6 +188,8 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
       `faults/database-restart: ${terminated} backends terminated; answers ${JSON.stringify(Object.fromEntries(statuses))}; ${creates} creations (${createRefused} refused), ${createdOk.length} tickets created`,
     );
 
+    // The fault happened: the server's connections were cut.
+    expect(terminated).toBeGreaterThan(0);
     // The process never went down, and is healthy again.
     expect(server.child.exitCode, server.output()).toBeNull();
     expect(server.child.pid).toBe(pid);
