@@ -1,5 +1,5 @@
 import type { ListQuery, PageMeta } from '@sigaf/contract';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 export const DEFAULT_PER_PAGE = 10;
 /** Without `page`, a list answers everything up to this many rows (the original client reads whole lists). */
@@ -41,4 +41,23 @@ export async function paginate<DB, TB extends keyof DB, O>(
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Accented letters and what they fold to in name searches. */
+const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍÌÏÎÓÒÖÔÚÙÜÛÑÇ';
+const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
+
+/**
+ * A person's name matching search text without regard to case or accents ("munoz" finds
+ * "Muñoz"), or their RUT matching the text's digits whatever the dots and dash. `name` is the
+ * SQL of the full name; `rut` the SQL of the RUT column.
+ */
+export function personMatch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string): RawBuilder<unknown>[] {
+  const text = search.trim();
+  const plain = likePattern(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+  const compact = text.replace(/[.\s-]/g, '');
+  return [
+    sql`translate(lower(${name}), ${ACCENTED}, ${PLAIN}) like ${plain}`,
+    ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(${rut}, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
+  ];
 }

@@ -1,7 +1,7 @@
 import type { FollowUpFilters, FollowUpSort, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern } from '../../db/pagination.js';
+import { likePattern, personMatch } from '../../db/pagination.js';
 import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/repository.js';
 
 /**
@@ -62,9 +62,6 @@ const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
   openTickets: sql`s."openTickets"`,
 };
 
-/** Accented letters and what they fold to in name searches (as the ticket list). */
-const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍÌÏÎÓÒÖÔÚÙÜÛÑÇ';
-const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
 const STAGES = { active: 0, resigning: 1, resigned: 2 } as const;
 
 const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`);
@@ -235,15 +232,9 @@ export class FollowUpRepository {
     if (q.progress_below !== undefined) parts.push(sql`s.progress < ${q.progress_below}`);
     if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);
     if (q.search) {
-      const text = q.search.trim();
-      const plain = likePattern(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
-      const compact = text.replace(/[.\s-]/g, '');
-      const or: RawBuilder<unknown>[] = [
-        sql`translate(lower(s.name || ' ' || s."lastName" || ' ' || coalesce(s."motherLastName", '')), ${ACCENTED}, ${PLAIN}) like ${plain}`,
-        sql`lower(coalesce(s.email, '')) like ${likePattern(text.toLowerCase())}`,
-      ];
-      if (/^[0-9kK]+$/.test(compact)) or.push(sql`replace(replace(s.rut, '.', ''), '-', '') ilike ${likePattern(compact)}`);
-      parts.push(sql`(${sql.join(or, sql` or `)})`);
+      const name = sql`s.name || ' ' || s."lastName" || ' ' || coalesce(s."motherLastName", '')`;
+      const email = sql`lower(coalesce(s.email, '')) like ${likePattern(q.search.trim().toLowerCase())}`;
+      parts.push(sql`(${sql.join([...personMatch(name, sql`s.rut`, q.search), email], sql` or `)})`);
     }
     return sql.join(parts, sql` and `);
   }

@@ -1,6 +1,7 @@
 import { APP_TIME_ZONE, type StudentTicketsRow } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { personMatch } from '../../db/pagination.js';
 import { resignStages } from '../dashboard/repository.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
@@ -135,11 +136,8 @@ export class ReportRepository {
 
   /** Students of the course with tickets (optionally matching a RUT or name), each with all their tickets and attempts. */
   async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
-    const like = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-    const digits = search ? search.replace(/[^0-9kK]/g, '') : '';
-    const match = like
-      ? sql`(concat_ws(' ', r.name, r.last_name, r.mother_last_name) ilike ${like}
-             or ${digits !== '' ? sql`regexp_replace(r.rut, '[^0-9kK]', '', 'g') ilike ${`%${digits}%`}` : sql`false`})`
+    const match = search
+      ? sql`(${sql.join(personMatch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search), sql` or `)})`
       : sql`true`;
     const { rows } = await sql<StudentTicketsRow>`
       select e.id as "enrolmentId", r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", cl.description as classroom,

@@ -1,7 +1,7 @@
 import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PER_PAGE, likePattern, paginate, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, paginate, personMatch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
@@ -47,10 +47,6 @@ const SORTS: Record<string, RawBuilder<unknown>> = {
   classroom: pick('classrooms', 'description', 'e.classroom_id'),
   course: pick('courses', 'description', 't.course_id'),
 };
-
-/** Accented letters and what they fold to in name searches. */
-const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍÌÏÎÓÒÖÔÚÙÜÛÑÇ';
-const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
 
 /** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
 const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
@@ -136,20 +132,8 @@ export class TicketRepository {
     if (q.from) w.push(sql`t.created_at >= ${dayStart(q.from)}`);
     if (q.to) w.push(sql`t.created_at < ${dayStart(q.to, 1)}`);
     if (q.search) {
-      const p = likePattern(q.search);
-      const compact = q.search.replace(/[.\s-]/g, '');
-      // Names match without regard to case or accents ("munoz" finds "Muñoz").
-      const plain = likePattern(q.search.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
-      w.push(
-        sql`(${sql.join(
-          [
-            sql`t.ticket_code ilike ${p}`,
-            sql`translate(lower(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')), ${ACCENTED}, ${PLAIN}) like ${plain}`,
-            ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(r.rut, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
-          ],
-          sql` or `,
-        )})`,
-      );
+      const name = sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`;
+      w.push(sql`(${sql.join([sql`t.ticket_code ilike ${likePattern(q.search)}`, ...personMatch(name, sql`r.rut`, q.search)], sql` or `)})`);
     }
     return w;
   }
