@@ -17,7 +17,10 @@ import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.js';
 import { migrate, openDatabase, type Database } from '../apps/server/src/db/database.js';
 import type { AuthUser } from '../apps/server/src/http/auth.js';
+import { ReportRepository } from '../apps/server/src/modules/reports/repository.js';
+import { ReportService } from '../apps/server/src/modules/reports/service.js';
 import { createServices } from '../apps/server/src/services.js';
+import { STUDENT_TICKETS_PER_PAGE } from '@sigaf/contract';
 import { BENCH_ADMIN, seedLarge, type LargeOptions } from '../scripts/seed-large.js';
 import { startPg } from './pg.js';
 
@@ -201,6 +204,7 @@ type Ctx = Awaited<ReturnType<typeof context>>;
 function endpoints(c: Ctx, db: Database): Endpoint[] {
   const config = loadConfig({ ...process.env, DATABASE_URL: '' }, { APP_SECRET: 'bench-secret-not-used-for-anything-here' });
   const s = createServices(db, config);
+  const studentReports = new ReportService(new ReportRepository(db), s.dashboard);
   const admin = { id: 1, roleId: 1, role: 'admin', tokenId: 0 } satisfies AuthUser;
   const course = c.courseId;
   const room = `${c.classroomId}`;
@@ -257,12 +261,14 @@ function endpoints(c: Ctx, db: Database): Endpoint[] {
     { name: 'dashboard.classroom.progress', path: `${e}/classrooms/${room}/progress-classroom-chart`, direct: async () => s.dashboard.progressChart(await roomScope(), 'graded') },
     { name: 'dashboard.classroom.section-progress', path: `${e}/classrooms/${room}/sections/${c.sectionId}/progress-activities`, direct: async () => s.dashboard.activityProgressChart(await roomScope(), `${c.sectionId}`, 'graded') },
     { name: 'dashboard.classroom.section-progress-avance', path: `${e}/classrooms/${room}/sections/${c.sectionId}/progress-activities-avance`, direct: async () => s.dashboard.activityProgressChart(await roomScope(), `${c.sectionId}`, 'completed') },
-    { name: 'dashboard.students-on-activities', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds) },
+    { name: 'dashboard.students-on-activities', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}?page=1`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds, undefined, { page: 1, perPage: 50 }) },
+    // The original's unpaged answer (every student of the course), reported without a budget.
+    { name: 'dashboard.students-on-activities.all', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds) },
     // Reports (reports/routes.ts): the JSON ones; the file exports are not request-time reads.
     { name: 'reports.data-card', path: `${r}/data-card/${c.day}`, direct: () => s.dashboard.dayCard(course, c.day) },
     { name: 'reports.type-ticket', path: `${r}/type-ticket/${c.day}`, direct: () => s.dashboard.dayCharts(course, c.day) },
     { name: 'reports.table-operator', path: `${r}/table-operator/${c.day}`, direct: () => s.dashboard.operatorTable(course, c.day) },
-    { name: 'reports.student-tickets', path: `${r}/student-tickets`, direct: optional(services.reports, 'studentTickets', course, undefined) },
+    { name: 'reports.student-tickets', path: `${r}/student-tickets?page=1`, direct: () => studentReports.studentTicketsPage(course, undefined, 1, STUDENT_TICKETS_PER_PAGE) },
   ];
   // The follow-up student table (modules/follow-up), when this build has it.
   const followUp = services.followUp as { students?: unknown } | undefined;

@@ -311,6 +311,18 @@ describe('students on chosen activities', () => {
     expect(rows[0]!.activities.map((a) => [a.activityId, a.grade, a.completionState])).toEqual([[act.E, 7, 1], [act.U1a, null, 1]]);
     expect(rows[2]!.activities.map((a) => [a.activityId, a.grade, a.completionState])).toEqual([[act.E, null, null], [act.U1a, 5.5, 1]]);
   });
+
+  it('answers a page of them in the same order, with the number of students', async () => {
+    const url = (query: string) => `/api/v2/activities/${encodeURIComponent(JSON.stringify([act.E, 9001]))}/course-registered-users/${course}?${query}`;
+    const page = async (query: string) => (await get(url(query))).json()._data as { students: Array<{ name: string; activities: unknown[] }>; meta: unknown };
+    const second = await page('page=2&perPage=3');
+    expect(second.students.map((r) => r.name)).toEqual(['S4']);
+    expect(second.students[0]!.activities).toHaveLength(2);
+    expect(second.meta).toEqual({ page: 2, perPage: 3, total: 4, lastPage: 2 });
+    expect((await page('page=1')).meta).toEqual({ page: 1, perPage: 50, total: 4, lastPage: 1 });
+    expect(await page('page=3&perPage=3')).toEqual({ students: [], meta: { page: 3, perPage: 3, total: 4, lastPage: 2 } });
+    expect((await get(url('page=1&perPage=501'))).statusCode).toBe(422);
+  });
 });
 
 describe('daily reports', () => {

@@ -220,7 +220,8 @@ describe('tickets per student', () => {
   it('answers each student with tickets, their tickets and attempts', async () => {
     const res = await get(`/api/v2/reports/courses/${course}/student-tickets`);
     expect(res.statusCode).toBe(200);
-    const students = res.json()._data as Array<{ rut: string; name: string; classroom: string; tickets: Array<{ ticketCode: string; closed: boolean; attempts: Array<{ comment: string; operator: string }> }> }>;
+    const { students, meta } = res.json()._data as { meta: unknown; students: Array<{ rut: string; name: string; classroom: string; tickets: Array<{ ticketCode: string; closed: boolean; attempts: Array<{ comment: string; operator: string }> }> }> };
+    expect(meta).toEqual({ page: 1, perPage: 20, total: 2, lastPage: 1 });
     expect(students.map((s) => [s.rut, s.name, s.classroom])).toEqual([
       [rut.B, 'María', 'Aula Oeste'],
       [rut.A, 'José', 'Aula Este'],
@@ -232,11 +233,21 @@ describe('tickets per student', () => {
   });
 
   it('finds students by name (any case) or by the digits of their RUT', async () => {
-    const byAccent = (await get(`/api/v2/reports/courses/${course}/student-tickets?search=${encodeURIComponent('PÉREZ')}`)).json()._data as Array<{ rut: string }>;
-    expect(byAccent.map((s) => s.rut)).toEqual([rut.A]);
-    const digits = rut.B.replace(/[^0-9kK]/g, '');
-    const byRut = (await get(`/api/v2/reports/courses/${course}/student-tickets?search=${digits}`)).json()._data as Array<{ rut: string }>;
-    expect(byRut.map((s) => s.rut)).toEqual([rut.B]);
+    const students = async (query: string) => (await get(`/api/v2/reports/courses/${course}/student-tickets?${query}`)).json()._data.students as Array<{ rut: string }>;
+    expect((await students(`search=${encodeURIComponent('PÉREZ')}`)).map((s) => s.rut)).toEqual([rut.A]);
+    expect((await students(`search=${rut.B.replace(/[^0-9kK]/g, '')}`)).map((s) => s.rut)).toEqual([rut.B]);
+  });
+
+  it('answers a page at a time, in name order, with the number of students', async () => {
+    const page = async (n: number) => (await get(`/api/v2/reports/courses/${course}/student-tickets?page=${n}&perPage=1`)).json()._data as { students: Array<{ rut: string }>; meta: unknown };
+    const [first, second, third] = [await page(1), await page(2), await page(3)];
+    expect(first.students.map((s) => s.rut)).toEqual([rut.B]);
+    expect(second.students.map((s) => s.rut)).toEqual([rut.A]);
+    expect(second.meta).toEqual({ page: 2, perPage: 1, total: 2, lastPage: 2 });
+    expect(third).toEqual({ students: [], meta: { page: 3, perPage: 1, total: 2, lastPage: 2 } });
+    const tooMany = await get(`/api/v2/reports/courses/${course}/student-tickets?perPage=101`);
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().success).toBe(false);
   });
 
   it('exports one row per attempt, a ticket without attempts as one row', async () => {

@@ -1,3 +1,4 @@
+import type { PageMeta } from './envelope.js';
 import type { StudentSummary } from './students.js';
 
 /** Dashboard (Estadística), follow-up reports and daily ticket reports (BEHAVIOUR.md §7–§8, SCREENS.md §4, §7). */
@@ -79,6 +80,12 @@ export interface StudentOnActivities extends StudentSummary {
   form: 'A' | 'B';
   status: StudentState;
   activities: StudentActivityRow[];
+}
+
+/** A page of GET /activities/{ids}/course-registered-users/{course}?page=&perPage= (students in name order). */
+export interface StudentsOnActivitiesPage {
+  students: StudentOnActivities[];
+  meta: PageMeta;
 }
 
 /** A student's state from the course's Renuncia (withdrawal) activity. */
@@ -174,3 +181,11 @@ export interface StudentTicketsRow {
   classroom: string | null;
   tickets: StudentTicketEntry[];
 }
+
+/** A page of GET /reports/courses/{c}/student-tickets (students in name order). */
+export interface StudentTicketsPage {
+  students: StudentTicketsRow[];
+  meta: PageMeta;
+}
+/** Students a page of the per-student ticket report holds unless `perPage` says otherwise. */
+export const STUDENT_TICKETS_PER_PAGE = 20;

@@ -108,9 +108,18 @@ const zoneFormat = new Intl.DateTimeFormat('en-GB', {
 
 /** A moment as Chilean calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`). */
 export function chileParts(value: Date | string): { date: string; time: string; day: string } {
-  const parts = Object.fromEntries(zoneFormat.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
-  return { date: `${parts.day}-${parts.month}-${parts.year}`, time: `${parts.hour}:${parts.minute}`, day: `${parts.year}-${parts.month}-${parts.day}` };
+  // Time zone offsets change on whole minutes, so every moment of a minute has the same parts:
+  // formatting is remembered per minute (formatToParts is slow and lists format many dates).
+  const minute = Math.floor(new Date(value).getTime() / 60_000);
+  const known = partsByMinute.get(minute);
+  if (known) return known;
+  const parts = Object.fromEntries(zoneFormat.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]));
+  const result = { date: `${parts.day}-${parts.month}-${parts.year}`, time: `${parts.hour}:${parts.minute}`, day: `${parts.year}-${parts.month}-${parts.day}` };
+  if (partsByMinute.size >= 50_000) partsByMinute.clear();
+  partsByMinute.set(minute, result);
+  return result;
 }
+const partsByMinute = new Map<number, { date: string; time: string; day: string }>();
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, or '' for no date. */
 export function chileDateTime(value: Date | string | null | undefined): string {

@@ -444,28 +444,40 @@ export class DashboardRepository {
   }
 
   /** Each student (the population above) with their state and their row on each of the given activities. */
-  async studentsOnActivities(scope: Scope, activityIds: number[]) {
+  /**
+   * The scope's students, in name order, with their state on each of the activities: all of them
+   * or one page (the page is chosen before the activities are read) and how many there are.
+   */
+  async studentsOnActivities(scope: Scope, activityIds: number[], page?: { page: number; perPage: number }) {
     await this.freshProgress(scope.courseId);
-    const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number }>`
+    const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number; total: number }>`
       with ${this.students(scope)},
+      chosen as (
+        select enr.id, enr.classroom_id, enr.form, enr.stage, r.rut, r.name, r.last_name, r.mother_last_name, r.email
+        from enr
+        join registered_users r on r.id = enr.registered_user_id
+        order by r.last_name, r.name, enr.id
+        ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
+      ),
       per as (
-        select enr.id,
+        select s.id,
           json_agg(json_build_object(
             'activityId', a.id, 'idActivityMoodle', a.id_activity_moodle, 'description', a.description,
             'statusMoodle', acu.status_moodle, 'qualificationMoodle', acu.qualification_moodle,
             'completionState', acu.completion_state, 'grade', acu.grade::float8) order by a.id) as activities
-        from enr
+        from chosen s
         join activities a on a.id in (${sql.join(activityIds)})
-        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
-        group by enr.id
+        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = s.id
+        group by s.id
       )
-      select enr.id, r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
-        enr.classroom_id as "classroomId", cl.description as classroom, enr.form, enr.stage, per.activities
-      from enr
-      join per on per.id = enr.id
-      join registered_users r on r.id = enr.registered_user_id
-      left join classrooms cl on cl.id = enr.classroom_id
-      order by r.last_name, r.name, enr.id`.execute(this.db);
-    return rows;
+      select s.id, s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", s.email,
+        s.classroom_id as "classroomId", cl.description as classroom, s.form, s.stage, per.activities,
+        ${page ? sql`(select count(*) from enr)::int` : sql`0`} as total
+      from chosen s
+      join per on per.id = s.id
+      left join classrooms cl on cl.id = s.classroom_id
+      order by s.last_name, s.name, s.id`.execute(this.db);
+    const total = page ? (rows[0]?.total ?? Number((await sql<{ n: number }>`with ${this.students(scope)} select count(*)::int as n from enr`.execute(this.db)).rows[0]?.n ?? 0)) : rows.length;
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 }

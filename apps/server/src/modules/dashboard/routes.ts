@@ -1,4 +1,4 @@
-import { parsedText, parseIdList, PERMISSIONS, TICKET_MSG, type ChartData } from '@sigaf/contract';
+import { listQuerySchema, parsedText, parseIdList, PERMISSIONS, TICKET_MSG, type ChartData } from '@sigaf/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,6 +14,10 @@ const classroomParams = idParams.extend({ classroom: z.string().trim().min(1).ma
 const sectionParams = classroomParams.extend({ section: z.string().trim().min(1).max(150) });
 /** `/activities/{ids}/...`: a JSON list (or comma list) of local or Moodle activity ids. */
 const activitiesParams = z.object({ id: parsedText(parseIdList, TICKET_MSG.invalidList), course: idParams.shape.id });
+
+/** Optional paging of a student list: at most 500 a page. */
+const pageQuery = z.object({ page: listQuerySchema.shape.page, perPage: z.coerce.number().int().min(1).max(500).optional() });
+const DEFAULT_STUDENTS_PER_PAGE = 50;
 
 const chart = (chartData: ChartData) => ok({ chartData });
 
@@ -93,7 +97,11 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   }
 
   // Each student's state and grade on chosen activities.
-  app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams } }, async (request) =>
-    ok(await dashboard.studentsOnActivities(request.params.course, request.params.id, requireAuth(request))),
-  );
+  // The whole list (the original's answer) or, with `page`, one page of it and its place.
+  app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams, querystring: pageQuery } }, async (request) => {
+    const { page, perPage = DEFAULT_STUDENTS_PER_PAGE } = request.query;
+    const { course, id } = request.params;
+    const actor = requireAuth(request);
+    return ok(page ? await dashboard.studentsOnActivities(course, id, actor, { page, perPage }) : await dashboard.studentsOnActivities(course, id, actor));
+  });
 };

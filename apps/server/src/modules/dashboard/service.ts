@@ -16,6 +16,7 @@ import {
   type FollowStudentCard,
   type OperatorDayRow,
   type StudentOnActivities,
+  type StudentsOnActivitiesPage,
 } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
@@ -149,12 +150,18 @@ export class DashboardService {
   }
 
   /** Each student's state and row on the chosen activities (local ids or Moodle ids). */
-  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser): Promise<StudentOnActivities[]> {
+  /** Every student of the course (or the tutor's classrooms) with their state on the activities. */
+  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser): Promise<StudentOnActivities[]>;
+  /** One page of them and the page's place. */
+  async studentsOnActivities(courseId: number, ids: number[], actor: AuthUser | undefined, page: { page: number; perPage: number }): Promise<StudentsOnActivitiesPage>;
+  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser, page?: { page: number; perPage: number }) {
     const scope = await this.scope(courseId, undefined, actor);
     const activities = await this.repo.activitiesOf(courseId, ids);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
-    const rows = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id));
-    return rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
+    const { rows, total } = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id), page);
+    const students = rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
+    if (!page) return students;
+    return { students, meta: { page: page.page, perPage: page.perPage, total, lastPage: Math.max(1, Math.ceil(total / page.perPage)) } };
   }
 
   // Reports per day ----------------------------------------------------------------------------

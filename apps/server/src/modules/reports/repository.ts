@@ -134,14 +134,33 @@ export class ReportRepository {
     return rows;
   }
 
-  /** Students of the course with tickets (optionally matching a RUT or name), each with all their tickets and attempts. */
-  async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
+  /**
+   * Students of the course with tickets (optionally matching a RUT or name), in name order, each
+   * with all their tickets and attempts: every one of them, or one page and the number of them.
+   * The students are chosen first (an index probe per enrolment of the course) and only their
+   * tickets are read.
+   */
+  async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]>;
+  async studentTickets(courseId: number, search: string | undefined, page: { page: number; perPage: number }): Promise<{ rows: StudentTicketsRow[]; total: number }>;
+  async studentTickets(courseId: number, search?: string, page?: { page: number; perPage: number }) {
     const match = search
       ? sql`(${sql.join(personMatch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search), sql` or `)})`
       : sql`true`;
-    const { rows } = await sql<StudentTicketsRow>`
-      select e.id as "enrolmentId", r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", cl.description as classroom,
-        json_agg(json_build_object(
+    const chosen = sql`
+      select e.id, e.classroom_id, r.rut, r.name, r.last_name, r.mother_last_name
+      from course_registered_users e
+      join registered_users r on r.id = e.registered_user_id
+      where e.course_id = ${courseId} and ${match}
+        and exists (select 1 from tickets t where t.course_registered_user_id = e.id and t.course_id = ${courseId})`;
+    const { rows } = await sql<StudentTicketsRow & { total: number }>`
+      with chosen as (${chosen}),
+      page as (
+        select * from chosen c order by c.last_name, c.mother_last_name, c.name, c.rut, c.id
+        ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
+      )
+      select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
+        ${page ? sql`(select count(*) from chosen)::int` : sql`0`} as total,
+        (select json_agg(json_build_object(
           'id', t.id, 'ticketCode', t.ticket_code, 'status', st.description, 'closed', coalesce(st.key, '') <> 'open',
           'motive', mo.description, 'type', ty.description, 'priority', pr.description, 'operator', ua.name,
           'createdAt', t.created_at, 'closingDate', t.closing_date,
@@ -152,19 +171,20 @@ export class ReportRepository {
             join status_detail_tickets sd on sd.id = d.status_detail_ticket_id
             join users u on u.id = d.user_created_id
             where d.ticket_id = t.id), '[]'::json)
-        ) order by t.created_at, t.id) as tickets
-      from tickets t
-      join course_registered_users e on e.id = t.course_registered_user_id
-      join registered_users r on r.id = e.registered_user_id
-      left join classrooms cl on cl.id = e.classroom_id
-      join status_tickets st on st.id = t.status_ticket_id
-      join motive_tickets mo on mo.id = t.motive_ticket_id
-      join type_tickets ty on ty.id = t.type_ticket_id
-      join priority_tickets pr on pr.id = t.priority_ticket_id
-      left join users ua on ua.id = t.user_assigned_id
-      where t.course_id = ${courseId} and ${match}
-      group by e.id, r.id, cl.description
-      order by r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
-    return rows;
+        ) order by t.created_at, t.id)
+        from tickets t
+        join status_tickets st on st.id = t.status_ticket_id
+        join motive_tickets mo on mo.id = t.motive_ticket_id
+        join type_tickets ty on ty.id = t.type_ticket_id
+        join priority_tickets pr on pr.id = t.priority_ticket_id
+        left join users ua on ua.id = t.user_assigned_id
+        where t.course_registered_user_id = s.id and t.course_id = ${courseId}) as tickets
+      from page s
+      left join classrooms cl on cl.id = s.classroom_id
+      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`.execute(this.db);
+    const students = rows.map(({ total: _total, ...row }) => row);
+    if (!page) return students;
+    const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${chosen}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
+    return { rows: students, total };
   }
 }

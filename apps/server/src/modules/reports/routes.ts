@@ -1,4 +1,4 @@
-import { parseDay, parsedText, PERMISSIONS, REPORT_MSG, TICKET_MSG } from '@sigaf/contract';
+import { listQuerySchema, parseDay, parsedText, PERMISSIONS, REPORT_MSG, STUDENT_TICKETS_PER_PAGE, TICKET_MSG } from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -16,6 +16,8 @@ const classroomText = z.string({ error: REPORT_MSG.invalidClassroom }).trim().mi
 const classroomParams = idParams.extend({ classroom: classroomText });
 const rosterQuery = z.object({ classroom: classroomText.optional() });
 const searchQuery = z.object({ search: z.string({ error: REPORT_MSG.invalidSearch }).trim().max(100, REPORT_MSG.invalidSearch).optional().transform((s) => s || undefined) });
+/** A page of the per-student report: at most 100 students a page. */
+const studentTicketsQuery = searchQuery.extend({ page: listQuerySchema.shape.page, perPage: z.coerce.number().int().min(1).max(100).optional() });
 
 function sendPdf(reply: FastifyReply, file: ReportFile) {
   return reply
@@ -54,9 +56,10 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   // Tickets per student.
-  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request) =>
-    ok(await reports.studentTickets(request.params.id, request.query.search)),
-  );
+  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } }, async (request) => {
+    const { search, page = 1, perPage = STUDENT_TICKETS_PER_PAGE } = request.query;
+    return ok(await reports.studentTicketsPage(request.params.id, search, page, perPage));
+  });
   app.get('/reports/courses/:id/student-tickets/excel', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) => {
     const file = await reports.studentTicketsXlsx(request.params.id, request.query.search);
     return sendFile(reply, file.filename, file.body);

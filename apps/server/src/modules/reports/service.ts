@@ -9,7 +9,7 @@ import {
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
   ticketAgeText,
-  type StudentTicketsRow,
+  type StudentTicketsRow, type StudentTicketsPage,
 } from '@sigaf/contract';
 import { AppError, notFound } from '../../http/errors.js';
 import type { DashboardService } from '../dashboard/service.js';
@@ -96,6 +96,13 @@ export class ReportService {
   async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
     await this.bounded(courseId);
     return this.repo.studentTickets(courseId, search);
+  }
+
+  /** One page of the students with tickets (the report screen reads it a page at a time). */
+  async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
+    await this.course(courseId);
+    const { rows, total } = await this.repo.studentTickets(courseId, search, { page, perPage });
+    return { students: rows, meta: { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
   }
 
   /** One row per contact attempt (a ticket without attempts: one row), grouped by student. */

@@ -10,6 +10,7 @@ import {
   Chip,
   InputAdornment,
   LinearProgress,
+  Pagination,
   Paper,
   Stack,
   Table,
@@ -97,20 +98,37 @@ function StudentPanel({ student }: { student: StudentTicketsRow }) {
 
 function StudentTickets({ courseId, search }: { courseId: number; search: string }) {
   const { t } = useTranslation();
-  const list = useStudentTickets(courseId, search);
-  const students = list.data ?? [];
+  const [page, setPage] = useState(1);
+  // A new course or search starts again on the first page.
+  useEffect(() => setPage(1), [courseId, search]);
+  const list = useStudentTickets(courseId, search, page);
+  const students = list.data?.students ?? [];
+  const meta = list.data?.meta;
   return (
     <Box>
       {list.isFetching && <LinearProgress sx={{ mb: 1 }} />}
       {list.isError && <Alert severity="error">{list.error instanceof ApiError ? list.error.message : t('common.loadError')}</Alert>}
-      {list.isSuccess && (
+      {list.isSuccess && meta && (
         <Typography role="status" sx={{ fontWeight: 600, mb: 1 }}>
-          {t('reports.student.found', { count: students.length })}
+          {t('reports.student.found', { count: meta.total })}
         </Typography>
       )}
       {students.map((s) => (
         <StudentPanel key={s.enrolmentId} student={s} />
       ))}
+      {meta && meta.lastPage > 1 && (
+        <Stack sx={{ alignItems: 'center', mt: 2 }}>
+          <Pagination
+            count={meta.lastPage}
+            page={meta.page}
+            onChange={(_e, p) => setPage(p)}
+            color="primary"
+            showFirstButton
+            showLastButton
+            getItemAriaLabel={(type, p) => t(`reports.student.pageAria.${type}`, { page: p })}
+          />
+        </Stack>
+      )}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowStudentCard, OperatorDayRow, StudentTicketsRow } from '@sigaf/contract';
+import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowStudentCard, OperatorDayRow, StudentTicketsPage } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
 
@@ -27,10 +27,10 @@ export function useDayReport(courseId: number, day: string | null) {
   return { card, charts, operators };
 }
 
-export function useStudentTickets(courseId: number, search: string) {
+export function useStudentTickets(courseId: number, search: string, page: number) {
   return useQuery({
-    queryKey: ['reports', 'student-tickets', courseId, search],
-    queryFn: () => getData<StudentTicketsRow[]>(`${reports(courseId)}/student-tickets`, { query: { search } }),
+    queryKey: ['reports', 'student-tickets', courseId, search, page],
+    queryFn: () => getData<StudentTicketsPage>(`${reports(courseId)}/student-tickets`, { query: { search, page } }),
     placeholderData: keepPreviousData,
   });
 }
