@@ -196,6 +196,21 @@ describe('creating tickets', () => {
     const t = await createTicket(admin.token, p.enrolments[0]!.id);
     expect(t.ticketCode).toBe('HIST-HIS-0042');
   });
+
+  it('codes past 9999 keep every digit, and nothing is written when one enrolment is refused', async () => {
+    const p = await seedCourse(ctx.db, { categoryCode: 'GEO', course: 'Geografía', students: 3, firstRut: 23_000_000 });
+    await createTicket(admin.token, p.enrolments[0]!.id);
+    await ctx.db.updateTable('ticket_code_sequences').set({ last_value: 9998 }).where('prefix', '=', 'GEO-GEO').execute();
+    const many = await api('POST', '/tickets/multiple', admin.token, ticketBody([p.enrolments[1]!.id, p.enrolments[2]!.id]));
+    expect(many.statusCode, many.body).toBe(201);
+    const codes = await ctx.db.selectFrom('tickets').select('ticket_code').where('course_id', '=', p.course).orderBy('id').execute();
+    expect(codes.map((c) => c.ticket_code)).toEqual(['GEO-GEO-0001', 'GEO-GEO-9999', 'GEO-GEO-10000']);
+    const refused = await api('POST', '/tickets/multiple', admin.token, ticketBody([p.enrolments[0]!.id, 2_147_480_000]));
+    expect(refused.statusCode).toBe(422);
+    expect(await ctx.db.selectFrom('tickets').select('id').where('course_id', '=', p.course).execute()).toHaveLength(3);
+    const seq = await ctx.db.selectFrom('ticket_code_sequences').select('last_value').where('prefix', '=', 'GEO-GEO').executeTakeFirstOrThrow();
+    expect(seq.last_value).toBe(10000);
+  });
 });
 
 describe('contact attempts', () => {

@@ -48,6 +48,9 @@ const SORTS: Record<string, RawBuilder<unknown>> = {
   course: pick('courses', 'description', 't.course_id'),
 };
 
+/** The number after a code's prefix, as a regular expression. */
+const CODE_NUMBER = '-(\\d{1,9})$';
+
 /** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
 const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
 
@@ -271,6 +274,70 @@ export class TicketRepository {
     return Number(r.rows[0]!.last_value);
   }
 
+  /**
+   * Creates tickets, their codes and their 'create' history in one statement (atomic by itself):
+   * the code sequence rows are locked in prefix order and bumped, the tickets inserted with
+   * consecutive codes per prefix, and the history written, so no lock is held across round trips
+   * and concurrent creations wait only for each other's statement. When a prefix has no sequence
+   * row yet nothing is written and `undefined` is returned (ensureCodeSequences, then again).
+   * Returns the new tickets in input order.
+   */
+  async createWithCodes(
+    input: { enrolments: Array<{ id: number; courseId: number; prefix: string }>; fields: Omit<Insertable<TicketTable>, 'closing_date' | 'course_registered_user_id' | 'course_id' | 'ticket_code'>; closed: boolean; history: { userId: number; changes: Record<string, unknown> } },
+  ): Promise<Array<{ id: number; ticket_code: string }> | undefined> {
+    const { enrolments, fields: f, closed, history } = input;
+    if (!enrolments.length) return [];
+    const prefixes = [...new Set(enrolments.map((e) => e.prefix))].sort();
+    const { rows } = await sql<{ id: number; ticket_code: string; ord: number }>`
+      with wanted as (select p as prefix, count(*)::int as n from unnest(${enrolments.map((e) => e.prefix)}::text[]) p group by p),
+      locked as (
+        select s.prefix from ticket_code_sequences s
+        where s.prefix = any(${prefixes}::text[])
+          and (select count(*) from ticket_code_sequences x where x.prefix = any(${prefixes}::text[])) = ${prefixes.length}
+        order by s.prefix
+        for update
+      ),
+      seq as (
+        update ticket_code_sequences s set last_value = s.last_value + w.n
+        from locked l join wanted w on w.prefix = l.prefix
+        where s.prefix = l.prefix
+        returning s.prefix, s.last_value - w.n as first
+      ),
+      input as (
+        select i.enrolment, i.course, i.prefix, i.ord, row_number() over (partition by i.prefix order by i.ord) as k
+        from unnest(${enrolments.map((e) => e.id)}::int[], ${enrolments.map((e) => e.courseId)}::int[], ${enrolments.map((e) => e.prefix)}::text[])
+          with ordinality as i(enrolment, course, prefix, ord)
+      ),
+      ins as (
+        insert into tickets (course_registered_user_id, course_id, ticket_code, type_ticket_id, status_ticket_id, priority_ticket_id,
+                             source_ticket_id, motive_ticket_id, user_create_id, user_assigned_id, closing_date)
+        select i.enrolment, i.course, i.prefix || '-' || lpad((seq.first + i.k)::text, greatest(4, length((seq.first + i.k)::text)), '0'),
+          ${f.type_ticket_id}::int, ${f.status_ticket_id}::int, ${f.priority_ticket_id}::int, ${f.source_ticket_id}::int, ${f.motive_ticket_id}::int,
+          ${f.user_create_id}::int, ${f.user_assigned_id ?? null}::int, ${closed ? sql`now()` : sql`null`}
+        from input i join seq on seq.prefix = i.prefix
+        order by i.ord
+        returning id, ticket_code, course_registered_user_id
+      ),
+      hist as (
+        insert into ticket_history (ticket_id, user_id, action, changes)
+        select ins.id, ${history.userId}::int, 'create', jsonb_build_object('ticketCode', jsonb_build_array(null, ins.ticket_code)) || ${JSON.stringify(history.changes)}::jsonb
+        from ins
+      )
+      select ins.id, ins.ticket_code, i.ord::int as ord from ins join input i on i.enrolment = ins.course_registered_user_id order by i.ord`.execute(this.db);
+    if (rows.length < enrolments.length) return undefined;
+    return rows.map(({ id, ticket_code }) => ({ id, ticket_code }));
+  }
+
+  /** Creates the missing code sequence rows, each starting after the highest code that already has its prefix. */
+  async ensureCodeSequences(prefixes: string[]) {
+    await sql`
+      insert into ticket_code_sequences (prefix, last_value)
+      select p, (select coalesce(max(substring(t.ticket_code from '^' || p || ${CODE_NUMBER})::int), 0) from tickets t where t.ticket_code like p || '-%')
+      from unnest(${prefixes}::text[]) p
+      where not exists (select 1 from ticket_code_sequences s where s.prefix = p)
+      on conflict (prefix) do nothing`.execute(this.db);
+  }
+
   /** Inserts tickets; `closed` ones get the database's now() as closing date. */
   async insertMany(rows: Omit<Insertable<TicketTable>, 'closing_date'>[], closed: boolean, db: Database) {
     const out: Array<{ id: number; ticket_code: string }> = [];
@@ -384,6 +451,28 @@ export class TicketDetailRepository {
       if (chunk.length) out.push(...(await this.base().where('d.ticket_id', 'in', chunk).orderBy('d.created_at').orderBy('d.id').execute()));
     }
     return out;
+  }
+
+  /**
+   * The same attempt on each ticket, with its 'add_attempt' history and the tickets' update time,
+   * in one statement (atomic by itself). Returns the new attempts' ids in ticket order.
+   */
+  async addAttempts(input: { ticketIds: number[]; userId: number; statusDetailId: number; comment: string; changes: Record<string, unknown> }): Promise<number[]> {
+    if (!input.ticketIds.length) return [];
+    const { rows } = await sql<{ id: number }>`
+      with given as (select g.ticket_id, g.ord from unnest(${input.ticketIds}::int[]) with ordinality as g(ticket_id, ord)),
+      added as (
+        insert into ticket_details (ticket_id, user_created_id, status_detail_ticket_id, comment)
+        select g.ticket_id, ${input.userId}::int, ${input.statusDetailId}::int, ${input.comment}::text from given g order by g.ord
+        returning id
+      ),
+      history as (
+        insert into ticket_history (ticket_id, user_id, action, changes)
+        select g.ticket_id, ${input.userId}::int, 'add_attempt', ${JSON.stringify(input.changes)}::jsonb from given g order by g.ord
+      ),
+      touched as (update tickets t set updated_at = now() where t.id = any(${input.ticketIds}::int[]))
+      select a.id from added a order by a.id`.execute(this.db);
+    return rows.map((r) => r.id);
   }
 
   async insertMany(rows: Array<{ ticket_id: number; user_created_id: number; status_detail_ticket_id: number; comment: string }>, db: Database) {

@@ -56,7 +56,11 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
     return ok(collection(request, path(request), 'tickets', rows.map((t) => presentTicket(request, t)), meta));
   };
-  const one = async (request: FastifyRequest, id: number) => presentTicket(request, await tickets.get(id), await ticketDetails.ofTickets([id]));
+  // The ticket and its attempts are read at once (a missing ticket is a 404 all the same).
+  const one = async (request: FastifyRequest, id: number) => {
+    const [ticket, details] = await Promise.all([tickets.get(id), ticketDetails.ofTickets([id])]);
+    return presentTicket(request, ticket, details);
+  };
 
   // Lists (operators see only the tickets assigned to them).
   app.get('/tickets', { config: work, schema: { tags, querystring: ticketListQuerySchema } }, (request) => list(request, 'queue', request.query));

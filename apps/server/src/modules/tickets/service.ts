@@ -128,7 +128,11 @@ export class TicketService {
 
   /** Checks every referenced value in one query; a 422 names each field that points nowhere. */
   async resolve(input: TicketRefs, errors: FieldErrors = {}): Promise<Lookups> {
-    const refs = await this.repo.lookups({
+    return this.checkRefs(input, await this.lookupRefs(input), errors);
+  }
+
+  lookupRefs(input: TicketRefs) {
+    return this.repo.lookups({
       status: input.status_ticket_id,
       type: input.type_ticket_id,
       priority: input.priority_ticket_id,
@@ -137,6 +141,10 @@ export class TicketService {
       detailStatus: input.status_detail_ticket_id,
       assigned: input.user_assigned_id,
     });
+  }
+
+  /** A 422 naming each field (of these and those already in `errors`) that points nowhere. */
+  checkRefs(input: TicketRefs, refs: Lookups, errors: FieldErrors): Lookups {
     for (const [field, , ref] of OPTION_FIELDS) if (input[field] && !refs[ref]) errors[field] = [FORM_MSG.option];
     if (input.status_detail_ticket_id && !refs.detailStatus) errors.status_detail_ticket_id = [FORM_MSG.option];
     if (input.user_assigned_id && (!refs.assigned || !TICKET_WORKERS.includes(refs.assigned.role as RoleKey))) errors.user_assigned_id = [TICKET_MSG.operatorInvalid];
@@ -161,49 +169,40 @@ export class TicketService {
   }
 
   /**
-   * One ticket per enrolment, in one transaction. Codes come from the per-prefix sequence, so they
-   * are consecutive, unique and gap-free under concurrency. Returns the new ids in input order.
+   * One ticket per enrolment, all or none (one statement). Codes come from the per-prefix
+   * sequence, so they are consecutive, unique and gap-free under concurrency. Returns the new ids
+   * in input order.
    */
   async createMany(input: TicketCreateManyInput, actor: AuthUser): Promise<number[]> {
-    const { found, errors } = await this.enrolments(input.course_registered_user_id);
-    const refs = await this.resolve(input, errors);
-    const closed = refs.status!.key !== 'open';
-    const byPrefix = new Map<string, EnrolmentRef[]>();
-    for (const e of found) {
-      const prefix = codePrefix(e.category_code, e.course_description);
-      byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), e]);
+    // The enrolments and the referenced values are read at once; their field errors answered together.
+    const [{ found, errors }, looked] = await Promise.all([this.enrolments(input.course_registered_user_id), this.lookupRefs(input)]);
+    const refs = this.checkRefs(input, looked, errors);
+    const changes: Record<string, Change> = {
+      statusTicket: [null, refs.status!.description],
+      ...(refs.assigned ? { userAssigned: [null, refs.assigned.name] as Change } : {}),
+    };
+    const request = {
+      enrolments: found.map((e) => ({ id: e.id, courseId: e.course_id, prefix: codePrefix(e.category_code, e.course_description) })),
+      fields: {
+        type_ticket_id: input.type_ticket_id,
+        status_ticket_id: input.status_ticket_id,
+        priority_ticket_id: input.priority_ticket_id,
+        source_ticket_id: input.source_ticket_id,
+        motive_ticket_id: input.motive_ticket_id,
+        user_create_id: actor.id,
+        user_assigned_id: input.user_assigned_id ?? null,
+      },
+      closed: refs.status!.key !== 'open',
+      history: { userId: actor.id, changes },
+    };
+    // A prefix's first ticket: its code sequence is created (after the highest code in use), then again.
+    let created = await this.repo.createWithCodes(request);
+    if (!created) {
+      await this.repo.ensureCodeSequences([...new Set(request.enrolments.map((e) => e.prefix))]);
+      created = await this.repo.createWithCodes(request);
     }
-    return this.db.transaction().execute(async (trx) => {
-      const codes = new Map<number, string>();
-      // Prefixes in a fixed order, so concurrent transactions take the sequence rows in the same order.
-      for (const prefix of [...byPrefix.keys()].sort()) {
-        const list = byPrefix.get(prefix)!;
-        const last = await this.repo.allocateCodes(prefix, list.length, trx);
-        list.forEach((e, i) => codes.set(e.id, formatCode(prefix, last - list.length + 1 + i)));
-      }
-      const inserted = await this.repo.insertMany(
-        found.map((e) => ({
-          course_registered_user_id: e.id,
-          course_id: e.course_id,
-          ticket_code: codes.get(e.id)!,
-          type_ticket_id: input.type_ticket_id,
-          status_ticket_id: input.status_ticket_id,
-          priority_ticket_id: input.priority_ticket_id,
-          source_ticket_id: input.source_ticket_id,
-          motive_ticket_id: input.motive_ticket_id,
-          user_create_id: actor.id,
-          user_assigned_id: input.user_assigned_id ?? null,
-        })),
-        closed,
-        trx,
-      );
-      const changes: Record<string, Change> = {
-        statusTicket: [null, refs.status!.description],
-        ...(refs.assigned ? { userAssigned: [null, refs.assigned.name] as Change } : {}),
-      };
-      await this.repo.addHistory(inserted.map((t) => ({ ticketId: t.id, userId: actor.id, action: 'create', changes: { ticketCode: [null, t.ticket_code], ...changes } })), trx);
-      return inserted.map((t) => t.id);
-    });
+    if (!created) throw new Error('ticket code sequences missing after creating them');
+    return created.map((t) => t.id);
   }
 
   findMany(ids: number[]) {
@@ -349,21 +348,19 @@ export class TicketDetailService {
 
   /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
   async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
-    const existing = new Set(await this.repo.existingTickets(input.ticket_id));
+    // The three checks run at once; field errors (422) come before someone else's lock (409).
+    const [found, looked, lockError] = await Promise.all([
+      this.repo.existingTickets(input.ticket_id),
+      this.ticketService.lookupRefs({ status_detail_ticket_id: input.status_detail_ticket_id }),
+      this.assertUnlocked(input.ticket_id, actor).then(() => null, (error: unknown) => error),
+    ]);
+    const existing = new Set(found);
     const missing = input.ticket_id.filter((id) => !existing.has(id));
     const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
-    const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id }, errors);
-    await this.assertUnlocked(input.ticket_id, actor);
-    return this.db.transaction().execute(async (trx) => {
-      const ids = await this.repo.insertMany(
-        input.ticket_id.map((ticketId) => ({ ticket_id: ticketId, user_created_id: actor.id, status_detail_ticket_id: input.status_detail_ticket_id, comment: input.comment })),
-        trx,
-      );
-      const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
-      await this.tickets.addHistory(input.ticket_id.map((ticketId) => ({ ticketId, userId: actor.id, action: 'add_attempt', changes })), trx);
-      await this.tickets.touch(input.ticket_id, trx);
-      return ids;
-    });
+    const refs = this.ticketService.checkRefs({ status_detail_ticket_id: input.status_detail_ticket_id }, looked, errors);
+    if (lockError) throw lockError;
+    const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
+    return this.repo.addAttempts({ ticketIds: input.ticket_id, userId: actor.id, statusDetailId: input.status_detail_ticket_id, comment: input.comment, changes });
   }
 
   /** Corrects an attempt: its author or an administrator/developer, recorded in the history. */
