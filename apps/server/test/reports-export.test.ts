@@ -217,19 +217,24 @@ describe('roster workbook', () => {
 });
 
 describe('tickets per student', () => {
-  it('answers each student with tickets, their tickets and attempts', async () => {
+  it('answers each student with tickets and their numbers, then the tickets and attempts of one', async () => {
     const res = await get(`/api/v2/reports/courses/${course}/student-tickets`);
     expect(res.statusCode).toBe(200);
-    const { students, meta } = res.json()._data as { meta: unknown; students: Array<{ rut: string; name: string; classroom: string; tickets: Array<{ ticketCode: string; closed: boolean; attempts: Array<{ comment: string; operator: string }> }> }> };
+    const { students, meta } = res.json()._data as { meta: unknown; students: Array<{ enrolmentId: number; rut: string; name: string; classroom: string; tickets: number; openTickets: number; attempts: number }> };
     expect(meta).toEqual({ page: 1, perPage: 20, total: 2, lastPage: 1 });
-    expect(students.map((s) => [s.rut, s.name, s.classroom])).toEqual([
-      [rut.B, 'María', 'Aula Oeste'],
-      [rut.A, 'José', 'Aula Este'],
+    expect(students.map((s) => [s.rut, s.name, s.classroom, s.tickets, s.openTickets, s.attempts])).toEqual([
+      [rut.B, 'María', 'Aula Oeste', 1, 1, 0],
+      [rut.A, 'José', 'Aula Este', 1, 0, 3],
     ]);
-    expect(students[0]!.tickets.map((t) => [t.ticketCode, t.closed, t.attempts.length])).toEqual([['REPO-CUR-0002', false, 0]]);
-    expect(students[1]!.tickets[0]!.closed).toBe(true);
-    expect(students[1]!.tickets[0]!.attempts.map((a) => a.comment)).toEqual(['No contesta', 'Buzón de voz', 'Confirmó asistencia']);
-    expect(students[1]!.tickets[0]!.attempts.every((a) => a.operator === operator.name)).toBe(true);
+    const of = async (enrolmentId: number) => (await get(`/api/v2/reports/courses/${course}/student-tickets/${enrolmentId}`)).json()._data as Array<{ ticketCode: string; closed: boolean; attempts: Array<{ comment: string; operator: string }> }>;
+    const [maria, jose] = [await of(students[0]!.enrolmentId), await of(students[1]!.enrolmentId)];
+    expect(maria.map((t) => [t.ticketCode, t.closed, t.attempts.length])).toEqual([['REPO-CUR-0002', false, 0]]);
+    expect(jose[0]!.closed).toBe(true);
+    expect(jose[0]!.attempts.map((a) => a.comment)).toEqual(['No contesta', 'Buzón de voz', 'Confirmó asistencia']);
+    expect(jose[0]!.attempts.every((a) => a.operator === operator.name)).toBe(true);
+    const none = await get(`/api/v2/reports/courses/${course}/student-tickets/2147480000`);
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toBe('El alumno no tiene tickets en este curso.');
   });
 
   it('finds students by name (any case) or by the digits of their RUT', async () => {

@@ -123,6 +123,7 @@ export const DASHBOARD_MSG = {
 export const REPORT_MSG = {
   invalidClassroom: 'Aula no válida.',
   invalidSearch: 'Búsqueda no válida.',
+  studentNotFound: 'El alumno no tiene tickets en este curso.',
   tooManyTickets: (max: number) => `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,
 } as const;
 
@@ -182,9 +183,15 @@ export interface StudentTicketsRow {
   tickets: StudentTicketEntry[];
 }
 
-/** A page of GET /reports/courses/{c}/student-tickets (students in name order). */
+/** One student of a page of GET /reports/courses/{c}/student-tickets: who, and how many tickets and attempts. */
+export type StudentTicketsSummary = Omit<StudentTicketsRow, 'tickets'> & { tickets: number; openTickets: number; attempts: number };
+
+/**
+ * A page of GET /reports/courses/{c}/student-tickets (students in name order); each student's
+ * tickets come from GET /reports/courses/{c}/student-tickets/{enrolment}.
+ */
 export interface StudentTicketsPage {
-  students: StudentTicketsRow[];
+  students: StudentTicketsSummary[];
   meta: PageMeta;
 }
 /** Students a page of the per-student ticket report holds unless `perPage` says otherwise. */

@@ -148,27 +148,42 @@ export class DashboardRepository {
     return rows[0]?.n ?? 0;
   }
 
-  /** Tickets per catalogue value (every value, zero included), in catalogue order. */
-  async ticketsPerCatalogue(courseId: number, dimension: TicketDimension, window: TimeWindow = {}) {
+  /** Tickets per catalogue value of the whole course (every value, zero included), in catalogue order, from the counts. */
+  async ticketsPerCatalogue(courseId: number, dimension: TicketDimension) {
     const d = DIMENSIONS[dimension];
-    if (!window.from && !window.to) {
-      // The whole course: from the counts (status: any dimension's rows, by their status).
-      const value = dimension === 'status' ? sql`k.status_ticket_id` : sql`k.value`;
-      const dim = dimension === 'status' ? DIM.type : DIM[dimension];
-      const { rows } = await sql<{ id: number; label: string; n: number }>`
-        select c.id, c.description as label, coalesce(k.n, 0)::int as n
-        from ${sql.table(d.table)} c
-        left join (select ${value} as id, sum(k.n) as n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${dim} group by 1) k on k.id = c.id
-        order by c.id`.execute(this.db);
-      return rows;
-    }
+    // Status: any dimension's rows, by their status.
+    const value = dimension === 'status' ? sql`k.status_ticket_id` : sql`k.value`;
+    const dim = dimension === 'status' ? DIM.type : DIM[dimension];
     const { rows } = await sql<{ id: number; label: string; n: number }>`
-      select c.id, c.description as label, count(t.id)::int as n
+      select c.id, c.description as label, coalesce(k.n, 0)::int as n
       from ${sql.table(d.table)} c
-      left join tickets t on t.${sql.ref(d.column)} = c.id and t.course_id = ${courseId} and ${createdIn(window)}
-      group by c.id, c.description
+      left join (select ${value} as id, sum(k.n) as n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${dim} group by 1) k on k.id = c.id
       order by c.id`.execute(this.db);
     return rows;
+  }
+
+  /**
+   * Tickets created in a window per value of every catalogue (every value, zero included, in
+   * catalogue order): the window's tickets are read once for all five.
+   */
+  async ticketsPerCatalogues(courseId: number, window: TimeWindow): Promise<Record<TicketDimension, Array<{ id: number; label: string; n: number }>>> {
+    const names = Object.keys(DIMENSIONS) as TicketDimension[];
+    const parts = names.map((name) => {
+      const d = DIMENSIONS[name];
+      return sql`select ${name}::text as dim, c.id, c.description as label, count(w.id)::int as n
+        from ${sql.table(d.table)} c left join win w on w.${sql.ref(d.column)} = c.id
+        group by c.id, c.description`;
+    });
+    const { rows } = await sql<{ dim: TicketDimension; id: number; label: string; n: number }>`
+      with win as materialized (
+        select t.id, ${sql.join(names.map((name) => sql`t.${sql.ref(DIMENSIONS[name].column)}`))}
+        from tickets t where t.course_id = ${courseId} and ${createdIn(window)}
+      )
+      ${sql.join(parts, sql` union all `)}
+      order by dim, id`.execute(this.db);
+    const out = Object.fromEntries(names.map((name) => [name, [] as Array<{ id: number; label: string; n: number }>])) as Record<TicketDimension, Array<{ id: number; label: string; n: number }>>;
+    for (const { dim, ...row } of rows) out[dim].push(row);
+    return out;
   }
 
   /** Tickets per whole day of age (created to closing date, or to now while open). */
@@ -455,7 +470,9 @@ export class DashboardRepository {
       chosen as (
         select enr.id, enr.classroom_id, enr.form, enr.stage, r.rut, r.name, r.last_name, r.mother_last_name, r.email
         from enr
-        join registered_users r on r.id = enr.registered_user_id
+        -- One key lookup per student (OFFSET 0 keeps it a lookup): hashing every student of the
+        -- organisation for the course's few would cost many times more.
+        cross join lateral (select u.rut, u.name, u.last_name, u.mother_last_name, u.email from registered_users u where u.id = enr.registered_user_id offset 0) r
         order by r.last_name, r.name, enr.id
         ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
       ),

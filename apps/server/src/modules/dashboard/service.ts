@@ -155,8 +155,7 @@ export class DashboardService {
   /** One page of them and the page's place. */
   async studentsOnActivities(courseId: number, ids: number[], actor: AuthUser | undefined, page: { page: number; perPage: number }): Promise<StudentsOnActivitiesPage>;
   async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser, page?: { page: number; perPage: number }) {
-    const scope = await this.scope(courseId, undefined, actor);
-    const activities = await this.repo.activitiesOf(courseId, ids);
+    const [scope, activities] = await Promise.all([this.scope(courseId, undefined, actor), this.repo.activitiesOf(courseId, ids)]);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
     const { rows, total } = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id), page);
     const students = rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
@@ -174,9 +173,9 @@ export class DashboardService {
   async dayCharts(courseId: number, day: string): Promise<DailyTicketCharts> {
     await this.requireCourse(courseId);
     const window = { from: dayStart(day), to: dayEnd(day) };
-    const chart = async (d: TicketDimension) => ({ chartData: single(await this.repo.ticketsPerCatalogue(courseId, d, window)) });
-    const [priority, type, motive, source, status] = await Promise.all((['priority', 'type', 'motive', 'source', 'status'] as const).map(chart));
-    return { priority: priority!, type: type!, motive: motive!, source: source!, status: status! };
+    const counts = await this.repo.ticketsPerCatalogues(courseId, window);
+    const chart = (d: TicketDimension) => ({ chartData: single(counts[d]) });
+    return { priority: chart('priority'), type: chart('type'), motive: chart('motive'), source: chart('source'), status: chart('status') };
   }
 
   async operatorTable(courseId: number, day: string): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {

@@ -196,18 +196,25 @@ export class FollowUpRepository {
         join sections s on s.id = a.section_id
         where a.course_id = ${q.courseId} and ${countsTowardProgress('a', 's')}
       ),
+      expected as (
+        select count(*) filter (where ${formApplies(sql`act.key`, sql`'A'`)})::int as a, count(*) filter (where ${formApplies(sql`act.key`, sql`'B'`)})::int as b
+        from act
+      ),
       prog as (
-        select b.id, count(act.id)::int as expected, count(acu.id) filter (where acu.grade is not null)::int as graded
-        from base b
-        join act on ${formApplies(sql`act.key`, sql`b.form`)}
-        left join activity_course_users acu on acu.activity_id = act.id and acu.course_registered_user_id = b.id
-        group by b.id
+        -- The graded rows of the counting activities, read by activity and matched to the students.
+        select acu.course_registered_user_id as id, count(*)::int as graded
+        from act
+        join activity_course_users acu on acu.activity_id = act.id and acu.grade is not null
+        join base b on b.id = acu.course_registered_user_id
+        where ${formApplies(sql`act.key`, sql`b.form`)}
+        group by acu.course_registered_user_id
       ),
       tk as (
-        select t.course_registered_user_id as id, count(*)::int as total, count(*) filter (where st.key = 'open')::int as open
+        -- The course's tickets per enrolment, from the covering index alone.
+        select t.course_registered_user_id as id, count(*)::int as total,
+          count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open'))::int as open
         from tickets t
-        join status_tickets st on st.id = t.status_ticket_id
-        where t.course_id = ${q.courseId} and t.course_registered_user_id in (select id from base)
+        where t.course_id = ${q.courseId}
         group by t.course_registered_user_id
       ),
       s as (
@@ -216,10 +223,11 @@ export class FollowUpRepository {
           b.last_access_registered_moodle as "lastAccess", b.last_access_text as "lastAccessText",
           case when b.last_access_registered_moodle is null then null
                else floor(extract(epoch from (now() - b.last_access_registered_moodle)) / 86400)::int end as "daysWithoutAccess",
-          case when coalesce(pg.expected, 0) > 0 then round(100.0 * pg.graded / pg.expected)::int else null end as progress,
-          coalesce(pg.graded, 0) as graded, coalesce(pg.expected, 0) as expected,
+          case when x.expected > 0 then round(100.0 * coalesce(pg.graded, 0) / x.expected)::int else null end as progress,
+          coalesce(pg.graded, 0) as graded, x.expected,
           coalesce(tk.open, 0) as "openTickets", coalesce(tk.total, 0) as tickets, b.is_sincronized as synced
         from base b
+        cross join lateral (select case b.form when 'A' then e.a else e.b end as expected from expected e) x
         left join prog pg on pg.id = b.id
         left join tk on tk.id = b.id
       )`;

@@ -1,4 +1,4 @@
-import { APP_TIME_ZONE, type StudentTicketsRow } from '@sigaf/contract';
+import { APP_TIME_ZONE, type StudentTicketsRow, type StudentTicketsSummary } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { personMatch } from '../../db/pagination.js';
@@ -134,33 +134,22 @@ export class ReportRepository {
     return rows;
   }
 
-  /**
-   * Students of the course with tickets (optionally matching a RUT or name), in name order, each
-   * with all their tickets and attempts: every one of them, or one page and the number of them.
-   * The students are chosen first (an index probe per enrolment of the course) and only their
-   * tickets are read.
-   */
-  async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]>;
-  async studentTickets(courseId: number, search: string | undefined, page: { page: number; perPage: number }): Promise<{ rows: StudentTicketsRow[]; total: number }>;
-  async studentTickets(courseId: number, search?: string, page?: { page: number; perPage: number }) {
+  /** Students of the course with tickets, optionally matching a RUT or name. */
+  private studentsWithTickets(courseId: number, search?: string) {
     const match = search
       ? sql`(${sql.join(personMatch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search), sql` or `)})`
       : sql`true`;
-    const chosen = sql`
+    return sql`
       select e.id, e.classroom_id, r.rut, r.name, r.last_name, r.mother_last_name
       from course_registered_users e
       join registered_users r on r.id = e.registered_user_id
       where e.course_id = ${courseId} and ${match}
         and exists (select 1 from tickets t where t.course_registered_user_id = e.id and t.course_id = ${courseId})`;
-    const { rows } = await sql<StudentTicketsRow & { total: number }>`
-      with chosen as (${chosen}),
-      page as (
-        select * from chosen c order by c.last_name, c.mother_last_name, c.name, c.rut, c.id
-        ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
-      )
-      select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
-        ${page ? sql`(select count(*) from chosen)::int` : sql`0`} as total,
-        (select json_agg(json_build_object(
+  }
+
+  /** Each ticket of the chosen enrolments (`chosen(id)`) with its attempts, as JSON per enrolment. */
+  private ticketsOf(courseId: number) {
+    return sql`(select json_agg(json_build_object(
           'id', t.id, 'ticketCode', t.ticket_code, 'status', st.description, 'closed', coalesce(st.key, '') <> 'open',
           'motive', mo.description, 'type', ty.description, 'priority', pr.description, 'operator', ua.name,
           'createdAt', t.created_at, 'closingDate', t.closing_date,
@@ -178,13 +167,42 @@ export class ReportRepository {
         join type_tickets ty on ty.id = t.type_ticket_id
         join priority_tickets pr on pr.id = t.priority_ticket_id
         left join users ua on ua.id = t.user_assigned_id
-        where t.course_registered_user_id = s.id and t.course_id = ${courseId}) as tickets
+        where t.course_registered_user_id = s.id and t.course_id = ${courseId})`;
+  }
+
+  /** Students of the course with tickets (optionally matching a RUT or name), in name order, each with all their tickets and attempts (the documents). */
+  async studentTickets(courseId: number, search?: string, enrolmentId?: number): Promise<StudentTicketsRow[]> {
+    const { rows } = await sql<StudentTicketsRow>`
+      with chosen as (${this.studentsWithTickets(courseId, search)})
+      select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
+        ${this.ticketsOf(courseId)} as tickets
+      from chosen s
+      left join classrooms cl on cl.id = s.classroom_id
+      where ${enrolmentId === undefined ? sql`true` : sql`s.id = ${enrolmentId}`}
+      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`.execute(this.db);
+    return rows;
+  }
+
+  /** A page of the students with tickets, in name order, with their numbers of tickets, open tickets and attempts; and how many students there are. */
+  async studentTicketsPage(courseId: number, search: string | undefined, page: { page: number; perPage: number }) {
+    const { rows } = await sql<StudentTicketsSummary & { total: number }>`
+      with chosen as (${this.studentsWithTickets(courseId, search)}),
+      page as (
+        select * from chosen c order by c.last_name, c.mother_last_name, c.name, c.rut, c.id
+        limit ${page.perPage} offset ${(page.page - 1) * page.perPage}
+      )
+      select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
+        k.tickets, k.open as "openTickets", k.attempts, (select count(*) from chosen)::int as total
       from page s
       left join classrooms cl on cl.id = s.classroom_id
+      cross join lateral (
+        select count(*)::int as tickets,
+          count(*) filter (where t.status_ticket_id = (select id from status_tickets where key = 'open'))::int as open,
+          coalesce(sum((select count(*) from ticket_details d where d.ticket_id = t.id)), 0)::int as attempts
+        from tickets t where t.course_registered_user_id = s.id and t.course_id = ${courseId}
+      ) k
       order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`.execute(this.db);
-    const students = rows.map(({ total: _total, ...row }) => row);
-    if (!page) return students;
-    const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${chosen}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
-    return { rows: students, total };
+    const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 }

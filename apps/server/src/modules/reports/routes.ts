@@ -60,6 +60,9 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const { search, page = 1, perPage = STUDENT_TICKETS_PER_PAGE } = request.query;
     return ok(await reports.studentTicketsPage(request.params.id, search, page, perPage));
   });
+  app.get('/reports/courses/:id/student-tickets/:enrolment', { config, schema: { tags, params: idParams.extend({ enrolment: idParams.shape.id }) } }, async (request) =>
+    ok(await reports.studentTicketsOf(request.params.id, request.params.enrolment)),
+  );
   app.get('/reports/courses/:id/student-tickets/excel', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) => {
     const file = await reports.studentTicketsXlsx(request.params.id, request.query.search);
     return sendFile(reply, file.filename, file.body);

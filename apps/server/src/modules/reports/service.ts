@@ -9,7 +9,7 @@ import {
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
   ticketAgeText,
-  type StudentTicketsRow, type StudentTicketsPage,
+  type StudentTicketsRow, type StudentTicketsPage, type StudentTicketEntry,
 } from '@sigaf/contract';
 import { AppError, notFound } from '../../http/errors.js';
 import type { DashboardService } from '../dashboard/service.js';
@@ -98,11 +98,19 @@ export class ReportService {
     return this.repo.studentTickets(courseId, search);
   }
 
-  /** One page of the students with tickets (the report screen reads it a page at a time). */
+  /** One page of the students with tickets, with their numbers (the report screen reads it a page at a time). */
   async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
     await this.course(courseId);
-    const { rows, total } = await this.repo.studentTickets(courseId, search, { page, perPage });
+    const { rows, total } = await this.repo.studentTicketsPage(courseId, search, { page, perPage });
     return { students: rows, meta: { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
+  }
+
+  /** One student's tickets in the course, with their attempts (opened from the report's list). */
+  async studentTicketsOf(courseId: number, enrolmentId: number): Promise<StudentTicketEntry[]> {
+    await this.course(courseId);
+    const [row] = await this.repo.studentTickets(courseId, undefined, enrolmentId);
+    if (!row) throw notFound(REPORT_MSG.studentNotFound);
+    return row.tickets;
   }
 
   /** One row per contact attempt (a ticket without attempts: one row), grouped by student. */

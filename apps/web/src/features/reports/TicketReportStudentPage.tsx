@@ -21,20 +21,76 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { chileDateTime, type StudentTicketsRow } from '@sigaf/contract';
+import { chileDateTime, type StudentTicketsSummary } from '@sigaf/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
 import { ApiError } from '../../lib/api';
-import { exports, useStudentTickets } from './api';
+import { exports, useStudentTickets, useStudentTicketsOf } from './api';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
-function StudentPanel({ student }: { student: StudentTicketsRow }) {
+/** A student's tickets and their attempts, read when the panel opens. */
+function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolmentId: number }) {
   const { t } = useTranslation();
-  const name = [student.name, student.lastName, student.motherLastName].filter(Boolean).join(' ');
-  const attempts = student.tickets.reduce((n, tk) => n + tk.attempts.length, 0);
+  const tickets = useStudentTicketsOf(courseId, enrolmentId);
+  if (tickets.isPending) return <LinearProgress aria-label={t('app.loading')} />;
+  if (tickets.isError) return <Alert severity="error">{tickets.error instanceof ApiError ? tickets.error.message : t('common.loadError')}</Alert>;
   return (
-    <Accordion disableGutters slotProps={{ transition: { unmountOnExit: true } }}>
+    <>
+      {tickets.data.map((tk) => (
+        <Paper key={tk.id} variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mb: 1 }}>
+            <Typography sx={{ fontWeight: 700 }}>{tk.ticketCode}</Typography>
+            <Chip size="small" color={tk.closed ? 'default' : 'success'} label={tk.status} />
+            <Typography variant="body2">
+              {[tk.motive, tk.type, t('reports.student.priority', { priority: tk.priority }), tk.operator ?? t('reports.student.unassigned')].join(' · ')}
+            </Typography>
+            <Box sx={{ flex: 1 }} />
+            <Typography variant="caption" color="text.secondary">
+              {t('reports.student.created', { date: chileDateTime(tk.createdAt) })}
+              {tk.closingDate ? ` · ${t('reports.student.closed', { date: chileDateTime(tk.closingDate) })}` : ''}
+            </Typography>
+          </Stack>
+          {tk.attempts.length === 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              {t('reports.student.noAttempts')}
+            </Typography>
+          ) : (
+            <Table size="small" aria-label={t('reports.student.attemptsOf', { code: tk.ticketCode })}>
+              <TableHead>
+                <TableRow>
+                  {(['n', 'date', 'outcome', 'operator', 'comment'] as const).map((k) => (
+                    <TableCell key={k} sx={{ fontWeight: 700, color: 'secondary.main' }}>
+                      {t(`reports.student.col.${k}`)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {tk.attempts.map((a, n) => (
+                  <TableRow key={a.id}>
+                    <TableCell>{n + 1}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{chileDateTime(a.createdAt)}</TableCell>
+                    <TableCell>{a.outcome}</TableCell>
+                    <TableCell>{a.operator}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{a.comment}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </Paper>
+      ))}
+    </>
+  );
+}
+
+function StudentPanel({ courseId, student }: { courseId: number; student: StudentTicketsSummary }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const name = [student.name, student.lastName, student.motherLastName].filter(Boolean).join(' ');
+  return (
+    <Accordion disableGutters expanded={open} onChange={(_e, v) => setOpen(v)} slotProps={{ transition: { unmountOnExit: true } }}>
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0.5, sm: 2 }} sx={{ alignItems: { sm: 'center' }, width: '100%' }}>
           <Typography sx={{ fontWeight: 600, minWidth: 120 }}>{student.rut}</Typography>
@@ -42,56 +98,11 @@ function StudentPanel({ student }: { student: StudentTicketsRow }) {
           <Typography variant="body2" color="text.secondary">
             {student.classroom ?? t('reports.student.noClassroom')}
           </Typography>
-          <Chip size="small" color="primary" label={t('reports.student.ticketCount', { count: student.tickets.length })} />
-          <Chip size="small" variant="outlined" label={t('reports.student.attemptCount', { count: attempts })} />
+          <Chip size="small" color="primary" label={t('reports.student.ticketCount', { count: student.tickets })} />
+          <Chip size="small" variant="outlined" label={t('reports.student.attemptCount', { count: student.attempts })} />
         </Stack>
       </AccordionSummary>
-      <AccordionDetails>
-        {student.tickets.map((tk) => (
-          <Paper key={tk.id} variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mb: 1 }}>
-              <Typography sx={{ fontWeight: 700 }}>{tk.ticketCode}</Typography>
-              <Chip size="small" color={tk.closed ? 'default' : 'success'} label={tk.status} />
-              <Typography variant="body2">
-                {[tk.motive, tk.type, t('reports.student.priority', { priority: tk.priority }), tk.operator ?? t('reports.student.unassigned')].join(' · ')}
-              </Typography>
-              <Box sx={{ flex: 1 }} />
-              <Typography variant="caption" color="text.secondary">
-                {t('reports.student.created', { date: chileDateTime(tk.createdAt) })}
-                {tk.closingDate ? ` · ${t('reports.student.closed', { date: chileDateTime(tk.closingDate) })}` : ''}
-              </Typography>
-            </Stack>
-            {tk.attempts.length === 0 ? (
-              <Typography variant="body2" color="text.secondary">
-                {t('reports.student.noAttempts')}
-              </Typography>
-            ) : (
-              <Table size="small" aria-label={t('reports.student.attemptsOf', { code: tk.ticketCode })}>
-                <TableHead>
-                  <TableRow>
-                    {(['n', 'date', 'outcome', 'operator', 'comment'] as const).map((k) => (
-                      <TableCell key={k} sx={{ fontWeight: 700, color: 'secondary.main' }}>
-                        {t(`reports.student.col.${k}`)}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {tk.attempts.map((a, n) => (
-                    <TableRow key={a.id}>
-                      <TableCell>{n + 1}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{chileDateTime(a.createdAt)}</TableCell>
-                      <TableCell>{a.outcome}</TableCell>
-                      <TableCell>{a.operator}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{a.comment}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-          </Paper>
-        ))}
-      </AccordionDetails>
+      <AccordionDetails>{open && <StudentTicketList courseId={courseId} enrolmentId={student.enrolmentId} />}</AccordionDetails>
     </Accordion>
   );
 }
@@ -114,7 +125,7 @@ function StudentTickets({ courseId, search }: { courseId: number; search: string
         </Typography>
       )}
       {students.map((s) => (
-        <StudentPanel key={s.enrolmentId} student={s} />
+        <StudentPanel key={s.enrolmentId} courseId={courseId} student={s} />
       ))}
       {meta && meta.lastPage > 1 && (
         <Stack sx={{ alignItems: 'center', mt: 2 }}>

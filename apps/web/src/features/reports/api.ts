@@ -1,4 +1,4 @@
-import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowStudentCard, OperatorDayRow, StudentTicketsPage } from '@sigaf/contract';
+import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowStudentCard, OperatorDayRow, StudentTicketEntry, StudentTicketsPage } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
 
@@ -32,6 +32,14 @@ export function useStudentTickets(courseId: number, search: string, page: number
     queryKey: ['reports', 'student-tickets', courseId, search, page],
     queryFn: () => getData<StudentTicketsPage>(`${reports(courseId)}/student-tickets`, { query: { search, page } }),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** One student's tickets with their attempts, read when the student is opened. */
+export function useStudentTicketsOf(courseId: number, enrolmentId: number) {
+  return useQuery({
+    queryKey: ['reports', 'student-tickets', courseId, 'student', enrolmentId],
+    queryFn: () => getData<StudentTicketEntry[]>(`${reports(courseId)}/student-tickets/${enrolmentId}`),
   });
 }
 
