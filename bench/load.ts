@@ -261,7 +261,7 @@ function endpoints(c: Ctx, db: Database): Endpoint[] {
     { name: 'dashboard.classroom.progress', path: `${e}/classrooms/${room}/progress-classroom-chart`, direct: async () => s.dashboard.progressChart(await roomScope(), 'graded') },
     { name: 'dashboard.classroom.section-progress', path: `${e}/classrooms/${room}/sections/${c.sectionId}/progress-activities`, direct: async () => s.dashboard.activityProgressChart(await roomScope(), `${c.sectionId}`, 'graded') },
     { name: 'dashboard.classroom.section-progress-avance', path: `${e}/classrooms/${room}/sections/${c.sectionId}/progress-activities-avance`, direct: async () => s.dashboard.activityProgressChart(await roomScope(), `${c.sectionId}`, 'completed') },
-    { name: 'dashboard.students-on-activities', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}?page=1`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds, undefined, { page: 1, perPage: 50 }) },
+    { name: 'dashboard.students-on-activities', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}?page=1`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds, undefined, { page: 1, perPage: 20 }) },
     // The original's unpaged answer (every student of the course), reported without a budget.
     { name: 'dashboard.students-on-activities.all', path: `/api/v2/activities/${JSON.stringify(c.activityIds)}/course-registered-users/${course}`, direct: () => s.dashboard.studentsOnActivities(course, c.activityIds) },
     // Reports (reports/routes.ts): the JSON ones; the file exports are not request-time reads.

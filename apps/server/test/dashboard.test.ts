@@ -319,7 +319,7 @@ describe('students on chosen activities', () => {
     expect(second.students.map((r) => r.name)).toEqual(['S4']);
     expect(second.students[0]!.activities).toHaveLength(2);
     expect(second.meta).toEqual({ page: 2, perPage: 3, total: 4, lastPage: 2 });
-    expect((await page('page=1')).meta).toEqual({ page: 1, perPage: 50, total: 4, lastPage: 1 });
+    expect((await page('page=1')).meta).toEqual({ page: 1, perPage: 20, total: 4, lastPage: 1 });
     expect(await page('page=3&perPage=3')).toEqual({ students: [], meta: { page: 3, perPage: 3, total: 4, lastPage: 2 } });
     expect((await get(url('page=1&perPage=501'))).statusCode).toBe(422);
   });

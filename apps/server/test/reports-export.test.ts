@@ -221,7 +221,7 @@ describe('tickets per student', () => {
     const res = await get(`/api/v2/reports/courses/${course}/student-tickets`);
     expect(res.statusCode).toBe(200);
     const { students, meta } = res.json()._data as { meta: unknown; students: Array<{ enrolmentId: number; rut: string; name: string; classroom: string; tickets: number; openTickets: number; attempts: number }> };
-    expect(meta).toEqual({ page: 1, perPage: 20, total: 2, lastPage: 1 });
+    expect(meta).toEqual({ page: 1, perPage: 10, total: 2, lastPage: 1 });
     expect(students.map((s) => [s.rut, s.name, s.classroom, s.tickets, s.openTickets, s.attempts])).toEqual([
       [rut.B, 'María', 'Aula Oeste', 1, 1, 0],
       [rut.A, 'José', 'Aula Este', 1, 0, 3],

@@ -195,4 +195,4 @@ export interface StudentTicketsPage {
   meta: PageMeta;
 }
 /** Students a page of the per-student ticket report holds unless `perPage` says otherwise. */
-export const STUDENT_TICKETS_PER_PAGE = 20;
+export const STUDENT_TICKETS_PER_PAGE = 10;

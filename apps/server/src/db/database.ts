@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { DB } from './schema.js';
+import { preparedName } from './compiled.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
@@ -45,7 +46,15 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
     // released) emits 'error' on the client, where the pool listens only while it is idle; without
     // a listener of its own that would also end the process. The failed query or release rejects,
     // the request answers 503 (http/errors.ts), and the pool discards the broken client.
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      // The registered per-request queries (db/compiled.ts) go as named prepared statements.
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+        const name = typeof text === 'string' ? preparedName(text) : undefined;
+        return name ? query({ name, text, values }, callback) : query(text, values, callback);
+      }) as typeof client.query;
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

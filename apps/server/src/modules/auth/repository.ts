@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { sha256 } from '../../lib/crypto.js';
 
@@ -20,18 +21,21 @@ export class TokenRepository {
       .execute();
   }
 
-  async findActive(token: string): Promise<ActiveToken | null> {
-    const row = await this.db
+  /** The live token with this value (read on every request: its query is compiled once). */
+  private readonly active = new OneValueQuery<ActiveToken>(() =>
+    this.db
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .innerJoin('roles as r', 'r.id', 'u.role_id')
       .select(['t.id as tokenId', 'u.id as userId', 'u.role_id as roleId', 'r.key as roleKey'])
-      .where('t.token_hash', '=', sha256(token))
+      .where('t.token_hash', '=', '')
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', sql<Date>`now()`)
-      .where('u.deleted_at', 'is', null)
-      .executeTakeFirst();
-    return row ?? null;
+      .where('u.deleted_at', 'is', null),
+  );
+
+  async findActive(token: string): Promise<ActiveToken | null> {
+    return (await this.active.rows(this.db, sha256(token)))[0] ?? null;
   }
 
   async revoke(tokenId: number) {

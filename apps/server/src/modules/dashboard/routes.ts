@@ -17,7 +17,7 @@ const activitiesParams = z.object({ id: parsedText(parseIdList, TICKET_MSG.inval
 
 /** Optional paging of a student list: at most 500 a page. */
 const pageQuery = z.object({ page: listQuerySchema.shape.page, perPage: z.coerce.number().int().min(1).max(500).optional() });
-const DEFAULT_STUDENTS_PER_PAGE = 50;
+const DEFAULT_STUDENTS_PER_PAGE = 20;
 
 const chart = (chartData: ChartData) => ok({ chartData });
 

@@ -1,5 +1,6 @@
 import { APP_TIME_ZONE, type StudentTicketsRow, type StudentTicketsSummary } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
+import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { personMatch } from '../../db/pagination.js';
 import { resignStages } from '../dashboard/repository.js';
@@ -139,12 +140,15 @@ export class ReportRepository {
     const match = search
       ? sql`(${sql.join(personMatch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search), sql` or `)})`
       : sql`true`;
+    // Each of the course's students is looked up by key, and their first ticket probed by index
+    // (OFFSET 0 keeps both so), never by hashing every student of the organisation or every
+    // ticket of the course.
     return sql`
       select e.id, e.classroom_id, r.rut, r.name, r.last_name, r.mother_last_name
       from course_registered_users e
-      join registered_users r on r.id = e.registered_user_id
+      cross join lateral (select u.rut, u.name, u.last_name, u.mother_last_name from registered_users u where u.id = e.registered_user_id offset 0) r
       where e.course_id = ${courseId} and ${match}
-        and exists (select 1 from tickets t where t.course_registered_user_id = e.id and t.course_id = ${courseId})`;
+        and exists (select 1 from tickets t where t.course_registered_user_id = e.id offset 0)`;
   }
 
   /** Each ticket of the chosen enrolments (`chosen(id)`) with its attempts, as JSON per enrolment. */
@@ -185,7 +189,7 @@ export class ReportRepository {
 
   /** A page of the students with tickets, in name order, with their numbers of tickets, open tickets and attempts; and how many students there are. */
   async studentTicketsPage(courseId: number, search: string | undefined, page: { page: number; perPage: number }) {
-    const { rows } = await sql<StudentTicketsSummary & { total: number }>`
+    const rows = await executePrepared(this.db, sql<StudentTicketsSummary & { total: number }>`
       with chosen as (${this.studentsWithTickets(courseId, search)}),
       page as (
         select * from chosen c order by c.last_name, c.mother_last_name, c.name, c.rut, c.id
@@ -201,7 +205,7 @@ export class ReportRepository {
           coalesce(sum((select count(*) from ticket_details d where d.ticket_id = t.id)), 0)::int as attempts
         from tickets t where t.course_registered_user_id = s.id and t.course_id = ${courseId}
       ) k
-      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`.execute(this.db);
+      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`);
     const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
     return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }

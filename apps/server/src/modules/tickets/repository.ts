@@ -1,5 +1,6 @@
 import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PER_PAGE, likePattern, paginate, personMatch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
@@ -135,8 +136,18 @@ export class TicketRepository {
     if (q.from) w.push(sql`t.created_at >= ${dayStart(q.from)}`);
     if (q.to) w.push(sql`t.created_at < ${dayStart(q.to, 1)}`);
     if (q.search) {
-      const name = sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`;
-      w.push(sql`(${sql.join([sql`t.ticket_code ilike ${likePattern(q.search)}`, ...personMatch(name, sql`r.rut`, q.search)], sql` or `)})`);
+      // The matching students are found once (their enrolments, in the course when one is given)
+      // and the tickets checked against them, rather than each ticket's student against the text.
+      const name = sql`sr.name || ' ' || sr.last_name || ' ' || coalesce(sr.mother_last_name, '')`;
+      // In a course, each of its students is looked up by key (OFFSET 0 keeps it so) instead of
+      // matching the text against every student of the organisation.
+      const people = q.course_id
+        ? sql`select se.id from course_registered_users se
+            cross join lateral (select u.name, u.last_name, u.mother_last_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
+            where se.course_id = ${q.course_id} and (${sql.join(personMatch(name, sql`sr.rut`, q.search), sql` or `)})`
+        : sql`select se.id from course_registered_users se join registered_users sr on sr.id = se.registered_user_id
+            where ${sql.join(personMatch(name, sql`sr.rut`, q.search), sql` or `)}`;
+      w.push(sql`(t.ticket_code ilike ${likePattern(q.search)} or t.course_registered_user_id in (${people}))`);
     }
     return w;
   }
@@ -148,8 +159,8 @@ export class TicketRepository {
   }
 
   /**
-   * How many tickets the filters select. The student and enrolment are joined only when a filter
-   * reads them (the count then comes from the tickets index alone).
+   * How many tickets the filters select. The enrolment is joined only when a filter reads it (the
+   * classroom); otherwise the count comes from the tickets alone.
    */
   async count(q: TicketQuery & { search?: string }): Promise<number> {
     const fromCounts = this.countFromSummary(q);
@@ -157,11 +168,10 @@ export class TicketRepository {
       const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where ${fromCounts}`.execute(this.db);
       return rows[0]?.n ?? 0;
     }
-    const needsEnrolment = Boolean(q.classroom_id || q.search);
     const where = this.conditions(q);
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from tickets t
-      ${needsEnrolment ? sql`join course_registered_users e on e.id = t.course_registered_user_id join registered_users r on r.id = e.registered_user_id` : sql``}
+      ${q.classroom_id ? sql`join course_registered_users e on e.id = t.course_registered_user_id` : sql``}
       where ${where.length ? sql.join(where, sql` and `) : sql`true`}`.execute(this.db);
     return rows[0]?.n ?? 0;
   }
@@ -210,8 +220,11 @@ export class TicketRepository {
     return this.filtered(q).orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
   }
 
-  findById(id: number, db: Database = this.db) {
-    return this.base(db).where('t.id', '=', id).executeTakeFirst();
+  private readonly byId = new OneValueQuery(() => this.base().where('t.id', '=', 0));
+
+  /** One ticket row. Its query (a ticket row reads many lookups) is built and compiled once; only the id changes. */
+  async findById(id: number, db: Database = this.db): Promise<TicketRow | undefined> {
+    return (await this.byId.rows(db, id))[0];
   }
 
   findMany(ids: number[]) {
@@ -408,7 +421,7 @@ export class TicketRepository {
   }
 }
 
-export type TicketRow = NonNullable<Awaited<ReturnType<TicketRepository['findById']>>>;
+export type TicketRow = Awaited<ReturnType<TicketRepository['findMany']>>[number];
 export type TicketHistoryRow = Awaited<ReturnType<TicketRepository['history']>>[number];
 
 /** Contact attempts (ticket_details). */
@@ -444,7 +457,11 @@ export class TicketDetailRepository {
   }
 
   /** The attempts of many tickets in one query, oldest first. */
+  /** The attempts of one ticket (each ticket read reads them: compiled once). */
+  private readonly ofOne = new OneValueQuery(() => this.base().where('d.ticket_id', '=', 0).orderBy('d.created_at').orderBy('d.id'));
+
   async ofTickets(ticketIds: number[]) {
+    if (ticketIds.length === 1) return this.ofOne.rows(this.db, ticketIds[0]);
     const out: Array<Awaited<ReturnType<TicketDetailRepository['findById']>> & object> = [];
     for (let i = 0; i < ticketIds.length; i += 1000) {
       const chunk = ticketIds.slice(i, i + 1000);
