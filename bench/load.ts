@@ -5,12 +5,10 @@
  * Next to each endpoint: the time of the same service/repository call made directly on the
  * database (no HTTP: what the framework adds is the difference), and GET /health as the ceiling.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { STUDENT_TICKETS_PER_PAGE } from '@sigaf/contract';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -20,11 +18,11 @@ import type { AuthUser } from '../apps/server/src/http/auth.js';
 import { ReportRepository } from '../apps/server/src/modules/reports/repository.js';
 import { ReportService } from '../apps/server/src/modules/reports/service.js';
 import { createServices } from '../apps/server/src/services.js';
-import { STUDENT_TICKETS_PER_PAGE } from '@sigaf/contract';
+import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN, seedLarge, type LargeOptions } from '../scripts/seed-large.js';
 import { startPg } from './pg.js';
+import { dashboardRender } from './render.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LoadOptions {
   quick: boolean;
@@ -58,17 +56,6 @@ interface Endpoint {
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** The data set of a run: full size, or small for `--quick`. */
@@ -118,40 +105,9 @@ async function ensureData(serverUrl: (db: string) => string, ds: ReturnType<type
   }
 }
 
-async function startServer(databaseUrl: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
-  const port = await freePort();
+function startServer(databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-bench-'));
-  let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return spawnServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off' }, { removeDataDir: dataDir });
 }
 
 async function api(base: string, method: string, url: string, token?: string, body?: unknown) {
@@ -366,6 +322,9 @@ export async function loadBench(opts: LoadOptions): Promise<{ rows: LoadRow[]; r
     const app = await startServer(dbUrl);
     const rows: LoadRow[] = [];
     const results: Record<string, number> = {};
+    // The tickets the creation benchmark adds are removed at the end (attempts and history go
+    // with them; the counts follow by trigger), so every run measures the generated data set.
+    const { rows: [before] } = await sql<{ id: number }>`select coalesce(max(id), 0)::int as id from tickets`.execute(h.db);
     try {
       const c = await context(h.db);
       console.log(`bench: course ${c.courseId} (${c.courseTickets} tickets), classroom ${c.classroomId}, day ${c.day}, ticket ${c.ticketId}`);
@@ -392,8 +351,11 @@ export async function loadBench(opts: LoadOptions): Promise<{ rows: LoadRow[]; r
         results[`load.${ep.name}.errors`] = errors;
         if (direct !== undefined) results[`load.${ep.name}.direct.ms`] = direct;
       }
+      if (!opts.only.length || opts.only.includes('render')) Object.assign(results, await dashboardRender(app.url, token, h.db, c.courseId));
     } finally {
       await app.stop();
+      await sql`delete from tickets where id > ${before!.id}`.execute(h.db);
+      await sql`vacuum analyze tickets`.execute(h.db).catch(() => undefined);
       await h.close();
     }
     return { rows, results, info: { dataset: ds } };

@@ -5,9 +5,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../apps/server/test/server-process.js';
 
 export interface PgServer {
   /** URL of a given database on the server. */
@@ -21,17 +21,6 @@ function pgBin(): string {
   versions.sort((a, b) => Number(a) - Number(b));
   if (!versions.length) throw new Error('No PostgreSQL server found: set BENCH_DATABASE_URL or DATABASE_URL, or install PostgreSQL (apt-get install postgresql).');
   return path.join(base, versions[versions.length - 1]!, 'bin');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 export async function startPg(): Promise<PgServer> {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { describe } from 'vitest';
+import { callApi, spawnServer } from '../apps/server/test/server-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,17 +19,6 @@ if (!HAS_BROWSER) {
 /** `describe` that runs only where a browser exists (and fails loudly in CI when it does not). */
 export const describeE2E = HAS_BROWSER ? describe : describe.skip;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
 export interface Product {
   url: string;
   admin: { email: string; password: string };
@@ -43,52 +31,13 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Pr
   if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('The web app is not built: run `npm run build -w @sigaf/web` (npm run test:e2e does it).');
   }
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-e2e-'));
   const admin = { email: 'admin@sigaf.cl', password: 'Clave-Inicial-1' };
-  let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  if (Date.now() >= deadline) throw new Error(`server did not start:\n${out}`);
-  return {
-    url,
-    admin,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const server = await spawnServer(
+    { DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    { removeDataDir: dataDir },
+  );
+  return { url: server.url, admin, output: server.output, stop: server.stop };
 }
 
 export async function launchBrowser(): Promise<Browser> {
@@ -106,15 +55,7 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
 }
 
 /** Calls the API as a client would (for arranging data a test needs). */
-export async function api<T = any>(base: string, method: string, url: string, token?: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+export const api = callApi;
 
 export const SCREENSHOTS = path.join(ROOT, 'test-results');
 export async function screenshot(page: Page, name: string) {

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { computeDv } from '@sigaf/contract';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adminSession, call, startServer } from './faults/process.js';
 import { multipart } from './mail-data.js';
 
 /**
@@ -12,77 +11,7 @@ import { multipart } from './mail-data.js';
  * all of it or none of it, and the server starts again on the same database. Uses the embedded
  * database (DATA_DIR on disk), or the PostgreSQL of DATABASE_URL under `npm run test:pg`.
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const ADMIN = { email: 'admin@sigaf.cl', password: 'Clave-Inicial-1' };
 const ROWS = 20_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', SERVE_WEB: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { url, child, output: () => out };
-}
-
-async function call(base: string, method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
-async function session(base: string, password: string): Promise<string> {
-  const first = await call(base, 'POST', '/api/auth/login', undefined, { email: ADMIN.email, password });
-  if (first.status !== 200) throw new Error(`login: ${JSON.stringify(first.body)}`);
-  const me = await call(base, 'GET', '/api/auth/user', first.body.access_token);
-  if (me.body.user.properties.isFirstLogin === 1) return first.body.access_token;
-  await call(base, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, first.body.access_token, { password: 'Admin-Clave-9', isFirstLogin: 1 });
-  return (await call(base, 'POST', '/api/auth/login', undefined, { email: ADMIN.email, password: 'Admin-Clave-9' })).body.access_token;
-}
-
-function kill9(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve();
-    server.child.once('exit', () => resolve());
-    server.child.kill('SIGKILL');
-  });
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -131,8 +60,8 @@ describe('faults', () => {
     }
 
     let server = await startServer(env);
-    cleanups.push(() => kill9(server));
-    let token = await session(server.url, ADMIN.password);
+    cleanups.push(() => server.kill9());
+    let token = await adminSession(server.url);
     const platform = (await call(server.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
     const cat = await call(server.url, 'POST', '/api/v2/categories', token, { description: 'Fallas', category_code: 'FALL', platform_id: platform });
     const course = await call(server.url, 'POST', '/api/v2/courses', token, { description: 'Curso de fallas', category_id: cat.body._data.properties.id });
@@ -159,12 +88,12 @@ describe('faults', () => {
     // On PostgreSQL the kill lands inside the import's transaction; on the embedded database after 1.5 s.
     if (writing) await writing();
     else await new Promise((r) => setTimeout(r, 1500));
-    await kill9(server);
+    await server.kill9();
     const outcome = await pending;
     const elapsed = Date.now() - started;
 
     server = await startServer(env);
-    token = await session(server.url, 'Admin-Clave-9');
+    token = await adminSession(server.url);
     const after = await count(server.url, token);
     console.log(`faults: import ${String(outcome)} after ${elapsed} ms; ${after} of ${ROWS} enrolments after the restart`);
     // All of it or none of it: never part of the rows.
@@ -176,6 +105,6 @@ describe('faults', () => {
     const again = await fetch(`${server.url}/api/v2/registered-users/import`, { method: 'POST', headers: { ...form.headers, authorization: `Bearer ${token}` }, body: form.payload });
     expect(again.status, await again.clone().text()).toBeLessThan(300);
     expect(await count(server.url, token)).toBe(ROWS);
-    await kill9(server);
+    await server.kill9();
   }, 600_000);
 });

@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { withDatabase } from './global-setup.js';
 import { seedMailTickets, waitFor } from './mail-data.js';
+import { callApi, spawnServer } from './server-process.js';
 
 /**
  * Two server processes on one PostgreSQL database, a mixed workload through both: sign-ins and
@@ -22,17 +20,6 @@ const URL_ = process.env.DATABASE_URL;
 if (!URL_) console.warn('\n  scale-out.test.ts SKIPPED: it needs a PostgreSQL server (DATABASE_URL, as in `npm run test:pg`).\n');
 const describePg = URL_ ? describe : describe.skip;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
 interface Server {
   url: string;
   dataDir: string;
@@ -41,16 +28,10 @@ interface Server {
 }
 
 async function startServer(databaseUrl: string, name: string): Promise<Server> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sigaf-scale-${name}-`));
-  let out = '';
-  const { SMTP_URL: _smtp, ...inherited } = process.env;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...inherited,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const server = await spawnServer(
+    {
+      SMTP_URL: '',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       APP_SECRET: 'scale-out-secret-scale-out-secret-0123',
@@ -60,45 +41,12 @@ async function startServer(databaseUrl: string, name: string): Promise<Server> {
       SYNC_SCHEDULE: 'off',
       JOBS_POLL_MS: '50',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server ${name} exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server ${name} did not start:\n${out}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    dataDir,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+    { name, removeDataDir: dataDir },
+  );
+  return { url: server.url, dataDir, output: server.output, stop: server.stop };
 }
 
-async function call(server: Server, method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (server: Server, method: string, url: string, token?: string, body?: unknown) => callApi(server.url, method, url, token, body);
 
 describePg('two server processes on one PostgreSQL', () => {
   let handle: DatabaseHandle;

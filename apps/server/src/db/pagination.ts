@@ -61,3 +61,10 @@ export function personMatch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>,
     ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(${rut}, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
   ];
 }
+
+/** Runs a query per chunk of `items` (so no statement nears the parameter limit) and joins the results in order. */
+export async function inChunks<T, R>(items: T[], size: number, run: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await run(items.slice(i, i + size))));
+  return out;
+}

@@ -1,100 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { withDatabase } from '../global-setup.js';
+import { callApi, spawnServer, type ServerProcess } from '../server-process.js';
+
+export { ROOT } from '../server-process.js';
 
 /**
  * The real server as a child process (as `npm start` runs it), for the fault and load tests:
  * its own DATA_DIR (kept across restarts until `dispose`), its own database on the PostgreSQL of
  * DATABASE_URL when one is given.
  */
-export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 export const ADMIN = { email: 'admin@sigaf.cl', password: 'Clave-Inicial-1', changed: 'Admin-Clave-9' };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+export { freePort, type Answer, type ServerProcess } from '../server-process.js';
+export const call = callApi;
 
-export interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output(): string;
-  /** SIGKILL: no shutdown hook runs. */
-  kill9(): Promise<void>;
-  /** SIGTERM: the graceful shutdown. */
-  stop(): Promise<void>;
-}
-
-export async function startServer(env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
-  const port = await freePort();
-  let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      SERVE_WEB: 'false',
-      SYNC_SCHEDULE: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const signal = (sig: NodeJS.Signals) =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill(sig);
-    });
-  return { url, child, output: () => out, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
-}
-
-export interface Answer {
-  status: number;
-  body: any;
-}
-
-export async function call(base: string, method: string, url: string, token?: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON: kept as text */
-  }
-  return { status: res.status, body: parsed };
+/** The server with the first administrator of these tests, no web app and no nightly sync. */
+export function startServer(env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Promise<ServerProcess> {
+  return spawnServer({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', SERVE_WEB: 'false', SYNC_SCHEDULE: 'off', ...env }, opts);
 }
 
 /** Signs in as the first administrator, choosing the new password on first sign-in. */

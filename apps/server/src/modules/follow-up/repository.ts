@@ -1,4 +1,4 @@
-import type { FollowUpFilters, FollowUpSort, PageMeta } from '@sigaf/contract';
+import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, personMatch } from '../../db/pagination.js';
@@ -27,29 +27,8 @@ export interface StudentTableQuery extends FollowUpFilters {
   perPage?: number;
 }
 
-export interface StudentTableRow {
-  id: number;
-  registeredUserId: number;
-  rut: string;
-  name: string;
-  lastName: string;
-  motherLastName: string | null;
-  email: string | null;
-  phone: string | null;
-  classroomId: number | null;
-  classroom: string | null;
-  stage: number;
-  form: 'A' | 'B';
-  lastAccess: Date | null;
-  lastAccessText: string | null;
-  daysWithoutAccess: number | null;
-  progress: number | null;
-  graded: number;
-  expected: number;
-  openTickets: number;
-  tickets: number;
-  synced: boolean;
-}
+/** A row of the student table as read: the contract's student without its state text, the last access as a date. */
+export type StudentTableRow = Omit<FollowUpStudent, 'status' | 'lastAccess'> & { lastAccess: Date | null };
 
 const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
   rut: sql`s.rut`,

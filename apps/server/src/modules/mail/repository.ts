@@ -1,7 +1,7 @@
 import type { MailOutboxQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { inChunks, likePattern, paginate } from '../../db/pagination.js';
 import type { MailAttachmentTable, MailMessageTable, MailTemplateTable } from '../../db/schema.js';
 
 export type AttachmentRow = Selectable<MailAttachmentTable>;
@@ -41,6 +41,13 @@ export interface MailTicketRow extends MailRecipientRow {
 }
 
 /** The outbox, attachments and templates (SQL only; the rules live in the service). */
+/** What a message needs of its student, enrolment and course (`e`, `r`, `c`, `cl`). */
+const RECIPIENT_COLUMNS = [
+  'e.id as enrolment_id', 'e.course_id', 'c.description as course_description', 'c.email as course_email',
+  sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
+  'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
+] as const;
+
 export class MailRepository {
   constructor(private readonly db: Database) {}
 
@@ -152,52 +159,32 @@ export class MailRepository {
   // -- composing -------------------------------------------------------------------------------
 
   /** The tickets a mail is about, with their student, course and classroom. */
-  async tickets(ids: number[]): Promise<MailTicketRow[]> {
-    const out: MailTicketRow[] = [];
-    for (let i = 0; i < ids.length; i += 1000) {
-      const chunk = ids.slice(i, i + 1000);
-      if (!chunk.length) continue;
-      out.push(
-        ...(await this.db
-          .selectFrom('tickets as t')
-          .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
-          .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-          .innerJoin('courses as c', 'c.id', 't.course_id')
-          .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
-          .select([
-            't.id as ticket_id', 't.ticket_code', 'e.id as enrolment_id', 't.course_id', 'c.description as course_description', 'c.email as course_email',
-            sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
-            'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
-          ])
-          .where('t.id', 'in', chunk)
-          .execute()),
-      );
-    }
-    return out;
+  tickets(ids: number[]): Promise<MailTicketRow[]> {
+    return inChunks(ids, 1000, (chunk) =>
+      this.db
+        .selectFrom('tickets as t')
+        .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
+        .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+        .innerJoin('courses as c', 'c.id', 't.course_id')
+        .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+        .select(['t.id as ticket_id', 't.ticket_code', ...RECIPIENT_COLUMNS])
+        .where('t.id', 'in', chunk)
+        .execute(),
+    );
   }
 
   /** The students of enrolments (any course), without a ticket: massive mail from the follow-up. */
-  async enrolments(ids: number[]): Promise<MailRecipientRow[]> {
-    const out: MailRecipientRow[] = [];
-    for (let i = 0; i < ids.length; i += 1000) {
-      const chunk = ids.slice(i, i + 1000);
-      if (!chunk.length) continue;
-      out.push(
-        ...(await this.db
-          .selectFrom('course_registered_users as e')
-          .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-          .innerJoin('courses as c', 'c.id', 'e.course_id')
-          .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
-          .select([
-            sql<null>`null`.as('ticket_id'), sql<null>`null`.as('ticket_code'), 'e.id as enrolment_id', 'e.course_id', 'c.description as course_description', 'c.email as course_email',
-            sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
-            'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
-          ])
-          .where('e.id', 'in', chunk)
-          .execute()),
-      );
-    }
-    return out;
+  enrolments(ids: number[]): Promise<MailRecipientRow[]> {
+    return inChunks(ids, 1000, (chunk) =>
+      this.db
+        .selectFrom('course_registered_users as e')
+        .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+        .innerJoin('courses as c', 'c.id', 'e.course_id')
+        .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+        .select([sql<null>`null`.as('ticket_id'), sql<null>`null`.as('ticket_code'), ...RECIPIENT_COLUMNS])
+        .where('e.id', 'in', chunk)
+        .execute(),
+    );
   }
 
   /** Inserts messages (in chunks) and links their attachments; returns the new ids in order. */

@@ -100,8 +100,7 @@ export class ReportService {
 
   /** One page of the students with tickets, with their numbers (the report screen reads it a page at a time). */
   async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
-    await this.course(courseId);
-    const { rows, total } = await this.repo.studentTicketsPage(courseId, search, { page, perPage });
+    const [, { rows, total }] = await Promise.all([this.course(courseId), this.repo.studentTicketsPage(courseId, search, { page, perPage })]);
     return { students: rows, meta: { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
   }
 

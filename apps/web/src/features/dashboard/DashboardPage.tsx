@@ -10,12 +10,12 @@ import PersonOffIcon from '@mui/icons-material/PersonOff';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
 import { Box, Grid, Paper, Typography } from '@mui/material';
 import { APP_TIME_ZONE, STATUS_DATASETS } from '@sigaf/contract';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ChartCard, CountCard, useChart, type ChartKind } from '../../components/charts';
+import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
 import { CourseSelector } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
+import { PageSection } from '../../components/PageSection';
 import { useRememberedCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import { useFollowCard, useOperatorNames, useTicketCatalogue, useTicketCount, type CatalogueValue } from './api';
@@ -28,25 +28,9 @@ const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }
 const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
   datasetLabel === STATUS_DATASETS.open ? 'open' : datasetLabel === STATUS_DATASETS.closed ? 'closed' : 'all';
 
-function Chart({ path, title, kind, onSelect, suffix, hint, size = 6 }: { path: string; title: string; kind: ChartKind; onSelect?: (label: string, dataset?: string) => void; suffix?: string; hint?: string; size?: number }) {
-  const q = useChart(path);
-  return (
-    <Grid size={{ xs: 12, md: size, lg: size === 12 ? 12 : size / 1.5 }}>
-      <ChartCard title={title} kind={kind} data={q.data} loading={q.isPending} error={q.error ?? undefined} onSelect={onSelect} valueSuffix={suffix} subtitle={hint} />
-    </Grid>
-  );
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box component="section" aria-label={title} sx={{ mt: 3 }}>
-      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}>
-        {title}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
+/** A dashboard chart: two thirds of its width from lg up, unless it spans the row. */
+const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />;
+const Section = PageSection;
 
 function CourseDashboard({ courseId }: { courseId: number }) {
   const { t } = useTranslation();

@@ -5,9 +5,10 @@ import PersonOffIcon from '@mui/icons-material/PersonOff';
 import SchoolIcon from '@mui/icons-material/School';
 import { PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
 import { Alert, Box, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChartCard, CountCard, useChart } from '../../components/charts';
+import { CountCard, PathChart } from '../../components/charts';
+import { PageSection } from '../../components/PageSection';
 import { PageCard } from '../../components/PageCard';
 import { readPref, writePref } from '../../lib/storage';
 import { useSession } from '../auth/session';
@@ -16,25 +17,8 @@ import { StudentTable } from './StudentTable';
 
 const COURSE_PREF = 'sigaf.followUp.course';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box component="section" aria-label={title} sx={{ mt: 3 }}>
-      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}>
-        {title}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
-
-function Chart({ path, title, kind, suffix, size = 6, onSelect, hint }: { path: string; title: string; kind: 'doughnut' | 'horizontalBar'; suffix?: string; size?: number; onSelect?: (label: string) => void; hint?: string }) {
-  const q = useChart(path);
-  return (
-    <Grid size={{ xs: 12, md: size }}>
-      <ChartCard title={title} kind={kind} data={q.data} loading={q.isPending} error={q.error ?? undefined} valueSuffix={suffix} onSelect={onSelect} subtitle={hint} />
-    </Grid>
-  );
-}
+const Section = PageSection;
+const Chart = PathChart;
 
 /**
  * The follow-student card, status and last-access charts and progress by section, of one
