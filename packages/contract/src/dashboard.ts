@@ -183,8 +183,8 @@ export interface StudentTicketsRow {
   tickets: StudentTicketEntry[];
 }
 
-/** One student of a page of GET /reports/courses/{c}/student-tickets: who, and how many tickets and attempts. */
-export type StudentTicketsSummary = Omit<StudentTicketsRow, 'tickets'> & { tickets: number; openTickets: number; attempts: number };
+/** One student of a page of GET /reports/courses/{c}/student-tickets: who, and how many tickets (and open ones). */
+export type StudentTicketsSummary = Omit<StudentTicketsRow, 'tickets'> & { tickets: number; openTickets: number };
 
 /**
  * A page of GET /reports/courses/{c}/student-tickets (students in name order); each student's

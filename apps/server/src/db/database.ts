@@ -38,7 +38,10 @@ export const PGLITE_PARSERS = {
 /** Opens PostgreSQL when a URL is given, otherwise an embedded PGlite in `dataDir/pgdata`. */
 export async function openDatabase(opts: { url?: string; dataDir: string; pglite?: PGlite }): Promise<DatabaseHandle> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 20 });
+    // Memoize caches an inner lookup per outer value; our lookups are of distinct keys (each
+    // student of a course once), where it only adds work: measured 12 % slower on the per-student
+    // report, and no query here gains from it.
+    const pool = new pg.Pool({ connectionString: opts.url, max: 20, options: '-c enable_memoize=off' });
     // An idle connection the server closes (restart, administrator command) is an 'error' event on
     // the pool; unhandled, it would end the process. The pool simply opens a new one when needed.
     pool.on('error', () => undefined);

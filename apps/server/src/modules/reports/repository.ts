@@ -187,7 +187,7 @@ export class ReportRepository {
     return rows;
   }
 
-  /** A page of the students with tickets, in name order, with their numbers of tickets, open tickets and attempts; and how many students there are. */
+  /** A page of the students with tickets, in name order, with their numbers of tickets and of open ones; and how many students there are. */
   async studentTicketsPage(courseId: number, search: string | undefined, page: { page: number; perPage: number }) {
     const rows = await executePrepared(this.db, sql<StudentTicketsSummary & { total: number }>`
       with chosen as (${this.studentsWithTickets(courseId, search)}),
@@ -196,14 +196,14 @@ export class ReportRepository {
         limit ${page.perPage} offset ${(page.page - 1) * page.perPage}
       )
       select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
-        k.tickets, k.open as "openTickets", k.attempts, (select count(*) from chosen)::int as total
+        k.tickets, k.open as "openTickets", (select count(*) from chosen)::int as total
       from page s
       left join classrooms cl on cl.id = s.classroom_id
       cross join lateral (
+        -- From the (enrolment, status) index alone: an enrolment's tickets are all of its course.
         select count(*)::int as tickets,
-          count(*) filter (where t.status_ticket_id = (select id from status_tickets where key = 'open'))::int as open,
-          coalesce(sum((select count(*) from ticket_details d where d.ticket_id = t.id)), 0)::int as attempts
-        from tickets t where t.course_registered_user_id = s.id and t.course_id = ${courseId}
+          count(*) filter (where t.status_ticket_id = (select id from status_tickets where key = 'open'))::int as open
+        from tickets t where t.course_registered_user_id = s.id
       ) k
       order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`);
     const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);

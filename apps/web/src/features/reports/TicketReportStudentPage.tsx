@@ -99,7 +99,7 @@ function StudentPanel({ courseId, student }: { courseId: number; student: Studen
             {student.classroom ?? t('reports.student.noClassroom')}
           </Typography>
           <Chip size="small" color="primary" label={t('reports.student.ticketCount', { count: student.tickets })} />
-          <Chip size="small" variant="outlined" label={t('reports.student.attemptCount', { count: student.attempts })} />
+          <Chip size="small" variant="outlined" label={t('reports.student.openCount', { count: student.openTickets })} />
         </Stack>
       </AccordionSummary>
       <AccordionDetails>{open && <StudentTicketList courseId={courseId} enrolmentId={student.enrolmentId} />}</AccordionDetails>
