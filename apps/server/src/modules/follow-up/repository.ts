@@ -163,7 +163,10 @@ export class FollowUpRepository {
           r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
           ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage, cl.description as classroom
         from course_registered_users e
-        join registered_users r on r.id = e.registered_user_id
+        -- One key lookup per student (OFFSET 0 keeps it so), never a hash of every student.
+        cross join lateral (
+          select u.rut, u.name, u.last_name, u.mother_last_name, u.email, u.mobile, u.phone from registered_users u where u.id = e.registered_user_id offset 0
+        ) r
         join profiles p on p.id = e.profile_id and p.key = 'student'
         left join classrooms cl on cl.id = e.classroom_id
         left join resign rs on rs.id = e.id
@@ -188,14 +191,7 @@ export class FollowUpRepository {
         where ${formApplies(sql`act.key`, sql`b.form`)}
         group by acu.course_registered_user_id
       ),
-      tk as (
-        -- The course's tickets per enrolment, from the covering index alone.
-        select t.course_registered_user_id as id, count(*)::int as total,
-          count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open'))::int as open
-        from tickets t
-        where t.course_id = ${q.courseId}
-        group by t.course_registered_user_id
-      ),
+
       s as (
         select b.id, b.registered_user_id as "registeredUserId", b.rut, b.name, b.last_name as "lastName", b.mother_last_name as "motherLastName",
           b.email, b.phone, b.classroom_id as "classroomId", b.classroom, b.stage, b.form,
@@ -208,7 +204,11 @@ export class FollowUpRepository {
         from base b
         cross join lateral (select case b.form when 'A' then e.a else e.b end as expected from expected e) x
         left join prog pg on pg.id = b.id
-        left join tk on tk.id = b.id
+        -- Each student's tickets by status, from the (enrolment, status) index alone.
+        cross join lateral (
+          select count(*)::int as total, count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open'))::int as open
+          from tickets t where t.course_registered_user_id = b.id
+        ) tk
       )`;
   }
 
