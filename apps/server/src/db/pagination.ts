@@ -35,7 +35,12 @@ export async function paginate<DB, TB extends keyof DB, O>(
     total = Number(countRow?.n ?? 0);
   }
   for (const r of rows) delete (r as { __total?: number }).__total;
-  return { rows, meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
+  return { rows, meta: pageMeta(q.page, perPage, total) };
+}
+
+/** Where a page stands: its number and size, how many rows there are, the last page (at least 1). */
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) };
 }
 
 /** Escapes LIKE wildcards in user search text. */

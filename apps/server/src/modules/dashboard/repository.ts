@@ -458,7 +458,6 @@ export class DashboardRepository {
       .execute();
   }
 
-  /** Each student (the population above) with their state and their row on each of the given activities. */
   /**
    * The scope's students, in name order, with their state on each of the activities: all of them
    * or one page (the page is chosen before the activities are read) and how many there are.

@@ -19,6 +19,7 @@ import {
   type StudentsOnActivitiesPage,
 } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
+import { pageMeta } from '../../db/pagination.js';
 import { notFound } from '../../http/errors.js';
 import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
 
@@ -149,8 +150,7 @@ export class DashboardService {
     return progressChart(await this.repo.progress(scope, section.id), kind);
   }
 
-  /** Each student's state and row on the chosen activities (local ids or Moodle ids). */
-  /** Every student of the course (or the tutor's classrooms) with their state on the activities. */
+  /** Every student of the course (or the tutor's classrooms) with their state on the chosen activities (local or Moodle ids). */
   async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser): Promise<StudentOnActivities[]>;
   /** One page of them and the page's place. */
   async studentsOnActivities(courseId: number, ids: number[], actor: AuthUser | undefined, page: { page: number; perPage: number }): Promise<StudentsOnActivitiesPage>;
@@ -160,7 +160,7 @@ export class DashboardService {
     const { rows, total } = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id), page);
     const students = rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
     if (!page) return students;
-    return { students, meta: { page: page.page, perPage: page.perPage, total, lastPage: Math.max(1, Math.ceil(total / page.perPage)) } };
+    return { students, meta: pageMeta(page.page, page.perPage, total) };
   }
 
   // Reports per day ----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, personMatch } from '../../db/pagination.js';
+import { likePattern, pageMeta, personMatch } from '../../db/pagination.js';
 import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/repository.js';
 
 /**
@@ -252,7 +252,7 @@ export class FollowUpRepository {
       total = c[0]?.n ?? 0;
     }
     const out = rows.map(({ __total: _, ...r }) => r as StudentTableRow);
-    return { rows: out, ...(q.page ? { meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } } : {}) };
+    return { rows: out, ...(q.page ? { meta: pageMeta(q.page, perPage, total) } : {}) };
   }
 
   /** An enrolment's course and classroom (any profile), or undefined. */

@@ -161,12 +161,8 @@ export class MailRepository {
   /** The tickets a mail is about, with their student, course and classroom. */
   tickets(ids: number[]): Promise<MailTicketRow[]> {
     return inChunks(ids, 1000, (chunk) =>
-      this.db
-        .selectFrom('tickets as t')
-        .innerJoin('course_registered_users as e', 'e.id', 't.course_registered_user_id')
-        .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-        .innerJoin('courses as c', 'c.id', 't.course_id')
-        .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+      this.recipients()
+        .innerJoin('tickets as t', 't.course_registered_user_id', 'e.id')
         .select(['t.id as ticket_id', 't.ticket_code', ...RECIPIENT_COLUMNS])
         .where('t.id', 'in', chunk)
         .execute(),
@@ -176,15 +172,20 @@ export class MailRepository {
   /** The students of enrolments (any course), without a ticket: massive mail from the follow-up. */
   enrolments(ids: number[]): Promise<MailRecipientRow[]> {
     return inChunks(ids, 1000, (chunk) =>
-      this.db
-        .selectFrom('course_registered_users as e')
-        .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-        .innerJoin('courses as c', 'c.id', 'e.course_id')
-        .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id')
+      this.recipients()
         .select([sql<null>`null`.as('ticket_id'), sql<null>`null`.as('ticket_code'), ...RECIPIENT_COLUMNS])
         .where('e.id', 'in', chunk)
         .execute(),
     );
+  }
+
+  /** Enrolments with their student, course and classroom: what RECIPIENT_COLUMNS reads. */
+  private recipients() {
+    return this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .innerJoin('courses as c', 'c.id', 'e.course_id')
+      .leftJoin('classrooms as cl', 'cl.id', 'e.classroom_id');
   }
 
   /** Inserts messages (in chunks) and links their attachments; returns the new ids in order. */

@@ -11,6 +11,7 @@ import {
   ticketAgeText,
   type StudentTicketsRow, type StudentTicketsPage, type StudentTicketEntry,
 } from '@sigaf/contract';
+import { pageMeta } from '../../db/pagination.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { DashboardService } from '../dashboard/service.js';
 import { PdfReport } from './pdf.js';
@@ -101,7 +102,7 @@ export class ReportService {
   /** One page of the students with tickets, with their numbers (the report screen reads it a page at a time). */
   async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
     const [, { rows, total }] = await Promise.all([this.course(courseId), this.repo.studentTicketsPage(courseId, search, { page, perPage })]);
-    return { students: rows, meta: { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
+    return { students: rows, meta: pageMeta(page, perPage, total) };
   }
 
   /** One student's tickets in the course, with their attempts (opened from the report's list). */

@@ -2,7 +2,7 @@ import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contra
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PER_PAGE, likePattern, paginate, personMatch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personMatch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
@@ -212,7 +212,7 @@ export class TicketRepository {
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
     const [rows, total] = await Promise.all([query.limit(perPage).offset((q.page - 1) * perPage).execute(), this.count(q)]);
-    return { rows, meta: { page: q.page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) } };
+    return { rows, meta: pageMeta(q.page, perPage, total) };
   }
 
   /** Every ticket the filters select (the export), oldest first, bounded. */
@@ -278,7 +278,7 @@ export class TicketRepository {
       update ticket_code_sequences set last_value = last_value + ${n}::int where prefix = ${prefix} returning last_value`.execute(db);
     if (bumped.rows[0]) return Number(bumped.rows[0].last_value);
     const like = `${prefix}-%`;
-    const pattern = `^${prefix}-(\\d{1,9})$`;
+    const pattern = `^${prefix}${CODE_NUMBER}`;
     const r = await sql<{ last_value: number }>`
       insert into ticket_code_sequences as s (prefix, last_value)
       values (${prefix}, (select coalesce(max(substring(t.ticket_code from ${pattern})::int), 0) from tickets t where t.ticket_code like ${like}) + ${n}::int)
@@ -301,7 +301,7 @@ export class TicketRepository {
     const { enrolments, fields: f, closed, history } = input;
     if (!enrolments.length) return [];
     const prefixes = [...new Set(enrolments.map((e) => e.prefix))].sort();
-    const { rows } = await sql<{ id: number; ticket_code: string; ord: number }>`
+    const { rows } = await sql<{ id: number; ticket_code: string }>`
       with wanted as (select p as prefix, count(*)::int as n from unnest(${enrolments.map((e) => e.prefix)}::text[]) p group by p),
       locked as (
         select s.prefix from ticket_code_sequences s
@@ -336,9 +336,8 @@ export class TicketRepository {
         select ins.id, ${history.userId}::int, 'create', jsonb_build_object('ticketCode', jsonb_build_array(null, ins.ticket_code)) || ${JSON.stringify(history.changes)}::jsonb
         from ins
       )
-      select ins.id, ins.ticket_code, i.ord::int as ord from ins join input i on i.enrolment = ins.course_registered_user_id order by i.ord`.execute(this.db);
-    if (rows.length < enrolments.length) return undefined;
-    return rows.map(({ id, ticket_code }) => ({ id, ticket_code }));
+      select ins.id, ins.ticket_code from ins join input i on i.enrolment = ins.course_registered_user_id order by i.ord`.execute(this.db);
+    return rows.length < enrolments.length ? undefined : rows;
   }
 
   /** Creates the missing code sequence rows, each starting after the highest code that already has its prefix. */
@@ -349,16 +348,6 @@ export class TicketRepository {
       from unnest(${prefixes}::text[]) p
       where not exists (select 1 from ticket_code_sequences s where s.prefix = p)
       on conflict (prefix) do nothing`.execute(this.db);
-  }
-
-  /** Inserts tickets; `closed` ones get the database's now() as closing date. */
-  async insertMany(rows: Omit<Insertable<TicketTable>, 'closing_date'>[], closed: boolean, db: Database) {
-    const out: Array<{ id: number; ticket_code: string }> = [];
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, closing_date: closed ? sql<Date>`now()` : null }));
-      out.push(...(await db.insertInto('tickets').values(chunk).returning(['id', 'ticket_code']).execute()));
-    }
-    return out;
   }
 
   /**
