@@ -238,6 +238,11 @@ describeE2E('dashboard and reports', () => {
   it('the per-student report lists tickets with their attempts and exports them', async () => {
     await page.goto('/my/reportes/reporte-ticket-alumno');
     await page.getByText(/^5 alumnos con tickets$/).waitFor();
+    await page.getByText(/^\d+ abiertos?$/).first().waitFor();
+    await page.getByRole('textbox', { name: 'Buscar por RUT o nombre' }).fill('zzzz-no-existe');
+    await page.getByText('Ningún alumno con tickets coincide con la búsqueda.').waitFor();
+    await page.getByRole('textbox', { name: 'Buscar por RUT o nombre' }).fill('');
+    await page.getByText(/^5 alumnos con tickets$/).waitFor();
     await page.getByRole('button').filter({ hasText: '1 ticket' }).first().click();
     await page.getByText(/^Primer intento EST-CUR-\d{4}$/).first().waitFor();
     const download = page.waitForEvent('download');

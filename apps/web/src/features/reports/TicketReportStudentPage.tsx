@@ -124,6 +124,11 @@ function StudentTickets({ courseId, search }: { courseId: number; search: string
           {t('reports.student.found', { count: meta.total })}
         </Typography>
       )}
+      {list.isSuccess && meta?.total === 0 && search && (
+        <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
+          {t('reports.student.noneFound')}
+        </Typography>
+      )}
       {students.map((s) => (
         <StudentPanel key={s.enrolmentId} courseId={courseId} student={s} />
       ))}
