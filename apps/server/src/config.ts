@@ -91,3 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/** `npm run demo` / `npm start -- --demo` / DEMO=true: asked for on the command line or in the environment. */
+export function demoRequested(config: Config, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
+  return config.DEMO || argv.includes('--demo') || env.npm_config_demo === 'true';
+}

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, randomSecret, type Config } from './config.js';
+import { demoRequested, loadConfig, randomSecret, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
-import { demoBanner, demoRequested, startDemo } from './demo/start.js';
+import { firstAdminBanner } from './banner.js';
 
 /** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
 function resolveSecret(config: Config): string {
@@ -29,7 +29,9 @@ async function main() {
   });
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
-  const demo = demoRequested(config) ? await startDemo(config, handle.db, app.services) : null;
+  // The demo (and the Moodle simulator it runs) is loaded only when asked for: a production start never imports it.
+  const demoModule = demoRequested(config) ? await import('./demo/start.js') : null;
+  const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;
   const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
 
   let closing = false;
@@ -54,16 +56,8 @@ async function main() {
   scheduler.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
-  if (demo) console.log(demoBanner(demo.sim, demo.summary));
-  if (seeded.admin) {
-    const { email, password, generated } = seeded.admin;
-    console.log('\n================ First administrator ================');
-    console.log(`  E-mail:     ${email}`);
-    console.log(`  Password:   ${generated ? password : '(the ADMIN_PASSWORD you set)'}`);
-    console.log('  You will be asked to choose a new password at first sign-in.');
-    console.log('  This is shown only once.');
-    console.log('=====================================================\n');
-  }
+  const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null } : null;
+  console.log(demoModule && demo ? demoModule.demoBanner(demo.sim, demo.summary, admin) : firstAdminBanner(admin));
 }
 
 main().catch((err) => {

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
-import { demoRequested } from '../src/demo/start.js';
+import { demoRequested } from '../src/config.js';
 import { DEMO_STAFF, demoSite, seedDemo } from '../src/demo/seed.js';
+import { demoBanner } from '../src/demo/start.js';
+import { firstAdminBanner } from '../src/banner.js';
 import type { JobWorker } from '../src/jobs/worker.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { testWorker, waitFor } from './mail-data.js';
@@ -46,6 +48,17 @@ describe('demo data', () => {
     expect(demoRequested(ctx.config, ['node', 'main.ts', '--demo'], {})).toBe(true);
     expect(demoRequested(ctx.config, ['node', 'main.ts'], { npm_config_demo: 'true' })).toBe(true);
     expect(demoRequested({ ...ctx.config, DEMO: true }, ['node'], {})).toBe(true);
+  });
+
+  it('prints one console block: the simulator, demo staff and the first administrator together', () => {
+    const summary = { platformId: 1, categories: 1, courses: 4, students: 190, enrolments: 190, staff: DEMO_STAFF.length, tickets: 180, attempts: 360, created: true, queuedCourseId: null };
+    const text = demoBanner(sim, summary, { email: 'admin@sigaf.cl', password: 'Temp-1234' });
+    expect(text.split('\n').filter((l) => l.startsWith('====')).length).toBe(2);
+    expect(text).toContain(sim.url);
+    for (const u of DEMO_STAFF) expect(text).toContain(u.email);
+    expect(text).toContain('admin@sigaf.cl  password Temp-1234');
+    expect(firstAdminBanner(null)).toBe('');
+    expect(firstAdminBanner({ email: 'a@b.cl', password: null })).toContain('ADMIN_PASSWORD');
   });
 
   it('loads a realistic site once: courses linked by Moodle id, students with its RUTs, staff, tickets over past weeks', async () => {

@@ -1,13 +1,9 @@
 import { startMoodleSim, type SimServer } from '../../../../tools/moodle-sim/src/server.js';
+import { firstAdminLines, type FirstAdmin } from '../banner.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { DEMO_PASSWORD, DEMO_STAFF, demoSite, seedDemo, type DemoSummary } from './seed.js';
-
-/** `npm run demo` / `npm start -- --demo` / DEMO=true: asked for on the command line or in the environment. */
-export function demoRequested(config: Config, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
-  return config.DEMO || argv.includes('--demo') || env.npm_config_demo === 'true';
-}
 
 /** Starts the Moodle simulator in this process with the demo site, and loads the matching demo data. */
 export async function startDemo(config: Config, db: Database, services: Services): Promise<{ sim: SimServer; summary: DemoSummary }> {
@@ -22,7 +18,8 @@ export async function startDemo(config: Config, db: Database, services: Services
   }
 }
 
-export function demoBanner(sim: SimServer, s: DemoSummary): string {
+/** One console block for a demo start: the simulator, the data, who signs in (demo staff and, on a new database, the first administrator). */
+export function demoBanner(sim: SimServer, s: DemoSummary, admin: FirstAdmin | null): string {
   return [
     '',
     '==================== SIGAF demo ====================',
@@ -32,6 +29,7 @@ export function demoBanner(sim: SimServer, s: DemoSummary): string {
       : '  Demo data already loaded (nothing added).',
     `  Staff (password ${DEMO_PASSWORD}):`,
     ...DEMO_STAFF.map((u) => `    ${u.email.padEnd(22)} ${u.role}`),
+    ...(admin ? firstAdminLines(admin) : []),
     '  Open Configuración > Actividades, pick a course and click "Sincronizar".',
     '=====================================================',
     '',
