@@ -203,6 +203,25 @@ describe('students and enrolments', () => {
     expect(gone.json().message).toBe(STUDENT_MSG.notEnrolled);
   });
 
+  it('one person matcher: every name search ignores accents and case, in students, enrolments and staff', async () => {
+    const created = await ctx.request({ method: 'POST', url: '/api/v2/registered-users/view-store', token: admin, payload: { rut: '5.126.663-3', name: 'Constanza', last_name: 'Martínez', mother_last_name: 'Muñoz', email: 'cmartinez@correo.cl' } });
+    expect(created.statusCode).toBe(201);
+    const student = created.json()._data.properties;
+    const enrolment = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
+    const ruts = (res: { json(): { _data: { collections: Array<{ properties: { rut?: string; registeredUser?: { rut: string } } }> } } }) =>
+      res.json()._data.collections.map((c) => c.properties.rut ?? c.properties.registeredUser?.rut);
+    for (const search of ['constanza martinez', 'CONSTANZA MARTÍNEZ', 'munoz', 'Muñoz', 'martínez muñoz', '5126663', 'cmartinez@']) {
+      const q = encodeURIComponent(search);
+      expect(ruts(await ctx.request({ method: 'GET', url: `/api/v2/registered-users?search=${q}`, token: admin })), search).toEqual(['5.126.663-3']);
+      expect(ruts(await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?search=${q}`, token: admin })), search).toEqual(['5.126.663-3']);
+    }
+    const staff = await ctx.userWithRole('operator');
+    await ctx.db.updateTable('users').set({ name: 'Ñuñoa Pérez' }).where('id', '=', staff.id).execute();
+    const found = await ctx.request({ method: 'GET', url: '/api/v2/users?search=nunoa%20perez', token: admin });
+    expect(found.json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id)).toContain(staff.id);
+    await ctx.request({ method: 'DELETE', url: `/api/v2/course-registered-users/${enrolment.json()._data.properties.id}`, token: admin });
+  });
+
   it('builds classrooms: assigns many, says so, counts per classroom, splits the rest evenly', async () => {
     const list = (await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users/all`, token: admin })).json()._data.collections;
     const ids = list.map((c: { properties: { id: number } }) => c.properties.id);

@@ -53,18 +53,26 @@ const ACCENTED = 'áàäâéèëêíìïîóòöôúùüûñçÁÀÄÂÉÈËÊÍ
 const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
 
 /**
- * A person's name matching search text without regard to case or accents ("munoz" finds
- * "Muñoz"), or their RUT matching the text's digits whatever the dots and dash. `name` is the
- * SQL of the full name; `rut` the SQL of the RUT column.
+ * The one matcher of every person search in the product (students, enrolments, staff, follow-up,
+ * tickets, reports): the name matches the text without regard to case or accents ("munoz" finds
+ * "Muñoz", "martinez" finds "Martínez"), the RUT matches the text's digits whatever the dots and
+ * dash, and each of `others` (e-mail, for instance) contains the text, case-insensitively. `name` is
+ * the SQL of the full name; `rut` the SQL of the RUT column. Returns the alternatives, to be OR-ed.
  */
-export function personMatch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string): RawBuilder<unknown>[] {
+function personMatch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string, others: RawBuilder<unknown>[] = []): RawBuilder<unknown>[] {
   const text = search.trim();
   const plain = likePattern(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
   const compact = text.replace(/[.\s-]/g, '');
   return [
     sql`translate(lower(${name}), ${ACCENTED}, ${PLAIN}) like ${plain}`,
     ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(${rut}, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
+    ...others.map((column) => sql`${column} ilike ${likePattern(text)}`),
   ];
+}
+
+/** `personMatch` as one SQL condition. */
+export function personSearch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string, others: RawBuilder<unknown>[] = []): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.join(personMatch(name, rut, search, others), sql` or `)})`;
 }
 
 /** Runs a query per chunk of `items` (so no statement nears the parameter limit) and joins the results in order. */

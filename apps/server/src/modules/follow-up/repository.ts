@@ -1,7 +1,7 @@
 import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, pageMeta, personMatch } from '../../db/pagination.js';
+import { likePattern, pageMeta, personSearch } from '../../db/pagination.js';
 import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/repository.js';
 
 /**
@@ -220,8 +220,7 @@ export class FollowUpRepository {
     if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);
     if (q.search) {
       const name = sql`s.name || ' ' || s."lastName" || ' ' || coalesce(s."motherLastName", '')`;
-      const email = sql`lower(coalesce(s.email, '')) like ${likePattern(q.search.trim().toLowerCase())}`;
-      parts.push(sql`(${sql.join([...personMatch(name, sql`s.rut`, q.search), email], sql` or `)})`);
+      parts.push(personSearch(name, sql`s.rut`, q.search, [sql`s.email`]));
     }
     return sql.join(parts, sql` and `);
   }

@@ -2,7 +2,7 @@ import { APP_TIME_ZONE, type StudentTicketsRow, type StudentTicketsSummary } fro
 import { sql, type RawBuilder } from 'kysely';
 import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { personMatch } from '../../db/pagination.js';
+import { personSearch } from '../../db/pagination.js';
 import { resignStages } from '../dashboard/repository.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
@@ -138,7 +138,7 @@ export class ReportRepository {
   /** Students of the course with tickets, optionally matching a RUT or name. */
   private studentsWithTickets(courseId: number, search?: string) {
     const match = search
-      ? sql`(${sql.join(personMatch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search), sql` or `)})`
+      ? personSearch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search)
       : sql`true`;
     // Each of the course's students is looked up by key, and their first ticket probed by index
     // (OFFSET 0 keeps both so), never by hashing every student of the organisation or every

@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { paginate, personSearch } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
 
 export const STUDENT_COLUMNS = [
@@ -10,6 +10,9 @@ export const STUDENT_COLUMNS = [
 ] as const;
 export type StudentColumn = (typeof STUDENT_COLUMNS)[number];
 export type StudentValues = Partial<Record<StudentColumn, string | null>>;
+
+/** A student's full name, as searched. */
+const FULL_NAME = sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`;
 
 const SORTS = { id: 'r.id', rut: 'r.rut', name: 'r.name', lastName: 'r.last_name', email: 'r.email' } as const;
 
@@ -26,18 +29,7 @@ export class StudentRepository {
 
   list(q: ListQuery & { courseId?: number }) {
     let query = this.base();
-    if (q.search) {
-      const p = likePattern(q.search);
-      const compact = likePattern(q.search.replace(/[.\s-]/g, ''));
-      query = query.where((eb) =>
-        eb.or([
-          eb('r.rut', 'ilike', p),
-          eb(sql`replace(replace(r.rut, '.', ''), '-', '')`, 'ilike', compact),
-          eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p),
-          eb('r.email', 'ilike', p),
-        ]),
-      );
-    }
+    if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     if (q.courseId) {
       query = query.where((eb) => eb.exists(eb.selectFrom('course_registered_users as e').select('e.id').whereRef('e.registered_user_id', '=', 'r.id').where('e.course_id', '=', q.courseId!)));
     }
@@ -118,12 +110,7 @@ export class EnrolmentRepository {
     if (q.classroomId) query = query.where('e.classroom_id', '=', q.classroomId);
     if (q.unassigned) query = query.where('e.classroom_id', 'is', null);
     if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
-    if (q.search) {
-      const p = likePattern(q.search);
-      query = query.where((eb) =>
-        eb.or([eb('r.rut', 'ilike', p), eb(sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`, 'ilike', p), eb('r.email', 'ilike', p)]),
-      );
-    }
+    if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     const col = ENROLMENT_SORTS[(q.sort ?? 'lastName') as keyof typeof ENROLMENT_SORTS] ?? ENROLMENT_SORTS.lastName;
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`).orderBy('e.id'), q);
   }

@@ -2,7 +2,7 @@ import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contra
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personMatch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personSearch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
@@ -144,9 +144,9 @@ export class TicketRepository {
       const people = q.course_id
         ? sql`select se.id from course_registered_users se
             cross join lateral (select u.name, u.last_name, u.mother_last_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
-            where se.course_id = ${q.course_id} and (${sql.join(personMatch(name, sql`sr.rut`, q.search), sql` or `)})`
+            where se.course_id = ${q.course_id} and ${personSearch(name, sql`sr.rut`, q.search)}`
         : sql`select se.id from course_registered_users se join registered_users sr on sr.id = se.registered_user_id
-            where ${sql.join(personMatch(name, sql`sr.rut`, q.search), sql` or `)}`;
+            where ${personSearch(name, sql`sr.rut`, q.search)}`;
       w.push(sql`(t.ticket_code ilike ${likePattern(q.search)} or t.course_registered_user_id in (${people}))`);
     }
     return w;
