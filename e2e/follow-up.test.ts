@@ -100,6 +100,11 @@ describeE2E('student follow-up', () => {
     await openCourse(page);
     const total = page.getByTestId('follow-up-total');
     await expect.poll(() => total.textContent()).toBe('4 estudiantes');
+    // Never synchronised with Moodle: each row says so (not a green "Activo"), and the cards say why they count nobody.
+    const ana = page.getByRole('row').filter({ hasText: 'Ana Pérez' });
+    await ana.getByText('Sin sincronizar', { exact: true }).waitFor();
+    expect(await ana.getByText('Activo', { exact: true }).count()).toBe(0);
+    await page.getByTestId('unsynced-note').getByText(/^4 estudiantes matriculados aún no sincronizados con Moodle/).waitFor();
     await page.getByLabel('Con tickets abiertos').check();
     await expect.poll(() => total.textContent()).toBe('1 estudiante');
     await page.getByRole('row').filter({ hasText: 'Ana Pérez' }).waitFor();

@@ -310,7 +310,7 @@ describe('tutor scoping', () => {
     const base = `/api/v2/course-registered-users/${C}/classrooms`;
     const card = await get(`${base}/${room.Alfa}/follow-student-classroom`, tutorA.token);
     expect(card.statusCode, card.body).toBe(200);
-    expect(card.json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 2 });
+    expect(card.json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 2, unsynced: 0 });
     expect((await get(`${base}/Aula%20Alfa/status-user-classroom`, tutorA.token)).json()._data.chartData.datasets[0].data).toEqual([1, 1, 0]);
     // Last access in Aula Alfa: S1 an hour ago, S2 ten days ago.
     expect((await get(`${base}/${room.Alfa}/logged-time-classroom`, tutorA.token)).json()._data.chartData.datasets[0].data).toEqual([0, 1, 0, 1]);

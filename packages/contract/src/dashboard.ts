@@ -25,6 +25,8 @@ export interface FollowStudentCard {
   inactive: number;
   /** Synchronised student enrolments. */
   total: number;
+  /** Student enrolments not (yet) confirmed by a Moodle sync: outside every other figure. */
+  unsynced: number;
 }
 
 /** `_data` of GET /reports/courses/{c}/data-card/{date}. */

@@ -346,17 +346,21 @@ export class DashboardRepository {
     return [r.s0, r.s1, r.s2];
   }
 
-  /** The follow-student card. */
+  /** The follow-student card; `unsynced` counts the students enrolled here that Moodle has not confirmed (outside the other figures). */
   async card(scope: Scope) {
     await this.freshProgress(scope.courseId);
-    const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number }>`
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
+    const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number; unsynced: number }>`
       with ${this.students(scope)}
       select count(*) filter (where stage = 2)::int as resign,
         count(*) filter (where stage < 2 and last_access is not null)::int as active,
         count(*) filter (where stage < 2 and last_access is null)::int as inactive,
-        count(*)::int as total
+        count(*)::int as total,
+        (select count(*)::int from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student'
+          where e.course_id = ${scope.courseId} and not e.is_sincronized and ${classroom} and ${classrooms}) as unsynced
       from enr`.execute(this.db);
-    return rows[0] ?? { resign: 0, active: 0, inactive: 0, total: 0 };
+    return rows[0] ?? { resign: 0, active: 0, inactive: 0, total: 0, unsynced: 0 };
   }
 
   /** Students per last access: [never, < 1 day, < 1 week, older]. */

@@ -61,6 +61,13 @@ function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; c
         onSelect={room ? setSection : undefined}
         hint={room ? t('followUp.chart.sectionHint') : undefined}
       />
+      {Boolean(card.data?.unsynced) && (
+        <Grid size={12}>
+          <Alert severity="info" data-testid="unsynced-note">
+            {t('followUp.card.unsynced', { count: card.data?.unsynced })}
+          </Alert>
+        </Grid>
+      )}
       {room && section && (
         <>
           <Chart path={`${room}/sections/${encodeURIComponent(section)}/progress-activities`} title={t('followUp.chart.activities', { section })} kind="horizontalBar" suffix="%" />

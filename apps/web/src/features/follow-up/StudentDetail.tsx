@@ -28,9 +28,16 @@ import { useStudentDetail } from './api';
 const STAGE_COLORS = ['success', 'warning', 'error'] as const;
 const STAGE_KEYS = ['active', 'resigning', 'resigned'] as const;
 
-export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage'> }) {
+/**
+ * A student's state as the summary cards count it: not yet confirmed by Moodle ("Sin
+ * sincronizar", outside the cards), withdrawn or withdrawing, never entered the course
+ * ("Inactivo", the Inactivos card) or active (the Activos card).
+ */
+export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess'> }) {
   const { t } = useTranslation();
+  if (!student.synced) return <Chip size="small" variant="outlined" label={t('followUp.status.unsynced')} />;
   const stage = Math.min(2, Math.max(0, student.stage));
+  if (stage === 0 && !student.lastAccess) return <Chip size="small" label={t('followUp.status.inactive')} />;
   return <Chip size="small" color={STAGE_COLORS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;
 }
 
@@ -83,7 +90,6 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
             <StatusChip student={s} />
             <Chip size="small" variant="outlined" label={t('followUp.detail.progress', { value: s.progress === null ? '—' : `${s.progress}%`, graded: s.graded, expected: s.expected })} />
             <Chip size="small" variant="outlined" label={t('followUp.detail.form', { form: s.form })} />
-            {!s.synced && <Chip size="small" color="warning" label={t('followUp.detail.notSynced')} />}
             <Box sx={{ flex: 1 }} />
             {canWork && (
               <Button variant="contained" startIcon={<ConfirmationNumberIcon />} onClick={() => onOpenTicket(s.id)}>
