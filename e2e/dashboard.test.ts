@@ -192,6 +192,9 @@ describeE2E('dashboard and reports', () => {
     expect(new URL(page.url()).searchParams.get('course')).toBe(String(mainCourse));
     expect(new URL(page.url()).searchParams.get('status')).toBe('all');
     await page.getByText('Tickets encontrados: 3', { exact: true }).waitFor();
+    // The course of the link is the one selected, with its category (no reload needed).
+    await expect.poll(() => page.getByRole('combobox', { name: 'Cursos' }).textContent()).toBe('Curso Uno');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Categorías' }).textContent()).toBe('Estadística E2E');
     await screenshot(page, 'dashboard-filtered-tickets');
 
     // From the keyboard: the legend entries are buttons.

@@ -1,7 +1,7 @@
 import type { Collection } from '@sigaf/contract';
 import { MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getData } from '../lib/api';
 
@@ -17,6 +17,11 @@ export interface CourseOption {
 export function CourseSelector({ value, onChange }: { value: CourseOption | null; onChange: (course: CourseOption | null) => void }) {
   const { t } = useTranslation();
   const [categoryId, setCategoryId] = useState<number | ''>(value?.category.id ?? '');
+  // A course chosen from outside (a link such as /my/ticket?course=3, a remembered choice) shows its category too.
+  const valueCategory = value?.category.id;
+  useEffect(() => {
+    if (valueCategory !== undefined) setCategoryId(valueCategory);
+  }, [valueCategory]);
   const categories = useQuery({
     queryKey: ['options', 'categories'],
     queryFn: async () => (await getData<Collection<{ id: number; description: string }>>('/api/v2/categories')).collections.map((c) => c.properties),
@@ -28,6 +33,9 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
     queryFn: async () => (await getData<Collection<CourseOption>>(`/api/v2/categories/${categoryId}/courses`)).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
+  // Until the category's courses arrive, the chosen course is its own option, so it shows at once.
+  const options = courses.data ?? (value ? [value] : []);
+  const categoryOptions = categories.data ?? (value ? [value.category] : []);
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ width: '100%', maxWidth: 720 }}>
       <TextField
@@ -39,7 +47,7 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
           onChange(null);
         }}
       >
-        {(categories.data ?? []).map((c) => (
+        {categoryOptions.map((c) => (
           <MenuItem key={c.id} value={c.id}>
             {c.description}
           </MenuItem>
@@ -49,11 +57,11 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
         select
         label={t('course.course')}
         value={value?.id ?? ''}
-        disabled={categoryId === '' || courses.isLoading}
+        disabled={categoryId === '' || (courses.isLoading && !value)}
         onChange={(e) => onChange((courses.data ?? []).find((c) => c.id === Number(e.target.value)) ?? null)}
         helperText={categoryId !== '' && courses.data?.length === 0 ? t('course.noCourses') : undefined}
       >
-        {(courses.data ?? []).map((c) => (
+        {options.map((c) => (
           <MenuItem key={c.id} value={c.id}>
             {c.description}
           </MenuItem>
