@@ -128,6 +128,10 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const dialogA = a.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await dialogA.getByLabel('Observaciones').waitFor();
     await dialogA.getByText('+56990000000').waitFor();
+    // Viewing takes no lock; the first change does.
+    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(404);
+    await choose(a.page, dialogA, 'Intento de contacto', 'Fallido');
+    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data?.properties?.user?.name).toBe('Ana Operadora');
     await screenshot(a.page, 'tickets-dialog-editing');
 
     // B opens the same ticket from its link: read-only, with who holds it and since when.
@@ -141,7 +145,6 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     // A records a failed attempt; Enter in the comment saves.
     await dialogA.getByRole('button', { name: 'Guardar' }).click();
     await dialogA.getByText('Ingrese una observación.').waitFor();
-    await choose(a.page, dialogA, 'Intento de contacto', 'Fallido');
     await dialogA.getByLabel('Observaciones').fill('No contesta; <b>volver a llamar</b> mañana');
     await dialogA.getByLabel('Observaciones').press('Enter');
     await snack(a.page, 'El ticket se ha editado correctamente.');
@@ -185,7 +188,9 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await b.page.goto(`/my/ticket?ticket=${ticket.id}`);
     const dialog = b.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await dialog.getByLabel('Observaciones').waitFor();
-    // B's own lock shows on the unlock screen, and closing the dialog releases it.
+    // B starts writing: B's own lock shows on the unlock screen, and closing the dialog releases it.
+    await dialog.getByLabel('Observaciones').fill('Llamar de nuevo');
+    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(200);
     expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data.properties.user.name).toBe('Bruno Operador');
     await dialog.getByRole('button', { name: 'Cerrar' }).last().click();
     await dialog.waitFor({ state: 'hidden' });

@@ -32,16 +32,15 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { addAttempt, deleteAttempt, fetchTicket, releaseLock, releaseLockOnExit, takeLock, updateTicket, type Ticket, type TicketDetail, type TicketUpdateBody } from './api';
+import { addAttempt, deleteAttempt, fetchTicket, updateTicket, type Ticket, type TicketDetail, type TicketUpdateBody } from './api';
+import { useTicketLock } from './useTicketLock';
+import { useSession } from '../auth/session';
 import { AttemptTimeline, PriorityChip, StudentTickets, TypeIcon } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
 import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
 import { SendMailDialog } from '../mail';
-
-/** The server keeps a lock 15 minutes; the open dialog renews it well before. */
-const LOCK_RENEW_MS = 4 * 60_000;
 
 export type TicketDialogMode = 'work' | 'admin';
 
@@ -116,48 +115,36 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const [loadError, setLoadError] = useState<string | null>(null);
   /** Why the ticket is read-only (someone else holds the lock), or null. */
   const [blocked, setBlocked] = useState<string | null>(null);
-  const [lockId, setLockId] = useState<number | null>(null);
-  const lockRef = useRef<number | null>(null);
-  const alive = useRef(true);
   const [deleting, setDeleting] = useState<TicketDetail | null>(null);
+  const { user } = useSession();
   const form = useForm<FormValues>({
     resolver: zodResolver(mode === 'work' ? workTicketSchema : adminTicketSchema) as never,
     defaultValues: { ...emptyAttempt },
     mode: 'onTouched',
   });
   const { control, handleSubmit, reset, getValues, setError, formState } = form;
-
-  const holdLock = (id: number | null) => {
-    lockRef.current = id;
-    setLockId(id);
-  };
+  const onLockLost = useCallback(
+    (message: string) => {
+      setBlocked(message);
+      notify(message, 'warning', 10_000);
+    },
+    [notify],
+  );
+  const lock = useTicketLock(ticketId, onLockLost);
+  const ticketRef = useRef<Ticket | null>(null);
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
 
-  /** Takes the lock (or learns who holds it), then reads the ticket; what was typed in the attempt is kept. */
+  /** Reads the ticket (viewing takes no lock); someone else's lock makes it read-only. What was typed is kept. */
   const load = useCallback(async () => {
     setLoading(true);
     setLoadError(null);
-    let refusal: string | null = null;
-    try {
-      const id = (await takeLock(ticketId))._data.properties.id;
-      // Closed while the lock was on its way: give it back at once.
-      if (!alive.current) return void releaseLock(id).catch(() => undefined);
-      holdLock(id);
-    } catch (err) {
-      holdLock(null);
-      refusal = err instanceof ApiError ? err.message : t('common.error');
-      if (err instanceof ApiError && err.status === 404) {
-        setLoadError(err.message);
-        setLoading(false);
-        return;
-      }
-    }
     try {
       const full = await fetchTicket(ticketId);
+      ticketRef.current = full.ticket;
       setTicket(full.ticket);
       setDetails(full.details);
-      const lock = full.ticket.lock;
-      setBlocked(refusal === null ? null : lock ? t('tickets.lock.lockedBy', { name: lock.user.name, since: lockSince(lock) }) : refusal);
+      const other = full.ticket.lock && full.ticket.lock.user.id !== user?.id && !full.ticket.lock.expired ? full.ticket.lock : null;
+      setBlocked(other ? t('tickets.lock.lockedBy', { name: other.user.name, since: lockSince(other) }) : null);
       reset({ ...getValues(), ...ticketFormValues(full.ticket) });
     } catch (err) {
       setLoadError(err instanceof ApiError ? err.message : t('common.loadError'));
@@ -171,44 +158,37 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     void load();
   }, [load]);
 
-  // The lock goes with the dialog: on unmount, and when the page itself goes away.
-  useEffect(() => {
-    alive.current = true;
-    const onHide = () => lockRef.current && releaseLockOnExit(lockRef.current);
-    window.addEventListener('pagehide', onHide);
-    return () => {
-      alive.current = false;
-      window.removeEventListener('pagehide', onHide);
-      if (lockRef.current) void releaseLock(lockRef.current).catch(() => undefined);
-      lockRef.current = null;
-    };
-  }, []);
+  /** Editing starts: take the lock. Refused (someone else started first): read-only, what was typed is dropped. */
+  const startEditing = useCallback(async (): Promise<boolean> => {
+    try {
+      await lock.acquire();
+      return true;
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : t('common.error');
+      if (err instanceof ApiError && err.status === 409) {
+        setBlocked(message);
+        if (ticketRef.current) reset({ ...emptyAttempt, ...ticketFormValues(ticketRef.current) });
+      }
+      notify(message, 'warning', 10_000);
+      return false;
+    }
+  }, [lock, notify, reset, t]);
 
-  // Renew the lock while the dialog stays open; losing it makes the dialog read-only.
+  // The first change in the form is the start of editing.
   useEffect(() => {
-    if (!lockId) return;
-    const timer = setInterval(() => {
-      takeLock(ticketId)
-        .then((res) => (alive.current ? holdLock(res._data.properties.id) : void releaseLock(res._data.properties.id).catch(() => undefined)))
-        .catch((err: unknown) => {
-          if (!(err instanceof ApiError) || err.status !== 409) return;
-          holdLock(null);
-          setBlocked(err.message);
-          notify(err.message, 'warning', 10_000);
-        });
-    }, LOCK_RENEW_MS);
-    return () => clearInterval(timer);
-  }, [lockId, ticketId, notify]);
+    const sub = form.watch((_values, info) => {
+      if (info.type === 'change' && !lock.heldRef.current) void startEditing();
+    });
+    return () => sub.unsubscribe();
+  }, [form, lock.heldRef, startEditing]);
 
   const close = () => {
-    const id = lockRef.current;
-    holdLock(null);
-    if (id) void releaseLock(id).catch(() => undefined);
+    lock.release();
     onClose();
   };
 
   const save = handleSubmit(async (raw) => {
-    if (!ticket || !lockRef.current) return;
+    if (!ticket || !(await startEditing())) return;
     let body: TicketUpdateBody;
     if (mode === 'work') {
       const v = raw as unknown as WorkTicketValues;
@@ -231,7 +211,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
       return;
     }
-    holdLock(null); // the server frees the lock with the save
+    lock.forget(); // the server frees the lock with the save
     if (mode === 'work') {
       const v = raw as unknown as WorkTicketValues;
       try {
@@ -273,7 +253,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     }
   };
 
-  const editable = Boolean(lockId && ticket);
+  const editable = Boolean(ticket && !blocked);
   const busy = loading || formState.isSubmitting;
   const title = ticket ? t('tickets.dialog.title', { code: ticket.ticketCode }) : t('tickets.dialog.loading');
   const enrolment = ticket?.courseRegisteredUser;
