@@ -39,8 +39,9 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     return { id, name, token };
   }
 
-  async function ticketFor(enrolment: number, assigned: Person): Promise<Json> {
-    const res = await call('POST', '/tickets', adminToken, {
+  /** A ticket assigned to `assigned`, created by `creator` (an administrator unless given): both may work it. */
+  async function ticketFor(enrolment: number, assigned: Person, creator?: Person): Promise<Json> {
+    const res = await call('POST', '/tickets', creator?.token ?? adminToken, {
       course_registered_user_id: enrolment,
       type_ticket_id: keys.type!.phone,
       status_ticket_id: keys.status!.open,
@@ -118,7 +119,8 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   });
 
   it('operator A edits while B sees the lock and cannot save; A saves an attempt; B reloads and closes the ticket', async () => {
-    const ticket = await ticketFor(enrolments[0]!, anaOp);
+    // Created by Bruno, assigned to Ana: both may work it, one at a time.
+    const ticket = await ticketFor(enrolments[0]!, anaOp, brunoOp);
     const a = await signedInPage(browser, product, anaOp.token);
     const b = await signedInPage(browser, product, brunoOp.token);
 
@@ -169,7 +171,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   });
 
   it('an administrator frees a stale lock on Desbloqueo ticket; then another operator can edit', async () => {
-    const ticket = await ticketFor(enrolments[1]!, anaOp);
+    const ticket = await ticketFor(enrolments[1]!, anaOp, brunoOp);
     // A's browser died while the ticket was open: the lock stays behind.
     expect((await call('POST', '/log-editing-tickets', anaOp.token, { ticket_id: ticket.id })).status).toBe(201);
 

@@ -20,6 +20,7 @@ import { DashboardRepository } from './modules/dashboard/repository.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { FollowUpRepository } from './modules/follow-up/repository.js';
 import { FollowUpService } from './modules/follow-up/service.js';
+import { TicketAccess } from './modules/tickets/access.js';
 import { TicketDetailService, TicketFilterService, TicketLockService, TicketService } from './modules/tickets/service.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
@@ -50,7 +51,8 @@ export function createServices(db: Database, config: Config) {
     dashboard: new DashboardRepository(db),
     mail: new MailRepository(db),
   };
-  const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit);
+  const ticketAccess = new TicketAccess(repos.tickets);
+  const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit, ticketAccess);
   const followUp = new FollowUpService(new FollowUpRepository(db), repos.audit);
   // Background jobs: the queue, and the handlers a JobWorker (main.ts) runs by type.
   const jobs = { queue: new JobQueue(db), handlers: new JobHandlers() };
@@ -62,7 +64,7 @@ export function createServices(db: Database, config: Config) {
   });
   // A message left 'sending' by a job the worker recovered as stale (its process died) is no
   // longer in flight: it may be taken again once the job is stale, not only after the send timeout.
-  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, jobs.queue, mailTransport, config, {
+  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, ticketAccess, jobs.queue, mailTransport, config, {
     busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
   });
   mail.registerJobs(jobs.handlers);
@@ -86,7 +88,7 @@ export function createServices(db: Database, config: Config) {
     studentImport: new StudentImporter(db, repos.students, repos.enrolments),
     tickets,
     ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
-    ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, config.LOCK_TTL_MINUTES),
+    ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, ticketAccess, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
     dashboard: new DashboardService(repos.dashboard, followUp),
     followUp,

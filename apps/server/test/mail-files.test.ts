@@ -126,6 +126,7 @@ describe('attachment clean-up', () => {
     expect(sent.statusCode, sent.body).toBe(201);
     await deliverAll();
     // A message left failed keeps its file whatever its age: it may be retried.
+    await ctx.db.updateTable('tickets').set({ user_assigned_id: opB.id }).where('id', '=', course.tickets[2]!).execute();
     const failed = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[2], subject: 'a', text: '<p>b</p>', files: [pendingFile] });
     const failedId = failed.json()._data.messages[0];
     await ctx.db.updateTable('jobs').set({ status: 'cancelled' }).where('unique_key', '=', `mail.send:${failedId}`).execute();

@@ -296,6 +296,8 @@ describe('single and massive mail', () => {
 
 describe('outbox, retry and templates', () => {
   it('lists the outbox with filters and pages; operators see their own messages', async () => {
+    // B writes from a ticket assigned to B.
+    await ctx.db.updateTable('tickets').set({ user_assigned_id: opB.id }).where('id', '=', course.tickets[0]!).execute();
     const other = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[0]!, subject: 'De B', text: 'x' });
     expect(other.statusCode).toBe(201);
     const all = await api('GET', `/mail/outbox?course_id=${course.course}&page=1&perPage=2`, admin.token);

@@ -215,7 +215,8 @@ describe('creating tickets', () => {
 
 describe('contact attempts', () => {
   it('adds one and many; the creator is the caller; the ticket shows them with their outcome', async () => {
-    const t = await createTicket(opA.token, algebra.enrolments[36]!.id);
+    // Created by A, assigned to B: both may work it.
+    const t = await createTicket(opA.token, algebra.enrolments[36]!.id, { user_assigned_id: opB.id });
     const d = await addAttempt(opB.token, t.id, 'Llamada sin respuesta');
     expect(d).toMatchObject({ ticketId: t.id, comment: 'Llamada sin respuesta', statusDetailTicket: { id: keys.failure, description: 'Fallido', key: 'failure' }, userCreated: { id: opB.id, name: opB.name } });
     const t2 = await createTicket(opA.token, algebra.enrolments[37]!.id);
@@ -302,7 +303,7 @@ describe('updating, closing and versions', () => {
 
 describe('edit locks', () => {
   it('one holder at a time; the holder saves (which releases the lock); the other gets 409 with name and time', async () => {
-    const t = await createTicket(opA.token, algebra.enrolments[4]!.id);
+    const t = await createTicket(opA.token, algebra.enrolments[4]!.id, { user_assigned_id: opB.id });
     const taken = await api('POST', '/log-editing-tickets', opA.token, { ticket_id: t.id, user_id: opB.id });
     expect(taken.statusCode).toBe(201);
     const lock = taken.json()._data.properties;
@@ -336,7 +337,7 @@ describe('edit locks', () => {
   });
 
   it('taking your own lock again renews it; an expired lock no longer blocks anyone', async () => {
-    const t = await createTicket(opA.token, algebra.enrolments[3]!.id);
+    const t = await createTicket(opA.token, algebra.enrolments[3]!.id, { user_assigned_id: opB.id });
     const first = (await api('POST', '/log-editing-tickets', opA.token, { ticket_id: t.id })).json()._data.properties;
     await ctx.db.updateTable('log_editing_tickets').set({ expires_at: sql`now() + interval '1 minute'` }).where('id', '=', first.id).execute();
     const again = await api('POST', '/log-editing-tickets', opA.token, { ticket_id: t.id });
@@ -363,7 +364,7 @@ describe('edit locks', () => {
 
   it('unlock: the holder or an administrator; the admin list shows active locks; unlock many', async () => {
     const t1 = await createTicket(opA.token, algebra.enrolments[35]!.id);
-    const t2 = await createTicket(opA.token, algebra.enrolments[36]!.id);
+    const t2 = await createTicket(opA.token, algebra.enrolments[36]!.id, { user_assigned_id: opB.id });
     const l1 = (await api('POST', '/log-editing-tickets', opA.token, { ticket_id: t1.id })).json()._data.properties;
     const l2 = (await api('POST', '/log-editing-tickets', opB.token, { ticket_id: t2.id })).json()._data.properties;
     const denied = await api('DELETE', `/log-editing-tickets/${l1.id}`, opB.token);
@@ -395,7 +396,8 @@ describe('edit locks', () => {
 
 describe('deleting tickets', () => {
   it('only without attempts, and only by its creator or an administrator/developer', async () => {
-    const mine = await createTicket(opA.token, nandu.enrolments[0]!.id);
+    // Created by A, assigned to B: B works it but may not delete it.
+    const mine = await createTicket(opA.token, nandu.enrolments[0]!.id, { user_assigned_id: opB.id });
     expect((await getTicket(mine.id, opA.token)).properties.showDeleteButton).toBe(true);
     expect((await getTicket(mine.id, opB.token)).properties.showDeleteButton).toBe(false);
     expect((await getTicket(mine.id, admin.token)).properties.showDeleteButton).toBe(true);
@@ -534,15 +536,18 @@ describe('lists', () => {
   });
 
   it('bulk actions apply per ticket with the same rules and report what was refused', async () => {
-    const targets = [made[1]!, made[3]!];
-    await api('POST', '/log-editing-tickets', opA.token, { ticket_id: made[3]!.id });
+    // B's own (assigned), B's own but locked by an administrator, A's (not B's), a missing one.
+    const targets = [made[1]!, made[3]!, made[4]!];
+    await api('POST', '/log-editing-tickets', admin.token, { ticket_id: made[3]!.id });
     const res = await api('POST', '/tickets/bulk', opB.token, { ids: targets.map((t) => t.id).concat(2_000_000_000), action: 'close' });
     expect(res.statusCode).toBe(200);
     expect(res.json()._data.updated).toEqual([made[1]!.id]);
     expect(res.json()._data.refused).toEqual([
       { id: made[3]!.id, reason: expect.stringContaining('bloqueado por') },
+      { id: made[4]!.id, reason: TICKET_MSG.notYours },
       { id: 2_000_000_000, reason: TICKET_MSG.notFound },
     ]);
+    expect((await getTicket(made[4]!.id)).properties.close).toBe(false);
     expect((await getTicket(made[1]!.id)).properties).toMatchObject({ close: true, closingDate: chileParts(new Date()).date });
     const assign = await api('POST', '/tickets/bulk', admin.token, { ids: [made[1]!.id, made[4]!.id], action: 'assign', user_assigned_id: opB.id });
     expect(assign.json()._data).toEqual({ updated: [made[1]!.id, made[4]!.id], refused: [] });
@@ -558,7 +563,7 @@ describe('lists', () => {
 
   it('exports the filtered tickets to .xlsx with the report columns and the attempt history', async () => {
     const t = made[0]!;
-    await addAttempt(opB.token, t.id, 'Contestó; pide otra llamada');
+    await addAttempt(admin.token, t.id, 'Contestó; pide otra llamada');
     const res = await api('GET', `/tickets/export${q({ course_id: course.course })}`, admin.token);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -574,7 +579,7 @@ describe('lists', () => {
     expect(row[4]).toBe('Prueba Test');
     expect(row[16]).toBe('10 días');
     expect(row.slice(17, 19)).toEqual(['Fallido', 'Contestó; pide otra llamada']);
-    expect(row[20]).toBe(opB.name);
+    expect(row[20]).toBe(TEST_ADMIN.name);
     expect(String(row[21])).toMatch(/^1\. \d{2}-\d{2}-\d{4} \d{2}:\d{2} - Fallido - .+: No contesta\n2\. .+No contesta$/);
     const scoped = await api('GET', `/tickets/export${q({ course_id: course.course })}`, opB.token);
     const wb2 = new ExcelJS.Workbook();

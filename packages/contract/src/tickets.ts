@@ -18,6 +18,7 @@ export const TICKET_MSG = {
   lockTaken: 'Ticket bloqueado para edición.',
   lockRefreshed: 'Bloqueo de edición renovado.',
   notLocked: 'El ticket no está bloqueado.',
+  notYours: 'Este ticket está asignado a otro operador: solo puede consultarlo y trabajarlo quien lo tiene asignado o lo creó, o un administrador.',
   unlocked: 'Ticket desbloqueado exitosamente.',
   unlockedMany: (n: number) => `Se ${n === 1 ? 'desbloqueó 1 ticket' : `desbloquearon ${n} tickets`}.`,
   unlockForbidden: 'Solo quien bloqueó el ticket, un administrador o un developer puede desbloquearlo.',

@@ -186,8 +186,7 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
 
   // The message one student would receive and the number of recipients; nothing is queued.
   app.post('/mail/preview', { config: work, schema: { tags, body: mailPreviewSchema } }, async (request) => {
-    requireAuth(request);
-    return ok(await mail.preview(request.body));
+    return ok(await mail.preview(request.body, requireAuth(request)));
   });
 
   app.get('/mail/outbox', { config: work, schema: { tags, querystring: mailOutboxQuerySchema } }, async (request) => {

@@ -29,6 +29,7 @@ import { AppError, conflict, forbidden, invalid, notFound } from '../../http/err
 import type { JobQueue, JobRow } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
 import { decryptSecret } from '../../lib/crypto.js';
+import type { TicketAccess } from '../tickets/access.js';
 import type { TicketDetailRepository, TicketRepository } from '../tickets/repository.js';
 import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
 import type { AttachmentRow, MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
@@ -78,6 +79,7 @@ export class MailService {
     private readonly repo: MailRepository,
     private readonly tickets: TicketRepository,
     private readonly details: TicketDetailRepository,
+    private readonly access: TicketAccess,
     private readonly queue: JobQueue,
     private readonly transport: MailTransport,
     private readonly config: Pick<Config, 'DATA_DIR' | 'MAIL_FROM' | 'APP_SECRET' | 'MAIL_MAX_ATTACHMENT_MB'>,
@@ -215,6 +217,7 @@ export class MailService {
 
   /** One message to the student of a ticket. */
   async queueSingle(input: MailSingleInput, actor: AuthUser): Promise<MailQueuedResult> {
+    await this.access.assert(actor, [input.ticketId], 'skip');
     const rows = await this.repo.tickets([input.ticketId]);
     if (!rows.length) throw notFound(MAIL_MSG.ticketNotFound);
     const result: MailQueuedResult = await this.queueFor(rows, input, actor, ticketSkipped);
@@ -224,6 +227,7 @@ export class MailService {
 
   /** One message per ticket; students without an e-mail address are reported as skipped. */
   async queueMassive(input: MailMassiveInput, actor: AuthUser): Promise<MailQueuedResult> {
+    await this.access.assert(actor, input.ticketsId, 'skip');
     const rows = await this.repo.tickets(input.ticketsId);
     const found = new Set(rows.map((r) => r.ticket_id));
     const missing = input.ticketsId.filter((id) => !found.has(id));
@@ -284,7 +288,8 @@ export class MailService {
    * What /mail/single or /mail/massive would queue, without queueing it: the number of
    * recipients and the first one's message exactly as the worker will send it.
    */
-  async preview(input: MailPreviewInput): Promise<MailPreviewResult> {
+  async preview(input: MailPreviewInput, actor: AuthUser): Promise<MailPreviewResult> {
+    await this.access.assert(actor, input.ticketsId, 'skip');
     const rows = await this.repo.tickets(input.ticketsId);
     const byId = new Map(rows.map((r) => [r.ticket_id, r]));
     const missing = input.ticketsId.filter((id) => !byId.has(id));

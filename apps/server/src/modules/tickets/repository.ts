@@ -408,6 +408,11 @@ export class TicketRepository {
       .orderBy('h.id')
       .execute();
   }
+
+  /** Who each of these tickets belongs to (the access rule's input). */
+  owners(ids: number[]) {
+    return this.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'user_create_id']).where('id', 'in', ids).execute();
+  }
 }
 
 export type TicketRow = Awaited<ReturnType<TicketRepository['findMany']>>[number];
@@ -428,9 +433,15 @@ export class TicketDetailRepository {
       ]);
   }
 
-  list(q: ListQuery & { ticketId?: number }) {
+  list(q: ListQuery & { ticketId?: number; ownerId?: number }) {
     let query = this.base();
     if (q.ticketId) query = query.where('d.ticket_id', '=', q.ticketId);
+    if (q.ownerId !== undefined) {
+      const owner = q.ownerId;
+      query = query.where((eb) =>
+        eb.exists(eb.selectFrom('tickets as ot').select('ot.id').whereRef('ot.id', '=', 'd.ticket_id').where((w) => w.or([w('ot.user_assigned_id', '=', owner), w('ot.user_create_id', '=', owner)]))),
+      );
+    }
     if (q.search) query = query.where('d.comment', 'ilike', likePattern(q.search));
     const dir = q.order === 'desc' ? 'desc' : 'asc';
     return paginate(query.orderBy('d.created_at', dir).orderBy('d.id', dir), q);

@@ -58,7 +58,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   };
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same).
   const one = async (request: FastifyRequest, id: number) => {
-    const [ticket, details] = await Promise.all([tickets.get(id), ticketDetails.ofTickets([id])]);
+    const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), ticketDetails.ofTickets([id])]);
     return presentTicket(request, ticket, details);
   };
 
@@ -102,12 +102,12 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   app.get('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(await one(request, request.params.id)));
 
   app.get('/tickets/:id/ticket-details', { config: work, schema: { tags, params: idParams, querystring: listQuery } }, async (request) => {
-    const { rows, meta } = await ticketDetails.ofTicket(request.params.id, request.query);
+    const { rows, meta } = await ticketDetails.ofTicket(request.params.id, request.query, requireAuth(request));
     return ok(collection(request, path(request), 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
   });
 
   app.get('/tickets/:id/history', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    const rows = await tickets.history(request.params.id);
+    const rows = await tickets.history(request.params.id, requireAuth(request));
     return ok(collection(request, path(request), 'ticketHistory', rows.map((h) => presentHistory(request, h))));
   });
 
@@ -146,11 +146,11 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
 
   // Contact attempts.
   app.get('/ticket-details', { config: work, schema: { tags, querystring: ticketDetailListQuerySchema } }, async (request) => {
-    const { rows, meta } = await ticketDetails.list({ ...request.query, ticketId: request.query.ticket_id });
+    const { rows, meta } = await ticketDetails.list({ ...request.query, ticketId: request.query.ticket_id }, requireAuth(request));
     return ok(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
   });
 
-  app.get('/ticket-details/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentDetail(request, await ticketDetails.get(request.params.id))));
+  app.get('/ticket-details/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentDetail(request, await ticketDetails.getFor(request.params.id, requireAuth(request)))));
 
   app.post('/ticket-details', { config: work, schema: { tags, body: ticketDetailCreateSchema } }, async (request, reply) => {
     const row = await ticketDetails.create(request.body, requireAuth(request));
@@ -181,10 +181,10 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) =>
-    ok(presentLock(request, await ticketLocks.activeFor(request.params.id))),
+    ok(presentLock(request, await ticketLocks.activeFor(request.params.id, requireAuth(request)))),
   );
 
-  app.get('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentLock(request, await ticketLocks.get(request.params.id))));
+  app.get('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentLock(request, await ticketLocks.getFor(request.params.id, requireAuth(request)))));
 
   app.post('/log-editing-tickets', { config: work, schema: { tags, body: ticketLockSchema } }, async (request, reply) => {
     const { row, renewed } = await ticketLocks.acquire(request.body.ticket_id, requireAuth(request));

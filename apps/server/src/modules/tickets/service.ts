@@ -39,6 +39,7 @@ import type {
   TicketRepository,
   TicketRow,
 } from './repository.js';
+import { mayTouchTicket, ownerScope, type TicketAccess } from './access.js';
 
 /** Most rows one export writes. */
 export const EXPORT_LIMIT = 20_000;
@@ -111,6 +112,7 @@ export class TicketService {
     private readonly repo: TicketRepository,
     private readonly locks: TicketLockRepository,
     private readonly audit: AuditRepository,
+    readonly access: TicketAccess,
   ) {}
 
   list(kind: TicketListKind, q: TicketQuery, actor: AuthUser, opts: { scoped?: boolean } = {}) {
@@ -123,6 +125,13 @@ export class TicketService {
   async get(id: number) {
     const row = await this.repo.findById(id);
     if (!row) throw notFound(TICKET_MSG.notFound);
+    return row;
+  }
+
+  /** One ticket, for a caller the access rule lets touch it (404 missing, 403 not theirs). */
+  async getFor(id: number, actor: AuthUser) {
+    const row = await this.get(id);
+    this.access.check(actor, row);
     return row;
   }
 
@@ -215,7 +224,7 @@ export class TicketService {
    * once; reopening clears it. Bumps the version, frees the caller's lock, writes the history.
    */
   async update(id: number, input: TicketUpdateInput, actor: AuthUser) {
-    const row = await this.get(id);
+    const row = await this.getFor(id, actor);
     if (input.ticket_id !== undefined && input.ticket_id !== id) throw invalid({ ticket_id: [TICKET_MSG.ticketMismatch] });
     if (row.lock_user_id && row.lock_user_id !== actor.id) throw lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! });
     if (input.version !== undefined && input.version !== row.version) throw conflict(TICKET_MSG.staleVersion);
@@ -252,6 +261,7 @@ export class TicketService {
 
   /** Why this caller may not delete this ticket, or null. */
   private refusal(row: TicketRow, actor: AuthUser): AppError | null {
+    if (!mayTouchTicket(actor, row)) return forbidden(TICKET_MSG.notYours);
     const attempts = Number(row.details_count);
     if (!canDeleteTicket({ attempts: 0, creatorId: row.user_create_id }, actor)) return forbidden(TICKET_MSG.deleteForbidden);
     if (!canDeleteTicket({ attempts, creatorId: row.user_create_id }, actor)) return conflict(TICKET_MSG.hasDetails);
@@ -292,8 +302,8 @@ export class TicketService {
     return { updated: done, refused };
   }
 
-  async history(id: number) {
-    await this.get(id);
+  async history(id: number, actor: AuthUser) {
+    await this.getFor(id, actor);
     return this.repo.history(id);
   }
 
@@ -313,8 +323,9 @@ export class TicketDetailService {
     private readonly locks: TicketLockRepository,
   ) {}
 
-  list(q: ListQuery & { ticketId?: number }) {
-    return this.repo.list(q);
+  /** Attempts, of the caller's own tickets unless administrator or developer. */
+  list(q: ListQuery & { ticketId?: number }, actor: AuthUser) {
+    return this.repo.list({ ...q, ownerId: ownerScope(actor) });
   }
 
   async get(id: number) {
@@ -323,8 +334,15 @@ export class TicketDetailService {
     return row;
   }
 
-  async ofTicket(ticketId: number, q: ListQuery) {
-    await this.ticketService.get(ticketId);
+  /** One attempt, of a ticket the caller may touch. */
+  async getFor(id: number, actor: AuthUser) {
+    const row = await this.get(id);
+    await this.ticketService.access.assert(actor, [row.ticket_id]);
+    return row;
+  }
+
+  async ofTicket(ticketId: number, q: ListQuery, actor: AuthUser) {
+    await this.ticketService.getFor(ticketId, actor);
     return this.repo.list({ ...q, ticketId });
   }
 
@@ -350,7 +368,7 @@ export class TicketDetailService {
   async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
     // The three checks run at once; field errors (422) come before someone else's lock (409).
     const [found, looked, lockError] = await Promise.all([
-      this.repo.existingTickets(input.ticket_id),
+      this.ticketService.access.assert(actor, input.ticket_id, 'skip').then(() => this.repo.existingTickets(input.ticket_id)),
       this.ticketService.lookupRefs({ status_detail_ticket_id: input.status_detail_ticket_id }),
       this.assertUnlocked(input.ticket_id, actor).then(() => null, (error: unknown) => error),
     ]);
@@ -365,7 +383,7 @@ export class TicketDetailService {
 
   /** Corrects an attempt: its author or an administrator/developer, recorded in the history. */
   async update(id: number, input: TicketDetailUpdateInput, actor: AuthUser) {
-    const row = await this.get(id);
+    const row = await this.getFor(id, actor);
     if (row.user_created_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.detailEditForbidden);
     await this.assertUnlocked([row.ticket_id], actor);
     const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id });
@@ -419,6 +437,7 @@ export class TicketLockService {
   constructor(
     private readonly repo: TicketLockRepository,
     private readonly tickets: TicketRepository,
+    private readonly access: TicketAccess,
     private readonly ttlMinutes: number,
   ) {}
 
@@ -432,13 +451,16 @@ export class TicketLockService {
     return row;
   }
 
-  private async ticketExists(ticketId: number) {
-    if (!(await this.tickets.findById(ticketId))) throw notFound(TICKET_MSG.notFound);
+  /** One lock, of a ticket the caller may touch. */
+  async getFor(id: number, actor: AuthUser) {
+    const row = await this.get(id);
+    await this.access.assert(actor, [row.ticket_id]);
+    return row;
   }
 
   /** The active lock of a ticket, or 404. */
-  async activeFor(ticketId: number) {
-    await this.ticketExists(ticketId);
+  async activeFor(ticketId: number, actor: AuthUser) {
+    await this.access.assert(actor, [ticketId]);
     const row = await this.repo.active(ticketId);
     if (!row) throw notFound(TICKET_MSG.notLocked);
     return row;
@@ -446,7 +468,7 @@ export class TicketLockService {
 
   /** Takes the lock (or renews the caller's own); a lock someone else holds is a 409. */
   async acquire(ticketId: number, actor: AuthUser) {
-    await this.ticketExists(ticketId);
+    await this.access.assert(actor, [ticketId]);
     const before = await this.repo.active(ticketId);
     const id = await this.repo.acquire(ticketId, actor.id, this.ttlMinutes);
     if (id === undefined) {
@@ -458,14 +480,14 @@ export class TicketLockService {
 
   /** PUT on a lock renews it for its holder. */
   async renew(id: number, actor: AuthUser) {
-    const lock = await this.get(id);
+    const lock = await this.getFor(id, actor);
     if (lock.user_id !== actor.id && !lock.expired) throw lockedError(lock);
     return this.acquire(lock.ticket_id, actor);
   }
 
   /** Unlock: the holder, or an administrator/developer (then noted in the ticket's history). */
   async release(id: number, actor: AuthUser) {
-    const lock = await this.get(id);
+    const lock = await this.getFor(id, actor);
     if (lock.user_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.unlockForbidden);
     await this.releaseMany([id], actor);
   }

@@ -1,0 +1,41 @@
+import { isAdminLike, TICKET_MSG } from '@sigaf/contract';
+import type { AuthUser } from '../../http/auth.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { TicketRepository } from './repository.js';
+
+/** Who a ticket belongs to. */
+export interface TicketOwners {
+  user_assigned_id: number | null;
+  user_create_id: number;
+}
+
+/**
+ * The one rule for a single ticket (README, permission matrix; SECURITY.md): administrators and
+ * developers may read and change every ticket; an operator only the tickets assigned to them or
+ * created by them. Every route that takes a ticket, a contact attempt, an edit lock or a mail of a
+ * ticket asks here (TicketAccess), so lists, single records and changes follow the same rule.
+ */
+export function mayTouchTicket(actor: Pick<AuthUser, 'id' | 'role'>, ticket: TicketOwners): boolean {
+  return isAdminLike(actor.role) || ticket.user_assigned_id === actor.id || ticket.user_create_id === actor.id;
+}
+
+/** The operator an attempt list or export is narrowed to (their own tickets), or undefined for everyone. */
+export const ownerScope = (actor: Pick<AuthUser, 'id' | 'role'>): number | undefined => (isAdminLike(actor.role) ? undefined : actor.id);
+
+/** Applies `mayTouchTicket` to tickets by id: 404 for a missing one, 403 for one that is not the caller's. */
+export class TicketAccess {
+  constructor(private readonly repo: TicketRepository) {}
+
+  /** Checks every ticket in one query. `missing` says what an unknown id is (404 by default; callers with field errors pass 'skip'). */
+  async assert(actor: AuthUser, ticketIds: number[], missing: 'notFound' | 'skip' = 'notFound'): Promise<void> {
+    if (!ticketIds.length) return;
+    const rows = await this.repo.owners([...new Set(ticketIds)]);
+    if (missing === 'notFound' && rows.length < new Set(ticketIds).size) throw notFound(TICKET_MSG.notFound);
+    if (rows.some((r) => !mayTouchTicket(actor, r))) throw forbidden(TICKET_MSG.notYours);
+  }
+
+  /** `assert` for a row already read. */
+  check(actor: AuthUser, ticket: TicketOwners): void {
+    if (!mayTouchTicket(actor, ticket)) throw forbidden(TICKET_MSG.notYours);
+  }
+}
