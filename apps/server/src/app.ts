@@ -44,6 +44,21 @@ declare module 'fastify' {
   }
 }
 
+/** Deepest nesting a JSON body may have (the API's deepest request is a few levels). */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays deeper than `max` levels; iterative, so any depth is safe to ask. */
+export function jsonDepthOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * The original client sends a JSON body (`true`) with GET and DELETE, and sometimes an empty
  * body with a JSON content type: both are accepted. Broken JSON is a 400 in the envelope.
@@ -54,7 +69,10 @@ function registerJsonParser(app: FastifyInstance) {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
+      const value: unknown = JSON.parse(text);
+      // Deeper than any request of the API: refused before a route (or JSON.stringify) recurses into it.
+      if (jsonDepthOver(value, MAX_JSON_DEPTH)) return done(Object.assign(new Error(MSG.jsonTooDeep), { statusCode: 400, code: 'SIGAF_JSON_TOO_DEEP' }), undefined);
+      done(null, value);
     } catch {
       const err = Object.assign(new Error(MSG.badJson), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
       done(err, undefined);

@@ -336,6 +336,40 @@ describe('fuzzing from the OpenAPI document', () => {
     expect(problems.slice(0, 40)).toEqual([]);
     expect(total).toBeGreaterThanOrEqual(MIN_REQUESTS);
   }, 900_000);
+  it('every route answers the three classes the adversarial review found with a 4xx envelope: inherited sort names, multipart cut before its closing boundary, JSON nested 5,000 deep', async () => {
+    const doc = (await ctx.request({ method: 'GET', url: '/api/docs/json' })).json();
+    const ops = operations(doc).sort((a, b) => Number(a.path.startsWith('/api/auth')) - Number(b.path.startsWith('/api/auth')));
+    const r = rng(20261124);
+    const admin = ids[0]!;
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const deepObject = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const cutMultipart = (boundary: string) =>
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nRUT;DV\r\n1;9\r\n`);
+    const problems: string[] = [];
+    let total = 0;
+    for (const op of ops) {
+      const base = pathWith(op, r, false);
+      const requests: InjectOptions[] = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'].map((sort) => ({ method: op.method as InjectOptions['method'], url: `${base}?sort=${sort}&order=desc` }));
+      if (op.method !== 'GET') {
+        requests.push({ method: op.method as InjectOptions['method'], url: base, payload: cutMultipart('----cut'), headers: { 'content-type': 'multipart/form-data; boundary=----cut' } });
+        for (const payload of [deep, deepObject]) requests.push({ method: op.method as InjectOptions['method'], url: base, payload, headers: { 'content-type': 'application/json' } });
+      }
+      for (const req of requests) {
+        const res = await ctx.app.inject({ ...req, headers: { accept: 'application/json', ...req.headers, authorization: `Bearer ${admin.token}` } });
+        total++;
+        const where = `${req.method} ${String(req.url)} [${(req.headers as Json | undefined)?.['content-type'] ?? ''}] -> ${res.statusCode}`;
+        if (res.statusCode >= 500) problems.push(`${where}: ${res.body.slice(0, 200)}`);
+        else if (res.statusCode >= 400) {
+          const body = res.json();
+          if (body.success !== false || typeof body.message !== 'string' || ENGLISH.test(body.message)) problems.push(`${where}: ${res.body.slice(0, 200)}`);
+        }
+        if (res.statusCode === 401) admin.token = await ctx.login(admin.email!, admin.password!);
+      }
+    }
+    expect(problems.slice(0, 40)).toEqual([]);
+    expect(total).toBeGreaterThan(ops.length * 5);
+  }, 300_000);
+
   it('answers the cases the fuzzing found with the envelope (they were 500s or bare Fastify errors)', async () => {
     const admin = ids[0]!;
     const auth = { authorization: `Bearer ${admin.token}`, accept: 'application/json' };

@@ -25,6 +25,7 @@ export const MSG = {
   payloadTooLarge: 'El contenido enviado es demasiado grande.',
   unsupportedMedia: 'Tipo de contenido no soportado.',
   badJson: 'El cuerpo de la solicitud no es un JSON válido.',
+  jsonTooDeep: 'El cuerpo de la solicitud tiene demasiados niveles de anidación.',
   badMultipart: 'El formulario enviado (multipart/form-data) no es válido.',
 } as const;
 

@@ -43,6 +43,17 @@ export function pageMeta(page: number, perPage: number, total: number): PageMeta
   return { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) };
 }
 
+/**
+ * The column of a whitelisted sort key. An unknown key, and a name every object inherits
+ * (`__proto__`, `constructor`, `toString`, `valueOf`…), is the default: only own keys count.
+ */
+export function sortColumn<T extends Record<string, string>>(sorts: T, key: string | undefined, fallback: keyof T): T[keyof T] {
+  return key !== undefined && Object.hasOwn(sorts, key) ? sorts[key as keyof T] : sorts[fallback];
+}
+
+/** Whether `key` is one of the whitelist's own keys. */
+export const isSortKey = (sorts: object, key: string | undefined): key is string => key !== undefined && Object.hasOwn(sorts, key);
+
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -86,6 +86,7 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, MSG.payloadTooLarge],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, MSG.unsupportedMedia],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, MSG.badJson],
+  SIGAF_JSON_TOO_DEEP: [400, MSG.jsonTooDeep],
 };
 
 /**
@@ -98,7 +99,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 }
 
 /** The multipart parser's (busboy) errors for a malformed body: plain Errors, told by their text. */
-const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part|urlencoded) |Unsupported content type)/;
+const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part|urlencoded) |Unsupported content type|Part terminated early|Unexpected end of multipart data)/;
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & PgError, request, reply) => {

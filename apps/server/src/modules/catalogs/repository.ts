@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 import type { CatalogueTable, Usage } from './declarations.js';
 
 export interface CatalogueRow {
@@ -35,7 +35,7 @@ export class CatalogueRepository {
       query = query.select(sql<number>`(select count(*) from activities a where a.section_id = c.id)`.as('activities_count'));
     }
     if (q.search) query = query.where('c.description', 'ilike', likePattern(q.search));
-    const sortCol = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    const sortCol = sortColumn(SORTS, q.sort, 'id');
     query = query.orderBy(sql.ref(sortCol), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id');
     return paginate(query, q) as Promise<{ rows: CatalogueRow[]; meta?: import('@sigaf/contract').PageMeta }>;
   }

@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 import type { CategoryTable } from '../../db/schema.js';
 
 const SORTS = { id: 'c.id', description: 'c.description', categoryCode: 'c.category_code', idCategoryMoodle: 'c.id_category_moodle' } as const;
@@ -27,7 +27,7 @@ export class CategoryRepository {
       query = query.where((eb) => eb.or([eb('c.description', 'ilike', p), eb('c.category_code', 'ilike', p)]));
     }
     if (q.platformId) query = query.where('c.platform_id', '=', q.platformId);
-    const col = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    const col = sortColumn(SORTS, q.sort, 'id');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id'), q);
   }
 

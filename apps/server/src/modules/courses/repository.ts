@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, paginate } from '../../db/pagination.js';
+import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 import type { ActivityTable, CourseTable } from '../../db/schema.js';
 
 const SORTS = { id: 'c.id', description: 'c.description', email: 'c.email', idCourseMoodle: 'c.id_course_moodle' } as const;
@@ -29,7 +29,7 @@ export class CourseRepository {
       const p = likePattern(q.search);
       query = query.where((eb) => eb.or([eb('c.description', 'ilike', p), eb('c.email', 'ilike', p)]));
     }
-    const col = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    const col = sortColumn(SORTS, q.sort, 'id');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id'), q);
   }
 
@@ -99,7 +99,7 @@ export class ActivityRepository {
     if (q.courseId) query = query.where('a.course_id', '=', q.courseId);
     if (q.sectionId) query = query.where('a.section_id', '=', q.sectionId);
     if (q.search) query = query.where('a.description', 'ilike', likePattern(q.search));
-    const col = ACTIVITY_SORTS[(q.sort ?? 'id') as keyof typeof ACTIVITY_SORTS] ?? ACTIVITY_SORTS.id;
+    const col = sortColumn(ACTIVITY_SORTS, q.sort, 'id');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('a.id'), q);
   }
 

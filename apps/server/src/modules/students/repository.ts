@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { paginate, personSearch } from '../../db/pagination.js';
+import { paginate, personSearch, sortColumn } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
 
 export const STUDENT_COLUMNS = [
@@ -33,7 +33,7 @@ export class StudentRepository {
     if (q.courseId) {
       query = query.where((eb) => eb.exists(eb.selectFrom('course_registered_users as e').select('e.id').whereRef('e.registered_user_id', '=', 'r.id').where('e.course_id', '=', q.courseId!)));
     }
-    const col = SORTS[(q.sort ?? 'id') as keyof typeof SORTS] ?? SORTS.id;
+    const col = sortColumn(SORTS, q.sort, 'id');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('r.id'), q);
   }
 
@@ -111,7 +111,7 @@ export class EnrolmentRepository {
     if (q.unassigned) query = query.where('e.classroom_id', 'is', null);
     if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
     if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
-    const col = ENROLMENT_SORTS[(q.sort ?? 'lastName') as keyof typeof ENROLMENT_SORTS] ?? ENROLMENT_SORTS.lastName;
+    const col = sortColumn(ENROLMENT_SORTS, q.sort, 'lastName');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`).orderBy('e.id'), q);
   }
 

@@ -2,7 +2,7 @@ import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contra
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personSearch, UNPAGED_LIMIT, type Page } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personSearch, UNPAGED_LIMIT, type Page, isSortKey, sortColumn } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
@@ -206,8 +206,9 @@ export class TicketRepository {
 
   /** A page of tickets and the total: two queries at once, the page read in index order and the total counted apart. */
   async list(q: TicketQuery & { search?: string }, defaults: { sort: string; order: SortDirection }): Promise<Page<TicketRow>> {
-    const key = q.sort && SORTS[q.sort] ? q.sort : defaults.sort;
-    const dir = q.sort && SORTS[q.sort] ? (q.order ?? 'asc') : (q.order ?? defaults.order);
+    const known = isSortKey(SORTS, q.sort);
+    const key = known ? q.sort! : defaults.sort;
+    const dir = known ? (q.order ?? 'asc') : (q.order ?? defaults.order);
     const query = this.filtered(q).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
@@ -539,7 +540,7 @@ export class TicketLockRepository {
       const p = likePattern(q.search);
       query = query.where((eb) => eb.or([eb('t.ticket_code', 'ilike', p), eb('u.name', 'ilike', p)]));
     }
-    const col = LOCK_SORTS[(q.sort ?? 'createdAt') as keyof typeof LOCK_SORTS] ?? LOCK_SORTS.createdAt;
+    const col = sortColumn(LOCK_SORTS, q.sort, 'createdAt');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('l.id'), q);
   }
 

@@ -1,6 +1,6 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { paginate, personSearch } from '../../db/pagination.js';
+import { paginate, personSearch, sortColumn } from '../../db/pagination.js';
 import type { Database } from '../../db/database.js';
 import type { UserTable } from '../../db/schema.js';
 
@@ -27,7 +27,7 @@ export class UserRepository {
     let query = this.base();
     if (q.excludeRoles?.length) query = query.where((eb) => eb.or([eb('r.key', 'is', null), eb('r.key', 'not in', q.excludeRoles!)]));
     if (q.search) query = query.where(personSearch(sql`u.name`, sql`coalesce(u.rut, '')`, q.search, [sql`u.email`]));
-    const col = USER_SORTS[(q.sort ?? 'name') as keyof typeof USER_SORTS] ?? USER_SORTS.name;
+    const col = sortColumn(USER_SORTS, q.sort, 'name');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('u.id'), q);
   }
 
