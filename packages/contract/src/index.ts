@@ -15,3 +15,4 @@ export * from './mail.js';
 export * from './moodle.js';
 export * from './dashboard.js';
 export * from './follow-up.js';
+export * from './csv.js';

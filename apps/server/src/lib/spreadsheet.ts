@@ -1,3 +1,4 @@
+import { csvText } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { AppError } from '../http/errors.js';
 
@@ -120,10 +121,7 @@ export async function writeXlsx(sheetName: string, header: string[], rows: Array
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/** The product's one CSV writer (formulas neutralised: `csvText` in the contract). */
 export function writeCsv(header: string[], rows: Array<Array<string | number | null>>): Buffer {
-  const esc = (v: string | number | null) => {
-    const s = v === null ? '' : String(v);
-    return /[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return Buffer.from(`\uFEFF${[header, ...rows].map((r) => r.map(esc).join(';')).join('\r\n')}\r\n`, 'utf8');
+  return Buffer.from(csvText(header, rows), 'utf8');
 }

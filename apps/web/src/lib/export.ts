@@ -1,14 +1,11 @@
+import { csvText, type CsvCell } from '@sigaf/contract';
 import { saveBlob } from './api';
 
-export type ExportCell = string | number | null | undefined;
+export type ExportCell = CsvCell;
 
-function csv(header: string[], rows: ExportCell[][]): Blob {
-  const esc = (v: ExportCell) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const text = [header, ...rows].map((r) => r.map(esc).join(';')).join('\r\n');
-  return new Blob([`\uFEFF${text}\r\n`], { type: 'text/csv;charset=utf-8' });
+/** The product's one CSV writer (formulas neutralised), as a download. */
+export function csvBlob(header: string[], rows: ExportCell[][]): Blob {
+  return new Blob([csvText(header, rows)], { type: 'text/csv;charset=utf-8' });
 }
 
 async function xlsx(sheet: string, header: string[], rows: ExportCell[][]): Promise<Blob> {
@@ -28,5 +25,5 @@ async function xlsx(sheet: string, header: string[], rows: ExportCell[][]): Prom
 export async function exportTable(format: 'xlsx' | 'csv', name: string, header: string[], rows: ExportCell[][]) {
   const slug = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
   const file = `${slug}-${new Date().toISOString().slice(0, 10)}.${format}`;
-  saveBlob(format === 'csv' ? csv(header, rows) : await xlsx(name, header, rows), file);
+  saveBlob(format === 'csv' ? csvBlob(header, rows) : await xlsx(name, header, rows), file);
 }

@@ -1,0 +1,22 @@
+/** A cell of a CSV the product writes: text, a number, or empty. */
+export type CsvCell = string | number | null | undefined;
+
+/** Text a spreadsheet would read as a formula (or a DDE command) when it opens the file. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One cell as written: a text that a spreadsheet would take for a formula (it begins with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, so that a name such as
+ * `=HYPERLINK(…)` stays text in whoever opens the export. Numbers (typed as numbers, negative
+ * ones too) are written as they are. Quoted when it holds the separator, a quote or a line break.
+ */
+export function csvCell(value: CsvCell): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Every CSV the product writes (web and server): `;`-separated, CRLF, UTF-8 with a BOM so Excel reads accents. */
+export function csvText(header: string[], rows: CsvCell[][]): string {
+  return `\uFEFF${[header, ...rows].map((r) => r.map(csvCell).join(';')).join('\r\n')}\r\n`;
+}
