@@ -375,6 +375,26 @@ describe('outbox, retry and templates', () => {
   });
 });
 
+describe('placeholders meet the link check', () => {
+  it('a student named javascript:… in <a href="{nombre}"> yields no javascript: link, in the preview and in the stored message', async () => {
+    const fresh = await seedMailTickets(ctx.db, opA.id, 1);
+    const enrolment = await ctx.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', fresh.tickets[0]!).executeTakeFirstOrThrow();
+    const student = await ctx.db.selectFrom('course_registered_users').select('registered_user_id').where('id', '=', enrolment.course_registered_user_id).executeTakeFirstOrThrow();
+    await ctx.db.updateTable('registered_users').set({ name: 'javascript:alert(1)//' }).where('id', '=', student.registered_user_id).execute();
+    const body = { ticketsId: [fresh.tickets[0]!], subject: 'Hola {nombre}', text: '<p><a href="{nombre}">Abrir</a> y <a href="https://sigaf.cl/{rut}">ficha</a></p>' };
+    const preview = await api('POST', '/mail/preview', opA.token, body);
+    expect(preview.statusCode, preview.body).toBe(200);
+    const shown = preview.json()._data.sample.html as string;
+    expect(shown).not.toMatch(/javascript:/i);
+    expect(shown).toContain('https://sigaf.cl/');
+    const queued = await api('POST', '/mail/single', opA.token, { ticketId: fresh.tickets[0]!, subject: body.subject, text: body.text });
+    expect(queued.statusCode, queued.body).toBe(201);
+    const stored = await ctx.db.selectFrom('mail_messages').select('html').where('ticket_id', '=', fresh.tickets[0]!).executeTakeFirstOrThrow();
+    expect(stored.html).not.toMatch(/href="javascript:/i);
+    expect(stored.html).toContain('Abrir');
+  });
+});
+
 describe('content helpers', () => {
   it('sanitises to basic formatting and derives the text part', () => {
     expect(sanitizeBody('<h1 style="color:red">Título</h1><div>línea</div><iframe src="x"></iframe><u>u</u><a href="mailto:a@b.cl" target="_blank">a</a>')).toBe(

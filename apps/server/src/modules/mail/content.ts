@@ -59,9 +59,13 @@ export function htmlToText(html: string): string {
 
 export type PlaceholderValues = Record<MailPlaceholder, string>;
 
-/** Subject and body for one student: placeholders filled (escaped in HTML), the text part derived. */
+/**
+ * Subject and body for one student: placeholders filled (escaped in HTML), the text part derived.
+ * The body is sanitised again after filling, so that a value in a link (`<a href="{nombre}">` and a
+ * student named `javascript:…`) meets the same link check as the template itself.
+ */
 export function personalise(subject: string, html: string, values: PlaceholderValues) {
-  const body = fillPlaceholders(html, values, escapeHtml);
+  const body = sanitizeBody(fillPlaceholders(html, values, escapeHtml));
   return {
     subject: fillPlaceholders(subject, values).replace(/[\r\n]+/g, ' ').trim().slice(0, 255),
     html: body,
