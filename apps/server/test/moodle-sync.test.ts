@@ -1,4 +1,6 @@
-import { MOODLE_ACTIVITY_STATUS, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
@@ -164,6 +166,62 @@ describe('Moodle settings per platform', () => {
     const off = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`);
     expect([off.status, off.body.message]).toEqual([422, 'Los servicios web de Moodle están deshabilitados']);
     sim.site.settings.wsEnabled = true;
+  });
+});
+
+describe('the stored Moodle token goes only to the stored URL', () => {
+  /** A server that records every request it gets (and answers with a redirect to itself, or a page). */
+  async function recorder(mode: 'redirect' | 'page') {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${body}`);
+        if (mode === 'redirect') res.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/again` }).end();
+        else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>no es Moodle</html>');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  it('testing or saving another URL without its token is refused; the stored token never reaches it', async () => {
+    await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: sim.url, token: FIXTURE_TOKENS.admin });
+    const trap = await recorder('page');
+    try {
+      const test = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { url: trap.url });
+      expect([test.status, test.body._data.errors.token]).toEqual([422, [MOODLE_MSG.tokenForNewUrl]]);
+      const save = await call('PUT', `/api/v2/platforms/${platformId}/moodle`, { url: trap.url });
+      expect([save.status, save.body._data.errors.token]).toEqual([422, [MOODLE_MSG.tokenForNewUrl]]);
+      expect(trap.seen).toEqual([]);
+      const row = await ctx.db.selectFrom('platforms').select('url').where('id', '=', platformId).executeTakeFirstOrThrow();
+      expect(row.url).toBe(sim.url);
+      // The same URL spelled differently is the stored one.
+      expect((await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { url: `${sim.url}/` })).status).toBe(200);
+    } finally {
+      await trap.close();
+    }
+  });
+
+  it('a redirect is never followed with a token; open and closed ports get the same words', async () => {
+    const trap = await recorder('redirect');
+    try {
+      const res = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { url: trap.url, token: 'tokennuevoparaprobar' });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.body.message).toMatch(/^No se pudo conectar con Moodle/);
+      expect(trap.seen).toHaveLength(1);
+      expect(trap.seen.filter((r) => r.startsWith('POST /again'))).toEqual([]);
+    } finally {
+      await trap.close();
+    }
+    const closed = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { url: 'http://127.0.0.1:1', token: 'tokennuevoparaprobar' });
+    const page = await recorder('page');
+    await page.close();
+    const gone = await call('POST', `/api/v2/platforms/${platformId}/moodle/test`, { url: page.url, token: 'tokennuevoparaprobar' });
+    expect(closed.body.message).toBe('No se pudo conectar con Moodle');
+    expect(gone.body.message).toBe(closed.body.message);
+    expect(JSON.stringify(closed.body)).not.toMatch(/ECONN|127\.0\.0\.1|:1\b/);
   });
 });
 

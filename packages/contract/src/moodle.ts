@@ -39,6 +39,7 @@ export const MOODLE_MSG = {
   notEnrolled: 'El alumno no pertenece a este curso.',
   saved: 'Configuración de Moodle guardada.',
   connectionOk: 'Conexión exitosa con Moodle.',
+  tokenForNewUrl: 'Para otra URL ingrese también su token: el token guardado solo se envía a la URL guardada.',
   connectionMissing: (n: number) => `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
   syncOk: 'Sincronización exitosa',
   syncQueued: 'Sincronización en cola.',

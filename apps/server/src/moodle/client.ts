@@ -207,16 +207,22 @@ export class MoodleClient {
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body,
         signal: controller.signal,
-        redirect: 'follow',
+        // The token goes to this address only: a redirect is an answer, never followed.
+        redirect: 'manual',
       });
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel();
+        throw new MoodleError({ code: 'redirect', wsfunction, httpStatus: res.status, retryable: false });
+      }
       return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
     } catch (e) {
       if (controller.signal.aborted) {
         throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });
       }
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause?.code ?? cause?.message ?? (e as Error).message;
-      throw new MoodleError({ code: 'network', wsfunction, detail: `${detail} (${this.baseUrl})`, retryable: true, cause: e });
+      if (e instanceof MoodleError) throw e;
+      // The same words whatever went wrong (refused, unreachable, reset): an answer must not tell
+      // open ports from closed ones. The cause stays on the error for the server's log.
+      throw new MoodleError({ code: 'network', wsfunction, retryable: true, cause: e });
     } finally {
       clearTimeout(timer);
     }

@@ -8,6 +8,7 @@
 export type MoodleTransportCode =
   | 'wsdisabled'
   | 'network'
+  | 'redirect'
   | 'timeout'
   | 'http'
   | 'notjson'
@@ -33,6 +34,7 @@ const MESSAGES: Record<string, string> = {
   servicerequireslogin: 'El servicio web de Moodle requiere iniciar sesión',
   wsdisabled: 'Los servicios web de Moodle están deshabilitados',
   network: 'No se pudo conectar con Moodle',
+  redirect: 'No se pudo conectar con Moodle: la URL redirige a otra dirección; ingrese la URL final del sitio',
   timeout: 'Moodle no respondió a tiempo',
   http: 'Moodle respondió con un error HTTP',
   notjson: 'La respuesta de Moodle no es JSON: revise la URL del sitio',

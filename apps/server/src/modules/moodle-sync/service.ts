@@ -81,9 +81,16 @@ export class MoodleSyncService {
     return { platformId: p.id, description: p.description, url: p.url, hasToken: p.token_encrypted !== null };
   }
 
+  /** The stored token only ever goes to the stored URL: another URL needs its token in the same request. */
+  private assertTokenForUrl(stored: { url: string | null; token_encrypted: string | null }, url: string, token: string | undefined) {
+    if (token || !stored.token_encrypted) return;
+    if (!stored.url || normalizeMoodleUrl(url) !== normalizeMoodleUrl(stored.url)) throw invalid({ token: [MOODLE_MSG.tokenForNewUrl] });
+  }
+
   async saveSettings(platformId: number, input: MoodleSettingsInput, actor: AuthUser, ip: string) {
     const p = await this.platform(platformId);
     if (!input.token && !p.token_encrypted) throw invalid({ token: [MOODLE_MSG.tokenRequired] });
+    this.assertTokenForUrl(p, input.url, input.token);
     const url = normalizeMoodleUrl(input.url);
     await this.repo.savePlatform(platformId, url, input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined);
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'platforms.moodle', entityId: platformId, changes: { url, token: input.token ? '***' : undefined }, ip });
@@ -104,6 +111,7 @@ export class MoodleSyncService {
   /** core_webservice_get_site_info with the stored settings, or with unsaved ones to try. */
   async testConnection(platformId: number, override: { url?: string; token?: string }) {
     const p = await this.platform(platformId);
+    if (override.url) this.assertTokenForUrl(p, override.url, override.token);
     const url = override.url ?? p.url;
     const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
     if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
