@@ -83,7 +83,8 @@ function registerJsonParser(app: FastifyInstance) {
 export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    // A hop count trusts that many proxies nearest the server (proxy-addr's hop rule).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestTimeout: 120_000,
     connectionTimeout: 130_000,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -16,6 +17,40 @@ const list = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter(Boolean),
 );
+
+/** A proxy address, a CIDR range, or one of proxy-addr's names for a range. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Which peers may tell the client's address in X-Forwarded-For: none (`false`, the default), the
+ * number of proxies in front of the server (`1`), or the proxies' addresses and ranges
+ * (`10.0.0.2,192.168.0.0/16`). `true` is refused: it would believe any client's header, and the
+ * per-IP sign-in limit could be dodged by changing it.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    const low = v.toLowerCase();
+    if (['false', '0', 'no', 'off', ''].includes(low)) return false;
+    if (/^\d{1,2}$/.test(low)) return Number(low);
+    const entries = low.split(',').map((e) => e.trim()).filter(Boolean);
+    if (!['true', 'yes', 'on'].includes(low) && entries.length && entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        low === 'true' || low === 'yes' || low === 'on'
+          ? 'TRUST_PROXY=true would trust any client\'s X-Forwarded-For; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.2,192.168.0.0/16)'
+          : 'use false, a number of proxies (e.g. 1), or proxy addresses/CIDRs separated by commas',
+    });
+    return z.NEVER;
+  });
 
 /** Every environment variable the server reads, with its default. The README's table mirrors this. */
 export const configSchema = z.object({
@@ -43,7 +78,7 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   SERVE_WEB: bool.default(true),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** smtp://user:pass@host:587 or smtps://...; unset writes each message as a .eml file in DATA_DIR/outbox. */
   SMTP_URL: z.string().url().optional(),

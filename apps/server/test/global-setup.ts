@@ -4,9 +4,15 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate, openDatabase, PGLITE_PARSERS } from '../src/db/database.js';
+import { FIRST_LOGIN_DONE } from '@sigaf/contract';
+import { migrate, openDatabase, PGLITE_PARSERS, type Database } from '../src/db/database.js';
 import { seed } from '../src/db/seed.js';
 import { TEST_ADMIN } from './fixtures.js';
+
+/** The tests' administrator has already replaced the temporary password (first-login tests use users of their own). */
+async function adminReady(db: Database) {
+  await db.updateTable('users').set({ is_first_login: FIRST_LOGIN_DONE }).where('email', '=', TEST_ADMIN.email.toLowerCase()).execute();
+}
 
 /**
  * Migrates and seeds one database per test run; every test file then gets its own copy:
@@ -24,6 +30,8 @@ export default async function setup(project: TestProject) {
     const handle = await openDatabase({ url: templateUrl, dataDir: '' });
     await migrate(handle.db);
     await seed(handle.db, { adminEmail: TEST_ADMIN.email, adminPassword: TEST_ADMIN.password, adminName: TEST_ADMIN.name });
+  await adminReady(handle.db);
+    await adminReady(handle.db);
     await handle.close();
     project.provide('pgTemplate', template);
     project.provide('pglitePath', '');
@@ -37,6 +45,7 @@ export default async function setup(project: TestProject) {
   const handle = await openDatabase({ dataDir: '', pglite: pgl });
   await migrate(handle.db);
   await seed(handle.db, { adminEmail: TEST_ADMIN.email, adminPassword: TEST_ADMIN.password, adminName: TEST_ADMIN.name });
+  await adminReady(handle.db);
   const dump = await pgl.dumpDataDir('none');
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-test-')), 'template.tar');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

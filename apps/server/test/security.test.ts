@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './fixtures.js';
+import { loadConfig } from '../src/config.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /** Claims of SECURITY.md that no other test states on its own. */
@@ -73,5 +74,66 @@ describe('sign-in limits', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('concurrent sign-ins cannot get past the limits: the count and the record are one atomic step before any password check', async () => {
+    const { email, password } = await ctx.userWithRole('operator');
+    const burst = await Promise.all(
+      Array.from({ length: 36 }, (_, i) => ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: i === 35 ? password : `incorrecta-${i}` }, remoteAddress: `10.1.0.${i + 1}` })),
+    );
+    const checks = await ctx.db.selectFrom('login_attempts').select(['success']).where('email', '=', email).where('ip', 'like', '10.1.0.%').execute();
+    expect(checks.length).toBeLessThanOrEqual(ctx.config.LOGIN_MAX_FAILURES_PER_ACCOUNT);
+    expect(burst.filter((r) => r.statusCode !== 429).length).toBe(checks.length);
+    expect(burst.filter((r) => r.statusCode === 200).length).toBe(checks.filter((c) => c.success).length);
+
+    const perIp = await createTestContext({ LOGIN_MAX_FAILURES_PER_IP: 30, LOGIN_MAX_FAILURES_PER_ACCOUNT: 1000 });
+    try {
+      const many = await Promise.all(Array.from({ length: 150 }, (_, i) => perIp.request({ method: 'POST', url: '/api/auth/login', payload: { email: `n${i}@sigaf.cl`, password: 'incorrecta' }, remoteAddress: '10.2.0.9' })));
+      const ran = await perIp.db.selectFrom('login_attempts').select('id').where('ip', '=', '10.2.0.9').execute();
+      expect(ran.length).toBe(30);
+      expect(many.filter((r) => r.statusCode === 429).length).toBe(120);
+    } finally {
+      await perIp.close();
+    }
+  });
+
+  it('five wrong passwords from elsewhere do not lock the owner out of an address they signed in from before', async () => {
+    const { email, password } = await ctx.userWithRole('admin');
+    const login = (pw: string, ip: string) => ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: pw }, remoteAddress: ip });
+    expect((await login(password, '10.3.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < ctx.config.LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) expect((await login('incorrecta', `10.4.0.${i + 1}`)).statusCode).toBe(401);
+    // The attacker, from any new address, is held by the account's limit, even with the right password...
+    expect((await login(password, '10.4.9.9')).statusCode).toBe(429);
+    expect((await login('incorrecta', '10.4.9.10')).statusCode).toBe(429);
+    // ...and the owner, from the address they use, still gets in.
+    expect((await login(password, '10.3.0.1')).statusCode).toBe(200);
+  });
+
+  it('TRUST_PROXY names the proxies: rotating X-Forwarded-For from anyone else does not dodge the per-IP limit', async () => {
+    const behind = await createTestContext({ TRUST_PROXY: ['10.9.0.0/16'], LOGIN_MAX_FAILURES_PER_IP: 3, LOGIN_MAX_FAILURES_PER_ACCOUNT: 1000 });
+    try {
+      const attempt = (n: number, from: string) =>
+        behind.request({ method: 'POST', url: '/api/auth/login', payload: { email: `x${n}@sigaf.cl`, password: 'incorrecta' }, remoteAddress: from, headers: { 'x-forwarded-for': `203.0.113.${n}` } });
+      // A client that is not a listed proxy: its header is ignored; its own address is limited.
+      const direct = [];
+      for (let n = 1; n <= 5; n++) direct.push((await attempt(n, '198.51.100.7')).statusCode);
+      expect(direct).toEqual([401, 401, 401, 429, 429]);
+      // Through a listed proxy, each real client is counted on its own.
+      for (let n = 1; n <= 5; n++) expect((await attempt(n, '10.9.0.2')).statusCode).toBe(401);
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
+describe('TRUST_PROXY values', () => {
+  it('false, a hop count or addresses/CIDRs; true and junk refuse to start with a clear message', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.2, 192.168.0.0/16,loopback' }).TRUST_PROXY).toEqual(['10.0.0.2', '192.168.0.0/16', 'loopback']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/would trust any client/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
   });
 });

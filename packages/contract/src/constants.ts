@@ -2,7 +2,7 @@
 export const APP_VERSION = '1.8.6';
 export const APP_TITLE = 'Sistema de Información para la Gestión de Acciones Formativas';
 export const APP_SHORT_NAME = 'SIGAF';
-export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_PASSWORD_LENGTH = 8;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const LOGIN_SNACKBAR_MS = 3000;
 export const SNACKBAR_MS = 5000;

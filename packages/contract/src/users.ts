@@ -45,6 +45,8 @@ export const userUpdateSchema = z.object({
   email: z.preprocess(blankToNull, z.string().email(USER_MSG.emailInvalid).max(255).optional().nullable()),
   password: z.preprocess(blankToNull, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
   isFirstLogin: z.preprocess(blankToNull, z.coerce.number().int().min(0).max(1).nullable().optional()),
+  /** Asked for an own password change (not in the first-login change, which has just signed in with it). */
+  current_password: z.preprocess(blankToNull, z.string().max(200).nullable().optional()),
   role_id: z.preprocess(blankToNull, id.nullable().optional()),
   role: z.unknown().optional(),
 });

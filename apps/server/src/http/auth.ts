@@ -1,5 +1,5 @@
 import type { RoleKey } from '@sigaf/contract';
-import { MSG } from '@sigaf/contract';
+import { AUTH_MSG, FIRST_LOGIN_PENDING, MSG } from '@sigaf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import type { TokenRepository } from '../modules/auth/repository.js';
@@ -42,6 +42,16 @@ export function requireAuth(request: FastifyRequest): AuthUser {
   return request.auth;
 }
 
+/**
+ * Until the temporary password is replaced, a session reaches only these: who am I, sign out,
+ * and the change of the own record (PUT /api/v2/users/{own id}).
+ */
+function allowedBeforePasswordChange(request: FastifyRequest, userId: number): boolean {
+  const route = `${request.method} ${request.routeOptions.url}`;
+  if (route === 'GET /api/auth/user' || route === 'GET /api/auth/logout') return true;
+  return route === 'PUT /api/v2/users/:id' && String((request.params as { id?: unknown }).id) === String(userId);
+}
+
 export function registerAuth(app: FastifyInstance, tokens: TokenRepository): void {
   app.decorateRequest('auth', null);
   const table: FastifyInstance['routeTable'] = [];
@@ -63,6 +73,7 @@ export function registerAuth(app: FastifyInstance, tokens: TokenRepository): voi
     const found = await tokens.findActive(token);
     if (!found) throw new AppError(401, MSG.tokenExpired);
     request.auth = { id: found.userId, roleId: found.roleId, role: found.roleKey as RoleKey | null, tokenId: found.tokenId };
+    if (found.firstLogin === FIRST_LOGIN_PENDING && !allowedBeforePasswordChange(request, found.userId)) throw forbidden(AUTH_MSG.firstLoginRequired);
     if (access === 'authenticated') return;
     if (!found.roleKey || !access.includes(found.roleKey as RoleKey)) throw forbidden();
   });

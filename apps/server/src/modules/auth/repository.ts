@@ -8,6 +8,8 @@ export interface ActiveToken {
   userId: number;
   roleId: number;
   roleKey: string | null;
+  /** FIRST_LOGIN_PENDING until the user has replaced the temporary password. */
+  firstLogin: number;
 }
 
 /** Access tokens, stored as SHA-256 hashes, and login attempts for rate limiting and audit. */
@@ -27,7 +29,7 @@ export class TokenRepository {
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .select(['t.id as tokenId', 'u.id as userId', 'u.role_id as roleId', 'r.key as roleKey'])
+      .select(['t.id as tokenId', 'u.id as userId', 'u.role_id as roleId', 'r.key as roleKey', 'u.is_first_login as firstLogin'])
       .where('t.token_hash', '=', '')
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', sql<Date>`now()`)
@@ -53,23 +55,47 @@ export class TokenRepository {
     await q.execute();
   }
 
-  async recordAttempt(email: string, ip: string, success: boolean) {
-    await this.db.insertInto('login_attempts').values({ email: email.toLowerCase().slice(0, 255), ip, success }).execute();
+  /**
+   * Reserves one password check for (email, ip), or says which limit refuses it. Counting and
+   * recording happen in one transaction that first takes advisory locks on the account and on the
+   * IP, so concurrent sign-ins cannot all read the count before any of them is recorded: at most
+   * `perAccount` checks per account and `perIp` per IP run in a window, however many arrive at
+   * once. The check is recorded as a failure until `markSucceeded`. An IP that has signed in to
+   * this account before (in `knownDays`) is not held by the account's limit, only by its own, so
+   * an attacker elsewhere cannot lock the owner out.
+   */
+  async reserveCheck(email: string, ip: string, limits: { windowMinutes: number; perAccount: number; perIp: number; knownDays: number }): Promise<{ id: number } | { refused: 'account' | 'ip' }> {
+    const account = email.toLowerCase().slice(0, 255);
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-account:${account}`}))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-ip:${ip}`}))`.execute(trx);
+      const since = sql<Date>`now() - make_interval(mins => ${limits.windowMinutes})`;
+      const row = await trx
+        .selectNoFrom((eb) => [
+          eb.selectFrom('login_attempts').select(sql<number>`count(*)`.as('n')).where(sql`lower(email)`, '=', account).where('success', '=', false).where('created_at', '>', since).as('account'),
+          eb.selectFrom('login_attempts').select(sql<number>`count(*)`.as('n')).where('ip', '=', ip).where('success', '=', false).where('created_at', '>', since).as('ip'),
+          eb
+            .exists(
+              eb
+                .selectFrom('login_attempts')
+                .select('id')
+                .where(sql`lower(email)`, '=', account)
+                .where('ip', '=', ip)
+                .where('success', '=', true)
+                .where('created_at', '>', sql<Date>`now() - make_interval(days => ${limits.knownDays})`),
+            )
+            .as('known'),
+        ])
+        .executeTakeFirstOrThrow();
+      if (Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
+      if (!row.known && Number(row.account) >= limits.perAccount) return { refused: 'account' as const };
+      const inserted = await trx.insertInto('login_attempts').values({ email: account, ip, success: false }).returning('id').executeTakeFirstOrThrow();
+      return { id: Number(inserted.id) };
+    });
   }
 
-  /** Failed attempts in the window, for one account and for one IP, in one query. */
-  async recentFailures(email: string, ip: string, windowMinutes: number): Promise<{ account: number; ip: number }> {
-    const since = new Date(Date.now() - windowMinutes * 60_000);
-    const row = await this.db
-      .selectFrom('login_attempts')
-      .select([
-        sql<number>`count(*) filter (where lower(email) = ${email.toLowerCase()})`.as('account'),
-        sql<number>`count(*) filter (where ip = ${ip})`.as('ip'),
-      ])
-      .where('success', '=', false)
-      .where('created_at', '>', sql<Date>`${since}`)
-      .where((eb) => eb.or([eb(sql`lower(email)`, '=', email.toLowerCase()), eb('ip', '=', ip)]))
-      .executeTakeFirstOrThrow();
-    return { account: Number(row.account), ip: Number(row.ip) };
+  /** The reserved check found the right password. */
+  async markSucceeded(attemptId: number) {
+    await this.db.updateTable('login_attempts').set({ success: true }).where('id', '=', attemptId).execute();
   }
 }

@@ -12,6 +12,9 @@ import type { TokenRepository } from './repository.js';
 // timing does not tell whether an e-mail is registered.
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$dff7gmznCZx9tsT1Sh8ZyQ$czT66YUqCvFof5DvHJEmQSDb/fEKd8rqqfu+HBN9A28';
 
+/** An IP that signed in to an account within these days is not held by that account's limit (only by its own). */
+export const KNOWN_IP_DAYS = 30;
+
 export class AuthService {
   constructor(
     private readonly config: Config,
@@ -22,18 +25,24 @@ export class AuthService {
 
   async login(input: LoginInput, ip: string, userAgent: string | null): Promise<LoginResult> {
     const email = input.email.toLowerCase();
-    const failures = await this.tokens.recentFailures(email, ip, this.config.LOGIN_WINDOW_MINUTES);
-    if (failures.account >= this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT || failures.ip >= this.config.LOGIN_MAX_FAILURES_PER_IP) {
-      await this.audit.record({ userId: null, action: 'login_blocked', entity: 'auth', entityId: email, ip });
+    // The check is reserved (counted and recorded at once) before the password is verified.
+    const reserved = await this.tokens.reserveCheck(email, ip, {
+      windowMinutes: this.config.LOGIN_WINDOW_MINUTES,
+      perAccount: this.config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      perIp: this.config.LOGIN_MAX_FAILURES_PER_IP,
+      knownDays: KNOWN_IP_DAYS,
+    });
+    if ('refused' in reserved) {
+      await this.audit.record({ userId: null, action: 'login_blocked', entity: 'auth', entityId: email, changes: { limit: reserved.refused }, ip });
       throw new AppError(429, MSG.tooManyRequests);
     }
     const user = await this.users.findByEmail(email);
     const valid = await verifyPassword(user?.password ?? DUMMY_HASH, input.password);
-    await this.tokens.recordAttempt(email, ip, Boolean(user && valid));
     if (!user || !valid) {
       await this.audit.record({ userId: user?.id ?? null, action: 'login_failed', entity: 'auth', entityId: email, ip });
       throw new AppError(401, MSG.unauthorized);
     }
+    await this.tokens.markSucceeded(reserved.id);
     const remember = input.remember_me === true || input.remember_me === 1 || input.remember_me === '1' || input.remember_me === 'true';
     const hours = remember ? this.config.REMEMBER_ME_TTL_HOURS : this.config.TOKEN_TTL_HOURS;
     const expiresAt = new Date(Date.now() + hours * 3_600_000);

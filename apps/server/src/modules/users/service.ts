@@ -1,10 +1,11 @@
 import type { ListQuery, UserCreateInput, UserUpdateInput } from '@sigaf/contract';
-import { FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
+import { AUTH_MSG, FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
 import type { Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, forbidden, invalid, notFound } from '../../http/errors.js';
-import { generatePassword, hashPassword } from '../../lib/passwords.js';
+import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { passwordProblem } from '../../lib/password-policy.js';
 import type { TokenRepository } from '../auth/repository.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { UserRepository } from './repository.js';
@@ -56,6 +57,8 @@ export class UserService {
     const roleId = input.role_id;
     if (!roleId) throw invalid({ role_id: ['Es obligatorio.'] });
     if (!(await this.users.roleExists(roleId))) throw invalid({ role_id: ['El rol no existe.'] });
+    const chosen = input.password ? passwordProblem(input.password, input) : null;
+    if (chosen) throw invalid({ password: [chosen] });
     const temporaryPassword = input.password ?? generatePassword();
     const id = await this.users.insert({
       rut: input.rut ? normalizeRut(input.rut) : null,
@@ -103,6 +106,17 @@ export class UserService {
       changes.role_id = input.role_id;
     }
     if (input.password) {
+      const problem = passwordProblem(input.password, { email: changes.email ?? current.email, name: changes.name ?? current.name });
+      if (problem) throw invalid({ password: [problem] });
+      if (self) {
+        // The first-login change comes straight after signing in with the temporary password;
+        // any other own change proves the current one (a stolen session cannot take the account).
+        if (current.is_first_login !== FIRST_LOGIN_PENDING) {
+          if (!input.current_password) throw invalid({ current_password: [AUTH_MSG.currentPasswordRequired] });
+          if (!(await verifyPassword(current.password, input.current_password))) throw invalid({ current_password: [AUTH_MSG.currentPasswordWrong] });
+        }
+        if (await verifyPassword(current.password, input.password)) throw invalid({ password: [AUTH_MSG.passwordSameAsCurrent] });
+      }
       changes.password = await hashPassword(input.password);
       // Own change completes the first login; an administrator's reset forces a change at next login.
       changes.is_first_login = self ? FIRST_LOGIN_DONE : FIRST_LOGIN_PENDING;

@@ -84,8 +84,9 @@ export default function LoginPage() {
       pendingRef.current = null;
       setPending(null);
       await signIn(p.email, password);
-    } catch {
-      setSnack(t('auth.changeFailed'));
+    } catch (err) {
+      // The server's reason (too short, too common, the own name, the same as the temporary one), in Spanish.
+      setSnack(err instanceof ApiError ? (err.fieldErrors.password?.[0] ?? err.message) : t('auth.changeFailed'));
     } finally {
       setBusy(false);
     }
