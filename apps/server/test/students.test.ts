@@ -176,6 +176,25 @@ describe('students and enrolments', () => {
     expect(badRut.json()._data.errors.rut).toEqual([STUDENT_MSG.rutInvalid]);
   });
 
+  it('operators correct contact data only: the RUT and the names stay with administrators, on every route', async () => {
+    const created = await ctx.request({ method: 'POST', url: '/api/v2/registered-users/view-store', token: admin, payload: { rut: '9.876.543-3', name: 'Rosa', last_name: 'Vidal', email: 'rosa@correo.cl' } });
+    const id = created.json()._data.properties.id;
+    const op = await ctx.userWithRole('operator');
+    for (const change of [{ rut: '11.111.111-1' }, { name: 'Otra' }, { last_name: 'Otro' }, { mother_last_name: 'Tercero' }]) {
+      const res = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${id}/view-update`, token: op.token, payload: { ...change, mobile: '+56911111111' } });
+      expect([res.statusCode, res.json().message], JSON.stringify(change)).toEqual([403, STUDENT_MSG.identityAdminOnly]);
+    }
+    const std = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${id}`, token: op.token, payload: { rut: '11.111.111-1' } });
+    expect(std.statusCode).toBe(403);
+    const row = await ctx.db.selectFrom('registered_users').select(['rut', 'name', 'last_name', 'mother_last_name', 'mobile']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ rut: '9.876.543-3', name: 'Rosa', last_name: 'Vidal', mother_last_name: null, mobile: null });
+    // The same names sent back with a contact change (as a whole form does) are no change.
+    const contact = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${id}/view-update`, token: op.token, payload: { rut: '9.876.543-3', name: 'Rosa', last_name: 'Vidal', mobile: '+56922222222' } });
+    expect(contact.statusCode).toBe(200);
+    const byAdmin = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${id}/view-update`, token: admin, payload: { name: 'Rosa María' } });
+    expect(byAdmin.json()._data.properties.name).toBe('Rosa María');
+  });
+
   it('enrols, refuses a second enrolment, lists a course\'s users paginated and searchable, and deletes', async () => {
     const student = (await ctx.request({ method: 'GET', url: '/api/v2/registered-user/7.654.321-6', token: admin })).json()._data.properties;
     const enrol = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });

@@ -8,6 +8,7 @@ const requiredText = (max: number, message: string) =>
   z.preprocess(blank, z.string({ error: message }).min(1, message).max(max, FORM_MSG.max(max)));
 
 export const STUDENT_MSG = {
+  identityAdminOnly: 'Solo un administrador puede cambiar el RUT y los nombres del alumno (el RUT es la clave con Moodle). Usted puede corregir sus datos de contacto.',
   rutInvalid: 'RUT no válido',
   rutRequired: 'El RUT es requerido.',
   nameRequired: 'El nombre es requerido.',
@@ -54,6 +55,9 @@ export const studentFields = {
   region_school: text(100),
   phone_school: text(20),
 };
+
+/** A student's identity: the RUT (the Moodle matching key) and names, changed by administrators and developers only. */
+export const STUDENT_IDENTITY_FIELDS = ['rut', 'name', 'last_name', 'mother_last_name'] as const;
 
 export const studentCreateSchema = z.object(studentFields);
 export const studentUpdateSchema = z.object(

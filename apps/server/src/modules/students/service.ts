@@ -1,6 +1,6 @@
-import { MSG, normalizeRut, STUDENT_MSG, type ListQuery } from '@sigaf/contract';
+import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { requireOption, withoutUndefined } from '../shared/rules.js';
 import type { EnrolmentRepository, StudentRepository, StudentValues } from './repository.js';
@@ -37,8 +37,15 @@ export class StudentService {
     return this.get(id);
   }
 
+  /**
+   * Updates a student, whichever route asks (the maintenance resource, view-store, the quick edit
+   * of the ticket screen). One rule: operators correct contact data only; the RUT and the names
+   * stay with administrators and developers.
+   */
   async update(id: number, input: StudentValues, actor: AuthUser, ip: string) {
     const current = await this.get(id);
+    const identityChanged = STUDENT_IDENTITY_FIELDS.some((f) => input[f] !== undefined && (input[f] ?? null) !== (current[f] ?? null));
+    if (identityChanged && !isAdminLike(actor.role)) throw forbidden(STUDENT_MSG.identityAdminOnly);
     if (input.rut && input.rut !== current.rut && (await this.repo.findByRut(input.rut))) {
       throw conflict(`Ya existe un alumno con el RUT ${input.rut}.`);
     }
