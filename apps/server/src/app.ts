@@ -134,12 +134,16 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  // The API description: to signed-in staff by default; the interactive page only when public (API_DOCS).
+  if (config.API_DOCS === 'public') await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 50 } });
   registerAuth(app, services.repos.tokens);
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
+  if (config.API_DOCS === 'staff') {
+    app.get('/api/docs/json', { config: { access: 'authenticated' }, schema: { hide: true } }, async () => app.swagger());
+  }
   for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, followUpRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }

@@ -79,6 +79,11 @@ export const configSchema = z.object({
   WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   SERVE_WEB: bool.default(true),
   TRUST_PROXY: trustProxy.default(false),
+  /**
+   * The OpenAPI description: `staff` (GET /api/docs/json with a signed-in user's token), `public`
+   * (also the interactive page /api/docs, for anyone), or `off`.
+   */
+  API_DOCS: z.enum(['staff', 'public', 'off']).default('staff'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   /** smtp://user:pass@host:587 or smtps://...; unset writes each message as a .eml file in DATA_DIR/outbox. */
   SMTP_URL: z.string().url().optional(),

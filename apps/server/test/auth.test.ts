@@ -249,6 +249,20 @@ describe('POST /api/v2/users/signup', () => {
   });
 });
 
+describe('the staff list', () => {
+  it('shows administrators every account, Developers included; the operator picker and other roles do not list Developers', async () => {
+    const dev = await ctx.userWithRole('developer');
+    const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+    const ids = async (token: string, q = '') =>
+      (await ctx.request({ method: 'GET', url: `/api/v2/users?perPage=1000${q}`, token })).json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id);
+    expect(await ids(admin)).toContain(dev.id);
+    expect(await ids(dev.token)).toContain(dev.id);
+    const op = await ctx.userWithRole('operator');
+    expect(await ids(op.token)).not.toContain(dev.id);
+    expect(await ids(admin, '&view=operators')).toContain(dev.id);
+  });
+});
+
 describe('transport', () => {
   it('GET /health reports the database', async () => {
     const res = await ctx.request({ method: 'GET', url: '/health' });
@@ -280,9 +294,25 @@ describe('transport', () => {
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
-  it('serves the OpenAPI document', async () => {
-    const res = await ctx.request({ method: 'GET', url: '/api/docs/json' });
+  it('serves the OpenAPI document to signed-in staff only (API_DOCS=staff); the interactive page only when public', async () => {
+    expect((await ctx.request({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(401);
+    expect((await ctx.request({ method: 'GET', url: '/api/docs' })).statusCode).toBe(404);
+    const tutor = await ctx.userWithRole('tutor');
+    const res = await ctx.request({ method: 'GET', url: '/api/docs/json', token: tutor.token });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/v2/users/signup']));
+    const open = await createTestContext({ API_DOCS: 'public' });
+    try {
+      expect((await open.request({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(200);
+      expect((await open.request({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+    } finally {
+      await open.close();
+    }
+    const off = await createTestContext({ API_DOCS: 'off' });
+    try {
+      expect((await off.request({ method: 'GET', url: '/api/docs/json', token: (await off.userWithRole('admin')).token })).statusCode).toBe(404);
+    } finally {
+      await off.close();
+    }
   });
 });

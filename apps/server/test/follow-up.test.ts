@@ -357,6 +357,18 @@ describe('tutors of a classroom', () => {
     expect((await get(tutorsUrl(room.Beta!))).json()._data.tutors).toEqual([]);
   });
 
+  it('a classroom with tutors assigned cannot be deleted (its tutors would silently lose their students)', async () => {
+    const room = (await ctx.request({ method: 'POST', url: '/api/v2/classrooms', token: admin, payload: { description: 'Aula con tutor' } })).json()._data.properties.id;
+    const t = await ctx.userWithRole('tutor');
+    expect((await ctx.request({ method: 'PUT', url: tutorsUrl(room), token: admin, payload: { user_ids: [t.id] } })).statusCode).toBe(200);
+    const refused = await ctx.request({ method: 'DELETE', url: `/api/v2/classrooms/${room}`, token: admin });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('asignaciones de tutor');
+    expect(await ctx.db.selectFrom('classroom_tutors').select('user_id').where('classroom_id', '=', room).execute()).toEqual([{ user_id: t.id }]);
+    await ctx.request({ method: 'PUT', url: tutorsUrl(room), token: admin, payload: { user_ids: [] } });
+    expect((await ctx.request({ method: 'DELETE', url: `/api/v2/classrooms/${room}`, token: admin })).statusCode).toBe(200);
+  });
+
   it('only administrators and developers assign; the new set applies to the tutor at once', async () => {
     for (const token of [op.token, tutorA.token]) {
       const res = await put(room.Beta!, { user_ids: [tutorA.id] }, token);

@@ -359,6 +359,12 @@ describe('outbox, retry and templates', () => {
     const updated = await api('PUT', `/mail/templates/${t.id}`, opA.token, { subject: 'Nuevo asunto' });
     expect(updated.json()._data.properties).toMatchObject({ subject: 'Nuevo asunto', html: '<p>Bienvenido</p>' });
     expect((await api('GET', `/mail/templates/${t.id}`, opA.token)).json()._data.properties.subject).toBe('Nuevo asunto');
+    // Another operator reads and uses it, but may not change or delete it; an administrator may.
+    const foreignEdit = await api('PUT', `/mail/templates/${t.id}`, opB.token, { subject: 'Secuestrado' });
+    expect([foreignEdit.statusCode, foreignEdit.json().message]).toEqual([403, MAIL_MSG.templateNotYours]);
+    expect((await api('DELETE', `/mail/templates/${t.id}`, opB.token)).statusCode).toBe(403);
+    expect((await api('GET', `/mail/templates/${t.id}`, opB.token)).json()._data.properties.subject).toBe('Nuevo asunto');
+    expect((await api('PUT', `/mail/templates/${t.id}`, admin.token, { subject: 'Asunto del administrador' })).statusCode).toBe(200);
     expect((await api('DELETE', `/mail/templates/${t.id}`, opA.token)).statusCode).toBe(200);
     expect((await api('DELETE', `/mail/templates/${t.id}`, opA.token)).statusCode).toBe(404);
   });

@@ -41,6 +41,7 @@ export const MAIL_MSG = {
   retryForbidden: 'Solo quien envió el correo, un administrador o un developer puede reintentarlo.',
   templateName: 'Ingrese un nombre para la plantilla.',
   templateExists: 'Ya existe una plantilla con ese nombre en el curso.',
+  templateNotYours: 'Solo quien creó la plantilla, un administrador o un developer puede modificarla o eliminarla.',
   courseRequired: 'Seleccione un curso.',
   contactComment: (subject: string) => `Correo enviado: ${subject}`,
   mailboxPasswordUnreadable: 'No se pudo leer la contraseña del correo del curso. Vuelva a ingresarla en la pantalla Curso.',

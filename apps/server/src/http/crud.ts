@@ -8,7 +8,7 @@ import { idParams, listQuery } from './params.js';
 
 /** What a maintained resource's service offers; the routes below are the same for all of them. */
 export interface CrudService<Row> {
-  list(q: ListQuery & Record<string, unknown>): Promise<{ rows: Row[]; meta?: PageMeta }>;
+  list(q: ListQuery & Record<string, unknown>, actor: AuthUser): Promise<{ rows: Row[]; meta?: PageMeta }>;
   get(id: number): Promise<Row>;
   create?(input: any, actor: AuthUser, ip: string): Promise<Row>;
   update?(id: number, input: any, actor: AuthUser, ip: string): Promise<Row>;
@@ -47,7 +47,7 @@ export function registerCrud<Row>(app: FastifyInstance, o: CrudOptions<Row>): vo
     const q = request.query as ListQuery & Record<string, unknown>;
     const mapped: Record<string, unknown> = { ...q, includeInactive: q.all === '1' || q.all === 'true' };
     for (const [param, key] of Object.entries(o.filters ?? {})) mapped[key] = q[param];
-    const { rows, meta } = await service.list(mapped as ListQuery);
+    const { rows, meta } = await service.list(mapped as ListQuery, requireAuth(request));
     return ok(collection(request, `/api/v2${base}`, decl.key, rows.map((row) => present(request, row) as never), meta));
   });
 

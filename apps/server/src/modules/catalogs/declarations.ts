@@ -14,7 +14,14 @@ export interface Usage {
 
 /** Server-side facts of each catalogue: its table and what refers to it (so a value in use is never deleted). */
 export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: Usage[]; childActivities?: boolean }> = {
-  classrooms: { table: 'classrooms', usedBy: [{ table: 'course_registered_users', column: 'classroom_id', noun: 'matrículas' }] },
+  classrooms: {
+    table: 'classrooms',
+    usedBy: [
+      { table: 'course_registered_users', column: 'classroom_id', noun: 'matrículas' },
+      // Its tutors would silently lose their students: unassign them first (Aula › Tutores).
+      { table: 'classroom_tutors', column: 'classroom_id', noun: 'asignaciones de tutor' },
+    ],
+  },
   'status-tickets': { table: 'status_tickets', usedBy: [{ table: 'tickets', column: 'status_ticket_id', noun: 'tickets' }] },
   'final-statuses': { table: 'final_statuses', usedBy: [{ table: 'course_registered_users', column: 'final_status_id', noun: 'matrículas' }] },
   'type-tickets': { table: 'type_tickets', usedBy: [{ table: 'tickets', column: 'type_ticket_id', noun: 'tickets' }] },

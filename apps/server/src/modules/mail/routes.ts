@@ -220,11 +220,11 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
   });
 
   app.put('/mail/templates/:id', { config: work, schema: { tags, params: idParams, body: mailTemplateUpdateSchema } }, async (request) =>
-    ok(presentTemplate(request, await mail.updateTemplate(request.params.id, request.body)), MSG.updated),
+    ok(presentTemplate(request, await mail.updateTemplate(request.params.id, request.body, requireAuth(request))), MSG.updated),
   );
 
   app.delete('/mail/templates/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    await mail.deleteTemplate(request.params.id);
+    await mail.deleteTemplate(request.params.id, requireAuth(request));
     return ok(null, MSG.deleted);
   });
 };

@@ -549,13 +549,21 @@ export class MailService {
     );
   }
 
-  async updateTemplate(id: number, input: MailTemplateUpdateInput) {
-    await this.template(id);
+  /** A template is changed or deleted by whoever created it, or an administrator or developer. */
+  private async ownTemplate(id: number, actor: AuthUser) {
+    const row = await this.template(id);
+    if (row.created_by !== actor.id && !isAdminLike(actor.role)) throw forbidden(MAIL_MSG.templateNotYours);
+    return row;
+  }
+
+  async updateTemplate(id: number, input: MailTemplateUpdateInput, actor: AuthUser) {
+    await this.ownTemplate(id, actor);
     const values = { ...input, ...(input.html !== undefined ? { html: this.cleanTemplate(input.html) } : {}) };
     return (await this.saveTemplate(() => this.repo.updateTemplate(id, values)))!;
   }
 
-  async deleteTemplate(id: number) {
+  async deleteTemplate(id: number, actor: AuthUser) {
+    await this.ownTemplate(id, actor);
     if (!(await this.repo.deleteTemplate(id))) throw notFound();
   }
 

@@ -22,9 +22,13 @@ export class UserService {
     private readonly audit: AuditRepository,
   ) {}
 
-  /** The maintenance list hides Developers; the operator picker (`view=operators`) hides Tutors (SPEC.md §6). */
-  list(q: ListQuery & { view?: string }) {
-    return this.users.list({ ...q, excludeRoles: q.view === 'operators' ? ['tutor'] : ['developer'] });
+  /**
+   * The operator picker (`view=operators`) hides Tutors (SPEC.md §6). The maintenance list shows
+   * administrators every account, Developers included (no full-rights account hidden from them);
+   * anyone else does not see Developers.
+   */
+  list(q: ListQuery & { view?: string }, actor: AuthUser) {
+    return this.users.list({ ...q, excludeRoles: q.view === 'operators' ? ['tutor'] : isAdminLike(actor.role) ? [] : ['developer'] });
   }
 
   async get(id: number) {
