@@ -17,6 +17,7 @@ describeE2E('student follow-up', () => {
   let norte: number;
   let sur: number;
   let ticketCode: string;
+  let courseId: number;
   const call = (method: string, url: string, token: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   async function choose(page: Page, label: string, option: string | RegExp) {
@@ -41,6 +42,7 @@ describeE2E('student follow-up', () => {
     const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0].properties.id;
     const cat = await call('POST', '/categories', adminToken, { description: 'Seguimiento e2e', category_code: 'SEGE', platform_id: platform });
     const course = (await call('POST', '/courses', adminToken, { description: 'Curso de seguimiento', category_id: cat.body._data.properties.id, email: 'curso@sigaf.cl' })).body._data.properties.id;
+    courseId = course;
     norte = (await call('POST', '/classrooms', adminToken, { description: 'Aula Norte' })).body._data.properties.id;
     sur = (await call('POST', '/classrooms', adminToken, { description: 'Aula Sur' })).body._data.properties.id;
     const people: Array<[number, string, string, number]> = [
@@ -86,12 +88,16 @@ describeE2E('student follow-up', () => {
     const row = page.getByRole('row').filter({ hasText: 'Aula Norte' });
     await row.getByRole('menuitem', { name: 'Tutores' }).or(row.getByRole('button', { name: 'Tutores' })).click();
     const dialog = page.getByRole('dialog', { name: 'Tutores de Aula Norte' });
+    // Tutors are assigned per course: the course first.
+    await dialog.getByText('Elija el curso: los tutores se asignan al aula de cada curso.').waitFor();
+    await choose(page, 'Categorías', 'Seguimiento e2e');
+    await choose(page, 'Cursos', 'Curso de seguimiento');
     await dialog.getByRole('combobox', { name: 'Tutores' }).click();
     await page.getByRole('option', { name: /Tania Tutora/ }).click();
     await screenshot(page, 'follow-up-tutors');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText('Se asignó 1 tutor al Aula Norte.').waitFor();
-    const saved = await call('GET', `/classrooms/${norte}/tutors`, adminToken);
+    const saved = await call('GET', `/courses/${courseId}/classrooms/${norte}/tutors`, adminToken);
     expect(saved.body._data.tutors.map((t: Json) => t.id)).toEqual([tutor.id]);
   });
 

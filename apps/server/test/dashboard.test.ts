@@ -61,7 +61,7 @@ beforeAll(async () => {
   norte = (await db.insertInto('classrooms').values({ description: 'Aula Norte' }).returning('id').executeTakeFirstOrThrow()).id;
   const sur = (await db.insertInto('classrooms').values({ description: 'Aula Sur' }).returning('id').executeTakeFirstOrThrow()).id;
   // The tutor follows both classrooms (follow-up scoping: a tutor sees only their classrooms).
-  await db.insertInto('classroom_tutors').values([{ classroom_id: norte, user_id: tutorUser.id }, { classroom_id: sur, user_id: tutorUser.id }]).execute();
+  await db.insertInto('classroom_tutors').values([{ course_id: course, classroom_id: norte, user_id: tutorUser.id }, { course_id: course, classroom_id: sur, user_id: tutorUser.id }]).execute();
   const unit = (await db.insertInto('sections').values({ description: 'Unidad 1' }).returning('id').executeTakeFirstOrThrow()).id;
 
   const activities: Array<[string, number, number, number | null]> = [

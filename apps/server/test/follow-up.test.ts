@@ -1,5 +1,6 @@
 import { computeDv, FOLLOW_UP_MSG, formatRut, MSG, STUDENT_STATES } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLLOW_UP_EXPORT_HEADER } from '../src/modules/follow-up/routes.js';
 import { ticketKeys } from './data.js';
@@ -143,8 +144,8 @@ beforeAll(async () => {
       .execute();
   }
   await db.insertInto('classroom_tutors').values([
-    { classroom_id: room.Alfa!, user_id: tutorA.id },
-    { classroom_id: room.Gamma!, user_id: tutorG.id },
+    { course_id: C, classroom_id: room.Alfa!, user_id: tutorA.id },
+    { course_id: D, classroom_id: room.Gamma!, user_id: tutorG.id },
   ]).execute();
 });
 afterAll(() => ctx.close());
@@ -330,7 +331,7 @@ describe('tutor scoping', () => {
 });
 
 describe('tutors of a classroom', () => {
-  const tutorsUrl = (id: number | string) => `/api/v2/classrooms/${id}/tutors`;
+  const tutorsUrl = (id: number | string, course: number | string = C) => `/api/v2/courses/${course}/classrooms/${id}/tutors`;
   const put = (id: number | string, payload: unknown, token = admin) => ctx.request({ method: 'PUT', url: tutorsUrl(id), payload: payload as object, token });
 
   it('reads the assigned tutors and every tutor to choose from', async () => {
@@ -338,6 +339,7 @@ describe('tutors of a classroom', () => {
     expect(res.statusCode).toBe(200);
     const d = res.json()._data;
     expect(d.classroom).toEqual({ id: room.Alfa, description: 'Aula Alfa' });
+    expect(d.course).toEqual({ id: C, description: 'Curso seguimiento' });
     expect(d.tutors.map((t: { id: number }) => t.id)).toEqual([tutorA.id]);
     expect(d.candidates.map((t: { id: number }) => t.id).sort()).toEqual([tutorA.id, tutorG.id, tutorN.id].sort());
   });
@@ -353,6 +355,7 @@ describe('tutors of a classroom', () => {
       expect(res.json().success).toBe(false);
     }
     expect((await put(2147480000, { user_ids: [] })).statusCode).toBe(404);
+    expect((await ctx.request({ method: 'PUT', url: tutorsUrl(room.Beta!, 2147480000), payload: { user_ids: [] }, token: admin })).statusCode).toBe(404);
     expect((await put('abc', { user_ids: [] })).statusCode).toBe(422);
     expect((await get(tutorsUrl(room.Beta!))).json()._data.tutors).toEqual([]);
   });
@@ -387,6 +390,66 @@ describe('tutors of a classroom', () => {
     expect(cleared.json().message).toBe(FOLLOW_UP_MSG.tutorsSaved('Aula Beta', 0));
     expect(who((await list({}, tutorA.token)).rows)).toEqual(['S1', 'S2']);
     expect((await get(`/api/v2/follow-up/courses/${C}/students`, tutorN.token)).statusCode).toBe(403);
+  });
+});
+
+describe('tutors per course and classroom', () => {
+  it('a tutor assigned Aula Alfa of one course does not see another course’s Aula Alfa, on any tutor route', async () => {
+    const db = ctx.db;
+    const category = (await db.selectFrom('courses').select('category_id').where('id', '=', C).executeTakeFirstOrThrow()).category_id;
+    const other = (await db.insertInto('courses').values({ description: 'Otro curso', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+    const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const person = (await db.insertInto('registered_users').values({ rut: '7.777.777-7', name: 'Otra', last_name: 'Alumna' }).returning('id').executeTakeFirstOrThrow()).id;
+    const enrolment = (await db.insertInto('course_registered_users').values({ course_id: other, registered_user_id: person, profile_id: profile, classroom_id: room.Alfa!, is_sincronized: true }).returning('id').executeTakeFirstOrThrow()).id;
+    const courses = (await get('/api/v2/follow-up/courses', tutorA.token)).json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id);
+    expect(courses).toContain(C);
+    expect(courses).not.toContain(other);
+    for (const url of [
+      `/api/v2/follow-up/courses/${other}/students`,
+      `/api/v2/follow-up/courses/${other}/students?classroom_id=${room.Alfa}`,
+      `/api/v2/follow-up/courses/${other}/classrooms`,
+      `/api/v2/follow-up/enrolments/${enrolment}`,
+      `/api/v2/course-registered-users/${other}/classrooms/${room.Alfa}/follow-student-classroom`,
+    ]) expect((await get(url, tutorA.token)).statusCode, url).toBe(403);
+    // Assigned in that course too: now they see it.
+    await db.insertInto('classroom_tutors').values({ course_id: other, classroom_id: room.Alfa!, user_id: tutorA.id }).execute();
+    expect((await get(`/api/v2/follow-up/courses/${other}/students`, tutorA.token)).statusCode).toBe(200);
+    expect((await get(`/api/v2/follow-up/enrolments/${enrolment}`, tutorA.token)).statusCode).toBe(200);
+  });
+
+  it('the migration turns a classroom assignment into one per course that has students there', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { openDatabase, migrate, PGLITE_PARSERS } = await import('../src/db/database.js');
+    const handle = await openDatabase({ dataDir: '', pglite: await PGlite.create({ parsers: PGLITE_PARSERS }) });
+    try {
+      const db = handle.db;
+      await migrate(db, '0008_performance');
+      await sql`insert into platforms (description) values ('Moodle')`.execute(db);
+      const platform = (await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow()).id;
+      const cat = (await db.insertInto('categories').values({ description: 'Cat', category_code: 'CAT', platform_id: platform }).returning('id').executeTakeFirstOrThrow()).id;
+      const [c1, c2, c3] = await Promise.all(['Uno', 'Dos', 'Tres'].map(async (d) => (await db.insertInto('courses').values({ description: d, category_id: cat }).returning('id').executeTakeFirstOrThrow()).id));
+      const [r1, r2] = await Promise.all(['Aula 1', 'Aula 2'].map(async (d) => (await db.insertInto('classrooms').values({ description: d }).returning('id').executeTakeFirstOrThrow()).id));
+      await sql`insert into profiles (description, key) values ('Estudiante', 'student') on conflict do nothing`.execute(db);
+      const profile = (await db.selectFrom('profiles').select('id').executeTakeFirstOrThrow()).id;
+      await sql`insert into roles (description, key) values ('Tutor', 'tutor') on conflict do nothing`.execute(db);
+      const role = (await db.selectFrom('roles').select('id').executeTakeFirstOrThrow()).id;
+      const tutor = (await db.insertInto('users').values({ name: 'T', email: 't@x.cl', password: 'x', is_first_login: 1, role_id: role }).returning('id').executeTakeFirstOrThrow()).id;
+      let rut = 0;
+      for (const [course, classroom] of [[c1, r1], [c1, r1], [c2, r1], [c3, r2]] as const) {
+        const p = (await db.insertInto('registered_users').values({ rut: `R${++rut}`, name: 'A', last_name: 'B' }).returning('id').executeTakeFirstOrThrow()).id;
+        await db.insertInto('course_registered_users').values({ course_id: course!, registered_user_id: p, profile_id: profile, classroom_id: classroom! }).execute();
+      }
+      // Before: the tutor follows "Aula 1" (in every course).
+      await sql`insert into classroom_tutors (classroom_id, user_id) values (${r1}, ${tutor})`.execute(db);
+      await migrate(db);
+      const rows = await db.selectFrom('classroom_tutors').select(['course_id', 'classroom_id', 'user_id']).orderBy('course_id').execute();
+      expect(rows).toEqual([
+        { course_id: c1, classroom_id: r1, user_id: tutor },
+        { course_id: c2, classroom_id: r1, user_id: tutor },
+      ]);
+    } finally {
+      await handle.close();
+    }
   });
 });
 

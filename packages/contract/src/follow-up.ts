@@ -100,8 +100,9 @@ export interface TutorRef {
   email: string;
 }
 
-/** `_data` of GET /classrooms/{id}/tutors. */
+/** `_data` of GET /courses/{courseId}/classrooms/{id}/tutors. */
 export interface ClassroomTutors {
+  course: { id: number; description: string };
   classroom: { id: number; description: string };
   /** The tutors assigned to the classroom. */
   tutors: TutorRef[];

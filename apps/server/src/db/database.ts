@@ -15,6 +15,7 @@ import * as m0005 from './migrations/0005_follow_up.js';
 import * as m0006 from './migrations/0006_moodle_schedule.js';
 import * as m0007 from './migrations/0007_mail_files.js';
 import * as m0008 from './migrations/0008_performance.js';
+import * as m0009 from './migrations/0009_tutors_per_course.js';
 
 export type Database = Kysely<DB>;
 
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_moodle_schedule': m0006,
   '0007_mail_files': m0007,
   '0008_performance': m0008,
+  '0009_tutors_per_course': m0009,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -97,9 +99,10 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrate(db: Database): Promise<void> {
+/** Runs every migration not yet applied (or, with `upTo`, those up to that one: tests of a migration's data step). */
+export async function migrate(db: Database, upTo?: keyof typeof MIGRATIONS): Promise<void> {
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);

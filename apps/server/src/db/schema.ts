@@ -312,6 +312,7 @@ export interface MailTemplateTable extends Timestamps {
 
 /** The tutors of a classroom (0005): a user with role tutor follows only these classrooms. */
 export interface ClassroomTutorTable {
+  course_id: number;
   classroom_id: number;
   user_id: number;
   created_at: CreatedAt;

@@ -50,8 +50,15 @@ export class FollowUpRepository {
 
   // -- tutors of classrooms --------------------------------------------------------------------
 
-  async classroomsOfTutor(userId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('classroom_tutors').select('classroom_id').where('user_id', '=', userId).orderBy('classroom_id').execute();
+  /** The classrooms of a course assigned to a tutor. */
+  async classroomsOfTutor(userId: number, courseId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('classroom_tutors')
+      .select('classroom_id')
+      .where('user_id', '=', userId)
+      .where('course_id', '=', courseId)
+      .orderBy('classroom_id')
+      .execute();
     return rows.map((r) => r.classroom_id);
   }
 
@@ -59,11 +66,12 @@ export class FollowUpRepository {
     return this.db.selectFrom('classrooms').select(['id', 'description']).where('id', '=', id).executeTakeFirst();
   }
 
-  tutorsOf(classroomId: number) {
+  tutorsOf(courseId: number, classroomId: number) {
     return this.db
       .selectFrom('classroom_tutors as ct')
       .innerJoin('users as u', 'u.id', 'ct.user_id')
       .select(['u.id', 'u.name', 'u.email'])
+      .where('ct.course_id', '=', courseId)
       .where('ct.classroom_id', '=', classroomId)
       .orderBy('u.name')
       .orderBy('u.id')
@@ -97,39 +105,43 @@ export class FollowUpRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Replaces the tutors of a classroom, in one transaction. */
-  async replaceTutors(classroomId: number, userIds: number[]) {
+  /** Replaces the tutors of a classroom in a course, in one transaction. */
+  async replaceTutors(courseId: number, classroomId: number, userIds: number[]) {
     await this.db.transaction().execute(async (trx) => {
       // Lock the classroom row so two concurrent saves do not interleave.
       await trx.selectFrom('classrooms').select('id').where('id', '=', classroomId).forUpdate().executeTakeFirst();
-      await trx.deleteFrom('classroom_tutors').where('classroom_id', '=', classroomId).execute();
-      if (userIds.length) await trx.insertInto('classroom_tutors').values(userIds.map((user_id) => ({ classroom_id: classroomId, user_id }))).execute();
+      await trx.deleteFrom('classroom_tutors').where('course_id', '=', courseId).where('classroom_id', '=', classroomId).execute();
+      if (userIds.length) await trx.insertInto('classroom_tutors').values(userIds.map((user_id) => ({ course_id: courseId, classroom_id: classroomId, user_id }))).execute();
     });
   }
 
   // -- courses and classrooms ------------------------------------------------------------------
 
+  course(id: number) {
+    return this.db.selectFrom('courses').select(['id', 'description']).where('id', '=', id).executeTakeFirst();
+  }
+
   async courseExists(id: number) {
     return (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
-  /** Active courses (status 1); with `classroomIds`, only those where one of these classrooms has a student. */
-  courses(classroomIds?: number[]) {
+  /** Active courses (status 1); with `tutorId`, only those where a classroom assigned to that tutor has a student. */
+  courses(tutorId?: number) {
     let q = this.db
       .selectFrom('courses as c')
       .innerJoin('categories as cat', 'cat.id', 'c.category_id')
       .select(['c.id', 'c.description', 'c.last_sync_at', 'cat.id as category_id', 'cat.description as category_description'])
       .where('c.status', '=', 1);
-    if (classroomIds) {
-      const ids = classroomIds;
+    if (tutorId !== undefined) {
       q = q.where(({ exists, selectFrom }) =>
         exists(
           selectFrom('course_registered_users as e')
             .innerJoin('profiles as p', 'p.id', 'e.profile_id')
+            .innerJoin('classroom_tutors as ct', (j) => j.onRef('ct.course_id', '=', 'e.course_id').onRef('ct.classroom_id', '=', 'e.classroom_id'))
             .select(sql`1`.as('one'))
             .whereRef('e.course_id', '=', 'c.id')
             .where('p.key', '=', 'student')
-            .where(ids.length ? sql<boolean>`e.classroom_id in (${sql.join(ids)})` : sql<boolean>`false`),
+            .where('ct.user_id', '=', tutorId),
         ),
       );
     }

@@ -9,6 +9,7 @@ import {
   PERMISSIONS,
   type FollowUpStudent,
 } from '@sigaf/contract';
+import { z } from 'zod';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
@@ -48,9 +49,13 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
   const tags = ['follow-up'];
 
   // Tutors of a classroom.
-  app.get('/classrooms/:id/tutors', { config: assign, schema: { tags, params: idParams } }, async (request) => ok(await followUp.tutors(request.params.id)));
-  app.put('/classrooms/:id/tutors', { config: assign, schema: { tags, params: idParams, body: classroomTutorsSchema } }, async (request) => {
-    const { message, data } = await followUp.setTutors(request.params.id, request.body.user_ids, requireAuth(request), request.ip);
+  // Tutors are assigned per course and classroom.
+  const tutorParams = z.object({ courseId: idParams.shape.id, id: idParams.shape.id });
+  app.get('/courses/:courseId/classrooms/:id/tutors', { config: assign, schema: { tags, params: tutorParams } }, async (request) =>
+    ok(await followUp.tutors(request.params.courseId, request.params.id)),
+  );
+  app.put('/courses/:courseId/classrooms/:id/tutors', { config: assign, schema: { tags, params: tutorParams, body: classroomTutorsSchema } }, async (request) => {
+    const { message, data } = await followUp.setTutors(request.params.courseId, request.params.id, request.body.user_ids, requireAuth(request), request.ip);
     return ok(data, message);
   });
 

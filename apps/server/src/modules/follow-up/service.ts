@@ -55,15 +55,9 @@ export class FollowUpService {
     private readonly audit: AuditRepository,
   ) {}
 
-  /** The classrooms this user may follow: all for staff, the assigned ones for a tutor. */
-  async access(actor: AuthUser): Promise<ClassroomAccess> {
-    return actor.role === 'tutor' ? this.repo.classroomsOfTutor(actor.id) : undefined;
-  }
-
-  /** A 403 unless the user may follow this classroom. */
-  async requireClassroom(actor: AuthUser, classroomId: number | undefined | null): Promise<void> {
-    const allowed = await this.access(actor);
-    if (allowed && (classroomId === undefined || classroomId === null || !allowed.includes(classroomId))) throw forbidden(FOLLOW_UP_MSG.classroomForbidden);
+  /** The classrooms of a course this user may follow: all for staff, those assigned to them in that course for a tutor. */
+  async access(actor: AuthUser, courseId: number): Promise<ClassroomAccess> {
+    return actor.role === 'tutor' ? this.repo.classroomsOfTutor(actor.id, courseId) : undefined;
   }
 
   /**
@@ -72,7 +66,7 @@ export class FollowUpService {
    */
   async courseScope(actor: AuthUser, courseId: number, classroomId?: number): Promise<{ courseId: number; classroomIds?: number[] }> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
-    const allowed = await this.access(actor);
+    const allowed = await this.access(actor, courseId);
     if (!allowed) return { courseId };
     if (classroomId !== undefined) {
       if (!allowed.includes(classroomId)) throw forbidden(FOLLOW_UP_MSG.classroomForbidden);
@@ -91,28 +85,34 @@ export class FollowUpService {
     return row;
   }
 
-  async tutors(classroomId: number): Promise<ClassroomTutors> {
-    const classroom = await this.classroom(classroomId);
-    const [tutors, candidates] = await Promise.all([this.repo.tutorsOf(classroomId), this.repo.tutorCandidates()]);
-    return { classroom, tutors, candidates };
+  private async course(id: number) {
+    const row = await this.repo.course(id);
+    if (!row) throw notFound(DASHBOARD_MSG.courseNotFound);
+    return row;
   }
 
-  /** Replaces the tutors of a classroom; every id must be an active user with role tutor (422 otherwise). */
-  async setTutors(classroomId: number, userIds: number[], actor: AuthUser, ip: string) {
-    const classroom = await this.classroom(classroomId);
+  async tutors(courseId: number, classroomId: number): Promise<ClassroomTutors> {
+    const [course, classroom] = await Promise.all([this.course(courseId), this.classroom(classroomId)]);
+    const [tutors, candidates] = await Promise.all([this.repo.tutorsOf(courseId, classroomId), this.repo.tutorCandidates()]);
+    return { course, classroom, tutors, candidates };
+  }
+
+  /** Replaces the tutors of a classroom in a course; every id must be an active user with role tutor (422 otherwise). */
+  async setTutors(courseId: number, classroomId: number, userIds: number[], actor: AuthUser, ip: string) {
+    const [, classroom] = await Promise.all([this.course(courseId), this.classroom(classroomId)]);
     const tutors = new Set(await this.repo.tutorIds(userIds));
     const refused = userIds.filter((id) => !tutors.has(id));
     if (refused.length) throw invalid({ user_ids: [FOLLOW_UP_MSG.notTutor(refused)] });
-    const before = (await this.repo.tutorsOf(classroomId)).map((t) => t.id);
-    await this.repo.replaceTutors(classroomId, userIds);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'classroom_tutors', entityId: classroomId, changes: { tutors: [before, userIds] }, ip });
-    return { message: FOLLOW_UP_MSG.tutorsSaved(classroom.description, userIds.length), data: await this.tutors(classroomId) };
+    const before = (await this.repo.tutorsOf(courseId, classroomId)).map((t) => t.id);
+    await this.repo.replaceTutors(courseId, classroomId, userIds);
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'classroom_tutors', entityId: `${courseId}/${classroomId}`, changes: { course: courseId, tutors: [before, userIds] }, ip });
+    return { message: FOLLOW_UP_MSG.tutorsSaved(classroom.description, userIds.length), data: await this.tutors(courseId, classroomId) };
   }
 
   // -- selectors -------------------------------------------------------------------------------
 
   async courses(actor: AuthUser): Promise<FollowUpCourse[]> {
-    const rows = await this.repo.courses(await this.access(actor));
+    const rows = await this.repo.courses(actor.role === 'tutor' ? actor.id : undefined);
     return rows.map((c) => ({
       id: c.id,
       description: c.description,
@@ -145,7 +145,7 @@ export class FollowUpService {
   async detail(actor: AuthUser, enrolmentId: number) {
     const enrolment = await this.repo.enrolment(enrolmentId);
     if (!enrolment) throw notFound(FOLLOW_UP_MSG.enrolmentNotFound);
-    const allowed = await this.access(actor);
+    const allowed = await this.access(actor, enrolment.course_id);
     if (allowed && (enrolment.classroom_id === null || !allowed.includes(enrolment.classroom_id))) throw forbidden(FOLLOW_UP_MSG.enrolmentForbidden);
     const { rows } = await this.repo.students({ courseId: enrolment.course_id, enrolmentIds: [enrolmentId] });
     const row = rows[0];

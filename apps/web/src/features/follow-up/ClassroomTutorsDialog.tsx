@@ -5,31 +5,39 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { saveClassroomTutors, useClassroomTutors } from './api';
 
 /**
- * "Tutores" of a classroom (maintenance screen Aula): the users with role Tutor who follow it.
- * A tutor sees in Seguimiento only the classrooms assigned here.
+ * "Tutores" of a classroom in a course (maintenance screen Aula): the users with role Tutor who
+ * follow it there. A tutor sees in Seguimiento only the course classrooms assigned here.
  */
 export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: number; description?: unknown }; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const tutors = useClassroomTutors(row.id);
+  const [course, setCourse] = useState<CourseOption | null>(null);
+  const tutors = useClassroomTutors(course?.id ?? null, row.id);
   const [chosen, setChosen] = useState<TutorRef[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (tutors.data && chosen === null) setChosen(tutors.data.tutors);
   }, [tutors.data, chosen]);
+  const chooseCourse = (c: CourseOption | null) => {
+    setCourse(c);
+    setChosen(null);
+    setError(null);
+  };
 
   const save = async () => {
+    if (!course) return;
     setSaving(true);
     setError(null);
     try {
-      const res = await saveClassroomTutors(row.id, (chosen ?? []).map((c) => c.id));
+      const res = await saveClassroomTutors(course.id, row.id, (chosen ?? []).map((c) => c.id));
       notify(res.message);
-      await queryClient.invalidateQueries({ queryKey: ['classroom-tutors', row.id] });
+      await queryClient.invalidateQueries({ queryKey: ['classroom-tutors', course.id, row.id] });
       await queryClient.invalidateQueries({ queryKey: ['follow-up'] });
       onClose();
     } catch (err) {
@@ -49,7 +57,11 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
         <Typography variant="body2" sx={{ mt: 2, mb: 2 }}>
           {t('followUp.tutors.hint')}
         </Typography>
-        {tutors.isPending && (
+        <Box sx={{ mb: 2 }}>
+          <CourseSelector value={course} onChange={chooseCourse} />
+        </Box>
+        {!course && <Alert severity="info">{t('followUp.tutors.chooseCourse')}</Alert>}
+        {course && tutors.isPending && (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 3 }}>
             <CircularProgress aria-label={t('followUp.detail.loading')} />
           </Box>
@@ -90,7 +102,7 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
         <Button onClick={onClose} disabled={saving}>
           {t('common.cancel')}
         </Button>
-        <Button variant="contained" onClick={() => void save()} disabled={saving || !tutors.data}>
+        <Button variant="contained" onClick={() => void save()} disabled={saving || !course || !tutors.data}>
           {t('common.save')}
         </Button>
       </DialogActions>

@@ -88,17 +88,20 @@ export function useFollowCardAt(path: string | null) {
   });
 }
 
-// Tutors of a classroom (maintenance "Aula").
+// Tutors of a classroom in a course (maintenance "Aula").
 
-export function useClassroomTutors(classroomId: number) {
+const tutorsPath = (courseId: number, classroomId: number) => `/api/v2/courses/${courseId}/classrooms/${classroomId}/tutors`;
+
+export function useClassroomTutors(courseId: number | null, classroomId: number) {
   return useQuery({
-    queryKey: ['classroom-tutors', classroomId],
-    queryFn: () => getData<ClassroomTutors>(`/api/v2/classrooms/${classroomId}/tutors`),
+    queryKey: ['classroom-tutors', courseId, classroomId],
+    enabled: courseId !== null,
+    queryFn: () => getData<ClassroomTutors>(tutorsPath(courseId!, classroomId)),
   });
 }
 
-export const saveClassroomTutors = (classroomId: number, userIds: number[]) =>
-  request<Envelope<ClassroomTutors>>(`/api/v2/classrooms/${classroomId}/tutors`, { method: 'PUT', body: { user_ids: userIds } });
+export const saveClassroomTutors = (courseId: number, classroomId: number, userIds: number[]) =>
+  request<Envelope<ClassroomTutors>>(tutorsPath(courseId, classroomId), { method: 'PUT', body: { user_ids: userIds } });
 
 // Massive mail to chosen students.
 
