@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { importBench } from './import.js';
 import { moodleSyncBench } from './moodle-sync.js';
 import { loadBench, type LoadRow } from './load.js';
+import { uploadsBench } from './uploads.js';
 import { webBench } from './web.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +32,7 @@ interface Bench {
 let loadRows: LoadRow[] = [];
 const benches: Bench[] = [
   { name: 'import', run: importBench },
+  { name: 'uploads', run: uploadsBench },
   { name: 'moodle', run: moodleSyncBench },
   { name: 'web', run: webBench },
   {

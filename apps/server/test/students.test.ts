@@ -1,5 +1,7 @@
 import ExcelJS from 'exceljs';
-import { MSG, STUDENT_MSG } from '@sigaf/contract';
+import { computeDv, IMPORT_LIMITS, MSG, STUDENT_MSG } from '@sigaf/contract';
+import { SHEET_MSG } from '../src/lib/spreadsheet.js';
+import { lastColumnWorkbook, lineCsv, tallWorkbook } from './hostile-files.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './fixtures.js';
@@ -121,6 +123,22 @@ describe('student import', () => {
     const huge = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'a.csv', content: Buffer.alloc(11 * 1024 * 1024, 'a') });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().message).toBe('El archivo supera el tamaño máximo de 10 MB.');
+  });
+
+  it('reads hostile spreadsheets row by row off the main thread: one cell in column XFD, too many rows, 10 MB of lines', async () => {
+    const preview = (name: string, content: Buffer) => upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name, content });
+    // 2,000 rows each holding one cell in the last column: a 17 KB file that used to exhaust the heap.
+    const xfd = await preview('formato.xlsx', await lastColumnWorkbook(2000));
+    expect(xfd.statusCode).toBe(422);
+    expect(xfd.json()).toMatchObject({ success: false, message: SHEET_MSG.empty });
+    // More rows than the limit: refused as soon as the reader meets them.
+    const tall = await preview('grande.xlsx', await tallWorkbook(IMPORT_LIMITS.maxRows + 5000));
+    expect([tall.statusCode, tall.json().message]).toEqual([413, SHEET_MSG.tooManyRows(IMPORT_LIMITS.maxRows)]);
+    const lines = await preview('lineas.csv', lineCsv(IMPORT_LIMITS.maxBytes - 1024));
+    expect([lines.statusCode, lines.json().message]).toEqual([413, SHEET_MSG.tooManyRows(IMPORT_LIMITS.maxRows)]);
+    // And the server still reads an ordinary file right after.
+    const ok = await preview('alumnos.xlsx', await xlsx([[13_000_000 + 1, computeDv(13_000_001), 'Ana', 'Rojas']]));
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('is all-or-nothing: a failure while applying leaves nothing written', async () => {

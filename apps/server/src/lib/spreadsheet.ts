@@ -1,4 +1,5 @@
 import { csvText } from '@sigaf/contract';
+import { Worker } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
 import { AppError } from '../http/errors.js';
 
@@ -11,58 +12,6 @@ export const SHEET_MSG = {
 
 export type Cell = string;
 
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    if ('result' in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-    if ('richText' in value) return (value as ExcelJS.CellRichTextValue).richText.map((r) => r.text).join('');
-    if ('text' in value) return cellText((value as ExcelJS.CellHyperlinkValue).text as ExcelJS.CellValue);
-    if ('error' in value) return '';
-  }
-  return String(value);
-}
-
-/** Minimal RFC 4180 CSV reader; detects `;` or `,` as the delimiter, strips a BOM. */
-export function parseCsv(text: string): Cell[][] {
-  const src = text.replace(/^\uFEFF/, '');
-  const firstLine = src.slice(0, src.indexOf('\n') === -1 ? src.length : src.indexOf('\n'));
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const rows: Cell[][] = [];
-  let row: Cell[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (src[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
 function isZip(buf: Buffer) {
   return buf.length > 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
 }
@@ -72,37 +21,53 @@ function looksLikeText(buf: Buffer) {
   return !sample.includes(0);
 }
 
+/** The columns an upload is read up to (the student file defines 15: A RUT … O school phone). */
+export const SHEET_MAX_COLUMNS = 15;
+/** Heap of the reading thread: a hostile file ends it, never the server. */
+const WORKER_HEAP_MB = 64;
+/** A file that takes longer than this to read is refused. */
+const READ_TIMEOUT_MS = 60_000;
+
+type WorkerAnswer = { rows: Cell[][] } | { tooManyRows: true } | { unreadable: true };
+
+/** Runs the reader in a worker thread with its own memory limit; the server's event loop stays free. */
+function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number): Promise<WorkerAnswer> {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL('./sheet-worker.mjs', import.meta.url), {
+      workerData: { kind, buffer: buf, maxRows, maxCols: SHEET_MAX_COLUMNS },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 8 },
+    });
+    let settled = false;
+    const done = (answer: WorkerAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done({ unreadable: true }), READ_TIMEOUT_MS);
+    worker.once('message', (answer: WorkerAnswer) => done(answer));
+    // Out of memory or a crash inside the file's reader: the file is unreadable, the server is fine.
+    worker.once('error', () => done({ unreadable: true }));
+    worker.once('exit', () => done({ unreadable: true }));
+  });
+}
+
 /**
- * Reads the first sheet of an .xlsx or a .csv into rows of trimmed text cells. The type is told
- * by the content (and must agree with the name): anything else is refused with a clear message.
+ * Reads the first sheet of an .xlsx or a .csv into rows of trimmed text cells, at most
+ * SHEET_MAX_COLUMNS wide, refusing more than `maxRows` data rows as soon as it meets them. The
+ * type is told by the content (and must agree with the name): anything else is refused with a
+ * clear message. The reading happens in a worker thread (see sheet-worker.mjs).
  */
 export async function readSheet(buf: Buffer, filename: string, maxRows: number): Promise<Cell[][]> {
   const lower = filename.toLowerCase();
-  let rows: Cell[][];
-  if (lower.endsWith('.xlsx') && isZip(buf)) {
-    const wb = new ExcelJS.Workbook();
-    try {
-      await wb.xlsx.load(buf as unknown as ArrayBuffer);
-    } catch {
-      throw new AppError(422, SHEET_MSG.unreadable);
-    }
-    const ws = wb.worksheets[0];
-    if (!ws) throw new AppError(422, SHEET_MSG.empty);
-    if (ws.rowCount > maxRows + 1) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
-    rows = [];
-    ws.eachRow({ includeEmpty: true }, (r, n) => {
-      const cells: Cell[] = [];
-      for (let c = 1; c <= Math.max(r.cellCount, 15); c++) cells.push(cellText(r.getCell(c).value).trim());
-      rows[n - 1] = cells;
-    });
-    for (let i = 0; i < rows.length; i++) rows[i] ??= [];
-  } else if (lower.endsWith('.csv') && looksLikeText(buf)) {
-    rows = parseCsv(buf.toString('utf8')).map((r) => r.map((c) => c.trim()));
-    if (rows.length > maxRows + 1) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
-  } else {
-    throw new AppError(415, SHEET_MSG.wrongType);
-  }
-  return rows;
+  const kind = lower.endsWith('.xlsx') && isZip(buf) ? 'xlsx' : lower.endsWith('.csv') && looksLikeText(buf) ? 'csv' : null;
+  if (!kind) throw new AppError(415, SHEET_MSG.wrongType);
+  const answer = await readOffThread(kind, buf, maxRows);
+  if ('tooManyRows' in answer) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
+  if ('unreadable' in answer) throw new AppError(422, SHEET_MSG.unreadable);
+  if (kind === 'xlsx' && !answer.rows.length) throw new AppError(422, SHEET_MSG.empty);
+  return answer.rows;
 }
 
 /** Writes rows as an .xlsx workbook with a bold header row. */

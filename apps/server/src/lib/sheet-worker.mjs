@@ -1,0 +1,93 @@
+// Reads an uploaded spreadsheet off the server's main thread (spreadsheet.ts starts it with a
+// memory limit): row by row, at most `maxCols` columns, stopping past `maxRows` data rows.
+// Plain JavaScript so that it runs as a worker both under the server and under the tests.
+import { Readable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import ExcelJS from 'exceljs';
+
+const { kind, buffer, maxRows, maxCols } = workerData;
+
+function cellText(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'object') {
+    if ('result' in value) return cellText(value.result);
+    if ('richText' in value) return value.richText.map((r) => r.text).join('');
+    if ('text' in value) return cellText(value.text);
+    if ('error' in value) return '';
+  }
+  return String(value);
+}
+
+/** The first sheet of a workbook, streamed: a row holding one cell in column XFD costs one cell, not 16,384. */
+async function readXlsx() {
+  const rows = [];
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(buffer)]), {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
+  for await (const sheet of reader) {
+    for await (const row of sheet) {
+      if (row.number > maxRows + 1) return { tooManyRows: true };
+      const cells = [];
+      for (let c = 1; c <= maxCols; c++) cells.push(cellText(row.getCell(c).value).trim());
+      rows[row.number - 1] = cells;
+    }
+    // Only the first sheet counts.
+    break;
+  }
+  for (let i = 0; i < rows.length; i++) rows[i] ??= [];
+  return { rows };
+}
+
+/** RFC 4180 with `;` or `,` (whichever the first line has more of), a BOM stripped; stops past the row limit. */
+function readCsv() {
+  const src = Buffer.from(buffer).toString('utf8').replace(/^\uFEFF/, '');
+  const firstEnd = src.indexOf('\n');
+  const firstLine = firstEnd === -1 ? src : src.slice(0, firstEnd);
+  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  const push = () => {
+    if (row.length < maxCols) row.push(field.trim());
+    field = '';
+  };
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (src[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === delimiter) push();
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && src[i + 1] === '\n') i++;
+      push();
+      rows.push(row);
+      row = [];
+      if (rows.length > maxRows + 1) return { tooManyRows: true };
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    push();
+    rows.push(row);
+  }
+  return rows.length > maxRows + 1 ? { tooManyRows: true } : { rows };
+}
+
+try {
+  parentPort.postMessage(kind === 'xlsx' ? await readXlsx() : readCsv());
+} catch {
+  parentPort.postMessage({ unreadable: true });
+}
