@@ -13,6 +13,8 @@ const enrolment = (id: number, rut: string, o: Partial<LocalEnrolment> = {}): Lo
   last_access_registered_moodle: null,
   last_access_text: null,
   is_sincronized: false,
+  moodle_suspended: false,
+  moodle_seen: false,
   final_qualification_moodle: null,
   status_moodle: null,
   id_registered_moodle: null,
@@ -70,8 +72,53 @@ describe('change plan', () => {
         { id: 12, name: 'Foro nuevo', modname: 'forum', modicon: '', modplural: '', indent: 0 },
       ] },
     ];
-    const plan = planActivities([{ id: 1, id_activity_moodle: 10, description: 'Tarea vieja', type: 'assign', section_key: 'formative' }], activitiesOf(contents));
-    expect(plan).toEqual({ inserts: [{ id_activity_moodle: 12, description: 'Foro nuevo', type: 'forum' }], updates: [{ id: 1, description: 'Tarea', type: 'assign' }] });
+    const plan = planActivities([{ id: 1, id_activity_moodle: 10, description: 'Tarea vieja', type: 'assign', section_key: 'formative', removed_at: null, hidden: false }], activitiesOf(contents));
+    expect(plan).toEqual({
+      inserts: [{ id_activity_moodle: 12, description: 'Foro nuevo', type: 'forum', hidden: false }],
+      updates: [{ id: 1, description: 'Tarea', type: 'assign', hidden: false, removed_at: null }],
+      removed: 0,
+    });
+  });
+
+  it('activities deleted in Moodle are marked removed (kept); hidden ones (visible: 0) say so; one that comes back is restored', () => {
+    const now = new Date('2026-11-24T12:00:00Z');
+    const contents = [{ id: 1, name: 'S', summary: '', summaryformat: 1, component: null, itemid: null, modules: [
+      { id: 10, name: 'Tarea', modname: 'assign', modicon: '', modplural: '', indent: 0, visible: 0 },
+      { id: 30, name: 'Vuelve', modname: 'quiz', modicon: '', modplural: '', indent: 0, visible: 1 },
+    ] }];
+    const local = [
+      { id: 1, id_activity_moodle: 10, description: 'Tarea', type: 'assign', section_key: 'formative', removed_at: null, hidden: false },
+      { id: 2, id_activity_moodle: 20, description: 'Borrada', type: 'quiz', section_key: 'formative', removed_at: null, hidden: false },
+      { id: 3, id_activity_moodle: 30, description: 'Vuelve', type: 'quiz', section_key: 'formative', removed_at: new Date('2026-11-01'), hidden: false },
+      { id: 4, id_activity_moodle: 40, description: 'Ya borrada', type: 'quiz', section_key: 'formative', removed_at: new Date('2026-11-01'), hidden: false },
+    ];
+    const plan = planActivities(local, activitiesOf(contents), now);
+    expect(plan.removed).toBe(1);
+    expect(plan.inserts).toEqual([]);
+    expect(plan.updates).toEqual([
+      { id: 1, description: 'Tarea', type: 'assign', hidden: true, removed_at: null },
+      { id: 3, description: 'Vuelve', type: 'quiz', hidden: false, removed_at: null },
+      { id: 2, description: 'Borrada', type: 'quiz', hidden: false, removed_at: now },
+    ]);
+  });
+
+  it('a student missing from the grade report (a suspended enrolment) keeps the grades and course total stored', () => {
+    const e = enrolment(1, '12.345.678-5', { is_sincronized: true, moodle_seen: true, final_qualification_moodle: '85.00' });
+    const matching = matchPeople([e], [user(3, { idnumber: '12.345.678-5' })]);
+    const current = { id: 50, activity_id: 7, course_registered_user_id: 1, status_moodle: 'Finalizado', qualification_moodle: '90.00', completion_state: 1, grade: 90 };
+    const plan = planPeople({
+      withProgress: true,
+      matching,
+      enrolments: [e],
+      activities: [{ id: 7, id_activity_moodle: 70, description: 'A', type: 'quiz', section_key: 'formative', removed_at: null, hidden: false }],
+      results: [current],
+      grades: new Map(),
+      completion: new Map([[3, [{ cmid: 70, modname: 'quiz', instance: 1, state: 1, timecompleted: 0, tracking: 2 }]]]),
+      suspended: new Set([3]),
+    });
+    expect(plan.resultUpdates).toEqual([]);
+    expect(plan.resultInserts).toEqual([]);
+    expect(plan.enrolments[0]).toMatchObject({ id: 1, final_qualification_moodle: '85.00', moodle_suspended: true });
   });
 
   it('keeps a student\'s results when their completion could not be read', () => {
@@ -82,7 +129,7 @@ describe('change plan', () => {
       withProgress: true,
       matching,
       enrolments: [e],
-      activities: [{ id: 7, id_activity_moodle: 70, description: 'A', type: 'page', section_key: 'resign' }],
+      activities: [{ id: 7, id_activity_moodle: 70, description: 'A', type: 'page', section_key: 'resign', removed_at: null, hidden: false }],
       results: [current],
       grades: new Map(),
       completion: new Map(),

@@ -187,6 +187,28 @@ describe('push to Moodle', () => {
     expect(sim.site.groups.filter((g) => g.courseid === 5)).toHaveLength(2);
   });
 
+  it('an enrol that Moodle commits and then fails (welcome message not sent) is reported as what Moodle has, and grouped', async () => {
+    // A new student, in a classroom, not yet in the Moodle course.
+    const db = ctx.db;
+    const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const room = (await db.selectFrom('classrooms').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const s = await db.insertInto('registered_users').values({ rut: '9.876.543-3', name: 'Rosa', last_name: 'Vidal', email: 'rosa@test.cl' }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('course_registered_users').values({ course_id: courseId, registered_user_id: s.id, profile_id: profile, classroom_id: room }).execute();
+    sim.site.settings.enrolMessageFails = true;
+    try {
+      const queued = await call('POST', `/api/v2/sync/courses/${courseId}/push`, { createUsers: true, enrol: true, groups: true });
+      await waitJob(queued.body._data.jobId);
+      const r = (await call('GET', `/api/v2/sync/courses/${courseId}/push/status`)).body._data.result as MoodlePushResult;
+      const rosa = sim.site.users.find((u) => u.username === '9876543-3')!;
+      expect(sim.site.enrolment(5, rosa.id)).toBeTruthy();
+      expect(r).toMatchObject({ usersCreated: 1, enrolled: 1, membersAdded: 1 });
+      expect(r.errors.join(' ')).toContain('Message was not sent');
+      expect(sim.site.groups.find((g) => g.courseid === 5 && g.name === 'Aula 1')!.members).toContain(rosa.id);
+    } finally {
+      sim.site.settings.enrolMessageFails = false;
+    }
+  });
+
   it("checks Moodle's student role and never gives a privileged one", () => {
     const role = (roleid: number, shortname: string) => ({ roleid, shortname, name: shortname, sortorder: 0 });
     const user = (roles: ReturnType<typeof role>[]) => ({ id: 1, fullname: 'x', roles });

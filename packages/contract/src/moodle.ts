@@ -42,6 +42,8 @@ export const MOODLE_MSG = {
   tokenForNewUrl: 'Para otra URL ingrese también su token: el token guardado solo se envía a la URL guardada.',
   connectionMissing: (n: number) => `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
   syncOk: 'Sincronización exitosa',
+  identityFieldsMissing:
+    'Moodle no entregó el nombre de usuario ni el número de ID de ningún participante: el usuario del token necesita la capacidad moodle/user:viewalldetails en el curso (o que el sitio muestre "idnumber" en showuseridentity). No se aplicó ningún cambio.',
   syncQueued: 'Sincronización en cola.',
   syncRunning: 'Ya hay una sincronización en curso para este curso.',
   syncStarted: 'Sincronización iniciada.',
@@ -156,6 +158,10 @@ export interface MoodleSyncResult {
   missingLocally: MoodleSyncIssue[];
   activitiesAdded: number;
   activitiesUpdated: number;
+  /** Activities Moodle no longer has: marked "Eliminada en Moodle", kept for history, out of progress. */
+  activitiesRemoved: number;
+  /** Matched students whose enrolment is suspended in Moodle (their grades were read one by one). */
+  suspended: number;
   /** Enrolments, students and activity results written (changed rows only). */
   rowsWritten: number;
   /** Non-fatal problems (one student's completion could not be read...). */

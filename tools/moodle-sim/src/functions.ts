@@ -433,6 +433,8 @@ function enrolUsers(ctx: CallContext, p: { enrolments: Array<{ roleid: number; u
     planned.push(() => site.enrol(e.courseid, e.userid, e.roleid, { status: e.suspend ? 1 : 0 }));
   }
   planned.forEach((f) => f());
+  // Recorded from a real Moodle: the enrolments are committed, then the welcome message fails.
+  if (site.settings.enrolMessageFails && planned.length) throw moodleException('Message was not sent.', 'Message was not sent.');
   return null;
 }
 
@@ -628,7 +630,8 @@ function gradeItems(ctx: CallContext, p: { courseid: number; userid: number; gro
   const graded = site.modulesOf(course.id).filter((m) => m.gradeitem);
   let users = site
     .enrolmentsOf(course.id)
-    .filter((e) => e.roleid === 5 && e.status === 0)
+    // As Moodle's report: for everybody (userid 0) only active enrolments; asked for one user, theirs whatever its status.
+    .filter((e) => e.roleid === 5 && (e.status === 0 || p.userid !== 0))
     .map((e) => site.user(e.userid)!)
     .filter((u) => (p.userid ? u.id === p.userid : true) && (p.groupid ? site.group(p.groupid)?.members.includes(u.id) : true));
   users = users.sort(byLastName);

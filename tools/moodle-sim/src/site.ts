@@ -197,6 +197,11 @@ export interface SimSettings {
   restEnabled: boolean;
   /** "Allow accounts with same email". */
   allowSameEmail: boolean;
+  /**
+   * The welcome message of a manual enrolment cannot be sent (no mail configured, as seen on a
+   * real 5.2): enrol_manual_enrol_users commits the enrolments, then answers an error.
+   */
+  enrolMessageFails: boolean;
 }
 
 export const ROLES: Record<number, { shortname: string }> = {
@@ -241,6 +246,7 @@ export class Site {
     wsEnabled: true,
     restEnabled: true,
     allowSameEmail: false,
+    enrolMessageFails: false,
   };
   /** The front page course (id 1, format "site"). */
   siteCourse!: SimCourse;
@@ -526,6 +532,14 @@ export class Site {
   }
 
   /** Removes a user from a course: enrolment, group memberships (like Moodle's unenrol). */
+  /** The module is deleted from the course (its section forgets it; grades and completion go with it). */
+  removeModule(cmid: number): void {
+    const m = this.module(cmid);
+    if (!m) return;
+    this.modules = this.modules.filter((x) => x.id !== cmid);
+    for (const s of this.sections) s.sequence = s.sequence.filter((id) => id !== cmid);
+  }
+
   unenrol(courseid: number, userid: number): void {
     this.enrolments = this.enrolments.filter((e) => !(e.courseid === courseid && e.userid === userid));
     for (const g of this.groups.filter((x) => x.courseid === courseid)) g.members = g.members.filter((m) => m !== userid);

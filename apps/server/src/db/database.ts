@@ -16,6 +16,7 @@ import * as m0006 from './migrations/0006_moodle_schedule.js';
 import * as m0007 from './migrations/0007_mail_files.js';
 import * as m0008 from './migrations/0008_performance.js';
 import * as m0009 from './migrations/0009_tutors_per_course.js';
+import * as m0010 from './migrations/0010_moodle_states.js';
 
 export type Database = Kysely<DB>;
 
@@ -91,6 +92,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_mail_files': m0007,
   '0008_performance': m0008,
   '0009_tutors_per_course': m0009,
+  '0010_moodle_states': m0010,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -118,6 +118,12 @@ export interface ActivityTable extends Timestamps {
   weighing: ColumnType<number, number | string | undefined, number | string>;
   id_activity_moodle: number | null;
   course_id: number;
+  /** Deleted in Moodle: kept for history, out of progress. */
+  removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Hidden in Moodle (visible: 0 in the course contents). */
+  hidden: Generated<boolean>;
+  /** Left out of progress and pending counts by staff. */
+  excluded_from_progress: Generated<boolean>;
 }
 
 export interface RegisteredUserTable extends Timestamps {
@@ -156,6 +162,10 @@ export interface CourseRegisteredUserTable extends Timestamps {
   last_access_registered_moodle: Timestamp | null;
   last_access_text: string | null;
   is_sincronized: Generated<boolean>;
+  /** The enrolment is suspended in Moodle (present in its participants, absent from its grade report for everyone). */
+  moodle_suspended: Generated<boolean>;
+  /** Matched in the Moodle course at least once (a push does not re-enrol it unless asked). */
+  moodle_seen: Generated<boolean>;
   /** Activo / Renuncia en curso / Renunciado, from the course's Renuncia activity in Moodle (0004). */
   status_moodle: string | null;
 }

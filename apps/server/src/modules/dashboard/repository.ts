@@ -72,9 +72,10 @@ export const resignStages = (courseId: number) => sql`
 /** The test form of a RUT column: A when its check digit is even, B when odd or K. */
 export const testForm = (rut: RawBuilder<unknown>) => sql`case when upper(right(trim(${rut}), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end`;
 
-/** The activities of a course that count toward progress: survey, the test sections, or weighing > 0; never resign. */
+/** The activities of a course that count toward progress: survey, the test sections, or weighing > 0; never resign, never one deleted in Moodle or left out by staff. */
 export const countsTowardProgress = (a: string, s: string) =>
-  sql`(coalesce(${sql.ref(`${s}.key`)}, '') <> 'resign' and (${sql.ref(`${s}.key`)} in (${sql.join(GRADED_SECTIONS)}) or ${sql.ref(`${a}.weighing`)} > 0))`;
+  sql`(${sql.ref(`${a}.removed_at`)} is null and not ${sql.ref(`${a}.excluded_from_progress`)}
+    and coalesce(${sql.ref(`${s}.key`)}, '') <> 'resign' and (${sql.ref(`${s}.key`)} in (${sql.join(GRADED_SECTIONS)}) or ${sql.ref(`${a}.weighing`)} > 0))`;
 
 /** Whether an activity (its section key) is to be done by a student of a form: tests only by their form. */
 export const formApplies = (sectionKey: RawBuilder<unknown>, form: RawBuilder<unknown>) =>

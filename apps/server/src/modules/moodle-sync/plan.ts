@@ -17,6 +17,8 @@ export interface LocalEnrolment {
   last_access_registered_moodle: Date | null;
   last_access_text: string | null;
   is_sincronized: boolean;
+  moodle_suspended: boolean;
+  moodle_seen: boolean;
   final_qualification_moodle: string | null;
   status_moodle: string | null;
   id_registered_moodle: number | null;
@@ -32,6 +34,8 @@ export interface LocalActivity {
   description: string;
   type: string | null;
   section_key: string | null;
+  removed_at: Date | null;
+  hidden: boolean;
 }
 
 export interface LocalResult {
@@ -122,6 +126,8 @@ export interface MoodleActivity {
   cmid: number;
   name: string;
   modname: string;
+  /** visible: 0 in the course contents. */
+  hidden: boolean;
 }
 
 const NOT_ACTIVITIES = new Set(['label', 'subsection', 'qbank']);
@@ -129,23 +135,37 @@ const NOT_ACTIVITIES = new Set(['label', 'subsection', 'qbank']);
 /** The course modules that are activities (labels and text areas are not). */
 export function activitiesOf(contents: readonly MoodleSection[]): MoodleActivity[] {
   return contents.flatMap((s) =>
-    s.modules.filter((m) => !NOT_ACTIVITIES.has(m.modname) && !m.noviewlink).map((m) => ({ cmid: m.id, name: m.name.slice(0, 255), modname: m.modname.slice(0, 60) })),
+    s.modules.filter((m) => !NOT_ACTIVITIES.has(m.modname) && !m.noviewlink).map((m) => ({ cmid: m.id, name: m.name.slice(0, 255), modname: m.modname.slice(0, 60), hidden: m.visible === 0 })),
   );
 }
 
 export interface ActivityPlan {
-  inserts: Array<{ id_activity_moodle: number; description: string; type: string }>;
-  updates: Array<{ id: number; description: string; type: string }>;
+  inserts: Array<{ id_activity_moodle: number; description: string; type: string; hidden: boolean }>;
+  updates: Array<{ id: number; description: string; type: string; hidden: boolean; removed_at: Date | null }>;
+  /** Activities no longer in Moodle's course (marked removed now; kept for history). */
+  removed: number;
 }
 
-/** New activities are added (the caller puts them in Formativa, weighing 0); renamed ones updated. */
-export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[]): ActivityPlan {
+/**
+ * New, changed, hidden and removed activities. An activity Moodle no longer has is marked removed
+ * (kept, with its results, out of progress); one that comes back is restored.
+ */
+export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[], now = new Date()): ActivityPlan {
   const byMoodleId = new Map(local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]));
-  const plan: ActivityPlan = { inserts: [], updates: [] };
+  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0 };
+  const present = new Set<number>();
   for (const m of moodle) {
+    present.add(m.cmid);
     const existing = byMoodleId.get(m.cmid);
-    if (!existing) plan.inserts.push({ id_activity_moodle: m.cmid, description: m.name, type: m.modname });
-    else if (existing.description !== m.name || existing.type !== m.modname) plan.updates.push({ id: existing.id, description: m.name, type: m.modname });
+    if (!existing) plan.inserts.push({ id_activity_moodle: m.cmid, description: m.name, type: m.modname, hidden: m.hidden });
+    else if (existing.description !== m.name || existing.type !== m.modname || existing.hidden !== m.hidden || existing.removed_at !== null) {
+      plan.updates.push({ id: existing.id, description: m.name, type: m.modname, hidden: m.hidden, removed_at: null });
+    }
+  }
+  for (const a of byMoodleId.values()) {
+    if (present.has(a.id_activity_moodle!) || a.removed_at !== null) continue;
+    plan.updates.push({ id: a.id, description: a.description, type: a.type ?? '', hidden: a.hidden, removed_at: now });
+    plan.removed++;
   }
   return plan;
 }
@@ -211,6 +231,8 @@ export interface PeopleInput {
   results: readonly LocalResult[];
   grades: Map<number, UserGrades>;
   completion: Map<number, MoodleActivityCompletion[]>;
+  /** Moodle users whose enrolment is suspended. */
+  suspended?: ReadonlySet<number>;
 }
 
 export interface EnrolmentValues {
@@ -218,6 +240,8 @@ export interface EnrolmentValues {
   last_access_registered_moodle: Date | null;
   last_access_text: string | null;
   is_sincronized: boolean;
+  moodle_suspended: boolean;
+  moodle_seen: boolean;
   final_qualification_moodle: string | null;
   status_moodle: string | null;
 }
@@ -257,11 +281,14 @@ export function planPeople(input: PeopleInput): PeoplePlan {
       last_access_registered_moodle: access > 0 ? new Date(access * 1000) : null,
       last_access_text: access > 0 ? null : 'Nunca',
       is_sincronized: true,
+      moodle_suspended: input.suspended?.has(user.id) ?? e.moodle_suspended,
+      moodle_seen: true,
       final_qualification_moodle: e.final_qualification_moodle,
       status_moodle: e.status_moodle,
     };
     let studentStatusValue = e.student_status_moodle;
     if (input.withProgress) {
+      // A student missing from Moodle's grade report has unknown grades (not empty ones): what is stored stays.
       const grades = input.grades.get(user.id);
       // Completion not read (not a student in Moodle, or the call failed for this user): results stay as they are.
       const known = input.completion.get(user.id);
@@ -269,7 +296,8 @@ export function planPeople(input: PeopleInput): PeoplePlan {
       const mine: Array<{ activity_id: number; status_moodle: string | null }> = [];
       for (const a of tracked) {
         const current = existing.get(`${e.id}:${a.id}`);
-        const values = known ? resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!)) : null;
+        let values = known ? resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!)) : null;
+        if (values && !grades && current) values = { ...values, qualification_moodle: current.qualification_moodle, grade: current.grade };
         if (!values) {
           if (current) mine.push(current);
           continue;
@@ -285,7 +313,7 @@ export function planPeople(input: PeopleInput): PeoplePlan {
           plan.resultUpdates.push({ ...current, ...values });
         }
       }
-      next.final_qualification_moodle = formatGrade(grades?.total?.graderaw);
+      next.final_qualification_moodle = grades ? formatGrade(grades.total?.graderaw) : e.final_qualification_moodle;
       next.status_moodle = studentStatus(mine, resign);
       studentStatusValue = next.status_moodle;
     }
@@ -293,6 +321,8 @@ export function planPeople(input: PeopleInput): PeoplePlan {
       !sameTime(e.last_access_registered_moodle, next.last_access_registered_moodle) ||
       e.last_access_text !== next.last_access_text ||
       !e.is_sincronized ||
+      !e.moodle_seen ||
+      e.moodle_suspended !== next.moodle_suspended ||
       e.final_qualification_moodle !== next.final_qualification_moodle ||
       e.status_moodle !== next.status_moodle
     ) {
@@ -319,7 +349,7 @@ export function planPeople(input: PeopleInput): PeoplePlan {
   // Synced before, not in Moodle's course any more: no longer synchronised (their data stays).
   for (const e of input.enrolments) {
     if (!matchedEnrolments.has(e.id) && e.is_sincronized) {
-      plan.enrolments.push({ id: e.id, last_access_registered_moodle: e.last_access_registered_moodle, last_access_text: e.last_access_text, is_sincronized: false, final_qualification_moodle: e.final_qualification_moodle, status_moodle: e.status_moodle });
+      plan.enrolments.push({ ...e, is_sincronized: false, moodle_suspended: false });
     }
   }
   return plan;

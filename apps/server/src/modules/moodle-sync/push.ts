@@ -285,6 +285,14 @@ export class MoodlePushService {
         } catch (e) {
           if (!isMoodleError(e)) throw e;
           errors.push(`No se pudo matricular en Moodle: ${e.message}`);
+          // Moodle may have committed the enrolments before failing (a welcome message that
+          // could not be sent): what it really has is read again before reporting or grouping.
+          const now = new Set((await reader.getAllEnrolledUsers(moodleId, { userfields: 'id', pageSize: this.config.MOODLE_PAGE_SIZE })).map((u) => u.id));
+          for (const r of pending) {
+            if (!now.has(moodleIdOf.get(r.enrolment_id)!)) continue;
+            enrolledAlready.add(r.enrolment_id);
+            enrolled_++;
+          }
         }
         await progress('enrol', 'Matrícula en Moodle terminada', pending.length, pending.length);
       }

@@ -101,7 +101,7 @@ export class MoodleSyncRepository {
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
       .select([
         'e.id', 'e.registered_user_id', 'r.rut', 'r.name', 'r.last_name',
-        'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.final_qualification_moodle', 'e.status_moodle',
+        'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.moodle_suspended', 'e.moodle_seen', 'e.final_qualification_moodle', 'e.status_moodle',
         'r.id_registered_moodle', 'r.rut_registered_moodle', 'r.name_registered_moodle', 'r.email_registered_moodle', 'r.status_moodle as student_status_moodle',
       ])
       .where('e.course_id', '=', courseId);
@@ -113,7 +113,7 @@ export class MoodleSyncRepository {
     return db
       .selectFrom('activities as a')
       .leftJoin('sections as s', 's.id', 'a.section_id')
-      .select(['a.id', 'a.id_activity_moodle', 'a.description', 'a.type', 's.key as section_key'])
+      .select(['a.id', 'a.id_activity_moodle', 'a.description', 'a.type', 's.key as section_key', 'a.removed_at', 'a.hidden'])
       .where('a.course_id', '=', courseId)
       .orderBy('a.id')
       .execute();
@@ -136,7 +136,7 @@ export class MoodleSyncRepository {
 
   // --- Writes (inside the transaction) ----------------------------------------------------
 
-  async insertActivities(db: Database, courseId: number, sectionId: number | null, rows: ReadonlyArray<{ id_activity_moodle: number; description: string; type: string }>) {
+  async insertActivities(db: Database, courseId: number, sectionId: number | null, rows: ReadonlyArray<{ id_activity_moodle: number; description: string; type: string; hidden: boolean }>) {
     for (const part of chunks(rows)) {
       await db
         .insertInto('activities')
@@ -146,16 +146,16 @@ export class MoodleSyncRepository {
     return rows.length;
   }
 
-  updateActivities(db: Database, rows: ReadonlyArray<{ id: number; description: string; type: string }>) {
-    return updateMany(db, 'activities', { description: 'varchar', type: 'varchar' }, rows);
+  updateActivities(db: Database, rows: ReadonlyArray<{ id: number; description: string; type: string; hidden: boolean; removed_at: Date | null }>) {
+    return updateMany(db, 'activities', { description: 'varchar', type: 'varchar', hidden: 'boolean', removed_at: 'timestamptz' }, rows.map((r) => ({ ...r, removed_at: r.removed_at ? r.removed_at.toISOString() : null })));
   }
 
   updateEnrolments(db: Database, rows: readonly EnrolmentValues[]) {
     return updateMany(
       db,
       'course_registered_users',
-      { last_access_registered_moodle: 'timestamptz', last_access_text: 'varchar', is_sincronized: 'boolean', final_qualification_moodle: 'varchar', status_moodle: 'varchar' },
-      rows.map((r) => ({ ...r, last_access_registered_moodle: r.last_access_registered_moodle ? new Date(r.last_access_registered_moodle).toISOString() : null })),
+      { last_access_registered_moodle: 'timestamptz', last_access_text: 'varchar', is_sincronized: 'boolean', moodle_suspended: 'boolean', moodle_seen: 'boolean', final_qualification_moodle: 'varchar', status_moodle: 'varchar' },
+      rows.map(({ id, last_access_registered_moodle, last_access_text, is_sincronized, moodle_suspended, moodle_seen, final_qualification_moodle, status_moodle }) => ({ id, last_access_text, is_sincronized, moodle_suspended, moodle_seen, final_qualification_moodle, status_moodle, last_access_registered_moodle: last_access_registered_moodle ? new Date(last_access_registered_moodle).toISOString() : null })),
     );
   }
 

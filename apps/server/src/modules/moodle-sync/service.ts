@@ -283,16 +283,33 @@ export class MoodleSyncService {
       const contents = wantsActivities ? await client.getCourseContents(moodleId, [{ name: 'excludecontents', value: true }]) : [];
       await progress('users', 'Leyendo participantes del curso en Moodle');
       const users = wantsPeople ? await client.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE }) : [];
+      // A token whose user may not see usernames nor ID numbers: nobody can be matched. Refuse to
+      // apply (nothing is marked unsynchronised) and say which capability is missing.
+      if (users.length && !users.some((u) => u.username || u.idnumber)) throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
       const before = wantsPeople ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users) : null;
 
       const errors: string[] = [];
       let grades = new Map<number, UserGrades>();
+      const suspended = new Set<number>();
       const completion = new Map<number, MoodleActivityCompletion[]>();
       const students = before?.matches.filter((m) => isMoodleStudent(m.user)) ?? [];
       if (wantsProgress && students.length) {
         await progress('grades', 'Leyendo calificaciones');
         const single = o.scope === 'student' && students.length === 1 ? students[0]!.user.id : 0;
         grades = gradesByUser((await client.getGradeItems(moodleId, single)).usergrades);
+        // Moodle's report for everybody leaves out suspended enrolments: their grades are unknown
+        // there, not empty. Each one's own report still has them.
+        if (!single) {
+          for (const m of students.filter((x) => !grades.has(x.user.id))) {
+            suspended.add(m.user.id);
+            try {
+              for (const [id, g] of gradesByUser((await client.getGradeItems(moodleId, m.user.id)).usergrades)) grades.set(id, g);
+            } catch (e) {
+              if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
+              errors.push(`No se pudieron leer las calificaciones de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+            }
+          }
+        }
         let done = 0;
         await mapConcurrent(students, this.config.MOODLE_CONCURRENCY, async (m) => {
           o.signal?.throwIfAborted();
@@ -312,11 +329,13 @@ export class MoodleSyncService {
         await this.repo.lockCourse(trx, courseId);
         let activitiesAdded = 0;
         let activitiesUpdated = 0;
+        let activitiesRemoved = 0;
         if (wantsActivities) {
           const plan = planActivities(await this.repo.activities(trx, courseId), activitiesOf(contents));
           const formative = await this.repo.sectionIdByKey(trx, 'formative');
           activitiesAdded = await this.repo.insertActivities(trx, courseId, formative, plan.inserts);
-          activitiesUpdated = await this.repo.updateActivities(trx, plan.updates);
+          activitiesRemoved = plan.removed;
+          activitiesUpdated = (await this.repo.updateActivities(trx, plan.updates)) - plan.removed;
         }
         let matching: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
         let rowsWritten = 0;
@@ -331,6 +350,7 @@ export class MoodleSyncService {
             results: wantsProgress ? await this.repo.results(trx, courseId, o.enrolmentId) : [],
             grades,
             completion,
+            suspended: wantsProgress && !o.enrolmentId ? suspended : undefined,
           });
           rowsWritten += await this.repo.updateEnrolments(trx, plan.enrolments);
           rowsWritten += await this.repo.updateStudents(trx, plan.students);
@@ -349,7 +369,9 @@ export class MoodleSyncService {
           missingLocally: o.enrolmentId ? [] : matching.missingLocally,
           activitiesAdded,
           activitiesUpdated,
-          rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated,
+          activitiesRemoved,
+          suspended: suspended.size,
+          rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
           errors: [...matching.errors, ...errors],
           moodleCalls: calls,
           startedAt: startedAt.toISOString(),
