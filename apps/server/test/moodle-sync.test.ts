@@ -493,3 +493,101 @@ describe('a generated site', () => {
     }
   });
 });
+
+describe('Moodle as it really behaves', () => {
+  let made = 0;
+  /** Its own simulator, platform and course (the fixture course 4 with Ana and Bruno matched), synced once. */
+  async function fresh(token: keyof typeof FIXTURE_TOKENS | string = 'admin') {
+    const site = fixtureSite();
+    site.user(3)!.idnumber = '12.345.678-5';
+    site.user(4)!.username = '17000003k';
+    const teacher = site.addUser({ id: 8, username: 'teacher1', firstname: 'Tomás', lastname: 'Tutor', email: 'tutor@example.com' });
+    site.enrol(4, teacher.id, 3);
+    site.addToken('limitedteachertoken00000000000000', teacher.id, ALL_FUNCTIONS);
+    const server = await startMoodleSim({ site });
+    const db = ctx.db;
+    const tag = String.fromCharCode(65 + made++);
+    const platform = (await db.insertInto('platforms').values({ description: `Moodle real ${tag}`, status: 1 }).returning('id').executeTakeFirstOrThrow()).id;
+    const secret = token in FIXTURE_TOKENS ? FIXTURE_TOKENS[token as keyof typeof FIXTURE_TOKENS] : token;
+    expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: server.url, token: secret })).status).toBe(200);
+    const category = (await db.insertInto('categories').values({ description: `Real ${tag}`, category_code: `RL${tag}`, platform_id: platform }).returning('id').executeTakeFirstOrThrow()).id;
+    const course = (await db.insertInto('courses').values({ description: `Curso real ${tag}`, category_id: category, id_course_moodle: 4 }).returning('id').executeTakeFirstOrThrow()).id;
+    const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const ids: Record<string, number> = {};
+    for (const [key, rut] of [['ana', RUT.ana], ['bruno', RUT.bruno]] as const) {
+      const s = (await db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirstOrThrow()).id;
+      ids[key] = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: s, profile_id: profile, classroom_id: null }).returning('id').executeTakeFirstOrThrow()).id;
+    }
+    return { server, site, course, ids, sync: () => ctx.app.services.moodleSync.syncCourse(course, { scope: 'full' }) };
+  }
+  const enrolmentRow = (id: number) => ctx.db.selectFrom('course_registered_users').select(['is_sincronized', 'moodle_suspended', 'final_qualification_moodle']).where('id', '=', id).executeTakeFirstOrThrow();
+  const resultRow = (enrolmentId: number, cmid: number) =>
+    ctx.db
+      .selectFrom('activity_course_users as r')
+      .innerJoin('activities as a', 'a.id', 'r.activity_id')
+      .select(['r.qualification_moodle', 'r.grade', 'r.status_moodle'])
+      .where('r.course_registered_user_id', '=', enrolmentId)
+      .where('a.id_activity_moodle', '=', cmid)
+      .executeTakeFirst();
+
+  it('a suspended enrolment keeps its grades: absent from the report for everyone, read on its own, shown as suspended', async () => {
+    const m = await fresh();
+    try {
+      await m.sync();
+      const before = await resultRow(m.ids.ana!, 2);
+      expect(before).toMatchObject({ qualification_moodle: '85.00', grade: 85 });
+      m.site.enrolment(4, 3)!.status = 1;
+      const r = await m.sync();
+      expect(r.suspended).toBe(1);
+      expect(await resultRow(m.ids.ana!, 2)).toEqual(before);
+      expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true, moodle_suspended: true });
+      m.site.enrolment(4, 3)!.status = 0;
+      await m.sync();
+      expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ moodle_suspended: false });
+      expect(await resultRow(m.ids.ana!, 2)).toEqual(before);
+    } finally {
+      await m.server.close();
+    }
+  });
+
+  it('a token that cannot see usernames nor ID numbers: the connection test warns, the sync refuses and marks nobody unsynchronised', async () => {
+    const m = await fresh();
+    try {
+      await m.sync();
+      expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true });
+      const platform = (await ctx.db.selectFrom('courses as c').innerJoin('categories as k', 'k.id', 'c.category_id').select('k.platform_id').where('c.id', '=', m.course).executeTakeFirstOrThrow()).platform_id;
+      expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: m.server.url, token: 'limitedteachertoken00000000000000' })).status).toBe(200);
+      const test = await call('POST', `/api/v2/platforms/${platform}/moodle/test`);
+      expect(test.body._data.identityWarning).toBe(MOODLE_MSG.identityFieldsMissing);
+      await expect(m.sync()).rejects.toThrow(MOODLE_MSG.identityFieldsMissing);
+      expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true });
+      expect(await enrolmentRow(m.ids.bruno!)).toMatchObject({ is_sincronized: true });
+    } finally {
+      await m.server.close();
+    }
+  });
+
+  it('an activity deleted in Moodle stays, marked removed, out of progress, its results kept; a hidden one is marked hidden', async () => {
+    const m = await fresh();
+    try {
+      await m.sync();
+      const activity = await ctx.db.selectFrom('activities').select(['id']).where('course_id', '=', m.course).where('id_activity_moodle', '=', 2).executeTakeFirstOrThrow();
+      await ctx.db.updateTable('activities').set({ weighing: 20 }).where('id', '=', activity.id).execute();
+      const counts = async () => (await call('GET', `/api/v2/follow-up/enrolments/${m.ids.ana}`)).body._data.activities.find((a: { activityId: number }) => a.activityId === activity.id)?.counts;
+      expect(await counts()).toBe(true);
+      m.site.removeModule(2);
+      m.site.module(1)!.visible = 0;
+      const r = await m.sync();
+      expect(r.activitiesRemoved).toBe(1);
+      const rows = await ctx.db.selectFrom('activities').select(['id_activity_moodle', 'removed_at', 'hidden']).where('course_id', '=', m.course).orderBy('id_activity_moodle').execute();
+      expect(rows.find((a) => a.id_activity_moodle === 2)!.removed_at).not.toBeNull();
+      expect(rows.find((a) => a.id_activity_moodle === 1)).toMatchObject({ hidden: true, removed_at: null });
+      expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
+      expect(await counts()).toBe(false);
+      // A second sync reports nothing new.
+      expect((await m.sync()).activitiesRemoved).toBe(0);
+    } finally {
+      await m.server.close();
+    }
+  });
+});

@@ -363,7 +363,7 @@ describe('edit locks', () => {
   });
 
   it('unlock: the holder or an administrator; the admin list shows active locks; unlock many', async () => {
-    const t1 = await createTicket(opA.token, algebra.enrolments[35]!.id);
+    const t1 = await createTicket(opA.token, algebra.enrolments[35]!.id, { user_assigned_id: opB.id });
     const t2 = await createTicket(opA.token, algebra.enrolments[36]!.id, { user_assigned_id: opB.id });
     const l1 = (await api('POST', '/log-editing-tickets', opA.token, { ticket_id: t1.id })).json()._data.properties;
     const l2 = (await api('POST', '/log-editing-tickets', opB.token, { ticket_id: t2.id })).json()._data.properties;

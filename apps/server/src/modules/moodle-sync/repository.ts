@@ -69,6 +69,19 @@ export class MoodleSyncRepository {
       .executeTakeFirst();
   }
 
+  /** A Moodle course linked to a local course of this platform, if any (the connection test reads one participant of it). */
+  async linkedMoodleCourse(platformId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('courses as c')
+      .innerJoin('categories as k', 'k.id', 'c.category_id')
+      .select('c.id_course_moodle')
+      .where('k.platform_id', '=', platformId)
+      .where('c.id_course_moodle', 'is not', null)
+      .orderBy('c.id')
+      .executeTakeFirst();
+    return row?.id_course_moodle ?? undefined;
+  }
+
   async coursesByMoodleId(moodleId: number): Promise<number[]> {
     const rows = await this.db.selectFrom('courses').select('id').where('id_course_moodle', '=', moodleId).orderBy('id').execute();
     return rows.map((r) => r.id);

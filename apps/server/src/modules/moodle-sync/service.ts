@@ -116,10 +116,22 @@ export class MoodleSyncService {
     const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
     if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
     let info;
+    const client = this.client(url, token);
     try {
-      info = await this.client(url, token).getSiteInfo();
+      info = await client.getSiteInfo();
     } catch (e) {
       throw isMoodleError(e) ? moodleFailure(e) : e;
+    }
+    // One participant of a linked course: without username and ID number nobody can be matched by RUT.
+    let identityWarning: string | null = null;
+    const sample = await this.repo.linkedMoodleCourse(platformId);
+    if (sample) {
+      try {
+        const [someone] = await client.getEnrolledUsers(sample, { limitnumber: 1, userfields: 'id,username,idnumber' });
+        if (someone && !someone.username && !someone.idnumber) identityWarning = MOODLE_MSG.identityFieldsMissing;
+      } catch (e) {
+        if (!isMoodleError(e)) throw e;
+      }
     }
     const available = new Set(info.functions.map((f) => f.name));
     const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
@@ -133,6 +145,7 @@ export class MoodleSyncService {
       userIsSiteAdmin: info.userissiteadmin ?? null,
       missingFunctions,
       missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
+      identityWarning,
     };
   }
 
@@ -285,7 +298,9 @@ export class MoodleSyncService {
       const users = wantsPeople ? await client.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE }) : [];
       // A token whose user may not see usernames nor ID numbers: nobody can be matched. Refuse to
       // apply (nothing is marked unsynchronised) and say which capability is missing.
-      if (users.length && !users.some((u) => u.username || u.idnumber)) throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
+      // (The token's own user, a teacher in the course, always sees their own: only students count.)
+      const learners = users.filter(isMoodleStudent);
+      if (learners.length && !learners.some((u) => u.username || u.idnumber)) throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
       const before = wantsPeople ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users) : null;
 
       const errors: string[] = [];
