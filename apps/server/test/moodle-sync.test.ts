@@ -575,12 +575,21 @@ describe('Moodle as it really behaves', () => {
       await ctx.db.updateTable('activities').set({ weighing: 20 }).where('id', '=', activity.id).execute();
       const counts = async () => (await call('GET', `/api/v2/follow-up/enrolments/${m.ids.ana}`)).body._data.activities.find((a: { activityId: number }) => a.activityId === activity.id)?.counts;
       expect(await counts()).toBe(true);
+      // Staff may leave an activity out of progress, and bring it back.
+      const out = await call('PUT', `/api/v2/activities/${activity.id}/progress`, { excluded: true });
+      expect([out.status, out.body._data.properties.excludedFromProgress]).toEqual([200, true]);
+      expect(await counts()).toBe(false);
+      await call('PUT', `/api/v2/activities/${activity.id}/progress`, { excluded: false });
+      expect(await counts()).toBe(true);
       m.site.removeModule(2);
       m.site.module(1)!.visible = 0;
       const r = await m.sync();
       expect(r.activitiesRemoved).toBe(1);
       const rows = await ctx.db.selectFrom('activities').select(['id_activity_moodle', 'removed_at', 'hidden']).where('course_id', '=', m.course).orderBy('id_activity_moodle').execute();
       expect(rows.find((a) => a.id_activity_moodle === 2)!.removed_at).not.toBeNull();
+      const shown = (await call('GET', `/api/v2/activities?course_id=${m.course}`)).body._data.collections.map((c: { properties: { idActivityMoodle: number; removedAt: string | null; hidden: boolean } }) => c.properties);
+      expect(shown.find((a: { idActivityMoodle: number }) => a.idActivityMoodle === 2).removedAt).not.toBeNull();
+      expect(shown.find((a: { idActivityMoodle: number }) => a.idActivityMoodle === 1).hidden).toBe(true);
       expect(rows.find((a) => a.id_activity_moodle === 1)).toMatchObject({ hidden: true, removed_at: null });
       expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
       expect(await counts()).toBe(false);

@@ -147,6 +147,8 @@ export interface FollowUpStudent extends StudentSummary {
   openTickets: number;
   tickets: number;
   synced: boolean;
+  /** The enrolment is suspended in Moodle. */
+  suspended: boolean;
 }
 
 /** `_data` of GET /follow-up/enrolments/{id}. Tickets come as the ticket list's resources. */

@@ -68,7 +68,7 @@ export class CourseRepository {
     return this.db
       .selectFrom('activities as a')
       .leftJoin('sections as s', 's.id', 'a.section_id')
-      .select(['a.id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 'a.course_id', 's.description as section_description', 's.key as section_key'])
+      .select(['a.id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 'a.course_id', 'a.removed_at', 'a.hidden', 'a.excluded_from_progress', 's.description as section_description', 's.key as section_key'])
       .where('a.course_id', '=', courseId)
       .orderBy('s.id')
       .orderBy('a.id')
@@ -90,6 +90,7 @@ export class ActivityRepository {
       .leftJoin('sections as s', 's.id', 'a.section_id')
       .select([
         'a.id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 'a.course_id', 'a.created_at', 'a.updated_at',
+        'a.removed_at', 'a.hidden', 'a.excluded_from_progress',
         's.description as section_description', 's.key as section_key', 'c.description as course_description',
       ]);
   }

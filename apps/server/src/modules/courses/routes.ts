@@ -1,4 +1,6 @@
-import { resourceByKey } from '@sigaf/contract';
+import { FORM_MSG, MSG, PERMISSIONS, resourceByKey } from '@sigaf/contract';
+import { z } from 'zod';
+import { requireAuth } from '../../http/auth.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { registerCrud } from '../../http/crud.js';
 import { collection, ok, relationship, resource } from '../../http/envelope.js';
@@ -25,7 +27,10 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
   );
 }
 
-type ActivityLike = Pick<ActivityRow, 'id' | 'description' | 'type' | 'weighing' | 'id_activity_moodle' | 'section_id' | 'course_id' | 'section_description' | 'section_key'> &
+type ActivityLike = Pick<
+  ActivityRow,
+  'id' | 'description' | 'type' | 'weighing' | 'id_activity_moodle' | 'section_id' | 'course_id' | 'section_description' | 'section_key' | 'removed_at' | 'hidden' | 'excluded_from_progress'
+> &
   Partial<Pick<ActivityRow, 'course_description'>>;
 
 export function presentActivity(request: FastifyRequest, a: ActivityLike) {
@@ -37,6 +42,10 @@ export function presentActivity(request: FastifyRequest, a: ActivityLike) {
     idActivityMoodle: a.id_activity_moodle,
     section: a.section_id ? { id: a.section_id, description: a.section_description, key: a.section_key } : null,
     course: { id: a.course_id, description: a.course_description ?? null },
+    /** Deleted in Moodle (kept for history, out of progress): when SIGAF noticed. */
+    removedAt: a.removed_at ? new Date(a.removed_at).toISOString() : null,
+    hidden: a.hidden,
+    excludedFromProgress: a.excluded_from_progress,
   });
 }
 
@@ -49,6 +58,18 @@ export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (a
     present: presentActivity,
     filters: { course_id: 'courseId', section_id: 'sectionId' },
   });
+
+  // Staff leave an activity out of progress and pending counts (a hidden one, say), or bring it back.
+  app.put(
+    '/activities/:id/progress',
+    { config: { access: PERMISSIONS.configurationWrite }, schema: { tags: ['courses'], params: idParams, body: z.object({ excluded: z.boolean({ error: FORM_MSG.option }) }) } },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { excluded } = request.body as { excluded: boolean };
+      const row = await services.activities.setExcluded(id, excluded, requireAuth(request), request.ip);
+      return ok(presentActivity(request, row), MSG.updated);
+    },
+  );
 
   // A course's sections, each with the course's activities in it.
   app.get('/courses/:id/activities', { config: { access: decl.read }, schema: { tags: ['courses'], params: idParams } }, async (request) => {

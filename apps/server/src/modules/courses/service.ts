@@ -110,6 +110,14 @@ export class ActivityService {
     return this.get(id);
   }
 
+  /** Leaves an activity out of progress and pending counts, or brings it back. */
+  async setExcluded(id: number, excluded: boolean, actor: AuthUser, ip: string) {
+    await this.get(id);
+    await this.repo.update(id, { excluded_from_progress: excluded });
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'activities', entityId: id, changes: { excluded_from_progress: excluded }, ip });
+    return this.get(id);
+  }
+
   async update(id: number, input: ActivityInput, actor: AuthUser, ip: string) {
     await this.get(id);
     await this.check(input);

@@ -171,7 +171,7 @@ export class FollowUpRepository {
     return sql`
       resign as (${resignStages(q.courseId)}),
       base as (
-        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized,
+        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized, e.moodle_suspended,
           r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
           ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage, cl.description as classroom
         from course_registered_users e
@@ -212,7 +212,7 @@ export class FollowUpRepository {
                else floor(extract(epoch from (now() - b.last_access_registered_moodle)) / 86400)::int end as "daysWithoutAccess",
           case when x.expected > 0 then round(100.0 * coalesce(pg.graded, 0) / x.expected)::int else null end as progress,
           coalesce(pg.graded, 0) as graded, x.expected,
-          coalesce(tk.open, 0) as "openTickets", coalesce(tk.total, 0) as tickets, b.is_sincronized as synced
+          coalesce(tk.open, 0) as "openTickets", coalesce(tk.total, 0) as tickets, b.is_sincronized as synced, b.moodle_suspended as suspended
         from base b
         cross join lateral (select case b.form when 'A' then e.a else e.b end as expected from expected e) x
         left join prog pg on pg.id = b.id

@@ -42,6 +42,7 @@ export function presentStudent(r: StudentTableRow): FollowUpStudent {
     openTickets: r.openTickets,
     tickets: r.tickets,
     synced: r.synced,
+    suspended: Boolean(r.suspended),
   };
 }
 

@@ -33,9 +33,10 @@ const STAGE_KEYS = ['active', 'resigning', 'resigned'] as const;
  * sincronizar", outside the cards), withdrawn or withdrawing, never entered the course
  * ("Inactivo", the Inactivos card) or active (the Activos card).
  */
-export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess'> }) {
+export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess' | 'suspended'> }) {
   const { t } = useTranslation();
   if (!student.synced) return <Chip size="small" variant="outlined" label={t('followUp.status.unsynced')} />;
+  if (student.suspended) return <Chip size="small" color="warning" variant="outlined" label={t('followUp.status.suspended')} />;
   const stage = Math.min(2, Math.max(0, student.stage));
   if (stage === 0 && !student.lastAccess) return <Chip size="small" label={t('followUp.status.inactive')} />;
   return <Chip size="small" color={STAGE_COLORS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;

@@ -18,7 +18,7 @@ import { useSession } from '../auth/session';
 import { saveResource, useResourceList, type Row } from '../maintenance/api';
 import { displayValue } from '../maintenance/fields';
 import { ResourceForm } from '../maintenance/ResourceForm';
-import { useSectionGroups } from './api';
+import { setActivityExcluded, useSectionGroups } from './api';
 import { ImportCourseDialog } from './ImportCourseDialog';
 import { MoodleSettingsDialog } from './MoodleSettingsDialog';
 import { SyncPanel } from './SyncPanel';
@@ -75,18 +75,51 @@ export default function ActivityPage() {
       sortable: Boolean(f.sortable),
       valueGetter: (_v, row) => displayValue(f, row, yesNo),
     }));
+    // What Moodle says of the activity, and whether it counts toward progress.
+    cols.push({
+      field: 'moodleState',
+      headerName: t('moodle.activityState.column'),
+      flex: 1,
+      minWidth: 150,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap' }}>
+          {row.removedAt ? <Chip size="small" color="error" variant="outlined" label={t('moodle.activityState.removed')} /> : null}
+          {row.hidden ? <Chip size="small" variant="outlined" label={t('moodle.activityState.hidden')} /> : null}
+          {row.excludedFromProgress ? <Chip size="small" color="warning" variant="outlined" label={t('moodle.activityState.excluded')} /> : null}
+        </Stack>
+      ),
+    });
     if (canWrite) {
       cols.push({
         field: 'actions',
         type: 'actions',
         headerName: t('common.actions'),
         width: 90,
-        getActions: ({ row }) => [<GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />],
+        getActions: ({ row }) => [
+          <GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />,
+          <GridActionsCellItem
+            key="progress"
+            showInMenu
+            label={t(row.excludedFromProgress ? 'moodle.activityState.include' : 'moodle.activityState.exclude')}
+            onClick={() => void toggleExcluded(row)}
+          />,
+        ],
       });
     }
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [decl, canWrite, t]);
+
+  const toggleExcluded = async (row: Row) => {
+    try {
+      const res = await setActivityExcluded(Number(row.id), !row.excludedFromProgress);
+      notify(res.message || t('common.success'));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    }
+  };
 
   const save = async (body: Record<string, unknown>) => {
     if (!editing) return;

@@ -110,6 +110,8 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
     ['missingInMoodle', result.missingInMoodle.length],
     ['missingLocally', result.missingLocally.length],
     ['activitiesAdded', result.activitiesAdded],
+    ['activitiesRemoved', result.activitiesRemoved ?? 0],
+    ['suspended', result.suspended ?? 0],
     ['errors', result.errors.length],
   ];
   return (

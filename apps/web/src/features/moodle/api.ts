@@ -153,3 +153,7 @@ export function useMoodleCourses(platformId: number | '', categoryId: number | n
 export function importMoodleCourse(platformId: number, moodleCourseId: number) {
   return request<Envelope<MoodleImportResult>>(`/api/v2/platforms/${platformId}/moodle/import`, { method: 'POST', body: { moodleCourseId } });
 }
+
+/** Leaves an activity out of progress and pending counts (or brings it back). */
+export const setActivityExcluded = (activityId: number, excluded: boolean) =>
+  request<Envelope<unknown>>(`/api/v2/activities/${activityId}/progress`, { method: 'PUT', body: { excluded } });
