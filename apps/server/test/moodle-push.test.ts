@@ -209,6 +209,23 @@ describe('push to Moodle', () => {
     }
   });
 
+  it('a student unenrolled in Moodle on purpose is not enrolled again unless the push asks to, and is listed', async () => {
+    await ctx.app.services.moodleSync.syncCourse(courseId, { scope: 'users' });
+    sim.site.unenrol(5, 3); // Ana, unenrolled in Moodle
+    const push = async (reenrol?: boolean) => {
+      const queued = await call('POST', `/api/v2/sync/courses/${courseId}/push`, { createUsers: false, enrol: true, groups: false, ...(reenrol === undefined ? {} : { reenrol }) });
+      await waitJob(queued.body._data.jobId);
+      return (await call('GET', `/api/v2/sync/courses/${courseId}/push/status`)).body._data.result as MoodlePushResult;
+    };
+    const kept = await push();
+    expect(sim.site.enrolment(5, 3)).toBeFalsy();
+    expect(kept.enrolled).toBe(0);
+    expect(kept.notReenrolled.map((i) => i.rut)).toEqual(['12.345.678-5']);
+    const again = await push(true);
+    expect(sim.site.enrolment(5, 3)).toBeTruthy();
+    expect(again).toMatchObject({ enrolled: 1, notReenrolled: [] });
+  });
+
   it("checks Moodle's student role and never gives a privileged one", () => {
     const role = (roleid: number, shortname: string) => ({ roleid, shortname, name: shortname, sortorder: 0 });
     const user = (roles: ReturnType<typeof role>[]) => ({ id: 1, fullname: 'x', roles });

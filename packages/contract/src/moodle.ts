@@ -243,9 +243,11 @@ export const moodlePushRequestSchema = z
     enrol: z.boolean().default(true),
     /** Mirror classrooms as Moodle groups with their members. */
     groups: z.boolean().default(true),
+    /** Enrol again students who were in the Moodle course and are no longer (unenrolled there, perhaps on purpose). */
+    reenrol: z.boolean().default(false),
   })
   .nullish()
-  .transform((v) => v ?? { createUsers: true, enrol: true, groups: true })
+  .transform((v) => v ?? { createUsers: true, enrol: true, groups: true, reenrol: false })
   .refine((v) => v.createUsers || v.enrol || v.groups, MOODLE_MSG_MORE.pushNothing);
 export type MoodlePushRequest = z.infer<typeof moodlePushRequestSchema>;
 
@@ -268,6 +270,8 @@ export interface MoodlePushResult {
   membersAdded: number;
   /** Students that could not be sent (no valid RUT, no e-mail, e-mail taken...). */
   skipped: MoodleSyncIssue[];
+  /** Students Moodle's course had and no longer has, not enrolled again (the push did not ask to). */
+  notReenrolled: MoodleSyncIssue[];
   errors: string[];
   moodleCalls: number;
   startedAt: string;

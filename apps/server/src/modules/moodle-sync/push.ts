@@ -38,6 +38,8 @@ interface LocalRow {
   mother_last_name: string | null;
   email: string | null;
   classroom: string | null;
+  /** Matched in the Moodle course before (a sync saw it there). */
+  moodle_seen: boolean;
 }
 
 /** The local side of a push: a course's students with their classroom. */
@@ -49,7 +51,7 @@ export class MoodlePushRepository {
       .selectFrom('course_registered_users as e')
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
       .leftJoin('classrooms as c', 'c.id', 'e.classroom_id')
-      .select(['e.id as enrolment_id', 'r.id as student_id', 'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'c.description as classroom'])
+      .select(['e.id as enrolment_id', 'r.id as student_id', 'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'c.description as classroom', 'e.moodle_seen'])
       .where('e.course_id', '=', courseId)
       .orderBy('e.id')
       .execute();
@@ -153,6 +155,7 @@ export class MoodlePushService {
       await onProgress?.({ phase, done, total, message });
     };
     const skipped: MoodleSyncIssue[] = [];
+    const notReenrolled: MoodleSyncIssue[] = [];
     const errors: string[] = [];
     const skip = (row: LocalRow, detail: string) =>
       skipped.push({ source: 'local', id: row.enrolment_id, rut: row.rut, name: `${row.name} ${row.last_name}`.trim(), detail });
@@ -274,7 +277,12 @@ export class MoodlePushService {
     // Enrolment with the student role.
     let enrolled_ = 0;
     if (options.enrol) {
-      const pending = local.filter((r) => moodleIdOf.has(r.enrolment_id) && !enrolledAlready.has(r.enrolment_id));
+      // Someone Moodle's course had and no longer has was unenrolled there, perhaps on purpose:
+      // enrolled again only when the push asks to; otherwise listed.
+      const gone = local.filter((r) => r.moodle_seen && !enrolledAlready.has(r.enrolment_id));
+      if (!options.reenrol) for (const r of gone) notReenrolled.push({ source: 'local', id: r.enrolment_id, rut: r.rut, name: `${r.name} ${r.last_name}`.trim(), detail: 'Ya no está en el curso de Moodle: no se matricula de nuevo' });
+      const held = new Set(options.reenrol ? [] : gone.map((r) => r.enrolment_id));
+      const pending = local.filter((r) => moodleIdOf.has(r.enrolment_id) && !enrolledAlready.has(r.enrolment_id) && !held.has(r.enrolment_id));
       if (pending.length && !studentRoleId) errors.push(MOODLE_MSG_MORE.noStudentRole);
       else if (pending.length) {
         await progress('enrol', `Matriculando ${pending.length} alumno(s) en Moodle`, 0, pending.length);
@@ -355,6 +363,7 @@ export class MoodlePushService {
       groupsCreated,
       membersAdded,
       skipped,
+      notReenrolled,
       errors,
       moodleCalls: calls,
       startedAt: startedAt.toISOString(),

@@ -148,6 +148,7 @@ function PushReport({ result }: { result: MoodlePushResult }) {
         ))}
       </Stack>
       <IssueList title={t('moodle.push.report.skipped')} items={result.skipped} />
+      <IssueList title={t('moodle.push.report.notReenrolled')} items={result.notReenrolled ?? []} />
       <Errors title={t('moodle.report.errors')} items={result.errors} />
     </Box>
   );
@@ -162,7 +163,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
   const push = usePushStatus(courseId);
   const [confirmSync, setConfirmSync] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
-  const [options, setOptions] = useState<MoodlePushRequest>({ createUsers: true, enrol: true, groups: true });
+  const [options, setOptions] = useState<MoodlePushRequest>({ createUsers: true, enrol: true, groups: true, reenrol: false });
   const [sending, setSending] = useState(false);
   const syncing = isActive(status.data?.state);
   const pushing = isActive(push.data?.state);
@@ -276,7 +277,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
             {t('moodle.push.warning')}
           </Alert>
           <FormGroup>
-            {(['createUsers', 'enrol', 'groups'] as const).map((k) => (
+            {(['createUsers', 'enrol', 'groups', 'reenrol'] as const).map((k) => (
               <FormControlLabel key={k} control={<Checkbox checked={options[k]} onChange={(e) => setOptions((o) => ({ ...o, [k]: e.target.checked }))} />} label={t(`moodle.push.options.${k}`)} />
             ))}
           </FormGroup>
