@@ -29,6 +29,8 @@ export interface ConnectionReport {
   username: string;
   missingFunctions: string[];
   missingOptionalFunctions: string[];
+  /** Set when a participant comes back without username and ID number (the token's user lacks a capability). */
+  identityWarning?: string | null;
 }
 
 type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | null;
