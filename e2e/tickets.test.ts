@@ -237,6 +237,29 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     ]);
   });
 
+  it('Individual without a first attempt: a ticket opened before the call, which can then be deleted', async () => {
+    await openCourse(admin);
+    await admin.getByRole('button', { name: 'Individual' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Crear ticket individual' });
+    const rut = dialog.getByLabel('RUT del alumno');
+    await rut.fill(rutOf(5).replace(/[.-]/g, ''));
+    await rut.press('Enter');
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Llamada telefónica'], ['Motivo', 'Problema'], ['Prioridad', 'Baja']] as const) await choose(admin, dialog, label, option);
+    await dialog.getByLabel('Registrar un primer intento de contacto').uncheck();
+    await dialog.getByText(/El ticket se abre sin intentos de contacto/).waitFor();
+    expect(await dialog.getByLabel('Observaciones').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await snack(admin, 'El ticket se ha creado correctamente.');
+    await dialog.waitFor({ state: 'hidden' });
+    const found = (await call('GET', `/tickets?search=${rutOf(5)}&page=1&perPage=5`, adminToken)).body._data.collections.map((c: Json) => c.properties);
+    expect(found).toMatchObject([{ attempts: 0, showDeleteButton: true }]);
+    const row = admin.getByRole('row').filter({ hasText: rutOf(5) });
+    await row.getByRole('menuitem', { name: 'Eliminar ticket' }).or(row.getByRole('button', { name: 'Eliminar ticket' })).click();
+    await admin.getByRole('button', { name: 'ACEPTAR' }).click();
+    await expect.poll(async () => (await call('GET', `/tickets/${found[0].id}`, adminToken)).status).toBe(404);
+  });
+
   it('Masivo: tickets for five students at once, then closed in bulk', async () => {
     await openCourse(admin);
     await admin.getByRole('button', { name: 'Masivo' }).click();

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { computeDv, IMPORT_LIMITS, MSG, STUDENT_MSG } from '@sigaf/contract';
+import { computeDv, formatRut, IMPORT_LIMITS, MSG, STUDENT_MSG } from '@sigaf/contract';
 import { SHEET_MSG } from '../src/lib/spreadsheet.js';
 import { lastColumnWorkbook, lineCsv, tallWorkbook } from './hostile-files.js';
 import { sql } from 'kysely';
@@ -94,6 +94,31 @@ describe('student import', () => {
     expect(again.json()._data.summary).toMatchObject({ created: 0, updated: 1, unchanged: 1, enrolled: 0, alreadyEnrolled: 2 });
     const updated = await ctx.db.selectFrom('registered_users').select('mobile').where('rut', '=', '12.345.678-5').executeTakeFirstOrThrow();
     expect(updated.mobile).toBe('+56999999999');
+  });
+
+  it('maps free-text regions to the 16 regions, reports the ones it cannot, and shows a rejected row\'s RUT as the file had it', async () => {
+    const rows = [
+      [14_000_001, computeDv(14_000_001), 'Ana', 'Rojas', '', '', '', 'Región Metropolitana de Santiago'],
+      [14_000_002, computeDv(14_000_002), 'Bea', 'Soto', '', '', '', 'XIV'],
+      [14_000_003, computeDv(14_000_003), 'Ciro', 'Vera', '', '', '', 'Provincia de Buenos Aires'],
+      ['12.345.678', '0', 'Dina', 'Paz'],
+    ];
+    const res = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'regiones.xlsx', content: await xlsx(rows) });
+    expect(res.statusCode, res.body).toBe(200);
+    const out = res.json()._data.rows as Array<{ rut: string | null; rutInFile: string; rejected: boolean; notes: string[] }>;
+    expect(out[0]).toMatchObject({ rejected: false, notes: [] });
+    expect(out[2]!.notes).toEqual(['Región no reconocida: "Provincia de Buenos Aires" (se guarda tal cual)']);
+    expect(out[3]).toMatchObject({ rut: null, rutInFile: '12.345.678-0', rejected: true });
+    await upload('/api/v2/registered-users/import', { course_id: String(courseId), confirm: '1' }, { name: 'regiones.xlsx', content: await xlsx(rows) });
+    const regions = await ctx.db.selectFrom('registered_users').select(['name', 'region']).where('name', 'in', ['Ana', 'Bea', 'Ciro']).where('last_name', 'in', ['Rojas', 'Soto', 'Vera']).orderBy('name').execute();
+    expect(regions).toEqual([
+      { name: 'Ana', region: 'Metropolitana de Santiago' },
+      { name: 'Bea', region: 'Los Ríos' },
+      { name: 'Ciro', region: 'Provincia de Buenos Aires' },
+    ]);
+    // Leave the course as the next tests expect it.
+    const people = (await ctx.db.selectFrom('registered_users').select('id').where('rut', 'in', [14_000_001, 14_000_002, 14_000_003].map((b) => formatRut({ body: b, dv: computeDv(b) }))).execute()).map((p) => p.id);
+    await ctx.db.deleteFrom('course_registered_users').where('registered_user_id', 'in', people).execute();
   });
 
   it('reads .csv with ; or , and quoted fields; the original /upload-file imports at once', async () => {

@@ -120,7 +120,10 @@ export const IMPORT_LIMITS = { maxBytes: 10 * 1024 * 1024, maxRows: 20_000 } as 
 export interface ImportRowResult {
   /** Row number in the file (1 = header). */
   row: number;
+  /** The RUT normalised, or null when the file's is not valid. */
   rut: string | null;
+  /** The RUT as the file has it (what a rejected row shows). */
+  rutInFile: string;
   name: string;
   /** What happens to the student: created, updated with the file's data, unchanged, or nothing (rejected). */
   student: 'new' | 'updated' | 'unchanged' | null;
@@ -128,6 +131,8 @@ export interface ImportRowResult {
   enrolment: 'enrolled' | 'already_enrolled' | null;
   rejected: boolean;
   reasons: string[];
+  /** What was accepted but needs a look (a region that is none of the 16, kept as written). */
+  notes: string[];
 }
 export interface ImportSummary {
   total: number;

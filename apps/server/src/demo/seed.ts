@@ -123,7 +123,7 @@ export async function seedDemo(db: Database, config: Config, services: Services,
     for (const r of rows) {
       const inserted = await trx
         .insertInto('registered_users')
-        .values({ rut: r.rut, name: r.name, last_name: r.last_name, mother_last_name: r.mother_last_name, email: r.email, mobile: `+569${String(40_000_000 + r.index * 7919).slice(-8)}`, region: 'Metropolitana' })
+        .values({ rut: r.rut, name: r.name, last_name: r.last_name, mother_last_name: r.mother_last_name, email: r.email, mobile: `+569${String(40_000_000 + r.index * 7919).slice(-8)}`, region: 'Metropolitana de Santiago' })
         .onConflict((oc) => oc.column('rut').doNothing())
         .returning('id')
         .executeTakeFirst();

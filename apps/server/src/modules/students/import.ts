@@ -1,4 +1,4 @@
-import { CHILE_REGIONS, IMPORT_LIMITS, normalizeRut, STUDENT_MSG, type ImportRowResult, type ImportSummary } from '@sigaf/contract';
+import { IMPORT_LIMITS, normalizeRegion, normalizeRut, STUDENT_MSG, type ImportRowResult, type ImportSummary } from '@sigaf/contract';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
@@ -12,6 +12,7 @@ export const IMPORT_MSG = {
   badEmail: 'Correo electrónico no válido',
   duplicate: (row: number) => `RUT repetido en el archivo (fila ${row})`,
   tooLong: (field: string) => `El campo ${field} es demasiado largo`,
+  regionUnknown: (text: string) => `Región no reconocida: "${text.slice(0, 60)}" (se guarda tal cual)`,
 } as const;
 
 /** Column order of the file (BEHAVIOUR.md §5): A RUT digits, B check digit, C name, ... */
@@ -28,10 +29,7 @@ const LABELS: Partial<Record<StudentColumn, string>> = {
 
 const email = z.string().email();
 
-function canonicalRegion(v: string): string {
-  const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  return CHILE_REGIONS.find((r) => plain(r) === plain(v) || plain(r).includes(plain(v)) && plain(v).length > 4) ?? v;
-}
+
 
 interface ParsedRow {
   result: ImportRowResult;
@@ -48,6 +46,7 @@ export function analyseRows(rows: string[][]): ParsedRow[] {
     if (!cells.some((c) => c && c.trim() !== '')) return; // empty rows are skipped
     const get = (idx: number) => (cells[idx] ?? '').replace(/\s+/g, ' ').trim();
     const reasons: string[] = [];
+    const notes: string[] = [];
     const bodyText = get(0);
     const dv = get(1);
     const rut = normalizeRut(dv ? `${bodyText.replace(/-.*$/, '')}-${dv}` : bodyText);
@@ -57,7 +56,14 @@ export function analyseRows(rows: string[][]): ParsedRow[] {
       if (field === 'rut_body' || field === 'rut_dv') return;
       const v = get(idx);
       if (v.length > max) reasons.push(IMPORT_MSG.tooLong(LABELS[field] ?? field));
-      values[field] = v === '' ? null : field === 'region' || field === 'region_school' ? canonicalRegion(v) : v;
+      if (v !== '' && (field === 'region' || field === 'region_school')) {
+        // One of the 16 regions whatever the spelling; a text that is none is kept and reported.
+        const region = normalizeRegion(v);
+        if (!region) notes.push(IMPORT_MSG.regionUnknown(v));
+        values[field] = region ?? v;
+        return;
+      }
+      values[field] = v === '' ? null : v;
     });
     if (values.email) values.email = values.email.toLowerCase();
     if (!values.name) reasons.push(IMPORT_MSG.missingName);
@@ -70,7 +76,7 @@ export function analyseRows(rows: string[][]): ParsedRow[] {
     }
     const name = [values.name, values.last_name, values.mother_last_name].filter(Boolean).join(' ');
     out.push({
-      result: { row: rowNumber, rut, name, student: null, enrolment: null, rejected: reasons.length > 0, reasons },
+      result: { row: rowNumber, rut, rutInFile: [bodyText, dv].filter(Boolean).join('-').slice(0, 40), name, student: null, enrolment: null, rejected: reasons.length > 0, reasons, notes },
       values: { ...values, rut: rut ?? '' },
     });
   });

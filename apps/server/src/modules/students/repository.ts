@@ -112,7 +112,7 @@ export class EnrolmentRepository {
     if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
     if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     const col = sortColumn(ENROLMENT_SORTS, q.sort, 'lastName');
-    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`).orderBy('e.id'), q);
+    return paginate(query.orderBy(sql.ref(col), (ob) => (q.order === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst())).orderBy('e.id'), q);
   }
 
   findById(id: number) {

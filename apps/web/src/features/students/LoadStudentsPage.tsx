@@ -60,7 +60,8 @@ export default function LoadStudentsPage() {
     const columns = useMemo<GridColDef<ImportRowResult>[]>(
       () => [
         { field: 'row', headerName: t('students.row'), width: 80 },
-        { field: 'rut', headerName: t('students.rut'), width: 140 },
+        // A rejected row shows what the file had.
+        { field: 'rut', headerName: t('students.rut'), width: 140, valueGetter: (_v, r) => r.rut ?? r.rutInFile },
         { field: 'name', headerName: t('fields.name'), flex: 1, minWidth: 180 },
         {
           field: 'result',
@@ -69,7 +70,7 @@ export default function LoadStudentsPage() {
           valueGetter: (_v, r) => outcome(r, t),
           renderCell: (p) => <Chip size="small" color={p.row.rejected ? 'error' : p.row.student === 'new' ? 'success' : 'default'} label={p.value as string} />,
         },
-        { field: 'reasons', headerName: t('students.reasons'), flex: 1, minWidth: 200, valueGetter: (_v, r) => r.reasons.join('; ') },
+        { field: 'reasons', headerName: t('students.reasons'), flex: 1, minWidth: 200, valueGetter: (_v, r) => [...r.reasons, ...(r.notes ?? [])].join('; ') },
       ],
       [],
     );

@@ -5,10 +5,12 @@ import {
   Alert,
   Box,
   Button,
+  Checkbox,
   Chip,
   Dialog,
   DialogActions,
   DialogContent,
+  FormControlLabel,
   Grid,
   LinearProgress,
   Step,
@@ -22,7 +24,7 @@ import {
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -46,7 +48,7 @@ import { StudentTickets } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { fullName, lastAccess } from './format';
 import { gridHeaderSx, selectionProps, useGridLocale } from './TicketGrid';
-import { createTicketSchema, emptyAttempt, OPTION_FIELDS, splitCreateValues, type CreateTicketValues, type FormValues } from './schemas';
+import { createTicketSchema, OPTION_FIELDS, splitCreateValues, withFirstAttempt, type CreateTicketValues, type FormValues } from './schemas';
 import { StudentCard } from './StudentCard';
 
 /** "Individual ＋" and "Masivo ＋" (SCREENS.md §6.2, §6.6): recipients, the six options and the first contact attempt. */
@@ -62,7 +64,7 @@ function useCreateForm(): UseFormReturn<FormValues> {
   const statuses = useCatalogue('status');
   const form = useForm<FormValues>({
     resolver: zodResolver(createTicketSchema) as never,
-    defaultValues: { ...Object.fromEntries(OPTION_FIELDS.map((f) => [f, ''])), user_assigned_id: user?.id ?? '', ...emptyAttempt },
+    defaultValues: { ...Object.fromEntries(OPTION_FIELDS.map((f) => [f, ''])), user_assigned_id: user?.id ?? '', ...withFirstAttempt },
     mode: 'onTouched',
   });
   const openId = statuses.data?.find((s) => s.key === 'open')?.id;
@@ -83,12 +85,23 @@ function Heading({ children }: { children: ReactNode }) {
 function TicketFormFields({ form }: { form: UseFormReturn<FormValues> }) {
   const { t } = useTranslation();
   const disabled = form.formState.isSubmitting;
+  const withAttempt = form.watch('with_attempt') === '1';
   return (
     <>
       <Heading>{t('tickets.options.title')}</Heading>
       <TicketOptionFields control={form.control} fields={OPTION_FIELDS} disabled={disabled} />
       <Heading>{t('tickets.attempt.first')}</Heading>
-      <AttemptFields control={form.control} disabled={disabled} />
+      <Controller
+        name="with_attempt"
+        control={form.control}
+        render={({ field }) => (
+          <FormControlLabel
+            control={<Checkbox checked={field.value === '1'} disabled={disabled} onChange={(e) => field.onChange(e.target.checked ? '1' : '')} />}
+            label={t('tickets.attempt.withFirst')}
+          />
+        )}
+      />
+      {withAttempt ? <AttemptFields control={form.control} disabled={disabled} /> : <Alert severity="info">{t('tickets.attempt.withoutFirst')}</Alert>}
     </>
   );
 }
@@ -226,7 +239,7 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
         return;
       }
       try {
-        await addAttempt(ticket.id, attempt);
+        if (attempt) await addAttempt(ticket.id, attempt);
         notify(TICKET_MSG.created);
       } catch (err) {
         notify(t('tickets.single.attemptFailed', { code: ticket.ticketCode, message: errorText(err, t('common.error')) }), 'error', 10_000);
@@ -349,7 +362,7 @@ export function CreateMassiveDialog({ course, onClose, initialSelection }: { cou
           return;
         }
         try {
-          await addAttempts(created.ids, attempt);
+          if (attempt) await addAttempts(created.ids, attempt);
           notify(created.message || TICKET_MSG.createdMany(created.ids.length));
         } catch (err) {
           notify(t('tickets.massive.attemptsFailed', { count: created.ids.length, message: errorText(err, t('common.error')) }), 'error', 10_000);

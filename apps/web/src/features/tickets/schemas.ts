@@ -29,8 +29,22 @@ export const attemptSchema = z.object({
   comment: ticketDetailCreateSchema.shape.comment,
 });
 
-/** Creating tickets: the six options and the first attempt. */
-export const createTicketSchema = ticketOptionsSchema.extend(attemptSchema.shape);
+/**
+ * Creating tickets: the six options and, unless unticked ("with_attempt" = ''), the first
+ * attempt. A ticket may be opened before the first call; one without attempts can be deleted.
+ */
+export const createTicketSchema = ticketOptionsSchema
+  .extend({ with_attempt: z.enum(['1', '']), status_detail_ticket_id: z.unknown(), comment: z.unknown() })
+  .transform((v, ctx) => {
+    const { with_attempt, status_detail_ticket_id, comment, ...options } = v;
+    if (with_attempt !== '1') return { ...options, attempt: null };
+    const attempt = attemptSchema.safeParse({ status_detail_ticket_id, comment });
+    if (!attempt.success) {
+      for (const issue of attempt.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+      return z.NEVER;
+    }
+    return { ...options, attempt: attempt.data };
+  });
 export type CreateTicketValues = z.output<typeof createTicketSchema>;
 
 /** Working a ticket: status, priority and operator, plus the new attempt. */
@@ -48,9 +62,9 @@ export type AdminTicketValues = z.output<typeof adminTicketSchema>;
 /** What the form holds: ids or '' for "nothing chosen", the comment as typed. */
 export type FormValues = Record<string, number | string | null>;
 
-export function splitCreateValues(v: CreateTicketValues): { options: TicketOptionsBody; attempt: AttemptBody } {
-  const { status_detail_ticket_id, comment, ...options } = v;
-  return { options, attempt: { status_detail_ticket_id, comment } };
+export function splitCreateValues(v: CreateTicketValues): { options: TicketOptionsBody; attempt: AttemptBody | null } {
+  const { attempt, ...options } = v;
+  return { options, attempt };
 }
 
 /** The form values a ticket starts with. */
@@ -66,3 +80,5 @@ export function ticketFormValues(t: Ticket): FormValues {
 }
 
 export const emptyAttempt: FormValues = { status_detail_ticket_id: '', comment: '' };
+/** A new ticket's first attempt is recorded unless unticked. */
+export const withFirstAttempt: FormValues = { with_attempt: '1', ...emptyAttempt };
