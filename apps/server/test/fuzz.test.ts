@@ -348,6 +348,8 @@ describe('fuzzing from the OpenAPI document', () => {
     const problems: string[] = [];
     let total = 0;
     for (const op of ops) {
+      // Signing out would end the session the next tests use.
+      if (op.path.endsWith('/logout')) continue;
       const base = pathWith(op, r, false);
       const requests: InjectOptions[] = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'].map((sort) => ({ method: op.method as InjectOptions['method'], url: `${base}?sort=${sort}&order=desc` }));
       if (op.method !== 'GET') {

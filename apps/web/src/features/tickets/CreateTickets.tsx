@@ -48,7 +48,7 @@ import { StudentTickets } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { fullName, lastAccess } from './format';
 import { gridHeaderSx, selectionProps, useGridLocale } from './TicketGrid';
-import { createTicketSchema, OPTION_FIELDS, splitCreateValues, withFirstAttempt, type CreateTicketValues, type FormValues } from './schemas';
+import { createSchemaFor, OPTION_FIELDS, splitCreateValues, withFirstAttempt, type CreateTicketValues, type FormValues } from './schemas';
 import { StudentCard } from './StudentCard';
 
 /** "Individual ＋" and "Masivo ＋" (SCREENS.md §6.2, §6.6): recipients, the six options and the first contact attempt. */
@@ -63,7 +63,8 @@ function useCreateForm(): UseFormReturn<FormValues> {
   const { user } = useSession();
   const statuses = useCatalogue('status');
   const form = useForm<FormValues>({
-    resolver: zodResolver(createTicketSchema) as never,
+    // The first attempt is validated only when ticked.
+    resolver: ((values: FormValues, context: unknown, options: never) => zodResolver(createSchemaFor(values) as never)(values, context, options)) as never,
     defaultValues: { ...Object.fromEntries(OPTION_FIELDS.map((f) => [f, ''])), user_assigned_id: user?.id ?? '', ...withFirstAttempt },
     mode: 'onTouched',
   });

@@ -29,23 +29,17 @@ export const attemptSchema = z.object({
   comment: ticketDetailCreateSchema.shape.comment,
 });
 
+/** Creating tickets: the six options and the first attempt. */
+export const createTicketSchema = ticketOptionsSchema.extend(attemptSchema.shape);
 /**
- * Creating tickets: the six options and, unless unticked ("with_attempt" = ''), the first
- * attempt. A ticket may be opened before the first call; one without attempts can be deleted.
+ * Creating tickets without a first attempt (unticked in the form): a ticket may be opened before
+ * the first call, and one without attempts can be deleted.
  */
-export const createTicketSchema = ticketOptionsSchema
-  .extend({ with_attempt: z.enum(['1', '']), status_detail_ticket_id: z.unknown(), comment: z.unknown() })
-  .transform((v, ctx) => {
-    const { with_attempt, status_detail_ticket_id, comment, ...options } = v;
-    if (with_attempt !== '1') return { ...options, attempt: null };
-    const attempt = attemptSchema.safeParse({ status_detail_ticket_id, comment });
-    if (!attempt.success) {
-      for (const issue of attempt.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-      return z.NEVER;
-    }
-    return { ...options, attempt: attempt.data };
-  });
-export type CreateTicketValues = z.output<typeof createTicketSchema>;
+export const createTicketOnlySchema = ticketOptionsSchema;
+export type CreateTicketValues = z.output<typeof createTicketSchema> | z.output<typeof createTicketOnlySchema>;
+
+/** The schema the create form validates with: the attempt only when ticked. */
+export const createSchemaFor = (values: FormValues) => (values.with_attempt === '' ? createTicketOnlySchema : createTicketSchema);
 
 /** Working a ticket: status, priority and operator, plus the new attempt. */
 export const workTicketSchema = attemptSchema.extend({
@@ -63,8 +57,9 @@ export type AdminTicketValues = z.output<typeof adminTicketSchema>;
 export type FormValues = Record<string, number | string | null>;
 
 export function splitCreateValues(v: CreateTicketValues): { options: TicketOptionsBody; attempt: AttemptBody | null } {
-  const { attempt, ...options } = v;
-  return { options, attempt };
+  if (!('comment' in v)) return { options: v, attempt: null };
+  const { status_detail_ticket_id, comment, ...options } = v;
+  return { options, attempt: { status_detail_ticket_id, comment } };
 }
 
 /** The form values a ticket starts with. */

@@ -2,7 +2,7 @@ import { chileParts, FORM_MSG, TICKET_MSG } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from './api';
 import { lastAccess, lockSince, outcomeColor, priorityColor, stamp } from './format';
-import { createTicketSchema, OPTION_FIELDS, splitCreateValues, ticketFormValues, workTicketSchema } from './schemas';
+import { createSchemaFor, createTicketSchema, OPTION_FIELDS, splitCreateValues, ticketFormValues, workTicketSchema } from './schemas';
 
 const messages = (issues: Array<{ path: PropertyKey[]; message: string }>) => Object.fromEntries(issues.map((i) => [String(i.path[0]), i.message]));
 
@@ -45,6 +45,15 @@ describe('ticket form schemas', () => {
       options: { source_ticket_id: 1, type_ticket_id: 2, motive_ticket_id: 3, priority_ticket_id: 4, user_assigned_id: 5, status_ticket_id: 6 },
       attempt: { status_detail_ticket_id: 9, comment: 'Llamar el lunes' },
     });
+  });
+
+  it('creating without a first attempt: only the six options, no attempt call', () => {
+    const values = createSchemaFor({ with_attempt: '' }).parse({ ...Object.fromEntries(OPTION_FIELDS.map((f, i) => [f, String(i + 1)])), status_detail_ticket_id: '', comment: '' });
+    expect(splitCreateValues(values)).toEqual({
+      options: { source_ticket_id: 1, type_ticket_id: 2, motive_ticket_id: 3, priority_ticket_id: 4, user_assigned_id: 5, status_ticket_id: 6 },
+      attempt: null,
+    });
+    expect(createSchemaFor({ with_attempt: '1' })).toBe(createTicketSchema);
   });
 
   it('working a ticket: the operator may be left empty (none); status, priority and the attempt may not', () => {
