@@ -51,7 +51,7 @@ describeE2E('sign-in and the application shell', () => {
     await dialog.getByLabel('Nueva contraseña').fill('123');
     await dialog.getByLabel('Confirmar contraseña').fill('1234');
     await dialog.getByLabel('Confirmar contraseña').blur();
-    await expect(dialog.getByText('Debe contener al menos 6 caracteres.').isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText('Debe contener al menos 8 caracteres.').isVisible()).resolves.toBe(true);
     await dialog.getByLabel('Nueva contraseña').fill('Nueva-Clave-2026');
     await dialog.getByLabel('Confirmar contraseña').fill('Nueva-Clave-2026');
     await dialog.getByLabel('Confirmar contraseña').press('Enter');
@@ -61,6 +61,13 @@ describeE2E('sign-in and the application shell', () => {
     await expect(page.getByText('v1.8.6', { exact: false }).first().isVisible()).resolves.toBe(true);
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
     await screenshot(page, 'my-home');
+
+    // A new instance: the course selectors say what to do next, and link there.
+    await page.goto('/my/ticket');
+    const empty = page.getByTestId('no-categories');
+    await empty.getByText('Aún no hay categorías ni cursos.').waitFor();
+    await empty.getByRole('link', { name: /Crear una categoría/ }).click();
+    await page.waitForURL('**/my/mantenedor/categoria');
 
     // The menu of an administrator reaches every group; a screen not built yet says so honestly.
     await page.getByText('Mantenedor').first().click();

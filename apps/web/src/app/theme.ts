@@ -10,6 +10,8 @@ export function buildTheme(lang: string) {
         primary: { main: THEME_COLORS.blue },
         secondary: { main: THEME_COLORS.red },
         error: { main: THEME_COLORS.red },
+        // Dark text on the orange (white on #ed6c02 is 3.1:1, below WCAG AA; this is 6.9:1).
+        warning: { main: '#ed6c02', contrastText: 'rgba(0, 0, 0, 0.87)' },
         text: { primary: THEME_COLORS.gray },
         background: { default: '#F2F4F5' },
       },

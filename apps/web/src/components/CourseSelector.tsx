@@ -1,5 +1,7 @@
 import type { Collection } from '@sigaf/contract';
-import { MenuItem, Stack, TextField } from '@mui/material';
+import { Alert, Link, MenuItem, Stack, TextField } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { useSession } from '../features/auth/session';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +35,33 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
     queryFn: async () => (await getData<Collection<CourseOption>>(`/api/v2/categories/${categoryId}/courses`)).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
+  const { role } = useSession();
+  const admin = role === 'admin' || role === 'developer';
+  // A new instance has no category yet: say what to do next, and where.
+  if (categories.data && categories.data.length === 0) {
+    return (
+      <Alert severity="info" data-testid="no-categories" sx={{ width: '100%', maxWidth: 720 }}>
+        {t('course.noCategories')}{' '}
+        {admin ? (
+          <>
+            <Link component={RouterLink} to="/my/mantenedor/categoria">
+              {t('course.createCategory')}
+            </Link>
+            {' · '}
+            <Link component={RouterLink} to="/my/mantenedor/Curso">
+              {t('course.createCourse')}
+            </Link>
+            {' · '}
+            <Link component={RouterLink} to="/my/configuracion/actividad">
+              {t('course.importFromMoodle')}
+            </Link>
+          </>
+        ) : (
+          t('course.askAdmin')
+        )}
+      </Alert>
+    );
+  }
   // Until the category's courses arrive, the chosen course is its own option, so it shows at once.
   const options = courses.data ?? (value ? [value] : []);
   const categoryOptions = categories.data ?? (value ? [value.category] : []);

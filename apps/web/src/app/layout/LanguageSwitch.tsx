@@ -12,7 +12,8 @@ export function LanguageSwitch({ color = 'primary' }: { color?: 'inherit' | 'pri
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button color={color} startIcon={<TranslateIcon />} onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('app.language')}>
+      {/* The accessible name starts with the visible text ("ES"), then says what it is. */}
+      <Button color={color} startIcon={<TranslateIcon />} onClick={(e) => setAnchor(e.currentTarget)} aria-label={`${i18n.language.toUpperCase()} · ${t('app.language')}`}>
         {i18n.language.toUpperCase()}
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>

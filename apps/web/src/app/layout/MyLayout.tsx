@@ -116,7 +116,9 @@ export default function MyLayout() {
                 {isOpen ? <ExpandLess /> : <ExpandMore />}
               </ListItemButton>
               <Collapse in={isOpen} timeout="auto" unmountOnExit>
-                <List disablePadding>{items.map((s) => link(s.path, s.key, true))}</List>
+                <List component="div" disablePadding>
+                  {items.map((s) => link(s.path, s.key, true))}
+                </List>
               </Collapse>
             </Box>
           );

@@ -110,7 +110,7 @@ export default function LoginPage() {
           <LanguageSwitch color="inherit" />
         </Toolbar>
       </AppBar>
-      <Container maxWidth="xs" sx={{ flexGrow: 1, display: 'flex', alignItems: 'center' }}>
+      <Container component="main" maxWidth="xs" sx={{ flexGrow: 1, display: 'flex', alignItems: 'center' }}>
         <Card sx={{ width: '100%', mt: 6, mb: 6 }} elevation={3}>
           <Box sx={{ bgcolor: 'primary.main', color: 'white', px: 3, py: 2 }}>
             <Typography variant="h5" component="h1">
