@@ -245,7 +245,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await rut.fill(rutOf(5).replace(/[.-]/g, ''));
     await rut.press('Enter');
     await dialog.getByRole('button', { name: 'Continuar' }).click();
-    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Llamada telefónica'], ['Motivo', 'Problema'], ['Prioridad', 'Baja']] as const) await choose(admin, dialog, label, option);
+    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Contacto telefónico'], ['Motivo', 'Problema'], ['Prioridad', 'Baja']] as const) await choose(admin, dialog, label, option);
     await dialog.getByLabel('Registrar un primer intento de contacto').uncheck();
     await dialog.getByText(/El ticket se abre sin intentos de contacto/).waitFor();
     expect(await dialog.getByLabel('Observaciones').count()).toBe(0);
@@ -331,6 +331,9 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await snack(admin, 'Intento de contacto eliminado.');
     await dialog.getByText('Intentos de contacto (1)').waitFor();
     await expect(dialog.getByRole('button', { name: /^Eliminar intento/ }).count()).resolves.toBe(1);
+    // What "Quedará registrado en el historial del ticket" refers to, on the ticket itself.
+    await dialog.getByRole('button', { name: 'Historial de cambios' }).click();
+    await dialog.getByRole('list', { name: 'Historial de cambios' }).getByText(/Intento de contacto eliminado/).waitFor();
     await choose(admin, dialog, 'Motivo', 'Problema');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'El ticket se ha editado correctamente.');

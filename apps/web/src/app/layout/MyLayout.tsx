@@ -85,8 +85,9 @@ export default function MyLayout() {
     );
   };
 
+  // The drawer is a landmark of its own (who is signed in, the menu, sign-out, the version).
   const content = (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', color: 'white' }}>
+    <Box component="aside" aria-label={t('app.sidebar')} sx={{ display: 'flex', flexDirection: 'column', height: '100%', color: 'white' }}>
       <Box sx={{ p: 2, display: 'flex', gap: 1.5, alignItems: 'center' }}>
         <Avatar sx={{ bgcolor: 'secondary.main' }}>{initials(user.name)}</Avatar>
         <Box sx={{ minWidth: 0 }}>

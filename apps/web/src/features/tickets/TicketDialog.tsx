@@ -40,6 +40,7 @@ import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
 import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
+import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
 
 export type TicketDialogMode = 'work' | 'admin';
@@ -341,6 +342,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
               <Section title={t('tickets.attempt.titleCount', { count: details.length })}>
                 <AttemptTimeline details={details} onDelete={mode === 'admin' ? setDeleting : undefined} />
               </Section>
+              <TicketHistory key={`${ticket.id}-${ticket.version}-${details.length}`} ticketId={ticket.id} />
               {editable && (
                 <Box component="form" id="ticket-form" onSubmit={save} noValidate>
                   <Divider sx={{ mb: 2 }} />
