@@ -316,6 +316,22 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     expect(items.every((t: Json) => t.attempts === 1 && t.priorityTicket.key === 'medium')).toBe(true);
   });
 
+  it('at 1366 × 850 the ticket table fits the screen; the other columns are chosen from the column menu and remembered', async () => {
+    await admin.setViewportSize({ width: 1366, height: 850 });
+    await openCourse(admin);
+    const grid = admin.getByRole('grid').first();
+    await grid.getByRole('row').nth(1).waitFor();
+    // The columns shown add up to the grid's width: no horizontal scroll.
+    const widths = await grid.locator('.MuiDataGrid-columnHeader').evaluateAll((els) => els.reduce((sum, e) => sum + e.getBoundingClientRect().width, 0));
+    const available = await grid.evaluate((el) => el.getBoundingClientRect().width);
+    expect(widths).toBeLessThanOrEqual(available);
+    for (const name of ['Código', 'Estado', 'Operador']) await grid.getByRole('columnheader', { name }).first().waitFor();
+    expect(await grid.getByRole('columnheader', { name: 'Motivo' }).count()).toBe(0);
+    const stored = await admin.evaluate(() => localStorage.getItem('sigaf.columns.tickets'));
+    expect(stored === null || !JSON.parse(stored).motive).toBe(true);
+    await admin.setViewportSize({ width: 1280, height: 720 });
+  });
+
   it('Administración ticket: every course, search by code, all options editable, one attempt deleted after confirmation', async () => {
     const list = await call('GET', `/tickets?status=all&search=${encodeURIComponent(rutOf(0))}&page=1&perPage=50&sort=createdAt&order=asc`, adminToken);
     const first = list.body._data.collections[0].properties;

@@ -9,6 +9,7 @@ import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, type useServerPage } from '../../components/ServerDataGrid';
+import { useColumnChoice } from '../../components/useColumnChoice';
 import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
 import { fullName, lockSince, stamp } from './format';
@@ -55,14 +56,16 @@ interface Props {
 export function TicketGrid({ rows, total, loading, grid, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
   const { t } = useTranslation();
   const gridLocale = useGridLocale();
+  // The main columns fit a 1366 px screen; the others are one click away (column menu).
+  const columnChoice = useColumnChoice('tickets', ['classroom', 'motive', 'type', 'age', 'createdAt']);
   const columns = useMemo<GridColDef<Ticket>[]>(() => {
     const cols: GridColDef<Ticket>[] = [
-      { field: 'priority', headerName: t('tickets.columns.priority'), width: 110, valueGetter: (_v, r) => r.priorityTicket.description, renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} /> },
-      { field: 'ticketCode', headerName: t('tickets.columns.code'), width: 140 },
+      { field: 'priority', headerName: t('tickets.columns.priority'), width: 100, valueGetter: (_v, r) => r.priorityTicket.description, renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} /> },
+      { field: 'ticketCode', headerName: t('tickets.columns.code'), width: 120 },
       {
         field: 'attempts',
         headerName: t('tickets.columns.attempts'),
-        width: 95,
+        width: 80,
         align: 'center',
         headerAlign: 'center',
         renderCell: (p) => (
@@ -86,14 +89,14 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
         ),
       },
       { field: 'classroom', headerName: t('tickets.columns.classroom'), width: 110, valueGetter: (_v, r) => r.courseRegisteredUser.classroom?.description || t('tickets.noClassroom') },
-      { field: 'rut', headerName: t('tickets.columns.rut'), width: 125, valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut },
-      { field: 'student', headerName: t('tickets.columns.name'), flex: 1, minWidth: 200, valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase() },
+      { field: 'rut', headerName: t('tickets.columns.rut'), width: 115, valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut },
+      { field: 'student', headerName: t('tickets.columns.name'), flex: 1, minWidth: 150, valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase() },
       { field: 'motive', headerName: t('tickets.columns.motive'), width: 130, valueGetter: (_v, r) => r.motiveTicket.description },
       { field: 'type', headerName: t('tickets.columns.type'), width: 70, align: 'center', valueGetter: (_v, r) => r.typeTicket.description, renderCell: (p) => <TypeIcon type={p.row.typeTicket} /> },
       {
         field: 'status',
         headerName: t('tickets.columns.status'),
-        width: 140,
+        width: 120,
         valueGetter: (_v, r) => r.statusTicket.description,
         renderCell: (p) => (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
@@ -114,13 +117,13 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
       },
       { field: 'age', headerName: t('tickets.columns.age'), width: 110, valueGetter: (_v, r) => r.ageText },
       { field: 'createdAt', headerName: t('tickets.columns.createdAt'), width: 150, valueGetter: (_v, r) => stamp(r) },
-      { field: 'operator', headerName: t('tickets.columns.operator'), width: 170, valueGetter: (_v, r) => r.userAssigned?.name ?? t('tickets.unassigned') },
+      { field: 'operator', headerName: t('tickets.columns.operator'), width: 130, valueGetter: (_v, r) => r.userAssigned?.name ?? t('tickets.unassigned') },
     ];
     const actionsColumn: GridColDef<Ticket> = {
       field: 'actions',
       type: 'actions',
       headerName: t('tickets.columns.actions'),
-      width: 100,
+      width: 90,
       getActions: ({ row }) => {
         const actions = [
           <GridActionsCellItem
@@ -147,6 +150,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
       total={total}
       columns={columns}
       loading={loading}
+      {...columnChoice}
       {...grid}
       {...selectionProps(selection, onSelectionChange)}
       disableRowSelectionOnClick
