@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,4 +91,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+/** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
+export function resolveSecret(config: Config): string {
+  if (config.APP_SECRET) return config.APP_SECRET;
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const file = path.join(config.DATA_DIR, 'app-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomSecret(), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
 }

@@ -15,6 +15,7 @@ import * as m0005 from './migrations/0005_follow_up.js';
 import * as m0006 from './migrations/0006_moodle_schedule.js';
 import * as m0007 from './migrations/0007_mail_files.js';
 import * as m0008 from './migrations/0008_performance.js';
+import * as m0011 from './migrations/0011_legacy_import.js';
 
 export type Database = Kysely<DB>;
 
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_moodle_schedule': m0006,
   '0007_mail_files': m0007,
   '0008_performance': m0008,
+  '0011_legacy_import': m0011,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
