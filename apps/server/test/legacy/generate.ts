@@ -23,6 +23,7 @@ export interface LegacyPlan {
   courseId: number;
   mailboxPassword: string;
   highestCode: { prefix: string; n: number };
+  /** highestCode: the highest imported code (MAT-ALG-0151 belongs to the orphan ticket, not imported). */
   /** A ticket created at a wall-clock time of the repeated hour of the April 2024 DST change. */
   dstTicketId: number;
 }
@@ -210,7 +211,7 @@ export async function fillLegacyDatabase(conn: mysql.Connection, opts: { student
     unknownMotive,
     courseId: 1,
     mailboxPassword,
-    highestCode: { prefix: 'MAT-ALG', n: 151 },
+    highestCode: { prefix: 'MAT-ALG', n: 150 },
     dstTicketId,
   };
 }
