@@ -184,7 +184,6 @@ class Run {
 
   async all() {
     await this.catalogues();
-    await this.platforms();
     await this.staff();
     await this.categories();
     await this.coursesAndActivities();
@@ -206,7 +205,7 @@ class Run {
   }
 
   private async catalogues() {
-    for (const table of CATALOGUES) {
+    for (const table of [...CATALOGUES, 'platforms' as const]) {
       const target = await this.repo.catalogue(table);
       const byDescription = new Map(target.map((r) => [r.description.trim().toLowerCase(), r.id]));
       const map = new Map<number, number>();
@@ -234,29 +233,6 @@ class Run {
       this.cat.set(table, map);
       this.report.catalogues[table] = mapping;
     }
-  }
-
-  private async platforms() {
-    const target = await this.repo.catalogue('platforms');
-    const byDescription = new Map(target.map((r) => [r.description.trim().toLowerCase(), r.id]));
-    const map = new Map<number, number>();
-    const mapping: ImportReport['catalogues'][string] = [];
-    for await (const batch of this.rows('platforms', ['id', 'description', 'status'])) {
-      for (const r of batch) {
-        const description = String(r.description ?? '').trim();
-        let targetId = byDescription.get(description.toLowerCase());
-        const created = targetId === undefined;
-        if (targetId === undefined) {
-          targetId = await this.repo.addCatalogueValue('platforms', description || `Plataforma ${String(r.id)}`);
-          byDescription.set(description.toLowerCase(), targetId);
-        }
-        map.set(Number(r.id), targetId);
-        mapping.push({ legacyId: Number(r.id), description, targetId, created });
-        this.report.tables.platforms!.imported++;
-      }
-    }
-    this.cat.set('platforms', map);
-    this.report.catalogues.platforms = mapping;
   }
 
   private async staff() {
