@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importBench } from './import.js';
+import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
 import { loadBench, type LoadRow } from './load.js';
 import { webBench } from './web.js';
@@ -31,6 +32,7 @@ interface Bench {
 let loadRows: LoadRow[] = [];
 const benches: Bench[] = [
   { name: 'import', run: importBench },
+  { name: 'legacy', run: () => legacyImportBench(quick) },
   { name: 'moodle', run: moodleSyncBench },
   { name: 'web', run: webBench },
   {

@@ -96,6 +96,8 @@ class Run {
   private activities = new Set<number>();
   private enrolments = new Map<number, { id: number; course: number }>();
   private tickets = new Set<number>();
+  /** The import's own time (Santiago wall-clock), for rows without any date. */
+  private readonly now = nowWallclock();
 
   constructor(
     private readonly source: LegacySource,
@@ -130,8 +132,7 @@ class Run {
     const id = Number(r.id);
     const updated = this.when(table, id, 'updated_at', r.updated_at);
     const created = this.when(table, id, 'created_at', r.created_at) ?? updated;
-    const now = nowWallclock();
-    return { created_at: created ?? now, updated_at: updated ?? created ?? now };
+    return { created_at: created ?? this.now, updated_at: updated ?? created ?? this.now };
   }
 
   private fit(table: string, id: number, column: string, v: unknown, max: number): string | null {
