@@ -14,10 +14,10 @@ import { startPg } from './pg.js';
 
 const BASE = 1000;
 
-export async function legacyImportBench(quick: boolean): Promise<Record<string, number>> {
-  const students = quick ? 2_000 : 20_000;
-  const tickets = quick ? 10_000 : 1_000_000;
-  const attempts = quick ? 24_000 : 2_400_000;
+export async function legacyImportBench(quick: boolean, scale = quick ? 0.01 : 1): Promise<Record<string, number>> {
+  const students = Math.max(2_000, Math.round(20_000 * scale));
+  const tickets = Math.round(1_000_000 * scale);
+  const attempts = Math.round(2_400_000 * scale);
   const maria = await startMariaDb();
   const pgServer = await startPg();
   const conn = await maria.connect();
