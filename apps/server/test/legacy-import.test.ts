@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type mysql from 'mysql2/promise';
 import { sql } from 'kysely';
@@ -246,4 +251,34 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       await other.close();
     }
   });
+
+  it('npm run import:legacy: progress, summary and the report files; a second run is refused; no --merge', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-legacy-cli-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), APP_SECRET: 'cli-secret-cli-secret-cli-secret' };
+    delete env.DATABASE_URL;
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const cli = (args: string[]) => promisify(execFile)('npm', ['run', '--silent', 'import:legacy', '--', ...args], { cwd: root, env, timeout: 120_000 })
+      .catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const from = ['--from', `${server.url}/sigaf`];
+    try {
+      const dry = await cli([...from, '--dry-run', '--report', path.join(dir, 'prueba')]);
+      expect(dry.stdout).toContain('Simulación terminada: no se escribió nada.');
+      expect(dry.stdout).toMatch(/tickets: \d+\/\d+ filas \(\d+ filas\/s\)/);
+      expect(dry.stdout).toContain('Consulta académica → ');
+      const json = JSON.parse(fs.readFileSync(path.join(dir, 'prueba.json'), 'utf8')) as ImportReport;
+      expect(json.anomalies.some((a) => a.kind === 'duplicate_rut' && a.ids[0] === plan.duplicateRut[1])).toBe(true);
+      expect(fs.readFileSync(path.join(dir, 'prueba.md'), 'utf8')).toContain('## Observaciones (ids del origen)');
+      const real = await cli([...from, '--report', path.join(dir, 'informe')]);
+      expect(real.stdout).toContain('Importación terminada.');
+      expect(real.stdout).toMatch(/registered_users +leídas +\d+ +importadas +\d+/);
+      const again = (await cli([...from])) as { code: number; stderr: string };
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('ya tiene datos');
+      const merge = (await cli([...from, '--merge'])) as { code: number; stderr: string };
+      expect(merge.code).toBe(2);
+      expect(merge.stderr).toContain('--merge no está disponible');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
