@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importBench } from './import.js';
+import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
 import { loadBench, type LoadRow } from './load.js';
 import { uploadsBench } from './uploads.js';
@@ -33,6 +34,7 @@ let loadRows: LoadRow[] = [];
 const benches: Bench[] = [
   { name: 'import', run: importBench },
   { name: 'uploads', run: uploadsBench },
+  { name: 'legacy', run: () => legacyImportBench(quick) },
   { name: 'moodle', run: moodleSyncBench },
   { name: 'web', run: webBench },
   {

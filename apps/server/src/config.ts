@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isIP } from 'node:net';
@@ -135,4 +136,13 @@ export function randomSecret(bytes = 32): string {
 /** `npm run demo` / `npm start -- --demo` / DEMO=true: asked for on the command line or in the environment. */
 export function demoRequested(config: Config, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
   return config.DEMO || argv.includes('--demo') || env.npm_config_demo === 'true';
+}
+
+/** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
+export function resolveSecret(config: Config): string {
+  if (config.APP_SECRET) return config.APP_SECRET;
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const file = path.join(config.DATA_DIR, 'app-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomSecret(), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
 }

@@ -1,21 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { demoRequested, loadConfig, randomSecret, type Config } from './config.js';
+import { demoRequested, loadConfig, resolveSecret } from './config.js';
 import { buildApp } from './app.js';
 import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
 import { firstAdminBanner } from './banner.js';
-
-/** APP_SECRET from the environment, or one generated on first start and kept in DATA_DIR. */
-function resolveSecret(config: Config): string {
-  if (config.APP_SECRET) return config.APP_SECRET;
-  fs.mkdirSync(config.DATA_DIR, { recursive: true });
-  const file = path.join(config.DATA_DIR, 'app-secret');
-  if (!fs.existsSync(file)) fs.writeFileSync(file, randomSecret(), { mode: 0o600 });
-  return fs.readFileSync(file, 'utf8').trim();
-}
 
 async function main() {
   const config = loadConfig();

@@ -17,6 +17,7 @@ import * as m0007 from './migrations/0007_mail_files.js';
 import * as m0008 from './migrations/0008_performance.js';
 import * as m0009 from './migrations/0009_tutors_per_course.js';
 import * as m0010 from './migrations/0010_moodle_states.js';
+import * as m0011 from './migrations/0011_legacy_import.js';
 
 export type Database = Kysely<DB>;
 
@@ -93,6 +94,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_performance': m0008,
   '0009_tutors_per_course': m0009,
   '0010_moodle_states': m0010,
+  '0011_legacy_import': m0011,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -369,6 +369,7 @@ export interface DB {
   mail_templates: MailTemplateTable;
   moodle_course_syncs: MoodleCourseSyncTable;
   classroom_tutors: ClassroomTutorTable;
+  legacy_alerts: LegacyAlertTable;
   moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
 }
 
@@ -405,3 +406,16 @@ export type CatalogueTableName =
   | 'source_tickets'
   | 'type_tickets'
   | 'sections';
+
+/** A SIGAF 1.x ticket reminder kept by the legacy import (0011). */
+export interface LegacyAlertTable extends Timestamps {
+  id: number;
+  ticket_id: number | null;
+  user_id: number | null;
+  legacy_ticket_id: number;
+  legacy_user_id: number;
+  remind_at: Timestamp | null;
+  status_reminder: number;
+  status_notification: number;
+  comment: string;
+}

@@ -3,7 +3,7 @@ import type { LoginInput, LoginResult } from '@sigaf/contract';
 import { MSG } from '@sigaf/contract';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
-import { verifyPassword } from '../../lib/passwords.js';
+import { hashPassword, isLegacyHash, verifyPassword } from '../../lib/passwords.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { UserRepository } from '../users/repository.js';
 import type { TokenRepository } from './repository.js';
@@ -43,6 +43,8 @@ export class AuthService {
       throw new AppError(401, MSG.unauthorized);
     }
     await this.tokens.markSucceeded(reserved.id);
+    // An account imported from SIGAF 1.x signs in with its bcrypt hash once; it becomes argon2id.
+    if (isLegacyHash(user.password)) await this.users.update(user.id, { password: await hashPassword(input.password) });
     const remember = input.remember_me === true || input.remember_me === 1 || input.remember_me === '1' || input.remember_me === 'true';
     const hours = remember ? this.config.REMEMBER_ME_TTL_HOURS : this.config.TOKEN_TTL_HOURS;
     const expiresAt = new Date(Date.now() + hours * 3_600_000);

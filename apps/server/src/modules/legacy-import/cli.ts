@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, resolveSecret } from '../../config.js';
+import { migrate, openDatabase } from '../../db/database.js';
+import { seed } from '../../db/seed.js';
+import { importLegacy, LegacyImportRefused, type ImportReport } from './service.js';
+import { reportMarkdown } from './report.js';
+
+/**
+ * npm run import:legacy -- --from mysql://user:pass@host:3306/sigaf [--dry-run] [--report file]
+ *
+ * Imports a SIGAF 1.x database into this system's (DATABASE_URL, or the embedded one in DATA_DIR;
+ * stop the server first when embedded). Writes the report as <file>.json and <file>.md.
+ */
+function parseArgs(argv: string[]) {
+  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean } = { dryRun: false, merge: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--from') out.from = argv[++i];
+    else if (a.startsWith('--from=')) out.from = a.slice(7);
+    else if (a === '--dry-run') out.dryRun = true;
+    else if (a === '--report') out.report = argv[++i];
+    else if (a.startsWith('--report=')) out.report = a.slice(9);
+    else if (a === '--merge') out.merge = true;
+    else throw new LegacyImportRefused(`Opción desconocida: ${a}`);
+  }
+  return out;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (!args.from || !/^mysql:\/\//.test(args.from)) {
+    console.error('Uso: npm run import:legacy -- --from mysql://usuario:clave@servidor:3306/sigaf [--dry-run] [--report archivo]');
+    process.exit(2);
+  }
+  if (args.merge) {
+    console.error('--merge no está disponible: importe en una base de datos nueva (vea docs/operations/migration-from-sigaf-1.md).');
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const secret = resolveSecret(config);
+  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  let report: ImportReport;
+  try {
+    // The same schema and catalogues as the server's first start (the catalogues' keys matter).
+    await migrate(handle.db);
+    const seeded = await seed(handle.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminName: config.ADMIN_NAME });
+    if (seeded.admin?.generated) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
+    let lastLine = 0;
+    report = await importLegacy(handle.db, {
+      from: args.from,
+      dryRun: args.dryRun,
+      appSecret: secret,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (p.done < p.total && now - lastLine < 2000) return;
+        lastLine = now;
+        console.log(`  ${p.table}: ${p.done}/${p.total} filas (${p.rowsPerSecond} filas/s)`);
+      },
+    });
+  } finally {
+    await handle.close();
+  }
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  const base = path.resolve(args.report ?? path.join(config.DATA_DIR, 'import', `legacy-import-${stamp}`)).replace(/\.(json|md)$/, '');
+  fs.mkdirSync(path.dirname(base), { recursive: true });
+  fs.writeFileSync(`${base}.json`, JSON.stringify(report, null, 2));
+  fs.writeFileSync(`${base}.md`, reportMarkdown(report));
+  console.log('');
+  console.log(report.dryRun ? 'Simulación terminada: no se escribió nada.' : 'Importación terminada.');
+  for (const [table, n] of Object.entries(report.tables)) console.log(`  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`);
+  console.log('Catálogos (descripción → id; * = valor nuevo):');
+  for (const [table, rows] of Object.entries(report.catalogues)) {
+    console.log(`  ${table}: ${rows.map((r) => `${r.description} → ${r.targetId}${r.created ? '*' : ''}`).join(', ')}`);
+  }
+  console.log(`Observaciones: ${report.anomalies.length}`);
+  for (const [kind, n] of Object.entries(report.anomalyCounts)) console.log(`  ${kind}: ${n}`);
+  console.log(`Informe: ${base}.md y ${base}.json`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof LegacyImportRefused ? err.message : err);
+  console.error('No se modificó la base de datos de destino.');
+  process.exit(1);
+});
