@@ -75,10 +75,10 @@ export interface Answer<T = any> {
 }
 
 /** Calls the API as a client does; the body is parsed JSON, or the text when it is not JSON. */
-export async function callApi<T = any>(base: string, method: string, url: string, token?: string, body?: unknown): Promise<Answer<T>> {
+export async function callApi<T = any>(base: string, method: string, url: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
