@@ -15,17 +15,24 @@ export interface Links {
   title?: string;
 }
 
+/**
+ * A resource's relationship, flat under `relationships` as the original client reads it
+ * (CLIENT_CONTRACT.md §1.5): `relationships.numberOfElements`, `relationships.links.href`, and
+ * where the original sent them, the related items (`collection.data`, `array`, `data`).
+ */
 export interface Relationship<T = unknown> {
   numberOfElements: number;
   links: { href: string };
-  collection?: { data: T[] } | T[];
+  collection?: { data: T[] };
   array?: T[];
+  data?: T[];
 }
 
 export interface Resource<P = Record<string, unknown>> {
   links: Links;
   properties: P;
-  relationships: Record<string, Relationship>;
+  /** The resource's one relationship (flat), or `{}` when it has none. */
+  relationships: Relationship | Record<string, never>;
 }
 
 export interface Collection<P = Record<string, unknown>> {

@@ -16,3 +16,4 @@ export * from './moodle.js';
 export * from './dashboard.js';
 export * from './follow-up.js';
 export * from './csv.js';
+export * as legacy from './legacy/index.js';

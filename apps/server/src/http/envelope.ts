@@ -30,7 +30,7 @@ export function resource<P>(
   request: FastifyRequest,
   path: string,
   properties: P,
-  relationships: Record<string, Relationship> = {},
+  relationships: Relationship | Record<string, never> = {},
 ): Resource<P> {
   return { links: { href: href(request, path), rel: 'self' }, properties, relationships };
 }

@@ -7,16 +7,14 @@ import { CATALOGUES } from './declarations.js';
 import type { CatalogueRow } from './repository.js';
 
 function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow) {
-  const relationships: Record<string, ReturnType<typeof relationship>> = {};
+  // One flat relationship (CLIENT_CONTRACT.md §1.5): the tickets with this value (with, for
+  // statuses, those tickets grouped by operator name in `data`), or a section's activities.
+  let relationships: ReturnType<typeof relationship> | Record<string, never> = {};
   if (decl.ticketColumn) {
-    relationships.tickets = relationship(request, `/api/v2/tickets?${decl.ticketColumn}=${row.id}`, Number(row.tickets_count ?? 0));
-  }
-  if (row.operators) {
-    // Tickets with this status grouped by operator name (SPEC.md §3).
-    relationships.operators = { numberOfElements: row.operators.length, links: { href: relationships.tickets!.links.href }, array: row.operators };
-  }
-  if (row.activities_count !== undefined) {
-    relationships.activities = relationship(request, `/api/v2/activities?section_id=${row.id}`, Number(row.activities_count));
+    relationships = relationship(request, `/api/v2/tickets?${decl.ticketColumn}=${row.id}`, Number(row.tickets_count ?? 0));
+    if (row.operators) relationships.data = row.operators;
+  } else if (row.activities_count !== undefined) {
+    relationships = relationship(request, `/api/v2/activities?section_id=${row.id}`, Number(row.activities_count));
   }
   const properties = {
     id: row.id,

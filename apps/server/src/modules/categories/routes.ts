@@ -19,7 +19,7 @@ export function presentCategory(request: FastifyRequest, c: CategoryRow) {
       platform: { id: c.platform_id, description: c.platform_description },
       status: c.status,
     },
-    { courses: relationship(request, `/api/v2/categories/${c.id}/courses`, Number(c.courses_count)) },
+    relationship(request, `/api/v2/categories/${c.id}/courses`, Number(c.courses_count)),
   );
 }
 

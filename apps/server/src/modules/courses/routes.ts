@@ -23,7 +23,7 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
       status: c.status,
       lastSyncAt: c.last_sync_at ? new Date(c.last_sync_at).toISOString() : null,
     },
-    { registeredUsers: relationship(request, `/api/v2/courses/${c.id}/registered-users`, Number(c.enrolments_count)) },
+    relationship(request, `/api/v2/courses/${c.id}/registered-users`, Number(c.enrolments_count)),
   );
 }
 
@@ -83,7 +83,8 @@ export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (a
     }
     const items = [...sections.values()].map((s) =>
       resource(request, `/api/v2/sections/${s.id ?? 0}`, { id: s.id, description: s.description, key: s.key }, {
-        activities: { ...relationship(request, `/api/v2/courses/${id}/activities`, s.items.length), array: s.items.map((a) => presentActivity(request, a)) },
+        ...relationship(request, `/api/v2/courses/${id}/activities`, s.items.length),
+        array: s.items.map((a) => presentActivity(request, a)),
       }),
     );
     return ok(collection(request, `/api/v2/courses/${id}/activities`, 'sections', items));

@@ -52,7 +52,7 @@ export function presentStudent(request: FastifyRequest, s: StudentRow) {
       emailRegisteredMoodle: s.email_registered_moodle,
       statusMoodle: s.status_moodle,
     },
-    { courseRegisteredUsers: relationship(request, `/api/v2/course-users/${s.id}/courses`, Number(s.enrolments_count)) },
+    relationship(request, `/api/v2/course-users/${s.id}/courses`, Number(s.enrolments_count)),
   );
 }
 
@@ -88,7 +88,7 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
       },
       ticketsCount: Number(e.tickets_count),
     },
-    { tickets: relationship(request, `/api/v2/course-registered-user/${e.id}/tickets`, Number(e.tickets_count)) },
+    relationship(request, `/api/v2/course-registered-user/${e.id}/tickets`, Number(e.tickets_count)),
   );
 }
 

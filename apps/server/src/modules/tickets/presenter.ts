@@ -107,9 +107,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, details?: T
         ? lockProperties({ id: t.lock_id, user_id: t.lock_user_id, user_name: t.lock_user_name ?? '', created_at: t.lock_created_at, expires_at: t.lock_expires_at })
         : null,
   };
-  return resource(request, `/api/v2/tickets/${t.id}`, properties, {
-    ticketDetails: relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, attempts, details?.map((d) => presentDetail(request, d))),
-  });
+  return resource(request, `/api/v2/tickets/${t.id}`, properties, relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, attempts, details?.map((d) => presentDetail(request, d))));
 }
 
 export function presentHistory(request: FastifyRequest, h: TicketHistoryRow) {

@@ -127,7 +127,7 @@ export function useSectionGroups(courseId: number | undefined) {
       type Section = { id: number | null; description: string; key: string | null };
       const data = await getData<Collection<Section>>(`/api/v2/courses/${courseId}/activities`);
       return data.collections.map((c): SectionGroup => {
-        const items = ((c.relationships as Record<string, { array?: Array<{ properties: { weighing: number } }> }>).activities?.array ?? []).map((a) => a.properties);
+        const items = ((c.relationships as { array?: Array<{ properties: { weighing: number } }> }).array ?? []).map((a) => a.properties);
         return { ...c.properties, count: items.length, weighing: items.reduce((sum, a) => sum + Number(a.weighing || 0), 0) };
       });
     },

@@ -122,7 +122,7 @@ export const exportTickets = (filters: TicketFilterValues, courseId?: number) =>
 
 export async function fetchTicket(id: number): Promise<{ ticket: Ticket; details: TicketDetail[] }> {
   const data = await getData<Resource<Ticket>>(`/api/v2/tickets/${id}`);
-  const rel = data.relationships.ticketDetails?.collection;
+  const rel = 'collection' in data.relationships ? data.relationships.collection : undefined;
   const items = (Array.isArray(rel) ? rel : (rel?.data ?? [])) as Array<Resource<TicketDetail>>;
   return { ticket: data.properties, details: items.map((d) => d.properties) };
 }
