@@ -1,5 +1,8 @@
-import type { CompiledQuery, Compilable, RawBuilder } from 'kysely';
-import type { Database } from './database.js';
+import type { CompiledQuery, Compilable, Kysely, RawBuilder } from 'kysely';
+import type { DB } from './schema.js';
+
+// Kysely<DB> rather than database.ts's alias: database.ts imports this module, and the two must not import each other.
+type Database = Kysely<DB>;
 
 /** SQL texts run as named prepared statements on PostgreSQL, and their names. */
 const prepared = new Map<string, string>();
