@@ -6,6 +6,7 @@ import type {
   TicketLockProperties,
   TicketProperties,
   TicketStatusFilter,
+  StudentOnActivities,
 } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ServerPage } from '../../components/ServerDataGrid';
@@ -244,3 +245,50 @@ export const deletePreset = (id: number) => request<Envelope<null>>(`/api/v2/tic
 export function releaseLockOnExit(lockId: number) {
   void fetch(`${API_BASE_URL}/api/v2/log-editing-tickets/${lockId}`, { method: 'DELETE', keepalive: true, headers: buildHeaders(tokenStore.get()), body: '{}' }).catch(() => undefined);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Masivo recipients (SCREENS.md §6.6): the whole course, filtered on screen
+
+/** Every student of the course (the massive picker filters them on screen). */
+export function useAllCourseStudents(courseId: number) {
+  return useQuery({
+    queryKey: ['tickets', 'course-students', courseId, 'all'],
+    queryFn: async () => props(await getData<Collection<EnrolmentInfo>>(`/api/v2/course-registered-user/${courseId}/users/all`, { query: { profile: 'student' } })),
+  });
+}
+
+export interface CourseActivity {
+  id: number;
+  description: string;
+  idActivityMoodle: number | null;
+}
+/** A section of the course with its activities. */
+export interface CourseSection {
+  id: number | null;
+  description: string;
+  key: string | null;
+  activities: CourseActivity[];
+}
+
+/** The course's activities grouped by section. */
+export function useCourseSections(courseId: number) {
+  return useQuery({
+    queryKey: ['tickets', 'course-sections', courseId],
+    queryFn: async () =>
+      (await getData<Collection<Omit<CourseSection, 'activities'>>>(`/api/v2/courses/${courseId}/activities`)).collections.map(
+        (c): CourseSection => ({
+          ...c.properties,
+          activities: ((c.relationships as { array?: Array<{ properties: CourseActivity }> }).array ?? []).map(({ properties: a }) => ({
+            id: a.id,
+            description: a.description,
+            idActivityMoodle: a.idActivityMoodle,
+          })),
+        }),
+      ),
+    staleTime: 60_000,
+  });
+}
+
+/** Each student's state on the chosen activities (local ids), with their test form and withdrawal state. */
+export const studentsOnActivities = (courseId: number, activityIds: number[]) =>
+  getData<StudentOnActivities[]>(`/api/v2/activities/${ids(activityIds)}/course-registered-users/${courseId}`);
