@@ -1,0 +1,40 @@
+/** What an import is asked and what it reports. */
+
+export interface Anomaly {
+  table: string;
+  /** Source ids (the row's own id first). */
+  ids: number[];
+  kind: string;
+  rule: string;
+  detail?: string;
+}
+
+export interface ImportReport {
+  dryRun: boolean;
+  startedAt: string;
+  finishedAt?: string;
+  /** Rows read and rows written per source table. */
+  tables: Record<string, { read: number; imported: number }>;
+  /** Catalogue mapping: source table → description → target id (and whether it was created). */
+  catalogues: Record<string, Array<{ legacyId: number; description: string; targetId: number; created: boolean }>>;
+  anomalies: Anomaly[];
+  anomalyCounts: Record<string, number>;
+  notes: string[];
+}
+
+export interface Progress {
+  table: string;
+  done: number;
+  total: number;
+  rowsPerSecond: number;
+}
+
+export interface ImportOptions {
+  from: string;
+  dryRun?: boolean;
+  appSecret: string;
+  batchSize?: number;
+  onProgress?: (p: Progress) => void;
+}
+
+export class LegacyImportRefused extends Error {}
