@@ -53,7 +53,7 @@ const trustProxy = z
     return z.NEVER;
   });
 
-/** Every environment variable the server reads, with its default. The README's table mirrors this. */
+/** Every environment variable the server reads, with its default. docs/operations/configuration.md's table mirrors this. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),

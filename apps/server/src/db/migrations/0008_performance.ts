@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Performance at a million tickets (README "Performance and scale").
+ * Performance at a million tickets (docs/development/performance.md).
  *
  * 1. Indexes the ticket list reads a page and its total by.
  * 2. ticket_details.course_id: the ticket's course, set by a trigger on insert (and kept if a

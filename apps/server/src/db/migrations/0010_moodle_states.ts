@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * States Moodle really has (README, Moodle): an enrolment suspended in Moodle; an activity
+ * States Moodle really has (docs/usage/moodle.md): an enrolment suspended in Moodle; an activity
  * deleted in Moodle (kept for history, out of progress), hidden in Moodle, or left out of
  * progress by staff; whether an enrolment was ever matched in the Moodle course (so that a push
  * does not silently re-enrol someone Moodle unenrolled on purpose).
