@@ -220,7 +220,7 @@ describe('password policy', () => {
 });
 
 describe('POST /api/v2/users/signup', () => {
-  it('creates a user with a temporary password (201 in the body) and refuses a duplicate e-mail with 406', async () => {
+  it('creates a user with a temporary password (201 in the body) and refuses a duplicate e-mail with 406 in the body of a 2xx answer', async () => {
     const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
     const role = await ctx.db.selectFrom('roles').select('id').where('key', '=', 'operator').executeTakeFirstOrThrow();
     const payload = { rut: '12.345.678-5', name: 'Olga Operadora', phone: '', mobile: '+56922222222', email: 'olga@sigaf.test', role_id: role.id };
@@ -233,8 +233,10 @@ describe('POST /api/v2/users/signup', () => {
     expect(token).toBeTruthy();
 
     const dup = await ctx.request({ method: 'POST', url: '/api/v2/users/signup', token: admin, payload: { ...payload, rut: '', email: 'OLGA@sigaf.test' } });
-    expect(dup.statusCode).toBe(406);
+    // The original client reads the refusal from the body (CLIENT_CONTRACT.md §2.2); a non-2xx would show a generic error.
+    expect(dup.statusCode).toBe(200);
     expect(dup.json()).toMatchObject({ success: false, statusCode: 406, message: MSG.emailExists });
+    expect(await ctx.db.selectFrom('users').select('id').where('email', 'ilike', 'olga@sigaf.test').execute()).toHaveLength(1);
   });
 
   it('validates RUT and e-mail in Spanish, and is for administrators only', async () => {

@@ -29,7 +29,8 @@ describe.each(catalogues.map((d) => [d.path, d] as const))('catalogue /api/v2/%s
     expect(body._data.numberOfElements).toBe(body._data.collections.length);
     for (const item of body._data.collections) {
       expect(item.properties).toEqual(expect.objectContaining({ id: expect.any(Number), description: expect.any(String) }));
-      if (decl.ticketColumn) expect(item.relationships.tickets).toMatchObject({ numberOfElements: expect.any(Number), links: { href: expect.stringContaining(decl.ticketColumn) } });
+      // One flat relationship (CLIENT_CONTRACT.md §1.5).
+      if (decl.ticketColumn) expect(item.relationships).toMatchObject({ numberOfElements: expect.any(Number), links: { href: expect.stringContaining(decl.ticketColumn) } });
     }
   });
 
@@ -113,7 +114,7 @@ describe('values in use', () => {
     const res = await ctx.request({ method: 'GET', url: '/api/v2/status-tickets', token: admin });
     const open = res.json()._data.collections.find((c: { properties: { key: string } }) => c.properties.key === 'open');
     expect(open.properties.ticketsCount).toBeGreaterThanOrEqual(1);
-    expect(open.relationships.operators.array).toEqual(expect.arrayContaining([{ operator: TEST_ADMIN.name, count: expect.any(Number) }]));
+    expect(open.relationships.data).toEqual(expect.arrayContaining([{ name: TEST_ADMIN.name, operator: TEST_ADMIN.name, count: expect.any(Number) }]));
   });
 
   it('platforms are list-only', async () => {

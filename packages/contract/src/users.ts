@@ -19,6 +19,15 @@ export const rutField = z.preprocess(
   z.string().refine(isValidRut, USER_MSG.rutInvalid).nullable().optional(),
 );
 
+/**
+ * The original client's Usuario screen sends this fixed password on every create and edit
+ * (CLIENT_CONTRACT.md §2.2, §4). It is not a chosen password (and too short to be one): it is
+ * read as "no password given", so a new user gets a generated temporary one and an edit keeps the
+ * current one. (Its own first-login dialog asks for at least 6 characters, so it never sends it.)
+ */
+export const ORIGINAL_CLIENT_PLACEHOLDER_PASSWORD = 'sigaf';
+const notPlaceholder = (v: unknown) => (v === ORIGINAL_CLIENT_PLACEHOLDER_PASSWORD ? null : blankToNull(v));
+
 /** POST /api/v2/users/signup (the Usuario screen). Without a password a temporary one is generated. */
 export const userCreateSchema = z.object({
   rut: rutField,
@@ -26,7 +35,7 @@ export const userCreateSchema = z.object({
   phone: optionalText(20),
   mobile: optionalText(20),
   email: z.preprocess(blankToNull, z.string({ error: AUTH_MSG.emailRequired }).email(USER_MSG.emailInvalid).max(255)),
-  password: z.preprocess(blankToNull, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
+  password: z.preprocess(notPlaceholder, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
   role_id: z.preprocess(blankToNull, id.nullable().optional()),
   role: z.unknown().optional(),
 });
@@ -43,7 +52,7 @@ export const userUpdateSchema = z.object({
   phone: optionalText(20),
   mobile: optionalText(20),
   email: z.preprocess(blankToNull, z.string().email(USER_MSG.emailInvalid).max(255).optional().nullable()),
-  password: z.preprocess(blankToNull, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
+  password: z.preprocess(notPlaceholder, z.string().min(MIN_PASSWORD_LENGTH, AUTH_MSG.newPasswordMin).max(200).nullable().optional()),
   isFirstLogin: z.preprocess(blankToNull, z.coerce.number().int().min(0).max(1).nullable().optional()),
   /** Asked for an own password change (not in the first-login change, which has just signed in with it). */
   current_password: z.preprocess(blankToNull, z.string().max(200).nullable().optional()),

@@ -13,7 +13,15 @@ export interface Usage {
 }
 
 /** Server-side facts of each catalogue: its table and what refers to it (so a value in use is never deleted). */
-export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: Usage[]; childActivities?: boolean }> = {
+/** Rows of another table that belong to a catalogue value (a section's activities, a platform's categories). */
+export interface Children {
+  table: 'activities' | 'categories';
+  column: 'section_id' | 'platform_id';
+  /** Where they are listed (the value's relationship link). */
+  href: (id: number) => string;
+}
+
+export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: Usage[]; children?: Children }> = {
   classrooms: {
     table: 'classrooms',
     usedBy: [
@@ -32,10 +40,18 @@ export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: U
     table: 'status_detail_tickets',
     usedBy: [{ table: 'ticket_details', column: 'status_detail_ticket_id', noun: 'intentos de contacto' }],
   },
-  sections: { table: 'sections', usedBy: [{ table: 'activities', column: 'section_id', noun: 'actividades' }], childActivities: true },
+  sections: {
+    table: 'sections',
+    usedBy: [{ table: 'activities', column: 'section_id', noun: 'actividades' }],
+    children: { table: 'activities', column: 'section_id', href: (id) => `/api/v2/activities?section_id=${id}` },
+  },
   roles: { table: 'roles', usedBy: [{ table: 'users', column: 'role_id', noun: 'usuarios' }] },
   profiles: { table: 'profiles', usedBy: [{ table: 'course_registered_users', column: 'profile_id', noun: 'matrículas' }] },
-  platforms: { table: 'platforms', usedBy: [{ table: 'categories', column: 'platform_id', noun: 'categorías' }] },
+  platforms: {
+    table: 'platforms',
+    usedBy: [{ table: 'categories', column: 'platform_id', noun: 'categorías' }],
+    children: { table: 'categories', column: 'platform_id', href: (id) => `/api/v2/categories?platform_id=${id}` },
+  },
 };
 
 export const CATALOGUES: ResourceDecl[] = RESOURCES.filter((r) => r.catalogue);

@@ -2,7 +2,7 @@ import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
-import type { CatalogueTable, Usage } from './declarations.js';
+import type { CatalogueTable, Children, Usage } from './declarations.js';
 
 export interface CatalogueRow {
   id: number;
@@ -11,8 +11,26 @@ export interface CatalogueRow {
   created_at: Date;
   updated_at: Date;
   tickets_count?: number;
-  activities_count?: number;
+  /** Rows of the value's children table (a section's activities, a platform's categories). */
+  children_count?: number;
   operators?: Array<{ operator: string; count: number }>;
+  /** A section's activities that count for progress (raw, snake_case, as the original listed them). */
+  activities?: SectionActivity[];
+}
+
+export interface SectionActivity {
+  id: number;
+  description: string;
+  type: string | null;
+  weighing: number;
+  id_activity_moodle: number | null;
+  section_id: number | null;
+  course_id: number;
+}
+
+export interface CountOptions {
+  ticketColumn?: string;
+  children?: Children;
 }
 
 const SORTS = { id: 'c.id', description: 'c.description', createdAt: 'c.created_at' } as const;
@@ -26,22 +44,42 @@ export class CatalogueRepository {
     return this.db.selectFrom(`${table as 'roles'} as c`);
   }
 
-  async list(table: CatalogueTable, q: ListQuery, opts: { ticketColumn?: string; activities?: boolean }) {
+  /** The columns of a value, with the counts its relationship shows. */
+  private select(table: CatalogueTable, opts: CountOptions) {
     let query = this.from(table).select(['c.id', 'c.key', 'c.description', 'c.created_at', 'c.updated_at']);
     if (opts.ticketColumn) {
       query = query.select(sql<number>`(select count(*) from tickets t where t.${sql.ref(opts.ticketColumn)} = c.id)`.as('tickets_count'));
     }
-    if (opts.activities) {
-      query = query.select(sql<number>`(select count(*) from activities a where a.section_id = c.id)`.as('activities_count'));
+    if (opts.children) {
+      const { table: child, column } = opts.children;
+      query = query.select(sql<number>`(select count(*) from ${sql.table(child)} x where x.${sql.ref(column)} = c.id)`.as('children_count'));
     }
+    return query;
+  }
+
+  async list(table: CatalogueTable, q: ListQuery, opts: CountOptions) {
+    let query = this.select(table, opts);
     if (q.search) query = query.where('c.description', 'ilike', likePattern(q.search));
     const sortCol = sortColumn(SORTS, q.sort, 'id');
     query = query.orderBy(sql.ref(sortCol), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id');
     return paginate(query, q) as Promise<{ rows: CatalogueRow[]; meta?: import('@sigaf/contract').PageMeta }>;
   }
 
-  findById(table: CatalogueTable, id: number): Promise<CatalogueRow | undefined> {
-    return this.from(table).select(['c.id', 'c.key', 'c.description', 'c.created_at', 'c.updated_at']).where('c.id', '=', id).executeTakeFirst();
+  findById(table: CatalogueTable, id: number, opts: CountOptions = {}): Promise<CatalogueRow | undefined> {
+    return this.select(table, opts).where('c.id', '=', id).executeTakeFirst() as Promise<CatalogueRow | undefined>;
+  }
+
+  /** The activities of these sections that count for progress (not removed in Moodle, not left out). */
+  sectionActivities(sectionIds: number[]): Promise<SectionActivity[]> {
+    if (!sectionIds.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('activities as a')
+      .select(['a.id', 'a.description', 'a.type', sql<number>`a.weighing::float8`.as('weighing'), 'a.id_activity_moodle', 'a.section_id', 'a.course_id'])
+      .where('a.section_id', 'in', sectionIds)
+      .where('a.removed_at', 'is', null)
+      .where('a.excluded_from_progress', '=', false)
+      .orderBy('a.id')
+      .execute();
   }
 
   async descriptionTaken(table: CatalogueTable, description: string, exceptId?: number): Promise<boolean> {

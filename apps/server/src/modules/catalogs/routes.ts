@@ -3,18 +3,20 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { registerCrud } from '../../http/crud.js';
 import { relationship, resource } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
-import { CATALOGUES } from './declarations.js';
+import { CATALOGUE_TABLES, CATALOGUES } from './declarations.js';
 import type { CatalogueRow } from './repository.js';
 
 function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow) {
   // One flat relationship (CLIENT_CONTRACT.md §1.5): the tickets with this value (with, for
-  // statuses, those tickets grouped by operator name in `data`), or a section's activities.
+  // statuses, those tickets grouped by operator in `data`, each with the operator's `name` the
+  // original client groups by), or the value's children (a section's activities, a platform's categories).
   let relationships: ReturnType<typeof relationship> | Record<string, never> = {};
+  const children = CATALOGUE_TABLES[decl.path]?.children;
   if (decl.ticketColumn) {
     relationships = relationship(request, `/api/v2/tickets?${decl.ticketColumn}=${row.id}`, Number(row.tickets_count ?? 0));
-    if (row.operators) relationships.data = row.operators;
-  } else if (row.activities_count !== undefined) {
-    relationships = relationship(request, `/api/v2/activities?section_id=${row.id}`, Number(row.activities_count));
+    if (row.operators) relationships.data = row.operators.map((o) => ({ name: o.operator, ...o }));
+  } else if (children) {
+    relationships = relationship(request, children.href(row.id), Number(row.children_count ?? 0));
   }
   const properties = {
     id: row.id,
@@ -22,6 +24,8 @@ function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow)
     key: row.key,
     protected: row.key !== null,
     ...(row.tickets_count !== undefined ? { ticketsCount: Number(row.tickets_count) } : {}),
+    // A section's activities: the original client reads `properties.activities.length` (§2.5).
+    ...(row.activities ? { activities: row.activities.map((a) => ({ ...a, weighing: Number(a.weighing) })) } : {}),
   };
   return resource(request, `/api/v2/${decl.path}/${row.id}`, properties, relationships);
 }

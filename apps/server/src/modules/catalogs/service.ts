@@ -3,7 +3,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/auth.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { CATALOGUE_TABLES } from './declarations.js';
-import type { CatalogueRepository } from './repository.js';
+import type { CatalogueRepository, CatalogueRow } from './repository.js';
 
 export const CATALOGUE_MSG = {
   duplicate: (d: string) => `Ya existe un registro con el nombre «${d}».`,
@@ -22,22 +22,39 @@ export class CatalogueService {
     return CATALOGUE_TABLES[decl.path]!;
   }
 
+  private counts(decl: ResourceDecl) {
+    return { ticketColumn: decl.ticketColumn, children: this.meta(decl).children };
+  }
+
   async list(decl: ResourceDecl, q: ListQuery) {
-    const m = this.meta(decl);
-    const page = await this.repo.list(m.table, q, { ticketColumn: decl.ticketColumn, activities: m.childActivities });
-    if (decl.path !== 'status-tickets') return page;
-    const byOperator = await this.repo.ticketsByOperator(page.rows.map((r) => r.id));
-    const rows = page.rows.map((r) => ({
-      ...r,
-      operators: byOperator.filter((o) => o.status_id === r.id).map((o) => ({ operator: o.operator, count: o.count })),
-    }));
-    return { ...page, rows };
+    const page = await this.repo.list(this.meta(decl).table, q, this.counts(decl));
+    return { ...page, rows: await this.withRelated(decl, page.rows) };
+  }
+
+  /**
+   * What a value's relationship shows besides its count: a status's tickets grouped by assigned
+   * operator; a section's activities (the original client counts them for student progress).
+   */
+  private async withRelated(decl: ResourceDecl, rows: CatalogueRow[]): Promise<CatalogueRow[]> {
+    const ids = rows.map((r) => r.id);
+    if (decl.path === 'status-tickets') {
+      const byOperator = await this.repo.ticketsByOperator(ids);
+      return rows.map((r) => ({
+        ...r,
+        operators: byOperator.filter((o) => o.status_id === r.id).map((o) => ({ operator: o.operator, count: o.count })),
+      }));
+    }
+    if (decl.path === 'sections') {
+      const activities = await this.repo.sectionActivities(ids);
+      return rows.map((r) => ({ ...r, activities: activities.filter((a) => a.section_id === r.id) }));
+    }
+    return rows;
   }
 
   async get(decl: ResourceDecl, id: number) {
-    const row = await this.repo.findById(this.meta(decl).table, id);
+    const row = await this.repo.findById(this.meta(decl).table, id, this.counts(decl));
     if (!row) throw notFound();
-    return row;
+    return (await this.withRelated(decl, [row]))[0]!;
   }
 
   async create(decl: ResourceDecl, description: string, actor: AuthUser, ip: string) {

@@ -7,6 +7,7 @@ import { collection, ok, relationship, resource } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import type { ActivityRow, CourseRow } from './repository.js';
+import { COURSE_PASSWORD_MASK } from './service.js';
 
 /** A course as the API shows it: never the mailbox password, only whether one is set. */
 export function presentCourse(request: FastifyRequest, c: CourseRow) {
@@ -18,8 +19,17 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
       description: c.description,
       email: c.email,
       hasPassword: Boolean(c.has_password),
+      // The original client shows and sends back `password` (§2.8): never the stored secret, a mask
+      // that the update takes as "unchanged" (COURSE_PASSWORD_MASK).
+      password: c.has_password ? COURSE_PASSWORD_MASK : '',
       idCourseMoodle: c.id_course_moodle,
-      category: { id: c.category_id, description: c.category_description, categoryCode: c.category_code },
+      // The original client reads the category as a resource (`category.properties`, §2.8); our client reads `category.id/description`.
+      category: {
+        id: c.category_id,
+        description: c.category_description,
+        categoryCode: c.category_code,
+        properties: { id: c.category_id, description: c.category_description, categoryCode: c.category_code },
+      },
       status: c.status,
       lastSyncAt: c.last_sync_at ? new Date(c.last_sync_at).toISOString() : null,
     },
@@ -40,8 +50,12 @@ export function presentActivity(request: FastifyRequest, a: ActivityLike) {
     weighing: Number(a.weighing),
     type: a.type,
     idActivityMoodle: a.id_activity_moodle,
-    section: a.section_id ? { id: a.section_id, description: a.section_description, key: a.section_key } : null,
-    course: { id: a.course_id, description: a.course_description ?? null },
+    // The original client reads `section.properties` and `course.properties`, never null (§2.9):
+    // an activity without a section has the original's placeholder; our client reads `section.id/description`.
+    section: a.section_id
+      ? { id: a.section_id, description: a.section_description, key: a.section_key, properties: { id: a.section_id, description: a.section_description } }
+      : { id: null, description: null, key: null, links: null, properties: { id: '', description: '' } },
+    course: { id: a.course_id, description: a.course_description ?? null, properties: { id: a.course_id, description: a.course_description ?? null } },
     /** Deleted in Moodle (kept for history, out of progress): when SIGAF noticed. */
     removedAt: a.removed_at ? new Date(a.removed_at).toISOString() : null,
     hidden: a.hidden,
@@ -87,6 +101,14 @@ export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (a
         array: s.items.map((a) => presentActivity(request, a)),
       }),
     );
-    return ok(collection(request, `/api/v2/courses/${id}/activities`, 'sections', items));
+    // The original client reads the activities, each with its section (`description`, never null),
+    // from `_data.relationships.collection.data[]` (§2.5); our client reads the sections in `_data.collections[]`.
+    const data = activities.map((a) => {
+      const item = presentActivity(request, a);
+      const section = { id: a.section_id, description: a.section_description ?? 'Sin sección' };
+      return { ...item, properties: { ...item.properties, section: { ...item.properties.section, ...section } } };
+    });
+    const list = collection(request, `/api/v2/courses/${id}/activities`, 'sections', items);
+    return ok({ ...list, relationships: { collection: { numberOfElements: data.length, data } } });
   });
 };

@@ -26,6 +26,12 @@ export interface ActivityInput {
   type?: string;
 }
 
+/**
+ * What a course's mailbox password reads as when one is set: the original client shows it and sends
+ * it back on every edit (CLIENT_CONTRACT.md §2.8); received again, it leaves the password unchanged.
+ */
+export const COURSE_PASSWORD_MASK = '********';
+
 /** Courses; the mailbox password is encrypted with APP_SECRET and never returned. */
 export class CourseService {
   constructor(
@@ -45,7 +51,8 @@ export class CourseService {
   }
 
   private values(input: CourseInput): Updateable<CourseTable> {
-    const { password, ...rest } = input;
+    const { password: given, ...rest } = input;
+    const password = given === COURSE_PASSWORD_MASK ? undefined : given;
     return { ...withoutUndefined(rest), ...(password ? { password_encrypted: encryptSecret(password, this.secret) } : {}) };
   }
 

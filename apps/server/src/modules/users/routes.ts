@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
 import { registerCrud } from '../../http/crud.js';
-import { created, ok } from '../../http/envelope.js';
+import { created, failure, ok } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { userResource } from './presenter.js';
@@ -16,9 +17,17 @@ export const userRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
   registerCrud(app, { decl, service: services.users, present: userResource, skip: ['create', 'update'] });
 
   app.post('/users/signup', { config: { access: decl.write }, schema: { tags: ['users'], body: userCreateSchema } }, async (request, reply) => {
-    const { user, temporaryPassword } = await services.users.signup(request.body, requireAuth(request), request.ip);
-    reply.status(201);
-    return created({ ...userResource(request, user), temporaryPassword });
+    try {
+      const { user, temporaryPassword } = await services.users.signup(request.body, requireAuth(request), request.ip);
+      reply.status(201);
+      return created({ ...userResource(request, user), temporaryPassword });
+    } catch (err) {
+      // A taken e-mail is told by the body's statusCode 406 in a 2xx answer: the original client's
+      // Usuario screen branches on it ("El email ya existe") and shows only a generic error for a
+      // non-2xx (CLIENT_CONTRACT.md §1.3, §2.2).
+      if (err instanceof AppError && err.statusCode === 406) return failure(406, err.message);
+      throw err;
+    }
   });
 
   app.put(
