@@ -260,6 +260,21 @@ describe('§2.3 catalogues with a ticket count, §2.4 plain catalogues, §2.5 se
   });
 });
 
+describe('§4 values the client hard-codes', () => {
+  it('the catalogue ids it compares with: status 1 Abierto and 2 Cerrado, contact attempt 1 Exitoso, profile 1 Estudiante, classroom 1', async () => {
+    const byId = async (path: string) =>
+      new Map(expectShape(plainCatalogueList, await client.call('GET', `/api/v2/${path}`), `GET /api/v2/${path}`)._data.collections.map((c) => [c.properties.id, c.properties.description]));
+    const statuses = await byId('status-tickets');
+    expect([statuses.get(1), statuses.get(2)]).toEqual(['Abierto', 'Cerrado']);
+    expect((await byId('status-detail-tickets')).get(1)).toBe('Exitoso');
+    expect((await byId('profiles')).get(1)).toBe('Estudiante');
+    expect((await byId('classrooms')).has(1)).toBe(true);
+    // System values cannot be deleted (the client relies on them).
+    const del = await client.call('DELETE', '/api/v2/status-tickets/1');
+    expect([del.status, del.body.success]).toEqual([409, false]);
+  });
+});
+
 describe('§2.6 platforms, §2.7 categories and the followed category→courses link, §2.8 courses', () => {
   it('§5.1 platforms and categories have flat relationships; §5.2 every category’s link answers its courses in `relationships.collections.data`', async () => {
     const platforms = expectShape(platformsList, await client.call('GET', '/api/v2/platforms'), 'GET /api/v2/platforms')._data.collections;
