@@ -164,8 +164,11 @@ export interface AttemptBody {
 
 export const createTicket = (enrolmentId: number, body: TicketOptionsBody) =>
   request<Envelope<Resource<Ticket>>>('/api/v2/tickets', { method: 'POST', body: { ...body, course_registered_user_id: enrolmentId } });
-export const createTickets = (enrolmentIds: number[], body: TicketOptionsBody) =>
-  request<Envelope<Collection<Ticket>>>('/api/v2/tickets/multiple', { method: 'POST', body: { ...body, course_registered_user_id: enrolmentIds } });
+/** The server answers an array of tickets (as the original client reads it); the screens read it as a collection. */
+export const createTickets = async (enrolmentIds: number[], body: TicketOptionsBody): Promise<Envelope<{ collections: Array<Resource<Ticket>> }>> => {
+  const res = await request<Envelope<Array<Resource<Ticket>>>>('/api/v2/tickets/multiple', { method: 'POST', body: { ...body, course_registered_user_id: enrolmentIds } });
+  return { ...res, _data: { collections: res._data } };
+};
 export const addAttempt = (ticketId: number, body: AttemptBody) =>
   request<Envelope<Resource<TicketDetail>>>('/api/v2/ticket-details', { method: 'POST', body: { ...body, ticket_id: ticketId } });
 export const addAttempts = (ticketIds: number[], body: AttemptBody) =>
@@ -212,10 +215,11 @@ export function useCourseStudents(courseId: number, page: number, perPage: numbe
   return useQuery({
     queryKey: ['tickets', 'course-students', courseId, page, perPage, search],
     queryFn: async () => {
-      const data = await getData<Collection<EnrolmentInfo>>(`/api/v2/course-registered-user/${courseId}/users`, {
+      // A Laravel paginator of raw enrolments, each carrying its `properties`.
+      const data = await getData<{ data: Array<Resource<EnrolmentInfo>>; total: number }>(`/api/v2/course-registered-user/${courseId}/users`, {
         query: { page, perPage, search, profile: 'student' },
       });
-      return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
+      return { rows: data.data.map((r) => r.properties), total: data.total };
     },
     placeholderData: keepPreviousData,
   });
@@ -253,7 +257,11 @@ export function releaseLockOnExit(lockId: number) {
 export function useAllCourseStudents(courseId: number) {
   return useQuery({
     queryKey: ['tickets', 'course-students', courseId, 'all'],
-    queryFn: async () => props(await getData<Collection<EnrolmentInfo>>(`/api/v2/course-registered-user/${courseId}/users/all`, { query: { profile: 'student' } })),
+    queryFn: async () => {
+      // A list of enrolment resources, or a collection of them.
+      const data = await getData<Collection<EnrolmentInfo> | Array<{ properties: EnrolmentInfo }>>(`/api/v2/course-registered-user/${courseId}/users/all`, { query: { profile: 'student' } });
+      return (Array.isArray(data) ? data : data.collections).map((r) => r.properties);
+    },
   });
 }
 

@@ -64,7 +64,7 @@ export function pendingStudents(rows: StudentOnActivities[], activityIds: number
 export function filterRecipients(rows: EnrolmentInfo[], filters: RecipientFilters, search: string, pending: Set<number> | null): EnrolmentInfo[] {
   return rows.filter(
     (e) =>
-      (filters.classroomId === '' || e.classroom?.id === filters.classroomId) &&
+      (filters.classroomId === '' || (e.classroom?.id ?? null) === filters.classroomId) &&
       (!filters.never || !e.lastAccess) &&
       (!pending || pending.has(e.id)) &&
       matchesSearch(e, search),
@@ -74,6 +74,7 @@ export function filterRecipients(rows: EnrolmentInfo[], filters: RecipientFilter
 /** The classrooms present in the list, by name. */
 export function classroomsOf(rows: EnrolmentInfo[]): Array<{ id: number; description: string }> {
   const seen = new Map<number, string>();
-  for (const e of rows) if (e.classroom) seen.set(e.classroom.id, e.classroom.description);
+  // An enrolment without a classroom may carry a placeholder without id.
+  for (const e of rows) if (e.classroom?.id) seen.set(e.classroom.id, e.classroom.description);
   return [...seen].map(([id, description]) => ({ id, description })).sort((a, b) => a.description.localeCompare(b.description, 'es'));
 }
