@@ -60,6 +60,12 @@ describe('courses', () => {
     const list = await ctx.request({ method: 'GET', url: '/api/v2/courses', token: admin });
     expect(list.body).not.toContain('password_encrypted');
     expect(list.body).not.toContain(stored.password_encrypted!);
+    // The original client shows `password` and sends it back on every edit: a mask, which keeps the password.
+    const listed = list.json()._data.collections.find((c: { properties: { id: number } }) => c.properties.id === course.id).properties;
+    expect(listed.password).toBe('********');
+    await ctx.request({ method: 'PUT', url: `/api/v2/courses/${course.id}`, token: admin, payload: { description: 'Curso de correo 3', password: listed.password } });
+    const masked = await ctx.db.selectFrom('courses').select('password_encrypted').where('id', '=', course.id).executeTakeFirstOrThrow();
+    expect(decryptSecret(masked.password_encrypted!, ctx.config.APP_SECRET)).toBe('clave-secreta');
   });
 
   it('lists only status 1 unless all=1, and the category selector gives active courses', async () => {
