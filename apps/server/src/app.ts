@@ -32,6 +32,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { followUpRoutes } from './modules/follow-up/routes.js';
+import { reminderRoutes } from './modules/reminders/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
@@ -144,7 +145,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   if (config.API_DOCS === 'staff') {
     app.get('/api/docs/json', { config: { access: 'authenticated' }, schema: { hide: true } }, async () => app.swagger());
   }
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, followUpRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, followUpRoutes, reminderRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -31,6 +31,8 @@ import { MoodleSyncService } from './modules/moodle-sync/service.js';
 import { MoodleImportRepository, MoodleImportService } from './modules/moodle-sync/import.js';
 import { MoodlePushRepository, MoodlePushService } from './modules/moodle-sync/push.js';
 import { createTransport } from './modules/mail/transport.js';
+import { ReminderRepository } from './modules/reminders/repository.js';
+import { ReminderService } from './modules/reminders/service.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -97,6 +99,7 @@ export function createServices(db: Database, config: Config) {
     moodleSync,
     moodlePush,
     moodleImport,
+    reminders: new ReminderService(new ReminderRepository(db), repos.tickets, ticketAccess, repos.audit),
   };
 }
 

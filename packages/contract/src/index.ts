@@ -17,3 +17,4 @@ export * from './dashboard.js';
 export * from './follow-up.js';
 export * from './csv.js';
 export * as legacy from './legacy/index.js';
+export * from './reminders.js';

@@ -24,6 +24,12 @@ export const PERMISSIONS = {
   followUpRead: ALL_ROLES,
   /** Reports, ticket administration and unlocking. */
   reportRead: STAFF_ADMINS,
+  /** Reminders on tickets (Recordatorios): the same rule as tickets. */
+  reminderWork: TICKET_WORKERS,
+  /** Mi agenda: operators their own, administrators any operator's, tutors the at-risk students of their classrooms. */
+  agendaRead: ALL_ROLES,
+  /** The agenda's workload table, reassignment and course settings. */
+  agendaAdmin: STAFF_ADMINS,
   /** Configuration: students, enrolments, classrooms, Moodle synchronisation. */
   configurationWrite: STAFF_ADMINS,
 } as const satisfies Record<string, readonly RoleKey[]>;

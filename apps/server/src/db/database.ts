@@ -18,6 +18,8 @@ import * as m0008 from './migrations/0008_performance.js';
 import * as m0009 from './migrations/0009_tutors_per_course.js';
 import * as m0010 from './migrations/0010_moodle_states.js';
 import * as m0011 from './migrations/0011_legacy_import.js';
+import * as m0012 from './migrations/0012_reminders.js';
+import * as m0013 from './migrations/0013_moodle_section_map.js';
 
 export type Database = Kysely<DB>;
 
@@ -95,6 +97,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_tutors_per_course': m0009,
   '0010_moodle_states': m0010,
   '0011_legacy_import': m0011,
+  '0012_reminders': m0012,
+  '0013_moodle_section_map': m0013,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -124,6 +124,19 @@ export interface ActivityTable extends Timestamps {
   hidden: Generated<boolean>;
   /** Left out of progress and pending counts by staff. */
   excluded_from_progress: Generated<boolean>;
+  /** The Moodle section the activity sits in (course contents), as Moodle names it. */
+  moodle_section: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The section the sync proposes while staff have not decided (null once decided or with nothing to propose). */
+  proposed_section_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A course's choice: activities of this Moodle section go to this SIGAF section. */
+export interface MoodleSectionMapTable extends Timestamps {
+  id: Generated<number>;
+  course_id: number;
+  moodle_section: string;
+  section_id: number;
+  created_by: number | null;
 }
 
 export interface RegisteredUserTable extends Timestamps {
@@ -350,6 +363,7 @@ export interface DB {
   categories: CategoryTable;
   courses: CourseTable;
   activities: ActivityTable;
+  moodle_section_maps: MoodleSectionMapTable;
   registered_users: RegisteredUserTable;
   course_registered_users: CourseRegisteredUserTable;
   activity_course_users: ActivityCourseUserTable;
@@ -370,6 +384,9 @@ export interface DB {
   moodle_course_syncs: MoodleCourseSyncTable;
   classroom_tutors: ClassroomTutorTable;
   legacy_alerts: LegacyAlertTable;
+  reminders: ReminderTable;
+  agenda_course_settings: AgendaCourseSettingsTable;
+  user_agenda_settings: UserAgendaSettingsTable;
   moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
 }
 
@@ -418,4 +435,40 @@ export interface LegacyAlertTable extends Timestamps {
   status_reminder: number;
   status_notification: number;
   comment: string;
+}
+
+/** A reminder on a ticket for one operator (0012): pending, done (by hand or by a later attempt) or dismissed. */
+export interface ReminderTable {
+  id: Generated<number>;
+  ticket_id: number;
+  user_id: number;
+  created_by: number | null;
+  due_at: Timestamp;
+  comment: Generated<string>;
+  state: ColumnType<'pending' | 'done' | 'dismissed', 'pending' | 'done' | 'dismissed' | undefined, 'pending' | 'done' | 'dismissed'>;
+  done_at: Timestamp | null;
+  done_by: number | null;
+  ticket_detail_id: number | null;
+  legacy_id: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+/** The agenda's thresholds and dates of a course (0012). */
+export interface AgendaCourseSettingsTable {
+  course_id: number;
+  contact_days: Generated<number>;
+  inactive_days: Generated<number>;
+  progress_percent: Generated<number>;
+  starts_on: ColumnType<string | null, string | null | undefined, string | null>;
+  ends_on: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: DefaultTimestamp;
+}
+
+/** A user's agenda settings (0012): the morning digest by e-mail. */
+export interface UserAgendaSettingsTable {
+  user_id: number;
+  morning_digest: Generated<boolean>;
+  last_digest_on: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: DefaultTimestamp;
 }

@@ -1,0 +1,113 @@
+import { isAdminLike, REMINDER_MSG, type Reminder, type ReminderCreate, type ReminderListQuery, type ReminderUpdate } from '@sigaf/contract';
+import type { AuthUser } from '../../http/auth.js';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import type { AuditRepository } from '../audit/repository.js';
+import { mayTouchTicket, type TicketAccess } from '../tickets/access.js';
+import type { TicketRepository } from '../tickets/repository.js';
+import type { ReminderRepository, ReminderRow } from './repository.js';
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentReminder(r: ReminderRow, now = Date.now()): Reminder {
+  const dueAt = new Date(r.due_at).toISOString();
+  return {
+    id: r.id,
+    ticketId: r.ticket_id,
+    ticketCode: r.ticket_code,
+    enrolmentId: r.enrolment_id,
+    courseId: r.course_id,
+    course: r.course,
+    student: r.student,
+    rut: r.rut,
+    userId: r.user_id,
+    userName: r.user_name,
+    createdBy: r.created_by,
+    dueAt,
+    comment: r.comment,
+    state: r.state,
+    overdue: r.state === 'pending' && Date.parse(dueAt) <= now,
+    doneAt: iso(r.done_at),
+    ticketDetailId: r.ticket_detail_id,
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+/**
+ * Reminders on tickets. The rules are the tickets' own (TicketAccess): an operator works only on
+ * the tickets they may touch and only for themselves; administrators on every ticket and for any
+ * operator. A reminder is changed by its owner or an administrator.
+ */
+export class ReminderService {
+  constructor(
+    private readonly repo: ReminderRepository,
+    private readonly tickets: TicketRepository,
+    private readonly access: TicketAccess,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  list(q: ReminderListQuery, actor: AuthUser) {
+    return this.repo.list({ ...q, scopeUserId: isAdminLike(actor.role) ? undefined : actor.id }, actor.id);
+  }
+
+  dueCount(actor: AuthUser) {
+    return this.repo.dueCount(actor.id, !isAdminLike(actor.role));
+  }
+
+  /** A reminder the caller may read (its ticket is theirs to touch), or 404/403. */
+  async get(id: number, actor: AuthUser): Promise<ReminderRow> {
+    const row = await this.repo.find(id);
+    if (!row) throw notFound(REMINDER_MSG.notFound);
+    this.access.check(actor, row);
+    return row;
+  }
+
+  /** A reminder the caller may change: readable, and theirs (or the caller administers). */
+  private async mine(id: number, actor: AuthUser): Promise<ReminderRow> {
+    const row = await this.get(id, actor);
+    if (!isAdminLike(actor.role) && row.user_id !== actor.id) throw forbidden(REMINDER_MSG.notYours);
+    return row;
+  }
+
+  /** Checks the owner: an operator only themselves; the owner must be active staff who may touch the ticket. */
+  private async owner(userId: number, ticket: { user_assigned_id: number | null; user_create_id: number }, actor: AuthUser) {
+    if (userId !== actor.id && !isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.onlySelf);
+    const user = await this.repo.staffUser(userId);
+    if (!user || user.role === 'tutor' || user.role === null) throw invalid({ user_id: [REMINDER_MSG.ownerNotOperator] });
+    if (!mayTouchTicket({ id: user.id, role: user.role as AuthUser['role'] }, ticket)) throw invalid({ user_id: [REMINDER_MSG.ownerCannotTouch] });
+  }
+
+  async create(body: ReminderCreate, actor: AuthUser, ip: string): Promise<ReminderRow> {
+    const [ticket] = await this.tickets.owners([body.ticket_id]);
+    if (!ticket) throw invalid({ ticket_id: [REMINDER_MSG.ticketNotFound] });
+    this.access.check(actor, ticket);
+    const userId = body.user_id ?? actor.id;
+    await this.owner(userId, ticket, actor);
+    const id = await this.repo.insert({ ticket_id: body.ticket_id, user_id: userId, created_by: actor.id, due_at: body.due_at, comment: body.comment });
+    await this.audit.record({ userId: actor.id, action: 'create', entity: 'reminders', entityId: String(id), changes: { ticket: body.ticket_id, user: userId, due_at: body.due_at }, ip });
+    return (await this.repo.find(id))!;
+  }
+
+  async update(id: number, body: ReminderUpdate, actor: AuthUser, ip: string): Promise<ReminderRow> {
+    const row = await this.mine(id, actor);
+    if (body.user_id !== undefined && body.user_id !== row.user_id) await this.owner(body.user_id, row, actor);
+    const reopen = body.state === 'pending' && row.state !== 'pending';
+    await this.repo.update(id, {
+      ...(body.due_at !== undefined ? { due_at: body.due_at } : {}),
+      ...(body.comment !== undefined ? { comment: body.comment } : {}),
+      ...(body.user_id !== undefined ? { user_id: body.user_id } : {}),
+      ...(reopen ? { state: 'pending' as const, done_at: null, done_by: null, ticket_detail_id: null } : {}),
+    });
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'reminders', entityId: String(id), changes: body, ip });
+    return (await this.repo.find(id))!;
+  }
+
+  /** Done or dismissed by hand: only a pending reminder (409 otherwise). */
+  async close(id: number, state: 'done' | 'dismissed', actor: AuthUser, ip: string): Promise<ReminderRow> {
+    const row = await this.mine(id, actor);
+    if (row.state !== 'pending') throw conflict(REMINDER_MSG.notPending);
+    await this.repo.update(id, { state, done_at: new Date(), done_by: actor.id });
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'reminders', entityId: String(id), changes: { state }, ip });
+    return (await this.repo.find(id))!;
+  }
+}

@@ -1,0 +1,164 @@
+import { MSG, REMINDER_MSG } from '@sigaf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedChain, ticketKeys } from './data.js';
+import { TEST_ADMIN } from './fixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+/**
+ * Reminders on tickets: who may create, read and change them (the tickets' rule), their states,
+ * and the automatic "done" when a contact attempt is logged on the ticket after it fell due.
+ * opA owns ticket A; opB owns ticket B; the tutor works no ticket.
+ */
+let ctx: TestContext;
+let admin: string;
+let opA: { id: number; token: string };
+let opB: { id: number; token: string };
+let tutor: { id: number; token: string };
+let ticketA: number;
+let ticketB: number;
+let k: Awaited<ReturnType<typeof ticketKeys>>;
+
+const MIN = 60_000;
+const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  opA = await ctx.userWithRole('operator');
+  opB = await ctx.userWithRole('operator');
+  tutor = await ctx.userWithRole('tutor');
+  ticketA = (await seedChain(ctx.db, opA.id, '9101')).ticket;
+  ticketB = (await seedChain(ctx.db, opB.id, '9102')).ticket;
+  k = await ticketKeys(ctx.db);
+});
+afterAll(() => ctx.close());
+
+const post = (url: string, payload: unknown, token: string) => ctx.request({ method: 'POST', url, payload: payload as object, token });
+const create = (token: string, body: Record<string, unknown>) => post('/api/v2/reminders', body, token);
+const list = async (token: string, qs = '') => {
+  const res = await ctx.request({ method: 'GET', url: `/api/v2/reminders${qs}`, token });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()._data as { collections: Array<{ properties: { id: number; state: string; overdue: boolean; ticketId: number; userId: number; comment: string } }>; meta?: unknown; numberOfElements: number };
+};
+const dueCount = async (token: string) => (await ctx.request({ method: 'GET', url: '/api/v2/reminders/due-count', token })).json()._data.count as number;
+
+describe('reminders: who may do what', () => {
+  it('an operator sets a reminder on their own ticket, for themselves, with a comment', async () => {
+    const res = await create(opA.token, { ticket_id: ticketA, due_at: at(60 * MIN), comment: 'Llamar de nuevo' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ success: true, statusCode: 201, message: REMINDER_MSG.created });
+    expect(res.json()._data.properties).toMatchObject({ ticketId: ticketA, userId: opA.id, state: 'pending', overdue: false, comment: 'Llamar de nuevo' });
+  });
+
+  it("an operator cannot set one on another operator's ticket, nor for someone else", async () => {
+    const other = await create(opA.token, { ticket_id: ticketB, due_at: at(MIN) });
+    expect(other.statusCode).toBe(403);
+    const forB = await create(opA.token, { ticket_id: ticketA, due_at: at(MIN), user_id: opB.id });
+    expect(forB.statusCode).toBe(403);
+    expect(forB.json().message).toBe(REMINDER_MSG.onlySelf);
+  });
+
+  it('a tutor has no reminders at all', async () => {
+    expect((await create(tutor.token, { ticket_id: ticketA, due_at: at(MIN) })).statusCode).toBe(403);
+    const res = await ctx.request({ method: 'GET', url: '/api/v2/reminders', token: tutor.token });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(MSG.forbidden);
+  });
+
+  it("an administrator sets one for the ticket's operator, not for an operator who cannot touch the ticket", async () => {
+    const ok = await create(admin, { ticket_id: ticketB, due_at: at(30 * MIN), user_id: opB.id, comment: 'Para B' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json()._data.properties.userId).toBe(opB.id);
+    const refused = await create(admin, { ticket_id: ticketB, due_at: at(MIN), user_id: opA.id });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()._data.errors.user_id).toEqual([REMINDER_MSG.ownerCannotTouch]);
+    const tutorOwner = await create(admin, { ticket_id: ticketB, due_at: at(MIN), user_id: tutor.id });
+    expect(tutorOwner.statusCode).toBe(422);
+  });
+
+  it('bad input is a 422 in Spanish, never a 500', async () => {
+    for (const body of [{}, { ticket_id: 'x', due_at: 'mañana' }, { ticket_id: ticketA, due_at: '2026-13-45T99:00' }, { ticket_id: ticketA, due_at: at(MIN), comment: 'x'.repeat(1001) }, { ticket_id: 2147480000, due_at: at(MIN) }]) {
+      const res = await create(opA.token, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(res.json().success).toBe(false);
+    }
+    const q = await ctx.request({ method: 'GET', url: '/api/v2/reminders?state=viejo&due_from=ayer', token: opA.token });
+    expect(q.statusCode).toBe(422);
+  });
+
+  it('each operator lists only the reminders of their tickets; administrators all, filtered', async () => {
+    const a = await list(opA.token);
+    expect(a.collections.every((c) => c.properties.ticketId === ticketA)).toBe(true);
+    const b = await list(opB.token);
+    expect(b.collections.map((c) => c.properties.comment)).toEqual(['Para B']);
+    const all = await list(admin, '?page=1&perPage=10');
+    expect(all.numberOfElements).toBe(2);
+    expect(all.meta).toEqual({ page: 1, perPage: 10, total: 2, lastPage: 1 });
+    expect((await list(admin, `?user_id=${opB.id}`)).collections).toHaveLength(1);
+    expect((await list(admin, '?mine=true')).collections).toHaveLength(0);
+  });
+
+  it("only the owner or an administrator changes a reminder; an operator not another's", async () => {
+    const mine = (await list(opA.token)).collections[0]!.properties;
+    const theirs = (await list(opB.token)).collections[0]!.properties;
+    expect((await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${theirs.id}`, payload: { comment: 'x' }, token: opA.token })).statusCode).toBe(403);
+    expect((await post(`/api/v2/reminders/${theirs.id}/dismiss`, {}, opA.token)).statusCode).toBe(403);
+    const edit = await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${mine.id}`, payload: { comment: 'Llamar a las 10' }, token: opA.token });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json()._data.properties.comment).toBe('Llamar a las 10');
+    const byAdmin = await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${theirs.id}`, payload: { comment: 'Revisado' }, token: admin });
+    expect(byAdmin.statusCode).toBe(200);
+    expect((await ctx.request({ method: 'GET', url: '/api/v2/reminders/2147480000', token: admin })).statusCode).toBe(404);
+  });
+});
+
+describe('reminders: states', () => {
+  it('pending -> dismissed by hand; a closed reminder cannot be closed again; reopened by editing', async () => {
+    const id = (await create(opA.token, { ticket_id: ticketA, due_at: at(MIN) })).json()._data.properties.id;
+    const dismissed = await post(`/api/v2/reminders/${id}/dismiss`, {}, opA.token);
+    expect(dismissed.statusCode).toBe(200);
+    expect(dismissed.json()).toMatchObject({ message: REMINDER_MSG.dismissed, _data: { properties: { state: 'dismissed' } } });
+    const again = await post(`/api/v2/reminders/${id}/complete`, {}, opA.token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(REMINDER_MSG.notPending);
+    const reopened = await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${id}`, payload: { state: 'pending' }, token: opA.token });
+    expect(reopened.json()._data.properties.state).toBe('pending');
+    const done = await post(`/api/v2/reminders/${id}/complete`, {}, opA.token);
+    expect(done.json()._data.properties).toMatchObject({ state: 'done' });
+    expect(done.json()._data.properties.doneAt).not.toBeNull();
+  });
+
+  it('the badge counts my pending reminders already due; overdue ones say so', async () => {
+    const before = await dueCount(opB.token);
+    const id = (await create(opB.token, { ticket_id: ticketB, due_at: at(-5 * MIN) })).json()._data.properties.id;
+    expect(await dueCount(opB.token)).toBe(before + 1);
+    const due = await list(opB.token, '?due=true');
+    expect(due.collections.map((c) => c.properties.id)).toContain(id);
+    expect(due.collections.find((c) => c.properties.id === id)!.properties.overdue).toBe(true);
+    // Snoozed an hour ahead: no longer due.
+    const snoozed = await post(`/api/v2/reminders/${id}/snooze`, { due_at: at(60 * MIN) }, opB.token);
+    expect(snoozed.statusCode, snoozed.body).toBe(200);
+    expect(await dueCount(opB.token)).toBe(before);
+  });
+
+  it('a contact attempt logged after the due time marks the reminder done; one before it does not', async () => {
+    const due = (await create(opA.token, { ticket_id: ticketA, due_at: at(-MIN), comment: 'vencido' })).json()._data.properties.id;
+    const later = (await create(opA.token, { ticket_id: ticketA, due_at: at(60 * MIN), comment: 'futuro' })).json()._data.properties.id;
+    const attempt = await post('/api/v2/ticket-details', { ticket_id: ticketA, status_detail_ticket_id: k.success, comment: 'Contestó' }, opA.token);
+    expect(attempt.statusCode, attempt.body).toBe(201);
+    const detailId = attempt.json()._data.properties?.id ?? attempt.json()._data.id;
+    const a = (await ctx.request({ method: 'GET', url: `/api/v2/reminders/${due}`, token: opA.token })).json()._data.properties;
+    expect(a.state).toBe('done');
+    expect(a.ticketDetailId).toBe(detailId);
+    const b = (await ctx.request({ method: 'GET', url: `/api/v2/reminders/${later}`, token: opA.token })).json()._data.properties;
+    expect(b.state).toBe('pending');
+  });
+
+  it('lists by state and due between days, paginated', async () => {
+    const done = await list(opA.token, '?state=done&page=1&perPage=1');
+    expect(done.meta).toMatchObject({ page: 1, perPage: 1 });
+    expect(done.collections.every((c) => c.properties.state === 'done')).toBe(true);
+    const none = await list(admin, '?due_from=2001-01-01&due_to=2001-01-31');
+    expect(none.collections).toHaveLength(0);
+  });
+});
