@@ -330,10 +330,10 @@ describe('daily reports', () => {
     // 10-03: created K2, K3 (23:30 local); up to the end K1, K2, K3; closed by then only K1.
     for (const date of ['10-03-2024', '2024-03-10']) {
       const res = await get(`/api/v2/reports/courses/${course}/data-card/${date}`);
-      expect(res.json()._data).toEqual({ created: 2, total: 3, open: 2, closed: 1 });
+      expect(res.json()._data).toEqual({ created: 2, total: 3, open: 2, closed: 1, newTicket: 2, close: 1 });
     }
-    expect((await get(`/api/v2/reports/courses/${course}/data-card/09-03-2024`)).json()._data).toEqual({ created: 1, total: 1, open: 1, closed: 0 });
-    expect((await get(`/api/v2/reports/courses/${empty}/data-card/09-03-2024`)).json()._data).toEqual({ created: 0, total: 0, open: 0, closed: 0 });
+    expect((await get(`/api/v2/reports/courses/${course}/data-card/09-03-2024`)).json()._data).toEqual({ created: 1, total: 1, open: 1, closed: 0, newTicket: 1, close: 0 });
+    expect((await get(`/api/v2/reports/courses/${empty}/data-card/09-03-2024`)).json()._data).toEqual({ created: 0, total: 0, open: 0, closed: 0, newTicket: 0, close: 0 });
   });
 
   it('charts of the tickets created that day', async () => {
@@ -356,6 +356,8 @@ describe('daily reports', () => {
       [op1.id, 2, 2, 3],
       [op2.id, 1, 1, 1],
     ]);
+    // The original's names beside ours: close, attemps (its spelling).
+    expect(d.table.map((r: { close: number; attemps: number }) => [r.close, r.attemps])).toEqual([[2, 3], [1, 1]]);
     expect(d.chartData.labels).toEqual(['Exitoso', 'Fallido']);
     expect(d.chartData.datasets[0].data).toEqual([1, 3]);
     const none = (await get(`/api/v2/reports/courses/${empty}/table-operator/10-03-2024`)).json()._data;
@@ -364,25 +366,61 @@ describe('daily reports', () => {
   });
 });
 
+describe('no day chosen', () => {
+  it('the segment `undefined` (an un-toggled day chip) answers the three day calls with nothing counted', async () => {
+    const base = `/api/v2/reports/courses/${course}`;
+    const card = await get(`${base}/data-card/undefined`);
+    expect([card.statusCode, card.json()._data]).toEqual([200, { created: 0, total: 0, open: 0, closed: 0, newTicket: 0, close: 0 }]);
+    const charts = (await get(`${base}/type-ticket/undefined`)).json()._data;
+    for (const key of ['status', 'source', 'type', 'priority', 'motive']) expect(charts[key].chartData).toEqual({ labels: [], datasets: [{ data: [], backgroundColor: [] }] });
+    expect((await get(`${base}/table-operator/undefined`)).json()._data).toEqual({ table: [], chartData: { labels: [], datasets: [{ data: [], backgroundColor: [] }] } });
+    // Not on the PDF of a day: there it is a bad date.
+    expect((await get(`${base}/pdf/ticket/undefined`)).statusCode).toBe(422);
+  });
+});
+
 describe('errors and access', () => {
   it('bad input is a 4xx in the envelope, never a 500', async () => {
     const cases: Array<[string, number]> = [
-      ['/api/v2/tickets/2147480000/status-chart', 404],
       ['/api/v2/tickets/abc/total/count', 422],
-      [`/api/v2/course-registered-users/2147480000/follow-student-card`, 404],
+      ['/api/v2/tickets/0/status-chart', 422],
+      [`/api/v2/course-registered-users/2147480000/classrooms/${norte}/follow-student-classroom`, 404],
       [`/api/v2/course-registered-users/${course}/classrooms/Aula%20Inexistente/follow-student-classroom`, 404],
       [`/api/v2/course-registered-users/${course}/classrooms/${norte}/sections/nada/progress-activities`, 404],
       [`/api/v2/activities/abc/course-registered-users/${course}`, 422],
       [`/api/v2/activities/[2147480000]/course-registered-users/${course}`, 404],
       [`/api/v2/reports/courses/${course}/data-card/31-02-2024`, 422],
       [`/api/v2/reports/courses/${course}/type-ticket/ayer`, 422],
+      [`/api/v2/reports/courses/${course}/data-card/null`, 422],
       [`/api/v2/reports/courses/2147480000/table-operator/10-03-2024`, 404],
+      [`/api/v2/reports/courses/2147480000/data-card/undefined`, 404],
     ];
     for (const [url, status] of cases) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(status);
       expect(res.json()).toMatchObject({ success: false, statusCode: status });
     }
+  });
+
+  it('an unknown course is an empty course on the dashboard for staff; a tutor is refused whatever the course', async () => {
+    const missing = 2147480000;
+    for (const segment of ['total', 'last-day', 'open', 'close']) {
+      for (const token of [admin, op1.token]) {
+        const res = await get(`/api/v2/tickets/${missing}/${segment}/count`, token);
+        expect([res.statusCode, res.body]).toEqual([200, '0']);
+      }
+    }
+    expect(data(await chart(`/api/v2/tickets/${missing}/priority-chart`))).toEqual([[0, 0, 0]]);
+    expect(await chart(`/api/v2/tickets/${missing}/status-operator-chart`, op1.token)).toEqual({ labels: [], datasets: [{ label: 'Abierto', data: [], backgroundColor: [] }, { label: 'Cerrado', data: [], backgroundColor: [] }] });
+    expect(data(await chart(`/api/v2/course-registered-users/${missing}/status/count`))).toEqual([[0, 0, 0]]);
+    expect((await get(`/api/v2/course-registered-users/${missing}/follow-student-card`)).json()._data).toEqual({ resign: 0, active: 0, inactive: 0, total: 0, unsynced: 0 });
+    expect((await chart(`/api/v2/course-registered-users/${missing}/progress-chart-avance`)).labels).toEqual([]);
+    // A tutor: 403 on the dashboard for a known or unknown course; 404 for an unknown course on follow-up.
+    for (const id of [course, missing]) {
+      expect((await get(`/api/v2/tickets/${id}/total/count`, tutor)).statusCode).toBe(403);
+      expect((await get(`/api/v2/course-registered-users/${id}/follow-student-card`, tutor)).statusCode).toBe(403);
+    }
+    expect((await get(`/api/v2/course-registered-users/${missing}/classrooms/${norte}/status-user-classroom`, tutor)).statusCode).toBe(404);
   });
 
   it('a tutor reads follow-up but not the dashboard; an operator not the reports', async () => {

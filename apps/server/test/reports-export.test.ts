@@ -163,7 +163,7 @@ describe('ticket history workbook', () => {
   it('has the title, the groups, the header and one row per ticket with its attempts', async () => {
     const k = await ticketKeys(ctx.db);
     const adminName = (await ctx.db.selectFrom('users').select('name').where('email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow()).name;
-    const { rows, ws, disposition } = await workbook(`/api/v2/reports/courses/${course}/excel`);
+    const { rows, ws, disposition } = await workbook(`/api/v2/reports/courses/${course}/excel-download`);
     expect(disposition).toContain(`filename*=UTF-8''reporte-historico-tickets-curso-nandu-`);
     expect(rows[0]![0]).toBe('REPORTE HISTÓRICO DE TICKET CURSO CURSO ÑANDÚ');
     expect([...new Set(rows[1])]).toEqual(['IDENTIFICADOR', 'ANTECEDENTES DE ALUMNO', 'ANTECEDENTES DE TICKET', 'ANTECEDENTES DE INTENTOS DE CONTACTO']);
@@ -187,8 +187,18 @@ describe('ticket history workbook', () => {
     ]);
   });
 
+  it('is announced first by `excel` (the envelope, with where to get it), then sent by `excel-download`', async () => {
+    const res = await get(`/api/v2/reports/courses/${course}/excel`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, statusCode: 200 });
+    expect(body._data.filename).toMatch(/^reporte-historico-tickets-curso-nandu-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(new URL(body._data.href).pathname).toBe(`/api/v2/reports/courses/${course}/excel-download`);
+  });
+
   it('is just the headings for a course without tickets', async () => {
-    const { rows } = await workbook(`/api/v2/reports/courses/${empty}/excel`);
+    const { rows } = await workbook(`/api/v2/reports/courses/${empty}/excel-download`);
     expect(rows).toHaveLength(3);
     expect(rows[0]![0]).toBe('REPORTE HISTÓRICO DE TICKET CURSO CURSO SIN DATOS');
   });
@@ -315,6 +325,7 @@ describe('errors and access', () => {
   it('bad input is a 4xx with a Spanish message, never a 500', async () => {
     const cases: Array<[string, number, string]> = [
       ['/api/v2/reports/courses/2147480000/excel', 404, 'El curso no existe.'],
+      ['/api/v2/reports/courses/2147480000/excel-download', 404, 'El curso no existe.'],
       ['/api/v2/reports/courses/abc/roster', 422, ''],
       [`/api/v2/reports/courses/${course}/roster?classroom=Aula%20Fantasma`, 404, 'El aula no existe.'],
       [`/api/v2/reports/courses/${course}/pdf/ticket/31-02-2024`, 422, ''],
@@ -334,6 +345,7 @@ describe('errors and access', () => {
 
   it('only administrators and developers get the documents', async () => {
     expect((await get(`/api/v2/reports/courses/${course}/excel`, operator.token)).statusCode).toBe(403);
+    expect((await get(`/api/v2/reports/courses/${course}/excel-download`, operator.token)).statusCode).toBe(403);
     expect((await get(`/api/v2/reports/courses/${course}/pdf/student-tickets`, operator.token)).statusCode).toBe(403);
     const dev = await ctx.userWithRole('developer');
     expect((await get(`/api/v2/reports/courses/${course}/roster`, dev.token)).statusCode).toBe(200);

@@ -9,3 +9,5 @@ export * from './categories.js';
 export * from './courses.js';
 export * from './activities.js';
 export * from './files.js';
+export * from './dashboard.js';
+export * from './reports.js';

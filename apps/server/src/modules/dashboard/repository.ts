@@ -427,6 +427,8 @@ export class DashboardRepository {
   private async freshProgress(courseId: number): Promise<void> {
     const state = await this.db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', courseId).executeTakeFirst();
     if (state && !state.dirty) return;
+    // A course that does not exist has nothing to cache (and no state row can refer to it).
+    if (!state && !(await this.courseExists(courseId))) return;
     await this.db.transaction().execute(async (trx) => {
       await sql`insert into course_stats_state (course_id, dirty) values (${courseId}, true) on conflict (course_id) do nothing`.execute(trx);
       const locked = await sql<{ dirty: boolean }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(trx);

@@ -6,6 +6,7 @@ import { requireAuth } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { presentRawEnrolments } from '../students/routes.js';
 import type { TicketDimension } from './repository.js';
 import type { ProgressKind, TicketCount } from './service.js';
 
@@ -23,6 +24,12 @@ const chart = (chartData: ChartData) => ok({ chartData });
 
 /**
  * Dashboard (BEHAVIOUR.md §7, SCREENS.md §4) and per-classroom follow-up (SCREENS.md §7.3).
+ *
+ * An unknown course id, by role: on the dashboard routes (staff only: administrator, developer,
+ * operator) it answers as an empty course (zeros, empty labels, HTTP 200), as the original did for
+ * the course 2 its client asks for on load; a tutor gets 403 there whatever the course. On the
+ * per-classroom routes (every role; a tutor only their classrooms) it is a 404 for every role,
+ * before the tutor's classroom check: a course's existence is no secret, its figures are.
  * The first path segment after the resource is named `id` like the other routes on the same
  * prefix (the router needs one name per position); it is the course id.
  */
@@ -56,21 +63,21 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     chart(await dashboard.statusMotiveChart(request.params.id)),
   );
 
-  // Enrolled students of a course.
+  // Enrolled students of a course (the dashboard: an unknown course is an empty one, see DashboardService.wholeCourse).
   const base = '/course-registered-users/:id';
   app.get(`${base}/status/count`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
-    chart(await dashboard.statusChart(await dashboard.scope(request.params.id))),
+    chart(await dashboard.statusChart(dashboard.wholeCourse(request.params.id))),
   );
   app.get(`${base}/logged-time/count`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
-    chart(await dashboard.loggedTimeChart(await dashboard.scope(request.params.id))),
+    chart(await dashboard.loggedTimeChart(dashboard.wholeCourse(request.params.id))),
   );
   app.get(`${base}/follow-student-card`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
-    ok(await dashboard.card(await dashboard.scope(request.params.id))),
+    ok(await dashboard.card(dashboard.wholeCourse(request.params.id))),
   );
   const progress: Record<string, ProgressKind> = { 'progress-chart': 'graded', 'progress-chart-avance': 'completed' };
   for (const [segment, kind] of Object.entries(progress)) {
     app.get(`${base}/${segment}`, { config: dash, schema: { tags, params: idParams } }, async (request) =>
-      chart(await dashboard.progressChart(await dashboard.scope(request.params.id), kind)),
+      chart(await dashboard.progressChart(dashboard.wholeCourse(request.params.id), kind)),
     );
   }
 
@@ -102,6 +109,10 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     const { page, perPage = DEFAULT_STUDENTS_PER_PAGE } = request.query;
     const { course, id } = request.params;
     const actor = requireAuth(request);
-    return ok(page ? await dashboard.studentsOnActivities(course, id, actor, { page, perPage }) : await dashboard.studentsOnActivities(course, id, actor));
+    if (page) return ok(await dashboard.studentsOnActivities(course, id, actor, { page, perPage }));
+    const students = await dashboard.studentsOnActivities(course, id, actor);
+    // The original client reads the raw enrolments of the students with a pending activity at the top level (CLIENT_CONTRACT.md §2.9).
+    const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
+    return { ...ok(students), usersWithPendingActivities: pending };
   });
 };

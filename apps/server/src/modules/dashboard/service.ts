@@ -91,35 +91,40 @@ export class DashboardService {
     return allowed?.classroomIds ? { courseId, classroomIds: allowed.classroomIds } : { courseId };
   }
 
-  // Tickets ------------------------------------------------------------------------------------
+  /**
+   * The whole course, for the dashboard (Estadística). A course id that does not exist is an
+   * empty course there, not a 404: the original client asks for course 2 on load whatever
+   * courses exist (CLIENT_CONTRACT.md §4) and the original server answered zeros. Only staff
+   * who may read every course reach the dashboard (PERMISSIONS.dashboardRead), and whether a
+   * course id exists is no secret, so nothing is disclosed.
+   */
+  wholeCourse(courseId: number): Scope {
+    return { courseId };
+  }
 
-  async ticketCount(courseId: number, kind: TicketCount): Promise<number> {
-    await this.requireCourse(courseId);
+  // Tickets (dashboard: an unknown course counts nothing, see wholeCourse) ----------------------
+
+  ticketCount(courseId: number, kind: TicketCount): Promise<number> {
     return this.repo.countTickets(courseId, kind);
   }
 
   async catalogueChart(courseId: number, dimension: TicketDimension): Promise<ChartData> {
-    await this.requireCourse(courseId);
     return single(await this.repo.ticketsPerCatalogue(courseId, dimension));
   }
 
   async motiveChart(courseId: number): Promise<ChartData> {
-    await this.requireCourse(courseId);
     return single((await this.repo.motiveShares(courseId)).map((r) => ({ label: r.label, n: r.pct })));
   }
 
   async ageChart(courseId: number): Promise<ChartData> {
-    await this.requireCourse(courseId);
     return single((await this.repo.ticketsPerAge(courseId)).map((r) => ({ label: ticketAgeText(r.days), n: r.n })));
   }
 
   async statusOperatorChart(courseId: number): Promise<ChartData> {
-    await this.requireCourse(courseId);
     return openClosed((await this.repo.statusPerOperator(courseId)).map((r) => ({ ...r, label: r.label ?? DASHBOARD_MSG.unassigned })));
   }
 
   async statusMotiveChart(courseId: number): Promise<ChartData> {
-    await this.requireCourse(courseId);
     return openClosed(await this.repo.statusPerMotive(courseId));
   }
 
@@ -164,22 +169,25 @@ export class DashboardService {
   }
 
   // Reports per day ----------------------------------------------------------------------------
+  // `day` null: no day chosen (the original client sends the segment `undefined` when a day chip
+  // is un-toggled, CLIENT_CONTRACT.md §2.19): nothing to count. The course must exist.
 
-  async dayCard(courseId: number, day: string): Promise<DailyTicketCard> {
+  async dayCard(courseId: number, day: string | null): Promise<DailyTicketCard> {
     await this.requireCourse(courseId);
+    if (day === null) return { created: 0, total: 0, open: 0, closed: 0 };
     return this.repo.dayCard(courseId, day);
   }
 
-  async dayCharts(courseId: number, day: string): Promise<DailyTicketCharts> {
+  async dayCharts(courseId: number, day: string | null): Promise<DailyTicketCharts> {
     await this.requireCourse(courseId);
-    const window = { from: dayStart(day), to: dayEnd(day) };
-    const counts = await this.repo.ticketsPerCatalogues(courseId, window);
-    const chart = (d: TicketDimension) => ({ chartData: single(counts[d]) });
+    const counts = day === null ? null : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(day) });
+    const chart = (d: TicketDimension) => ({ chartData: single(counts?.[d] ?? []) });
     return { priority: chart('priority'), type: chart('type'), motive: chart('motive'), source: chart('source'), status: chart('status') };
   }
 
-  async operatorTable(courseId: number, day: string): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
+  async operatorTable(courseId: number, day: string | null): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
     await this.requireCourse(courseId);
+    if (day === null) return { table: [], chartData: single([]) };
     const [table, outcomes] = await Promise.all([this.repo.operatorDay(courseId, day), this.repo.attemptsPerOutcome(courseId, day)]);
     return { table, chartData: single(outcomes) };
   }

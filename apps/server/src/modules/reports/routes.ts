@@ -2,15 +2,29 @@ import { listQuerySchema, parseDay, parsedText, PERMISSIONS, REPORT_MSG, STUDENT
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '../../http/envelope.js';
+import { href, ok } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { dayCardAnswer, operatorTableAnswer } from './presenter.js';
 import { ReportRepository } from './repository.js';
 import { ReportService, type ReportFile } from './service.js';
 
 /** A course and a Chilean calendar day, `dd-mm-yyyy` or `yyyy-mm-dd`; anything else is a 422. */
 const dayParams = z.object({ id: idParams.shape.id, date: parsedText(parseDay, TICKET_MSG.invalidDate) });
+/**
+ * The same, or the literal segment `undefined`: no day (null). The original client sends it when
+ * a day chip is un-toggled (CLIENT_CONTRACT.md §1.7, §2.19); it hides the figures then, and an
+ * answer with nothing in it keeps its three sequential calls quiet.
+ */
+const dayOrNoneParams = dayParams.extend({
+  date: z.string({ error: TICKET_MSG.invalidDate }).transform((text, ctx) => {
+    if (text === 'undefined') return null;
+    const day = parseDay(text);
+    if (day === null) ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidDate });
+    return day ?? z.NEVER;
+  }),
+});
 /** A classroom by id or by description, as the original client addresses it. */
 const classroomText = z.string({ error: REPORT_MSG.invalidClassroom }).trim().min(1, REPORT_MSG.invalidClassroom).max(150, REPORT_MSG.invalidClassroom);
 const classroomParams = idParams.extend({ classroom: classroomText });
@@ -34,19 +48,27 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   const config = { access: PERMISSIONS.reportRead };
   const tags = ['reports'];
   const schema = { tags, params: dayParams };
+  const daySchema = { tags, params: dayOrNoneParams };
 
-  app.get('/reports/courses/:id/data-card/:date', { config, schema }, async (request) =>
-    ok(await dashboard.dayCard(request.params.id, request.params.date)),
+  app.get('/reports/courses/:id/data-card/:date', { config, schema: daySchema }, async (request) =>
+    ok(dayCardAnswer(await dashboard.dayCard(request.params.id, request.params.date))),
   );
-  app.get('/reports/courses/:id/type-ticket/:date', { config, schema }, async (request) =>
+  app.get('/reports/courses/:id/type-ticket/:date', { config, schema: daySchema }, async (request) =>
     ok(await dashboard.dayCharts(request.params.id, request.params.date)),
   );
-  app.get('/reports/courses/:id/table-operator/:date', { config, schema }, async (request) =>
-    ok(await dashboard.operatorTable(request.params.id, request.params.date)),
+  app.get('/reports/courses/:id/table-operator/:date', { config, schema: daySchema }, async (request) =>
+    ok(operatorTableAnswer(await dashboard.operatorTable(request.params.id, request.params.date))),
   );
 
   // Workbooks.
-  app.get('/reports/courses/:id/excel', { config, schema: { tags, params: idParams } }, async (request, reply) => {
+  // The ticket history in two steps, as the original client asks for it (CLIENT_CONTRACT.md §2.19):
+  // `excel` answers whether the workbook can be made (the envelope's `success`) and where to get it;
+  // `excel-download` sends it.
+  app.get('/reports/courses/:id/excel', { config, schema: { tags, params: idParams } }, async (request) => {
+    const filename = await reports.ticketHistoryReady(request.params.id);
+    return ok({ filename, href: href(request, `/api/v2/reports/courses/${request.params.id}/excel-download`) });
+  });
+  app.get('/reports/courses/:id/excel-download', { config, schema: { tags, params: idParams } }, async (request, reply) => {
     const file = await reports.ticketHistoryXlsx(request.params.id);
     return sendFile(reply, file.filename, file.body);
   });

@@ -58,6 +58,15 @@ export class ReportService {
     return course;
   }
 
+  private ticketHistoryName(course: { description: string }) {
+    return `reporte-historico-tickets-${slug(course.description)}-${todayStamp()}.xlsx`;
+  }
+
+  /** Whether the ticket history workbook can be made (the course exists and is not too large): its file name. */
+  async ticketHistoryReady(courseId: number): Promise<string> {
+    return this.ticketHistoryName(await this.bounded(courseId));
+  }
+
   /** "REPORTE HISTÓRICO DE TICKET CURSO …" (SCREENS.md §7.1, BEHAVIOUR.md §8). */
   async ticketHistoryXlsx(courseId: number): Promise<ReportFile> {
     const course = await this.bounded(courseId);
@@ -75,7 +84,7 @@ export class ReportService {
       ]),
       widths: [6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60],
     });
-    return { filename: `reporte-historico-tickets-${slug(course.description)}-${todayStamp()}.xlsx`, body };
+    return { filename: this.ticketHistoryName(course), body };
   }
 
   /** The course roster (RUT, names, e-mail, classroom, role, course), optionally of one classroom. */

@@ -86,7 +86,7 @@ export function useClassroomCard(courseId: number, classroomId: number | null) {
 }
 
 export const exports = {
-  ticketHistory: (courseId: number) => download(`${reports(courseId)}/excel`, undefined, 'reporte-historico-tickets.xlsx'),
+  ticketHistory: (courseId: number) => download(`${reports(courseId)}/excel-download`, undefined, 'reporte-historico-tickets.xlsx'),
   ticketDayPdf: (courseId: number, day: string) => download(`${reports(courseId)}/pdf/ticket/${day}`, undefined, `reporte-ticket-${day}.pdf`),
   studentTickets: (courseId: number, search: string) => download(`${reports(courseId)}/student-tickets/excel`, { search }, 'tickets-por-alumno.xlsx'),
   studentTicketsPdf: (courseId: number, search: string) => download(`${reports(courseId)}/pdf/student-tickets`, { search }, 'tickets-por-alumno.pdf'),
