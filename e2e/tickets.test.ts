@@ -130,8 +130,8 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const dialogA = a.page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await dialogA.getByLabel('Observaciones').waitFor();
     await dialogA.getByText('+56990000000').waitFor();
-    // Viewing takes no lock; the first change does.
-    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(404);
+    // Viewing takes no lock; the first change does. A free ticket answers statusCode 204 in the body.
+    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(204);
     await choose(a.page, dialogA, 'Intento de contacto', 'Fallido');
     await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data?.properties?.user?.name).toBe('Ana Operadora');
     await screenshot(a.page, 'tickets-dialog-editing');
@@ -192,11 +192,11 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialog.getByLabel('Observaciones').waitFor();
     // B starts writing: B's own lock shows on the unlock screen, and closing the dialog releases it.
     await dialog.getByLabel('Observaciones').fill('Llamar de nuevo');
-    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(200);
+    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(200);
     expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data.properties.user.name).toBe('Bruno Operador');
     await dialog.getByRole('button', { name: 'Cerrar' }).last().click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).status).toBe(404);
+    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(204);
     await b.context.close();
   });
 

@@ -102,7 +102,16 @@ describe('creating tickets', () => {
     expect(t.createdAt).toMatch(/^\d{2}-\d{2}-\d{4}$/);
     expect(t.createdTime).toMatch(/^\d{2}:\d{2}$/);
     expect(chileParts(t.createdAtIso)).toMatchObject({ date: t.createdAt, time: t.createdTime });
-    expect(body._data.relationships.ticketDetails).toMatchObject({ numberOfElements: 0, links: { href: expect.stringMatching(/\/api\/v2\/tickets\/\d+\/ticket-details$/) } });
+    expect(body._data.relationships).toMatchObject({ numberOfElements: 0, links: { href: expect.stringMatching(/\/api\/v2\/tickets\/\d+\/ticket-details$/) }, array: [] });
+    // The original server's names beside ours, and its raw enrolment (CLIENT_CONTRACT.md §1.6, §1.7).
+    expect(t).toMatchObject({ timeCreatedAt: t.createdTime, updatedAt: t.createdAt, timeClosingDate: null });
+    expect(t.courseRegisteredUser).toMatchObject({
+      is_sincronized: 0,
+      classroom_id: algebra.classroom,
+      registered_user: { rut: algebra.enrolments[0]!.rut, name: 'Pía', last_name: 'Prueba', mother_last_name: 'Test' },
+      course: { category_id: expect.any(Number) },
+      activity_course_users: [],
+    });
     const row = await ctx.db.selectFrom('tickets').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ course_id: algebra.course, user_create_id: opA.id, closing_date: null });
   });
@@ -139,7 +148,8 @@ describe('creating tickets', () => {
     const ids = [algebra.enrolments[1]!.id, nandu.enrolments[0]!.id, algebra.enrolments[2]!.id, nandu.enrolments[1]!.id];
     const res = await api('POST', '/tickets/multiple', opA.token, ticketBody(ids));
     expect(res.statusCode).toBe(201);
-    const items = res.json()._data.collections.map((c: Json) => c.properties);
+    // An array of ticket resources, as the original client reads it.
+    const items = res.json()._data.map((c: Json) => c.properties);
     expect(res.json().message).toBe(TICKET_MSG.createdMany(4));
     const codes = Object.fromEntries(items.map((t: Json) => [t.courseRegisteredUser.id, t.ticketCode]));
     expect(codes[algebra.enrolments[1]!.id]).toBe('MATE-ALG-0002');
@@ -227,14 +237,27 @@ describe('contact attempts', () => {
       [t2.id, opA.id],
     ]);
     const full = await getTicket(t.id, opA.token);
-    expect(full.relationships.ticketDetails.numberOfElements).toBe(2);
-    expect(full.relationships.ticketDetails.collection.data.map((x: Json) => [x.properties.comment, x.properties.userCreated.id])).toEqual([
+    expect(full.relationships.numberOfElements).toBe(2);
+    expect(full.relationships.collection.data.map((x: Json) => [x.properties.comment, x.properties.userCreated.id])).toEqual([
       ['Llamada sin respuesta', opB.id],
       ['Correo enviado', opA.id],
+    ]);
+    // The same attempts raw (snake_case), for the original client's history table.
+    expect(full.relationships.array.map((x: Json) => [x.comment, x.user_created.name, x.status_detail_ticket.description])).toEqual([
+      ['Llamada sin respuesta', opB.name, 'Fallido'],
+      ['Correo enviado', opA.name, 'Exitoso'],
     ]);
     expect(full.properties).toMatchObject({ attempts: 2, showDeleteButton: false });
     const list = await api('GET', `/tickets/${t.id}/ticket-details`, opA.token);
     expect(list.json()._data.numberOfElements).toBe(2);
+    // The same attempts where the original client reads them when it follows the ticket's link.
+    const followed = list.json()._data.relationships.collection.data.map((x: Json) => x.properties);
+    expect(followed.map((x: Json) => x.comment)).toEqual(['Llamada sin respuesta', 'Correo enviado']);
+    expect(followed[0].createdAt).toBe(`${followed[0].createdDate} ${followed[0].createdTime}`);
+    expect(followed[0].createdAt).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
+    // Unassigned, the operator is still an object (the original client reads its id and name).
+    const unassigned = await api('PUT', `/tickets/${t2.id}`, opA.token, { user_assigned_id: null });
+    expect(unassigned.json()._data.properties.userAssigned).toEqual({ id: 0, name: TICKET_MSG.unassigned });
     const missing = await api('POST', '/ticket-details/multiple', opA.token, { ticket_id: [t.id, 2_000_000_000], status_detail_ticket_id: keys.success, comment: 'x' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json()._data.errors.ticket_id[0]).toContain('2000000000');
@@ -329,9 +352,10 @@ describe('edit locks', () => {
     const save = await api('PUT', `/tickets/${t.id}`, opA.token, { version: t.version, priority_ticket_id: keys.low });
     expect(save.statusCode).toBe(200);
     expect(save.json()._data.properties.lock).toBeNull();
+    // A free ticket: HTTP 200 with statusCode 204 in the body (the original client edits only then).
     const gone = await api('GET', `/log-editing-tickets/ticket/${t.id}`, opB.token);
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json().message).toBe(TICKET_MSG.notLocked);
+    expect(gone.statusCode).toBe(200);
+    expect(gone.json()).toMatchObject({ success: true, statusCode: 204, message: TICKET_MSG.notLocked, _data: null });
     expect((await api('GET', '/log-editing-tickets/ticket/2000000000', opB.token)).statusCode).toBe(404);
     expect((await api('POST', '/log-editing-tickets', opB.token, { ticket_id: 2_000_000_000 })).statusCode).toBe(404);
   });
@@ -352,7 +376,7 @@ describe('edit locks', () => {
     expect((await api('PUT', `/log-editing-tickets/${first.id}`, opB.token)).statusCode).toBe(409);
 
     await ctx.db.updateTable('log_editing_tickets').set({ expires_at: sql`now() - interval '1 second'` }).where('id', '=', first.id).execute();
-    expect((await api('GET', `/log-editing-tickets/ticket/${t.id}`, opB.token)).statusCode).toBe(404);
+    expect((await api('GET', `/log-editing-tickets/ticket/${t.id}`, opB.token)).json()).toMatchObject({ statusCode: 204, _data: null });
     expect((await getTicket(t.id)).properties.lock).toBeNull();
     const save = await api('PUT', `/tickets/${t.id}`, opB.token, { motive_ticket_id: keys.problem });
     expect(save.statusCode).toBe(200);
@@ -373,7 +397,7 @@ describe('edit locks', () => {
     expect((await api('GET', '/log-editing-tickets', opA.token)).statusCode).toBe(403);
     const list = (await api('GET', '/log-editing-tickets', admin.token)).json()._data;
     const entries = list.collections.map((c: Json) => c.properties);
-    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ id: l1.id, ticket: { id: t1.id, ticketCode: t1.ticketCode }, user: { id: opA.id, name: opA.name } })]));
+    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ id: l1.id, ticket: { id: t1.id, ticketCode: t1.ticketCode, ticket_code: t1.ticketCode }, user: { id: opA.id, name: opA.name } })]));
     expect(entries.every((e: Json) => !e.expired)).toBe(true);
 
     const res = await api('DELETE', `/log-editing-tickets/${l1.id}`, admin.token);
@@ -472,8 +496,10 @@ describe('lists', () => {
     const all = await api('GET', `/tickets${q({ course_id: course.course })}`, admin.token);
     expect(codes(all)).toEqual([made[0], made[1], made[3], made[4]].map((t) => t!.ticketCode));
     const first = all.json()._data.collections[0];
-    expect(first.relationships.ticketDetails.numberOfElements).toBe(2);
-    expect(first.relationships.ticketDetails.collection).toBeUndefined();
+    // A list row carries its attempts raw (the original client's history), not presented.
+    expect(first.relationships.numberOfElements).toBe(2);
+    expect(first.relationships.collection).toBeUndefined();
+    expect(first.relationships.array).toHaveLength(2);
     expect(first.properties.attempts).toBe(2);
     const mine = await api('GET', `/tickets${q({ course_id: course.course })}`, opA.token);
     expect(codes(mine)).toEqual([made[0], made[4]].map((t) => t!.ticketCode));

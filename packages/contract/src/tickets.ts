@@ -30,6 +30,8 @@ export const TICKET_MSG = {
   bulkDone: (updated: number, refused: number) =>
     `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} actualizar.` : ''),
   notFound: 'El ticket no existe.',
+  /** The name of a ticket's operator when it has none (the original client needs a name). */
+  unassigned: 'Sin asignar',
   detailCreated: 'Intento de contacto registrado.',
   detailCreatedMany: (n: number) => `Se ${n === 1 ? 'registró 1 intento' : `registraron ${n} intentos`} de contacto.`,
   detailEditForbidden: 'Solo quien registró el intento de contacto, un administrador o un developer puede modificarlo.',
@@ -332,7 +334,8 @@ export interface TicketPerson {
 
 export interface TicketLockProperties {
   id: number;
-  ticket: { id: number; ticketCode: string };
+  /** `ticket_code` too: the original client's unlock screen reads it snake_case (CLIENT_CONTRACT.md §2.12). */
+  ticket: { id: number; ticketCode: string; ticket_code: string };
   user: TicketPerson;
   createdAt: string;
   createdTime: string;
@@ -349,9 +352,48 @@ export interface TicketDetailProperties {
   comment: string;
   statusDetailTicket: TicketOption;
   userCreated: TicketPerson;
+  /** `dd-mm-yyyy HH:mm`, Chilean time (the original client splits it on the space, CLIENT_CONTRACT.md §2.10). */
   createdAt: string;
+  /** `dd-mm-yyyy`. */
+  createdDate: string;
+  /** `HH:mm`. */
   createdTime: string;
   createdAtIso: string;
+}
+
+/**
+ * A contact attempt as the original server dumped it (snake_case), in a ticket's
+ * `relationships.array` (CLIENT_CONTRACT.md §1.6, §2.10). `created_at` is ISO 8601 with its zone.
+ */
+export interface RawTicketDetail {
+  id: number;
+  ticket_id: number;
+  comment: string;
+  status_detail_ticket_id: number;
+  user_created_id: number;
+  created_at: string;
+  updated_at: string;
+  status_detail_ticket: { id: number; description: string; key: string | null };
+  user_created: { id: number; name: string };
+}
+
+/** A Moodle result of an enrolment with its activity and section, snake_case (the original's `activity_course_users`). */
+export interface RawActivityCourseUser {
+  id: number;
+  activity_id: number;
+  course_registered_user_id: number;
+  status_moodle: string;
+  qualification_moodle: string;
+  activity: {
+    id: number;
+    description: string;
+    /** The original's activity family ('Tareas', 'Foros', 'Cuestionarios', 'Encuestas', …). */
+    type: string;
+    weighing: number;
+    id_activity_moodle: number | null;
+    section_id: number | null;
+    section: { id: number | null; description: string };
+  };
 }
 
 export interface TicketProperties {
@@ -364,22 +406,43 @@ export interface TicketProperties {
   sourceTicket: TicketOption;
   motiveTicket: TicketOption;
   userCreated: TicketPerson;
-  userAssigned: TicketPerson | null;
+  /** Never null (the original client reads `.id` and `.name`): an unassigned ticket has `{ id: 0, name: 'Sin asignar' }`. */
+  userAssigned: TicketPerson;
+  /**
+   * The enrolment, in our camelCase and, beside it, the original server's raw snake_case fields
+   * (`registered_user`, `classroom_id`, `is_sincronized`, `last_access_registered_moodle`,
+   * `activity_course_users`, `course.category_id`) that the original client reads (CLIENT_CONTRACT.md §1.6).
+   * `classroom` is never null on a ticket: a student without one has `{ id: null, description: 'Sin aula' }`.
+   */
   courseRegisteredUser: {
     id: number;
-    classroom: { id: number; description: string } | null;
+    classroom: { id: number | null; description: string } | null;
     profile: TicketOption;
     finalStatus: { id: number; description: string } | null;
     lastAccess: string | null;
     lastAccessText: string | null;
-    course: { id: number; description: string; category: { id: number; description: string; categoryCode: string } };
+    course: { id: number; description: string; category: { id: number; description: string; categoryCode: string }; category_id: number; id_course_moodle: number | null };
     registeredUser: StudentSummary & { mobile: string | null; phone: string | null };
+    is_sincronized: 0 | 1;
+    classroom_id: number | null;
+    /** Chilean `dd-mm-yyyy HH:mm`, or Moodle's text ('Nunca'); null before any synchronisation. */
+    last_access_registered_moodle: string | null;
+    registered_user: { id: number; rut: string; name: string; last_name: string; mother_last_name: string; email: string | null; mobile: string | null; phone: string | null };
+    /** Present where the list or record loads them (every ticket route). */
+    activity_course_users?: RawActivityCourseUser[];
   };
   closingDate: string | null;
   closingTime: string | null;
+  /** = closingTime (the original's name). */
+  timeClosingDate: string | null;
   closingDateIso: string | null;
+  /** `dd-mm-yyyy`. */
   createdAt: string;
   createdTime: string;
+  /** = createdTime (the original's name). */
+  timeCreatedAt: string;
+  /** The creation date `dd-mm-yyyy`: the original client shows `updatedAt` as "Fecha de creación" (CLIENT_CONTRACT.md §1.7). */
+  updatedAt: string;
   createdAtIso: string;
   ageTicket: number;
   ageText: string;

@@ -149,7 +149,7 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
           createRefused++;
           continue;
         }
-        const ticketIds = (made.body._data.collections as Array<{ properties: { id: number } }>).map((t) => t.properties.id);
+        const ticketIds = (made.body._data as Array<{ properties: { id: number } }>).map((t) => t.properties.id);
         // The first attempt, retried (as the client would) until the database is back.
         for (;;) {
           const a = await request('attempt', 'POST', '/api/v2/ticket-details/multiple', { ticket_id: ticketIds, status_detail_ticket_id: ids.success, comment: 'Primer intento de contacto.' });

@@ -11,3 +11,6 @@ export * from './activities.js';
 export * from './files.js';
 export * from './dashboard.js';
 export * from './reports.js';
+export * from './tickets.js';
+export * from './ticket-details.js';
+export * from './locks.js';

@@ -3,6 +3,8 @@ import {
   chileDateTime,
   chileParts,
   TICKET_HISTORY_ACTIONS,
+  TICKET_MSG,
+  type RawTicketDetail,
   ticketAgeDays,
   ticketAgeText,
   type TicketDetailProperties,
@@ -12,7 +14,8 @@ import {
 } from '@sigaf/contract';
 import type { FastifyRequest } from 'fastify';
 import { relationship, resource } from '../../http/envelope.js';
-import type { TicketDetailRow, TicketFilterRow, TicketHistoryRow, TicketLockRow, TicketRow } from './repository.js';
+import { lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
+import type { TicketDetailRow, TicketFilterRow, TicketHistoryRow, TicketLockRow, TicketParts, TicketRow } from './repository.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -22,16 +25,39 @@ function stamp(value: Date | string) {
   return { createdAt: p.date, createdTime: p.time, createdAtIso: new Date(value).toISOString() };
 }
 
+/**
+ * A contact attempt. `createdAt` is `dd-mm-yyyy HH:mm` (the original client splits it on the
+ * space, CLIENT_CONTRACT.md §2.10); `createdDate` and `createdTime` are its two halves.
+ */
 export function presentDetail(request: FastifyRequest, d: TicketDetailRow) {
+  const s = stamp(d.created_at);
   const properties: TicketDetailProperties = {
     id: d.id,
     ticketId: d.ticket_id,
     comment: d.comment,
     statusDetailTicket: { id: d.status_detail_ticket_id, description: d.status_description, key: d.status_key },
     userCreated: { id: d.user_created_id, name: d.user_name },
-    ...stamp(d.created_at),
+    createdAt: `${s.createdAt} ${s.createdTime}`,
+    createdDate: s.createdAt,
+    createdTime: s.createdTime,
+    createdAtIso: s.createdAtIso,
   };
   return resource(request, `/api/v2/ticket-details/${d.id}`, properties);
+}
+
+/** A contact attempt as the original server dumped it, snake_case (a ticket's `relationships.array`, CLIENT_CONTRACT.md §1.6). */
+export function rawDetail(d: TicketDetailRow): RawTicketDetail {
+  return {
+    id: d.id,
+    ticket_id: d.ticket_id,
+    comment: d.comment,
+    status_detail_ticket_id: d.status_detail_ticket_id,
+    user_created_id: d.user_created_id,
+    created_at: iso(d.created_at)!,
+    updated_at: iso(d.updated_at)!,
+    status_detail_ticket: { id: d.status_detail_ticket_id, description: d.status_description, key: d.status_key },
+    user_created: { id: d.user_created_id, name: d.user_name },
+  };
 }
 
 type LockFields = Pick<TicketLockRow, 'id' | 'user_id' | 'user_name' | 'created_at' | 'expires_at'>;
@@ -42,16 +68,22 @@ function lockProperties(l: LockFields): Omit<TicketLockProperties, 'ticket'> {
 }
 
 export function presentLock(request: FastifyRequest, l: TicketLockRow) {
-  const properties: TicketLockProperties = { ...lockProperties(l), ticket: { id: l.ticket_id, ticketCode: l.ticket_code } };
+  const properties: TicketLockProperties = { ...lockProperties(l), ticket: { id: l.ticket_id, ticketCode: l.ticket_code, ticket_code: l.ticket_code } };
   return resource(request, `/api/v2/log-editing-tickets/${l.id}`, properties);
 }
 
 /**
- * A ticket as BEHAVIOUR.md §4 describes it. `details` is the attempts array of a single ticket;
- * lists leave it out and keep the count. showDeleteButton depends on who asks.
+ * A ticket as BEHAVIOUR.md §4 describes it, with what the original client reads (CLIENT_CONTRACT.md
+ * §2.10): its flat `relationships` (attempt count, the link to its attempts, the raw attempts in
+ * `array`, and with `withDetails` the presented ones in `collection.data`), and its enrolment with
+ * the original's raw snake_case fields. `parts` (TicketService.parts) gives the attempts and the
+ * enrolment's Moodle results; without it (our own lists that do not need them) both are left out.
+ * showDeleteButton depends on who asks.
  */
-export function presentTicket(request: FastifyRequest, t: TicketRow, details?: TicketDetailRow[]) {
-  const attempts = Number(t.details_count);
+export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false) {
+  const details = parts ? (parts.details.get(t.id) ?? []) : undefined;
+  const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
+  const attempts = details ? details.length : Number(t.details_count);
   const close = t.status_key !== 'open';
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
@@ -67,10 +99,12 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, details?: T
     sourceTicket: { id: t.source_ticket_id, description: t.source_description, key: t.source_key },
     motiveTicket: { id: t.motive_ticket_id, description: t.motive_description, key: t.motive_key },
     userCreated: { id: t.user_create_id, name: t.creator_name },
-    userAssigned: t.user_assigned_id ? { id: t.user_assigned_id, name: t.assigned_name ?? '' } : null,
+    // The original client reads the operator's id and name of every ticket (never null).
+    userAssigned: t.user_assigned_id ? { id: t.user_assigned_id, name: t.assigned_name ?? '' } : { id: 0, name: TICKET_MSG.unassigned },
     courseRegisteredUser: {
       id: t.course_registered_user_id,
-      classroom: t.classroom_id ? { id: t.classroom_id, description: t.classroom_description ?? '' } : null,
+      // Never null: the original client reads `classroom.description` of every ticket.
+      classroom: rawClassroom(t),
       profile: { id: t.profile_id, description: t.profile_description, key: t.profile_key },
       finalStatus: t.final_status_id ? { id: t.final_status_id, description: t.final_status_description ?? '' } : null,
       lastAccess: iso(t.last_access_registered_moodle),
@@ -79,6 +113,8 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, details?: T
         id: t.course_id,
         description: t.course_description,
         category: { id: t.category_id, description: t.category_description, categoryCode: t.category_code },
+        category_id: t.category_id,
+        id_course_moodle: t.id_course_moodle,
       },
       registeredUser: {
         id: t.registered_user_id,
@@ -90,12 +126,32 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, details?: T
         mobile: t.mobile,
         phone: t.phone,
       },
+      // The original server's raw enrolment (CLIENT_CONTRACT.md §1.6, read by the original client's mapUser).
+      is_sincronized: t.is_sincronized ? 1 : 0,
+      classroom_id: t.classroom_id,
+      last_access_registered_moodle: lastAccessText(t),
+      registered_user: {
+        id: t.registered_user_id,
+        rut: t.rut,
+        name: t.student_name,
+        last_name: t.last_name,
+        // The original client joins the three names into one text: a missing one is empty, not "null".
+        mother_last_name: t.mother_last_name ?? '',
+        email: t.email,
+        mobile: t.mobile,
+        phone: t.phone,
+      },
+      ...(results ? { activity_course_users: results.map(rawActivityResult) } : {}),
     },
     closingDate: closing?.date ?? null,
     closingTime: closing?.time ?? null,
+    timeClosingDate: closing?.time ?? null,
     closingDateIso: iso(t.closing_date),
     createdAt: created.date,
     createdTime: created.time,
+    timeCreatedAt: created.time,
+    // The original server sent the creation date here, and the original client shows it as such.
+    updatedAt: created.date,
     createdAtIso: iso(t.created_at)!,
     ageTicket: age,
     ageText: ticketAgeText(age),
@@ -107,7 +163,8 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, details?: T
         ? lockProperties({ id: t.lock_id, user_id: t.lock_user_id, user_name: t.lock_user_name ?? '', created_at: t.lock_created_at, expires_at: t.lock_expires_at })
         : null,
   };
-  return resource(request, `/api/v2/tickets/${t.id}`, properties, relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, attempts, details?.map((d) => presentDetail(request, d))));
+  const rel = relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, attempts, withDetails && details ? details.map((d) => presentDetail(request, d)) : undefined);
+  return resource(request, `/api/v2/tickets/${t.id}`, properties, details ? { ...rel, array: details.map(rawDetail) } : rel);
 }
 
 export function presentHistory(request: FastifyRequest, h: TicketHistoryRow) {

@@ -4,6 +4,7 @@ import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PER_PAGE, likePattern, pageMeta, paginate, personSearch, UNPAGED_LIMIT, type Page, isSortKey, sortColumn } from '../../db/pagination.js';
 import type { TicketTable } from '../../db/schema.js';
+import type { ActivityResultRow } from '../students/repository.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
 export interface TicketQuery extends ListQuery, Omit<TicketFilters, 'search'> {
@@ -106,7 +107,7 @@ export class TicketRepository {
         'e.classroom_id', pick<string | null>('classrooms', 'description', 'e.classroom_id').as('classroom_description'),
         'e.profile_id', pick<string>('profiles', 'description', 'e.profile_id').as('profile_description'), pick<string | null>('profiles', 'key', 'e.profile_id').as('profile_key'),
         'e.final_status_id', pick<string | null>('final_statuses', 'description', 'e.final_status_id').as('final_status_description'), 'e.last_access_registered_moodle', 'e.last_access_text',
-        pick<string>('courses', 'description', 't.course_id').as('course_description'),
+        pick<string>('courses', 'description', 't.course_id').as('course_description'), pick<number | null>('courses', 'id_course_moodle', 't.course_id').as('id_course_moodle'), 'e.is_sincronized',
         sql<number>`(select c.category_id from courses c where c.id = t.course_id)`.as('category_id'),
         sql<string>`(select cat.description from courses c join categories cat on cat.id = c.category_id where c.id = t.course_id)`.as('category_description'),
         sql<string>`(select cat.category_code from courses c join categories cat on cat.id = c.category_id where c.id = t.course_id)`.as('category_code'),
@@ -410,6 +411,19 @@ export class TicketRepository {
       .execute();
   }
 
+  /** The contact attempts of any number of tickets in one query, oldest first, by ticket id. */
+  async attemptsOf(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
+    const out = new Map<number, TicketDetailRow[]>();
+    if (!ticketIds.length) return out;
+    const rows = await detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${ticketIds}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id').execute();
+    for (const d of rows) {
+      const list = out.get(d.ticket_id);
+      if (list) list.push(d);
+      else out.set(d.ticket_id, [d]);
+    }
+    return out;
+  }
+
   /** Who each of these tickets belongs to (the access rule's input). */
   owners(ids: number[]) {
     return this.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'user_create_id']).where('id', 'in', ids).execute();
@@ -417,6 +431,27 @@ export class TicketRepository {
 }
 
 export type TicketRow = Awaited<ReturnType<TicketRepository['findMany']>>[number];
+
+/**
+ * What a ticket resource carries beside its row: the attempts of the tickets (by ticket id) and
+ * the Moodle results of their enrolments (by enrolment id).
+ */
+export interface TicketParts {
+  details: Map<number, TicketDetailRow[]>;
+  results: Map<number, readonly ActivityResultRow[]>;
+}
+
+/** A contact attempt with its outcome and author (every attempt read goes through here). */
+function detailSelect(db: Database) {
+  return db
+    .selectFrom('ticket_details as d')
+    .innerJoin('status_detail_tickets as sd', 'sd.id', 'd.status_detail_ticket_id')
+    .innerJoin('users as u', 'u.id', 'd.user_created_id')
+    .select([
+      'd.id', 'd.ticket_id', 'd.comment', 'd.created_at', 'd.updated_at', 'd.user_created_id', 'u.name as user_name',
+      'd.status_detail_ticket_id', 'sd.description as status_description', 'sd.key as status_key',
+    ]);
+}
 export type TicketHistoryRow = Awaited<ReturnType<TicketRepository['history']>>[number];
 
 /** Contact attempts (ticket_details). */
@@ -424,14 +459,7 @@ export class TicketDetailRepository {
   constructor(private readonly db: Database) {}
 
   private base(db: Database = this.db) {
-    return db
-      .selectFrom('ticket_details as d')
-      .innerJoin('status_detail_tickets as sd', 'sd.id', 'd.status_detail_ticket_id')
-      .innerJoin('users as u', 'u.id', 'd.user_created_id')
-      .select([
-        'd.id', 'd.ticket_id', 'd.comment', 'd.created_at', 'd.updated_at', 'd.user_created_id', 'u.name as user_name',
-        'd.status_detail_ticket_id', 'sd.description as status_description', 'sd.key as status_key',
-      ]);
+    return detailSelect(db);
   }
 
   list(q: ListQuery & { ticketId?: number; ownerId?: number }) {

@@ -25,14 +25,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
-import { collection, created, ok } from '../../http/envelope.js';
+import { collection, created, ok, relationship } from '../../http/envelope.js';
 import { invalid } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
 import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
-import type { TicketQuery } from './repository.js';
+import type { TicketParts, TicketQuery, TicketRow } from './repository.js';
 import type { TicketListKind } from './service.js';
 
 /** A JSON list of ids in the path (`[1,2,3]`, also `1,2,3`); a 422 otherwise. */
@@ -52,14 +52,28 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   const admin = { access: PERMISSIONS.reportRead };
   const tags = ['tickets'];
 
+  // Every ticket resource carries its attempts and its enrolment's Moodle results (CLIENT_CONTRACT.md
+  // §2.10): read for the whole page at once (TicketService.parts, two queries whatever the page size).
+  // The Moodle results come from the enrolments' own query (the same the enrolment answers use).
+  const parts = async (rows: TicketRow[]): Promise<TicketParts> => {
+    const [details, results] = await Promise.all([
+      tickets.attemptsOf(rows.map((t) => t.id)),
+      services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]),
+    ]);
+    return { details, results };
+  };
+  const present = async (request: FastifyRequest, rows: TicketRow[]) => {
+    const loaded = await parts(rows);
+    return rows.map((t) => presentTicket(request, t, loaded));
+  };
   const list = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
     const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
-    return ok(collection(request, path(request), 'tickets', rows.map((t) => presentTicket(request, t)), meta));
+    return ok(collection(request, path(request), 'tickets', await present(request, rows), meta));
   };
-  // The ticket and its attempts are read at once (a missing ticket is a 404 all the same).
+  // The ticket and what it carries are read at once (a missing ticket is a 404 all the same).
   const one = async (request: FastifyRequest, id: number) => {
-    const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), ticketDetails.ofTickets([id])]);
-    return presentTicket(request, ticket, details);
+    const ticket = await tickets.getFor(id, requireAuth(request));
+    return presentTicket(request, ticket, await parts([ticket]), true);
   };
 
   // Lists (operators see only the tickets assigned to them).
@@ -101,9 +115,12 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   // One ticket.
   app.get('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(await one(request, request.params.id)));
 
+  // A ticket's attempts, oldest first: in `collections` and, as the original client reads them when
+  // it follows a ticket's link, in `relationships.collection.data` (CLIENT_CONTRACT.md §2.10, §3).
   app.get('/tickets/:id/ticket-details', { config: work, schema: { tags, params: idParams, querystring: listQuery } }, async (request) => {
     const { rows, meta } = await ticketDetails.ofTicket(request.params.id, request.query, requireAuth(request));
-    return ok(collection(request, path(request), 'ticketDetails', rows.map((d) => presentDetail(request, d)), meta));
+    const items = rows.map((d) => presentDetail(request, d));
+    return ok({ ...collection(request, path(request), 'ticketDetails', items, meta), relationships: relationship(request, path(request), meta ? meta.total : items.length, items) });
   });
 
   app.get('/tickets/:id/history', { config: work, schema: { tags, params: idParams } }, async (request) => {
@@ -114,14 +131,15 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   app.post('/tickets', { config: work, schema: { tags, body: ticketCreateSchema } }, async (request, reply) => {
     const row = await tickets.create(request.body, requireAuth(request));
     reply.status(201);
-    return created(presentTicket(request, row, []), TICKET_MSG.created);
+    return created(presentTicket(request, row, await parts([row]), true), TICKET_MSG.created);
   });
 
   app.post('/tickets/multiple', { config: work, schema: { tags, body: ticketCreateManySchema } }, async (request, reply) => {
     const ids = await tickets.createMany(request.body, requireAuth(request));
     const rows = await tickets.findMany(ids);
     reply.status(201);
-    return created(collection(request, '/api/v2/tickets', 'tickets', rows.map((t) => presentTicket(request, t, []))), TICKET_MSG.createdMany(rows.length));
+    // An array of ticket resources, as the original client reads it (CLIENT_CONTRACT.md §1.4).
+    return created(await present(request, rows), TICKET_MSG.createdMany(rows.length));
   });
 
   app.post('/tickets/bulk', { config: work, schema: { tags, body: ticketBulkSchema } }, async (request) => {
@@ -180,9 +198,12 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return ok(collection(request, '/api/v2/log-editing-tickets', 'logEditingTickets', rows.map((l) => presentLock(request, l)), meta));
   });
 
-  app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) =>
-    ok(presentLock(request, await ticketLocks.activeFor(request.params.id, requireAuth(request)))),
-  );
+  // The active lock of a ticket. A free ticket is HTTP 200 with statusCode 204 in the body: the
+  // original client goes on to edit only on that value (CLIENT_CONTRACT.md §1.3, §2.12).
+  app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
+    const lock = await ticketLocks.activeFor(request.params.id, requireAuth(request));
+    return lock ? ok(presentLock(request, lock)) : ok(null, TICKET_MSG.notLocked, 204);
+  });
 
   app.get('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentLock(request, await ticketLocks.getFor(request.params.id, requireAuth(request)))));
 

@@ -218,6 +218,11 @@ export class TicketService {
     return this.repo.findMany(ids);
   }
 
+  /** The contact attempts of these tickets, in one query (by ticket id). */
+  attemptsOf(ticketIds: number[]) {
+    return this.repo.attemptsOf(ticketIds);
+  }
+
   /**
    * Saves a ticket: refused while someone else holds the edit lock or when `version` is stale
    * (also when another save lands between the read and the write). Closing stamps closing_date
@@ -458,12 +463,10 @@ export class TicketLockService {
     return row;
   }
 
-  /** The active lock of a ticket, or 404. */
+  /** The active lock of a ticket, or undefined when it is free (a missing ticket is a 404). */
   async activeFor(ticketId: number, actor: AuthUser) {
     await this.access.assert(actor, [ticketId]);
-    const row = await this.repo.active(ticketId);
-    if (!row) throw notFound(TICKET_MSG.notLocked);
-    return row;
+    return this.repo.active(ticketId);
   }
 
   /** Takes the lock (or renews the caller's own); a lock someone else holds is a 409. */

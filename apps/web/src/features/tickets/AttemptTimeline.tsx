@@ -40,7 +40,7 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
               </Typography>
               <Chip size="small" color={color} label={d.statusDetailTicket.description} />
               <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                {stamp(d)} · {d.userCreated.name}
+                {d.createdAt} · {d.userCreated.name}
               </Typography>
               {onDelete && (
                 <Tooltip title={t('tickets.attempt.delete')}>

@@ -54,7 +54,7 @@ export function StudentCard({ enrolment, onEdited }: { enrolment: EnrolmentInfo;
       <Line label={t('tickets.student.email')} value={s.email || t('tickets.student.noEmail')} muted={!s.email} />
       <Line label={t('tickets.student.mobile')} value={phone || t('tickets.student.noPhone')} muted={!phone} />
       {s.mobile && s.phone && <Line label={t('tickets.student.phone')} value={s.phone} />}
-      <Line label={t('tickets.student.classroom')} value={enrolment.classroom?.description || t('tickets.noClassroom')} muted={!enrolment.classroom} />
+      <Line label={t('tickets.student.classroom')} value={enrolment.classroom?.id ? enrolment.classroom.description : t('tickets.noClassroom')} muted={!enrolment.classroom?.id} />
       <Line label={t('tickets.student.lastAccess')} value={access || t('tickets.student.never')} muted={!access} />
       {onEdited && <StudentEditDialog open={editing} student={s} onClose={() => setEditing(false)} onSaved={(x) => {
             setEditing(false);

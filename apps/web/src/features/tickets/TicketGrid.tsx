@@ -88,7 +88,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
           </Box>
         ),
       },
-      { field: 'classroom', headerName: t('tickets.columns.classroom'), width: 110, valueGetter: (_v, r) => r.courseRegisteredUser.classroom?.description || t('tickets.noClassroom') },
+      { field: 'classroom', headerName: t('tickets.columns.classroom'), width: 110, valueGetter: (_v, r) => (r.courseRegisteredUser.classroom?.id ? r.courseRegisteredUser.classroom.description : t('tickets.noClassroom')) },
       { field: 'rut', headerName: t('tickets.columns.rut'), width: 115, valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut },
       { field: 'student', headerName: t('tickets.columns.name'), flex: 1, minWidth: 150, valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase() },
       { field: 'motive', headerName: t('tickets.columns.motive'), width: 130, valueGetter: (_v, r) => r.motiveTicket.description },
@@ -117,7 +117,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
       },
       { field: 'age', headerName: t('tickets.columns.age'), width: 110, valueGetter: (_v, r) => r.ageText },
       { field: 'createdAt', headerName: t('tickets.columns.createdAt'), width: 150, valueGetter: (_v, r) => stamp(r) },
-      { field: 'operator', headerName: t('tickets.columns.operator'), width: 130, valueGetter: (_v, r) => r.userAssigned?.name ?? t('tickets.unassigned') },
+      { field: 'operator', headerName: t('tickets.columns.operator'), width: 130, valueGetter: (_v, r) => (r.userAssigned?.id ? r.userAssigned.name : t('tickets.unassigned')) },
     ];
     const actionsColumn: GridColDef<Ticket> = {
       field: 'actions',

@@ -69,7 +69,8 @@ export function ticketFormValues(t: Ticket): FormValues {
     type_ticket_id: t.typeTicket.id,
     motive_ticket_id: t.motiveTicket.id,
     priority_ticket_id: t.priorityTicket.id,
-    user_assigned_id: t.userAssigned?.id ?? '',
+    // An unassigned ticket's operator has id 0.
+    user_assigned_id: t.userAssigned?.id || '',
     status_ticket_id: t.statusTicket.id,
   };
 }

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import {
+  ddmmyyyy,
+  ddmmyyyyHhmm,
+  flatRelationship,
+  hhmm,
+  isoDateTime,
+  legacyCollection,
+  legacyEnvelope,
+  legacyId,
+  legacyRelationshipCollection,
+  legacyResource,
+} from './common.js';
+
+/**
+ * §2.10 Tickets: the ticket resource every ticket-returning endpoint gives, and the ticket
+ * endpoints (CLIENT_CONTRACT.md §2.10, §1.5–§1.7, §3 row 2, §5 points 1, 3–6, 11).
+ */
+
+const option = z.looseObject({ id: legacyId, description: z.string() });
+const person = z.looseObject({ id: legacyId, name: z.string() });
+
+/** `registered_user` of a raw enrolment (STableTicket.vue:216-222; SigafCardDataStudent.vue:30-45). */
+const legacyRawRegisteredUser = z.looseObject({
+  id: legacyId,
+  rut: z.string().regex(/^\d{1,2}\.\d{3}\.\d{3}-[\dK]$/, 'RUT 12.345.678-9'),
+  name: z.string(),
+  last_name: z.string(),
+  mother_last_name: z.string(),
+  email: z.string().nullable(),
+  mobile: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+
+/** One `activity_course_users[]` element as the original client's mapUser reads it (§2.14 "mapUser fields"). */
+export const legacyRawActivityCourseUser = z.looseObject({
+  status_moodle: z.string(),
+  qualification_moodle: z.string(),
+  activity: z.looseObject({
+    description: z.string(),
+    type: z.string(),
+    weighing: z.number(),
+    id_activity_moodle: legacyId.nullable(),
+    section_id: legacyId.nullable(),
+    section: z.looseObject({ description: z.string() }),
+  }),
+});
+
+/** §1.6 `ticket.properties.courseRegisteredUser`: a raw snake_case enrolment (§5.4). */
+export const legacyTicketEnrolment = z.looseObject({
+  id: legacyId,
+  is_sincronized: z.union([z.literal(0), z.literal(1)]),
+  classroom_id: legacyId.nullable(),
+  last_access_registered_moodle: z.string().nullable(),
+  registered_user: legacyRawRegisteredUser,
+  // Never null: read as `classroom.description` (STableTicket.vue:222; utils/constants.js:124).
+  classroom: z.looseObject({ description: z.string() }),
+  profile: z.looseObject({ description: z.string() }),
+  course: z.looseObject({ category_id: legacyId }),
+  activity_course_users: z.array(legacyRawActivityCourseUser),
+});
+
+/** §1.6 `relationships.array[]`: a raw contact attempt (STableTicketHistorical.vue:84-100; EditTicket.vue:119-140). */
+export const legacyRawTicketDetail = z.looseObject({
+  id: legacyId,
+  comment: z.string(),
+  status_detail_ticket_id: legacyId,
+  created_at: isoDateTime,
+  status_detail_ticket: z.looseObject({ description: z.string() }),
+  user_created: z.looseObject({ name: z.string() }),
+});
+
+/** §2.10 The ticket's `properties` (STableTicket.vue:208-238; SigafShowSingleTicket.vue; ManageTicket.vue:231-256). */
+export const legacyTicketProperties = z.looseObject({
+  id: legacyId,
+  ticketCode: z.string(),
+  version: z.number().int(),
+  statusTicket: option,
+  priorityTicket: option,
+  motiveTicket: option,
+  typeTicket: option,
+  sourceTicket: option,
+  userCreated: person,
+  // Never null (views/Ticket.vue:535-543; STableTicket.vue:65,230).
+  userAssigned: person,
+  createdAt: ddmmyyyy,
+  timeCreatedAt: hhmm,
+  // The creation date, shown as "Fecha de creación" (SigafShowSingleTicket.vue:294-297).
+  updatedAt: ddmmyyyy,
+  closingDate: ddmmyyyy.nullable(),
+  timeClosingDate: hhmm.nullable(),
+  ageTicket: z.number().int().min(0),
+  courseRegisteredUser: legacyTicketEnrolment,
+});
+
+/** §1.5 A ticket's flat relationship: attempt count, the link to its attempts, the raw attempts (§5.1, §5.5). */
+export const legacyTicketRelationship = flatRelationship({ array: z.array(legacyRawTicketDetail) });
+
+/** §2.10 The ticket resource. */
+export const legacyTicket = legacyResource(legacyTicketProperties, legacyTicketRelationship).superRefine((t, ctx) => {
+  if (t.relationships.numberOfElements !== t.relationships.array.length) {
+    ctx.addIssue({ code: 'custom', path: ['relationships', 'numberOfElements'], message: 'el número de intentos no coincide con relationships.array' });
+  }
+});
+
+const ticketList = legacyEnvelope(legacyCollection(legacyTicket));
+
+/** §2.10 GET /api/v2/tickets/course-registered-users/course/{courseId} ("Buscar" on the Ticket screen). */
+export const getTicketsOfCourse = ticketList;
+
+/** §2.10 GET /api/v2/tickets. */
+export const getTickets = ticketList;
+
+/** §2.10 GET /api/v2/tickets/{id} (`_data.properties.version`, then the row replaced). */
+export const getTicket = legacyEnvelope(legacyTicket).extend({ success: z.literal(true) });
+
+/** §2.10 POST /api/v2/tickets: a full ticket resource. */
+export const postTicket = legacyEnvelope(legacyTicket).extend({ success: z.literal(true) });
+
+/** §2.10 PUT /api/v2/tickets/{id}: HTTP 200 and a ticket resource shaped like the list rows. */
+export const putTicket = legacyEnvelope(legacyTicket).extend({ success: z.literal(true) });
+
+/** §2.10 DELETE /api/v2/tickets/{id} (body `true`): HTTP 200, `success`, `message`. */
+export const deleteTicket = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+
+/** §2.10 POST /api/v2/tickets/multiple: `_data` is an array of full ticket resources (§1.4). */
+export const postTicketsMultiple = legacyEnvelope(z.array(legacyTicket)).extend({ success: z.literal(true) });
+
+/** §2.10 DELETE /api/v2/tickets/multiple/{idsJson} (body `true`): HTTP 200, `success`. */
+export const deleteTicketsMultiple = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+
+/** §2.10 GET /api/v2/tickets/code/{code}: `_data.collections` even when nothing matches. */
+export const getTicketsByCode = ticketList;
+
+/** §2.10 GET /api/v2/tickets/operator/{userId}. */
+export const getTicketsByOperator = ticketList;
+
+/** §2.10 GET /api/v2/tickets/dates/{YYYY-MM-DD}/{YYYY-MM-DD}. */
+export const getTicketsByDates = ticketList;
+
+/** §2.10 GET /api/v2/course-registered-user/{enrolmentId}/tickets (the student's ticket history, all statuses). */
+export const getEnrolmentTickets = ticketList;
+
+/** §2.10 A contact attempt as the followed ticket-details href gives it (STableStatusDetail.vue; SigafShowSingleTicket.vue:337-351). */
+export const legacyTicketDetailItem = legacyResource(
+  z.looseObject({
+    id: legacyId,
+    statusDetailTicket: z.looseObject({ description: z.string() }),
+    comment: z.string(),
+    createdAt: ddmmyyyyHhmm,
+    userCreated: z.looseObject({ name: z.string() }),
+  }),
+);
+
+/**
+ * §2.10, §3 row 2 GET {ticket.relationships.links.href}: HTTP 200 and the attempts, oldest first,
+ * in `_data.relationships.collection.data[]` (singular, §5.3).
+ */
+export const getTicketDetailsHref = legacyEnvelope(legacyRelationshipCollection(legacyTicketDetailItem)).extend({ success: z.literal(true) });
