@@ -347,6 +347,8 @@ describe('edit locks', () => {
 
     const found = await api('GET', `/log-editing-tickets/ticket/${t.id}`, opB.token);
     expect(found.json()._data.properties).toMatchObject({ id: lock.id, user: { name: opA.name }, since });
+    // For its holder the ticket is free to edit (taking the lock again renews it).
+    expect((await api('GET', `/log-editing-tickets/ticket/${t.id}`, opA.token)).json()).toMatchObject({ statusCode: 204, _data: null });
     expect((await getTicket(t.id, opB.token)).properties.lock).toMatchObject({ user: { id: opA.id } });
 
     const save = await api('PUT', `/tickets/${t.id}`, opA.token, { version: t.version, priority_ticket_id: keys.low });

@@ -262,6 +262,10 @@ describe('§2.10 §2.12 working a ticket under its edit lock', () => {
     // Someone else opening it now reads "bloqueado": HTTP 200, any statusCode but 204.
     const held = await expectCall(admin, 'GET', `/api/v2/log-editing-tickets/ticket/${id}`, getTicketLockHeld);
     expect(held._data.properties.user.name).toBe('Paula Operadora Reyes');
+    // Its holder may open it again (a tab closed without "Cancelar"): taking the lock again renews it.
+    await expectCall(op1, 'GET', `/api/v2/log-editing-tickets/ticket/${id}`, getTicketLockFree);
+    const renewed = await expectCall(op1, 'POST', '/api/v2/log-editing-tickets', postTicketLock, 200, { ticket_id: id, user_id: op1Id });
+    expect(renewed._data.properties.id).toBe(lock._data.properties.id);
 
     // "Guardar": the PUT (no version), then the attempt, then the ticket again.
     const saved = await expectCall(op1, 'PUT', `/api/v2/tickets/${id}`, putTicket, 200, editBody(fresh._data, { priority_ticket_id: ids.high }));

@@ -198,11 +198,14 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return ok(collection(request, '/api/v2/log-editing-tickets', 'logEditingTickets', rows.map((l) => presentLock(request, l)), meta));
   });
 
-  // The active lock of a ticket. A free ticket is HTTP 200 with statusCode 204 in the body: the
-  // original client goes on to edit only on that value (CLIENT_CONTRACT.md §1.3, §2.12).
+  // The active lock of a ticket. A ticket free for the caller is HTTP 200 with statusCode 204 in
+  // the body: the original client goes on to edit only on that value (CLIENT_CONTRACT.md §1.3,
+  // §2.12). The caller's own lock counts as free, as taking it again renews it: the original client
+  // would otherwise lock its user out of a ticket left open in a closed tab until the lock expires.
   app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    const lock = await ticketLocks.activeFor(request.params.id, requireAuth(request));
-    return lock ? ok(presentLock(request, lock)) : ok(null, TICKET_MSG.notLocked, 204);
+    const actor = requireAuth(request);
+    const lock = await ticketLocks.activeFor(request.params.id, actor);
+    return lock && lock.user_id !== actor.id ? ok(presentLock(request, lock)) : ok(null, TICKET_MSG.notLocked, 204);
   });
 
   app.get('/log-editing-tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(presentLock(request, await ticketLocks.getFor(request.params.id, requireAuth(request)))));
