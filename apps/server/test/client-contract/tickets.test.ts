@@ -172,6 +172,31 @@ describe('§2.10 the ticket screen of a course', () => {
     expect(all._data.collections.length).toBeGreaterThan(0);
   });
 
+  it('§5.4 §5.5 the raw attempts and enrolments of a page are read in a bounded number of queries, whatever its size', async () => {
+    // Every statement the server runs goes through the database's executor: count them per request.
+    const executor = world.ctx.db.getExecutor() as unknown as { executeQuery: (...args: unknown[]) => Promise<unknown> };
+    const original = executor.executeQuery;
+    let count = 0;
+    executor.executeQuery = function (this: unknown, ...args: unknown[]) {
+      count++;
+      return original.apply(this, args);
+    };
+    const queriesFor = async (perPage: number) => {
+      count = 0;
+      const list = await expectCall(admin, 'GET', `/api/v2/tickets?course_id=${courseId}&status=all&page=1&perPage=${perPage}`, getTickets);
+      expect(list._data.collections).toHaveLength(perPage);
+      return count;
+    };
+    try {
+      const small = await queriesFor(2);
+      // At least the page, its attempts and its enrolments' Moodle results.
+      expect(small).toBeGreaterThanOrEqual(3);
+      expect(await queriesFor(40)).toBe(small);
+    } finally {
+      executor.executeQuery = original;
+    }
+  });
+
   it('§5.3 follows a ticket\'s ticket-details href: the attempts, oldest first, with "dd-mm-yyyy HH:MM"', async () => {
     const list = await expectCall(op1, 'GET', `/api/v2/tickets/course-registered-users/course/${courseId}`, getTicketsOfCourse);
     const t = list._data.collections.find((x) => x.relationships.numberOfElements > 1) ?? list._data.collections[0]!;
