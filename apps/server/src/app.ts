@@ -28,6 +28,7 @@ import { courseRoutes } from './modules/courses/routes.js';
 import { studentRoutes } from './modules/students/routes.js';
 import { ticketRoutes } from './modules/tickets/routes.js';
 import { moodleSyncRoutes } from './modules/moodle-sync/routes.js';
+import { sectionMapRoutes } from './modules/moodle-sync/section-map.routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
@@ -145,7 +146,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   if (config.API_DOCS === 'staff') {
     app.get('/api/docs/json', { config: { access: 'authenticated' }, schema: { hide: true } }, async () => app.swagger());
   }
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, followUpRoutes, reminderRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, sectionMapRoutes, followUpRoutes, reminderRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -20,6 +20,7 @@ import { mapConcurrent, MoodleClient, normalizeMoodleUrl, SYNC_USER_FIELDS } fro
 import { isMoodleError, MoodleError } from '../../moodle/errors.js';
 import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
+import { fileNewActivities } from './section-map.service.js';
 import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
 import type { CourseContext, MoodleSyncRepository } from './repository.js';
 
@@ -347,8 +348,8 @@ export class MoodleSyncService {
         let activitiesRemoved = 0;
         if (wantsActivities) {
           const plan = planActivities(await this.repo.activities(trx, courseId), activitiesOf(contents));
-          const formative = await this.repo.sectionIdByKey(trx, 'formative');
-          activitiesAdded = await this.repo.insertActivities(trx, courseId, formative, plan.inserts);
+          // New activities go where the course maps their Moodle section, else to Formativa with a proposed section.
+          activitiesAdded = await fileNewActivities(trx, courseId, contents, plan.inserts);
           activitiesRemoved = plan.removed;
           activitiesUpdated = (await this.repo.updateActivities(trx, plan.updates)) - plan.removed;
         }
