@@ -54,7 +54,7 @@ const student: Record<string, number> = {};
 
 async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, token = admin) {
   const res = await ctx.request({ method, url, token, payload: payload === undefined ? (method === 'GET' ? 'true' : {}) : (payload as object) });
-  return { status: res.statusCode, body: res.json() };
+  return { status: res.statusCode, body: res.body ? res.json() : null };
 }
 
 async function configure(token: string = FIXTURE_TOKENS.admin) {
@@ -412,8 +412,9 @@ describe("the original's synchronous endpoints", () => {
     const res = await call('GET', '/api/v2/sync/course-users/4/users/123456785');
     expect([res.status, res.body.message]).toEqual([201, 'Sincronización exitosa']);
     expect(res.body._data).toMatchObject({ studentId: student.ana, results: [{ scope: 'users', found: 1, missingLocally: [], missingInMoodle: [] }] });
+    // Nobody found in Moodle: a real HTTP 204 without a body (the original client branches on the status).
     const carla = await call('GET', `/api/v2/sync/course-users/4/users/${encodeURIComponent(RUT.carla)}`);
-    expect([carla.status, carla.body.statusCode, carla.body.message]).toEqual([200, 204, 'El usuario no se encuentra registrado en moodle']);
+    expect([carla.status, carla.body]).toEqual([204, null]);
     const bad = await call('GET', '/api/v2/sync/course-users/4/users/12345678-9');
     expect([bad.status, bad.body.message]).toEqual([416, 'RUT no válido']);
     expect((await call('GET', '/api/v2/sync/course-users/4/users/11.111.111-1')).status).toBe(404);
@@ -434,6 +435,27 @@ describe("the original's synchronous endpoints", () => {
     const carla = await call('GET', `/api/v2/sync/users/${student.carla}/courses/${courseId}/activities`);
     expect([carla.status, carla.body.statusCode, carla.body.message]).toEqual([200, 204, 'El usuario no se encuentra registrado en moodle']);
     expect((await call('GET', `/api/v2/sync/users/${student.carla}/courses/999999/activities`)).status).toBe(404);
+  });
+
+  it('GET sync/course-users/{moodleId}/users/{moodleUserId}/activities/{ids}: one student by Moodle id, the listed activities from Moodle; `null` and unknown ids answer success false (HTTP 200)', async () => {
+    sim.site.gradeModule(2, 6, 81);
+    const diego = await ctx.db.selectFrom('registered_users').select('id_registered_moodle').where('id', '=', student.diego).executeTakeFirstOrThrow();
+    const before = sim.calls.length;
+    const res = await call('GET', `/api/v2/sync/course-users/4/users/${diego.id_registered_moodle}/activities/[2]`);
+    expect([res.status, res.body.success, res.body.message]).toEqual([200, true, 'Sincronización exitosa Diego Rojas']);
+    const rows = res.body._data.activities.collections.map((c: { properties: unknown }) => c.properties);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ activity: { idActivityMoodle: 2 }, qualificationMoodle: '81.00', statusMoodle: 'Finalizado' });
+    expect(res.body._data.results).toMatchObject([{ scope: 'student', found: 1 }]);
+    // One student: their completion only.
+    expect(sim.calls.slice(before).filter((c) => c.wsfunction === 'core_completion_get_activities_completion_status')).toHaveLength(1);
+    for (const who of ['null', '999999']) {
+      const none = await call('GET', `/api/v2/sync/course-users/4/users/${who}/activities/[2]`);
+      expect([none.status, none.body.success, none.body.statusCode, none.body.message], who).toEqual([200, false, 204, 'El usuario no se encuentra registrado en moodle']);
+    }
+    expect((await call('GET', `/api/v2/sync/course-users/4/users/${diego.id_registered_moodle}/activities/[]`)).body._data.activities.collections).toEqual([]);
+    expect((await call('GET', `/api/v2/sync/course-users/4/users/${diego.id_registered_moodle}/activities/abc`)).status).toBe(422);
+    expect((await call('GET', '/api/v2/sync/course-users/99999/users/1/activities/[2]')).status).toBe(404);
   });
 
   it('GET sync/course/{moodleId}/activities: activities only', async () => {

@@ -190,17 +190,20 @@ describe('student import', () => {
 });
 
 describe('students and enrolments', () => {
-  it('finds a student by any spelling of the RUT; 406 for an invalid one; 404 when unknown', async () => {
+  it('finds a student by any spelling of the RUT; body statusCode 406 for an invalid one, 204 when unknown (HTTP 200, as the original client needs)', async () => {
     for (const spelling of ['12.345.678-5', '12345678-5', '123456785']) {
       const res = await ctx.request({ method: 'GET', url: `/api/v2/registered-user/${spelling}`, token: admin });
       expect(res.statusCode).toBe(200);
       expect(res.json()._data.properties.rut).toBe('12.345.678-5');
+      // The raw student as well.
+      expect(res.json()._data).toMatchObject({ rut: '12.345.678-5', last_name: 'González' });
     }
     const bad = await ctx.request({ method: 'GET', url: '/api/v2/registered-user/12.345.678-9', token: admin });
-    expect(bad.statusCode).toBe(406);
+    expect(bad.statusCode).toBe(200);
     expect(bad.json()).toMatchObject({ success: false, statusCode: 406, message: 'RUT no válido' });
     const unknown = await ctx.request({ method: 'GET', url: '/api/v2/registered-user/9.999.999-3', token: admin });
-    expect(unknown.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json()).toMatchObject({ success: false, statusCode: 204, message: STUDENT_MSG.notRegistered, _data: null });
   });
 
   it('view-store creates then updates; view-update edits contact data', async () => {
@@ -242,27 +245,32 @@ describe('students and enrolments', () => {
     const student = (await ctx.request({ method: 'GET', url: '/api/v2/registered-user/7.654.321-6', token: admin })).json()._data.properties;
     const enrol = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
     expect(enrol.statusCode).toBe(201);
-    expect(enrol.json()._data.properties).toMatchObject({ profile: { key: 'student' }, classroom: null, isSincronized: false });
+    expect(enrol.json()._data.properties).toMatchObject({ profile: { key: 'student' }, classroom: { id: null, description: 'Sin aula' }, classroomId: null, isSincronized: false });
     const twice = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe(STUDENT_MSG.alreadyEnrolled);
 
     const page = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?page=1&perPage=2&sort=rut`, token: admin });
-    expect(page.json()._data.meta).toMatchObject({ page: 1, perPage: 2, total: 4, lastPage: 2 });
+    expect(page.json()._data).toMatchObject({ current_page: 1, per_page: 2, total: 4, last_page: 2, from: 1, to: 2, prev_page_url: null });
+    expect(page.json()._data.next_page_url).toMatch(/\/api\/v2\/course-registered-user\/\d+\/users\?page=2&perPage=2&sort=rut$/);
+    const last = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?page=2&perPage=2&sort=rut`, token: admin });
+    expect(last.json()._data).toMatchObject({ current_page: 2, next_page_url: null, from: 3, to: 4 });
     const search = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users?search=lagos`, token: admin });
-    expect(search.json()._data.collections.map((c: { properties: { registeredUser: { rut: string } } }) => c.properties.registeredUser.rut)).toEqual(['7.654.321-6']);
+    expect(search.json()._data.data.map((c: { registered_user: { rut: string } }) => c.registered_user.rut)).toEqual(['7.654.321-6']);
     const lookup = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${student.id}/courses/${courseId}`, token: admin });
     expect(lookup.statusCode).toBe(200);
+    expect(lookup.json()._data).toMatchObject({ registered_user: { id: student.id }, is_sincronized: 0, activity_course_users: [] });
     const count = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/${courseId}/count`, token: admin });
-    expect(count.json()._data).toBe(4);
+    expect(count.json()._data).toEqual({ id: courseId, count: 4 });
     const courses = await ctx.request({ method: 'GET', url: `/api/v2/course-users/${student.id}/courses`, token: admin });
-    expect(courses.json()._data.collections).toHaveLength(1);
+    expect(courses.json()._data).toHaveLength(1);
+    expect(courses.json()._data[0].properties.course.id).toBe(courseId);
 
     const del = await ctx.request({ method: 'DELETE', url: `/api/v2/course-registered-users/${enrol.json()._data.properties.id}`, token: admin });
     expect(del.statusCode).toBe(200);
     const gone = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${student.id}/courses/${courseId}`, token: admin });
-    expect(gone.statusCode).toBe(404);
-    expect(gone.json().message).toBe(STUDENT_MSG.notEnrolled);
+    expect(gone.statusCode).toBe(200);
+    expect(gone.json()).toMatchObject({ success: false, statusCode: 204, message: STUDENT_MSG.notEnrolled, _data: null });
   });
 
   it('one person matcher: every name search ignores accents and case, in students, enrolments and staff', async () => {
@@ -270,8 +278,8 @@ describe('students and enrolments', () => {
     expect(created.statusCode).toBe(201);
     const student = created.json()._data.properties;
     const enrolment = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-users/view-store', token: admin, payload: { course_id: courseId, registered_user_id: student.id } });
-    const ruts = (res: { json(): { _data: { collections: Array<{ properties: { rut?: string; registeredUser?: { rut: string } } }> } } }) =>
-      res.json()._data.collections.map((c) => c.properties.rut ?? c.properties.registeredUser?.rut);
+    const ruts = (res: { json(): { _data: { collections?: Array<{ properties: { rut: string } }>; data?: Array<{ registered_user: { rut: string } }> } } }) =>
+      res.json()._data.collections?.map((c) => c.properties.rut) ?? res.json()._data.data!.map((e) => e.registered_user.rut);
     for (const search of ['constanza martinez', 'CONSTANZA MARTÍNEZ', 'munoz', 'Muñoz', 'martínez muñoz', '5126663', 'cmartinez@']) {
       const q = encodeURIComponent(search);
       expect(ruts(await ctx.request({ method: 'GET', url: `/api/v2/registered-users?search=${q}`, token: admin })), search).toEqual(['5.126.663-3']);
@@ -285,12 +293,14 @@ describe('students and enrolments', () => {
   });
 
   it('builds classrooms: assigns many, says so, counts per classroom, splits the rest evenly', async () => {
-    const list = (await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users/all`, token: admin })).json()._data.collections;
-    const ids = list.map((c: { properties: { id: number } }) => c.properties.id);
+    const list = (await ctx.request({ method: 'GET', url: `/api/v2/course-registered-user/${courseId}/users/all`, token: admin })).json()._data;
+    const ids = list.map((c: { id: number }) => c.id);
     const aula1 = await ctx.db.selectFrom('classrooms').select('id').where('description', '=', 'Aula 1').executeTakeFirstOrThrow();
     const aula2 = await ctx.db.selectFrom('classrooms').select('id').where('description', '=', 'Aula 2').executeTakeFirstOrThrow();
     const res = await ctx.request({ method: 'PUT', url: `/api/v2/course-registered-user/classroom/${aula1.id}/users`, token: admin, payload: { courseRegisteredUsers: ids.slice(0, 1) } });
     expect(res.json().message).toBe('Se ha conformado el Aula 1 con 1 estudiantes');
+    // The rows assigned, each with its new classroom.
+    expect(res.json()._data).toMatchObject([{ id: ids[0], classroom: { id: aula1.id, description: 'Aula 1' }, classroomId: aula1.id }]);
     const preview = await ctx.request({ method: 'POST', url: '/api/v2/course-registered-user/classroom/auto-split', token: admin, payload: { course_id: courseId, classroom_ids: [aula1.id, aula2.id] } });
     expect(preview.json()._data).toMatchObject({ applied: false, total: 2, plan: [{ classroom: 'Aula 1', count: 1 }, { classroom: 'Aula 2', count: 1 }] });
     await ctx.request({ method: 'POST', url: '/api/v2/course-registered-user/classroom/auto-split', token: admin, payload: { course_id: courseId, classroom_ids: [aula1.id, aula2.id], confirm: true } });

@@ -15,6 +15,7 @@ export const STUDENT_MSG = {
   lastNameRequired: 'El apellido paterno es requerido.',
   emailInvalid: 'Ingrese un E-mail válido.',
   notEnrolled: 'El alumno no pertenece a este curso.',
+  notRegistered: 'El alumno no se encuentra registrado.',
   alreadyEnrolled: 'El alumno ya se encuentra matriculado en el curso.',
   enrolmentHasTickets: (n: number) => `No se puede eliminar la matrícula porque tiene ${n} ticket(s) asociado(s).`,
   studentHasEnrolments: (n: number) => `No se puede eliminar el alumno porque tiene ${n} matrícula(s).`,
@@ -86,7 +87,11 @@ export const enrolmentClassroomSchema = z.object({
 });
 
 export const classroomAssignSchema = z.object({
-  courseRegisteredUsers: z.array(id).min(1, STUDENT_MSG.selectStudents).max(20_000),
+  // Enrolment ids, or the rows themselves (the original client sends its table rows, each with its `id`).
+  courseRegisteredUsers: z
+    .array(z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v ? (v as { id: unknown }).id : v), id))
+    .min(1, STUDENT_MSG.selectStudents)
+    .max(20_000),
   profile_id: optionalId,
 });
 

@@ -57,3 +57,32 @@ export function collection<P>(
     ...(meta ? { meta } : {}),
   };
 }
+
+/**
+ * A Laravel paginator (the original server's `paginate()`), read by the original client's
+ * Seguimiento (CLIENT_CONTRACT.md §1.4): `data`, `total`, `current_page`, `next_page_url` (null on
+ * the last page), and the rest of Laravel's keys. Page URLs keep the request's other query values.
+ */
+export function laravelPaginator<T>(request: FastifyRequest, data: T[], meta: PageMeta) {
+  const [path, search = ''] = request.url.split('?') as [string, string?];
+  const pageUrl = (page: number) => {
+    const query = new URLSearchParams(search);
+    query.set('page', String(page));
+    return href(request, `${path}?${query.toString()}`);
+  };
+  const from = data.length ? (meta.page - 1) * meta.perPage + 1 : null;
+  return {
+    current_page: meta.page,
+    data,
+    first_page_url: pageUrl(1),
+    from,
+    last_page: meta.lastPage,
+    last_page_url: pageUrl(meta.lastPage),
+    next_page_url: meta.page < meta.lastPage ? pageUrl(meta.page + 1) : null,
+    path: href(request, path),
+    per_page: meta.perPage,
+    prev_page_url: meta.page > 1 ? pageUrl(meta.page - 1) : null,
+    to: from === null ? null : from + data.length - 1,
+    total: meta.total,
+  };
+}

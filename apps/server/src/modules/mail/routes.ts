@@ -169,7 +169,8 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
 
   app.post('/mail/delete/file', { config: work, schema: { tags, body: mailDeleteFileSchema } }, async (request) => {
     await mail.deleteUpload(request.body.name, requireAuth(request));
-    return ok(null, MAIL_MSG.fileDeleted);
+    // The original client removes the chip only when `_data` is truthy (CLIENT_CONTRACT.md §2.16).
+    return ok(true, MAIL_MSG.fileDeleted);
   });
 
   app.post('/mail/single', { config: work, schema: { tags } }, async (request, reply) => {

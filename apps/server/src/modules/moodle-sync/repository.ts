@@ -87,6 +87,17 @@ export class MoodleSyncRepository {
     return rows.map((r) => r.id);
   }
 
+  /** The enrolment, in a course, of the student Moodle knows by this user id. */
+  async enrolmentOfMoodleUser(courseId: number, moodleUserId: number) {
+    return this.db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .select(['e.id', 'r.name', 'r.last_name'])
+      .where('e.course_id', '=', courseId)
+      .where('r.id_registered_moodle', '=', moodleUserId)
+      .executeTakeFirst();
+  }
+
   async studentIdByRut(rut: string) {
     return (await this.db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirst())?.id;
   }

@@ -8,14 +8,16 @@ import {
   moodleSettingsSchema,
   moodleSyncRequestSchema,
   moodleTestSchema,
+  parseIdList,
   PERMISSIONS,
+  TICKET_MSG,
   type MoodleSyncResult,
 } from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
-import { collection, ok, resource } from '../../http/envelope.js';
+import { collection, failure, ok, resource } from '../../http/envelope.js';
 import { notFound } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
@@ -44,12 +46,36 @@ export function presentStudentResult(request: FastifyRequest, r: StudentResult) 
 
 const id = idParams.shape.id;
 
-/** 201 when someone was found in Moodle; 204 inside the envelope (HTTP 200) otherwise, as the original. */
+/** 201 when someone was found in Moodle; 204 inside the envelope (HTTP 200) otherwise. */
 function synced(reply: FastifyReply, found: boolean, data: unknown, message: string = MOODLE_MSG.syncOk) {
   if (!found) return ok(data, MOODLE_MSG.userNotInMoodle, 204);
   reply.status(201);
   return ok(data, message, 201);
 }
+
+/**
+ * The user syncs of Gestión de estudiantes: the original client branches on the HTTP status only
+ * (CLIENT_CONTRACT.md §2.15): 201 with the envelope when someone was found in Moodle, a real 204
+ * (no body) when nobody was. A 200 would leave its overlay up.
+ */
+function userSynced(reply: FastifyReply, found: boolean, data: unknown) {
+  if (!found) return reply.status(204).send();
+  return reply.status(201).send(ok(data, MOODLE_MSG.syncOk, 201));
+}
+
+/** A JSON list of Moodle activity ids, as the original client puts it in the path (`[]` allowed). */
+const moodleIdList = z
+  .string()
+  .max(4000)
+  .transform((v, ctx) => {
+    if (v.trim() === '[]') return [] as number[];
+    const ids = parseIdList(v);
+    if (!ids) {
+      ctx.addIssue({ code: 'custom', message: TICKET_MSG.invalidList });
+      return z.NEVER;
+    }
+    return ids;
+  });
 
 /**
  * Moodle settings per platform, and synchronisation: the queued full sync of a course with its
@@ -125,7 +151,7 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
     const actor = requireAuth(request);
     const results: MoodleSyncResult[] = [];
     for (const courseId of await moodle.coursesOfMoodle(request.params.courseMoodleId)) results.push(await moodle.syncNow(courseId, { scope: 'users' }, actor, request.ip));
-    return synced(reply, results.some((r) => r.found > 0), { results });
+    return userSynced(reply, results.some((r) => r.found > 0), { results });
   });
 
   // Original: row "Sincronizar" of Gestión de estudiantes, first step: one person's Moodle data by RUT.
@@ -142,7 +168,7 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
         if (enrolment) results.push(await moodle.syncNow(courseId, { scope: 'users', enrolmentId: enrolment.id }, actor, request.ip));
       }
       if (!results.length) throw notFound(MOODLE_MSG.notEnrolled);
-      return synced(reply, results.some((r) => r.found > 0), { results, studentId });
+      return userSynced(reply, results.some((r) => r.found > 0), { results, studentId });
     },
   );
 
@@ -166,6 +192,24 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
       const rows = await moodle.studentResults(enrolment.id);
       const activities = collection(request, request.url.split('?')[0]!, 'activityCourseUsers', rows.map((r) => presentStudentResult(request, r)));
       return synced(reply, result.found > 0, { result, activities }, `${MOODLE_MSG.syncOk} ${enrolment.name} ${enrolment.last_name}`);
+    },
+  );
+
+  // Original: "Actividades" of Gestión de estudiantes, one call per student: that student's
+  // results on the listed (contributory) activities, read from Moodle. The student is named by
+  // their Moodle user id, which the original client sends as the literal `null` for a student
+  // never matched in Moodle: that answer, like a student Moodle does not know, is HTTP 200 with
+  // `success: false` and statusCode 204, since the client reads `success` and fails on a non-2xx.
+  app.get(
+    '/sync/course-users/:courseMoodleId/users/:userMoodleId/activities/:list',
+    { config: write, schema: { tags, params: moodleCourseParams.extend({ userMoodleId: z.string().max(20), list: moodleIdList }) } },
+    async (request) => {
+      const raw = request.params.userMoodleId;
+      const userMoodleId = /^\d{1,10}$/.test(raw) && Number(raw) > 0 && Number(raw) <= 2_147_483_647 ? Number(raw) : null;
+      const r = await moodle.syncStudentActivities(request.params.courseMoodleId, userMoodleId, request.params.list, requireAuth(request), request.ip);
+      if (!r.found) return failure(204, MOODLE_MSG.userNotInMoodle, { results: r.results, activities: [] });
+      const activities = collection(request, request.url.split('?')[0]!, 'activityCourseUsers', r.rows.map((row) => presentStudentResult(request, row)));
+      return ok({ results: r.results, activities }, `${MOODLE_MSG.syncOk} ${r.student!.name} ${r.student!.last_name}`);
     },
   );
 };

@@ -252,6 +252,29 @@ export class MoodleSyncService {
     return e;
   }
 
+  /**
+   * One student's results on chosen activities, read from Moodle now (the original's
+   * "Actividades" per student): the student is named by their Moodle user id, in every local
+   * course linked to that Moodle course; `found` is false when nobody here has that Moodle id or
+   * Moodle does not list them. The sync itself is the one-student sync (all of the student's
+   * activities are refreshed; the answer keeps the listed ones).
+   */
+  async syncStudentActivities(moodleCourseId: number, moodleUserId: number | null, moodleActivityIds: number[], actor: AuthUser, ip: string) {
+    const courseIds = await this.coursesOfMoodle(moodleCourseId);
+    const results: MoodleSyncResult[] = [];
+    const rows: Awaited<ReturnType<MoodleSyncRepository['studentResults']>> = [];
+    let student: { name: string; last_name: string } | null = null;
+    const wanted = new Set(moodleActivityIds);
+    for (const courseId of moodleUserId ? courseIds : []) {
+      const enrolment = await this.repo.enrolmentOfMoodleUser(courseId, moodleUserId!);
+      if (!enrolment) continue;
+      student = enrolment;
+      results.push(await this.syncNow(courseId, { scope: 'student', enrolmentId: enrolment.id }, actor, ip));
+      rows.push(...(await this.repo.studentResults(enrolment.id)).filter((r) => r.id_activity_moodle !== null && wanted.has(r.id_activity_moodle)));
+    }
+    return { found: results.some((r) => r.found > 0), results, rows, student };
+  }
+
   /** A student by RUT in any spelling: 416 "RUT no válido" (as the original), 404 when unknown. */
   async studentByRut(rut: string): Promise<number> {
     const normal = normalizeRut(rut);

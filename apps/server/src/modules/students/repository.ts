@@ -97,7 +97,8 @@ export class EnrolmentRepository {
         'e.final_qualification_moodle', 'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.created_at', 'e.updated_at',
         'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'r.mobile', 'r.phone', 'r.region', 'r.city',
         'r.id_registered_moodle', 'r.rut_registered_moodle',
-        'c.description as course_description', 'p.description as profile_description', 'p.key as profile_key',
+        'r.address', 'r.rbd_school', 'r.name_school', 'r.city_school', 'r.region_school', 'r.phone_school',
+        'c.description as course_description', 'c.id_course_moodle', 'c.category_id', 'p.description as profile_description', 'p.key as profile_key',
         'cl.description as classroom_description', 'fs.description as final_status_description',
         sql<number>`(select count(*) from tickets t where t.course_registered_user_id = e.id)`.as('tickets_count'),
       ]);
@@ -117,6 +118,42 @@ export class EnrolmentRepository {
 
   findById(id: number) {
     return this.base().where('e.id', '=', id).executeTakeFirst();
+  }
+
+  /** Enrolments by id, in the order asked (ids not found are left out). */
+  async findMany(ids: number[]) {
+    const rows: EnrolmentRow[] = [];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      if (chunk.length) rows.push(...(await this.base().where('e.id', 'in', chunk).execute()));
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is EnrolmentRow => r !== undefined);
+  }
+
+  /** The Moodle results of some enrolments with their activity and section (the original's raw `activity_course_users`). */
+  async activityResults(enrolmentIds: number[]) {
+    const out: ActivityResultRow[] = [];
+    for (let i = 0; i < enrolmentIds.length; i += 1000) {
+      const chunk = enrolmentIds.slice(i, i + 1000);
+      if (!chunk.length) continue;
+      out.push(
+        ...(await this.db
+          .selectFrom('activity_course_users as acu')
+          .innerJoin('activities as a', 'a.id', 'acu.activity_id')
+          .leftJoin('sections as s', 's.id', 'a.section_id')
+          .select([
+            'acu.id', 'acu.activity_id', 'acu.course_registered_user_id', 'acu.status_moodle', 'acu.qualification_moodle',
+            'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 's.description as section_description',
+          ])
+          .where('acu.course_registered_user_id', 'in', chunk)
+          .where('a.removed_at', 'is', null)
+          .orderBy('acu.course_registered_user_id')
+          .orderBy('a.id')
+          .execute()),
+      );
+    }
+    return out;
   }
 
   findByStudentAndCourse(studentId: number, courseId: number) {
@@ -246,3 +283,17 @@ export class EnrolmentRepository {
 }
 
 export type EnrolmentRow = NonNullable<Awaited<ReturnType<EnrolmentRepository['findById']>>>;
+
+export interface ActivityResultRow {
+  id: number;
+  activity_id: number;
+  course_registered_user_id: number;
+  status_moodle: string | null;
+  qualification_moodle: string | null;
+  description: string;
+  type: string | null;
+  weighing: number | string;
+  id_activity_moodle: number | null;
+  section_id: number | null;
+  section_description: string | null;
+}

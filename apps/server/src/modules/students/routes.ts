@@ -7,6 +7,7 @@ import {
   IMPORT_LIMITS,
   MSG,
   PERMISSIONS,
+  STUDENT_MSG,
   studentCreateSchema,
   studentUpdateSchema,
   studentUpsertSchema,
@@ -17,13 +18,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import { registerCrud } from '../../http/crud.js';
-import { collection, created, ok, relationship, resource } from '../../http/envelope.js';
+import { collection, created, failure, laravelPaginator, ok, relationship, resource } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
 import type { EnrolmentRow, StudentRow } from './repository.js';
+import { lastAccessText, lastSyncText, rawClassroom, rawEnrolment, rawEnrolmentStudent, rawStudent } from './raw.js';
+import type { EnrolmentService } from './service.js';
 
 export function presentStudent(request: FastifyRequest, s: StudentRow) {
   return resource(
@@ -63,7 +66,8 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
     {
       id: e.id,
       classroomId: e.classroom_id,
-      classroom: e.classroom_id ? { id: e.classroom_id, description: e.classroom_description } : null,
+      // Never null: the original client reads `classroom.id` and `classroom.description` of every row.
+      classroom: rawClassroom(e),
       profile: { id: e.profile_id, description: e.profile_description, key: e.profile_key },
       finalStatus: e.final_status_id ? { id: e.final_status_id, description: e.final_status_description } : null,
       finalQualification: e.final_qualification === null ? null : Number(e.final_qualification),
@@ -71,8 +75,13 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
       lastAccess: e.last_access_registered_moodle ? new Date(e.last_access_registered_moodle).toISOString() : null,
       lastAccessText: e.last_access_text,
       isSincronized: e.is_sincronized,
-      course: { id: e.course_id, description: e.course_description },
+      // The original client reads this one camelCase (Gestión de estudiantes, "Ultima conexión").
+      lastAccessRegisteredMoodle: lastAccessText(e),
+      course: { id: e.course_id, description: e.course_description, id_course_moodle: e.id_course_moodle, category_id: e.category_id },
       registeredUser: {
+        // The original's raw student (snake_case), which the original client reads and sends back…
+        ...rawEnrolmentStudent(e),
+        // …and the camelCase names of this API.
         id: e.registered_user_id,
         rut: e.rut,
         name: e.name,
@@ -90,6 +99,16 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
     },
     relationship(request, `/api/v2/course-registered-user/${e.id}/tickets`, Number(e.tickets_count)),
   );
+}
+
+/**
+ * Enrolments as the original server gave them (raw snake_case rows with their student, classroom,
+ * profile, course and Moodle results: CLIENT_CONTRACT.md §2.14 "mapUser fields"), each also
+ * carrying this API's resource (`links`, `properties`, `relationships`).
+ */
+export async function presentRawEnrolments(request: FastifyRequest, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
+  const results = await enrolments.activityResults(rows.map((e) => e.id));
+  return rows.map((e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
 }
 
 const STUDENTS: ResourceDecl = { key: 'registeredUser', path: 'registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };
@@ -131,9 +150,14 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     bodies: { create: studentCreateSchema, update: studentUpdateSchema },
   });
 
-  app.get('/registered-user/:rut', { config: read, schema: { tags, params: z.object({ rut: z.string().max(30) }) } }, async (request) =>
-    ok(presentStudent(request, await students.getByRut(request.params.rut))),
-  );
+  // The original client branches on the body's statusCode and needs HTTP 200 for all three
+  // answers (CLIENT_CONTRACT.md §2.13): 200 with the raw student, 204 unknown, 406 invalid RUT.
+  app.get('/registered-user/:rut', { config: read, schema: { tags, params: z.object({ rut: z.string().max(30) }) } }, async (request) => {
+    const { invalid, row } = await students.lookupRut(request.params.rut);
+    if (invalid) return failure(406, MSG.invalidRut);
+    if (!row) return failure(204, STUDENT_MSG.notRegistered);
+    return ok({ ...rawStudent(row), ...presentStudent(request, row) });
+  });
 
   app.post('/registered-users/view-store', { config: cfg, schema: { tags, body: studentUpsertSchema } }, async (request, reply) => {
     const { row, created: isNew } = await students.upsert(request.body, requireAuth(request), request.ip);
@@ -189,8 +213,11 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     '/course-registered-user/classroom/:classroomId/users',
     { config: cfg, schema: { tags, params: z.object({ classroomId: idParams.shape.id }), body: classroomAssignSchema } },
     async (request) => {
-      const r = await enrolments.assign(request.params.classroomId, request.body.courseRegisteredUsers, request.body.profile_id, requireAuth(request), request.ip);
-      return ok({ count: r.count, classroom: r.classroom }, r.message);
+      const ids = request.body.courseRegisteredUsers;
+      const r = await enrolments.assign(request.params.classroomId, ids, request.body.profile_id, requireAuth(request), request.ip);
+      // The original client replaces each row's `properties` with these (matched on `id`).
+      const rows = await enrolments.findMany(ids);
+      return ok(rows.map((e) => presentEnrolment(request, e).properties), r.message);
     },
   );
 
@@ -204,36 +231,69 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     unassigned: z.enum(['0', '1', 'true', 'false']).optional(),
     profile: z.string().max(40).optional(),
   });
-  const courseUsers = async (request: FastifyRequest, courseId: number, q: z.infer<typeof courseUsersQuery>, all: boolean) => {
-    const { rows, meta } = await enrolments.list({
+  // A page holds 15 enrolments unless asked otherwise (Laravel's default, which the original's paginator used).
+  const courseUsers = (courseId: number, q: z.infer<typeof courseUsersQuery>, all: boolean) =>
+    enrolments.list({
       ...q,
       page: all ? undefined : q.page ?? 1,
-      perPage: q.perPage ?? 50,
+      perPage: q.perPage ?? 15,
       courseId,
       classroomId: q.classroom_id,
       unassigned: q.unassigned === '1' || q.unassigned === 'true',
       profileKey: q.profile,
     });
-    return ok(collection(request, request.url.split('?')[0]!, 'courseRegisteredUsers', rows.map((e) => presentEnrolment(request, e)), meta));
-  };
-  app.get('/course-registered-user/:id/users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, (request) => courseUsers(request, request.params.id, request.query, false));
-  app.get('/course-registered-user/:id/users/all', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, (request) => courseUsers(request, request.params.id, request.query, true));
-  app.get('/courses/:id/registered-users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, (request) => courseUsers(request, request.params.id, request.query, true));
-
-  app.get('/course-registered-user/:user/courses/:course', { config: read, schema: { tags, params: z.object({ user: idParams.shape.id, course: idParams.shape.id }) } }, async (request) =>
-    ok(presentEnrolment(request, await enrolments.ofStudentInCourse(request.params.user, request.params.course))),
-  );
-
-  app.get('/course-users/:id/courses', { config: read, schema: { tags, params: idParams } }, async (request) => {
-    const { rows } = await enrolments.list({ studentId: request.params.id });
-    return ok(collection(request, `/api/v2/course-users/${request.params.id}/courses`, 'courseRegisteredUsers', rows.map((e) => presentEnrolment(request, e))));
+  // Seguimiento's pages: a Laravel paginator of raw enrolments (CLIENT_CONTRACT.md §2.14).
+  app.get('/course-registered-user/:id/users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
+    const { rows, meta } = await courseUsers(request.params.id, request.query, false);
+    return ok(laravelPaginator(request, await presentRawEnrolments(request, enrolments, rows), meta!));
+  });
+  // Every enrolment of the course, raw, as an array.
+  app.get('/course-registered-user/:id/users/all', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
+    const { rows } = await courseUsers(request.params.id, request.query, true);
+    return ok(await presentRawEnrolments(request, enrolments, rows));
+  });
+  // Gestión de estudiantes / Conformar aulas: the course with its enrolments in `relationships.collection.data`.
+  app.get('/courses/:id/registered-users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
+    const { rows } = await courseUsers(request.params.id, request.query, true);
+    const path = `/api/v2/courses/${request.params.id}/registered-users`;
+    const items = rows.map((e) => presentEnrolment(request, e));
+    return ok(resource(request, path, { id: request.params.id }, relationship(request, path, items.length, items)));
   });
 
-  app.get('/course-registered-users/:id/count', { config: read, schema: { tags, params: idParams } }, async (request) => ok(await enrolments.count(request.params.id)));
+  // The enrolment of a student in a course, raw, or null (HTTP 200, body statusCode 204) when not enrolled.
+  app.get('/course-registered-user/:user/courses/:course', { config: read, schema: { tags, params: z.object({ user: idParams.shape.id, course: idParams.shape.id }) } }, async (request) => {
+    const row = await enrolments.findOfStudentInCourse(request.params.user, request.params.course);
+    if (!row) return failure(204, STUDENT_MSG.notEnrolled);
+    return ok((await presentRawEnrolments(request, enrolments, [row]))[0]);
+  });
 
+  // A student's enrolments: an array of enrolment resources.
+  app.get('/course-users/:id/courses', { config: read, schema: { tags, params: idParams } }, async (request) => {
+    const { rows } = await enrolments.list({ studentId: request.params.id });
+    return ok(rows.map((e) => presentEnrolment(request, e)));
+  });
+
+  // Every enrolment (the original stored this answer after a classroom edit and read nothing of it): a page, as an array.
+  app.get('/course-registered-user', { config: read, schema: { tags, querystring: listQuery } }, async (request) => {
+    const { rows } = await enrolments.list({ ...request.query, page: request.query.page ?? 1, perPage: request.query.perPage ?? 50 });
+    return ok(rows.map((e) => presentEnrolment(request, e)));
+  });
+
+  app.get('/course-registered-users/:id/count', { config: read, schema: { tags, params: idParams } }, async (request) =>
+    ok({ id: request.params.id, count: await enrolments.count(request.params.id) }),
+  );
+
+  // A display string (dd/mm/yyyy HH:MM:SS, Chile), as the original: "Última sincronización el {…}".
   app.get('/course-registered-users/:id/last-sync', { config: read, schema: { tags, params: idParams } }, async (request) => {
     const last = await enrolments.lastSync(request.params.id);
-    return ok({ lastSync: last ? new Date(last).toISOString() : null });
+    return ok(last ? lastSyncText(last) : 'Nunca');
+  });
+
+  // One enrolment's Moodle results, at the top level (the original's answer, no envelope).
+  app.get('/activity-course-registered-user/:id', { config: read, schema: { tags, params: idParams } }, async (request) => {
+    const row = await enrolments.get(request.params.id);
+    const results = (await enrolments.activityResults([row.id])).get(row.id) ?? [];
+    return { success: true, activityCourseRegisteredUser: rawEnrolment(row, results).activity_course_users };
   });
 
   app.get('/courses/:id/classrooms', { config: read, schema: { tags, params: idParams } }, async (request) => ok(await enrolments.perClassroom(request.params.id)));

@@ -3,7 +3,7 @@ import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { requireOption, withoutUndefined } from '../shared/rules.js';
-import type { EnrolmentRepository, StudentRepository, StudentValues } from './repository.js';
+import type { ActivityResultRow, EnrolmentRepository, StudentRepository, StudentRow, StudentValues } from './repository.js';
 
 export class StudentService {
   constructor(
@@ -23,11 +23,17 @@ export class StudentService {
 
   /** GET /registered-user/{rut}: any spelling of a valid RUT finds the student; an invalid one is a 406. */
   async getByRut(rut: string) {
+    const found = await this.lookupRut(rut);
+    if (found.invalid) throw new AppError(406, MSG.invalidRut);
+    if (!found.row) throw notFound();
+    return found.row;
+  }
+
+  /** The RUT lookup without errors: invalid, unknown (no row) or the student. */
+  async lookupRut(rut: string): Promise<{ invalid: boolean; row?: StudentRow }> {
     const normal = normalizeRut(rut);
-    if (!normal) throw new AppError(406, MSG.invalidRut);
-    const row = await this.repo.findByRut(normal);
-    if (!row) throw notFound();
-    return row;
+    if (!normal) return { invalid: true };
+    return { invalid: false, row: await this.repo.findByRut(normal) };
   }
 
   async create(input: StudentValues & { rut: string; name: string; last_name: string }, actor: AuthUser, ip: string) {
@@ -163,9 +169,35 @@ export class EnrolmentService {
   }
 
   async ofStudentInCourse(studentId: number, courseId: number) {
-    const row = await this.repo.findByStudentAndCourse(studentId, courseId);
+    const row = await this.findOfStudentInCourse(studentId, courseId);
     if (!row) throw notFound(STUDENT_MSG.notEnrolled);
     return row;
+  }
+
+  /** The enrolment of a student in a course, or undefined when not enrolled. */
+  findOfStudentInCourse(studentId: number, courseId: number) {
+    return this.repo.findByStudentAndCourse(studentId, courseId);
+  }
+
+  /** Enrolments by id, in the order given. */
+  findMany(ids: number[]) {
+    return this.repo.findMany(ids);
+  }
+
+  /**
+   * The enrolments, among these students' results on chosen activities, with at least one of them
+   * still pending: neither completed in Moodle (any completion state but none) nor graded.
+   */
+  pendingOn(students: ReadonlyArray<{ id: number; activities: ReadonlyArray<{ completionState: number | null; grade: number | null }> }>) {
+    const pending = students.filter((s) => s.activities.some((a) => !(a.completionState !== null && a.completionState > 0) && a.grade === null));
+    return this.repo.findMany(pending.map((s) => s.id));
+  }
+
+  /** The Moodle results of these enrolments (activity and section included), per enrolment id. */
+  async activityResults(enrolmentIds: number[]): Promise<Map<number, ActivityResultRow[]>> {
+    const out = new Map<number, ActivityResultRow[]>(enrolmentIds.map((id) => [id, []]));
+    for (const r of await this.repo.activityResults(enrolmentIds)) out.get(r.course_registered_user_id)?.push(r);
+    return out;
   }
 
   count(courseId: number) {

@@ -54,7 +54,7 @@ export function uploadAttachment(file: File, onProgress: (fraction: number) => v
   });
 }
 
-export const deleteAttachment = (name: string) => request<Envelope<null>>('/api/v2/mail/delete/file', { method: 'POST', body: { name } });
+export const deleteAttachment = (name: string) => request<Envelope<boolean>>('/api/v2/mail/delete/file', { method: 'POST', body: { name } });
 
 /** The body of POST /mail/single and /mail/massive (the original's field names). */
 export interface MailRequestBody {

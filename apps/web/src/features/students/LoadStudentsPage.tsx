@@ -176,7 +176,7 @@ export default function LoadStudentsPage() {
         setState('found');
         setMessage({ severity: 'info', text: t('students.found', { name: `${found.properties.name} ${found.properties.lastName}` }) });
       } catch (err) {
-        if (err instanceof ApiError && err.status === 404) {
+        if (err instanceof ApiError && (err.status === 204 || err.status === 404)) {
           setStudent(null);
           setState('new');
           setMessage({ severity: 'info', text: t('students.notFound') });

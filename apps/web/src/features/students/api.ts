@@ -1,4 +1,4 @@
-import type { Collection, Envelope, ImportRowResult, ImportSummary, StudentSummary } from '@sigaf/contract';
+import type { Collection, Envelope, ImportRowResult, ImportSummary, Resource, StudentSummary } from '@sigaf/contract';
 import { download, getData, request, upload } from '../../lib/api';
 
 export interface StudentProps extends StudentSummary {
@@ -16,7 +16,8 @@ export interface StudentProps extends StudentSummary {
 
 export interface EnrolmentProps {
   id: number;
-  classroom: { id: number; description: string } | null;
+  /** Never null: an enrolment without a classroom has `{ id: null, description: 'Sin aula' }`. */
+  classroom: { id: number | null; description: string } | null;
   profile: { id: number; description: string; key: string | null };
   finalStatus: { id: number; description: string } | null;
   lastAccess: string | null;
@@ -42,6 +43,7 @@ export async function importStudents(file: File, courseId: number, confirm: bool
 export const downloadTemplate = (format: 'xlsx' | 'csv') => download('/api/v2/registered-users/import/template', { format }, `plantilla-matricula.${format}`);
 export const downloadRoster = (courseId: number) => download(`/api/v2/download-file/excel/${courseId}/nomina`, undefined, 'nomina.xlsx');
 
+/** The RUT lookup answers HTTP 200: an unknown RUT is an error with status 204, an invalid one 406 (the body's statusCode). */
 export const findByRut = (rut: string) => getData<{ properties: StudentProps }>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
 
 /** Create or update a student (by id or RUT): the original's view-store. */
@@ -55,7 +57,7 @@ export const enrol = (courseId: number, studentId: number) =>
 export const removeEnrolment = (id: number) => request<Envelope<null>>(`/api/v2/course-registered-users/${id}`, { method: 'DELETE', body: true });
 
 export async function studentEnrolments(studentId: number): Promise<EnrolmentProps[]> {
-  return (await getData<Collection<EnrolmentProps>>(`/api/v2/course-users/${studentId}/courses`)).collections.map((c) => c.properties);
+  return (await getData<Resource<EnrolmentProps>[]>(`/api/v2/course-users/${studentId}/courses`)).map((c) => c.properties);
 }
 
 export interface ClassroomCount {
@@ -76,13 +78,25 @@ export interface EnrolmentQuery {
   order?: 'asc' | 'desc';
 }
 
+/** A page of a course's enrolments: the answer is a Laravel paginator (`data`, `total`) of raw enrolments carrying `properties`. */
+export interface EnrolmentPage<P> {
+  data: Array<Resource<P>>;
+  total: number;
+  current_page: number;
+  next_page_url: string | null;
+}
+
 export async function courseEnrolments(courseId: number, q: EnrolmentQuery, all = false) {
-  const data = await getData<Collection<EnrolmentProps>>(`/api/v2/course-registered-user/${courseId}/users${all ? '/all' : ''}`, { query: { ...q } });
-  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements };
+  if (all) {
+    const rows = await getData<Array<Resource<EnrolmentProps>>>(`/api/v2/course-registered-user/${courseId}/users/all`, { query: { ...q } });
+    return { rows: rows.map((c) => c.properties), total: rows.length };
+  }
+  const data = await getData<EnrolmentPage<EnrolmentProps>>(`/api/v2/course-registered-user/${courseId}/users`, { query: { ...q } });
+  return { rows: data.data.map((c) => c.properties), total: data.total };
 }
 
 export const assignClassroom = (classroomId: number, ids: number[], profileId?: number) =>
-  request<Envelope<{ count: number; classroom: string }>>(`/api/v2/course-registered-user/classroom/${classroomId}/users`, {
+  request<Envelope<EnrolmentProps[]>>(`/api/v2/course-registered-user/classroom/${classroomId}/users`, {
     method: 'PUT',
     body: { courseRegisteredUsers: ids, ...(profileId ? { profile_id: profileId } : {}) },
   });

@@ -53,12 +53,13 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
     setProblem(null);
     try {
       const student = await studentByRut(normal).catch((err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) throw new Error(t('tickets.single.notRegistered'));
+        // An unknown RUT is HTTP 200 with the body's statusCode 204 (the original contract).
+        if (err instanceof ApiError && (err.status === 204 || err.status === 404)) throw new Error(t('tickets.single.notRegistered'));
         if (err instanceof ApiError && err.status === 406) throw new Error(t('tickets.single.invalidRut'));
         throw err;
       });
       const found = await enrolmentOf(student.properties.id, course.id).catch((err: unknown) => {
-        if (err instanceof ApiError && err.status === 404) throw new Error(t('tickets.single.notEnrolled'));
+        if (err instanceof ApiError && (err.status === 204 || err.status === 404)) throw new Error(t('tickets.single.notEnrolled'));
         throw err;
       });
       setEnrolment(found.properties);
