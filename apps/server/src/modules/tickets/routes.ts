@@ -55,12 +55,10 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   // Every ticket resource carries its attempts and its enrolment's Moodle results (CLIENT_CONTRACT.md
   // §2.10): read for the whole page at once (TicketService.parts, two queries whatever the page size).
   // The Moodle results come from the enrolments' own query (the same the enrolment answers use).
+  const results = (rows: TicketRow[]) => services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
   const parts = async (rows: TicketRow[]): Promise<TicketParts> => {
-    const [details, results] = await Promise.all([
-      tickets.attemptsOf(rows.map((t) => t.id)),
-      services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]),
-    ]);
-    return { details, results };
+    const [details, byEnrolment] = await Promise.all([tickets.attemptsOf(rows.map((t) => t.id)), results(rows)]);
+    return { details, results: byEnrolment };
   };
   const present = async (request: FastifyRequest, rows: TicketRow[]) => {
     const loaded = await parts(rows);
@@ -70,10 +68,10 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
     return ok(collection(request, path(request), 'tickets', await present(request, rows), meta));
   };
-  // The ticket and what it carries are read at once (a missing ticket is a 404 all the same).
+  // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {
-    const ticket = await tickets.getFor(id, requireAuth(request));
-    return presentTicket(request, ticket, await parts([ticket]), true);
+    const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), tickets.attemptsOf([id])]);
+    return presentTicket(request, ticket, { details, results: await results([ticket]) }, true);
   };
 
   // Lists (operators see only the tickets assigned to them).
