@@ -328,6 +328,10 @@ describe('§2.15 Moodle synchronisation (Actividad, Gestión de estudiantes)', (
     expect(pending.status).toBe(200);
     const found = expectShape(getActivitiesCourseRegisteredUsers, pending, 'GET /api/v2/activities/{ids}/course-registered-users/{c}');
     for (const u of found.usersWithPendingActivities) expect(u.registered_user.rut).toMatch(/-[\dK]$/);
+    // Pending: one of the chosen activities neither completed nor graded in Moodle (the same answer lists every student's state).
+    type Row = { id: number; activities: Array<{ completionState: number | null; grade: number | null }> };
+    const isPending = (r: Row) => r.activities.some((a) => !(a.completionState !== null && a.completionState > 0) && a.grade === null);
+    expect(found.usersWithPendingActivities.map((u) => u.id).sort()).toEqual((pending.body._data as Row[]).filter(isPending).map((r) => r.id).sort());
   });
 });
 

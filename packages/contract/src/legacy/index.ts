@@ -14,3 +14,7 @@ export * from './reports.js';
 export * from './tickets.js';
 export * from './ticket-details.js';
 export * from './locks.js';
+export * from './registered-users.js';
+export * from './enrolments.js';
+export * from './moodle.js';
+export * from './mail.js';
