@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from './helpers.js';
 import { seedCourse, ticketKeys } from './data.js';
 
 /**
- * The one rule for single tickets (README, permission matrix; SECURITY.md): administrators and
+ * The one rule for single tickets (docs/development/permissions.md; SECURITY.md): administrators and
  * developers read and change every ticket; an operator only those assigned to them or created by
  * them; tutors no ticket at all. Every route that takes a ticket, an attempt, a lock or a mail of a
  * ticket is called here on the caller's own record and on another operator's, for each role.

@@ -10,7 +10,7 @@ export interface TicketOwners {
 }
 
 /**
- * The one rule for a single ticket (README, permission matrix; SECURITY.md): administrators and
+ * The one rule for a single ticket (docs/development/permissions.md; SECURITY.md): administrators and
  * developers may read and change every ticket; an operator only the tickets assigned to them or
  * created by them. Every route that takes a ticket, a contact attempt, an edit lock or a mail of a
  * ticket asks here (TicketAccess), so lists, single records and changes follow the same rule.
