@@ -124,23 +124,26 @@ describe('section proposals for synchronised activities', () => {
   });
 
   it('"Aplicar propuestas" files every proposal and maps the Moodle sections whose names gave them', async () => {
+    // Staff already filed one by hand (Actividades › Editar): its proposal is no longer pending.
+    await ctx.db.updateTable('activities').set({ section_id: sectionId.survey }).where('course_id', '=', courseId).where('description', '=', 'Post Test B').execute();
+    expect((await call('GET', `/api/v2/sync/courses/${courseId}/section-proposals`)).body._data.proposals).toHaveLength(7);
     const res = await call('POST', `/api/v2/sync/courses/${courseId}/section-proposals/apply`, {});
     expect(res.status).toBe(200);
-    expect(res.body._data.applied).toBe(8);
+    expect(res.body._data.applied).toBe(7);
     const mapped = (res.body._data.mapped as Array<{ moodleSection: string; section: { key: string } }>).map((m) => [m.moodleSection, m.section.key]).sort();
     expect(mapped).toEqual([
       ['Encuesta', 'survey'],
       ['Post Test A', 'post_test_a'],
-      ['Post Test B', 'post_test_b'],
       ['Pre Test A', 'pre_test_a'],
       ['Pre Test B', 'pre_test_b'],
       ['Renuncia', 'resign'],
       ['Retiro', 'resign'],
     ]);
-    expect(res.body.message).toBe(MOODLE_SECTION_MSG.applied(8, 7));
+    expect(res.body.message).toBe(MOODLE_SECTION_MSG.applied(7, 6));
     const byName = Object.fromEntries((await activities()).map((a) => [a.description, a]));
     expect(byName['Test B']).toMatchObject({ section: 'pre_test_b', proposed: null });
     expect(byName['Solicitud']).toMatchObject({ section: 'resign', proposed: null });
+    expect(byName['Post Test B']).toMatchObject({ section: 'survey' });
     expect(Object.values(byName).filter((a) => a.description.startsWith('Actividad ')).map((a) => a.section)).toEqual(['formative', 'formative']);
     // Nothing left: a clear 409.
     const again = await call('POST', `/api/v2/sync/courses/${courseId}/section-proposals/apply`, {});

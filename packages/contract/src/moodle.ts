@@ -368,6 +368,8 @@ export interface SectionProposals {
   maps: MoodleSectionMap[];
   /** The Moodle sections of the course's activities (for a new mapping). */
   moodleSections: string[];
+  /** SIGAF's sections, to choose from. */
+  sections: SectionRef[];
 }
 
 export interface SectionProposalsApplied {

@@ -64,7 +64,7 @@ export class SectionMapRepository {
     return Number(r.numDeletedRows) > 0;
   }
 
-  /** Pending proposals: activities still in Moodle with a proposed section. */
+  /** Pending proposals: activities still in Moodle and in Formativa (or no section) with a proposed section. */
   proposals(courseId: number) {
     return this.db
       .selectFrom('activities as a')
@@ -83,6 +83,8 @@ export class SectionMapRepository {
       ])
       .where('a.course_id', '=', courseId)
       .where('a.removed_at', 'is', null)
+      // Still unfiled: an activity staff already moved out of Formativa has nothing pending.
+      .where((eb) => eb.or([eb('a.section_id', 'is', null), eb('c.key', '=', 'formative')]))
       .orderBy('a.id')
       .execute();
   }
@@ -93,7 +95,8 @@ export class SectionMapRepository {
       .updateTable('activities')
       .set((eb) => ({ section_id: eb.ref('proposed_section_id'), proposed_section_id: null, updated_at: new Date() }))
       .where('course_id', '=', courseId)
-      .where('proposed_section_id', 'is not', null);
+      .where('proposed_section_id', 'is not', null)
+      .where((eb) => eb.or([eb('section_id', 'is', null), eb('section_id', 'in', eb.selectFrom('sections').select('id').where('key', '=', 'formative'))]));
     if (activityIds) q = q.where('id', 'in', activityIds.length ? activityIds : [0]);
     return q.returning(['id', 'moodle_section', 'section_id', 'description']).execute();
   }

@@ -83,6 +83,7 @@ export class SectionMapService {
       })),
       maps,
       moodleSections: [...names.values()].sort((a, b) => a.localeCompare(b, 'es')),
+      sections: sections.map(({ id, key, description }) => ({ id, key, description })),
     };
   }
 

@@ -28,6 +28,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { isActive, startPush, startSync, usePushStatus, useSyncStatus } from './api';
+import { SectionProposals } from './SectionProposals';
 
 /** Last sync as the original shows it: dd/mm/yyyy HH:MM:SS (Chile's time). */
 export function formatSyncDate(iso: string | null | undefined): string | null {
@@ -254,6 +255,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
           <SyncReport result={data.result} />
         </Box>
       )}
+      {linked && !syncing && <SectionProposals courseId={courseId} />}
       {pushing && <JobProgress progress={push.data?.progress ?? null} label={t('moodle.push.progress')} />}
       {!pushing && push.data?.state === 'failed' && (
         <Alert severity="error" sx={{ mt: 1 }}>

@@ -9,6 +9,9 @@ import type {
   MoodlePushResult,
   MoodleSyncProgress,
   MoodleSyncResult,
+  MoodleSectionMap,
+  SectionProposals,
+  SectionProposalsApplied,
 } from '@sigaf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { getData, request } from '../../lib/api';
@@ -159,3 +162,23 @@ export function importMoodleCourse(platformId: number, moodleCourseId: number) {
 /** Leaves an activity out of progress and pending counts (or brings it back). */
 export const setActivityExcluded = (activityId: number, excluded: boolean) =>
   request<Envelope<unknown>>(`/api/v2/activities/${activityId}/progress`, { method: 'PUT', body: { excluded } });
+
+/** Sections proposed for synchronised activities, and the course's Moodle section → SIGAF section mapping. */
+export function useSectionProposals(courseId: number | undefined) {
+  return useQuery({
+    // Under ['resource', 'activities']: refreshed with the activities (after a sync, an edit).
+    queryKey: ['resource', 'activities', 'section-proposals', courseId],
+    enabled: Boolean(courseId),
+    queryFn: () => getData<SectionProposals>(`/api/v2/sync/courses/${courseId}/section-proposals`),
+  });
+}
+
+/** "Aplicar propuestas": every pending proposal (or the listed activities'). */
+export const applySectionProposals = (courseId: number, activityIds?: number[]) =>
+  request<Envelope<SectionProposalsApplied>>(`/api/v2/sync/courses/${courseId}/section-proposals/apply`, { method: 'POST', body: activityIds ? { activity_ids: activityIds } : {} });
+
+export const saveSectionMap = (courseId: number, moodleSection: string, sectionId: number) =>
+  request<Envelope<{ map: MoodleSectionMap; filed: number }>>(`/api/v2/sync/courses/${courseId}/section-maps`, { method: 'PUT', body: { moodle_section: moodleSection, section_id: sectionId } });
+
+export const deleteSectionMap = (courseId: number, mapId: number) =>
+  request<Envelope<null>>(`/api/v2/sync/courses/${courseId}/section-maps/${mapId}`, { method: 'DELETE', body: {} });
