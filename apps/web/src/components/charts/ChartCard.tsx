@@ -4,7 +4,7 @@ import { PieChart } from '@mui/x-charts/PieChart';
 import type { ChartData } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
-import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, type ChartKind } from './chartModel';
+import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, withReadableColors, type ChartKind } from './chartModel';
 
 export type { ChartKind } from './chartModel';
 
@@ -22,6 +22,50 @@ export interface ChartCardProps {
   valueSuffix?: string;
   /** Hint under the title, e.g. "Haga clic en un sector para ver sus tickets". */
   subtitle?: string;
+}
+
+/** Hidden on screen, read by screen readers (the chart's figures as a table). */
+const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;
+
+/** The chart's numbers as a table: its text alternative (one row per label, one column per dataset). */
+function FiguresTable({ title, data, valueSuffix }: { title: string; data: ChartData; valueSuffix?: string }) {
+  const { t } = useTranslation();
+  const columns = data.datasets.map((ds, i) => ds.label ?? (data.datasets.length > 1 ? `${t('charts.value')} ${i + 1}` : t('charts.value')));
+  return (
+    <Box component="table" sx={visuallyHidden}>
+      <caption>{t('charts.tableCaption', { title })}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('charts.category')}</th>
+          {columns.map((c, i) => (
+            <th scope="col" key={i}>
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {data.labels.map((label, row) => (
+          <tr key={row}>
+            <th scope="row">{label}</th>
+            {data.datasets.map((ds, col) => (
+              <td key={col}>{`${ds.data[row] ?? 0}${valueSuffix ?? ''}`}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </Box>
+  );
 }
 
 /** Reads the user-facing message of a failed load. */
@@ -139,7 +183,8 @@ export function ChartCard({ title, kind, data, loading, error, onSelect, height 
   } else {
     body = (
       <Box data-state="ready">
-        <Drawing kind={kind} data={data} onSelect={onSelect} height={height} valueSuffix={valueSuffix} />
+        <Drawing kind={kind} data={withReadableColors(data)} onSelect={onSelect} height={height} valueSuffix={valueSuffix} />
+        <FiguresTable title={title} data={data} valueSuffix={valueSuffix} />
       </Box>
     );
   }

@@ -1,5 +1,6 @@
 import { Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
+import { withContrast } from '../../lib/contrast';
 
 export interface CountCardProps {
   label: string;
@@ -17,6 +18,8 @@ export interface CountCardProps {
 
 /** A single figure with its label (the dashboard's stat cards). */
 export function CountCard({ label, value, loading = false, error, icon, color = 'primary.main', prefix = '', onClick }: CountCardProps) {
+  // The icon and the border are graphics: at least 3:1 against the card.
+  const tint = color.startsWith('#') ? withContrast(color) : color;
   const shown = error || value === undefined || value === null ? '—' : `${prefix}${value.toLocaleString('es-CL')}`;
   return (
     <Card
@@ -24,10 +27,10 @@ export function CountCard({ label, value, loading = false, error, icon, color = 
       role="group"
       aria-label={label}
       onClick={onClick}
-      sx={{ borderLeft: 6, borderLeftColor: color, height: '100%', cursor: onClick ? 'pointer' : undefined }}
+      sx={{ borderLeft: 6, borderLeftColor: tint, height: '100%', cursor: onClick ? 'pointer' : undefined }}
     >
       <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-        {icon && <Box sx={{ color, display: 'flex', '& svg': { fontSize: 40 } }}>{icon}</Box>}
+        {icon && <Box sx={{ color: tint, display: 'flex', '& svg': { fontSize: 40 } }}>{icon}</Box>}
         <Box>
           <Typography variant="body2" color="text.secondary">
             {label}

@@ -1,4 +1,5 @@
 import type { ChartData } from '@sigaf/contract';
+import { AA_NON_TEXT, withContrast } from '../../lib/contrast';
 
 /** The chart shapes ChartCard draws. `horizontalBar` stacks its datasets (Abierto/Cerrado, Realizado/No realizado). */
 export type ChartKind = 'pie' | 'doughnut' | 'bar' | 'stackedBar' | 'horizontalBar';
@@ -72,4 +73,12 @@ export function selection(data: ChartData, dataIndex: number, series?: string | 
   if (series === undefined) return { label };
   const datasetLabel = data.datasets[seriesIndex(series)]?.label;
   return datasetLabel === undefined ? { label } : { label, datasetLabel };
+}
+
+/**
+ * The data with every slice and bar colour reaching 3:1 against the card (WCAG AA for graphics):
+ * light colours the server sends (green, amber, grey) are drawn a shade darker.
+ */
+export function withReadableColors(data: ChartData, background = '#ffffff'): ChartData {
+  return { ...data, datasets: data.datasets.map((ds) => ({ ...ds, backgroundColor: ds.backgroundColor.map((c) => withContrast(c, background, AA_NON_TEXT)) })) };
 }
