@@ -60,7 +60,9 @@ describeE2E('students: load, find, build classrooms', () => {
     await expect(grid.getByText('Falta el nombre; Correo electrónico no válido').isVisible()).resolves.toBe(true);
     await screenshot(page, 'students-preview');
     // Nothing is written before the confirmation.
-    expect((await api(product.url, 'GET', `/api/v2/registered-user/15111111-${computeDv(15_111_111)}`, await page.evaluate(() => localStorage.getItem('access_token')!))).status).toBe(404);
+    // An unknown RUT: HTTP 200 with the body's statusCode 204 (the original client's contract).
+    const unknown = await api(product.url, 'GET', `/api/v2/registered-user/15111111-${computeDv(15_111_111)}`, await page.evaluate(() => localStorage.getItem('access_token')!));
+    expect([unknown.status, (unknown.body as { statusCode: number }).statusCode]).toEqual([200, 204]);
     await page.getByRole('button', { name: 'Confirmar importación' }).click();
     await page.getByText('Se guardarán 4 filas válidas en el curso Grúa horquilla.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'ACEPTAR' }).click();
