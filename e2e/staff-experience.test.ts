@@ -180,4 +180,38 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     const outbox = (await call('GET', `/mail/outbox?course_id=${courseId}&perPage=100`)).body._data.collections.map((c: Json) => c.properties);
     expect(outbox.filter((m: Json) => m.subject === 'Encuesta pendiente')).toHaveLength(pendingInRoom.length);
   });
+
+  it('Actividades: the sync report proposes sections; "Aplicar propuestas" files them in one click; a Moodle section is mapped once', async () => {
+    await page.goto('/my/configuracion/actividad');
+    await choose(page, 'Categorías', 'Capacitación Moodle');
+    await choose(page, 'Cursos', 'Curso sincronizado');
+    const panel = page.getByTestId('section-proposals');
+    await panel.waitFor();
+    // The tests and the withdrawal form; the survey was filed by hand in the previous test.
+    const table = panel.getByRole('table', { name: 'Secciones propuestas' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(1 + 5);
+    await table.getByRole('row').filter({ hasText: 'Formulario de renuncia' }).getByText('Renuncia', { exact: true }).last().waitFor();
+    expect(await table.getByRole('row').filter({ hasText: 'Encuesta de satisfacción' }).count()).toBe(0);
+    await screenshot(page, 'moodle-section-proposals');
+    await panel.getByRole('button', { name: 'Aplicar propuestas' }).click();
+    await snack('Se archivaron 5 actividades en la sección propuesta; 5 secciones de Moodle quedan asociadas para las próximas sincronizaciones.');
+    await panel.waitFor({ state: 'hidden' });
+    const sectionOf = async () =>
+      Object.fromEntries(
+        (await call('GET', `/activities?course_id=${courseId}&perPage=100`)).body._data.collections.map((c: Json) => [c.properties.description, c.properties.section?.key ?? null]),
+      );
+    expect(await sectionOf()).toMatchObject({ 'Pre Test A': 'pre_test_a', 'Pre Test B': 'pre_test_b', 'Post Test A': 'post_test_a', 'Post Test B': 'post_test_b', 'Formulario de renuncia': 'resign', 'Encuesta de satisfacción': 'survey' });
+
+    // The unit of the course goes to Encuesta once, for this sync and the next ones.
+    await page.getByRole('button', { name: 'Secciones de Moodle (asociadas: 5)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Secciones de Moodle' });
+    await expect.poll(() => dialog.getByRole('row').count()).toBe(1 + 5);
+    await dialog.getByRole('combobox', { name: 'Sección de Moodle' }).fill('Unidad 1');
+    await choose(dialog, 'Sección de SIGAF', 'Encuesta');
+    await dialog.getByRole('button', { name: 'Asociar' }).click();
+    await snack('Asociación guardada. Se archivaron 2 actividades en la sección.');
+    await expect.poll(() => dialog.getByRole('row').count()).toBe(1 + 6);
+    const sections = await sectionOf();
+    expect(Object.entries(sections).filter(([name]) => name.startsWith('Actividad 1.')).map(([, key]) => key)).toEqual(['survey', 'survey']);
+  });
 });
