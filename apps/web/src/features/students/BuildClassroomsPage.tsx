@@ -81,7 +81,7 @@ export default function BuildClassroomsPage() {
 
   const columns = useMemo<GridColDef<EnrolmentProps>[]>(
     () => [
-      { field: 'classroom', headerName: t('students.classroom'), width: 140, sortable: true, valueGetter: (_v, r) => r.classroom?.description ?? t('students.noClassroom') },
+      { field: 'classroom', headerName: t('students.classroom'), width: 140, sortable: true, valueGetter: (_v, r) => (r.classroom?.id ? r.classroom.description : t('students.noClassroom')) },
       { field: 'rut', headerName: t('students.rut'), width: 140, valueGetter: (_v, r) => r.registeredUser.rut },
       { field: 'name', headerName: t('students.fields.name'), flex: 1, minWidth: 140, valueGetter: (_v, r) => r.registeredUser.name },
       { field: 'lastName', headerName: t('students.fields.last_name'), flex: 1, minWidth: 140, valueGetter: (_v, r) => r.registeredUser.lastName },

@@ -113,7 +113,7 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
               {(enrolments.data ?? []).map((e) => (
                 <TableRow key={e.id}>
                   <TableCell>{e.course.description}</TableCell>
-                  <TableCell>{e.classroom?.description ?? t('students.noClassroom')}</TableCell>
+                  <TableCell>{e.classroom?.id ? e.classroom.description : t('students.noClassroom')}</TableCell>
                   <TableCell>{e.profile.description}</TableCell>
                   <TableCell>{e.finalStatus?.description ?? '—'}</TableCell>
                   <TableCell>{e.lastAccessText ?? formatDate(e.lastAccess, t('students.never'))}</TableCell>
