@@ -33,6 +33,8 @@ import { MoodlePushRepository, MoodlePushService } from './modules/moodle-sync/p
 import { createTransport } from './modules/mail/transport.js';
 import { ReminderRepository } from './modules/reminders/repository.js';
 import { ReminderService } from './modules/reminders/service.js';
+import { AgendaRepository } from './modules/agenda/repository.js';
+import { AgendaService } from './modules/agenda/service.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -74,6 +76,7 @@ export function createServices(db: Database, config: Config) {
   moodleSync.registerJobs(jobs.handlers);
   const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleSync, repos.audit, jobs.queue, config);
   moodlePush.registerJobs(jobs.handlers);
+  const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, ticketAccess, repos.audit);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleSync, repos.audit);
   return {
     db,
@@ -99,7 +102,8 @@ export function createServices(db: Database, config: Config) {
     moodleSync,
     moodlePush,
     moodleImport,
-    reminders: new ReminderService(new ReminderRepository(db), repos.tickets, ticketAccess, repos.audit),
+    reminders,
+    agenda: new AgendaService(new AgendaRepository(db, new FollowUpRepository(db)), reminders, tickets, repos.audit),
   };
 }
 

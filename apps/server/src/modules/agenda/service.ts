@@ -1,0 +1,148 @@
+import {
+  AGENDA_STALE_TICKET_DAYS,
+  chileParts,
+  isAdminLike,
+  REMINDER_MSG,
+  type AgendaCourseSettings,
+  type AgendaQuery,
+  type AgendaStudent,
+  type AgendaTicket,
+  type AgendaWorkload,
+} from '@sigaf/contract';
+import type { AuthUser } from '../../http/auth.js';
+import { forbidden, invalid, notFound } from '../../http/errors.js';
+import type { AuditRepository } from '../audit/repository.js';
+import type { ReminderService } from '../reminders/service.js';
+import type { TicketService } from '../tickets/service.js';
+import type { AgendaRepository, AtRiskRow } from './repository.js';
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+function presentStudent(r: AtRiskRow & { rules: AgendaStudent['rules'] }): AgendaStudent {
+  return {
+    enrolmentId: r.enrolmentId,
+    courseId: r.courseId,
+    course: r.course,
+    classroom: r.classroom,
+    rut: r.rut,
+    name: `${r.name} ${r.lastName}${r.motherLastName ? ` ${r.motherLastName}` : ''}`,
+    email: r.email,
+    phone: r.phone,
+    status: r.stage,
+    lastAccess: iso(r.lastAccess),
+    daysWithoutAccess: r.daysWithoutAccess,
+    progress: r.progress,
+    expectedProgress: r.expectedProgress,
+    rules: r.rules,
+    lastAttemptAt: iso(r.lastAttemptAt),
+    openTicketId: r.openTicketId,
+  };
+}
+
+/**
+ * Mi agenda: who to contact today, and why. An operator sees their own agenda; administrators any
+ * operator's (`user_id`), the workload table, reassignment and each course's thresholds; a tutor
+ * only the at-risk students of their classrooms.
+ */
+export class AgendaService {
+  constructor(
+    private readonly repo: AgendaRepository,
+    private readonly reminders: ReminderService,
+    private readonly tickets: TicketService,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Whose agenda: the caller's, or (administrators) the operator asked for. */
+  private subject(actor: AuthUser, userId?: number): number {
+    if (userId === undefined || userId === actor.id) return actor.id;
+    if (!isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.notYours);
+    return userId;
+  }
+
+  /** Section 1: pending reminders due today or already overdue. */
+  async dueReminders(actor: AuthUser, q: AgendaQuery) {
+    const userId = this.subject(actor, q.user_id);
+    const today = chileParts(new Date()).day;
+    return this.reminders.list({ user_id: userId, state: 'pending', due_to: today, page: q.page ?? 1, perPage: q.perPage, sort: (q.sort as 'due_at') ?? 'due_at', order: q.order }, actor);
+  }
+
+  /** Section 2: at-risk students without a recent contact attempt in the subject's courses (a tutor: their classrooms). */
+  async students(actor: AuthUser, q: AgendaQuery) {
+    const userId = this.subject(actor, q.user_id);
+    const courses = actor.role === 'tutor' ? await this.repo.tutorCourses(userId) : await this.repo.operatorCourses(userId);
+    const { rows, meta } = await this.repo.atRisk(courses, q);
+    return { rows: rows.map(presentStudent), meta };
+  }
+
+  /** Section 3: the subject's open tickets without an attempt for more than K days. */
+  async staleTickets(actor: AuthUser, q: AgendaQuery) {
+    const userId = this.subject(actor, q.user_id);
+    const days = q.days ?? AGENDA_STALE_TICKET_DAYS;
+    const { rows, meta } = await this.repo.staleTickets(userId, days, q);
+    const now = Date.now();
+    return {
+      rows: rows.map((t): AgendaTicket => ({
+        id: t.id,
+        ticketCode: t.ticket_code,
+        enrolmentId: t.enrolment_id,
+        course: t.course,
+        student: t.student,
+        rut: t.rut,
+        createdAt: iso(t.created_at)!,
+        lastAttemptAt: iso(t.last),
+        daysWithoutAttempt: Math.floor((now - new Date(t.last ?? t.created_at).getTime()) / 86_400_000),
+      })),
+      meta,
+    };
+  }
+
+  /** Per operator: due and overdue reminders, open tickets, stale open tickets, at-risk students without contact. */
+  async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<Array<AgendaWorkload & { staleTickets: number }>> {
+    const [load, stale, courses] = await Promise.all([this.repo.reminderLoad(), this.repo.staleCounts(days), this.repo.assignedCourses()]);
+    const counts = new Map((await this.repo.atRiskCounts(courses)).map((c) => [c.courseId, c.n]));
+    const atRisk = new Map<number, number>();
+    for (const c of courses) for (const u of c.userIds) atRisk.set(u, (atRisk.get(u) ?? 0) + (counts.get(c.courseId) ?? 0));
+    const open = new Map(stale.map((s) => [s.userId, s]));
+    return load.map((u) => ({ userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }));
+  }
+
+  /** Moves reminders and tickets to another operator (a ticket's pending reminders go with it). */
+  async reassign(body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] }, actor: AuthUser, ip: string) {
+    const to = (await this.repo.reminderLoad()).find((u) => u.userId === body.to_user_id);
+    if (!to) throw invalid({ to_user_id: [REMINDER_MSG.operatorNotFound] });
+    let tickets = 0;
+    let refused = 0;
+    let moved = 0;
+    if (body.ticket_ids.length) {
+      const r = await this.tickets.bulk({ ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id }, actor);
+      tickets = r.updated.length;
+      refused = r.refused.length;
+      moved = await this.repo.moveReminders(body.to_user_id, [], r.updated);
+    }
+    const reminders = moved + (await this.repo.moveReminders(body.to_user_id, body.reminder_ids, []));
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_reassign', entityId: String(body.to_user_id), changes: body, ip });
+    return { tickets, reminders, refused };
+  }
+
+  async courseSettings(courseId: number) {
+    const row = await this.repo.courseSettings(courseId);
+    if (!row) throw notFound(REMINDER_MSG.courseNotFound);
+    return row;
+  }
+
+  async saveCourseSettings(courseId: number, body: AgendaCourseSettings, actor: AuthUser, ip: string) {
+    await this.courseSettings(courseId);
+    await this.repo.saveCourseSettings(courseId, body);
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_course_settings', entityId: String(courseId), changes: body, ip });
+    return this.courseSettings(courseId);
+  }
+
+  async digest(actor: AuthUser) {
+    return { morningDigest: (await this.repo.digest(actor.id))?.morning_digest ?? false };
+  }
+
+  async saveDigest(actor: AuthUser, on: boolean) {
+    await this.repo.saveDigest(actor.id, on);
+    return this.digest(actor);
+  }
+}

@@ -1,0 +1,230 @@
+import { computeDv, formatRut, MSG, REMINDER_MSG } from '@sigaf/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ticketKeys } from './data.js';
+import { TEST_ADMIN } from './fixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+/**
+ * Mi agenda on hand-made data. Course C, activities R (Renuncia), E (Encuesta), PA/PB (Pre Test A/B),
+ * U1 (Unidad, weighing 30): every student (all of form A) has 3 activities to do.
+ *
+ *   S1 Aula Alfa  accessed 1 h ago    E, PA, U1 graded -> 100 %               not at risk
+ *   S2 Aula Alfa  accessed 1 h ago    Renuncia "En curso", E graded -> 33 %   resigning (+ behind? no: only active students are "behind")
+ *   S3 Aula Alfa  never accessed      nothing -> 0 %                          inactive, behind
+ *   S4 Aula Beta  accessed 10 days    100 %, contact attempt 2 days ago       inactive but contacted: left out
+ *   S5 Aula Beta  accessed 1 h ago    E graded -> 33 %                        behind (33 < 50)
+ *   S6 Aula Beta  never accessed      Renuncia finished                       resigned: never
+ *
+ * Tickets of opA (assigned): T1 on S1 open, created 10 days ago, no attempt; T4 on S4 open, created
+ * 10 days ago, attempt 2 days ago; T5 on S5 closed. opB has none. tutor follows Aula Alfa.
+ * Reminders of opA: overdue (yesterday), due later today, in 3 days, one done.
+ */
+let ctx: TestContext;
+let admin: string;
+let opA: { id: number; token: string };
+let opB: { id: number; token: string };
+let tutor: { id: number; token: string };
+let C: number;
+const enr: Record<string, number> = {};
+const tk: Record<string, number> = {};
+const rem: Record<string, number> = {};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(Date.now() - ms);
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  opA = await ctx.userWithRole('operator');
+  opB = await ctx.userWithRole('operator');
+  tutor = await ctx.userWithRole('tutor');
+  const db = ctx.db;
+  const id = async (table: 'profiles' | 'sections', key: string) => (await db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
+  const category = (await db.insertInto('categories').values({ description: 'Agenda', category_code: 'AGEN', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow()).id;
+  C = (await db.insertInto('courses').values({ description: 'Curso agenda', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  const room: Record<string, number> = {};
+  for (const name of ['Alfa', 'Beta']) room[name] = (await db.insertInto('classrooms').values({ description: `Aula agenda ${name}` }).returning('id').executeTakeFirstOrThrow()).id;
+  const unit = (await db.insertInto('sections').values({ description: 'Unidad agenda' }).returning('id').executeTakeFirstOrThrow()).id;
+  const act: Record<string, number> = {};
+  for (const [name, section_id, weighing] of [
+    ['R', await id('sections', 'resign'), 0],
+    ['E', await id('sections', 'survey'), 0],
+    ['PA', await id('sections', 'pre_test_a'), 0],
+    ['PB', await id('sections', 'pre_test_b'), 0],
+    ['U1', unit, 30],
+  ] as Array<[string, number, number]>) {
+    act[name] = (await db.insertInto('activities').values({ description: `Actividad ${name}`, course_id: C, section_id, weighing }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+  const student = await id('profiles', 'student');
+  const people: Array<[string, string, number, Date | null]> = [
+    ['S1', 'Ana', room.Alfa!, ago(HOUR)],
+    ['S2', 'Bruno', room.Alfa!, ago(HOUR)],
+    ['S3', 'Carla', room.Alfa!, null],
+    ['S4', 'Diego', room.Beta!, ago(10 * DAY)],
+    ['S5', 'Elena', room.Beta!, ago(HOUR)],
+    ['S6', 'Fabián', room.Beta!, null],
+  ];
+  let body = 21_000_000;
+  for (const [key, name, classroom_id, last] of people) {
+    while (!/^[02468]$/.test(computeDv(body))) body++;
+    const rut = formatRut({ body, dv: computeDv(body) });
+    body++;
+    const person = (await db.insertInto('registered_users').values({ rut, name, last_name: `Apellido${key}`, email: `${key.toLowerCase()}@correo.test` }).returning('id').executeTakeFirstOrThrow()).id;
+    enr[key] = (await db.insertInto('course_registered_users').values({ course_id: C, registered_user_id: person, profile_id: student, classroom_id, last_access_registered_moodle: last }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+  const grades: Array<[string, string, string | null, number | null, number | null]> = [
+    ['S1', 'R', '-', 0, null], ['S1', 'E', 'Enviado', 1, 7], ['S1', 'PA', 'Finalizado', 2, 6], ['S1', 'U1', 'Enviado', 1, 5],
+    ['S2', 'R', 'En curso', 0, null], ['S2', 'E', 'Enviado', 1, 6],
+    ['S4', 'E', 'Enviado', 1, 7], ['S4', 'PA', 'Finalizado', 2, 6], ['S4', 'U1', 'Enviado', 1, 5],
+    ['S5', 'E', 'Enviado', 1, 7],
+    ['S6', 'R', 'Finalizado', 1, null],
+  ];
+  for (const [s, a, status_moodle, completion_state, grade] of grades) {
+    await db.insertInto('activity_course_users').values({ course_registered_user_id: enr[s]!, activity_id: act[a]!, status_moodle, completion_state, grade }).execute();
+  }
+  const k = await ticketKeys(db);
+  const tickets: Array<[string, number]> = [['S1', k.open], ['S4', k.open], ['S5', k.closed]];
+  for (const [s, status] of tickets) {
+    tk[s] = (
+      await db
+        .insertInto('tickets')
+        .values({
+          course_registered_user_id: enr[s]!, course_id: C, ticket_code: `AGEN-CUR-${s}`, status_ticket_id: status, type_ticket_id: k.phone, priority_ticket_id: k.high,
+          source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opA.id, user_assigned_id: opA.id, created_at: ago(10 * DAY),
+          closing_date: status === k.closed ? new Date() : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  }
+  await db.insertInto('ticket_details').values({ ticket_id: tk.S4!, user_created_id: opA.id, status_detail_ticket_id: k.failure, comment: 'No contesta', created_at: ago(2 * DAY) }).execute();
+  await db.insertInto('classroom_tutors').values({ course_id: C, classroom_id: room.Alfa!, user_id: tutor.id }).execute();
+  const reminder = async (key: string, due: Date, state: 'pending' | 'done' = 'pending') =>
+    (rem[key] = (await db.insertInto('reminders').values({ ticket_id: tk.S1!, user_id: opA.id, created_by: opA.id, due_at: due, comment: key, state }).returning('id').executeTakeFirstOrThrow()).id);
+  await reminder('overdue', ago(DAY));
+  await reminder('today', new Date(Date.now() + 60_000));
+  await reminder('later', new Date(Date.now() + 3 * DAY));
+  await reminder('done', ago(2 * DAY), 'done');
+});
+afterAll(() => ctx.close());
+
+const get = async (url: string, token: string, status = 200) => {
+  const res = await ctx.request({ method: 'GET', url, token });
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json();
+};
+const rows = <P>(body: { _data: { collections: Array<{ properties: P }> } }) => body._data.collections.map((c) => c.properties);
+const who = (list: Array<{ enrolmentId: number }>) => list.map((r) => Object.keys(enr).find((k) => enr[k] === r.enrolmentId)).sort();
+
+describe('agenda: reminders due today and overdue', () => {
+  it('lists my pending reminders due by the end of today, overdue first, flagged', async () => {
+    const body = await get('/api/v2/agenda/reminders?page=1&perPage=10', opA.token);
+    const list = rows<{ id: number; overdue: boolean; comment: string }>(body);
+    expect(list.map((r) => r.comment)).toEqual(['overdue', 'today']);
+    expect(list.map((r) => r.overdue)).toEqual([true, false]);
+    expect(body._data.meta).toEqual({ page: 1, perPage: 10, total: 2, lastPage: 1 });
+    expect(rows(await get('/api/v2/agenda/reminders', opB.token))).toEqual([]);
+  });
+
+  it("an operator cannot read another operator's agenda; an administrator can; a tutor has no reminders", async () => {
+    const refused = await get(`/api/v2/agenda/reminders?user_id=${opA.id}`, opB.token, 403);
+    expect(refused.success).toBe(false);
+    expect(rows(await get(`/api/v2/agenda/reminders?user_id=${opA.id}`, admin))).toHaveLength(2);
+    expect((await get('/api/v2/agenda/reminders', tutor.token, 403)).message).toBe(MSG.forbidden);
+  });
+});
+
+describe('agenda: students at risk without contact', () => {
+  it('lists the at-risk students of my courses with the rules that matched, leaving out the contacted and the resigned', async () => {
+    const list = rows<{ enrolmentId: number; rules: string[]; expectedProgress: number; progress: number | null }>(await get('/api/v2/agenda/students?page=1&perPage=10', opA.token));
+    expect(who(list)).toEqual(['S2', 'S3', 'S5']);
+    const by = Object.fromEntries(list.map((r) => [who([r])[0], r]));
+    expect(by.S2!.rules).toEqual(['resigning']);
+    expect(by.S3!.rules).toEqual(['inactive', 'behind']);
+    expect(by.S5!.rules).toEqual(['behind']);
+    expect(by.S5!.progress).toBe(33);
+    expect(by.S5!.expectedProgress).toBe(50);
+    // opB has no tickets in any course: no students.
+    expect(rows(await get('/api/v2/agenda/students', opB.token))).toEqual([]);
+  });
+
+  it('sorts and pages', async () => {
+    const p1 = await get('/api/v2/agenda/students?page=1&perPage=2&sort=progress&order=asc', opA.token);
+    expect(p1._data.meta).toEqual({ page: 1, perPage: 2, total: 3, lastPage: 2 });
+    // S3 0 %, then S2 and S5 at 33 % (ties in enrolment order).
+    expect(rows<{ enrolmentId: number }>(p1).map((r) => r.enrolmentId)).toEqual([enr.S3, enr.S2]);
+    const p2 = await get('/api/v2/agenda/students?page=2&perPage=2&sort=progress&order=asc', opA.token);
+    expect(who(rows(p2))).toEqual(['S5']);
+  });
+
+  it('a tutor sees only their classrooms; an administrator sees the operator chosen', async () => {
+    expect(who(rows(await get('/api/v2/agenda/students', tutor.token)))).toEqual(['S2', 'S3']);
+    expect(who(rows(await get(`/api/v2/agenda/students?user_id=${opA.id}`, admin)))).toEqual(['S2', 'S3', 'S5']);
+    await get(`/api/v2/agenda/students?user_id=${opA.id}`, tutor.token, 403);
+  });
+
+  it("the course's thresholds decide: P below the student's progress, then P for the time elapsed", async () => {
+    const put = (payload: object) => ctx.request({ method: 'PUT', url: `/api/v2/agenda/courses/${C}/settings`, payload, token: admin });
+    expect((await put({ contact_days: 7, inactive_days: 7, progress_percent: 20 })).statusCode).toBe(200);
+    expect(who(rows(await get('/api/v2/agenda/students', opA.token)))).toEqual(['S2', 'S3']);
+    // Half the course elapsed, 100 % expected at the end: 50 % expected now.
+    const day = (d: number) => new Date(Date.now() + d * DAY).toISOString().slice(0, 10);
+    expect((await put({ contact_days: 7, inactive_days: 7, progress_percent: 100, starts_on: day(-10), ends_on: day(10) })).statusCode).toBe(200);
+    const list = rows<{ enrolmentId: number; expectedProgress: number }>(await get('/api/v2/agenda/students', opA.token));
+    expect(who(list)).toEqual(['S2', 'S3', 'S5']);
+    expect(list[0]!.expectedProgress).toBeGreaterThanOrEqual(45);
+    expect(list[0]!.expectedProgress).toBeLessThanOrEqual(55);
+    // Contacted within the last day only counts with N = 1: S4 comes back as inactive.
+    expect((await put({ contact_days: 1, inactive_days: 7, progress_percent: 50 })).statusCode).toBe(200);
+    expect(who(rows(await get('/api/v2/agenda/students', opA.token)))).toEqual(['S2', 'S3', 'S4', 'S5']);
+    const bad = await put({ contact_days: 0, inactive_days: 'x', progress_percent: 101 });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()._data.errors).toHaveProperty('progress_percent');
+    expect((await ctx.request({ method: 'PUT', url: `/api/v2/agenda/courses/${C}/settings`, payload: { contact_days: 7, inactive_days: 7, progress_percent: 50 }, token: opA.token })).statusCode).toBe(403);
+    await put({ contact_days: 7, inactive_days: 7, progress_percent: 50 });
+  });
+});
+
+describe('agenda: open tickets without an attempt', () => {
+  it('lists my open tickets whose last attempt (or creation) is older than K days', async () => {
+    const three = rows<{ id: number; daysWithoutAttempt: number }>(await get('/api/v2/agenda/tickets', opA.token));
+    expect(three.map((t) => t.id)).toEqual([tk.S1]);
+    expect(three[0]!.daysWithoutAttempt).toBe(10);
+    const one = rows<{ id: number }>(await get('/api/v2/agenda/tickets?days=1&sort=lastAttemptAt&order=asc', opA.token));
+    expect(one.map((t) => t.id)).toEqual([tk.S1, tk.S4]);
+    expect((await get('/api/v2/agenda/tickets?days=abc', opA.token, 422)).success).toBe(false);
+    await get('/api/v2/agenda/tickets', tutor.token, 403);
+  });
+});
+
+describe('agenda: administration', () => {
+  it('the workload table counts, per operator, due and overdue reminders, open tickets and at-risk students', async () => {
+    const list = rows<{ userId: number; due: number; overdue: number; openTickets: number; atRisk: number }>(await get('/api/v2/agenda/workload', admin));
+    expect(list.find((w) => w.userId === opA.id)).toMatchObject({ due: 1, overdue: 1, openTickets: 2, atRisk: 3 });
+    expect(list.find((w) => w.userId === opB.id)).toMatchObject({ due: 0, overdue: 0, openTickets: 0, atRisk: 0 });
+    expect(list.some((w) => w.userId === tutor.id)).toBe(false);
+    await get('/api/v2/agenda/workload', opA.token, 403);
+  });
+
+  it('reassigns a ticket with its pending reminders to another operator', async () => {
+    const res = await ctx.request({ method: 'POST', url: '/api/v2/agenda/reassign', payload: { to_user_id: opB.id, ticket_ids: [tk.S1] }, token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(REMINDER_MSG.reassigned(4));
+    expect(rows<{ comment: string }>(await get('/api/v2/agenda/reminders', opB.token)).map((r) => r.comment)).toEqual(['overdue', 'today']);
+    expect(rows<{ id: number }>(await get('/api/v2/agenda/tickets', opB.token)).map((t) => t.id)).toEqual([tk.S1]);
+    expect(rows(await get('/api/v2/agenda/reminders', opA.token))).toEqual([]);
+    const bad = await ctx.request({ method: 'POST', url: '/api/v2/agenda/reassign', payload: { to_user_id: tutor.id, ticket_ids: [tk.S1] }, token: admin });
+    expect(bad.statusCode).toBe(422);
+    expect((await ctx.request({ method: 'POST', url: '/api/v2/agenda/reassign', payload: { to_user_id: opA.id, ticket_ids: [tk.S1] }, token: opB.token })).statusCode).toBe(403);
+  });
+
+  it('each user keeps their own morning digest setting', async () => {
+    expect((await get('/api/v2/agenda/digest', opA.token))._data).toEqual({ morningDigest: false });
+    const res = await ctx.request({ method: 'PUT', url: '/api/v2/agenda/digest', payload: { morning_digest: true }, token: opA.token });
+    expect(res.json()._data).toEqual({ morningDigest: true });
+    expect((await get('/api/v2/agenda/digest', opB.token))._data).toEqual({ morningDigest: false });
+    expect((await ctx.request({ method: 'PUT', url: '/api/v2/agenda/digest', payload: { morning_digest: 'sí' }, token: opA.token })).statusCode).toBe(422);
+  });
+});
