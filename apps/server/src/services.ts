@@ -17,6 +17,7 @@ import { EnrolmentRepository, StudentRepository } from './modules/students/repos
 import { EnrolmentService, StudentService } from './modules/students/service.js';
 import { TicketDetailRepository, TicketFilterRepository, TicketLockRepository, TicketRepository } from './modules/tickets/repository.js';
 import { DashboardRepository } from './modules/dashboard/repository.js';
+import { StudentFiguresRepository } from './modules/dashboard/student-figures.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { FollowUpRepository } from './modules/follow-up/repository.js';
 import { FollowUpService } from './modules/follow-up/service.js';
@@ -53,6 +54,7 @@ export function createServices(db: Database, config: Config) {
     ticketLocks: new TicketLockRepository(db),
     ticketFilters: new TicketFilterRepository(db),
     dashboard: new DashboardRepository(db),
+    studentFigures: new StudentFiguresRepository(db),
     mail: new MailRepository(db),
   };
   const ticketAccess = new TicketAccess(repos.tickets);
@@ -95,7 +97,7 @@ export function createServices(db: Database, config: Config) {
     ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
     ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, ticketAccess, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
-    dashboard: new DashboardService(repos.dashboard, followUp),
+    dashboard: new DashboardService(repos.dashboard, repos.studentFigures, followUp),
     followUp,
     jobs,
     mail,

@@ -22,6 +22,7 @@ import type { AuthUser } from '../../http/auth.js';
 import { pageMeta } from '../../db/pagination.js';
 import { notFound } from '../../http/errors.js';
 import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
+import type { StudentFiguresRepository } from './student-figures.js';
 
 export type TicketCount = 'total' | 'today' | 'open' | 'closed';
 export type ProgressKind = 'graded' | 'completed';
@@ -67,6 +68,7 @@ export interface ClassroomPolicy {
 export class DashboardService {
   constructor(
     private readonly repo: DashboardRepository,
+    private readonly students: StudentFiguresRepository,
     private readonly policy?: ClassroomPolicy,
   ) {}
 
@@ -131,28 +133,28 @@ export class DashboardService {
   // Enrolled students --------------------------------------------------------------------------
 
   async statusChart(scope: Scope): Promise<ChartData> {
-    const counts = await this.repo.stageCounts(scope);
+    const counts = await this.students.stageCounts(scope);
     return { labels: [...STUDENT_STATES], datasets: [{ data: counts, backgroundColor: [...STUDENT_STATE_COLORS] }] };
   }
 
   async loggedTimeChart(scope: Scope): Promise<ChartData> {
-    const counts = await this.repo.lastAccessCounts(scope);
+    const counts = await this.students.lastAccessCounts(scope);
     return { labels: [...LOGGED_TIME_LABELS], datasets: [{ data: counts, backgroundColor: [...LOGGED_TIME_COLORS] }] };
   }
 
   card(scope: Scope): Promise<FollowStudentCard> {
-    return this.repo.card(scope);
+    return this.students.card(scope);
   }
 
   async progressChart(scope: Scope, kind: ProgressKind): Promise<ChartData> {
-    return progressChart(await this.repo.progress(scope), kind);
+    return progressChart(await this.students.progress(scope), kind);
   }
 
   /** Per activity of one section (by id, key or description). */
   async activityProgressChart(scope: Scope, sectionRef: string, kind: ProgressKind): Promise<ChartData> {
     const section = await this.repo.findSection(sectionRef);
     if (!section) throw notFound(DASHBOARD_MSG.sectionNotFound);
-    return progressChart(await this.repo.progress(scope, section.id), kind);
+    return progressChart(await this.students.progress(scope, section.id), kind);
   }
 
   /** Every student of the course (or the tutor's classrooms) with their state on the chosen activities (local or Moodle ids). */
@@ -160,9 +162,9 @@ export class DashboardService {
   /** One page of them and the page's place. */
   async studentsOnActivities(courseId: number, ids: number[], actor: AuthUser | undefined, page: { page: number; perPage: number }): Promise<StudentsOnActivitiesPage>;
   async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser, page?: { page: number; perPage: number }) {
-    const [scope, activities] = await Promise.all([this.scope(courseId, undefined, actor), this.repo.activitiesOf(courseId, ids)]);
+    const [scope, activities] = await Promise.all([this.scope(courseId, undefined, actor), this.students.activitiesOf(courseId, ids)]);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
-    const { rows, total } = await this.repo.studentsOnActivities(scope, activities.map((a) => a.id), page);
+    const { rows, total } = await this.students.studentsOnActivities(scope, activities.map((a) => a.id), page);
     const students = rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
     if (!page) return students;
     return { students, meta: pageMeta(page.page, page.perPage, total) };

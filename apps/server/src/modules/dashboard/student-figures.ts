@@ -1,0 +1,211 @@
+import { type StudentOnActivities } from '@sigaf/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { resignStages, testForm, countsTowardProgress, formApplies, type Scope, inClassrooms, type ProgressRow } from './sql.js';
+
+/** The enrolled-student figures of a course or classroom (card, status, last access, progress, students on activities), one grouped query each. */
+export class StudentFiguresRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The population CTE `enr(id, registered_user_id, classroom_id, form, stage, last_access)` (see the class comment). */
+  private livePopulation(scope: Scope) {
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
+    return sql`
+      resign as (${resignStages(scope.courseId)}),
+      enr as (
+        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle as last_access,
+          ${testForm(sql`r.rut`)} as form,
+          coalesce(rs.stage, 0) as stage
+        from course_registered_users e
+        join registered_users r on r.id = e.registered_user_id
+        join profiles p on p.id = e.profile_id and p.key = 'student'
+        left join resign rs on rs.id = e.id
+        where e.course_id = ${scope.courseId} and e.is_sincronized and ${classroom} and ${classrooms}
+      )`;
+  }
+
+  /**
+   * The same population from the course's cached rows (course_enrolment_stats, recomputed by
+   * freshProgress when marked dirty): `enr(id, registered_user_id, classroom_id, form, stage, last_access)`.
+   * Callers run `await this.freshProgress(courseId)` first.
+   */
+  private students(scope: Scope) {
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`c.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`c.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+    return sql`
+      enr as (
+        select c.enrolment_id as id, c.registered_user_id, c.classroom_id, c.last_access, c.form, c.stage
+        from course_enrolment_stats c
+        where c.course_id = ${scope.courseId} and ${classroom} and ${classrooms}
+      )`;
+  }
+
+  /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado]. */
+  async stageCounts(scope: Scope): Promise<[number, number, number]> {
+    await this.freshProgress(scope.courseId);
+    const { rows } = await sql<{ s0: number; s1: number; s2: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where stage = 0)::int as s0, count(*) filter (where stage = 1)::int as s1, count(*) filter (where stage = 2)::int as s2
+      from enr`.execute(this.db);
+    const r = rows[0] ?? { s0: 0, s1: 0, s2: 0 };
+    return [r.s0, r.s1, r.s2];
+  }
+
+  /** The follow-student card; `unsynced` counts the students enrolled here that Moodle has not confirmed (outside the other figures). */
+  async card(scope: Scope) {
+    await this.freshProgress(scope.courseId);
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
+    const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number; unsynced: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where stage = 2)::int as resign,
+        count(*) filter (where stage < 2 and last_access is not null)::int as active,
+        count(*) filter (where stage < 2 and last_access is null)::int as inactive,
+        count(*)::int as total,
+        (select count(*)::int from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student'
+          where e.course_id = ${scope.courseId} and not e.is_sincronized and ${classroom} and ${classrooms}) as unsynced
+      from enr`.execute(this.db);
+    return rows[0] ?? { resign: 0, active: 0, inactive: 0, total: 0, unsynced: 0 };
+  }
+
+  /** Students per last access: [never, < 1 day, < 1 week, older]. */
+  async lastAccessCounts(scope: Scope): Promise<[number, number, number, number]> {
+    await this.freshProgress(scope.courseId);
+    const { rows } = await sql<{ never: number; day: number; week: number; older: number }>`
+      with ${this.students(scope)}
+      select count(*) filter (where last_access is null)::int as never,
+        count(*) filter (where last_access >= now() - interval '1 day')::int as day,
+        count(*) filter (where last_access < now() - interval '1 day' and last_access >= now() - interval '7 days')::int as week,
+        count(*) filter (where last_access < now() - interval '7 days')::int as older
+      from enr`.execute(this.db);
+    const r = rows[0] ?? { never: 0, day: 0, week: 0, older: 0 };
+    return [r.never, r.day, r.week, r.older];
+  }
+
+  /**
+   * Progress of graded activities (survey, the four test sections, or weighing > 0; never the
+   * resign section) over the students not withdrawn, per section or, with `sectionId`, per
+   * activity of that section. expected = (activity, student) pairs, a test section counting only
+   * the students of its form; graded = of those with a numeric grade; completed = with
+   * completion_state > 0.
+   */
+  async progress(scope: Scope, sectionId?: number): Promise<ProgressRow[]> {
+    await this.freshProgress(scope.courseId);
+    const perActivity = sectionId !== undefined;
+    const group = perActivity ? sql`act.id, act.description` : sql`act.section_id, act.section`;
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`p.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`p.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+    const { rows } = await sql<ProgressRow>`
+      with act as (
+        select a.id, a.description, a.section_id, s.description as section, s.key
+        from activities a
+        join sections s on s.id = a.section_id
+        where a.course_id = ${scope.courseId}
+          and ${countsTowardProgress('a', 's')}
+          and ${perActivity ? sql`a.section_id = ${sectionId}` : sql`true`}
+      ),
+      pairs as (
+        select p.activity_id, p.form, sum(p.students) as students, sum(p.graded) as graded, sum(p.completed) as completed
+        from course_progress_stats p
+        where p.course_id = ${scope.courseId} and p.stage < 2 and ${classroom} and ${classrooms}
+        group by p.activity_id, p.form
+      )
+      select ${perActivity ? sql`act.id, act.description as label` : sql`act.section_id as id, act.section as label`},
+        coalesce(sum(pairs.students), 0)::int as expected,
+        coalesce(sum(pairs.graded), 0)::int as graded,
+        coalesce(sum(pairs.completed), 0)::int as completed
+      from act
+      left join pairs on pairs.activity_id = act.id and ${formApplies(sql`act.key`, sql`pairs.form`)}
+      group by ${group}
+      order by ${perActivity ? sql`act.id` : sql`act.section_id`}`.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * Recomputes the course's progress figures (course_progress_stats) when a change has marked it
+   * dirty since (migration 0008): per classroom (0: none), activity, form and stage, the students
+   * of the population, and of those the ones with a grade and with completion. Concurrent readers
+   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again.
+   */
+  private async freshProgress(courseId: number): Promise<void> {
+    const state = await this.db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', courseId).executeTakeFirst();
+    if (state && !state.dirty) return;
+    await this.db.transaction().execute(async (trx) => {
+      // A course that does not exist has nothing to cache: no state row is made for it, and the lock below finds none.
+      await sql`insert into course_stats_state (course_id, dirty) select id, true from courses where id = ${courseId} on conflict (course_id) do nothing`.execute(trx);
+      const locked = await sql<{ dirty: boolean }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(trx);
+      if (!locked.rows[0]?.dirty) return;
+      await sql`delete from course_progress_stats where course_id = ${courseId}`.execute(trx);
+      await sql`delete from course_enrolment_stats where course_id = ${courseId}`.execute(trx);
+      await sql`
+        insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)
+        with ${this.livePopulation({ courseId })}
+        select ${courseId}::int, enr.id, enr.registered_user_id, enr.classroom_id, enr.form, enr.stage, enr.last_access from enr`.execute(trx);
+      await sql`
+        insert into course_progress_stats (course_id, classroom_id, activity_id, form, stage, students, graded, completed)
+        with ${this.students({ courseId })}
+        select ${courseId}::int, coalesce(enr.classroom_id, 0), a.id, enr.form, enr.stage, count(*)::int,
+          count(acu.id) filter (where acu.grade is not null)::int,
+          count(acu.id) filter (where acu.completion_state > 0)::int
+        from activities a
+        join enr on true
+        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
+        where a.course_id = ${courseId}
+        group by 2, 3, 4, 5`.execute(trx);
+      await sql`update course_stats_state set dirty = false, refreshed_at = now() where course_id = ${courseId}`.execute(trx);
+    });
+  }
+
+  /** Course activities chosen by local id or Moodle id. */
+  async activitiesOf(courseId: number, ids: number[]) {
+    return this.db
+      .selectFrom('activities')
+      .select(['id', 'description', 'id_activity_moodle'])
+      .where('course_id', '=', courseId)
+      .where((eb) => eb.or([eb('id', 'in', ids), eb('id_activity_moodle', 'in', ids)]))
+      .orderBy('id')
+      .execute();
+  }
+
+  /**
+   * The scope's students, in name order, with their state on each of the activities: all of them
+   * or one page (the page is chosen before the activities are read) and how many there are.
+   */
+  async studentsOnActivities(scope: Scope, activityIds: number[], page?: { page: number; perPage: number }) {
+    await this.freshProgress(scope.courseId);
+    const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number; total: number }>`
+      with ${this.students(scope)},
+      chosen as (
+        select enr.id, enr.classroom_id, enr.form, enr.stage, r.rut, r.name, r.last_name, r.mother_last_name, r.email
+        from enr
+        -- One key lookup per student (OFFSET 0 keeps it a lookup): hashing every student of the
+        -- organisation for the course's few would cost many times more.
+        cross join lateral (select u.rut, u.name, u.last_name, u.mother_last_name, u.email from registered_users u where u.id = enr.registered_user_id offset 0) r
+        order by r.last_name, r.name, enr.id
+        ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
+      ),
+      per as (
+        select s.id,
+          json_agg(json_build_object(
+            'activityId', a.id, 'idActivityMoodle', a.id_activity_moodle, 'description', a.description,
+            'statusMoodle', acu.status_moodle, 'qualificationMoodle', acu.qualification_moodle,
+            'completionState', acu.completion_state, 'grade', acu.grade::float8) order by a.id) as activities
+        from chosen s
+        join activities a on a.id in (${sql.join(activityIds)})
+        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = s.id
+        group by s.id
+      )
+      select s.id, s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", s.email,
+        s.classroom_id as "classroomId", cl.description as classroom, s.form, s.stage, per.activities,
+        ${page ? sql`(select count(*) from enr)::int` : sql`0`} as total
+      from chosen s
+      join per on per.id = s.id
+      left join classrooms cl on cl.id = s.classroom_id
+      order by s.last_name, s.name, s.id`.execute(this.db);
+    const total = page ? (rows[0]?.total ?? Number((await sql<{ n: number }>`with ${this.students(scope)} select count(*)::int as n from enr`.execute(this.db)).rows[0]?.n ?? 0)) : rows.length;
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  }
+}
