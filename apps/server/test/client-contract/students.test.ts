@@ -264,6 +264,21 @@ describe('§2.14 Seguimiento (FollowUp)', () => {
     expect(rows.some((r) => r.activity_course_users.length > 0 && r.profile.description === 'Estudiante')).toBe(true);
     for (const r of rows) for (const a of r.activity_course_users) expect(typeof a.activity.section.description).toBe('string');
 
+    // A tutor on Seguimiento: the same pages, with the students of their own classrooms only.
+    const tutor = await world.ctx.db.selectFrom('users').select('id').where('email', '=', 'tutor1@sigaf.cl').executeTakeFirstOrThrow();
+    const room = rows.find((r) => r.classroom_id !== null)!.classroom_id!;
+    expect((await client.call('PUT', `/api/v2/courses/${course.id}/classrooms/${room}/tutors`, { user_ids: [tutor.id] })).status).toBe(200);
+    const asTutor = originalClient(world.ctx);
+    asTutor.token = expectShape(authLogin, await asTutor.call('POST', '/api/auth/login', { email: 'tutor1@sigaf.cl', password: world.password, remember_me: false }), 'POST /api/auth/login').access_token;
+    const tutorRows = [];
+    for (let p = 1; ; p++) {
+      const body = expectShape(getCourseRegisteredUserUsersPage, http200(await asTutor.call('GET', `/api/v2/course-registered-user/${course.id}/users?page=${p}`), 'tutor page'), 'GET /api/v2/course-registered-user/{c}/users (tutor)');
+      tutorRows.push(...body._data.data);
+      if (!body._data.next_page_url) break;
+    }
+    expect(tutorRows.length).toBe(rows.filter((r) => r.classroom_id === room).length);
+    expect(tutorRows.every((r) => r.classroom_id === room)).toBe(true);
+
     // Ticket.vue before "Masivo": all of them at once, an array.
     const all = expectShape(getCourseRegisteredUserUsersAll, http200(await client.call('GET', `/api/v2/course-registered-user/${course.id}/users/all`), 'users/all'), 'GET /api/v2/course-registered-user/{c}/users/all');
     expect(all._data.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());

@@ -104,11 +104,13 @@ export class EnrolmentRepository {
       ]);
   }
 
-  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number | null; unassigned?: boolean; profileKey?: string }) {
+  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number | null; classroomIds?: number[]; unassigned?: boolean; profileKey?: string }) {
     let query = this.base();
     if (q.courseId) query = query.where('e.course_id', '=', q.courseId);
     if (q.studentId) query = query.where('e.registered_user_id', '=', q.studentId);
     if (q.classroomId) query = query.where('e.classroom_id', '=', q.classroomId);
+    // A tutor's classrooms: none at all is an empty list.
+    if (q.classroomIds) query = q.classroomIds.length ? query.where('e.classroom_id', 'in', q.classroomIds) : query.where(sql<boolean>`false`);
     if (q.unassigned) query = query.where('e.classroom_id', 'is', null);
     if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
     if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));

@@ -232,9 +232,10 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     profile: z.string().max(40).optional(),
   });
   // A page holds 15 enrolments unless asked otherwise (Laravel's default, which the original's paginator used).
-  const courseUsers = (courseId: number, q: z.infer<typeof courseUsersQuery>, all: boolean) =>
+  const courseUsers = (courseId: number, q: z.infer<typeof courseUsersQuery>, all: boolean, classroomIds?: number[]) =>
     enrolments.list({
       ...q,
+      classroomIds,
       page: all ? undefined : q.page ?? 1,
       perPage: q.perPage ?? 15,
       courseId,
@@ -242,9 +243,11 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
       unassigned: q.unassigned === '1' || q.unassigned === 'true',
       profileKey: q.profile,
     });
-  // Seguimiento's pages: a Laravel paginator of raw enrolments (CLIENT_CONTRACT.md §2.14).
-  app.get('/course-registered-user/:id/users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
-    const { rows, meta } = await courseUsers(request.params.id, request.query, false);
+  // Seguimiento's pages: a Laravel paginator of raw enrolments (CLIENT_CONTRACT.md §2.14). Tutors
+  // use Seguimiento too: they get the students of their own classrooms of the course.
+  app.get('/course-registered-user/:id/users', { config: { access: PERMISSIONS.followUpRead }, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
+    const classroomIds = await services.followUp.access(requireAuth(request), request.params.id);
+    const { rows, meta } = await courseUsers(request.params.id, request.query, false, classroomIds);
     return ok(laravelPaginator(request, await presentRawEnrolments(request, enrolments, rows), meta!));
   });
   // Every enrolment of the course, raw, as an array.

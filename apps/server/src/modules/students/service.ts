@@ -89,7 +89,7 @@ export class EnrolmentService {
     private readonly audit: AuditRepository,
   ) {}
 
-  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number; unassigned?: boolean; profileKey?: string }) {
+  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number; classroomIds?: number[]; unassigned?: boolean; profileKey?: string }) {
     return this.repo.list(q);
   }
 
