@@ -127,7 +127,7 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
               </TableHead>
               <TableBody>
                 {d.activities.map((a) => (
-                  <TableRow key={a.activityId} sx={{ opacity: a.counts ? 1 : 0.6 }}>
+                  <TableRow key={a.activityId} sx={a.counts ? undefined : { '& .MuiTableCell-root': { color: 'text.secondary' } }}>
                     <TableCell>{a.section ?? '—'}</TableCell>
                     <TableCell>
                       {a.description}
