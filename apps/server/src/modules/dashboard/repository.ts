@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { type TicketDimension, DIMENSIONS, type TimeWindow, dayStart, dayEnd, DIM, hourOf, createdIn } from './sql.js';
 
-export * from './sql.js';
 
 /** Ticket figures of a course (Estadística) and of one day (the daily report), and the lookups of courses, classrooms and sections. Nothing loops over tickets: every figure is one grouped query. */
 export class DashboardRepository {

@@ -7,7 +7,7 @@ import { ok } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { presentRawEnrolments } from '../students/routes.js';
-import type { TicketDimension } from './repository.js';
+import type { TicketDimension } from './sql.js';
 import type { ProgressKind, TicketCount } from './service.js';
 
 /** A classroom (id, or description as the original client sends it) of a course. */

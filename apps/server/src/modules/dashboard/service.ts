@@ -21,7 +21,8 @@ import {
 import type { AuthUser } from '../../http/auth.js';
 import { pageMeta } from '../../db/pagination.js';
 import { notFound } from '../../http/errors.js';
-import { dayEnd, dayStart, type DashboardRepository, type ProgressRow, type Scope, type TicketDimension } from './repository.js';
+import type { DashboardRepository } from './repository.js';
+import { dayEnd, dayStart, type ProgressRow, type Scope, type TicketDimension } from './sql.js';
 import type { StudentFiguresRepository } from './student-figures.js';
 
 export type TicketCount = 'total' | 'today' | 'open' | 'closed';

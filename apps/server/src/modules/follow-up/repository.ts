@@ -2,7 +2,7 @@ import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, pageMeta, personSearch } from '../../db/pagination.js';
-import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/repository.js';
+import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/sql.js';
 
 /**
  * Student follow-up (SQL only): the tutors of each classroom, the courses and classrooms a user

@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { personSearch } from '../../db/pagination.js';
-import { resignStages } from '../dashboard/repository.js';
+import { resignStages } from '../dashboard/sql.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
 const chileText = (column: RawBuilder<unknown>) => sql<string | null>`to_char(${column} at time zone ${APP_TIME_ZONE}, 'DD-MM-YYYY HH24:MI')`;
