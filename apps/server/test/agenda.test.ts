@@ -126,6 +126,9 @@ describe('agenda: reminders due today and overdue', () => {
     expect(list.map((r) => r.overdue)).toEqual([true, false]);
     expect(body._data.meta).toEqual({ page: 1, perPage: 10, total: 2, lastPage: 1 });
     expect(rows(await get('/api/v2/agenda/reminders', opB.token))).toEqual([]);
+    // A sort name every object inherits is the default order, never an error.
+    expect(rows<{ comment: string }>(await get('/api/v2/agenda/reminders?sort=constructor', opA.token)).map((r) => r.comment)).toEqual(['overdue', 'today']);
+    expect((await get('/api/v2/reminders?sort=toString', opA.token, 422))._data.errors).toHaveProperty('sort');
   });
 
   it("an operator cannot read another operator's agenda; an administrator can; a tutor has no reminders", async () => {

@@ -3,6 +3,7 @@ import {
   chileParts,
   isAdminLike,
   REMINDER_MSG,
+  REMINDER_SORTS,
   type AgendaCourseSettings,
   type AgendaQuery,
   type AgendaStudent,
@@ -63,7 +64,7 @@ export class AgendaService {
   async dueReminders(actor: AuthUser, q: AgendaQuery) {
     const userId = this.subject(actor, q.user_id);
     const today = chileParts(new Date()).day;
-    return this.reminders.list({ user_id: userId, state: 'pending', due_to: today, page: q.page ?? 1, perPage: q.perPage, sort: (q.sort as 'due_at') ?? 'due_at', order: q.order }, actor);
+    return this.reminders.list({ user_id: userId, state: 'pending', due_to: today, page: q.page ?? 1, perPage: q.perPage, sort: REMINDER_SORTS.find((k) => k === q.sort) ?? 'due_at', order: q.order }, actor);
   }
 
   /** Section 2: at-risk students without a recent contact attempt in the subject's courses (a tutor: their classrooms). */

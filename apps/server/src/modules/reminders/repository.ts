@@ -77,7 +77,7 @@ export class ReminderRepository {
   /** One page (or, without `page`, up to the unpaged limit) of the reminders the filters select. */
   async list(q: ReminderQuery, callerId: number) {
     const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
-    const sort = SORTS[q.sort ?? 'due_at'] ?? SORTS.due_at!;
+    const sort = (q.sort && Object.hasOwn(SORTS, q.sort) ? SORTS[q.sort] : SORTS.due_at)!;
     const perPage = q.perPage ?? 10;
     const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${UNPAGED_LIMIT}`;
     const { rows } = await sql<ReminderRow & { __total: number }>`
