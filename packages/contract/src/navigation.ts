@@ -24,6 +24,7 @@ export const NAV_GROUPS = ['reportes', 'mantenedor', 'configuracion'] as const;
 export type NavGroup = (typeof NAV_GROUPS)[number];
 
 export const SCREEN_ROUTES: readonly ScreenRoute[] = [
+  { key: 'agenda', path: 'agenda', roles: ALL, menu: true },
   { key: 'dashboard', path: 'estadistica', roles: W, menu: true },
   { key: 'followUp', path: 'seguimiento-alumnos', roles: ALL, menu: true },
   { key: 'ticket', path: 'ticket', roles: W, menu: true },

@@ -1,5 +1,6 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import AssessmentIcon from '@mui/icons-material/Assessment';
+import EventNoteIcon from '@mui/icons-material/EventNote';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import GroupsIcon from '@mui/icons-material/Groups';
 import InsightsIcon from '@mui/icons-material/Insights';
@@ -11,6 +12,7 @@ import { lazyScreen } from './lazy';
 
 /** Icons of the flat menu entries. */
 export const SCREEN_ICONS: Record<string, SvgIconComponent> = {
+  agenda: EventNoteIcon,
   dashboard: InsightsIcon,
   followUp: GroupsIcon,
   ticket: ConfirmationNumberIcon,
@@ -25,6 +27,7 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   loadStudents: () => import('../features/students/LoadStudentsPage'),
   buildClassrooms: () => import('../features/students/BuildClassroomsPage'),
   managementStudent: () => import('../features/students/ManageStudentsPage'),
+  agenda: () => import('../features/agenda/AgendaPage'),
   ticket: () => import('../features/tickets/TicketPage'),
   manageTicket: () => import('../features/tickets/ManageTicketPage'),
   blockingTicket: () => import('../features/tickets/BlockingTicketPage'),

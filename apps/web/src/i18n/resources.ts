@@ -12,10 +12,12 @@ import enFollowup from './followup.en.json';
 import esFollowup from './followup.es.json';
 import enMoodle from './moodle.en.json';
 import esMoodle from './moodle.es.json';
+import enAgenda from './agenda.en.json';
+import esAgenda from './agenda.es.json';
 
 /**
  * Translations: the shell's file plus one file per feature area (each owns its top-level keys),
  * so areas can grow their texts without touching each other's files.
  */
-export const es = { ...esBase, ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle };
-export const en = { ...enBase, ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle };
+export const es = { ...esBase, ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda };
+export const en = { ...enBase, ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda };

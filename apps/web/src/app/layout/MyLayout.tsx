@@ -28,6 +28,7 @@ import { useSession } from '../../features/auth/session';
 import { buildMenu, initials } from '../navigation';
 import { SCREEN_ICONS } from '../screens';
 import { LanguageSwitch } from './LanguageSwitch';
+import { ReminderBadge } from '../../features/agenda/ReminderBadge';
 
 const WIDTH = 260;
 const DRAWER_KEY = 'sigaf.drawer';
@@ -149,6 +150,7 @@ export default function MyLayout() {
           <Typography variant="h6" component="div" color="primary" sx={{ flexGrow: 1, fontSize: { xs: 12, sm: 16, md: 18 }, fontWeight: 600 }}>
             {APP_TITLE.toUpperCase()}
           </Typography>
+          <ReminderBadge />
           <LanguageSwitch />
         </Toolbar>
       </AppBar>

@@ -63,7 +63,8 @@ export default function LoginPage() {
       // Commit the session and the new URL together, so /my is on screen as soon as the URL changes.
       enteringRef.current = true;
       flushSync(() => session.signIn(access_token, user));
-      navigate('/my', { replace: true, flushSync: true });
+      // Mi agenda is an operator's start screen.
+      navigate(user.role?.key === 'operator' ? '/my/agenda' : '/my', { replace: true, flushSync: true });
     } catch (err) {
       session.clear();
       setSnack(err instanceof ApiError && err.status === 429 ? err.message : t('auth.invalid'));

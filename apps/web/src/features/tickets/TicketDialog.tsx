@@ -42,6 +42,7 @@ import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workT
 import { StudentCard } from './StudentCard';
 import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
+import { TicketReminders } from '../agenda/TicketReminders';
 
 export type TicketDialogMode = 'work' | 'admin';
 
@@ -342,6 +343,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
               <Section title={t('tickets.attempt.titleCount', { count: details.length })}>
                 <AttemptTimeline details={details} onDelete={mode === 'admin' ? setDeleting : undefined} />
               </Section>
+              {mode === 'work' && <TicketReminders ticketId={ticket.id} />}
               <TicketHistory key={`${ticket.id}-${ticket.version}-${details.length}`} ticketId={ticket.id} />
               {editable && (
                 <Box component="form" id="ticket-form" onSubmit={save} noValidate>

@@ -1,0 +1,67 @@
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNotify } from '../../components/Snackbar';
+import { ApiError } from '../../lib/api';
+import { useAttemptResults, useLogAttempt } from './api';
+
+/** Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes done). */
+export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: number; ticketCode: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const results = useAttemptResults(true);
+  const log = useLogAttempt();
+  const [result, setResult] = useState<number | ''>('');
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = async () => {
+    if (result === '') {
+      setErrors({ status_detail_ticket_id: [t('common.required')] });
+      return;
+    }
+    try {
+      const res = await log.mutateAsync({ ticket_id: ticketId, status_detail_ticket_id: result, comment });
+      notify(res.message);
+      onClose();
+    } catch (err) {
+      setErrors(err instanceof ApiError ? err.fieldErrors : {});
+      setFailure(err instanceof ApiError ? err.message : t('common.error'));
+    }
+  };
+  return (
+    <Dialog open onClose={log.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="log-attempt-title">
+      <DialogTitle id="log-attempt-title">{t('agenda.attempt.title', { code: ticketCode })}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {failure && <Alert severity="error">{failure}</Alert>}
+          {results.isError && <Alert severity="error">{t('common.loadError')}</Alert>}
+          <TextField
+            select
+            label={t('agenda.attempt.result')}
+            value={results.data?.length ? result : ''}
+            onChange={(e) => setResult(Number(e.target.value))}
+            error={Boolean(errors.status_detail_ticket_id)}
+            helperText={errors.status_detail_ticket_id?.[0]}
+            required
+          >
+            {(results.data ?? []).map((o) => (
+              <MenuItem key={o.id} value={o.id}>
+                {o.description}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField label={t('agenda.attempt.comment')} value={comment} onChange={(e) => setComment(e.target.value)} multiline minRows={2} error={Boolean(errors.comment)} helperText={errors.comment?.[0]} />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={log.isPending}>
+          {t('common.cancel')}
+        </Button>
+        <Button variant="contained" onClick={() => void save()} disabled={log.isPending}>
+          {t('agenda.attempt.save')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import en from './agenda.en.json';
+import es from './agenda.es.json';
+
+/** Every key path of a nested translation object. */
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe('agenda translations', () => {
+  it('has the same keys in Spanish and English', () => {
+    expect(keys(en).sort()).toEqual(keys(es).sort());
+  });
+
+  it('owns only the agenda area', () => {
+    expect(Object.keys(es)).toEqual(['agenda']);
+    expect(Object.keys(en)).toEqual(['agenda']);
+  });
+
+  it('has no empty text', () => {
+    const leaves = (o: unknown): unknown[] => (typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o]);
+    expect([...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== '')).toBe(true);
+  });
+});
