@@ -18,7 +18,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import { registerCrud } from '../../http/crud.js';
-import { collection, created, failure, laravelPaginator, ok, relationship, resource } from '../../http/envelope.js';
+import { created, failure, laravelPaginator, ok, relationship, resource } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
