@@ -278,6 +278,8 @@ describe('§2.14 Seguimiento (FollowUp)', () => {
     }
     expect(tutorRows.length).toBe(rows.filter((r) => r.classroom_id === room).length);
     expect(tutorRows.every((r) => r.classroom_id === room)).toBe(true);
+    // The toolbar's "Última sincronización el {…}" on every "Buscar", for a tutor as well.
+    expectShape(getCourseRegisteredUsersLastSync, http200(await asTutor.call('GET', `/api/v2/course-registered-users/${course.id}/last-sync`), 'tutor last-sync'), 'GET /api/v2/course-registered-users/{c}/last-sync (tutor)');
 
     // Ticket.vue before "Masivo": all of them at once, an array.
     const all = expectShape(getCourseRegisteredUserUsersAll, http200(await client.call('GET', `/api/v2/course-registered-user/${course.id}/users/all`), 'users/all'), 'GET /api/v2/course-registered-user/{c}/users/all');

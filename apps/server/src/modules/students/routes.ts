@@ -287,7 +287,8 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
   );
 
   // A display string (dd/mm/yyyy HH:MM:SS, Chile), as the original: "Última sincronización el {…}".
-  app.get('/course-registered-users/:id/last-sync', { config: read, schema: { tags, params: idParams } }, async (request) => {
+  // Asked on every course selection, Seguimiento included (tutors too): a date is no secret.
+  app.get('/course-registered-users/:id/last-sync', { config: { access: PERMISSIONS.followUpRead }, schema: { tags, params: idParams } }, async (request) => {
     const last = await enrolments.lastSync(request.params.id);
     return ok(last ? lastSyncText(last) : 'Nunca');
   });
