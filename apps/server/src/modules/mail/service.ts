@@ -30,7 +30,8 @@ import type { JobQueue, JobRow } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import type { TicketAccess } from '../tickets/access.js';
-import type { TicketDetailRepository, TicketRepository } from '../tickets/repository.js';
+import type { TicketDetailRepository } from '../tickets/detail-repository.js';
+import type { TicketRepository } from '../tickets/repository.js';
 import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
 import type { AttachmentRow, MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
 import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
@@ -170,7 +171,7 @@ export class MailService {
   }
 
   /**
-   * Removes attachment files that are no longer needed (README, "E-mail to students"):
+   * Removes attachment files that are no longer needed (docs/operations/mail.md, "Attachment retention"):
    * - an upload no message uses, older than UNUSED_UPLOAD_HOURS: row and file;
    * - a file whose messages are all sent, the last one more than SENT_FILE_RETENTION_DAYS ago:
    *   the file; the row stays, marked purged, so that the outbox still names it (a file of a

@@ -15,7 +15,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { relationship, resource } from '../../http/envelope.js';
 import { lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
-import type { TicketDetailRow, TicketFilterRow, TicketHistoryRow, TicketLockRow, TicketParts, TicketRow } from './repository.js';
+import type { TicketDetailRow } from './detail-repository.js';
+import type { TicketFilterRow } from './filter-repository.js';
+import type { TicketHistoryRow, TicketParts, TicketRow } from './repository.js';
+import type { TicketLockRow } from './lock-repository.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 

@@ -32,7 +32,8 @@ import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
 import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
-import type { TicketParts, TicketQuery, TicketRow } from './repository.js';
+import type { TicketParts, TicketRow } from './repository.js';
+import type { TicketQuery } from './sql.js';
 import type { TicketListKind } from './service.js';
 
 /** A JSON list of ids in the path (`[1,2,3]`, also `1,2,3`); a 422 otherwise. */

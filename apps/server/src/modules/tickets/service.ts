@@ -1,45 +1,14 @@
-import {
-  canDeleteTicket,
-  chileDateTime,
-  chileParts,
-  FORM_MSG,
-  isAdminLike,
-  MSG,
-  TICKET_MSG,
-  TICKET_WORKERS,
-  ticketFiltersSchema,
-  type FieldErrors,
-  type ListQuery,
-  type RoleKey,
-  type TicketBulkInput,
-  type TicketCreateInput,
-  type TicketCreateManyInput,
-  type TicketDetailCreateInput,
-  type TicketDetailUpdateInput,
-  type TicketFilterPresetInput,
-  type TicketFilters,
-  type TicketStatusFilter,
-  type TicketUpdateInput,
-} from '@sigaf/contract';
 import type { Updateable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { TicketTable } from '../../db/schema.js';
-import type { AuthUser } from '../../http/auth.js';
-import { AppError, conflict, fieldErrorsFromZod, forbidden, invalid, notFound } from '../../http/errors.js';
+import { canDeleteTicket, chileDateTime, chileParts, FORM_MSG, MSG, TICKET_MSG, TICKET_WORKERS, type FieldErrors, type RoleKey, type TicketBulkInput, type TicketCreateInput, type TicketCreateManyInput, type TicketFilters, type TicketStatusFilter, type TicketUpdateInput } from '@sigaf/contract';
 import type { AuditRepository } from '../audit/repository.js';
-import type {
-  EnrolmentRef,
-  Lookups,
-  SortDirection,
-  TicketDetailRepository,
-  TicketFilterRepository,
-  TicketLockRepository,
-  TicketLockRow,
-  TicketQuery,
-  TicketRepository,
-  TicketRow,
-} from './repository.js';
-import { mayTouchTicket, ownerScope, type TicketAccess } from './access.js';
+import type { AuthUser } from '../../http/auth.js';
+import type { Database } from '../../db/database.js';
+import type { EnrolmentRef, Lookups, SortDirection, TicketQuery } from './sql.js';
+import type { TicketLockRepository, TicketLockRow } from './lock-repository.js';
+import type { TicketRepository, TicketRow } from './repository.js';
+import type { TicketTable } from '../../db/schema.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { mayTouchTicket, type TicketAccess } from './access.js';
 
 /** Most rows one export writes. */
 export const EXPORT_LIMIT = 20_000;
@@ -65,19 +34,19 @@ export function codePrefix(categoryCode: string, course: string): string {
 
 export const formatCode = (prefix: string, n: number) => `${prefix}-${String(n).padStart(4, '0')}`;
 
-type LockLike = Pick<TicketLockRow, 'user_id' | 'user_name' | 'created_at'>;
+export type LockLike = Pick<TicketLockRow, 'user_id' | 'user_name' | 'created_at'>;
 
 export function lockedError(lock: LockLike) {
   return conflict(TICKET_MSG.locked(lock.user_name, chileParts(lock.created_at).time));
 }
 
 /** Operators see only the tickets assigned to them; administrators and developers see all. */
-const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? actor.id : undefined);
+export const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? actor.id : undefined);
 
-type Change = [unknown, unknown];
+export type Change = [unknown, unknown];
 
 /** Applies one action to each ticket in turn; a refused one (any domain error) is reported with its reason. */
-async function eachTicket(ids: number[], action: (id: number) => Promise<unknown>) {
+export async function eachTicket(ids: number[], action: (id: number) => Promise<unknown>) {
   const done: number[] = [];
   const refused: Array<{ id: number; reason: string }> = [];
   for (const id of ids) {
@@ -93,7 +62,7 @@ async function eachTicket(ids: number[], action: (id: number) => Promise<unknown
 }
 
 /** The catalogue fields of a ticket: body field, history label, lookup, and the row's current value. */
-const OPTION_FIELDS = [
+export const OPTION_FIELDS = [
   ['status_ticket_id', 'statusTicket', 'status', 'status_description'],
   ['type_ticket_id', 'typeTicket', 'type', 'type_description'],
   ['priority_ticket_id', 'priorityTicket', 'priority', 'priority_description'],
@@ -101,7 +70,7 @@ const OPTION_FIELDS = [
   ['motive_ticket_id', 'motiveTicket', 'motive', 'motive_description'],
 ] as const;
 
-type TicketRefs = Partial<Pick<TicketCreateInput, 'status_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'source_ticket_id' | 'motive_ticket_id' | 'user_assigned_id'>> & {
+export type TicketRefs = Partial<Pick<TicketCreateInput, 'status_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'source_ticket_id' | 'motive_ticket_id' | 'user_assigned_id'>> & {
   status_detail_ticket_id?: number;
 };
 
@@ -315,221 +284,5 @@ export class TicketService {
   /** The tickets of an export: the list's filters and scope, every status unless asked. */
   exportRows(q: TicketFilters, actor: AuthUser) {
     return this.repo.all({ ...q, status: q.status ?? (q.status_ticket_id ? undefined : 'all'), assignedTo: assignedScope(actor) }, EXPORT_LIMIT);
-  }
-}
-
-/** Contact attempts. */
-export class TicketDetailService {
-  constructor(
-    private readonly db: Database,
-    private readonly repo: TicketDetailRepository,
-    private readonly tickets: TicketRepository,
-    private readonly ticketService: TicketService,
-    private readonly locks: TicketLockRepository,
-  ) {}
-
-  /** Attempts, of the caller's own tickets unless administrator or developer. */
-  list(q: ListQuery & { ticketId?: number }, actor: AuthUser) {
-    return this.repo.list({ ...q, ownerId: ownerScope(actor) });
-  }
-
-  async get(id: number) {
-    const row = await this.repo.findById(id);
-    if (!row) throw notFound();
-    return row;
-  }
-
-  /** One attempt, of a ticket the caller may touch. */
-  async getFor(id: number, actor: AuthUser) {
-    const row = await this.get(id);
-    await this.ticketService.access.assert(actor, [row.ticket_id]);
-    return row;
-  }
-
-  async ofTicket(ticketId: number, q: ListQuery, actor: AuthUser) {
-    await this.ticketService.getFor(ticketId, actor);
-    return this.repo.list({ ...q, ticketId });
-  }
-
-  ofTickets(ticketIds: number[]) {
-    return this.repo.ofTickets(ticketIds);
-  }
-
-  findMany(ids: number[]) {
-    return this.repo.findMany(ids);
-  }
-
-  private async assertUnlocked(ticketIds: number[], actor: AuthUser) {
-    const other = (await this.locks.activeOn(ticketIds)).find((l) => l.user_id !== actor.id);
-    if (other) throw lockedError(other);
-  }
-
-  async create(input: TicketDetailCreateInput, actor: AuthUser) {
-    const [id] = await this.createMany({ ...input, ticket_id: [input.ticket_id] }, actor);
-    return this.get(id!);
-  }
-
-  /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
-  async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
-    // The three checks run at once; field errors (422) come before someone else's lock (409).
-    const [found, looked, lockError] = await Promise.all([
-      this.ticketService.access.assert(actor, input.ticket_id, 'skip').then(() => this.repo.existingTickets(input.ticket_id)),
-      this.ticketService.lookupRefs({ status_detail_ticket_id: input.status_detail_ticket_id }),
-      this.assertUnlocked(input.ticket_id, actor).then(() => null, (error: unknown) => error),
-    ]);
-    const existing = new Set(found);
-    const missing = input.ticket_id.filter((id) => !existing.has(id));
-    const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
-    const refs = this.ticketService.checkRefs({ status_detail_ticket_id: input.status_detail_ticket_id }, looked, errors);
-    if (lockError) throw lockError;
-    const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
-    return this.repo.addAttempts({ ticketIds: input.ticket_id, userId: actor.id, statusDetailId: input.status_detail_ticket_id, comment: input.comment, changes });
-  }
-
-  /** Corrects an attempt: its author or an administrator/developer, recorded in the history. */
-  async update(id: number, input: TicketDetailUpdateInput, actor: AuthUser) {
-    const row = await this.getFor(id, actor);
-    if (row.user_created_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.detailEditForbidden);
-    await this.assertUnlocked([row.ticket_id], actor);
-    const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id });
-    const values: { status_detail_ticket_id?: number; comment?: string } = {};
-    const changes: Record<string, Change> = {};
-    if (input.status_detail_ticket_id !== undefined && input.status_detail_ticket_id !== row.status_detail_ticket_id) {
-      values.status_detail_ticket_id = input.status_detail_ticket_id;
-      changes.statusDetailTicket = [row.status_description, refs.detailStatus!.description];
-    }
-    if (input.comment !== undefined && input.comment !== row.comment) {
-      values.comment = input.comment;
-      changes.comment = [row.comment, input.comment];
-    }
-    if (Object.keys(values).length) {
-      await this.db.transaction().execute(async (trx) => {
-        await this.repo.update(id, values, trx);
-        await this.tickets.addHistory([{ ticketId: row.ticket_id, userId: actor.id, action: 'update_attempt', changes }], trx);
-      });
-    }
-    return this.get(id);
-  }
-
-  /** Deletes an attempt (administrators and developers; the route says so), kept in the ticket's history. */
-  async remove(id: number, actor: AuthUser) {
-    const row = await this.get(id);
-    await this.db.transaction().execute(async (trx) => {
-      await this.repo.delete(id, trx);
-      await this.tickets.addHistory(
-        [
-          {
-            ticketId: row.ticket_id,
-            userId: actor.id,
-            action: 'delete_attempt',
-            changes: {
-              statusDetailTicket: [row.status_description, null],
-              comment: [row.comment, null],
-              registeredBy: [row.user_name, null],
-              registeredAt: [chileDateTime(row.created_at), null],
-            },
-          },
-        ],
-        trx,
-      );
-      await this.tickets.touch([row.ticket_id], trx);
-    });
-  }
-}
-
-/** Edit locks: taken atomically, expiring after LOCK_TTL_MINUTES, released by save or by hand. */
-export class TicketLockService {
-  constructor(
-    private readonly repo: TicketLockRepository,
-    private readonly tickets: TicketRepository,
-    private readonly access: TicketAccess,
-    private readonly ttlMinutes: number,
-  ) {}
-
-  list(q: ListQuery) {
-    return this.repo.listActive(q);
-  }
-
-  async get(id: number) {
-    const row = await this.repo.findById(id);
-    if (!row) throw notFound();
-    return row;
-  }
-
-  /** One lock, of a ticket the caller may touch. */
-  async getFor(id: number, actor: AuthUser) {
-    const row = await this.get(id);
-    await this.access.assert(actor, [row.ticket_id]);
-    return row;
-  }
-
-  /** The active lock of a ticket, or undefined when it is free (a missing ticket is a 404). */
-  async activeFor(ticketId: number, actor: AuthUser) {
-    await this.access.assert(actor, [ticketId]);
-    return this.repo.active(ticketId);
-  }
-
-  /** Takes the lock (or renews the caller's own); a lock someone else holds is a 409. */
-  async acquire(ticketId: number, actor: AuthUser) {
-    await this.access.assert(actor, [ticketId]);
-    const before = await this.repo.active(ticketId);
-    const id = await this.repo.acquire(ticketId, actor.id, this.ttlMinutes);
-    if (id === undefined) {
-      const holder = await this.repo.active(ticketId);
-      throw holder ? lockedError(holder) : conflict(MSG.conflict);
-    }
-    return { row: await this.get(id), renewed: before?.user_id === actor.id };
-  }
-
-  /** PUT on a lock renews it for its holder. */
-  async renew(id: number, actor: AuthUser) {
-    const lock = await this.getFor(id, actor);
-    if (lock.user_id !== actor.id && !lock.expired) throw lockedError(lock);
-    return this.acquire(lock.ticket_id, actor);
-  }
-
-  /** Unlock: the holder, or an administrator/developer (then noted in the ticket's history). */
-  async release(id: number, actor: AuthUser) {
-    const lock = await this.getFor(id, actor);
-    if (lock.user_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.unlockForbidden);
-    await this.releaseMany([id], actor);
-  }
-
-  async releaseMany(ids: number[], actor: AuthUser) {
-    const locks = await this.repo.findMany(ids);
-    const deleted = await this.repo.deleteMany(locks.map((l) => l.id));
-    const gone = new Set(deleted.map((d) => d.id));
-    await this.tickets.addHistory(
-      locks
-        .filter((l) => gone.has(l.id) && l.user_id !== actor.id)
-        .map((l) => ({ ticketId: l.ticket_id, userId: actor.id, action: 'unlock', changes: { lockedBy: [l.user_name, null] } })),
-    );
-    return { deleted: [...gone], notFound: ids.filter((id) => !gone.has(id)) };
-  }
-}
-
-/** Saved list filters, each user's own. */
-export class TicketFilterService {
-  constructor(private readonly repo: TicketFilterRepository) {}
-
-  list(actor: AuthUser) {
-    return this.repo.list(actor.id);
-  }
-
-  /** Saves (or replaces, by name) a preset; its filters must be valid list filters. */
-  async save(input: TicketFilterPresetInput, actor: AuthUser) {
-    const known = Object.keys(ticketFiltersSchema.shape);
-    const filters = Object.fromEntries(Object.entries(input.filters).filter(([k, v]) => known.includes(k) && v !== null && v !== undefined && v !== ''));
-    const parsed = ticketFiltersSchema.safeParse(filters);
-    if (!parsed.success) {
-      const errors = fieldErrorsFromZod(parsed.error.issues);
-      throw invalid(Object.fromEntries(Object.entries(errors).map(([k, v]) => [`filters.${k}`, v])));
-    }
-    const { id, inserted } = await this.repo.save(actor.id, input.name, filters);
-    return { row: (await this.repo.findById(id, actor.id))!, created: inserted };
-  }
-
-  async remove(id: number, actor: AuthUser) {
-    if (!(await this.repo.delete(id, actor.id))) throw notFound();
   }
 }

@@ -1,0 +1,82 @@
+import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
+import { sql, type RawBuilder } from 'kysely';
+
+/** What a ticket list asks for: the shared filters plus the fixed part of each route. */
+export interface TicketQuery extends ListQuery, Omit<TicketFilters, 'search'> {
+  /** Operator scoping: only tickets assigned to this user. */
+  assignedTo?: number;
+  enrolmentId?: number;
+  /** Part of a ticket code (GET /tickets/code/{code}). */
+  code?: string;
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+export const attempts = sql<number>`(select count(*) from ticket_details d where d.ticket_id = t.id)`;
+
+/**
+ * One value of the row a foreign key points to. Catalogues, courses and users are read this way
+ * rather than joined: a ticket row needs a dozen of them, and a dozen joins cost the planner more
+ * than the query itself (the foreign keys guarantee the same result as the inner joins).
+ */
+export const pick = <T>(table: string, column: string, ref: string) =>
+  sql<T>`(select x.${sql.ref(column)} from ${sql.table(table)} x where x.id = ${sql.ref(ref)})`;
+/** The id of the status keyed 'open' (the key is unique). */
+export const OPEN_STATUS = sql`(select s.id from status_tickets s where s.key = 'open')`;
+
+/** Sort keys of the lists (TICKET_SORTS) and their SQL. */
+export const SORTS: Record<string, RawBuilder<unknown>> = {
+  id: sql`t.id`,
+  ticketCode: sql`t.ticket_code`,
+  createdAt: sql`t.created_at`,
+  closingDate: sql`t.closing_date`,
+  age: sql`coalesce(t.closing_date, now()) - t.created_at`,
+  attempts,
+  priority: sql`case ${pick('priority_tickets', 'key', 't.priority_ticket_id')} when 'high' then 1 when 'medium' then 2 when 'low' then 3 else 4 end`,
+  status: pick('status_tickets', 'description', 't.status_ticket_id'),
+  type: pick('type_tickets', 'description', 't.type_ticket_id'),
+  motive: pick('motive_tickets', 'description', 't.motive_ticket_id'),
+  source: pick('source_tickets', 'description', 't.source_ticket_id'),
+  operator: pick('users', 'name', 't.user_assigned_id'),
+  creator: pick('users', 'name', 't.user_create_id'),
+  student: sql`r.last_name || ' ' || r.name`,
+  rut: sql`r.rut`,
+  classroom: pick('classrooms', 'description', 'e.classroom_id'),
+  course: pick('courses', 'description', 't.course_id'),
+};
+
+/** The number after a code's prefix, as a regular expression. */
+export const CODE_NUMBER = '-(\\d{1,9})$';
+
+/** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
+export const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
+
+/** A lookup of one referenced row, as JSON (null when missing or not asked for). */
+export const option = (table: string, id: number | null | undefined) =>
+  id ? sql`(select json_build_object('id', x.id, 'description', x.description, 'key', x.key) from ${sql.table(table)} x where x.id = ${id})` : sql`null`;
+
+export interface OptionRef {
+  id: number;
+  description: string;
+  key: string | null;
+}
+export interface UserRef {
+  id: number;
+  name: string;
+  role: string | null;
+}
+export interface EnrolmentRef {
+  id: number;
+  course_id: number;
+  course_description: string;
+  category_code: string;
+}
+export interface Lookups {
+  status: OptionRef | null;
+  type: OptionRef | null;
+  priority: OptionRef | null;
+  source: OptionRef | null;
+  motive: OptionRef | null;
+  detailStatus: OptionRef | null;
+  assigned: UserRef | null;
+}
