@@ -116,7 +116,7 @@ function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork:
       renderCell: ({ row }) => (
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
           {row.rules.map((r) => (
-            <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r}`, { days: row.daysWithoutAccess ?? '∞', progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
+            <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, { days: row.daysWithoutAccess ?? 0, progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
           ))}
         </Stack>
       ),
@@ -312,8 +312,13 @@ export default function AgendaPage() {
     </TextField>
   );
   return (
-    <PageCard title={t('agenda.title')} icon={<EventNoteIcon />} actions={picker}>
-      <Typography color="text.secondary">{tutor ? t('agenda.tutorIntro') : t('agenda.intro')}</Typography>
+    <PageCard title={t('agenda.title')} icon={<EventNoteIcon />}>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mt: 1 }}>
+        <Typography color="text.secondary" sx={{ flex: 1 }}>
+          {tutor ? t('agenda.tutorIntro') : t('agenda.intro')}
+        </Typography>
+        {picker}
+      </Stack>
       {admin && <Workload onPick={setUserId} />}
       {!tutor && <DueReminders userId={userId} onOpen={open} />}
       <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} />

@@ -112,6 +112,8 @@ export function useAgendaReminders(p: AgendaParams, enabled = true) {
   return useQuery({
     queryKey: ['agenda', 'reminders', p],
     enabled,
+    // Reminders fall due while the screen is open: asked as often as the app bar's badge.
+    refetchInterval: REMINDER_POLL_MS,
     queryFn: async () => page(await getData<Collection<Reminder>>('/api/v2/agenda/reminders', { query: p as unknown as Record<string, QueryValue> })),
   });
 }
