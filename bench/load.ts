@@ -17,7 +17,7 @@ import { migrate, openDatabase, type Database } from '../apps/server/src/db/data
 import type { AuthUser } from '../apps/server/src/http/auth.js';
 import { ReportRepository } from '../apps/server/src/modules/reports/repository.js';
 import { ReportService } from '../apps/server/src/modules/reports/service.js';
-import { createServices } from '../apps/server/src/services.js';
+import { createServices, type Services } from '../apps/server/src/services.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN, seedLarge, type LargeOptions } from '../scripts/seed-large.js';
 import { startPg } from './pg.js';
@@ -233,6 +233,19 @@ function endpoints(c: Ctx, db: Database): Endpoint[] {
     list_.push(
       { name: 'follow-up.students', path: `/api/v2/follow-up/courses/${course}/students?${qs(q)}`, direct: optional(followUp, 'students', admin, course, q) },
       { name: 'follow-up.students.filtered', path: `/api/v2/follow-up/courses/${course}/students?${qs({ ...q, classroom_id: c.classroomId, inactive_days: 7, open_tickets: 1 })}`, direct: optional(followUp, 'students', admin, course, { ...q, classroom_id: c.classroomId, inactive_days: 7, open_tickets: true }) },
+    );
+  }
+  // Mi agenda's three sections (one of the course's operators, as an administrator looking at their
+  // agenda) and the app bar's badge (asked by every signed-in user every 30 s).
+  const agenda = services.agenda as Services['agenda'] | undefined;
+  if (agenda) {
+    const q = { page: 1, perPage: 10, user_id: c.operatorId };
+    const operator = { ...admin, id: c.operatorId, role: 'operator' } satisfies AuthUser;
+    list_.push(
+      { name: 'agenda.reminders', path: `/api/v2/agenda/reminders?${qs(q)}`, direct: () => agenda.dueReminders(admin, q) },
+      { name: 'agenda.students', path: `/api/v2/agenda/students?${qs(q)}`, direct: () => agenda.students(admin, q) },
+      { name: 'agenda.tickets', path: `/api/v2/agenda/tickets?${qs(q)}`, direct: () => agenda.staleTickets(admin, q) },
+      { name: 'reminders.due-count', path: '/api/v2/reminders/due-count', direct: () => s.reminders.dueCount(operator) },
     );
   }
   return list_;

@@ -485,9 +485,19 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   for (const [prefix, last] of sequences) {
     await sql`insert into ticket_code_sequences (prefix, last_value) values (${prefix}, ${last}) on conflict (prefix) do update set last_value = greatest(ticket_code_sequences.last_value, excluded.last_value)`.execute(db);
   }
+  // Reminders on about one open ticket in five, for its operator: due from three days before the
+  // reference moment to a week after it (some overdue, some today, most ahead), a few already done.
+  await sql`
+    insert into reminders (ticket_id, user_id, created_by, due_at, comment, state, done_at, created_at, updated_at)
+    select t.id, coalesce(t.user_assigned_id, t.user_create_id), t.user_create_id,
+      ${new Date(nowMs).toISOString()}::timestamptz + ((t.id * 7919) % 240 - 72) * interval '1 hour', 'Volver a llamar',
+      case when t.id % 45 = 0 then 'done' else 'pending' end, case when t.id % 45 = 0 then ${new Date(nowMs).toISOString()}::timestamptz end,
+      t.created_at, t.updated_at
+    from tickets t
+    where t.status_ticket_id = ${open} and t.id % 5 = 0`.execute(db);
   if (fast) {
     await sql`set session_replication_role = origin`.execute(db);
-    await verifyForeignKeys(db, ['users', 'categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details', 'ticket_history']);
+    await verifyForeignKeys(db, ['users', 'categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details', 'ticket_history', 'reminders']);
     await rebuildSummaries(db);
   }
   progress.done = total - 1;
