@@ -32,7 +32,9 @@ import { TicketService } from './modules/tickets/service.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
 import { MailRepository } from './modules/mail/repository.js';
+import { MailFileService } from './modules/mail/files.js';
 import { MAIL_SEND_TIMEOUT_MS, MailService } from './modules/mail/service.js';
+import { MailTemplateService } from './modules/mail/templates.js';
 import { MoodleSyncRepository } from './modules/moodle-sync/repository.js';
 import { MoodleSyncService } from './modules/moodle-sync/service.js';
 import { MoodleImportRepository, MoodleImportService } from './modules/moodle-sync/import.js';
@@ -74,9 +76,11 @@ export function createServices(db: Database, config: Config) {
     outboxDir: path.join(config.DATA_DIR, 'outbox'),
     maxConnections: config.JOBS_CONCURRENCY,
   });
+  const mailFiles = new MailFileService(repos.mail, jobs.queue, config);
+  mailFiles.registerJobs(jobs.handlers);
   // A message left 'sending' by a job the worker recovered as stale (its process died) is no
   // longer in flight: it may be taken again once the job is stale, not only after the send timeout.
-  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, ticketAccess, jobs.queue, mailTransport, config, {
+  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, ticketAccess, jobs.queue, mailTransport, mailFiles, config, {
     busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
   });
   mail.registerJobs(jobs.handlers);
@@ -107,6 +111,8 @@ export function createServices(db: Database, config: Config) {
     followUp,
     jobs,
     mail,
+    mailFiles,
+    mailTemplates: new MailTemplateService(repos.mail),
     moodleSync,
     moodlePush,
     moodleImport,

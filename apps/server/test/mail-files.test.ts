@@ -4,7 +4,7 @@ import { MAIL_MSG } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emlFileName } from '../src/modules/mail/transport.js';
-import { MAIL_CLEANUP_JOB, SENT_FILE_RETENTION_DAYS, UNUSED_UPLOAD_HOURS } from '../src/modules/mail/service.js';
+import { MAIL_CLEANUP_JOB, SENT_FILE_RETENTION_DAYS, UNUSED_UPLOAD_HOURS } from '../src/modules/mail/files.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { leaves, parseMime } from './mail-receiver.js';
 import { multipart, outboxCounts, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
@@ -111,7 +111,7 @@ describe('preview', () => {
 
 describe('attachment clean-up', () => {
   it('removes unused uploads after 24 h and the files of sent mail after the retention period, keeping the rest', async () => {
-    const mail = ctx.app.services.mail;
+    const mail = ctx.app.services.mailFiles;
     const fresh = await upload(opA.token, 'nuevo.pdf', PDF);
     const stale = await upload(opA.token, 'viejo.pdf', PDF);
     const sentFile = await upload(opA.token, 'enviado.png', PNG);

@@ -26,6 +26,7 @@ import { AppError, invalid } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import type { AttachmentRow, MailListRow, MailMessageRow, TemplateRow } from './repository.js';
+import type { MailFileService } from './files.js';
 import type { MailService } from './service.js';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
@@ -89,18 +90,18 @@ async function presentMessages(request: FastifyRequest, mail: MailService, rows:
  * Reads a multipart request: its text fields and its files, each stored as an upload (checked
  * like POST /mail/upload/file). A file over the limit is a 413.
  */
-async function readMultipart(request: FastifyRequest, mail: MailService, actor: AuthUser, maxFiles: number) {
+async function readMultipart(request: FastifyRequest, files: MailFileService, actor: AuthUser, maxFiles: number) {
   const fields: Record<string, string | string[]> = {};
-  const files: AttachmentRow[] = [];
-  const limitMb = Math.round((mail.maxAttachmentBytes / 1024 / 1024) * 10) / 10;
-  for await (const part of request.parts({ limits: { fileSize: mail.maxAttachmentBytes, files: maxFiles, fields: 50 } })) {
+  const stored: AttachmentRow[] = [];
+  const limitMb = Math.round((files.maxAttachmentBytes / 1024 / 1024) * 10) / 10;
+  for await (const part of request.parts({ limits: { fileSize: files.maxAttachmentBytes, files: maxFiles, fields: 50 } })) {
     if (part.type === 'file') {
       const chunks: Buffer[] = [];
       for await (const c of part.file) chunks.push(c as Buffer);
       if (part.file.truncated) throw new AppError(413, MAIL_MSG.fileTooLarge(limitMb));
       const buffer = Buffer.concat(chunks);
       if (!buffer.length) continue;
-      files.push(await mail.upload({ buffer, filename: part.filename || 'archivo' }, actor));
+      stored.push(await files.upload({ buffer, filename: part.filename || 'archivo' }, actor));
     } else {
       const key = part.fieldname.replace(/\[\]$/, '');
       const value = String(part.value);
@@ -108,28 +109,28 @@ async function readMultipart(request: FastifyRequest, mail: MailService, actor: 
       fields[key] = prev === undefined ? (part.fieldname.endsWith('[]') ? [value] : value) : [...(Array.isArray(prev) ? prev : [prev]), value];
     }
   }
-  return { fields, files };
+  return { fields, files: stored };
 }
 
 /** The body of /mail/single and /mail/massive: JSON, or multipart whose files are attached too. */
-async function mailBody(request: FastifyRequest, mail: MailService, actor: AuthUser) {
+async function mailBody(request: FastifyRequest, mailFiles: MailFileService, actor: AuthUser) {
   if (!request.isMultipart()) return { body: (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>, uploaded: [] };
-  const { fields, files } = await readMultipart(request, mail, actor, MAIL_MAX_FILES);
+  const { fields, files } = await readMultipart(request, mailFiles, actor, MAIL_MAX_FILES);
   const named = mailSingleSchema.shape.files.safeParse(fields.files);
   const names = named.success ? named.data : [];
   return { body: { ...fields, files: named.success ? [...names, ...files.map((f) => f.stored_name)] : fields.files }, uploaded: files };
 }
 
 /** Parses and queues a mail; the files a refused multipart request brought are removed again. */
-async function queueMail<T>(request: FastifyRequest, mail: MailService, run: (body: Record<string, unknown>, actor: AuthUser) => Promise<T>) {
+async function queueMail<T>(request: FastifyRequest, mailFiles: MailFileService, run: (body: Record<string, unknown>, actor: AuthUser) => Promise<T>) {
   const actor = requireAuth(request);
-  const { body, uploaded } = await mailBody(request, mail, actor);
+  const { body, uploaded } = await mailBody(request, mailFiles, actor);
   try {
     const result = await run(body, actor);
-    if (uploaded.length) await mail.scheduleCleanup(0);
+    if (uploaded.length) await mailFiles.scheduleCleanup(0);
     return result;
   } catch (err) {
-    for (const file of uploaded) await mail.deleteUpload(file.stored_name, actor).catch(() => undefined);
+    for (const file of uploaded) await mailFiles.deleteUpload(file.stored_name, actor).catch(() => undefined);
     throw err;
   }
 }
@@ -139,25 +140,25 @@ const nameParams = z.object({ name: z.string().max(100) });
 /** E-mail to students (BEHAVIOUR.md §9, SCREENS.md §6.2, §6.7): everyone who works tickets. */
 export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { mail } = services;
+  const { mail, mailFiles, mailTemplates } = services;
   const work = { access: PERMISSIONS.ticketWork };
   const tags = ['mail'];
 
   app.post('/mail/upload/file', { config: work, schema: { tags } }, async (request, reply) => {
     const actor = requireAuth(request);
     if (!request.isMultipart()) throw new AppError(415, MAIL_MSG.multipartRequired);
-    const { files } = await readMultipart(request, mail, actor, 1);
+    const { files } = await readMultipart(request, mailFiles, actor, 1);
     const file = files[0];
     if (!file) throw invalid({ file: [MAIL_MSG.noFile] }, MAIL_MSG.noFile);
     // The clean-up removes it later if no message uses it.
-    await mail.scheduleCleanup(0);
+    await mailFiles.scheduleCleanup(0);
     const { url, name, size, mime, originalName } = presentAttachment(request, file);
     reply.status(201);
     return created<MailUploadResult>({ url, name, size, mime, originalName }, MAIL_MSG.fileUploaded);
   });
 
   app.get('/mail/file/:name', { config: work, schema: { tags, params: nameParams } }, async (request, reply) => {
-    const { row, path } = await mail.attachmentFile(request.params.name, requireAuth(request));
+    const { row, path } = await mailFiles.attachmentFile(request.params.name, requireAuth(request));
     const filename = row.original_name;
     const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
     return reply
@@ -168,19 +169,19 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
   });
 
   app.post('/mail/delete/file', { config: work, schema: { tags, body: mailDeleteFileSchema } }, async (request) => {
-    await mail.deleteUpload(request.body.name, requireAuth(request));
+    await mailFiles.deleteUpload(request.body.name, requireAuth(request));
     // The original client removes the chip only when `_data` is truthy (CLIENT_CONTRACT.md §2.16).
     return ok(true, MAIL_MSG.fileDeleted);
   });
 
   app.post('/mail/single', { config: work, schema: { tags } }, async (request, reply) => {
-    const result = await queueMail(request, mail, (body, actor) => mail.queueSingle(mailSingleSchema.parse(body), actor));
+    const result = await queueMail(request, mailFiles, (body, actor) => mail.queueSingle(mailSingleSchema.parse(body), actor));
     reply.status(201);
     return created(result, MAIL_MSG.queued);
   });
 
   app.post('/mail/massive', { config: work, schema: { tags } }, async (request, reply) => {
-    const result = await queueMail(request, mail, (body, actor) => mail.queueMassive(mailMassiveSchema.parse(body), actor));
+    const result = await queueMail(request, mailFiles, (body, actor) => mail.queueMassive(mailMassiveSchema.parse(body), actor));
     reply.status(201);
     return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
   });
@@ -206,26 +207,26 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
   });
 
   app.get('/mail/templates', { config: work, schema: { tags, querystring: mailTemplateQuerySchema } }, async (request) => {
-    const rows = await mail.templates(request.query.course_id);
+    const rows = await mailTemplates.templates(request.query.course_id);
     return ok(collection(request, '/api/v2/mail/templates', 'mailTemplates', rows.map((t) => presentTemplate(request, t))));
   });
 
   app.get('/mail/templates/:id', { config: work, schema: { tags, params: idParams } }, async (request) =>
-    ok(presentTemplate(request, await mail.template(request.params.id))),
+    ok(presentTemplate(request, await mailTemplates.template(request.params.id))),
   );
 
   app.post('/mail/templates', { config: work, schema: { tags, body: mailTemplateSchema } }, async (request, reply) => {
-    const row = await mail.createTemplate(request.body, requireAuth(request));
+    const row = await mailTemplates.createTemplate(request.body, requireAuth(request));
     reply.status(201);
     return created(presentTemplate(request, row));
   });
 
   app.put('/mail/templates/:id', { config: work, schema: { tags, params: idParams, body: mailTemplateUpdateSchema } }, async (request) =>
-    ok(presentTemplate(request, await mail.updateTemplate(request.params.id, request.body, requireAuth(request))), MSG.updated),
+    ok(presentTemplate(request, await mailTemplates.updateTemplate(request.params.id, request.body, requireAuth(request))), MSG.updated),
   );
 
   app.delete('/mail/templates/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    await mail.deleteTemplate(request.params.id, requireAuth(request));
+    await mailTemplates.deleteTemplate(request.params.id, requireAuth(request));
     return ok(null, MSG.deleted);
   });
 };

@@ -33,20 +33,13 @@ import type { TicketAccess } from '../tickets/access.js';
 import type { TicketDetailRepository } from '../tickets/detail-repository.js';
 import type { TicketRepository } from '../tickets/repository.js';
 import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
-import type { AttachmentRow, MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
+import type { MailFileService } from './files.js';
+import type { MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
 import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
 
 export const MAIL_SEND_JOB = 'mail.send';
 /** A delivery attempt longer than this is abandoned (SCREENS.md §6.7: 120 s). */
 export const MAIL_SEND_TIMEOUT_MS = 120_000;
-
-/** The periodic removal of attachment files (cleanupFiles). */
-export const MAIL_CLEANUP_JOB = 'mail.cleanup';
-/** An upload no message has used is removed after this long (the composer has long been closed). */
-export const UNUSED_UPLOAD_HOURS = 24;
-/** The files of messages that are all sent are kept this long after the last one was sent. */
-export const SENT_FILE_RETENTION_DAYS = 30;
-const HOUR_MS = 3_600_000;
 
 export interface MailSendPayload {
   mailId: number;
@@ -67,11 +60,11 @@ function domainOf(from: string): string {
 }
 
 /**
- * E-mail to students (BEHAVIOUR.md §9): attachments, single and massive mail through a durable
- * outbox, delivery (the 'mail.send' job), the contact attempt it leaves on the ticket, templates.
+ * E-mail to students (BEHAVIOUR.md §9): single and massive mail through a durable outbox,
+ * previews, delivery (the 'mail.send' job) and the contact attempt it leaves on the ticket.
+ * Attachments are files.ts's, templates templates.ts's.
  */
 export class MailService {
-  private readonly uploadsDir: string;
   private readonly idDomain: string;
   private successDetail: { id: number; description: string } | null = null;
 
@@ -83,10 +76,10 @@ export class MailService {
     private readonly access: TicketAccess,
     private readonly queue: JobQueue,
     private readonly transport: MailTransport,
-    private readonly config: Pick<Config, 'DATA_DIR' | 'MAIL_FROM' | 'APP_SECRET' | 'MAIL_MAX_ATTACHMENT_MB'>,
+    private readonly files: MailFileService,
+    private readonly config: Pick<Config, 'MAIL_FROM' | 'APP_SECRET'>,
     private readonly opts: { busyMs?: number } = {},
   ) {
-    this.uploadsDir = path.join(config.DATA_DIR, 'uploads');
     this.idDomain = domainOf(config.MAIL_FROM);
   }
 
@@ -96,122 +89,10 @@ export class MailService {
       timeoutMs: MAIL_SEND_TIMEOUT_MS,
       onFailed: (job, error) => this.deliveryFailed(job, error),
     });
-    handlers.register<{ slot?: number }>(MAIL_CLEANUP_JOB, async (job) => {
-      const removed = await this.cleanupFiles();
-      // Files still kept will fall due later: look again in the next hour.
-      if (await this.repo.hasKeptAttachments()) await this.scheduleCleanup(0, (job.payload.slot ?? 0) + 1);
-      return removed;
-    }, { timeoutMs: 10 * 60_000 });
   }
 
   close(): void {
     this.transport.close();
-  }
-
-  get maxAttachmentBytes(): number {
-    return Math.round(this.config.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024);
-  }
-
-  // -- attachments ---------------------------------------------------------------------------
-
-  /** Stores an uploaded file under a random name after checking its type by extension and content. */
-  async upload(file: { buffer: Buffer; filename: string }, actor: AuthUser): Promise<AttachmentRow> {
-    const originalName = safeFileName(file.filename);
-    const checked = checkAttachment(originalName, file.buffer);
-    if ('error' in checked) throw invalid({ file: [checked.error === 'type' ? MAIL_MSG.fileType : MAIL_MSG.fileContent] });
-    const storedName = `${randomBytes(16).toString('hex')}.${checked.ext}`;
-    await fs.promises.mkdir(this.uploadsDir, { recursive: true });
-    const target = this.filePath(storedName);
-    await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o640 });
-    try {
-      return await this.repo.insertAttachment({
-        stored_name: storedName,
-        original_name: originalName,
-        size: file.buffer.length,
-        mime: checked.mime,
-        sha256: createHash('sha256').update(file.buffer).digest('hex'),
-        uploaded_by: actor.id,
-      });
-    } catch (err) {
-      await fs.promises.rm(target, { force: true });
-      throw err;
-    }
-  }
-
-  private filePath(storedName: string): string {
-    // Stored names are ours (hex + extension); anything else never reaches the file system.
-    if (!/^[a-f0-9]{32}\.[a-z]{2,5}$/.test(storedName)) throw notFound(MAIL_MSG.fileNotFound);
-    return path.join(this.uploadsDir, storedName);
-  }
-
-  private mayUse(row: AttachmentRow, actor: AuthUser) {
-    return row.uploaded_by === actor.id || isAdminLike(actor.role);
-  }
-
-  /** The stored file of an attachment (its uploader, an administrator or a developer). */
-  async attachmentFile(name: string, actor: AuthUser) {
-    const row = await this.repo.attachmentByName(name);
-    if (!row) throw notFound(MAIL_MSG.fileNotFound);
-    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
-    if (row.purged_at) throw new AppError(410, MAIL_MSG.fileRemoved);
-    const file = this.filePath(row.stored_name);
-    if (!fs.existsSync(file)) throw notFound(MAIL_MSG.fileNotFound);
-    return { row, path: file };
-  }
-
-  // -- clean-up ------------------------------------------------------------------------------
-
-  /**
-   * Queues the clean-up job for the next full hour at least `delayMs` away; one job per hour at
-   * most (the hour is its unique key), however many uploads ask for it.
-   */
-  async scheduleCleanup(delayMs: number, minSlot = 0) {
-    const slot = Math.max(Math.ceil((Date.now() + delayMs) / HOUR_MS), minSlot);
-    return this.queue.enqueue(MAIL_CLEANUP_JOB, { slot }, { uniqueKey: `${MAIL_CLEANUP_JOB}:${slot}`, runAt: new Date(slot * HOUR_MS), maxAttempts: 3 });
-  }
-
-  /**
-   * Removes attachment files that are no longer needed (docs/operations/mail.md, "Attachment retention"):
-   * - an upload no message uses, older than UNUSED_UPLOAD_HOURS: row and file;
-   * - a file whose messages are all sent, the last one more than SENT_FILE_RETENTION_DAYS ago:
-   *   the file; the row stays, marked purged, so that the outbox still names it (a file of a
-   *   queued, sending or failed message is kept: it may still be sent or retried);
-   * - a file in the uploads folder with no row (a crash between writing and recording it),
-   *   older than UNUSED_UPLOAD_HOURS.
-   */
-  async cleanupFiles(now = new Date()): Promise<{ unused: number; expired: number; strays: number }> {
-    const unusedBefore = new Date(now.getTime() - UNUSED_UPLOAD_HOURS * HOUR_MS);
-    const sentBefore = new Date(now.getTime() - SENT_FILE_RETENTION_DAYS * 24 * HOUR_MS);
-    const unused = await this.repo.deleteUnusedAttachments(unusedBefore);
-    const expired = await this.repo.purgeSentAttachments(sentBefore);
-    for (const name of [...unused, ...expired]) await fs.promises.rm(this.filePath(name), { force: true });
-    let strays = 0;
-    const entries = await fs.promises.readdir(this.uploadsDir).catch(() => [] as string[]);
-    const candidates = entries.filter((n) => /^[a-f0-9]{32}\.[a-z]{2,5}$/.test(n));
-    const known = new Set((await this.repo.keptAttachmentNames(candidates)).map((r) => r));
-    for (const name of candidates) {
-      if (known.has(name)) continue;
-      const stat = await fs.promises.stat(this.filePath(name)).catch(() => null);
-      if (!stat || stat.mtime >= unusedBefore) continue;
-      await fs.promises.rm(this.filePath(name), { force: true });
-      strays++;
-    }
-    return { unused: unused.length, expired: expired.length, strays };
-  }
-
-  /** Removes an upload nobody's message uses (its uploader, an administrator or a developer). */
-  async deleteUpload(name: string, actor: AuthUser): Promise<void> {
-    const row = await this.repo.attachmentByName(name);
-    if (!row) throw notFound(MAIL_MSG.fileNotFound);
-    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
-    const refusal = async () => {
-      const usage = await this.repo.attachmentUsage(row.id);
-      return usage.pending ? conflict(MAIL_MSG.fileInPendingMail) : usage.sent ? conflict(MAIL_MSG.fileInSentMail) : null;
-    };
-    const before = await refusal();
-    if (before) throw before;
-    if (!(await this.repo.deleteAttachmentIfUnused(row.id))) throw (await refusal()) ?? conflict(MAIL_MSG.fileInPendingMail);
-    await fs.promises.rm(this.filePath(row.stored_name), { force: true });
   }
 
   // -- queueing --------------------------------------------------------------------------------
@@ -235,20 +116,6 @@ export class MailService {
     if (missing.length) throw invalid({ ticketsId: [MAIL_MSG.ticketsNotFound(missing)] });
     const byId = new Map(rows.map((r) => [r.ticket_id, r]));
     return this.queueFor(input.ticketsId.map((id) => byId.get(id)!), input, actor, ticketSkipped);
-  }
-
-  private async attachments(names: string[], actor: AuthUser): Promise<AttachmentRow[]> {
-    const rows = await this.repo.attachmentsByName(names);
-    const byName = new Map(rows.map((r) => [r.stored_name, r]));
-    const errors: string[] = [];
-    for (const name of names) {
-      const row = byName.get(name);
-      if (!row) errors.push(MAIL_MSG.fileUnknown(name));
-      else if (!this.mayUse(row, actor)) errors.push(MAIL_MSG.fileNotYours);
-      else if (row.purged_at) errors.push(MAIL_MSG.fileRemoved);
-    }
-    if (errors.length) throw invalid({ files: [...new Set(errors)] });
-    return names.map((n) => byName.get(n)!);
   }
 
   private sender(t: MailRecipientRow): { from: string; replyTo: string | null } {
@@ -358,7 +225,7 @@ export class MailService {
     skippedAs: (r: R) => S,
   ): Promise<{ queued: number; messages: number[]; skipped: S[] }> {
     const html = this.cleanBody(input.text);
-    const files = await this.attachments(input.files, actor);
+    const files = await this.files.forMessage(input.files, actor);
 
     const skipped: S[] = [];
     const rows: Insertable<MailMessageTable>[] = [];
@@ -433,7 +300,7 @@ export class MailService {
           ...this.rendered(row, course?.description ?? null),
           messageId: row.message_id,
           date: new Date(row.created_at),
-          attachments: files.map((f) => ({ filename: f.original_name, path: this.filePath(f.stored_name), contentType: f.mime })),
+          attachments: files.map((f) => ({ filename: f.original_name, path: this.files.filePath(f.stored_name), contentType: f.mime })),
         },
         auth,
       );
@@ -521,56 +388,4 @@ export class MailService {
     return this.message(id, actor);
   }
 
-  // -- templates -------------------------------------------------------------------------------
-
-  templates(courseId?: number) {
-    return this.repo.templates(courseId);
-  }
-
-  async template(id: number) {
-    const row = await this.repo.template(id);
-    if (!row) throw notFound();
-    return row;
-  }
-
-  private async saveTemplate<T>(save: () => Promise<T>): Promise<T> {
-    try {
-      return await save();
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === '23505') throw invalid({ name: [MAIL_MSG.templateExists] });
-      if (code === '23503') throw invalid({ course_id: [MAIL_MSG.courseRequired] });
-      throw err;
-    }
-  }
-
-  createTemplate(input: MailTemplateInput, actor: AuthUser) {
-    return this.saveTemplate(() =>
-      this.repo.insertTemplate({ course_id: input.course_id, name: input.name, subject: input.subject, html: this.cleanTemplate(input.html), created_by: actor.id }),
-    );
-  }
-
-  /** A template is changed or deleted by whoever created it, or an administrator or developer. */
-  private async ownTemplate(id: number, actor: AuthUser) {
-    const row = await this.template(id);
-    if (row.created_by !== actor.id && !isAdminLike(actor.role)) throw forbidden(MAIL_MSG.templateNotYours);
-    return row;
-  }
-
-  async updateTemplate(id: number, input: MailTemplateUpdateInput, actor: AuthUser) {
-    await this.ownTemplate(id, actor);
-    const values = { ...input, ...(input.html !== undefined ? { html: this.cleanTemplate(input.html) } : {}) };
-    return (await this.saveTemplate(() => this.repo.updateTemplate(id, values)))!;
-  }
-
-  async deleteTemplate(id: number, actor: AuthUser) {
-    await this.ownTemplate(id, actor);
-    if (!(await this.repo.deleteTemplate(id))) throw notFound();
-  }
-
-  private cleanTemplate(html: string) {
-    const clean = sanitizeBody(html);
-    if (!htmlToText(clean)) throw invalid({ html: [MAIL_MSG.bodyRequired] });
-    return clean;
-  }
 }
