@@ -148,6 +148,10 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     const alert = await ctx.db.selectFrom('legacy_alerts').selectAll().executeTakeFirstOrThrow();
     expect(alert.comment).toBe('Volver a llamar a José');
     expect(alert.remind_at?.toISOString()).toBe('2024-06-03T13:30:00.000Z');
+    // It is a pending reminder on its ticket, for its operator.
+    const reminder = await ctx.db.selectFrom('reminders').selectAll().where('legacy_id', '=', alert.id).executeTakeFirstOrThrow();
+    expect(reminder).toMatchObject({ ticket_id: alert.ticket_id, user_id: alert.user_id, comment: 'Volver a llamar a José', state: 'pending' });
+    expect(reminder.due_at.toISOString()).toBe('2024-06-03T13:30:00.000Z');
   });
 
   it('the report lists every planted anomaly with its source ids', async () => {

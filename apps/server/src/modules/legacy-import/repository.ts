@@ -72,6 +72,22 @@ export class LegacyImportRepository {
       on conflict (prefix) do update set last_value = greatest(s.last_value, excluded.last_value)`.execute(this.db);
   }
 
+  /**
+   * The kept SIGAF 1.x reminders that have a ticket and an operator here become reminders
+   * (status_reminder 0: pending; otherwise done); the others stay only in legacy_alerts.
+   */
+  async remindersFromAlerts(): Promise<number> {
+    const r = await sql`
+      insert into reminders (ticket_id, user_id, created_by, due_at, comment, state, done_at, legacy_id, created_at, updated_at)
+      select a.ticket_id, a.user_id, a.user_id, coalesce(a.remind_at, a.created_at), a.comment,
+        case when a.status_reminder = 0 then 'pending' else 'done' end, case when a.status_reminder = 0 then null else a.updated_at end,
+        a.id, a.created_at, a.updated_at
+      from legacy_alerts a
+      where a.ticket_id is not null and a.user_id is not null
+      on conflict (legacy_id) do nothing`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0);
+  }
+
   /** A course tutor (`course_tutors`) becomes the tutor of the classrooms that course's enrolments use, in that course. */
   async assignTutor(courseId: number, userId: number): Promise<number[]> {
     const r = await sql<{ classroom_id: number }>`

@@ -359,6 +359,7 @@ export class Run extends RunBase {
       await this.write('alerts', 'legacy_alerts', cols, rows);
     }
     const kept = this.report.tables.alerts?.imported ?? 0;
-    if (kept) this.report.notes.push(`alerts: ${kept} recordatorios guardados en legacy_alerts (este sistema aún no tiene recordatorios).`);
+    const mapped = kept ? await this.repo.remindersFromAlerts() : 0;
+    if (kept) this.report.notes.push(`alerts: ${kept} recordatorios guardados en legacy_alerts; ${mapped} pasan a Recordatorios (los demás no tienen ticket u operador aquí).`);
   }
 }
