@@ -36,6 +36,7 @@ import { MailFileService } from './modules/mail/files.js';
 import { MAIL_SEND_TIMEOUT_MS, MailService } from './modules/mail/service.js';
 import { MailTemplateService } from './modules/mail/templates.js';
 import { MoodleSyncRepository } from './modules/moodle-sync/repository.js';
+import { MoodleConnectionService } from './modules/moodle-sync/connection.js';
 import { MoodleSyncService } from './modules/moodle-sync/service.js';
 import { MoodleImportRepository, MoodleImportService } from './modules/moodle-sync/import.js';
 import { MoodlePushRepository, MoodlePushService } from './modules/moodle-sync/push.js';
@@ -84,12 +85,14 @@ export function createServices(db: Database, config: Config) {
     busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
   });
   mail.registerJobs(jobs.handlers);
-  const moodleSync = new MoodleSyncService(db, new MoodleSyncRepository(db), repos.audit, jobs.queue, config);
+  const moodleSyncRepository = new MoodleSyncRepository(db);
+  const moodleConnection = new MoodleConnectionService(moodleSyncRepository, repos.audit, config);
+  const moodleSync = new MoodleSyncService(db, moodleSyncRepository, repos.audit, jobs.queue, moodleConnection, config);
   moodleSync.registerJobs(jobs.handlers);
-  const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleSync, repos.audit, jobs.queue, config);
+  const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleConnection, repos.audit, jobs.queue, config);
   moodlePush.registerJobs(jobs.handlers);
   const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, ticketAccess, repos.audit);
-  const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleSync, repos.audit);
+  const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
   return {
     db,
     config,
@@ -113,6 +116,7 @@ export function createServices(db: Database, config: Config) {
     mail,
     mailFiles,
     mailTemplates: new MailTemplateService(repos.mail),
+    moodleConnection,
     moodleSync,
     moodlePush,
     moodleImport,

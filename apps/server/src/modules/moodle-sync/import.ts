@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleCategory } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
-import { moodleFailure, type MoodleSyncService } from './service.js';
+import { moodleFailure, type MoodleConnectionService } from './connection.js';
 
 /** Local categories and courses by their Moodle ids on one platform. */
 export class MoodleImportRepository {
@@ -105,7 +105,7 @@ const fit = (s: string, min: number, max: number, pad: string) => {
 export class MoodleImportService {
   constructor(
     private readonly repo: MoodleImportRepository,
-    private readonly sync: MoodleSyncService,
+    private readonly connection: MoodleConnectionService,
     private readonly audit: AuditRepository,
   ) {}
 
@@ -118,7 +118,7 @@ export class MoodleImportService {
   }
 
   async categories(platformId: number): Promise<MoodleCategoryItem[]> {
-    const client = await this.sync.platformClient(platformId);
+    const client = await this.connection.platformClient(platformId);
     const [categories, links] = await Promise.all([this.moodle(() => client.getCategories()), this.repo.categoryLinks(platformId)]);
     return categories
       .map((c) => ({ id: c.id, name: c.name, parent: c.parent, depth: c.depth, path: c.path, courseCount: c.coursecount, localCategoryId: links.get(c.id) ?? null }))
@@ -126,7 +126,7 @@ export class MoodleImportService {
   }
 
   async courses(platformId: number, categoryId: number): Promise<MoodleCourseItem[]> {
-    const client = await this.sync.platformClient(platformId);
+    const client = await this.connection.platformClient(platformId);
     const [answer, links] = await Promise.all([this.moodle(() => client.getCoursesByField('category', categoryId)), this.repo.courseLinks(platformId)]);
     return answer.courses
       .filter((c) => c.id !== 1)
@@ -134,7 +134,7 @@ export class MoodleImportService {
   }
 
   async importCourse(platformId: number, moodleCourseId: number, actor: AuthUser, ip: string): Promise<MoodleImportResult> {
-    const client = await this.sync.platformClient(platformId);
+    const client = await this.connection.platformClient(platformId);
     const found = await this.moodle(() => client.getCoursesByField('id', moodleCourseId));
     const course = found.courses[0];
     if (!course || course.id === 1) throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);

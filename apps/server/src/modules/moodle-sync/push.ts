@@ -18,7 +18,7 @@ import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleEnrolledUser, MoodleUser } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { moodleRutOf } from './plan.js';
-import type { MoodleSyncService } from './service.js';
+import type { MoodleConnectionService } from './connection.js';
 
 export const MOODLE_PUSH_JOB = 'moodle.push';
 const JOB_TIMEOUT_MS = 60 * 60_000;
@@ -100,7 +100,7 @@ export class MoodlePushService {
   constructor(
     private readonly db: Database,
     private readonly repo: MoodlePushRepository,
-    private readonly sync: MoodleSyncService,
+    private readonly connection: MoodleConnectionService,
     private readonly audit: AuditRepository,
     private readonly queue: JobQueue,
     private readonly config: Config,
@@ -123,7 +123,7 @@ export class MoodlePushService {
   }
 
   async enqueue(courseId: number, options: MoodlePushRequest, actor: AuthUser, ip: string) {
-    await this.sync.courseClient(courseId);
+    await this.connection.courseClient(courseId);
     const job = await this.queue.enqueue(MOODLE_PUSH_JOB, { courseId, options }, { uniqueKey: `${MOODLE_PUSH_JOB}:${courseId}`, maxAttempts: 1 });
     if (job.created) await this.audit.record({ userId: actor.id, action: 'moodle.push', entity: 'courses', entityId: courseId, changes: { jobId: job.id, ...options }, ip });
     return { jobId: job.id, created: job.created };
@@ -147,7 +147,7 @@ export class MoodlePushService {
   /** One push of a course to Moodle. */
   async push(courseId: number, options: MoodlePushRequest, onProgress?: (p: MoodlePushProgress) => Promise<void> | void, signal?: AbortSignal): Promise<MoodlePushResult> {
     let calls = 0;
-    const { course, client: reader } = await this.sync.courseClient(courseId, () => calls++);
+    const { course, client: reader } = await this.connection.courseClient(courseId, () => calls++);
     const moodleId = course.id_course_moodle;
     const startedAt = new Date();
     const progress = async (phase: MoodlePushProgress['phase'], message: string, done = 0, total = 0) => {

@@ -88,14 +88,14 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
   const read = { access: PERMISSIONS.ticketWork };
   const tags = ['moodle'];
 
-  app.get('/platforms/:id/moodle', { config: write, schema: { tags, params: idParams } }, async (request) => ok(await moodle.settings(request.params.id)));
+  app.get('/platforms/:id/moodle', { config: write, schema: { tags, params: idParams } }, async (request) => ok(await services.moodleConnection.settings(request.params.id)));
 
   app.put('/platforms/:id/moodle', { config: write, schema: { tags, params: idParams, body: moodleSettingsSchema } }, async (request) =>
-    ok(await moodle.saveSettings(request.params.id, request.body, requireAuth(request), request.ip), MOODLE_MSG.saved),
+    ok(await services.moodleConnection.saveSettings(request.params.id, request.body, requireAuth(request), request.ip), MOODLE_MSG.saved),
   );
 
   app.post('/platforms/:id/moodle/test', { config: write, schema: { tags, params: idParams, body: moodleTestSchema } }, async (request) => {
-    const report = await moodle.testConnection(request.params.id, request.body);
+    const report = await services.moodleConnection.testConnection(request.params.id, request.body);
     return ok(report, report.ok ? MOODLE_MSG.connectionOk : MOODLE_MSG.connectionMissing(report.missingFunctions.length));
   });
 

@@ -22,7 +22,8 @@ import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { fileNewActivities } from './section-map.service.js';
 import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
-import type { CourseContext, MoodleSyncRepository } from './repository.js';
+import { moodleFailure, type MoodleConnectionService } from './connection.js';
+import type { MoodleSyncRepository } from './repository.js';
 
 export const MOODLE_SYNC_JOB = 'moodle.sync';
 const JOB_TIMEOUT_MS = 60 * 60_000;
@@ -30,12 +31,6 @@ const PROGRESS_EVERY_MS = 250;
 
 /** Errors about one student that do not stop a course's sync (they are reported). */
 const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
-
-/** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
-export function moodleFailure(e: MoodleError): AppError {
-  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http';
-  return new AppError(upstream ? 502 : 422, e.message, { moodle: { code: e.code, wsfunction: e.wsfunction } });
-}
 
 export interface SyncOptions {
   scope: MoodleSyncScope;
@@ -47,8 +42,7 @@ export interface SyncOptions {
 }
 
 /**
- * Moodle settings per platform (URL, token encrypted at rest and never returned), the connection
- * test, and the course sync: few calls (contents once, enrolled users paged, grades of everybody
+ * The course sync (the connection and its clients are connection.ts's): few calls (contents once, enrolled users paged, grades of everybody
  * once, completion per matched student with bounded concurrency), all writes of a course in one
  * transaction at the end, changed rows only.
  */
@@ -58,108 +52,11 @@ export class MoodleSyncService {
     private readonly repo: MoodleSyncRepository,
     private readonly audit: AuditRepository,
     private readonly queue: JobQueue,
+    private readonly connection: MoodleConnectionService,
     private readonly config: Config,
   ) {}
 
-  // --- Settings -------------------------------------------------------------------------------
-
-  private async platform(id: number) {
-    const p = await this.repo.platform(id);
-    if (!p) throw notFound();
-    return p;
-  }
-
-  private decrypt(stored: string): string {
-    try {
-      return decryptSecret(stored, this.config.APP_SECRET);
-    } catch {
-      throw new AppError(422, 'No se pudo descifrar el token de Moodle guardado: vuelva a ingresarlo.');
-    }
-  }
-
-  async settings(platformId: number) {
-    const p = await this.platform(platformId);
-    return { platformId: p.id, description: p.description, url: p.url, hasToken: p.token_encrypted !== null };
-  }
-
-  /** The stored token only ever goes to the stored URL: another URL needs its token in the same request. */
-  private assertTokenForUrl(stored: { url: string | null; token_encrypted: string | null }, url: string, token: string | undefined) {
-    if (token || !stored.token_encrypted) return;
-    if (!stored.url || normalizeMoodleUrl(url) !== normalizeMoodleUrl(stored.url)) throw invalid({ token: [MOODLE_MSG.tokenForNewUrl] });
-  }
-
-  async saveSettings(platformId: number, input: MoodleSettingsInput, actor: AuthUser, ip: string) {
-    const p = await this.platform(platformId);
-    if (!input.token && !p.token_encrypted) throw invalid({ token: [MOODLE_MSG.tokenRequired] });
-    this.assertTokenForUrl(p, input.url, input.token);
-    const url = normalizeMoodleUrl(input.url);
-    await this.repo.savePlatform(platformId, url, input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'platforms.moodle', entityId: platformId, changes: { url, token: input.token ? '***' : undefined }, ip });
-    return this.settings(platformId);
-  }
-
-  client(url: string, token: string, onCall?: () => void): MoodleClient {
-    return new MoodleClient({
-      baseUrl: url,
-      token,
-      timeoutMs: this.config.MOODLE_TIMEOUT_MS,
-      retries: this.config.MOODLE_RETRIES,
-      concurrency: this.config.MOODLE_CONCURRENCY,
-      onCall: onCall && (() => onCall()),
-    });
-  }
-
-  /** core_webservice_get_site_info with the stored settings, or with unsaved ones to try. */
-  async testConnection(platformId: number, override: { url?: string; token?: string }) {
-    const p = await this.platform(platformId);
-    if (override.url) this.assertTokenForUrl(p, override.url, override.token);
-    const url = override.url ?? p.url;
-    const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
-    if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
-    let info;
-    const client = this.client(url, token);
-    try {
-      info = await client.getSiteInfo();
-    } catch (e) {
-      throw isMoodleError(e) ? moodleFailure(e) : e;
-    }
-    // One participant of a linked course: without username and ID number nobody can be matched by RUT.
-    let identityWarning: string | null = null;
-    const sample = await this.repo.linkedMoodleCourse(platformId);
-    if (sample) {
-      try {
-        const [someone] = await client.getEnrolledUsers(sample, { limitnumber: 1, userfields: 'id,username,idnumber' });
-        if (someone && !someone.username && !someone.idnumber) identityWarning = MOODLE_MSG.identityFieldsMissing;
-      } catch (e) {
-        if (!isMoodleError(e)) throw e;
-      }
-    }
-    const available = new Set(info.functions.map((f) => f.name));
-    const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
-    return {
-      ok: missingFunctions.length === 0,
-      siteName: info.sitename,
-      siteUrl: info.siteurl,
-      release: info.release ?? null,
-      version: info.version ?? null,
-      username: info.username,
-      userIsSiteAdmin: info.userissiteadmin ?? null,
-      missingFunctions,
-      missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
-      identityWarning,
-    };
-  }
-
   // --- Course sync ---------------------------------------------------------------------------
-
-  /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */
-  private async courseContext(courseId: number): Promise<CourseContext & { id_course_moodle: number; url: string; token: string }> {
-    const c = await this.repo.course(courseId);
-    if (!c) throw notFound();
-    if (!c.id_course_moodle) throw new AppError(422, MOODLE_MSG.courseWithoutMoodle);
-    if (!c.url || !c.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
-    return { ...c, id_course_moodle: c.id_course_moodle, url: c.url, token: this.decrypt(c.token_encrypted) };
-  }
 
   registerJobs(handlers: JobHandlers): void {
     handlers.register<{ courseId: number }>(
@@ -180,7 +77,7 @@ export class MoodleSyncService {
 
   /** Queues a full sync of the course (one queued or running job per course). */
   async enqueue(courseId: number, actor: AuthUser, ip: string) {
-    await this.courseContext(courseId);
+    await this.connection.courseContext(courseId);
     const { id, created } = await this.db.transaction().execute((trx) => this.queueSync(trx, courseId));
     if (created) {
       this.queue.notify();
@@ -197,19 +94,6 @@ export class MoodleSyncService {
     const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: 3 }, trx);
     if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
     return job;
-  }
-
-  /** Client of a course's platform with the decrypted token (404 / 422 as courseContext). */
-  async courseClient(courseId: number, onCall?: () => void) {
-    const course = await this.courseContext(courseId);
-    return { course, client: this.client(course.url, course.token, onCall) };
-  }
-
-  /** Client of a platform's stored settings (422 when the connection is not configured). */
-  async platformClient(platformId: number) {
-    const p = await this.platform(platformId);
-    if (!p.url || !p.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
-    return this.client(p.url, this.decrypt(p.token_encrypted));
   }
 
   /** What the course's last (or current) full sync says. */
@@ -294,11 +178,11 @@ export class MoodleSyncService {
    * data as it was. Full syncs record their state (moodle_course_syncs) for the status endpoint.
    */
   async syncCourse(courseId: number, o: SyncOptions): Promise<MoodleSyncResult> {
-    const course = await this.courseContext(courseId);
+    const course = await this.connection.courseContext(courseId);
     const records = o.scope === 'full';
     const startedAt = new Date();
     let calls = 0;
-    const client = this.client(course.url, course.token, () => calls++);
+    const client = this.connection.client(course.url, course.token, () => calls++);
     const moodleId = course.id_course_moodle;
     let lastProgress = 0;
     let lastPhase = '';

@@ -1,0 +1,137 @@
+import { MOODLE_MSG, MOODLE_OPTIONAL_FUNCTIONS, MOODLE_SYNC_FUNCTIONS, type MoodleSettingsInput } from '@sigaf/contract';
+import type { Config } from '../../config.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError, invalid, notFound } from '../../http/errors.js';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
+import { MoodleClient, normalizeMoodleUrl } from '../../moodle/client.js';
+import { isMoodleError, MoodleError } from '../../moodle/errors.js';
+import type { AuditRepository } from '../audit/repository.js';
+import type { CourseContext, MoodleSyncRepository } from './repository.js';
+
+/** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
+export function moodleFailure(e: MoodleError): AppError {
+  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http';
+  return new AppError(upstream ? 502 : 422, e.message, { moodle: { code: e.code, wsfunction: e.wsfunction } });
+}
+
+/**
+ * The Moodle connection of each platform (URL, token encrypted at rest and never returned), the
+ * connection test, and clients for a platform or a course; the stored token only ever goes to
+ * the stored URL.
+ */
+export class MoodleConnectionService {
+  constructor(
+    private readonly repo: MoodleSyncRepository,
+    private readonly audit: AuditRepository,
+    private readonly config: Config,
+  ) {}
+
+  private async platform(id: number) {
+    const p = await this.repo.platform(id);
+    if (!p) throw notFound();
+    return p;
+  }
+
+  private decrypt(stored: string): string {
+    try {
+      return decryptSecret(stored, this.config.APP_SECRET);
+    } catch {
+      throw new AppError(422, 'No se pudo descifrar el token de Moodle guardado: vuelva a ingresarlo.');
+    }
+  }
+
+  async settings(platformId: number) {
+    const p = await this.platform(platformId);
+    return { platformId: p.id, description: p.description, url: p.url, hasToken: p.token_encrypted !== null };
+  }
+
+  /** The stored token only ever goes to the stored URL: another URL needs its token in the same request. */
+  private assertTokenForUrl(stored: { url: string | null; token_encrypted: string | null }, url: string, token: string | undefined) {
+    if (token || !stored.token_encrypted) return;
+    if (!stored.url || normalizeMoodleUrl(url) !== normalizeMoodleUrl(stored.url)) throw invalid({ token: [MOODLE_MSG.tokenForNewUrl] });
+  }
+
+  async saveSettings(platformId: number, input: MoodleSettingsInput, actor: AuthUser, ip: string) {
+    const p = await this.platform(platformId);
+    if (!input.token && !p.token_encrypted) throw invalid({ token: [MOODLE_MSG.tokenRequired] });
+    this.assertTokenForUrl(p, input.url, input.token);
+    const url = normalizeMoodleUrl(input.url);
+    await this.repo.savePlatform(platformId, url, input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined);
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'platforms.moodle', entityId: platformId, changes: { url, token: input.token ? '***' : undefined }, ip });
+    return this.settings(platformId);
+  }
+
+  client(url: string, token: string, onCall?: () => void): MoodleClient {
+    return new MoodleClient({
+      baseUrl: url,
+      token,
+      timeoutMs: this.config.MOODLE_TIMEOUT_MS,
+      retries: this.config.MOODLE_RETRIES,
+      concurrency: this.config.MOODLE_CONCURRENCY,
+      onCall: onCall && (() => onCall()),
+    });
+  }
+
+  /** core_webservice_get_site_info with the stored settings, or with unsaved ones to try. */
+  async testConnection(platformId: number, override: { url?: string; token?: string }) {
+    const p = await this.platform(platformId);
+    if (override.url) this.assertTokenForUrl(p, override.url, override.token);
+    const url = override.url ?? p.url;
+    const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
+    if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
+    let info;
+    const client = this.client(url, token);
+    try {
+      info = await client.getSiteInfo();
+    } catch (e) {
+      throw isMoodleError(e) ? moodleFailure(e) : e;
+    }
+    // One participant of a linked course: without username and ID number nobody can be matched by RUT.
+    let identityWarning: string | null = null;
+    const sample = await this.repo.linkedMoodleCourse(platformId);
+    if (sample) {
+      try {
+        const [someone] = await client.getEnrolledUsers(sample, { limitnumber: 1, userfields: 'id,username,idnumber' });
+        if (someone && !someone.username && !someone.idnumber) identityWarning = MOODLE_MSG.identityFieldsMissing;
+      } catch (e) {
+        if (!isMoodleError(e)) throw e;
+      }
+    }
+    const available = new Set(info.functions.map((f) => f.name));
+    const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
+    return {
+      ok: missingFunctions.length === 0,
+      siteName: info.sitename,
+      siteUrl: info.siteurl,
+      release: info.release ?? null,
+      version: info.version ?? null,
+      username: info.username,
+      userIsSiteAdmin: info.userissiteadmin ?? null,
+      missingFunctions,
+      missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
+      identityWarning,
+    };
+  }
+
+  /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */
+  async courseContext(courseId: number): Promise<CourseContext & { id_course_moodle: number; url: string; token: string }> {
+    const c = await this.repo.course(courseId);
+    if (!c) throw notFound();
+    if (!c.id_course_moodle) throw new AppError(422, MOODLE_MSG.courseWithoutMoodle);
+    if (!c.url || !c.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
+    return { ...c, id_course_moodle: c.id_course_moodle, url: c.url, token: this.decrypt(c.token_encrypted) };
+  }
+
+  /** Client of a course's platform with the decrypted token (404 / 422 as courseContext). */
+  async courseClient(courseId: number, onCall?: () => void) {
+    const course = await this.courseContext(courseId);
+    return { course, client: this.client(course.url, course.token, onCall) };
+  }
+
+  /** Client of a platform's stored settings (422 when the connection is not configured). */
+  async platformClient(platformId: number) {
+    const p = await this.platform(platformId);
+    if (!p.url || !p.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
+    return this.client(p.url, this.decrypt(p.token_encrypted));
+  }
+}
