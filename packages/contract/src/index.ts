@@ -10,6 +10,7 @@ export * from './users.js';
 export * from './resources.js';
 export * from './permissions.js';
 export * from './students.js';
+export * from './dates.js';
 export * from './tickets.js';
 export * from './mail.js';
 export * from './moodle.js';

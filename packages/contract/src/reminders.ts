@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORM_MSG } from './resources.js';
-import { chileParts, parseDay } from './tickets.js';
+import { chileParts, parseDay } from './dates.js';
 
 /**
  * Reminders on tickets (Recordatorios) and the operator's agenda (Mi agenda, `/my/agenda`).

@@ -3,11 +3,9 @@ import { listQuerySchema } from './envelope.js';
 import { FORM_MSG } from './resources.js';
 import { isAdminLike, type RoleKey } from './roles.js';
 import type { StudentSummary } from './students.js';
+import { parseDay } from './dates.js';
 
 /** Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2). */
-
-/** Dates and times are shown in Chilean time, whatever the server's zone. */
-export const APP_TIME_ZONE = 'America/Santiago';
 
 export const TICKET_MSG = {
   created: 'El ticket se ha creado correctamente.',
@@ -78,72 +76,6 @@ export const TICKET_FIELD_LABELS: Record<string, string> = {
   registeredAt: 'Fecha de registro',
   lockedBy: 'Bloqueado por',
 };
-
-// ---------------------------------------------------------------------------------------------
-// Dates
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** A calendar day written `yyyy-mm-dd` or `dd-mm-yyyy` (also with `/`), as `yyyy-mm-dd`; null when not a real day. */
-export function parseDay(input: string | null | undefined): string | null {
-  if (typeof input !== 'string') return null;
-  const s = input.trim();
-  let y: number, m: number, d: number;
-  let match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s);
-  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else if ((match = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(s))) [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else return null;
-  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  if (d > last) return null;
-  return `${y}-${pad(m)}-${pad(d)}`;
-}
-
-const zoneFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: APP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** A moment as Chilean calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`). */
-export function chileParts(value: Date | string): { date: string; time: string; day: string } {
-  // Time zone offsets change on whole minutes, so every moment of a minute has the same parts:
-  // formatting is remembered per minute (formatToParts is slow and lists format many dates).
-  const minute = Math.floor(new Date(value).getTime() / 60_000);
-  const known = partsByMinute.get(minute);
-  if (known) return known;
-  const parts = Object.fromEntries(zoneFormat.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]));
-  const result = { date: `${parts.day}-${parts.month}-${parts.year}`, time: `${parts.hour}:${parts.minute}`, day: `${parts.year}-${parts.month}-${parts.day}` };
-  if (partsByMinute.size >= 50_000) partsByMinute.clear();
-  partsByMinute.set(minute, result);
-  return result;
-}
-const partsByMinute = new Map<number, { date: string; time: string; day: string }>();
-
-/** `dd-mm-yyyy HH:mm` in Chilean time, or '' for no date. */
-export function chileDateTime(value: Date | string | null | undefined): string {
-  if (!value) return '';
-  const p = chileParts(value);
-  return `${p.date} ${p.time}`;
-}
-
-const DAY_MS = 86_400_000;
-
-/** Whole days from creation to closing (or to now while open). */
-export function ticketAgeDays(createdAt: Date | string, closingDate: Date | string | null | undefined, now: Date = new Date()): number {
-  const end = closingDate ? new Date(closingDate) : now;
-  return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY_MS));
-}
-
-/** "< 24h", "1 día", "N días" (the original's "1 días" fixed). */
-export function ticketAgeText(days: number): string {
-  if (days < 1) return '< 24h';
-  return days === 1 ? '1 día' : `${days} días`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas
