@@ -6,6 +6,7 @@ import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
 import { firstAdminBanner } from './banner.js';
+import { AgendaDigest } from './modules/agenda/digest.js';
 
 async function main() {
   const config = loadConfig();
@@ -23,6 +24,7 @@ async function main() {
   const demoModule = demoRequested(config) ? await import('./demo/start.js') : null;
   const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;
   const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
+  const digest = new AgendaDigest(handle.db, app.services.jobs.queue, config, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -31,6 +33,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000);
     await scheduler.stop();
+    await digest.stop();
     await worker.stop({ graceMs: 8_000 });
     await app.close();
     await demo?.sim.close();
@@ -44,6 +47,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   worker.start();
   scheduler.start();
+  digest.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
   const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null } : null;

@@ -1,4 +1,6 @@
-import { computeDv, formatRut, MSG, REMINDER_MSG } from '@sigaf/contract';
+import { chileLocalToDate, chileParts, computeDv, formatRut, MSG, REMINDER_MSG } from '@sigaf/contract';
+import { AgendaDigest } from '../src/modules/agenda/digest.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
@@ -229,5 +231,22 @@ describe('agenda: administration', () => {
     expect(res.json()._data).toEqual({ morningDigest: true });
     expect((await get('/api/v2/agenda/digest', opB.token))._data).toEqual({ morningDigest: false });
     expect((await ctx.request({ method: 'PUT', url: '/api/v2/agenda/digest', payload: { morning_digest: 'sí' }, token: opA.token })).statusCode).toBe(422);
+  });
+
+  it('the morning digest: once a day from 07:30 Chilean time, to those who asked for it, through the outbox', async () => {
+    const digest = new AgendaDigest(ctx.db, ctx.app.services.jobs.queue, { MAIL_FROM: 'SIGAF <no-reply@sigaf.test>', PUBLIC_URL: 'https://sigaf.example' });
+    const day = chileParts(new Date()).day;
+    expect(await digest.tick(chileLocalToDate(day, '07:00')!)).toEqual([]);
+    // opA asked for it above; opB did not. opB's reminders and students would fill one, opA's students do.
+    const ids = await digest.tick(chileLocalToDate(day, '08:00')!);
+    expect(ids).toHaveLength(1);
+    const mail = await ctx.db.selectFrom('mail_messages').selectAll().where('id', '=', ids[0]!).executeTakeFirstOrThrow();
+    const email = (await ctx.db.selectFrom('users').select('email').where('id', '=', opA.id).executeTakeFirstOrThrow()).email;
+    expect(mail).toMatchObject({ to_address: email, status: 'queued', ticket_id: null });
+    expect(mail.text).toContain('Estudiantes en riesgo sin contacto (3)');
+    expect(mail.text).toContain('https://sigaf.example/my/agenda');
+    expect(await ctx.db.selectFrom('jobs').select('id').where('type', '=', 'mail.send').where(sql`payload->>'mailId'`, '=', String(ids[0])).execute()).toHaveLength(1);
+    // Once a day.
+    expect(await digest.tick(chileLocalToDate(day, '09:00')!)).toEqual([]);
   });
 });

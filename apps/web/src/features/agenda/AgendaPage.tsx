@@ -7,7 +7,7 @@ import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalk';
 import SnoozeIcon from '@mui/icons-material/Snooze';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Box, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +19,7 @@ import { useSession } from '../auth/session';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
-import { useAgendaReminders, useAgendaStudents, useAgendaTickets, useReassign, useStaff, useWorkload } from './api';
+import { useAgendaReminders, useAgendaStudents, useAgendaTickets, useDigest, useReassign, useSaveDigest, useStaff, useWorkload } from './api';
 import { LogAttemptDialog } from './LogAttemptDialog';
 import { ReminderDialog } from './ReminderDialog';
 import { ReminderStateChip } from './ReminderList';
@@ -292,6 +292,32 @@ function Workload({ onPick }: { onPick: (userId: number) => void }) {
   );
 }
 
+/** The caller's own morning digest by e-mail: their due and overdue reminders and at-risk students, each morning. */
+function DigestSwitch() {
+  const { t } = useTranslation();
+  const notify = useNotify();
+  const digest = useDigest(true);
+  const save = useSaveDigest();
+  return (
+    <FormControlLabel
+      control={
+        <Switch
+          checked={digest.data ?? false}
+          disabled={digest.isPending || save.isPending}
+          onChange={async (e) => {
+            try {
+              notify((await save.mutateAsync(e.target.checked)).message);
+            } catch (err) {
+              notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
+            }
+          }}
+        />
+      }
+      label={t('agenda.digest')}
+    />
+  );
+}
+
 /** Mi agenda (`/my/agenda`): who to contact today, and why. */
 export default function AgendaPage() {
   const { t } = useTranslation();
@@ -317,6 +343,7 @@ export default function AgendaPage() {
         <Typography color="text.secondary" sx={{ flex: 1 }}>
           {tutor ? t('agenda.tutorIntro') : t('agenda.intro')}
         </Typography>
+        {!tutor && <DigestSwitch />}
         {picker}
       </Stack>
       {admin && <Workload onPick={setUserId} />}

@@ -179,3 +179,20 @@ export function useAttemptResults(enabled: boolean) {
     queryFn: async () => props(await getData<Collection<Option>>('/api/v2/status-detail-tickets')).map(({ id, description }) => ({ id, description })),
   });
 }
+
+/** The caller's morning digest by e-mail (on or off). */
+export function useDigest(enabled: boolean) {
+  return useQuery({
+    queryKey: ['agenda', 'digest'],
+    enabled,
+    queryFn: async () => (await getData<{ morningDigest: boolean }>('/api/v2/agenda/digest')).morningDigest,
+  });
+}
+
+export function useSaveDigest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (on: boolean) => request<{ message: string }>('/api/v2/agenda/digest', { method: 'PUT', body: { morning_digest: on } }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ['agenda', 'digest'] }),
+  });
+}
