@@ -145,7 +145,7 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
           </Typography>
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             {MAIL_PLACEHOLDERS.map((p) => (
-              <Tooltip key={p} title={t(`mail.placeholder.${p}`)}>
+              <Tooltip key={p} title={t(`mail.placeholder.${p}`)} describeChild>
                 <Chip size="small" variant="outlined" color="primary" label={`{${p}}`} onClick={() => editor.current?.insertText(`{${p}}`)} disabled={disabled} />
               </Tooltip>
             ))}
