@@ -20,6 +20,7 @@ import * as m0010 from './migrations/0010_moodle_states.js';
 import * as m0011 from './migrations/0011_legacy_import.js';
 import * as m0012 from './migrations/0012_reminders.js';
 import * as m0013 from './migrations/0013_moodle_section_map.js';
+import * as m0014 from './migrations/0014_agenda_indexes.js';
 
 export type Database = Kysely<DB>;
 
@@ -99,6 +100,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_legacy_import': m0011,
   '0012_reminders': m0012,
   '0013_moodle_section_map': m0013,
+  '0014_agenda_indexes': m0014,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

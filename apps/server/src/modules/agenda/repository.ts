@@ -42,12 +42,19 @@ export interface AtRiskRow {
   openTicketId: number | null;
 }
 
-const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
-  name: sql`lower(x."lastName" || ' ' || x.name)`,
-  course: sql`lower(c.description)`,
-  progress: sql`x.progress`,
-  lastAccess: sql`x."lastAccess"`,
-  lastAttemptAt: sql`x."lastAttemptAt"`,
+type Candidate = Omit<AtRiskRow, 'course' | 'lastAttemptAt' | 'openTicketId'>;
+const RULES = ['resigning', 'inactive', 'behind'] as const;
+/** How long one course's at-risk candidates are kept (their figures change with a synchronisation). */
+export const CANDIDATES_TTL_MS = 60_000;
+
+const COLLATOR = new Intl.Collator('es');
+const time = (d: Date | null) => (d ? new Date(d).getTime() : null);
+const STUDENT_SORTS: Record<string, (r: AtRiskRow) => string | number | null> = {
+  name: (r) => `${r.lastName} ${r.name}`.toLowerCase(),
+  course: (r) => r.course.toLowerCase(),
+  progress: (r) => r.progress,
+  lastAccess: (r) => time(r.lastAccess),
+  lastAttemptAt: (r) => time(r.lastAttemptAt),
 };
 
 const TICKET_SORTS: Record<string, RawBuilder<unknown>> = {
@@ -73,6 +80,8 @@ export function elapsedShare(startsOn: string | null, endsOn: string | null, now
  * nobody logged a contact attempt on the student's tickets of that course in the last N days.
  */
 export class AgendaRepository {
+  private readonly cache = new Map<string, { until: number; rows: Candidate[] }>();
+
   constructor(
     private readonly db: Database,
     private readonly followUp: FollowUpRepository,
@@ -125,10 +134,18 @@ export class AgendaRepository {
 
   // -- at-risk students ----------------------------------------------------------------------------
 
-  /** One course's at-risk students without a recent contact attempt, as a parenthesised query. */
-  private atRiskOf(c: AgendaCourse, now: Date): RawBuilder<unknown> {
+  /**
+   * One course's at-risk students (the rules only, before the contact rule): the follow-up's student
+   * table of the course, the students whose rules match. Kept for CANDIDATES_TTL_MS per course and
+   * thresholds: the figures change with a Moodle synchronisation, not from one request to the next,
+   * and computing them is the costly part of the agenda.
+   */
+  private async candidates(c: AgendaCourse, now: Date): Promise<Candidate[]> {
     const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
-    return sql`(
+    const key = JSON.stringify([c.courseId, c.classroomIds ?? null, c.inactiveDays, threshold]);
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.rows;
+    const { rows } = await sql<Candidate>`
       with ${this.followUp.studentTable({ courseId: c.courseId, classroomIds: c.classroomIds })},
       r as (
         select s.*, (s.stage = 1) as resigning,
@@ -137,52 +154,94 @@ export class AgendaRepository {
         from s
       )
       select r.id as "enrolmentId", ${c.courseId}::int as "courseId", r.classroom, r.rut, r.name, r."lastName", r."motherLastName", r.email, r.phone,
-        r.stage, r."lastAccess", r."daysWithoutAccess", r.progress, ${threshold}::int as "expectedProgress", r.resigning, r.inactive, r.behind,
-        la.last as "lastAttemptAt", ot.id as "openTicketId"
+        r.stage, r."lastAccess", r."daysWithoutAccess", r.progress, ${threshold}::int as "expectedProgress", r.resigning, r.inactive, r.behind
       from r
+      where r.resigning or r.inactive or r.behind`.execute(this.db);
+    if (this.cache.size > 2000) this.cache.clear();
+    this.cache.set(key, { until: Date.now() + CANDIDATES_TTL_MS, rows });
+    return rows;
+  }
+
+  /**
+   * The at-risk candidates of these courses nobody contacted in each course's last N days. Only the
+   * recent attempts of these courses are read (ticket_details by course and time), never a
+   * student's whole history.
+   */
+  private async withoutContact(courses: AgendaCourse[], now: Date): Promise<Candidate[]> {
+    const lists = await Promise.all(courses.map(async (c) => ({ c, rows: await this.candidates(c, now) })));
+    if (!lists.some((l) => l.rows.length)) return [];
+    const longest = Math.max(...courses.map((c) => c.contactDays));
+    const { rows: recent } = await sql<{ id: number; last: Date }>`
+      select t.course_registered_user_id as id, max(d.created_at) as last
+      from ticket_details d
+      -- One key lookup per recent attempt (OFFSET 0 keeps it so), never a hash of every ticket.
+      cross join lateral (select t.course_registered_user_id from tickets t where t.id = d.ticket_id offset 0) t
+      where d.course_id = any(${courses.map((c) => c.courseId)}::int[]) and d.created_at >= ${new Date(now.getTime() - longest * 86_400_000)}::timestamptz
+      group by t.course_registered_user_id`.execute(this.db);
+    const last = new Map(recent.map((r) => [r.id, new Date(r.last).getTime()]));
+    const out: Candidate[] = [];
+    for (const { c, rows } of lists) {
+      const since = now.getTime() - c.contactDays * 86_400_000;
+      for (const r of rows) if ((last.get(r.enrolmentId) ?? -Infinity) < since) out.push(r);
+    }
+    return out;
+  }
+
+  /** The last attempt, the newest open ticket and the course's name of these enrolments. */
+  private async contactOf(ids: number[]) {
+    if (!ids.length) return new Map<number, { last: Date | null; open: number | null; course: string }>();
+    const { rows } = await sql<{ id: number; last: Date | null; open: number | null; course: string }>`
+      select e.id, la.last, ot.id as open, c.description as course
+      from course_registered_users e
+      join courses c on c.id = e.course_id
       cross join lateral (
-        select max(d.created_at) as last from tickets t join ticket_details d on d.ticket_id = t.id where t.course_registered_user_id = r.id
+        select max(d.created_at) as last from tickets t join ticket_details d on d.ticket_id = t.id where t.course_registered_user_id = e.id
       ) la
       left join lateral (
-        select t.id from tickets t where t.course_registered_user_id = r.id and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1
+        select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1
       ) ot on true
-      where (r.resigning or r.inactive or r.behind)
-        and (la.last is null or la.last < now() - make_interval(days => ${c.contactDays}))
-    )`;
+      where e.id = any(${ids}::int[])`.execute(this.db);
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
-  private union(courses: AgendaCourse[], now: Date): RawBuilder<unknown> {
-    return sql.join(
-      courses.map((c) => this.atRiskOf(c, now)),
-      sql` union all `,
-    );
-  }
-
-  /** A page of the at-risk students of these courses. */
+  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt). */
   async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date()) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
-    if (!courses.length) return { rows: [] as Array<AtRiskRow & { rules: AgendaRule[] }>, meta: pageMeta(page, perPage, 0) };
-    const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
-    const sort = (q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? STUDENT_SORTS[q.sort] : STUDENT_SORTS.name)!;
-    const { rows } = await sql<AtRiskRow & { __total: number }>`
-      select x.*, c.description as course, count(*) over ()::int as __total
-      from (${this.union(courses, now)}) x
-      join courses c on c.id = x."courseId"
-      order by ${sort} ${dir} nulls first, x."enrolmentId"
-      limit ${perPage} offset ${(page - 1) * perPage}`.execute(this.db);
-    let total = rows[0]?.__total ?? 0;
-    if (!rows.length && page > 1) total = (await this.atRiskCounts(courses, now)).reduce((n, r) => n + r.n, 0);
-    const out = rows.map(({ __total: _, ...r }) => ({ ...r, rules: (['resigning', 'inactive', 'behind'] as const).filter((k) => r[k]) }));
-    return { rows: out, meta: pageMeta(page, perPage, total) };
+    const candidates = await this.withoutContact(courses, now);
+    const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
+    // Course names and last attempts are read for the whole list only when the sort needs them.
+    const names = key === 'course' || key === 'lastAttemptAt' ? await this.contactOf(candidates.map((r) => r.enrolmentId)) : null;
+    const rows: AtRiskRow[] = candidates.map((r) => {
+      const k = names?.get(r.enrolmentId);
+      return { ...r, course: k?.course ?? '', lastAttemptAt: k?.last ?? null, openTicketId: k?.open ?? null };
+    });
+    const value = STUDENT_SORTS[key]!;
+    const dir = q.order === 'desc' ? -1 : 1;
+    // Each row's sort value once (not per comparison).
+    const keyed = rows.map((r) => ({ r, v: value(r) }));
+    keyed.sort((a, b) => {
+      const x = a.v;
+      const y = b.v;
+      // Nothing (never accessed, no progress, never contacted) first, as the oldest or least.
+      if (x === null || y === null) return x === y ? a.r.enrolmentId - b.r.enrolmentId : (x === null ? -1 : 1) * dir;
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : COLLATOR.compare(String(x), String(y));
+      return c ? c * dir : a.r.enrolmentId - b.r.enrolmentId;
+    });
+    const shown = keyed.slice((page - 1) * perPage, page * perPage).map((k) => k.r);
+    const contact = names ?? (await this.contactOf(shown.map((r) => r.enrolmentId)));
+    const out = shown.map((r) => {
+      const k = contact.get(r.enrolmentId);
+      return { ...r, course: k?.course ?? '', lastAttemptAt: k?.last ?? null, openTicketId: k?.open ?? null, rules: RULES.filter((x) => r[x]) as AgendaRule[] };
+    });
+    return { rows: out, meta: pageMeta(page, perPage, rows.length) };
   }
 
   /** How many at-risk students without contact each course has. */
   async atRiskCounts(courses: AgendaCourse[], now = new Date()): Promise<Array<{ courseId: number; n: number }>> {
-    if (!courses.length) return [];
-    const { rows } = await sql<{ courseId: number; n: number }>`
-      select x."courseId", count(*)::int as n from (${this.union(courses, now)}) x group by x."courseId"`.execute(this.db);
-    return rows;
+    const counts = new Map<number, number>();
+    for (const r of await this.withoutContact(courses, now)) counts.set(r.courseId, (counts.get(r.courseId) ?? 0) + 1);
+    return [...counts].map(([courseId, n]) => ({ courseId, n }));
   }
 
   // -- open tickets without an attempt ----------------------------------------------------------------
