@@ -90,7 +90,7 @@ describeE2E('accessibility of every screen and the main dialogs, on the demo dat
   const open = async (route: string) => {
     const { page, context } = await signedInPage(browser, product, token);
     await page.goto(route);
-    await page.locator('main').first().waitFor();
+    await page.locator('main').first().waitFor({ timeout: 30_000 });
     return { page, context };
   };
 
@@ -110,6 +110,13 @@ describeE2E('accessibility of every screen and the main dialogs, on the demo dat
     await page.getByLabel('Contraseña', { exact: true }).fill(product.admin.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('dialog', { name: 'Modificar contraseña' }).waitFor();
+    await settled(page);
+    expect(await violations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('the home screen after sign-in (/my)', async () => {
+    const { page, context } = await open('/my');
     await settled(page);
     expect(await violations(page)).toEqual([]);
     await context.close();

@@ -1,4 +1,4 @@
-import { Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { withContrast } from '../../lib/contrast';
 
@@ -21,29 +21,33 @@ export function CountCard({ label, value, loading = false, error, icon, color = 
   // The icon and the border are graphics: at least 3:1 against the card.
   const tint = color.startsWith('#') ? withContrast(color) : color;
   const shown = error || value === undefined || value === null ? '—' : `${prefix}${value.toLocaleString('es-CL')}`;
-  return (
-    <Card
-      variant="outlined"
-      role="group"
-      aria-label={label}
-      onClick={onClick}
-      sx={{ borderLeft: 6, borderLeftColor: tint, height: '100%', cursor: onClick ? 'pointer' : undefined }}
-    >
-      <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-        {icon && <Box sx={{ color: tint, display: 'flex', '& svg': { fontSize: 40 } }}>{icon}</Box>}
-        <Box>
-          <Typography variant="body2" color="text.secondary">
-            {label}
+  // A clickable card is one button (Tab and Enter open its tickets); the group keeps its name.
+  const content = (
+    <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+      {icon && <Box sx={{ color: tint, display: 'flex', '& svg': { fontSize: 40 } }}>{icon}</Box>}
+      <Box>
+        <Typography variant="body2" color="text.secondary">
+          {label}
+        </Typography>
+        {loading ? (
+          <Skeleton width={60} height={40} />
+        ) : (
+          <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="count-value">
+            {shown}
           </Typography>
-          {loading ? (
-            <Skeleton width={60} height={40} />
-          ) : (
-            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="count-value">
-              {shown}
-            </Typography>
-          )}
-        </Box>
-      </CardContent>
+        )}
+      </Box>
+    </CardContent>
+  );
+  return (
+    <Card variant="outlined" role="group" aria-label={label} sx={{ borderLeft: 6, borderLeftColor: tint, height: '100%' }}>
+      {onClick ? (
+        <CardActionArea onClick={onClick} sx={{ height: '100%' }}>
+          {content}
+        </CardActionArea>
+      ) : (
+        content
+      )}
     </Card>
   );
 }
