@@ -16,6 +16,7 @@ describeE2E('reminders and Mi agenda', () => {
   let token: string;
   let ticketId: number;
   let ticketCode: string;
+  let courseId: number;
   const call = (method: string, url: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   beforeAll(async () => {
@@ -25,7 +26,8 @@ describeE2E('reminders and Mi agenda', () => {
     const key = async (p: string, k: string) => (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k).properties.id;
     const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
     const cat = await call('POST', '/categories', { description: 'Agenda e2e', category_code: 'AGEE', platform_id: platform });
-    const course = (await call('POST', '/courses', { description: 'Curso de agenda', category_id: cat.body._data.properties.id, email: 'curso@sigaf.cl' })).body._data.properties.id;
+    const course: number = (await call('POST', '/courses', { description: 'Curso de agenda', category_id: cat.body._data.properties.id, email: 'curso@sigaf.cl' })).body._data.properties.id;
+    courseId = course;
     const body = 19_000_001;
     const s = await call('POST', '/registered-users/view-store', { rut: formatRut({ body, dv: computeDv(body) }), name: 'Rosa', last_name: 'Recordar', email: 'rosa@correo.cl' });
     const e = await call('POST', '/course-registered-users/view-store', { course_id: course, registered_user_id: s.body._data.properties.id });
@@ -101,6 +103,21 @@ describeE2E('reminders and Mi agenda', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') === '0 recordatorios vencidos');
     const list = await call('GET', `/reminders?ticket_id=${ticketId}`);
     expect(list.body._data.collections.map((c: Json) => c.properties.state)).toEqual(['done', 'done']);
+
+    // An administrator sets the course's thresholds.
+    await page.getByRole('button', { name: 'Umbrales por curso' }).click();
+    const settings = page.getByRole('dialog', { name: 'Umbrales de la agenda por curso' });
+    await settings.getByRole('combobox', { name: 'Categorías' }).click();
+    await page.getByRole('option', { name: 'Agenda e2e' }).click();
+    await settings.getByRole('combobox', { name: 'Cursos' }).click();
+    await page.getByRole('option', { name: 'Curso de agenda' }).click();
+    const contact = settings.getByLabel('N: días sin contacto');
+    await page.waitForFunction(() => (document.querySelector('input[type="number"]') as HTMLInputElement | null)?.value === '7');
+    await contact.fill('10');
+    await settings.getByRole('button', { name: 'Guardar' }).click();
+    await settings.waitFor({ state: 'detached' });
+    const saved = await call('GET', `/agenda/courses/${courseId}/settings`);
+    expect(saved.body._data).toMatchObject({ contactDays: 10, inactiveDays: 7, progressPercent: 50 });
     await context.close();
   }, 120_000);
 });

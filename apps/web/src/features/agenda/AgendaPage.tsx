@@ -7,7 +7,8 @@ import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalk';
 import SnoozeIcon from '@mui/icons-material/Snooze';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Box, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import TuneIcon from '@mui/icons-material/Tune';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,7 @@ import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
 import { useAgendaReminders, useAgendaStudents, useAgendaTickets, useDigest, useReassign, useSaveDigest, useStaff, useWorkload } from './api';
+import { CourseSettingsDialog } from './CourseSettingsDialog';
 import { LogAttemptDialog } from './LogAttemptDialog';
 import { ReminderDialog } from './ReminderDialog';
 import { ReminderStateChip } from './ReminderList';
@@ -327,6 +329,7 @@ export default function AgendaPage() {
   const staff = useStaff(admin);
   const [userId, setUserId] = useState<number | undefined>(undefined);
   const [openId, setOpenId] = useTicketParam();
+  const [settings, setSettings] = useState(false);
   const open = (id: number) => setOpenId(id);
   const picker = admin && (
     <TextField select size="small" label={t('agenda.operator')} value={staff.data?.length ? (userId ?? session.user?.id ?? '') : ''} onChange={(e) => setUserId(Number(e.target.value))} sx={{ minWidth: 240 }}>
@@ -344,6 +347,11 @@ export default function AgendaPage() {
           {tutor ? t('agenda.tutorIntro') : t('agenda.intro')}
         </Typography>
         {!tutor && <DigestSwitch />}
+        {admin && (
+          <Button startIcon={<TuneIcon />} onClick={() => setSettings(true)}>
+            {t('agenda.settings.open')}
+          </Button>
+        )}
         {picker}
       </Stack>
       {admin && <Workload onPick={setUserId} />}
@@ -351,6 +359,7 @@ export default function AgendaPage() {
       <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} />
       {!tutor && <StaleTickets userId={userId} onOpen={open} />}
       {!tutor && <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={open} />}
+      {settings && <CourseSettingsDialog onClose={() => setSettings(false)} />}
     </PageCard>
   );
 }
