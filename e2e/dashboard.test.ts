@@ -161,9 +161,11 @@ describeE2E('dashboard and reports', () => {
       await f.locator('[data-state="ready"]').waitFor({ timeout: 15_000 });
       expect(await f.locator('svg').count(), title).toBeGreaterThan(0);
     }
-    // The student-status doughnut carries the BEHAVIOUR colours.
+    // The student-status doughnut carries the BEHAVIOUR colours (#5cb85c, #F9A825, #D32F2F), the light
+    // green and amber drawn a shade darker so that every slice reaches 3:1 on the card (WCAG AA).
     const fills = await figure('Alumnos según estado').locator('path.MuiPieChart-arc').evaluateAll((els) => els.map((e) => getComputedStyle(e).fill));
-    expect(fills).toContain('rgb(92, 184, 92)');
+    expect(fills).toContain('rgb(83, 166, 83)');
+    expect(fills).toContain('rgb(211, 47, 47)');
     await page.waitForTimeout(600); // let the arcs finish their animation before the picture
     await screenshot(page, 'dashboard-course');
   });
