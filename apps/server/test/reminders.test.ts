@@ -154,6 +154,18 @@ describe('reminders: states', () => {
     expect(b.state).toBe('pending');
   });
 
+  it('several attempts logged at once mark done each due reminder of their tickets, by the first attempt after it', async () => {
+    const a = (await create(opA.token, { ticket_id: ticketA, due_at: at(-2 * MIN), comment: 'lote A' })).json()._data.properties.id;
+    const b = (await create(opB.token, { ticket_id: ticketB, due_at: at(-2 * MIN), comment: 'lote B' })).json()._data.properties.id;
+    const res = await post('/api/v2/ticket-details/multiple', { ticket_id: [ticketA, ticketB], status_detail_ticket_id: k.failure, comment: 'No contesta' }, admin);
+    expect(res.statusCode, res.body).toBe(201);
+    for (const [id, token] of [[a, opA.token], [b, opB.token]] as const) {
+      const r = (await ctx.request({ method: 'GET', url: `/api/v2/reminders/${id}`, token })).json()._data.properties;
+      expect(r.state).toBe('done');
+      expect(r.ticketDetailId).not.toBeNull();
+    }
+  });
+
   it('lists by state and due between days, paginated', async () => {
     const done = await list(opA.token, '?state=done&page=1&perPage=1');
     expect(done.meta).toMatchObject({ page: 1, perPage: 1 });
