@@ -139,7 +139,14 @@ function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork:
             ]
           : []),
         ...(canWork && !row.openTicketId ? [<GridActionsCellItem key="create" icon={<AddTaskIcon />} label={t('agenda.actions.createTicket', { name: row.name })} onClick={() => setCreate(row)} />] : []),
-        <GridActionsCellItem key="mail" icon={<MailIcon />} label={t('agenda.actions.mail', { name: row.name })} onClick={() => setMail(row)} disabled={!row.email} />,
+        // Staff write through SIGAF's outbox; a tutor (who sends no mail through SIGAF) opens their own mail program.
+        <GridActionsCellItem
+          key="mail"
+          icon={<MailIcon />}
+          label={t('agenda.actions.mail', { name: row.name })}
+          onClick={() => (canWork ? setMail(row) : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self'))}
+          disabled={!row.email}
+        />,
       ],
     },
   ];
