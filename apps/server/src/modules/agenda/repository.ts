@@ -44,8 +44,6 @@ export interface AtRiskRow {
 
 type Candidate = Omit<AtRiskRow, 'course' | 'lastAttemptAt' | 'openTicketId'>;
 const RULES = ['resigning', 'inactive', 'behind'] as const;
-/** How long one course's at-risk candidates are kept (their figures change with a synchronisation). */
-export const CANDIDATES_TTL_MS = 60_000;
 
 const COLLATOR = new Intl.Collator('es');
 const time = (d: Date | null) => (d ? new Date(d).getTime() : null);
@@ -80,8 +78,6 @@ export function elapsedShare(startsOn: string | null, endsOn: string | null, now
  * nobody logged a contact attempt on the student's tickets of that course in the last N days.
  */
 export class AgendaRepository {
-  private readonly cache = new Map<string, { until: number; rows: Candidate[] }>();
-
   constructor(
     private readonly db: Database,
     private readonly followUp: FollowUpRepository,
@@ -136,15 +132,11 @@ export class AgendaRepository {
 
   /**
    * One course's at-risk students (the rules only, before the contact rule): the follow-up's student
-   * table of the course, the students whose rules match. Kept for CANDIDATES_TTL_MS per course and
-   * thresholds: the figures change with a Moodle synchronisation, not from one request to the next,
-   * and computing them is the costly part of the agenda.
+   * table of the course, the students whose rules match. Computed on every request (never from a
+   * cache older than the last committed change); it is the costly part of the agenda.
    */
   private async candidates(c: AgendaCourse, now: Date): Promise<Candidate[]> {
     const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
-    const key = JSON.stringify([c.courseId, c.classroomIds ?? null, c.inactiveDays, threshold]);
-    const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.rows;
     const { rows } = await sql<Candidate>`
       with ${this.followUp.studentTable({ courseId: c.courseId, classroomIds: c.classroomIds })},
       r as (
@@ -157,8 +149,6 @@ export class AgendaRepository {
         r.stage, r."lastAccess", r."daysWithoutAccess", r.progress, ${threshold}::int as "expectedProgress", r.resigning, r.inactive, r.behind
       from r
       where r.resigning or r.inactive or r.behind`.execute(this.db);
-    if (this.cache.size > 2000) this.cache.clear();
-    this.cache.set(key, { until: Date.now() + CANDIDATES_TTL_MS, rows });
     return rows;
   }
 
