@@ -25,7 +25,7 @@ import {
   useTheme,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -43,6 +43,7 @@ import { StudentCard } from './StudentCard';
 import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
 import { TicketReminders } from '../agenda/TicketReminders';
+import { Info, Section } from './TicketSections';
 
 export type TicketDialogMode = 'work' | 'admin';
 
@@ -77,31 +78,6 @@ interface Props {
   onClose: () => void;
   /** Opens another ticket of the same student (this one's lock is released). */
   onOpen?: (ticketId: number) => void;
-}
-
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <Box component="section" aria-label={title} sx={{ mb: 3 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
-        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}>
-          {title}
-        </Typography>
-        {action}
-      </Box>
-      {children}
-    </Box>
-  );
-}
-
-function Info({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Grid size={{ xs: 6, sm: 4 }}>
-      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }}>
-        {label}
-      </Typography>
-      <Box sx={{ typography: 'body2', overflowWrap: 'anywhere' }}>{children}</Box>
-    </Grid>
-  );
 }
 
 function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: number }) {
