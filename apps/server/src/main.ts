@@ -21,7 +21,7 @@ async function main() {
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
   // The demo (and the Moodle simulator it runs) is loaded only when asked for: a production start never imports it.
-  const demoModule = demoRequested(config) ? await import('./demo/start.js') : null;
+  const demoModule = demoRequested(config) ? await loadDemo() : null;
   const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;
   const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
   const digest = new AgendaDigest(handle.db, app.services.jobs.queue, config, app.log);
@@ -58,3 +58,15 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** The demo and the Moodle simulator it runs (@sigaf/moodle-sim, an optional dependency a production install may leave out). */
+async function loadDemo() {
+  try {
+    return await import('./demo/start.js');
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('@sigaf/moodle-sim')) {
+      throw new Error('Demo mode needs the Moodle simulator (@sigaf/moodle-sim), which this installation left out: install without --omit=optional.');
+    }
+    throw err;
+  }
+}

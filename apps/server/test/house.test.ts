@@ -68,6 +68,18 @@ describe('house rules', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('the server reaches the Moodle simulator only through the demo, loaded on demand', () => {
+    const server = files.filter((f) => rel(f).startsWith('apps/server/src/'));
+    const simUsers = server.filter((f) => /from\s+'[^']*moodle-sim[^']*'/.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    expect(simUsers.every((f) => f.startsWith('apps/server/src/demo/'))).toBe(true);
+    // Nothing outside the demo imports it statically (main.ts loads it with a dynamic import behind the flag).
+    const demoImporters = server.filter((f) => !rel(f).startsWith('apps/server/src/demo/') && /(import|export)\s[^;]*from\s+'[^']*\/demo\//.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    expect(demoImporters).toEqual([]);
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'apps/server/package.json'), 'utf8'));
+    expect(pkg.optionalDependencies?.['@sigaf/moodle-sim']).toBeDefined();
+    expect(pkg.dependencies?.['@sigaf/moodle-sim']).toBeUndefined();
+  });
+
   it(`no source file over ${MAX_LINES} lines without a stated reason`, () => {
     const long = files
       .filter((f) => !/\.test\.tsx?$/.test(f) && !rel(f).includes('/test/'))

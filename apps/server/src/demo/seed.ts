@@ -1,6 +1,6 @@
 import { computeDv, normalizeRut } from '@sigaf/contract';
 import { sql } from 'kysely';
-import { generateSite, prng, type GeneratedSite } from '../../../../tools/moodle-sim/src/generator.js';
+import { generateSite, prng, type GeneratedSite } from '@sigaf/moodle-sim/generator';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { encryptSecret } from '../lib/crypto.js';

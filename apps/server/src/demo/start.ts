@@ -1,4 +1,4 @@
-import { startMoodleSim, type SimServer } from '../../../../tools/moodle-sim/src/server.js';
+import { startMoodleSim, type SimServer } from '@sigaf/moodle-sim/server';
 import { firstAdminLines, type FirstAdmin } from '../banner.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
