@@ -11,6 +11,8 @@ import {
   legacyRelationshipCollection,
   legacyResource,
 } from './common.js';
+import { legacyRawEnrolment } from './enrolments.js';
+import { legacyRawStudent } from './registered-users.js';
 
 /**
  * §2.10 Tickets: the ticket resource every ticket-returning endpoint gives, and the ticket
@@ -20,44 +22,15 @@ import {
 const option = z.looseObject({ id: legacyId, description: z.string() });
 const person = z.looseObject({ id: legacyId, name: z.string() });
 
-/** `registered_user` of a raw enrolment (STableTicket.vue:216-222; SigafCardDataStudent.vue:30-45). */
-const legacyRawRegisteredUser = z.looseObject({
-  id: legacyId,
-  rut: z.string().regex(/^\d{1,2}\.\d{3}\.\d{3}-[\dK]$/, 'RUT 12.345.678-9'),
-  name: z.string(),
-  last_name: z.string(),
-  mother_last_name: z.string(),
-  email: z.string().nullable(),
-  mobile: z.string().nullable(),
-  phone: z.string().nullable(),
-});
-
-/** One `activity_course_users[]` element as the original client's mapUser reads it (§2.14 "mapUser fields"). */
-export const legacyRawActivityCourseUser = z.looseObject({
-  status_moodle: z.string(),
-  qualification_moodle: z.string(),
-  activity: z.looseObject({
-    description: z.string(),
-    type: z.string(),
-    weighing: z.number(),
-    id_activity_moodle: legacyId.nullable(),
-    section_id: legacyId.nullable(),
-    section: z.looseObject({ description: z.string() }),
-  }),
-});
-
-/** §1.6 `ticket.properties.courseRegisteredUser`: a raw snake_case enrolment (§5.4). */
-export const legacyTicketEnrolment = z.looseObject({
-  id: legacyId,
-  is_sincronized: z.union([z.literal(0), z.literal(1)]),
-  classroom_id: legacyId.nullable(),
-  last_access_registered_moodle: z.string().nullable(),
-  registered_user: legacyRawRegisteredUser,
-  // Never null: read as `classroom.description` (STableTicket.vue:222; utils/constants.js:124).
-  classroom: z.looseObject({ description: z.string() }),
-  profile: z.looseObject({ description: z.string() }),
+/**
+ * §1.6 `ticket.properties.courseRegisteredUser`: the raw snake_case enrolment of §2.14 (the same
+ * presenter builds both), read by the ticket list and the student card, with the course's
+ * `category_id` the ticketsByCourse getter reads (§5.4).
+ */
+export const legacyTicketEnrolment = legacyRawEnrolment.extend({
+  // The student's fields the ticket list and card read (STableTicket.vue:216-222; SigafCardDataStudent.vue:30-45).
+  registered_user: legacyRawStudent.pick({ id: true, rut: true, name: true, last_name: true, mother_last_name: true, email: true, mobile: true, phone: true }),
   course: z.looseObject({ category_id: legacyId }),
-  activity_course_users: z.array(legacyRawActivityCourseUser),
 });
 
 /** §1.6 `relationships.array[]`: a raw contact attempt (STableTicketHistorical.vue:84-100; EditTicket.vue:119-140). */
