@@ -3,6 +3,7 @@ import { chileDateTime, chileParts, MAIL_MAX_ATTEMPTS } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { FollowUpRepository } from '../follow-up/repository.js';
 import { MAIL_SEND_JOB, type MailSendPayload } from '../mail/service.js';
@@ -11,15 +12,8 @@ import { AgendaRepository } from './repository.js';
 
 /** The morning digest goes out from this Chilean time on (once a day per user who asked for it). */
 export const DIGEST_TIME = '07:30';
-/** How often a process looks at the clock. */
-const TICK_MS = 60_000;
 /** Most reminders and students a digest lists (the rest are counted). */
 const DIGEST_ROWS = 30;
-
-interface Logger {
-  info(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -30,9 +24,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<':
  * digest of each user (`last_digest_on`, one update, so several processes never send it twice) and
  * queues the message in the outbox, delivered by the mail job like every other message.
  */
-export class AgendaDigest {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
+export class AgendaDigest extends MinuteClock {
   private readonly agenda: AgendaRepository;
   private readonly reminders: ReminderRepository;
 
@@ -40,8 +32,9 @@ export class AgendaDigest {
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly config: Pick<Config, 'MAIL_FROM' | 'PUBLIC_URL'>,
-    private readonly log?: Logger,
+    log?: ClockLogger,
   ) {
+    super('morning digests could not be queued', log);
     this.agenda = new AgendaRepository(db, new FollowUpRepository(db));
     this.reminders = new ReminderRepository(db);
   }
@@ -120,23 +113,4 @@ export class AgendaDigest {
     return { subject: `SIGAF: su agenda del ${chileParts(now).date}`, html, text };
   }
 
-  /** Looks at the clock now and then every minute, until stop(). */
-  start(intervalMs = TICK_MS): void {
-    if (this.timer) return;
-    const run = () => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((err) => this.log?.error({ err }, 'morning digests could not be queued'))
-        .finally(() => (this.running = null));
-    };
-    run();
-    this.timer = setInterval(run, intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
 }

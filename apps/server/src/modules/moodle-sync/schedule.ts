@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { MoodleSyncService } from './service.js';
 
 /** How long after the scheduled time a process that was down still runs the day's sync. */
 export const CATCH_UP_HOURS = 3;
 /** How often a process looks at the clock. */
-const TICK_MS = 60_000;
 
 export interface ScheduleTime {
   hour: number;
@@ -35,10 +35,6 @@ export function inWindow(now: Date, at: ScheduleTime): boolean {
   return minutes >= start && minutes < Math.min(end, 24 * 60);
 }
 
-interface Logger {
-  info(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 /**
  * The nightly sync: at the configured local time every process running the schedule looks for
@@ -47,17 +43,20 @@ interface Logger {
  * and the claim and the job are written in one transaction, so several server processes never
  * queue the same course twice in a day. The queued job is the same `moodle.sync` a user starts.
  */
-export class MoodleScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-
+export class MoodleScheduler extends MinuteClock {
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly sync: MoodleSyncService,
     private readonly at: ScheduleTime | null,
-    private readonly log?: Logger,
-  ) {}
+    log?: ClockLogger,
+  ) {
+    super('nightly Moodle sync could not be queued', log);
+  }
+
+  protected override get enabled(): boolean {
+    return this.at !== null;
+  }
 
   /** One look at the clock: the courses queued by this process now (usually none). */
   async tick(now: Date = new Date()): Promise<Array<{ courseId: number; jobId: number }>> {
@@ -92,23 +91,4 @@ export class MoodleScheduler {
     return queued;
   }
 
-  /** Looks at the clock now and then every minute, until stop(). */
-  start(intervalMs = TICK_MS): void {
-    if (!this.at || this.timer) return;
-    const run = () => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((err) => this.log?.error({ err }, 'nightly Moodle sync could not be queued'))
-        .finally(() => (this.running = null));
-    };
-    run();
-    this.timer = setInterval(run, intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
 }
