@@ -439,7 +439,7 @@ describe("the original's synchronous endpoints", () => {
 
   it('GET sync/course-users/{moodleId}/users/{moodleUserId}/activities/{ids}: one student by Moodle id, the listed activities from Moodle; `null` and unknown ids answer success false (HTTP 200)', async () => {
     sim.site.gradeModule(2, 6, 81);
-    const diego = await ctx.db.selectFrom('registered_users').select('id_registered_moodle').where('id', '=', student.diego).executeTakeFirstOrThrow();
+    const diego = await ctx.db.selectFrom('registered_users').select('id_registered_moodle').where('id', '=', student.diego!).executeTakeFirstOrThrow();
     const before = sim.calls.length;
     const res = await call('GET', `/api/v2/sync/course-users/4/users/${diego.id_registered_moodle}/activities/[2]`);
     expect([res.status, res.body.success, res.body.message]).toEqual([200, true, 'Sincronización exitosa Diego Rojas']);
