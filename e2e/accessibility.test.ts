@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { computeDv, SCREEN_ROUTES } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_COURSE, pickDemoCourse, settled } from './demo.js';
 import { api, describeE2E, launchBrowser, newPage, signedInPage, startProduct, type Product } from './harness.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -13,9 +14,6 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** axe-core, injected into the page as Chromium loads it. */
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const DEMO_ADMIN = { email: 'demo.admin@sigaf.cl', password: 'Demo-SIGAF-2026' };
-const DEMO_CATEGORY = 'Capacitación laboral';
-const DEMO_COURSE = 'Operación segura de grúa horquilla';
 
 /**
  * Every axe-core 4.14 rule runs; what fails is a serious or critical violation, plus content
@@ -33,32 +31,7 @@ async function violations(page: Page): Promise<string[]> {
     .map((v: Json) => `${v.id}: ${v.nodes.map((n: Json) => `${n.target.join(' ')} ${n.failureSummary?.split('\n')[1] ?? ''}`).slice(0, 4).join(' | ')}`);
 }
 
-/** Waits until nothing on the page is loading (no skeleton, no progress indicator). */
-async function settled(page: Page) {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForFunction(
-    () => ![...document.querySelectorAll('.MuiSkeleton-root, [role="progressbar"]')].some((e) => e.checkVisibility({ visibilityProperty: true })),
-    undefined,
-    { timeout: 30_000 },
-  );
-  // Transitions (dialogs, drawers, chips) end before axe measures colours.
-  await page.waitForTimeout(400);
-}
 
-/** Picks the demo's synchronised course in the screen's course selector, when the screen has one. */
-async function pickDemoCourse(page: Page, scope: Page | ReturnType<Page['locator']> = page) {
-  const category = scope.getByRole('combobox', { name: 'Categorías' }).first();
-  if (!(await category.waitFor({ timeout: 10_000 }).then(() => true, () => false))) return;
-  if (!(await category.inputValue().catch(() => '')) && !(await category.textContent())?.includes(DEMO_CATEGORY)) {
-    await category.click();
-    await page.getByRole('option', { name: DEMO_CATEGORY }).click();
-  }
-  const course = scope.getByRole('combobox', { name: 'Cursos' }).first();
-  if (!(await course.textContent())?.includes(DEMO_COURSE) && !(await course.inputValue().catch(() => '')).includes(DEMO_COURSE)) {
-    await course.click();
-    await page.getByRole('option', { name: DEMO_COURSE }).click();
-  }
-}
 
 async function studentsFile(): Promise<string> {
   const wb = new ExcelJS.Workbook();

@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_CATEGORY, DEMO_COURSE } from './demo.js';
 import { describeE2E, launchBrowser, newPage, startProduct, type Product } from './harness.js';
-
-const DEMO_ADMIN = { email: 'demo.admin@sigaf.cl', password: 'Demo-SIGAF-2026' };
 
 interface Focused {
   tag: string;
@@ -140,12 +139,12 @@ describeE2E('the ticket work with the keyboard alone', () => {
     // Category and course.
     await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Categorías'), 'the category selector');
     await expectVisibleFocus(page, 'category selector');
-    await chooseWithArrows(page, 'Capacitación laboral');
+    await chooseWithArrows(page, DEMO_CATEGORY);
     // The course selector opens once the category's courses have arrived.
     await page.getByRole('combobox', { name: 'Cursos' }).and(page.locator(':not([aria-disabled="true"])')).waitFor();
     await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Cursos'), 'the course selector');
     await expectVisibleFocus(page, 'course selector');
-    await chooseWithArrows(page, 'Operación segura de grúa horquilla');
+    await chooseWithArrows(page, DEMO_COURSE);
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
 
     // Into the grid: Tab reaches it, the arrows move to the first row's open action.

@@ -10,35 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { computeDv } from '@sigaf/contract';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { DEMO_ADMIN, pickDemoCourse, settled } from '../e2e/demo.js';
 import { launchBrowser, newPage, startProduct } from '../e2e/harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs/usage/img');
-const DEMO_ADMIN = { email: 'demo.admin@sigaf.cl', password: 'Demo-SIGAF-2026' };
-const CATEGORY = 'Capacitación laboral';
-const COURSE = 'Operación segura de grúa horquilla';
 
-/** Waits until nothing visible is loading, and animations have ended. */
-async function settled(page: Page) {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.waitForFunction(
-    () => ![...document.querySelectorAll('.MuiSkeleton-root, [role="progressbar"]')].some((e) => e.checkVisibility({ visibilityProperty: true })),
-    undefined,
-    { timeout: 30_000 },
-  );
-  await page.waitForTimeout(800);
-}
 
-async function pickCourse(page: Page, scope: Page | Locator = page) {
-  await scope.getByRole('combobox', { name: 'Categorías' }).first().click();
-  await page.getByRole('option', { name: CATEGORY }).click();
-  await scope.getByRole('combobox', { name: 'Cursos' }).first().click();
-  await page.getByRole('option', { name: COURSE }).click();
-}
 
 async function shot(page: Page, name: string) {
-  await settled(page);
+  await settled(page, 800);
   const file = path.join(OUT, `${name}.png`);
   await page.screenshot({ path: file });
   console.log(`${path.relative(ROOT, file)}  ${Math.round(fs.statSync(file).size / 1024)} KB`);
@@ -77,7 +59,7 @@ try {
 
   // The first demo course arrives synchronised; its activity charts fill once the sync ends.
   await page.goto('/my/estadistica');
-  await pickCourse(page);
+  await pickDemoCourse(page);
   await page.locator('[data-state="ready"]').first().waitFor();
   await page
     .waitForFunction(() => document.querySelectorAll('[data-state="empty"]').length === 0, undefined, { timeout: 60_000, polling: 2000 })
@@ -85,7 +67,7 @@ try {
   await shot(page, 'estadistica');
 
   await page.goto('/my/ticket');
-  await pickCourse(page);
+  await pickDemoCourse(page);
   await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
   await shot(page, 'tickets');
 
@@ -112,23 +94,23 @@ try {
   await masivo.waitFor({ state: 'detached' });
 
   await page.goto('/my/seguimiento-alumnos');
-  await pickCourse(page);
+  await pickDemoCourse(page);
   await shot(page, 'seguimiento');
 
   await page.goto('/my/configuracion/cargar-estudiantes');
   const bulk = page.locator('div.MuiPaper-root').filter({ hasText: 'Carga masiva' }).first();
-  await pickCourse(page, bulk);
+  await pickDemoCourse(page, bulk);
   await bulk.getByLabel('Archivo de alumnos').setInputFiles(await studentsFile());
   await bulk.getByRole('button', { name: 'Previsualizar' }).click();
   await page.getByText('Rechazados: 1').waitFor();
   await shot(page, 'matricula');
 
   await page.goto('/my/configuracion/actividad');
-  await pickCourse(page);
+  await pickDemoCourse(page);
   await shot(page, 'actividades');
 
   await page.goto('/my/reportes/reporte-ticket');
-  await pickCourse(page);
+  await pickDemoCourse(page);
   await shot(page, 'reportes');
 } finally {
   await browser.close();
