@@ -191,7 +191,9 @@ describe('§2.10 the ticket screen of a course', () => {
       const small = await queriesFor(2);
       // At least the page, its attempts and its enrolments' Moodle results.
       expect(small).toBeGreaterThanOrEqual(3);
-      expect(await queriesFor(40)).toBe(small);
+      // Twenty times the tickets, the same statements: an N+1 read would add dozens. (On PostgreSQL one
+      // request may run a statement of set-up the other does not, e.g. on a new pooled connection.)
+      expect(Math.abs((await queriesFor(40)) - small)).toBeLessThanOrEqual(1);
     } finally {
       executor.executeQuery = original;
     }
