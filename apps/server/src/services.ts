@@ -91,7 +91,7 @@ export function createServices(db: Database, config: Config) {
   moodleSync.registerJobs(jobs.handlers);
   const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleConnection, repos.audit, jobs.queue, config);
   moodlePush.registerJobs(jobs.handlers);
-  const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, ticketAccess, repos.audit);
+  const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, repos.users, ticketAccess, repos.audit);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
   return {
     db,

@@ -87,29 +87,26 @@ export class MoodleSyncRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The enrolment, in a course, of the student Moodle knows by this user id. */
-  async enrolmentOfMoodleUser(courseId: number, moodleUserId: number) {
+  /** A course's enrolments with their student's name. */
+  private enrolmentsWithNames(courseId: number) {
     return this.db
       .selectFrom('course_registered_users as e')
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
       .select(['e.id', 'r.name', 'r.last_name'])
-      .where('e.course_id', '=', courseId)
-      .where('r.id_registered_moodle', '=', moodleUserId)
-      .executeTakeFirst();
+      .where('e.course_id', '=', courseId);
+  }
+
+  /** The enrolment, in a course, of the student Moodle knows by this user id. */
+  enrolmentOfMoodleUser(courseId: number, moodleUserId: number) {
+    return this.enrolmentsWithNames(courseId).where('r.id_registered_moodle', '=', moodleUserId).executeTakeFirst();
   }
 
   async studentIdByRut(rut: string) {
     return (await this.db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirst())?.id;
   }
 
-  async enrolmentOf(courseId: number, studentId: number) {
-    return this.db
-      .selectFrom('course_registered_users as e')
-      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
-      .select(['e.id', 'r.name', 'r.last_name'])
-      .where('e.course_id', '=', courseId)
-      .where('e.registered_user_id', '=', studentId)
-      .executeTakeFirst();
+  enrolmentOf(courseId: number, studentId: number) {
+    return this.enrolmentsWithNames(courseId).where('e.registered_user_id', '=', studentId).executeTakeFirst();
   }
 
   // --- Local state of a course (read inside the sync's transaction) ---------------------

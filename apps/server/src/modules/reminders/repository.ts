@@ -119,15 +119,4 @@ export class ReminderRepository {
   async update(id: number, values: { due_at?: string; comment?: string; user_id?: number; state?: ReminderState; done_at?: Date | null; done_by?: number | null; ticket_detail_id?: null }) {
     await this.db.updateTable('reminders').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
   }
-
-  /** An active user and their role key (the owner of a reminder), or undefined. */
-  staffUser(id: number) {
-    return this.db
-      .selectFrom('users as u')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .select(['u.id', 'u.name', 'r.key as role'])
-      .where('u.id', '=', id)
-      .where('u.deleted_at', 'is', null)
-      .executeTakeFirst();
-  }
 }

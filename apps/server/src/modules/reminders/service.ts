@@ -4,6 +4,7 @@ import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { mayTouchTicket, type TicketAccess } from '../tickets/access.js';
 import type { TicketRepository } from '../tickets/repository.js';
+import type { UserRepository } from '../users/repository.js';
 import type { ReminderRepository, ReminderRow } from './repository.js';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
@@ -42,6 +43,7 @@ export class ReminderService {
   constructor(
     private readonly repo: ReminderRepository,
     private readonly tickets: TicketRepository,
+    private readonly users: UserRepository,
     private readonly access: TicketAccess,
     private readonly audit: AuditRepository,
   ) {}
@@ -72,9 +74,9 @@ export class ReminderService {
   /** Checks the owner: an operator only themselves; the owner must be active staff who may touch the ticket. */
   private async owner(userId: number, ticket: { user_assigned_id: number | null; user_create_id: number }, actor: AuthUser) {
     if (userId !== actor.id && !isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.onlySelf);
-    const user = await this.repo.staffUser(userId);
-    if (!user || user.role === 'tutor' || user.role === null) throw invalid({ user_id: [REMINDER_MSG.ownerNotOperator] });
-    if (!mayTouchTicket({ id: user.id, role: user.role as AuthUser['role'] }, ticket)) throw invalid({ user_id: [REMINDER_MSG.ownerCannotTouch] });
+    const user = await this.users.findById(userId);
+    if (!user || user.role_key === 'tutor' || user.role_key === null) throw invalid({ user_id: [REMINDER_MSG.ownerNotOperator] });
+    if (!mayTouchTicket({ id: user.id, role: user.role_key as AuthUser['role'] }, ticket)) throw invalid({ user_id: [REMINDER_MSG.ownerCannotTouch] });
   }
 
   async create(body: ReminderCreate, actor: AuthUser, ip: string): Promise<ReminderRow> {
