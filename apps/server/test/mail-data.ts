@@ -95,3 +95,17 @@ export function multipart(fields: Record<string, string>, files: Array<{ field?:
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
 /** A 1x1 PNG. */
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+type Call = (method: 'GET' | 'POST', url: string) => Promise<{ status: number; body: any }>;
+
+/** Queues a full Moodle sync of the course through the API, waits for its job to end, and returns the status answer. */
+export async function syncCourseAndWait(ctx: TestContext, call: Call, courseId: number) {
+  const queued = await call('POST', `/api/v2/sync/courses/${courseId}`);
+  if (queued.status !== 202) throw new Error(`sync not queued: ${queued.status} ${JSON.stringify(queued.body)}`);
+  const jobId = queued.body._data.jobId as number;
+  await waitFor(async () => {
+    const job = await ctx.app.services.jobs.queue.get(jobId);
+    return job && ['done', 'failed'].includes(job.status);
+  }, 30_000, 'the sync job');
+  return (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
+}

@@ -4,7 +4,7 @@ import { generateSite, type GeneratedSite } from '../../../tools/moodle-sim/src/
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
 import type { JobWorker } from '../src/jobs/worker.js';
 import { createTestContext, type TestContext } from './helpers.js';
-import { testWorker, waitFor } from './mail-data.js';
+import { syncCourseAndWait, testWorker } from './mail-data.js';
 
 /**
  * Sections of synchronised activities on the Moodle simulator: the sync proposes a section for
@@ -28,14 +28,7 @@ async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payl
 }
 
 async function fullSync() {
-  const queued = await call('POST', `/api/v2/sync/courses/${courseId}`);
-  expect(queued.status).toBe(202);
-  const jobId = queued.body._data.jobId as number;
-  await waitFor(async () => {
-    const job = await ctx.app.services.jobs.queue.get(jobId);
-    return job && ['done', 'failed'].includes(job.status);
-  }, 30_000, 'the sync job');
-  const status = (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
+  const status = await syncCourseAndWait(ctx, call, courseId);
   expect(status.state, JSON.stringify(status)).toBe('done');
   return status;
 }

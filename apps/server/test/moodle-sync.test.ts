@@ -11,7 +11,7 @@ import type { Site } from '../../../tools/moodle-sim/src/site.js';
 import type { JobWorker } from '../src/jobs/worker.js';
 import { decryptSecret } from '../src/lib/crypto.js';
 import { createTestContext, type TestContext } from './helpers.js';
-import { testWorker, waitFor } from './mail-data.js';
+import { syncCourseAndWait, testWorker, waitFor } from './mail-data.js';
 
 /**
  * The Moodle sync against the simulator started in-process (a real HTTP Moodle on a random
@@ -64,14 +64,7 @@ async function configure(token: string = FIXTURE_TOKENS.admin) {
 
 /** Queues a full sync and waits for the job to end; returns the status answer. */
 async function fullSync() {
-  const queued = await call('POST', `/api/v2/sync/courses/${courseId}`);
-  expect(queued.status).toBe(202);
-  const jobId = queued.body._data.jobId as number;
-  await waitFor(async () => {
-    const job = await ctx.app.services.jobs.queue.get(jobId);
-    return job && ['done', 'failed'].includes(job.status);
-  }, 30_000, 'the sync job');
-  return (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
+  return syncCourseAndWait(ctx, call, courseId);
 }
 
 async function localState() {
