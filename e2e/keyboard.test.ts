@@ -129,12 +129,15 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await expectVisibleFocus(page, 'sign-in button');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/my/);
+    // Keys go to the page once it has drawn (screens load on demand).
+    await page.getByRole('link', { name: 'Ticket', exact: true }).first().waitFor();
 
     // The ticket screen, from the menu.
     await tabTo(page, (f) => f.tag === 'a' && f.name === 'Ticket', 'the Ticket menu entry');
     await expectVisibleFocus(page, 'Ticket menu entry');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/my\/ticket/);
+    await page.getByRole('combobox', { name: 'Categorías' }).first().waitFor();
 
     // Category and course.
     await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Categorías'), 'the category selector');
