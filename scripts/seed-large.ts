@@ -490,7 +490,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   await sql`
     insert into reminders (ticket_id, user_id, created_by, due_at, comment, state, done_at, created_at, updated_at)
     select t.id, coalesce(t.user_assigned_id, t.user_create_id), t.user_create_id,
-      ${new Date(nowMs).toISOString()}::timestamptz + ((t.id * 7919) % 240 - 72) * interval '1 hour', 'Volver a llamar',
+      ${new Date(nowMs).toISOString()}::timestamptz + ((t.id::bigint * 7919) % 240 - 72) * interval '1 hour', 'Volver a llamar',
       case when t.id % 45 = 0 then 'done' else 'pending' end, case when t.id % 45 = 0 then ${new Date(nowMs).toISOString()}::timestamptz end,
       t.created_at, t.updated_at
     from tickets t
