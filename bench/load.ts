@@ -43,7 +43,7 @@ export interface LoadRow {
   direct?: number;
 }
 
-interface Endpoint {
+export interface Endpoint {
   name: string;
   method?: 'GET' | 'POST';
   path: string;
@@ -59,7 +59,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** The data set of a run: full size, or small for `--quick`. */
-function dataset(quick: boolean): LargeOptions & { database: string } {
+export function dataset(quick: boolean): LargeOptions & { database: string } {
   const now = new Date().toISOString().slice(0, 10);
   return quick
     ? { database: 'sigaf_bench_quick', tickets: 50_000, students: 2_000, courses: 10, seed: 1, now }
@@ -67,7 +67,7 @@ function dataset(quick: boolean): LargeOptions & { database: string } {
 }
 
 /** Creates and fills the benchmark database unless it already holds this data set (a comment on the database says which). */
-async function ensureData(serverUrl: (db: string) => string, ds: ReturnType<typeof dataset>): Promise<void> {
+export async function ensureData(serverUrl: (db: string) => string, ds: ReturnType<typeof dataset>): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl('postgres') });
   await admin.connect();
   try {
@@ -105,12 +105,12 @@ async function ensureData(serverUrl: (db: string) => string, ds: ReturnType<type
   }
 }
 
-function startServer(databaseUrl: string) {
+export function startServer(databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-bench-'));
   return spawnServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off' }, { removeDataDir: dataDir });
 }
 
-async function api(base: string, method: string, url: string, token?: string, body?: unknown) {
+export async function api(base: string, method: string, url: string, token?: string, body?: unknown) {
   const res = await fetch(`${base}${url}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -122,9 +122,13 @@ async function api(base: string, method: string, url: string, token?: string, bo
 }
 
 /** What the endpoints are called with: the largest course and things in it. */
-async function context(db: Database) {
+export async function context(db: Database, courseId?: number) {
   const q = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
-  const [course] = await q(sql<{ id: number; n: number }>`select course_id as id, count(*)::int as n from tickets group by course_id order by 2 desc, 1 limit 1`);
+  const [course] = await q(
+    courseId === undefined
+      ? sql<{ id: number; n: number }>`select course_id as id, count(*)::int as n from tickets group by course_id order by 2 desc, 1 limit 1`
+      : sql<{ id: number; n: number }>`select ${courseId}::int as id, count(*)::int as n from tickets where course_id = ${courseId}`,
+  );
   if (!course) throw new Error('bench: the database has no tickets');
   const [room] = await q(sql<{ id: number }>`select classroom_id as id from course_registered_users where course_id = ${course.id} and classroom_id is not null group by 1 order by count(*) desc, 1 limit 1`);
   const [section] = await q(sql<{ id: number }>`select s.id from activities a join sections s on s.id = a.section_id where a.course_id = ${course.id} group by s.id order by count(*) desc, s.id limit 1`);
@@ -155,9 +159,9 @@ async function context(db: Database) {
   };
 }
 
-type Ctx = Awaited<ReturnType<typeof context>>;
+export type Ctx = Awaited<ReturnType<typeof context>>;
 
-function endpoints(c: Ctx, db: Database): Endpoint[] {
+export function endpoints(c: Ctx, db: Database): Endpoint[] {
   const config = loadConfig({ ...process.env, DATABASE_URL: '' }, { APP_SECRET: 'bench-secret-not-used-for-anything-here' });
   const s = createServices(db, config);
   const studentReports = new ReportService(new ReportRepository(db), s.dashboard);
@@ -264,7 +268,7 @@ async function timeDirect(fn: () => Promise<unknown>, runs: number): Promise<num
   return percentile(times, 50);
 }
 
-async function load(base: string, token: string, ep: Endpoint, connections: number, seconds: number): Promise<LoadRow> {
+export async function load(base: string, token: string, ep: Endpoint, connections: number, seconds: number): Promise<LoadRow> {
   const latencies: number[] = [];
   let errors = 0;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
@@ -314,7 +318,7 @@ async function load(base: string, token: string, ep: Endpoint, connections: numb
 }
 
 /** Waits until the server answers GET /health quickly again (requests of a slow endpoint may still be queued). */
-async function drain(base: string): Promise<void> {
+export async function drain(base: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   let quick = 0;
   while (Date.now() < deadline && quick < 3) {
