@@ -68,7 +68,8 @@ export function createServices(db: Database, config: Config) {
   };
   const ticketAccess = new TicketAccess(repos.tickets);
   const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit, ticketAccess);
-  const followUp = new FollowUpService(new FollowUpRepository(db), repos.audit);
+  const followUpRepo = new FollowUpRepository(db, repos.studentFigures);
+  const followUp = new FollowUpService(followUpRepo, repos.audit);
   // Background jobs: the queue, and the handlers a JobWorker (main.ts) runs by type.
   const jobs = { queue: new JobQueue(db), handlers: new JobHandlers() };
   const mailTransport = createTransport({
@@ -121,7 +122,7 @@ export function createServices(db: Database, config: Config) {
     moodlePush,
     moodleImport,
     reminders,
-    agenda: new AgendaService(new AgendaRepository(db, new FollowUpRepository(db)), reminders, tickets, repos.audit),
+    agenda: new AgendaService(new AgendaRepository(db, followUpRepo), reminders, tickets, repos.audit),
   };
 }
 

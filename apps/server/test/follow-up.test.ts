@@ -534,3 +534,53 @@ describe('bad input', () => {
     expect((await list({ classroom_id: 2147480000 })).rows).toEqual([]);
   });
 });
+
+describe('the cached figures are never staler than the last change', () => {
+  it('follows tickets, grades, names and classrooms at once; the ticket counts match the tickets', async () => {
+    const db = ctx.db;
+    const k = await ticketKeys(db);
+    const row = async (key: string) => (await list({ page: 1, perPage: 10 })).rows.find((r) => r.id === enr[key])!;
+    // A ticket for S2 (none before): opened, closed, moved to S5, deleted.
+    const t = await db
+      .insertInto('tickets')
+      .values({
+        course_registered_user_id: enr.S2!, course_id: C, ticket_code: 'SEGU-CUR-9001', status_ticket_id: k.open,
+        type_ticket_id: k.phone, priority_ticket_id: k.high, source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: op.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await row('S2')).toMatchObject({ openTickets: 1, tickets: 1 });
+    await db.updateTable('tickets').set({ status_ticket_id: k.closed, closing_date: new Date() }).where('id', '=', t.id).execute();
+    expect(await row('S2')).toMatchObject({ openTickets: 0, tickets: 1 });
+    await db.updateTable('tickets').set({ course_registered_user_id: enr.S5!, status_ticket_id: k.open, closing_date: null }).where('id', '=', t.id).execute();
+    expect(await row('S2')).toMatchObject({ openTickets: 0, tickets: 0 });
+    expect(await row('S5')).toMatchObject({ openTickets: 1, tickets: 1 });
+    expect(who((await list({ open_tickets: true, sort: 'openTickets', order: 'desc' })).rows)).toEqual(['S3', 'S1', 'S5']);
+    await db.deleteFrom('tickets').where('id', '=', t.id).execute();
+    expect(await row('S5')).toMatchObject({ openTickets: 0, tickets: 0 });
+
+    // A grade given and taken back; a student renamed; a classroom renamed.
+    const graded = () => db.updateTable('activity_course_users').where('course_registered_user_id', '=', enr.S2!).where('activity_id', '=', act.PB!);
+    await graded().set({ grade: 5 }).execute();
+    expect(await row('S2')).toMatchObject({ graded: 2, progress: 67 });
+    await graded().set({ grade: null }).execute();
+    expect(await row('S2')).toMatchObject({ graded: 1, progress: 33 });
+    const person = (await db.selectFrom('course_registered_users').select('registered_user_id').where('id', '=', enr.S2!).executeTakeFirstOrThrow()).registered_user_id;
+    await db.updateTable('registered_users').set({ name: 'Bruna', email: 'bruna@correo.test' }).where('id', '=', person).execute();
+    expect(await row('S2')).toMatchObject({ name: 'Bruna', email: 'bruna@correo.test' });
+    await db.updateTable('registered_users').set({ name: 'Bruno', email: 'bruno.soto@correo.test' }).where('id', '=', person).execute();
+    await db.updateTable('classrooms').set({ description: 'Aula Alfa 2' }).where('id', '=', room.Alfa!).execute();
+    expect((await row('S2')).classroom).toBe('Aula Alfa 2');
+    await db.updateTable('classrooms').set({ description: 'Aula Alfa' }).where('id', '=', room.Alfa!).execute();
+    expect(await row('S2')).toMatchObject({ name: 'Bruno', classroom: 'Aula Alfa', graded: 1 });
+
+    // The counts kept by triggers are the tickets' own, for every enrolment.
+    const { rows: off } = await sql<{ n: number }>`
+      select count(*)::int as n
+      from (select course_registered_user_id as id, count(*)::int as total, count(*) filter (where status_ticket_id = ${k.open})::int as open from tickets group by 1) t
+      full join enrolment_ticket_counts c on c.enrolment_id = t.id
+      where coalesce(t.total, 0) <> coalesce(c.total, 0) or coalesce(t.open, 0) <> coalesce(c.open, 0)`.execute(db);
+    expect(off[0]!.n).toBe(0);
+    expect((await db.selectFrom('enrolment_ticket_counts').select(['total', 'open']).where('enrolment_id', '=', enr.S3!).executeTakeFirstOrThrow())).toEqual({ total: 2, open: 2 });
+  });
+});

@@ -251,6 +251,35 @@ export interface CourseEnrolmentStatTable {
   last_access: Timestamp | null;
 }
 
+/** A student enrolment's follow-up figures from Moodle and the student's record, recomputed with the course's figures (0015). */
+export interface CourseFollowUpRowTable {
+  course_id: number;
+  enrolment_id: number;
+  registered_user_id: number;
+  classroom_id: number | null;
+  rut: string;
+  name: string;
+  last_name: string;
+  mother_last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  form: string;
+  stage: number;
+  last_access: Timestamp | null;
+  last_access_text: string | null;
+  synced: boolean;
+  suspended: boolean;
+  graded: number;
+  expected: number;
+}
+
+/** Each enrolment's tickets and open tickets, kept by triggers on tickets (0015). */
+export interface EnrolmentTicketCountTable {
+  enrolment_id: number;
+  total: number;
+  open: number;
+}
+
 /** Activity progress per course, classroom (0: none), activity, test form and withdrawal stage (0008). */
 export interface CourseProgressStatTable {
   course_id: number;
@@ -374,6 +403,8 @@ export interface DB {
   course_stats_state: CourseStatsStateTable;
   course_progress_stats: CourseProgressStatTable;
   course_enrolment_stats: CourseEnrolmentStatTable;
+  course_follow_up_rows: CourseFollowUpRowTable;
+  enrolment_ticket_counts: EnrolmentTicketCountTable;
   log_editing_tickets: LogEditingTicketTable;
   ticket_history: TicketHistoryTable;
   ticket_filter_presets: TicketFilterPresetTable;

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import { StudentFiguresRepository } from '../dashboard/student-figures.js';
 import { FollowUpRepository } from '../follow-up/repository.js';
 import { MAIL_SEND_JOB, type MailSendPayload } from '../mail/service.js';
 import { ReminderRepository } from '../reminders/repository.js';
@@ -35,7 +36,7 @@ export class AgendaDigest extends MinuteClock {
     log?: ClockLogger,
   ) {
     super('morning digests could not be queued', log);
-    this.agenda = new AgendaRepository(db, new FollowUpRepository(db));
+    this.agenda = new AgendaRepository(db, new FollowUpRepository(db, new StudentFiguresRepository(db)));
     this.reminders = new ReminderRepository(db);
   }
 

@@ -132,11 +132,12 @@ export class AgendaRepository {
 
   /**
    * One course's at-risk students (the rules only, before the contact rule): the follow-up's student
-   * table of the course, the students whose rules match. Computed on every request (never from a
-   * cache older than the last committed change); it is the costly part of the agenda.
+   * table of the course (its cached rows, recomputed first if a change has marked them dirty), the
+   * students whose rules match.
    */
   private async candidates(c: AgendaCourse, now: Date): Promise<Candidate[]> {
     const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
+    await this.followUp.fresh(c.courseId);
     const { rows } = await sql<Candidate>`
       with ${this.followUp.studentTable({ courseId: c.courseId, classroomIds: c.classroomIds })},
       r as (

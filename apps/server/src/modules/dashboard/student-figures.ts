@@ -27,8 +27,8 @@ export class StudentFiguresRepository {
 
   /**
    * The same population from the course's cached rows (course_enrolment_stats, recomputed by
-   * freshProgress when marked dirty): `enr(id, registered_user_id, classroom_id, form, stage, last_access)`.
-   * Callers run `await this.freshProgress(courseId)` first.
+   * fresh() when marked dirty): `enr(id, registered_user_id, classroom_id, form, stage, last_access)`.
+   * Callers run `await this.fresh(courseId)` first.
    */
   private students(scope: Scope) {
     const classroom = scope.classroomId === undefined ? sql`true` : sql`c.classroom_id = ${scope.classroomId}`;
@@ -44,7 +44,7 @@ export class StudentFiguresRepository {
 
   /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado]. */
   async stageCounts(scope: Scope): Promise<[number, number, number]> {
-    await this.freshProgress(scope.courseId);
+    await this.fresh(scope.courseId);
     const { rows } = await sql<{ s0: number; s1: number; s2: number }>`
       with ${this.students(scope)}
       select count(*) filter (where stage = 0)::int as s0, count(*) filter (where stage = 1)::int as s1, count(*) filter (where stage = 2)::int as s2
@@ -55,7 +55,7 @@ export class StudentFiguresRepository {
 
   /** The follow-student card; `unsynced` counts the students enrolled here that Moodle has not confirmed (outside the other figures). */
   async card(scope: Scope) {
-    await this.freshProgress(scope.courseId);
+    await this.fresh(scope.courseId);
     const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
     const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
     const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number; unsynced: number }>`
@@ -72,7 +72,7 @@ export class StudentFiguresRepository {
 
   /** Students per last access: [never, < 1 day, < 1 week, older]. */
   async lastAccessCounts(scope: Scope): Promise<[number, number, number, number]> {
-    await this.freshProgress(scope.courseId);
+    await this.fresh(scope.courseId);
     const { rows } = await sql<{ never: number; day: number; week: number; older: number }>`
       with ${this.students(scope)}
       select count(*) filter (where last_access is null)::int as never,
@@ -92,7 +92,7 @@ export class StudentFiguresRepository {
    * completion_state > 0.
    */
   async progress(scope: Scope, sectionId?: number): Promise<ProgressRow[]> {
-    await this.freshProgress(scope.courseId);
+    await this.fresh(scope.courseId);
     const perActivity = sectionId !== undefined;
     const group = perActivity ? sql`act.id, act.description` : sql`act.section_id, act.section`;
     const classroom = scope.classroomId === undefined ? sql`true` : sql`p.classroom_id = ${scope.classroomId}`;
@@ -125,12 +125,60 @@ export class StudentFiguresRepository {
   }
 
   /**
-   * Recomputes the course's progress figures (course_progress_stats) when a change has marked it
-   * dirty since (migration 0008): per classroom (0: none), activity, form and stage, the students
-   * of the population, and of those the ones with a grade and with completion. Concurrent readers
-   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again.
+   * The follow-up table's rows of a course, computed live (migration 0015): every student enrolment
+   * (synchronised or not) with the person's record, test form, withdrawal stage, last access, and
+   * the counting activities the student has to do (`expected`: a test section only for its form)
+   * and of those the ones graded.
    */
-  private async freshProgress(courseId: number): Promise<void> {
+  private liveFollowUpRows(courseId: number) {
+    return sql`
+      with resign as (${resignStages(courseId)}),
+      base as (
+        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized, e.moodle_suspended,
+          r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
+          ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage
+        from course_registered_users e
+        -- One key lookup per student (OFFSET 0 keeps it so), never a hash of every student.
+        cross join lateral (
+          select u.rut, u.name, u.last_name, u.mother_last_name, u.email, u.mobile, u.phone from registered_users u where u.id = e.registered_user_id offset 0
+        ) r
+        join profiles p on p.id = e.profile_id and p.key = 'student'
+        left join resign rs on rs.id = e.id
+        where e.course_id = ${courseId}
+      ),
+      act as (
+        select a.id, s.key from activities a join sections s on s.id = a.section_id
+        where a.course_id = ${courseId} and ${countsTowardProgress('a', 's')}
+      ),
+      expected as (
+        select count(*) filter (where ${formApplies(sql`act.key`, sql`'A'`)})::int as a, count(*) filter (where ${formApplies(sql`act.key`, sql`'B'`)})::int as b
+        from act
+      ),
+      prog as (
+        select acu.course_registered_user_id as id, count(*)::int as graded
+        from act
+        join activity_course_users acu on acu.activity_id = act.id and acu.grade is not null
+        join base b on b.id = acu.course_registered_user_id
+        where ${formApplies(sql`act.key`, sql`b.form`)}
+        group by acu.course_registered_user_id
+      )
+      select ${courseId}::int, b.id, b.registered_user_id, b.classroom_id, b.rut, b.name, b.last_name, b.mother_last_name, b.email, b.phone,
+        b.form, b.stage, b.last_access_registered_moodle, b.last_access_text, b.is_sincronized, b.moodle_suspended,
+        coalesce(pg.graded, 0), case b.form when 'A' then x.a else x.b end
+      from base b
+      cross join expected x
+      left join prog pg on pg.id = b.id`;
+  }
+
+  /**
+   * Recomputes the course's student figures (course_enrolment_stats, course_progress_stats and
+   * course_follow_up_rows) when a change has marked them dirty since (migrations 0008, 0015): per
+   * classroom (0: none), activity, form and stage, the students of the population, and of those the
+   * ones with a grade and with completion; each student's follow-up figures. Concurrent readers
+   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again.
+   * Every read of these tables runs it first.
+   */
+  async fresh(courseId: number): Promise<void> {
     const state = await this.db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', courseId).executeTakeFirst();
     if (state && !state.dirty) return;
     await this.db.transaction().execute(async (trx) => {
@@ -140,6 +188,11 @@ export class StudentFiguresRepository {
       if (!locked.rows[0]?.dirty) return;
       await sql`delete from course_progress_stats where course_id = ${courseId}`.execute(trx);
       await sql`delete from course_enrolment_stats where course_id = ${courseId}`.execute(trx);
+      await sql`delete from course_follow_up_rows where course_id = ${courseId}`.execute(trx);
+      await sql`
+        insert into course_follow_up_rows (course_id, enrolment_id, registered_user_id, classroom_id, rut, name, last_name, mother_last_name, email, phone,
+          form, stage, last_access, last_access_text, synced, suspended, graded, expected)
+        ${this.liveFollowUpRows(courseId)}`.execute(trx);
       await sql`
         insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)
         with ${this.livePopulation({ courseId })}
@@ -175,7 +228,7 @@ export class StudentFiguresRepository {
    * or one page (the page is chosen before the activities are read) and how many there are.
    */
   async studentsOnActivities(scope: Scope, activityIds: number[], page?: { page: number; perPage: number }) {
-    await this.freshProgress(scope.courseId);
+    await this.fresh(scope.courseId);
     const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number; total: number }>`
       with ${this.students(scope)},
       chosen as (

@@ -2,15 +2,18 @@ import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, pageMeta, personSearch } from '../../db/pagination.js';
-import { countsTowardProgress, formApplies, resignStages, testForm } from '../dashboard/sql.js';
+import { countsTowardProgress, formApplies } from '../dashboard/sql.js';
+import type { StudentFiguresRepository } from '../dashboard/student-figures.js';
 
 /**
  * Student follow-up (SQL only): the tutors of each classroom, the courses and classrooms a user
  * may follow, and the student table, filtered, sorted and paged in SQL.
  *
  * Student table population: the course's enrolments with profile 'student' (synchronised or
- * not), optionally one classroom, optionally only a tutor's classrooms. Per enrolment:
- *   stage     the dashboard's withdrawal stage (dashboard/repository.ts resignStages)
+ * not), optionally one classroom, optionally only a tutor's classrooms, read from the course's
+ * cached rows (course_follow_up_rows, never staler than the last committed change: migration 0015)
+ * and each enrolment's ticket counts (enrolment_ticket_counts, kept by triggers). Per enrolment:
+ *   stage     the dashboard's withdrawal stage (dashboard/sql.ts resignStages)
  *   expected  the course's activities that count toward progress (survey, tests, weighing > 0;
  *             never resign) that this student has to do (a test section only for its form)
  *   graded    of those, the ones with a numeric grade
@@ -46,7 +49,10 @@ const STAGES = { active: 0, resigning: 1, resigned: 2 } as const;
 const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`);
 
 export class FollowUpRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly figures: StudentFiguresRepository,
+  ) {}
 
   // -- tutors of classrooms --------------------------------------------------------------------
 
@@ -163,65 +169,36 @@ export class FollowUpRepository {
 
   // -- the student table -----------------------------------------------------------------------
 
-  /** The table's rows before filtering: one per student enrolment of the course (see the class comment). */
+  /**
+   * The table's rows before filtering (see the class comment): the course's cached follow-up rows
+   * (course_follow_up_rows, recomputed by StudentFiguresRepository.fresh when marked dirty) with
+   * each student's ticket counts (enrolment_ticket_counts, kept by triggers). Callers run
+   * `await this.fresh(courseId)` first.
+   */
   private table(q: StudentTableQuery) {
-    const room = q.classroom_id !== undefined ? sql`e.classroom_id = ${q.classroom_id}` : sql`true`;
-    const rooms = q.classroomIds ? inList(sql`e.classroom_id`, q.classroomIds) : sql`true`;
-    const only = q.enrolmentIds ? inList(sql`e.id`, q.enrolmentIds) : sql`true`;
+    const room = q.classroom_id !== undefined ? sql`f.classroom_id = ${q.classroom_id}` : sql`true`;
+    const rooms = q.classroomIds ? inList(sql`f.classroom_id`, q.classroomIds) : sql`true`;
+    const only = q.enrolmentIds ? inList(sql`f.enrolment_id`, q.enrolmentIds) : sql`true`;
     return sql`
-      resign as (${resignStages(q.courseId)}),
-      base as (
-        select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized, e.moodle_suspended,
-          r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
-          ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage, cl.description as classroom
-        from course_registered_users e
-        -- One key lookup per student (OFFSET 0 keeps it so), never a hash of every student.
-        cross join lateral (
-          select u.rut, u.name, u.last_name, u.mother_last_name, u.email, u.mobile, u.phone from registered_users u where u.id = e.registered_user_id offset 0
-        ) r
-        join profiles p on p.id = e.profile_id and p.key = 'student'
-        left join classrooms cl on cl.id = e.classroom_id
-        left join resign rs on rs.id = e.id
-        where e.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
-      ),
-      act as (
-        select a.id, s.key
-        from activities a
-        join sections s on s.id = a.section_id
-        where a.course_id = ${q.courseId} and ${countsTowardProgress('a', 's')}
-      ),
-      expected as (
-        select count(*) filter (where ${formApplies(sql`act.key`, sql`'A'`)})::int as a, count(*) filter (where ${formApplies(sql`act.key`, sql`'B'`)})::int as b
-        from act
-      ),
-      prog as (
-        -- The graded rows of the counting activities, read by activity and matched to the students.
-        select acu.course_registered_user_id as id, count(*)::int as graded
-        from act
-        join activity_course_users acu on acu.activity_id = act.id and acu.grade is not null
-        join base b on b.id = acu.course_registered_user_id
-        where ${formApplies(sql`act.key`, sql`b.form`)}
-        group by acu.course_registered_user_id
-      ),
-
       s as (
-        select b.id, b.registered_user_id as "registeredUserId", b.rut, b.name, b.last_name as "lastName", b.mother_last_name as "motherLastName",
-          b.email, b.phone, b.classroom_id as "classroomId", b.classroom, b.stage, b.form,
-          b.last_access_registered_moodle as "lastAccess", b.last_access_text as "lastAccessText",
-          case when b.last_access_registered_moodle is null then null
-               else floor(extract(epoch from (now() - b.last_access_registered_moodle)) / 86400)::int end as "daysWithoutAccess",
-          case when x.expected > 0 then round(100.0 * coalesce(pg.graded, 0) / x.expected)::int else null end as progress,
-          coalesce(pg.graded, 0) as graded, x.expected,
-          coalesce(tk.open, 0) as "openTickets", coalesce(tk.total, 0) as tickets, b.is_sincronized as synced, b.moodle_suspended as suspended
-        from base b
-        cross join lateral (select case b.form when 'A' then e.a else e.b end as expected from expected e) x
-        left join prog pg on pg.id = b.id
-        -- Each student's tickets by status, from the (enrolment, status) index alone.
-        cross join lateral (
-          select count(*)::int as total, count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open'))::int as open
-          from tickets t where t.course_registered_user_id = b.id
-        ) tk
+        select f.enrolment_id as id, f.registered_user_id as "registeredUserId", f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName",
+          f.email, f.phone, f.classroom_id as "classroomId", cl.description as classroom, f.stage, f.form,
+          f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
+          case when f.last_access is null then null
+               else floor(extract(epoch from (now() - f.last_access)) / 86400)::int end as "daysWithoutAccess",
+          case when f.expected > 0 then round(100.0 * f.graded / f.expected)::int else null end as progress,
+          f.graded, f.expected,
+          coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
+        from course_follow_up_rows f
+        left join classrooms cl on cl.id = f.classroom_id
+        left join enrolment_ticket_counts k on k.enrolment_id = f.enrolment_id
+        where f.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
       )`;
+  }
+
+  /** Recomputes the course's cached student figures if a change has marked them dirty (before reading the table). */
+  fresh(courseId: number): Promise<void> {
+    return this.figures.fresh(courseId);
   }
 
   /** The student table's common table expressions (the last one `s`), for queries of other modules over the same figures (the agenda's at-risk students). */
@@ -253,6 +230,7 @@ export class FollowUpRepository {
 
   /** One page of the table (or, without `page`, up to `limit` rows) and the total after filters. */
   async students(q: StudentTableQuery, limit?: number): Promise<{ rows: StudentTableRow[]; meta?: PageMeta }> {
+    await this.fresh(q.courseId);
     const perPage = q.perPage ?? 10;
     const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${limit ?? 5000}`;
     const { rows } = await sql<StudentTableRow & { __total: number }>`
