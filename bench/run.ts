@@ -6,10 +6,12 @@
  *   npm run bench                      everything, on the full data set (generated once, reused)
  *   npm run bench -- --quick           a small data set and short runs, for development
  *   npm run bench -- --only dashboard  only the measures whose name contains this (repeatable)
+ *   npm run bench -- --growth          the same course at 1 M and at 10 M tickets (needs the 10 M data set; alone)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { growthBench } from './growth.js';
 import { importBench } from './import.js';
 import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
@@ -22,6 +24,7 @@ const budgets: Record<string, number> = JSON.parse(fs.readFileSync(path.join(her
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
+const growth = argv.includes('--growth');
 const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
 
 /** A benchmark: a name its `--only` matches against, and what it measures. */
@@ -45,13 +48,17 @@ const benches: Bench[] = [
       return out.results;
     },
   },
+  // Only when asked for (`--growth` or `--only growth`): it needs the 10 M data set.
+  { name: 'growth', run: () => growthBench({ quick }) },
 ];
 
 // `--only <benchmark name>` picks a benchmark; any other word picks load endpoints by name
 // (`--only load` is every endpoint).
 const NAMES = benches.map((b) => b.name);
 const endpointWords = only.filter((o) => !NAMES.includes(o));
-const picked = only.length ? benches.filter((b) => only.includes(b.name) || (b.name === 'load' && endpointWords.length > 0)) : benches;
+const picked = only.length
+  ? benches.filter((b) => only.includes(b.name) || (b.name === 'load' && endpointWords.length > 0) || (b.name === 'growth' && growth))
+  : benches.filter((b) => (growth ? b.name === 'growth' : b.name !== 'growth'));
 const results: Record<string, number> = {};
 for (const bench of picked) Object.assign(results, await bench.run());
 

@@ -1,0 +1,178 @@
+/**
+ * Growth benchmark (`npm run bench -- --growth`; not part of the default run: it needs the 10 M
+ * data set). The same-sized course is measured in the 1 M data set (50 courses, `sigaf_bench`) and
+ * in the 10 M one (500 courses, 200,000 students, `sigaf_bench_10m`; generated like the other on
+ * first use, which takes about half an hour): every course-level endpoint of the load benchmark at
+ * 10 clients on both, reported as the ratio of their p95 latencies, and the organisation-wide
+ * searches (staff list, student search, Administración ticket by code, dates and operator) at
+ * 10 M against their own budget.
+ *
+ * Ratios of small numbers are mostly noise, so each side's p95 counts as at least FLOOR_MS. The
+ * two servers run side by side and each endpoint is measured 1 M, 10 M, 10 M, 1 M (the mean p95 of
+ * each side): a change in the machine's load during the run weighs on both sides alike.
+ */
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../apps/server/src/db/database.js';
+import { BENCH_ADMIN } from '../scripts/seed-large.js';
+import { api, context, dataset, drain, endpoints, ensureData, load, startServer, type Ctx, type Endpoint } from './load.js';
+import { startPg } from './pg.js';
+
+/** p95 values below this count as this much in a ratio (ms). */
+export const FLOOR_MS = 2;
+/** Load endpoints that are not about one course. */
+const NOT_COURSE_LEVEL = new Set(['health', 'auth.login', 'tickets.create']);
+
+export interface GrowthOptions {
+  quick: boolean;
+}
+
+/** The 10 M data set: ten times the courses, students and tickets of the full one; courses of the same sizes. */
+export function growthDataset(): ReturnType<typeof dataset> {
+  return { ...dataset(false), database: 'sigaf_bench_10m', tickets: 10_000_000, students: 200_000, courses: 500 };
+}
+
+interface CourseSize {
+  id: number;
+  tickets: number;
+  enrolments: number;
+  activities: number;
+}
+
+async function courseSizes(db: Database): Promise<CourseSize[]> {
+  const { rows } = await sql<CourseSize>`
+    select c.id, coalesce(t.n, 0)::int as tickets,
+      (select count(*) from course_registered_users e where e.course_id = c.id)::int as enrolments,
+      (select count(*) from activities a where a.course_id = c.id)::int as activities
+    from courses c left join (select course_id, count(*) as n from tickets group by course_id) t on t.course_id = c.id`.execute(db);
+  return rows;
+}
+
+/**
+ * The course of `sizes` most like `target`: among those within 1 % of its tickets, the one with
+ * the closest number of activities, then of enrolments, then of tickets.
+ */
+export function sameSized(target: CourseSize, sizes: CourseSize[]): CourseSize {
+  const near = sizes.filter((s) => Math.abs(s.tickets - target.tickets) <= target.tickets * 0.01);
+  const pool = near.length ? near : sizes;
+  const key = (s: CourseSize) => [
+    near.length ? Math.abs(s.activities - target.activities) : 0,
+    near.length ? Math.abs(s.enrolments - target.enrolments) : 0,
+    Math.abs(s.tickets - target.tickets),
+    s.id,
+  ];
+  return [...pool].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+    return 0;
+  })[0]!;
+}
+
+/** The organisation-wide reads: a page of each, as the screens ask for them. */
+async function orgEndpoints(c: Ctx, db: Database): Promise<Endpoint[]> {
+  const [ticket] = (await sql<{ code: string }>`select ticket_code as code from tickets where id = ${c.ticketId}`.execute(db)).rows;
+  // A week of the Administración screen's date range, ending on the course's latest working day.
+  const to = c.day;
+  const from = new Date(Date.parse(`${to}T12:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+  const page = 'page=1&perPage=10';
+  return [
+    { name: 'org.users.list', path: '/api/v2/users' },
+    { name: 'org.students.search', path: `/api/v2/registered-users?${page}&search=gonz` },
+    { name: 'org.tickets.code', path: `/api/v2/tickets/code/${encodeURIComponent(ticket!.code)}?${page}` },
+    { name: 'org.tickets.dates', path: `/api/v2/tickets/dates/${from}/${to}?${page}` },
+    { name: 'org.tickets.operator', path: `/api/v2/tickets/operator/${c.operatorId}?${page}` },
+  ];
+}
+
+interface Side {
+  label: string;
+  db: Database;
+  url: string;
+  token: string;
+  ctx: Ctx;
+  size: CourseSize;
+  endpoints: Map<string, Endpoint>;
+  close(): Promise<void>;
+}
+
+async function openSide(label: string, url: string, pick: (db: Database) => Promise<number | undefined>): Promise<Side> {
+  const h = await openDatabase({ url, dataDir: '' });
+  const courseId = await pick(h.db);
+  const ctx = await context(h.db, courseId);
+  const size = (await courseSizes(h.db)).find((s) => s.id === ctx.courseId)!;
+  const app = await startServer(url);
+  const token = (await api(app.url, 'POST', '/api/auth/login', undefined, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })).access_token as string;
+  const list = [...endpoints(ctx, h.db).filter((e) => !NOT_COURSE_LEVEL.has(e.name)), ...(await orgEndpoints(ctx, h.db))];
+  return {
+    label,
+    db: h.db,
+    url: app.url,
+    token,
+    ctx,
+    size,
+    endpoints: new Map(list.map((e) => [e.name, e])),
+    close: async () => {
+      await app.stop();
+      await h.close();
+    },
+  };
+}
+
+export interface GrowthRow {
+  name: string;
+  p95: [number, number];
+  errors: number;
+  ratio: number;
+}
+
+export async function growthBench(opts: GrowthOptions): Promise<Record<string, number>> {
+  const server = await startPg();
+  const small = dataset(false);
+  const large = growthDataset();
+  const sides: Side[] = [];
+  try {
+    await ensureData(server.url, small);
+    await ensureData(server.url, large);
+    const one = await openSide('1M', server.url(small.database), async () => undefined);
+    sides.push(one);
+    const ten = await openSide('10M', server.url(large.database), async (db) => sameSized(one.size, await courseSizes(db)).id);
+    sides.push(ten);
+    for (const s of sides) {
+      console.log(`growth ${s.label}: course ${s.ctx.courseId} (${s.size.tickets} tickets, ${s.size.enrolments} enrolments, ${s.size.activities} activities), operator ${s.ctx.operatorId}, day ${s.ctx.day}`);
+    }
+    const seconds = opts.quick ? 2 : 3;
+    const order = opts.quick ? [0, 1] : [0, 1, 1, 0];
+    const rows: GrowthRow[] = [];
+    for (const [name, first] of one.endpoints) {
+      const second = ten.endpoints.get(name);
+      if (!second) continue;
+      const eps = [first, second];
+      for (const [i, s] of sides.entries()) await load(s.url, s.token, eps[i]!, 2, 1);
+      const p95s: number[][] = [[], []];
+      let errors = 0;
+      for (const i of order) {
+        const s = sides[i]!;
+        const row = await load(s.url, s.token, eps[i]!, 10, seconds);
+        await drain(s.url);
+        p95s[i]!.push(row.p95);
+        errors += row.errors;
+      }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const p95: [number, number] = [mean(p95s[0]!), mean(p95s[1]!)];
+      const ratio = Math.max(p95[1], FLOOR_MS) / Math.max(p95[0], FLOOR_MS);
+      rows.push({ name, p95, errors, ratio });
+      console.log(`  ${name.padEnd(44)} p95 1M ${p95[0].toFixed(1).padStart(6)}  10M ${p95[1].toFixed(1).padStart(6)} ms  ratio ${ratio.toFixed(2)}${errors ? `  ${errors} errors` : ''}`);
+    }
+    console.log('\n| endpoint | p95 at 1M (ms) | p95 at 10M (ms) | ratio (floor 2 ms) | errors |\n|---|---:|---:|---:|---:|');
+    for (const r of rows) console.log(`| ${r.name} | ${r.p95[0].toFixed(1)} | ${r.p95[1].toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.errors} |`);
+    const results: Record<string, number> = {};
+    for (const r of rows) {
+      if (r.name.startsWith('org.')) results[`growth.${r.name}.c10.p95.ms`] = r.p95[1];
+      else results[`growth.${r.name}.ratio`] = r.ratio;
+    }
+    results['growth.errors'] = rows.reduce((a, r) => a + r.errors, 0);
+    return results;
+  } finally {
+    for (const s of sides) await s.close().catch(() => undefined);
+    await server.stop();
+  }
+}
