@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { STUDENT_TICKETS_PER_PAGE } from '@sigaf/contract';
+import { FOLLOW_UP_SORTS, STUDENT_TICKETS_PER_PAGE, type FollowUpStudentsQuery } from '@sigaf/contract';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -17,7 +17,7 @@ import { migrate, openDatabase, type Database } from '../apps/server/src/db/data
 import type { AuthUser } from '../apps/server/src/http/auth.js';
 import { ReportRepository } from '../apps/server/src/modules/reports/repository.js';
 import { ReportService } from '../apps/server/src/modules/reports/service.js';
-import { createServices, type Services } from '../apps/server/src/services.js';
+import { createServices } from '../apps/server/src/services.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN, seedLarge, type LargeOptions } from '../scripts/seed-large.js';
 import { startPg } from './pg.js';
@@ -139,6 +139,8 @@ export async function context(db: Database, courseId?: number) {
   const enrolments = (await q(sql<{ id: number }>`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ${course.id} order by e.id limit 500`)).map((r) => r.id);
   const cat = async (table: string, key: string) => (await q(sql<{ id: number }>`select id from ${sql.table(table)} where key = ${key}`))[0]!.id;
   const [operator] = await q(sql<{ id: number }>`select user_assigned_id as id from tickets where course_id = ${course.id} and user_assigned_id is not null group by 1 order by count(*) desc limit 1`);
+  // The student of the course with the most tickets: their history, and their RUT's digits as a search.
+  const [student] = await q(sql<{ id: number; rut: string }>`select e.id, r.rut from course_registered_users e join registered_users r on r.id = e.registered_user_id where e.id = (select t.course_registered_user_id from tickets t where t.course_id = ${course.id} group by 1 order by count(*) desc, 1 limit 1)`);
   return {
     courseId: course.id,
     courseTickets: course.n,
@@ -156,6 +158,8 @@ export async function context(db: Database, courseId?: number) {
     motive: await cat('motive_tickets', 'problem'),
     success: await cat('status_detail_tickets', 'success'),
     operatorId: operator!.id,
+    studentEnrolmentId: student!.id,
+    studentRutDigits: student!.rut.replace(/[^0-9kK]/g, '').slice(0, -1),
   };
 }
 
@@ -178,12 +182,6 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
   const qs = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
   let next = 0;
   const enrolment = () => c.enrolments[next++ % c.enrolments.length]!;
-  const optional = (obj: unknown, method: string, ...args: unknown[]) => async () => {
-    const fn = (obj as Record<string, unknown> | undefined)?.[method];
-    if (typeof fn === 'function') return fn.apply(obj, args);
-    return undefined;
-  };
-  const services = s as unknown as Record<string, unknown>;
   const list_: Endpoint[] = [
     { name: 'health', path: '/health', direct: () => sql`select 1`.execute(db) },
     { name: 'auth.login', method: 'POST', path: '/api/auth/login', body: () => ({ email: BENCH_ADMIN.email, password: BENCH_ADMIN.password }) },
@@ -229,29 +227,41 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
     { name: 'reports.type-ticket', path: `${r}/type-ticket/${c.day}`, direct: () => s.dashboard.dayCharts(course, c.day) },
     { name: 'reports.table-operator', path: `${r}/table-operator/${c.day}`, direct: () => s.dashboard.operatorTable(course, c.day) },
     { name: 'reports.student-tickets', path: `${r}/student-tickets?page=1`, direct: () => studentReports.studentTicketsPage(course, undefined, 1, STUDENT_TICKETS_PER_PAGE) },
+    // The original client's whole-list calls (CLIENT_CONTRACT.md §2.10, §2.14): the Ticket screen's
+    // "Buscar" (the course's open tickets, each with its attempts and its enrolment's Moodle results),
+    // the course's raw enrolments (before "Masivo"), a student's ticket history, and a RUT search.
+    { name: 'tickets.course.all', path: `/api/v2/tickets/course-registered-users/course/${course}`, direct: () => s.tickets.list('course', { course_id: course }, admin) },
+    { name: 'enrolments.all', path: `/api/v2/course-registered-user/${course}/users/all`, direct: () => s.enrolments.list({ courseId: course }) },
+    { name: 'tickets.enrolment-history', path: `/api/v2/course-registered-user/${c.studentEnrolmentId}/tickets`, direct: () => s.tickets.list('search', { enrolmentId: c.studentEnrolmentId }, admin, { scoped: false }) },
+    { name: 'tickets.list.search-rut', path: `/api/v2/tickets?${qs({ ...list, status: 'all', search: c.studentRutDigits })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all', search: c.studentRutDigits }, admin) },
   ];
-  // The follow-up student table (modules/follow-up), when this build has it.
-  const followUp = services.followUp as { students?: unknown } | undefined;
-  if (followUp?.students) {
-    const q = { page: 1, perPage: 10 };
-    list_.push(
-      { name: 'follow-up.students', path: `/api/v2/follow-up/courses/${course}/students?${qs(q)}`, direct: optional(followUp, 'students', admin, course, q) },
-      { name: 'follow-up.students.filtered', path: `/api/v2/follow-up/courses/${course}/students?${qs({ ...q, classroom_id: c.classroomId, inactive_days: 7, open_tickets: 1 })}`, direct: optional(followUp, 'students', admin, course, { ...q, classroom_id: c.classroomId, inactive_days: 7, open_tickets: true }) },
-    );
-  }
+  // The follow-up student table (modules/follow-up): plain, by each filter and by each sort.
+  const followUp = (name: string, q: FollowUpStudentsQuery, query: Record<string, unknown> = q): Endpoint => ({
+    name: `follow-up.students${name}`,
+    path: `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, ...query })}`,
+    direct: () => s.followUp.students(admin, course, { page: 1, perPage: 10, ...q }),
+  });
+  list_.push(
+    followUp('', {}),
+    followUp('.filtered', { classroom_id: c.classroomId, inactive_days: 7, open_tickets: true }, { classroom_id: c.classroomId, inactive_days: 7, open_tickets: 1 }),
+    followUp('.filter.status', { status: 'resigning' }),
+    followUp('.filter.inactive', { inactive_days: 7 }),
+    followUp('.filter.progress', { progress_below: 50 }),
+    followUp('.filter.open-tickets', { open_tickets: true }, { open_tickets: 1 }),
+    followUp('.filter.classroom', { classroom_id: c.classroomId }),
+    followUp('.filter.search', { search: 'gonz' }),
+    ...FOLLOW_UP_SORTS.map((sort) => followUp(`.sort.${sort}`, { sort, order: 'desc' })),
+  );
   // Mi agenda's three sections (one of the course's operators, as an administrator looking at their
   // agenda) and the app bar's badge (asked by every signed-in user every 30 s).
-  const agenda = services.agenda as Services['agenda'] | undefined;
-  if (agenda) {
-    const q = { page: 1, perPage: 10, user_id: c.operatorId };
-    const operator = { ...admin, id: c.operatorId, role: 'operator' } satisfies AuthUser;
-    list_.push(
-      { name: 'agenda.reminders', path: `/api/v2/agenda/reminders?${qs(q)}`, direct: () => agenda.dueReminders(admin, q) },
-      { name: 'agenda.students', path: `/api/v2/agenda/students?${qs(q)}`, direct: () => agenda.students(admin, q) },
-      { name: 'agenda.tickets', path: `/api/v2/agenda/tickets?${qs(q)}`, direct: () => agenda.staleTickets(admin, q) },
-      { name: 'reminders.due-count', path: '/api/v2/reminders/due-count', direct: () => s.reminders.dueCount(operator) },
-    );
-  }
+  const agendaQ = { page: 1, perPage: 10, user_id: c.operatorId };
+  const operator = { ...admin, id: c.operatorId, role: 'operator' } satisfies AuthUser;
+  list_.push(
+    { name: 'agenda.reminders', path: `/api/v2/agenda/reminders?${qs(agendaQ)}`, direct: () => s.agenda.dueReminders(admin, agendaQ) },
+    { name: 'agenda.students', path: `/api/v2/agenda/students?${qs(agendaQ)}`, direct: () => s.agenda.students(admin, agendaQ) },
+    { name: 'agenda.tickets', path: `/api/v2/agenda/tickets?${qs(agendaQ)}`, direct: () => s.agenda.staleTickets(admin, agendaQ) },
+    { name: 'reminders.due-count', path: '/api/v2/reminders/due-count', direct: () => s.reminders.dueCount(operator) },
+  );
   return list_;
 }
 
