@@ -38,8 +38,12 @@ export class TicketRepository {
       ]);
   }
 
-  /** The filters as SQL conditions on `t` (tickets), `e` (its enrolment) and `r` (the student). */
-  private conditions(q: TicketQuery & { search?: string }): RawBuilder<unknown>[] {
+  /**
+   * The filters as SQL conditions on `t` (tickets), `e` (its enrolment) and `r` (the student).
+   * `people`: the enrolments of the course whose student matches the search, when already read
+   * (coursePeople); the tickets are then found by the enrolment index and the code index.
+   */
+  private conditions(q: TicketQuery & { search?: string }, people?: number[]): RawBuilder<unknown>[] {
     const w: RawBuilder<unknown>[] = [];
     if (q.course_id) w.push(sql`t.course_id = ${q.course_id}`);
     if (q.classroom_id) w.push(sql`e.classroom_id = ${q.classroom_id}`);
@@ -57,7 +61,9 @@ export class TicketRepository {
     if (q.code) w.push(sql`t.ticket_code ilike ${likePattern(q.code.trim())}`);
     if (q.from) w.push(sql`t.created_at >= ${dayStart(q.from)}`);
     if (q.to) w.push(sql`t.created_at < ${dayStart(q.to, 1)}`);
-    if (q.search) {
+    if (q.search && people) {
+      w.push(sql`(t.ticket_code ilike ${likePattern(q.search)} or t.course_registered_user_id = any(${people}::int[]))`);
+    } else if (q.search) {
       // The matching students are found once (their enrolments, in the course when one is given)
       // and the tickets checked against them, rather than each ticket's student against the text.
       const name = sql`sr.name || ' ' || sr.last_name || ' ' || coalesce(sr.mother_last_name, '')`;
@@ -74,23 +80,36 @@ export class TicketRepository {
     return w;
   }
 
-  private filtered(q: TicketQuery & { search?: string }, db: Database = this.db) {
+  private filtered(q: TicketQuery & { search?: string }, db: Database = this.db, people?: number[]) {
     let query = this.base(db);
-    for (const c of this.conditions(q)) query = query.where(c as RawBuilder<boolean>);
+    for (const c of this.conditions(q, people)) query = query.where(c as RawBuilder<boolean>);
     return query;
+  }
+
+  /**
+   * The enrolments of a course whose student matches a search (name or RUT), read once for a
+   * list page and its total: each of the course's students is looked up by key (OFFSET 0 keeps it
+   * so) instead of matching the text against every student of the organisation.
+   */
+  private async coursePeople(courseId: number, search: string): Promise<number[]> {
+    const name = sql`sr.name || ' ' || sr.last_name || ' ' || coalesce(sr.mother_last_name, '')`;
+    const { rows } = await sql<{ id: number }>`select se.id from course_registered_users se
+      cross join lateral (select u.name, u.last_name, u.mother_last_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
+      where se.course_id = ${courseId} and ${personSearch(name, sql`sr.rut`, search)}`.execute(this.db);
+    return rows.map((r) => r.id);
   }
 
   /**
    * How many tickets the filters select. The enrolment is joined only when a filter reads it (the
    * classroom); otherwise the count comes from the tickets alone.
    */
-  async count(q: TicketQuery & { search?: string }): Promise<number> {
+  async count(q: TicketQuery & { search?: string }, people?: number[]): Promise<number> {
     const fromCounts = this.countFromSummary(q);
     if (fromCounts) {
       const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where ${fromCounts}`.execute(this.db);
       return rows[0]?.n ?? 0;
     }
-    const where = this.conditions(q);
+    const where = this.conditions(q, people);
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from tickets t
       ${q.classroom_id ? sql`join course_registered_users e on e.id = t.course_registered_user_id` : sql``}
@@ -131,10 +150,12 @@ export class TicketRepository {
     const known = isSortKey(SORTS, q.sort);
     const key = known ? q.sort! : defaults.sort;
     const dir = known ? (q.order ?? 'asc') : (q.order ?? defaults.order);
-    const query = this.filtered(q).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
+    // A search in a course: its matching students are read first, once for the page and the total.
+    const people = q.search && q.course_id ? await this.coursePeople(q.course_id, q.search) : undefined;
+    const query = this.filtered(q, this.db, people).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
-    const [rows, total] = await Promise.all([query.limit(perPage).offset((q.page - 1) * perPage).execute(), this.count(q)]);
+    const [rows, total] = await Promise.all([query.limit(perPage).offset((q.page - 1) * perPage).execute(), this.count(q, people)]);
     return { rows, meta: pageMeta(q.page, perPage, total) };
   }
 
