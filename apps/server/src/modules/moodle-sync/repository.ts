@@ -5,7 +5,8 @@ import type { EnrolmentValues, LocalActivity, LocalEnrolment, LocalResult, Stude
 
 /** Namespace of the advisory locks that serialise the write phase of syncs of one course. */
 const SYNC_LOCK = 47_110_001;
-const CHUNK = 500;
+/** Rows per statement: each column travels as one array parameter, so statements stay few. */
+const CHUNK = 10_000;
 
 function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -13,19 +14,20 @@ function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
+/** One column of many rows as a typed array parameter (`$1::int[]`), for `unnest`. */
+const column = (values: readonly unknown[], type: string) => sql`${values}::${sql.raw(type)}[]`;
+
 /**
- * `update table set c = v.c ... from (values ...) v where t.id = v.id`: many rows with different
- * values in one statement per chunk. Columns are given with their SQL types (values are cast).
+ * `update table set c = v.c ... from unnest(ids, c, ...) v where t.id = v.id`: many rows with
+ * different values in one statement per chunk. Columns are given with their SQL types.
  */
 async function updateMany<R extends { id: number }>(db: Database, table: string, columns: Record<string, string>, rows: readonly R[]): Promise<number> {
   const names = Object.keys(columns);
   for (const part of chunks(rows)) {
-    const values = sql.join(
-      part.map((r) => sql`(${sql.join([sql`${r.id}::bigint`, ...names.map((c) => sql`${(r as Record<string, unknown>)[c] ?? null}::${sql.raw(columns[c]!)}`)])})`),
-    );
+    const arrays = [column(part.map((r) => r.id), 'bigint'), ...names.map((c) => column(part.map((r) => (r as Record<string, unknown>)[c] ?? null), columns[c]!))];
     const set = sql.join(names.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
     await sql`update ${sql.table(table)} as t set ${set}, updated_at = now()
-      from (values ${values}) as v (id, ${sql.join(names.map((c) => sql.ref(c)))})
+      from unnest(${sql.join(arrays)}) as v (id, ${sql.join(names.map((c) => sql.ref(c)))})
       where t.id = v.id`.execute(db);
   }
   return rows.length;
@@ -140,15 +142,32 @@ export class MoodleSyncRepository {
       .execute();
   }
 
-  async results(db: Database, courseId: number, onlyEnrolmentId?: number): Promise<LocalResult[]> {
-    let q = db
-      .selectFrom('activity_course_users as r')
-      .innerJoin('course_registered_users as e', 'e.id', 'r.course_registered_user_id')
-      .select(['r.id', 'r.activity_id', 'r.course_registered_user_id', 'r.status_moodle', 'r.qualification_moodle', 'r.completion_state', 'r.grade'])
-      .where('e.course_id', '=', courseId);
-    if (onlyEnrolmentId) q = q.where('e.id', '=', onlyEnrolmentId);
-    const rows = await q.execute();
-    return rows.map((r) => ({ ...r, grade: r.grade === null ? null : Number(r.grade) }));
+  /** The stored results of some enrolments of a course. */
+  async results(db: Database, courseId: number, enrolmentIds: readonly number[]): Promise<LocalResult[]> {
+    const out: LocalResult[] = [];
+    for (const part of chunks(enrolmentIds)) {
+      const { rows } = await sql<LocalResult>`select r.id, r.activity_id, r.course_registered_user_id, r.status_moodle, r.qualification_moodle, r.completion_state, r.grade
+        from activity_course_users r
+        join course_registered_users e on e.id = r.course_registered_user_id
+        where e.course_id = ${courseId} and r.course_registered_user_id = any(${column(part, 'int')})`.execute(db);
+      for (const r of rows) out.push({ ...r, grade: r.grade === null ? null : Number(r.grade) });
+    }
+    return out;
+  }
+
+  /**
+   * Each enrolment's stored results as one text (see resultFingerprint in diff.ts): the sync
+   * compares it with what Moodle says and reads the rows only of the students that differ.
+   */
+  async resultFingerprints(db: Database, courseId: number, onlyEnrolmentId?: number): Promise<Map<number, string>> {
+    const { rows } = await sql<{ id: number; fingerprint: string }>`select r.course_registered_user_id as id,
+        string_agg(concat_ws(',', r.activity_id, quote_nullable(r.status_moodle), quote_nullable(r.qualification_moodle),
+          coalesce(r.completion_state::text, '-'), coalesce(r.grade::text, '-')), ';' order by r.activity_id) as fingerprint
+      from activity_course_users r
+      join course_registered_users e on e.id = r.course_registered_user_id
+      where e.course_id = ${courseId} ${onlyEnrolmentId ? sql`and e.id = ${onlyEnrolmentId}` : sql``}
+      group by r.course_registered_user_id`.execute(db);
+    return new Map(rows.map((r) => [Number(r.id), r.fingerprint]));
   }
 
   async sectionIdByKey(db: Database, key: string): Promise<number | null> {
@@ -158,7 +177,7 @@ export class MoodleSyncRepository {
   // --- Writes (inside the transaction) ----------------------------------------------------
 
   async insertActivities(db: Database, courseId: number, sectionId: number | null, rows: ReadonlyArray<{ id_activity_moodle: number; description: string; type: string; hidden: boolean }>) {
-    for (const part of chunks(rows)) {
+    for (const part of chunks(rows, 500)) {
       await db
         .insertInto('activities')
         .values(part.map((r) => ({ ...r, course_id: courseId, section_id: sectionId, weighing: 0 })))
@@ -190,7 +209,17 @@ export class MoodleSyncRepository {
   }
 
   async insertResults(db: Database, rows: ReadonlyArray<Omit<LocalResult, 'id'>>) {
-    for (const part of chunks(rows)) await db.insertInto('activity_course_users').values(part).execute();
+    for (const part of chunks(rows)) {
+      await sql`insert into activity_course_users (activity_id, course_registered_user_id, status_moodle, qualification_moodle, completion_state, grade)
+        select * from unnest(${sql.join([
+          column(part.map((r) => r.activity_id), 'int'),
+          column(part.map((r) => r.course_registered_user_id), 'int'),
+          column(part.map((r) => r.status_moodle), 'varchar'),
+          column(part.map((r) => r.qualification_moodle), 'varchar'),
+          column(part.map((r) => r.completion_state), 'smallint'),
+          column(part.map((r) => r.grade), 'numeric'),
+        ])})`.execute(db);
+    }
     return rows.length;
   }
 

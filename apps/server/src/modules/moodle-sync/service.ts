@@ -23,6 +23,7 @@ import type { AuditRepository } from '../audit/repository.js';
 import { fileNewActivities } from './section-map.service.js';
 import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
 import { moodleFailure, type MoodleConnectionService } from './connection.js';
+import { storedResults } from './diff.js';
 import type { MoodleSyncRepository } from './repository.js';
 
 export const MOODLE_SYNC_JOB = 'moodle.sync';
@@ -265,12 +266,15 @@ export class MoodleSyncService {
         if (wantsPeople) {
           const enrolments = await this.repo.enrolments(trx, courseId, o.enrolmentId);
           matching = matchPeople(enrolments, users);
+          const activities = await this.repo.activities(trx, courseId);
+          // Only the students whose stored results differ from Moodle's are read row by row.
+          const stored = wantsProgress ? storedResults({ matching, activities, grades, completion }, await this.repo.resultFingerprints(trx, courseId, o.enrolmentId)) : null;
           const plan = planPeople({
             withProgress: wantsProgress,
             matching,
             enrolments,
-            activities: await this.repo.activities(trx, courseId),
-            results: wantsProgress ? await this.repo.results(trx, courseId, o.enrolmentId) : [],
+            activities,
+            results: stored ? [...(await this.repo.results(trx, courseId, stored.load)), ...stored.same] : [],
             grades,
             completion,
             suspended: wantsProgress && !o.enrolmentId ? suspended : undefined,
