@@ -22,6 +22,7 @@ import * as m0012 from './migrations/0012_reminders.js';
 import * as m0013 from './migrations/0013_moodle_section_map.js';
 import * as m0014 from './migrations/0014_agenda_indexes.js';
 import * as m0015 from './migrations/0015_follow_up_figures.js';
+import * as m0016 from './migrations/0016_growth.js';
 
 export type Database = Kysely<DB>;
 
@@ -103,6 +104,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_moodle_section_map': m0013,
   '0014_agenda_indexes': m0014,
   '0015_follow_up_figures': m0015,
+  '0016_growth': m0016,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

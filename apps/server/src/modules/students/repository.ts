@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { paginate, personSearch, sortColumn } from '../../db/pagination.js';
+import { foldedPersonSearch, paginate, sortColumn } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
 
 export const STUDENT_COLUMNS = [
@@ -11,8 +11,8 @@ export const STUDENT_COLUMNS = [
 export type StudentColumn = (typeof STUDENT_COLUMNS)[number];
 export type StudentValues = Partial<Record<StudentColumn, string | null>>;
 
-/** A student's full name, as searched. */
-const FULL_NAME = sql`r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')`;
+/** A student's full name as searched: folded (lower case, no accents) and kept by a trigger (migration 0016). */
+const FULL_NAME = sql`r.search_name`;
 
 const SORTS = { id: 'r.id', rut: 'r.rut', name: 'r.name', lastName: 'r.last_name', email: 'r.email' } as const;
 
@@ -29,7 +29,7 @@ export class StudentRepository {
 
   list(q: ListQuery & { courseId?: number }) {
     let query = this.base();
-    if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
+    if (q.search) query = query.where(foldedPersonSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     if (q.courseId) {
       query = query.where((eb) => eb.exists(eb.selectFrom('course_registered_users as e').select('e.id').whereRef('e.registered_user_id', '=', 'r.id').where('e.course_id', '=', q.courseId!)));
     }
@@ -113,7 +113,7 @@ export class EnrolmentRepository {
     if (q.classroomIds) query = q.classroomIds.length ? query.where('e.classroom_id', 'in', q.classroomIds) : query.where(sql<boolean>`false`);
     if (q.unassigned) query = query.where('e.classroom_id', 'is', null);
     if (q.profileKey) query = query.where('p.key', '=', q.profileKey);
-    if (q.search) query = query.where(personSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
+    if (q.search) query = query.where(foldedPersonSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     const col = sortColumn(ENROLMENT_SORTS, q.sort, 'lastName');
     return paginate(query.orderBy(sql.ref(col), (ob) => (q.order === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst())).orderBy('e.id'), q);
   }

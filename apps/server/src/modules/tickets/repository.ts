@@ -5,7 +5,7 @@ import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { OneValueQuery } from '../../db/compiled.js';
 import { detailSelect, type TicketDetailRow } from './detail-repository.js';
-import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups } from './sql.js';
+import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
 
 /** Tickets, their code sequences and history (SQL only; the rules live in the service). */
 export class TicketRepository {
@@ -104,6 +104,10 @@ export class TicketRepository {
    * classroom); otherwise the count comes from the tickets alone.
    */
   async count(q: TicketQuery & { search?: string }, people?: number[]): Promise<number> {
+    // A date range alone (Administración's search by dates): from the creation hours and days.
+    const datesOnly = q.from && q.to && (!q.status || q.status === 'all') && this.conditions(q).length === (q.course_id ? 3 : 2);
+    const ofRange = datesOnly ? (await sql<{ n: number | null }>`select ${createdInRangeTotal(q.from!, q.to!, q.course_id)} as n`.execute(this.db)).rows[0]?.n : null;
+    if (typeof ofRange === 'number') return ofRange;
     const fromCounts = this.countFromSummary(q);
     if (fromCounts) {
       const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where ${fromCounts}`.execute(this.db);
