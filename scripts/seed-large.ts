@@ -229,6 +229,8 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   const weights = Array.from({ length: opts.courses }, (_, i) => 1 + 2 * ((i * 7919) % opts.courses) / Math.max(1, opts.courses - 1));
   const weightSum = weights.reduce((a, b) => a + b, 0);
   const enrolTarget = Math.min(opts.students * opts.courses, opts.students * 2);
+  // Staff grows with the courses: three operators per course, each on about six courses (24 for 50).
+  const operators = Math.max(OPERATORS, Math.round((opts.courses * OPERATORS) / 50));
   const courseSize = weights.map((w) => Math.max(5, Math.min(opts.students, Math.round((w / weightSum) * enrolTarget))));
   const courseTickets = weights.map((w) => Math.round((w / weightSum) * opts.tickets));
   courseTickets[0]! += opts.tickets - courseTickets.reduce((a, b) => a + b, 0);
@@ -236,7 +238,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   const enrolments = courseSize.reduce((a, b) => a + b, 0);
   const progressRows = courseSize.reduce((a, n, i) => a + n * activitiesPerCourse[i]!, 0);
   const attemptsPerTicket = 2.5;
-  const total = OPERATORS + opts.courses + opts.students + enrolments + progressRows + Math.round(opts.tickets * (2 + attemptsPerTicket));
+  const total = operators + opts.courses + opts.students + enrolments + progressRows + Math.round(opts.tickets * (2 + attemptsPerTicket));
   const progress = new Progress(total, opts.quiet);
   log(`seed:large: ${opts.courses} courses, ${opts.students} students, ${enrolments} enrolments, ~${progressRows} progress rows, ${opts.tickets} tickets (~${Math.round(opts.tickets * attemptsPerTicket)} attempts), seed ${opts.seed}, up to ${opts.now}`);
 
@@ -245,7 +247,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   const fast = await sql`set session_replication_role = replica`.execute(db).then(() => true, () => false);
   if (!fast) log('seed:large: not allowed to defer foreign-key checks (needs a superuser); inserting with row-by-row checks');
   const firstUser = await nextId(db, 'users');
-  const operatorIds = Array.from({ length: OPERATORS }, (_, i) => firstUser + i);
+  const operatorIds = Array.from({ length: operators }, (_, i) => firstUser + i);
   const stamp = String(opts.seed);
   await bulkInsert(db, 'users', [
     ['id', 'int4', operatorIds],
@@ -445,7 +447,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   };
   for (let c = 0; c < opts.courses; c++) {
     const prefix = codePrefix(CATEGORIES[courseCategory[c]!]![1], courseName[c]!);
-    const ops = [0, 1, 2].map((k) => operatorIds[(c * 3 + k) % OPERATORS]!);
+    const ops = [0, 1, 2].map((k) => operatorIds[(c * 3 + k) % operators]!);
     const list = courseEnrolments[c]!;
     const times = Array.from({ length: courseTickets[c]! }, workingTime).sort((a, b) => a - b);
     let seq = sequences.get(prefix) ?? 0;
@@ -497,6 +499,8 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
     where t.status_ticket_id = ${open} and t.id % 5 = 0`.execute(db);
   if (fast) {
     await sql`set session_replication_role = origin`.execute(db);
+    // What row triggers keep (they do not run under `replica`): the students' folded names (0016).
+    await sql`update registered_users set search_name = sigaf_search_name(name, last_name, mother_last_name) where search_name is null`.execute(db);
     await verifyForeignKeys(db, ['users', 'categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details', 'ticket_history', 'reminders']);
     await rebuildSummaries(db);
   }
@@ -547,7 +551,8 @@ if (isMain) {
     const summary = await seedLarge(handle.db, opts);
     console.log(`seed:large done in ${(summary.ms / 1000).toFixed(1)} s on ${handle.kind === 'postgres' ? 'PostgreSQL' : 'the embedded database'}: ` +
       `${summary.courses} courses, ${summary.students} students, ${summary.enrolments} enrolments, ${summary.activities} activities, ` +
-      `${summary.progressRows} progress rows, ${summary.tickets} tickets, ${summary.attempts} attempts; largest course id ${summary.largestCourseId}`);
+      `${summary.progressRows} progress rows, ${summary.tickets} tickets, ${summary.attempts} attempts; largest course id ${summary.largestCourseId}; ` +
+      `peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
   } finally {
     await handle.close();
   }
