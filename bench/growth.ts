@@ -24,6 +24,8 @@ const NOT_COURSE_LEVEL = new Set(['health', 'auth.login', 'tickets.create']);
 
 export interface GrowthOptions {
   quick: boolean;
+  /** Only endpoints whose name contains one of these (all when empty). */
+  only?: string[];
 }
 
 /** The 10 M data set: ten times the courses, students and tickets of the full one; courses of the same sizes. */
@@ -144,7 +146,7 @@ export async function growthBench(opts: GrowthOptions): Promise<Record<string, n
     const rows: GrowthRow[] = [];
     for (const [name, first] of one.endpoints) {
       const second = ten.endpoints.get(name);
-      if (!second) continue;
+      if (!second || (opts.only?.length && !opts.only.some((o) => name.includes(o)))) continue;
       const eps = [first, second];
       for (const [i, s] of sides.entries()) await load(s.url, s.token, eps[i]!, 2, 1);
       const p95s: number[][] = [[], []];
