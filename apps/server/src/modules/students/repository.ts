@@ -1,5 +1,5 @@
 import type { ListQuery } from '@sigaf/contract';
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { foldedPersonSearch, paginate, sortColumn } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
@@ -133,29 +133,44 @@ export class EnrolmentRepository {
     return ids.map((id) => byId.get(id)).filter((r): r is EnrolmentRow => r !== undefined);
   }
 
-  /** The Moodle results of some enrolments with their activity and section (the original's raw `activity_course_users`). */
-  async activityResults(enrolmentIds: number[]) {
+  /**
+   * The Moodle results of some enrolments with their activity and section (the original's raw
+   * `activity_course_users`), by enrolment and activity. A whole course holds some 28,000 results
+   * of a few dozen activities: the results are read narrow and, at the same time, the activities of
+   * the enrolments' courses once each, then put together (activities since removed are left out).
+   */
+  async activityResults(enrolmentIds: number[]): Promise<ActivityResultRow[]> {
+    if (!enrolmentIds.length) return [];
+    const ids = sql`${enrolmentIds}::int[]`;
+    const [{ rows: results }, activities] = await Promise.all([
+      sql<Pick<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'>>`
+        select acu.id, acu.activity_id, acu.course_registered_user_id, acu.status_moodle, acu.qualification_moodle
+        from activity_course_users acu where acu.course_registered_user_id = any(${ids})
+        order by acu.course_registered_user_id, acu.activity_id`.execute(this.db),
+      this.resultActivities(sql`a.course_id in (select e.course_id from course_registered_users e where e.id = any(${ids}))`),
+    ]);
+    // A result whose activity is of another course (not expected) is read by its id.
+    const others = [...new Set(results.map((r) => r.activity_id))].filter((id) => !activities.has(id));
+    if (others.length) for (const [id, a] of await this.resultActivities(sql`a.id = any(${others}::int[])`)) activities.set(id, a);
     const out: ActivityResultRow[] = [];
-    for (let i = 0; i < enrolmentIds.length; i += 1000) {
-      const chunk = enrolmentIds.slice(i, i + 1000);
-      if (!chunk.length) continue;
-      out.push(
-        ...(await this.db
-          .selectFrom('activity_course_users as acu')
-          .innerJoin('activities as a', 'a.id', 'acu.activity_id')
-          .leftJoin('sections as s', 's.id', 'a.section_id')
-          .select([
-            'acu.id', 'acu.activity_id', 'acu.course_registered_user_id', 'acu.status_moodle', 'acu.qualification_moodle',
-            'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 's.description as section_description',
-          ])
-          .where('acu.course_registered_user_id', 'in', chunk)
-          .where('a.removed_at', 'is', null)
-          .orderBy('acu.course_registered_user_id')
-          .orderBy('a.id')
-          .execute()),
-      );
+    for (const r of results) {
+      const a = activities.get(r.activity_id);
+      if (!a || a.removed) continue;
+      out.push({
+        id: r.id, activity_id: r.activity_id, course_registered_user_id: r.course_registered_user_id, status_moodle: r.status_moodle, qualification_moodle: r.qualification_moodle,
+        description: a.description, type: a.type, weighing: a.weighing, id_activity_moodle: a.id_activity_moodle, section_id: a.section_id, section_description: a.section_description,
+      });
     }
     return out;
+  }
+
+  /** Activities with their section, by id (`removed`: taken out of the course). */
+  private async resultActivities(where: RawBuilder<unknown>) {
+    const { rows } = await sql<Omit<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'> & { id: number; removed: boolean }>`
+      select a.id, a.description, a.type, a.weighing, a.id_activity_moodle, a.section_id, s.description as section_description, a.removed_at is not null as removed
+      from activities a left join sections s on s.id = a.section_id
+      where ${where}`.execute(this.db);
+    return new Map(rows.map((a) => [a.id, a]));
   }
 
   findByStudentAndCourse(studentId: number, courseId: number) {
