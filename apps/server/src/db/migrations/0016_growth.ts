@@ -7,6 +7,8 @@ import { sql, type Kysely } from 'kysely';
  *   lists' exact order (`created_at desc nulls last, id desc`, and the same after the operator),
  *   so a page is the first rows of one index range instead of a sort of all of them (a week is
  *   200,000 tickets at 10 million). The plain creation-time index is subsumed and replaced.
+ * - Administración by code (`ilike '%…%'`, every course): a trigram index on the codes (the same
+ *   the ticket search within a course reads; whichever migration runs first creates it).
  * - ticket_counts' creation hours and days (dims 7 and 9) of every course at once, with their
  *   counts (an index-only read), for the total of a date range: whole UTC days, then the hours at
  *   either end.
@@ -47,10 +49,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         begin
           create extension if not exists pg_trgm;
         exception when others then
-          raise notice 'pg_trgm not created (%): students are searched without their trigram indexes', sqlerrm;
+          raise notice 'pg_trgm not created (%): codes and students are searched without their trigram indexes', sqlerrm;
         end;
       end if;
       if exists (select 1 from pg_extension where extname = 'pg_trgm') then
+        create index if not exists tickets_code_trgm_idx on tickets using gin (ticket_code gin_trgm_ops);
         create index if not exists registered_users_search_trgm_idx on registered_users using gin (search_name gin_trgm_ops);
         create index if not exists registered_users_email_trgm_idx on registered_users using gin (email gin_trgm_ops);
         create index if not exists registered_users_rut_trgm_idx on registered_users using gin ((replace(replace(rut, '.', ''), '-', '')) gin_trgm_ops);
@@ -59,7 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const index of ['registered_users_search_trgm_idx', 'registered_users_email_trgm_idx', 'registered_users_rut_trgm_idx', 'ticket_counts_created_idx', 'tickets_assigned_created_idx']) {
+  for (const index of ['tickets_code_trgm_idx', 'registered_users_search_trgm_idx', 'registered_users_email_trgm_idx', 'registered_users_rut_trgm_idx', 'ticket_counts_created_idx', 'tickets_assigned_created_idx']) {
     await sql`drop index if exists ${sql.ref(index)}`.execute(db);
   }
   await sql`drop trigger if exists registered_users_search_name on registered_users`.execute(db);
