@@ -212,41 +212,60 @@ export class MoodleSyncService {
       if (learners.length && !learners.some((u) => u.username || u.idnumber)) throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
       const before = wantsPeople ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users) : null;
 
-      const errors: string[] = [];
+      const gradeErrors: string[] = [];
+      const completionErrors: string[] = [];
       let grades = new Map<number, UserGrades>();
       const suspended = new Set<number>();
       const completion = new Map<number, MoodleActivityCompletion[]>();
       const students = before?.matches.filter((m) => isMoodleStudent(m.user)) ?? [];
       if (wantsProgress && students.length) {
         await progress('grades', 'Leyendo calificaciones');
-        const single = o.scope === 'student' && students.length === 1 ? students[0]!.user.id : 0;
-        grades = gradesByUser((await client.getGradeItems(moodleId, single)).usergrades);
-        // Moodle's report for everybody leaves out suspended enrolments: their grades are unknown
-        // there, not empty. Each one's own report still has them.
-        if (!single) {
-          for (const m of students.filter((x) => !grades.has(x.user.id))) {
-            suspended.add(m.user.id);
-            try {
-              for (const [id, g] of gradesByUser((await client.getGradeItems(moodleId, m.user.id)).usergrades)) grades.set(id, g);
-            } catch (e) {
-              if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
-              errors.push(`No se pudieron leer las calificaciones de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+        // The grade report (one long call for the whole course) is read while the students'
+        // completion is: the first failure of either stops both, and is the sync's error.
+        let failure: { error: unknown } | null = null;
+        const stopOnFailure = async (read: () => Promise<void>) => {
+          try {
+            await read();
+          } catch (error) {
+            failure ??= { error };
+          }
+        };
+        const readGrades = async () => {
+          const single = o.scope === 'student' && students.length === 1 ? students[0]!.user.id : 0;
+          grades = gradesByUser((await client.getGradeItems(moodleId, single)).usergrades);
+          // Moodle's report for everybody leaves out suspended enrolments: their grades are unknown
+          // there, not empty. Each one's own report still has them.
+          if (!single) {
+            for (const m of students.filter((x) => !grades.has(x.user.id))) {
+              if (failure) return;
+              suspended.add(m.user.id);
+              try {
+                for (const [id, g] of gradesByUser((await client.getGradeItems(moodleId, m.user.id)).usergrades)) grades.set(id, g);
+              } catch (e) {
+                if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
+                gradeErrors.push(`No se pudieron leer las calificaciones de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+              }
             }
           }
-        }
+        };
         let done = 0;
-        await mapConcurrent(students, this.config.MOODLE_CONCURRENCY, async (m) => {
-          o.signal?.throwIfAborted();
-          try {
-            completion.set(m.user.id, (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses);
-          } catch (e) {
-            if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
-            errors.push(`No se pudo leer el avance de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
-          }
-          done++;
-          await progress('completion', `Leyendo avance de actividades (${done} de ${students.length})`, done, students.length);
-        });
+        const readCompletion = () =>
+          mapConcurrent(students, this.config.MOODLE_CONCURRENCY, async (m) => {
+            if (failure) return;
+            o.signal?.throwIfAborted();
+            try {
+              completion.set(m.user.id, (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses);
+            } catch (e) {
+              if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
+              completionErrors.push(`No se pudo leer el avance de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+            }
+            done++;
+            await progress('completion', `Leyendo avance de actividades (${done} de ${students.length})`, done, students.length);
+          }).then(() => undefined);
+        await Promise.all([stopOnFailure(readGrades), stopOnFailure(readCompletion)]);
+        if (failure) throw (failure as { error: unknown }).error;
       }
+      const errors = [...gradeErrors, ...completionErrors];
 
       await progress('writing', 'Guardando');
       return await this.db.transaction().execute(async (trx) => {
