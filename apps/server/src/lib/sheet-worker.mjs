@@ -3,7 +3,7 @@
 // Plain JavaScript so that it runs as a worker both under the server and under the tests.
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import ExcelJS from 'exceljs';
+import { readXlsxFast } from './xlsx-reader.mjs';
 
 const { kind, buffer, maxRows, maxCols } = workerData;
 
@@ -22,8 +22,22 @@ function cellText(value) {
   return String(value);
 }
 
-/** The first sheet of a workbook, streamed: a row holding one cell in column XFD costs one cell, not 16,384. */
+/**
+ * The first sheet of a workbook, streamed: a row holding one cell in column XFD costs one cell, not
+ * 16,384. Read from the zip directly (xlsx-reader.mjs); what that reader does not handle, ExcelJS reads.
+ */
 async function readXlsx() {
+  const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  try {
+    return await readXlsxFast(bytes, maxRows, maxCols);
+  } catch {
+    // NotHandled, or a file the general reader is to judge (it answers the same as before for a broken one).
+  }
+  return readXlsxWithExcelJs();
+}
+
+async function readXlsxWithExcelJs() {
+  const { default: ExcelJS } = await import('exceljs');
   const rows = [];
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(buffer)]), {
     sharedStrings: 'cache',

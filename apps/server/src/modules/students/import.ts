@@ -40,6 +40,13 @@ interface ParsedRow {
 export function analyseRows(rows: string[][]): ParsedRow[] {
   const body = rows.slice(1);
   const seen = new Map<string, number>();
+  // A file names few regions many times: each spelling is recognised once.
+  const regions = new Map<string, string | null>();
+  const region = (text: string) => {
+    let found = regions.get(text);
+    if (found === undefined) regions.set(text, (found = normalizeRegion(text)));
+    return found;
+  };
   const out: ParsedRow[] = [];
   body.forEach((cells, i) => {
     const rowNumber = i + 2;
@@ -58,9 +65,9 @@ export function analyseRows(rows: string[][]): ParsedRow[] {
       if (v.length > max) reasons.push(IMPORT_MSG.tooLong(LABELS[field] ?? field));
       if (v !== '' && (field === 'region' || field === 'region_school')) {
         // One of the 16 regions whatever the spelling; a text that is none is kept and reported.
-        const region = normalizeRegion(v);
-        if (!region) notes.push(IMPORT_MSG.regionUnknown(v));
-        values[field] = region ?? v;
+        const known = region(v);
+        if (!known) notes.push(IMPORT_MSG.regionUnknown(v));
+        values[field] = known ?? v;
         return;
       }
       values[field] = v === '' ? null : v;
@@ -131,8 +138,8 @@ export class StudentImporter {
         p.result.enrolment = enrolled.has(found.id) ? 'already_enrolled' : 'enrolled';
       }
       if (!apply) return;
-      const inserted = await this.students.insertMany(toInsert as never, db);
-      for (const u of toUpdate) await this.students.update(u.id, u.changes as never, db);
+      const inserted = await this.students.insertMany(toInsert, db);
+      await this.students.updateMany(toUpdate, db);
       const ids = [...inserted.map((r) => r.id), ...valid.map((p) => existing.get(p.values.rut)?.id).filter((x): x is number => x !== undefined)];
       await this.enrolments.enrolMany(courseId, ids, studentProfile, db);
     };

@@ -11,6 +11,9 @@ export const STUDENT_COLUMNS = [
 export type StudentColumn = (typeof STUDENT_COLUMNS)[number];
 export type StudentValues = Partial<Record<StudentColumn, string | null>>;
 
+/** Rows per statement of the student import: each column travels as one array parameter. */
+const IMPORT_CHUNK = 10_000;
+
 /** A student's full name as searched: folded (lower case, no accents) and kept by a trigger (migration 0016). */
 const FULL_NAME = sql`r.search_name`;
 
@@ -45,26 +48,52 @@ export class StudentRepository {
     return this.base().where('r.rut', '=', rut).executeTakeFirst();
   }
 
+  /** The students with these RUTs (their id and the columns an import compares), one statement per 10,000. */
   async findManyByRut(ruts: string[], db: Database = this.db) {
-    const out: RegisteredUserTable[] = [];
-    for (let i = 0; i < ruts.length; i += 1000) {
-      const chunk = ruts.slice(i, i + 1000);
-      if (chunk.length) out.push(...((await db.selectFrom('registered_users').selectAll().where('rut', 'in', chunk).execute()) as unknown as RegisteredUserTable[]));
+    const out: Array<{ id: number } & Record<StudentColumn, string | null>> = [];
+    for (let i = 0; i < ruts.length; i += IMPORT_CHUNK) {
+      const chunk = ruts.slice(i, i + IMPORT_CHUNK);
+      const { rows } = await sql<{ id: number } & Record<StudentColumn, string | null>>`
+        select id, ${sql.join(STUDENT_COLUMNS.map((c) => sql.ref(c)))} from registered_users where rut = any(${chunk}::text[])`.execute(db);
+      out.push(...rows);
     }
-    return out as unknown as Array<{ id: number } & Record<StudentColumn, string | null>>;
+    return out;
   }
 
   async insert(values: Insertable<RegisteredUserTable>, db: Database = this.db) {
     return (await db.insertInto('registered_users').values(values).returning('id').executeTakeFirstOrThrow()).id;
   }
 
-  async insertMany(rows: Insertable<RegisteredUserTable>[], db: Database) {
+  /** Inserts many students in the order given, each column one array parameter (10,000 rows a statement). */
+  async insertMany(rows: StudentValues[], db: Database) {
     const ids: Array<{ id: number; rut: string }> = [];
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
-      if (chunk.length) ids.push(...(await db.insertInto('registered_users').values(chunk).returning(['id', 'rut']).execute()));
+    const columns = sql.join(STUDENT_COLUMNS.map((c) => sql.ref(c)));
+    for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
+      const chunk = rows.slice(i, i + IMPORT_CHUNK);
+      const arrays = sql.join(STUDENT_COLUMNS.map((c) => sql`${chunk.map((r) => r[c] ?? null)}::text[]`));
+      const { rows: inserted } = await sql<{ id: number; rut: string }>`
+        insert into registered_users (${columns})
+        select ${columns} from unnest(${arrays}) with ordinality as v (${columns}, ord) order by ord
+        returning id, rut`.execute(db);
+      ids.push(...inserted);
     }
     return ids;
+  }
+
+  /**
+   * Updates many students in one statement per 10,000: each row's non-null values replace the
+   * stored ones (null leaves a column as it is), and its update time is set.
+   */
+  async updateMany(rows: Array<{ id: number; changes: StudentValues }>, db: Database) {
+    const columns = STUDENT_COLUMNS.filter((c) => c !== 'rut');
+    for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
+      const chunk = rows.slice(i, i + IMPORT_CHUNK);
+      const arrays = sql.join([sql`${chunk.map((r) => r.id)}::int[]`, ...columns.map((c) => sql`${chunk.map((r) => r.changes[c] ?? null)}::text[]`)]);
+      const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = coalesce(v.${sql.ref(c)}, r.${sql.ref(c)})`));
+      await sql`update registered_users as r set ${set}, updated_at = now()
+        from unnest(${arrays}) as v (id, ${sql.join(columns.map((c) => sql.ref(c)))})
+        where r.id = v.id`.execute(db);
+    }
   }
 
   async update(id: number, values: Updateable<RegisteredUserTable>, db: Database = this.db) {
@@ -181,28 +210,26 @@ export class EnrolmentRepository {
     return (await this.db.insertInto('course_registered_users').values(values).returning('id').executeTakeFirstOrThrow()).id;
   }
 
-  /** Enrols many students at once; existing enrolments are left as they are. */
+  /** Enrols many students at once, in the order given; existing enrolments are left as they are. */
   async enrolMany(courseId: number, studentIds: number[], profileId: number, db: Database) {
     let inserted = 0;
-    for (let i = 0; i < studentIds.length; i += 1000) {
-      const chunk = studentIds.slice(i, i + 1000);
-      if (!chunk.length) continue;
-      const res = await db
-        .insertInto('course_registered_users')
-        .values(chunk.map((id) => ({ course_id: courseId, registered_user_id: id, profile_id: profileId, classroom_id: null })))
-        .onConflict((oc) => oc.columns(['course_id', 'registered_user_id']).doNothing())
-        .executeTakeFirst();
-      inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
+    for (let i = 0; i < studentIds.length; i += IMPORT_CHUNK) {
+      const chunk = studentIds.slice(i, i + IMPORT_CHUNK);
+      const res = await sql`insert into course_registered_users (course_id, registered_user_id, profile_id, classroom_id)
+        select ${courseId}::int, v.id, ${profileId}::int, null from unnest(${chunk}::int[]) with ordinality as v (id, ord) order by v.ord
+        on conflict (course_id, registered_user_id) do nothing`.execute(db);
+      inserted += Number(res.numAffectedRows ?? 0);
     }
     return inserted;
   }
 
+  /** Which of these students are enrolled in the course (one statement per 10,000). */
   async enrolledStudentIds(courseId: number, studentIds: number[], db: Database = this.db): Promise<Set<number>> {
     const out = new Set<number>();
-    for (let i = 0; i < studentIds.length; i += 1000) {
-      const chunk = studentIds.slice(i, i + 1000);
-      if (!chunk.length) continue;
-      const rows = await db.selectFrom('course_registered_users').select('registered_user_id').where('course_id', '=', courseId).where('registered_user_id', 'in', chunk).execute();
+    for (let i = 0; i < studentIds.length; i += IMPORT_CHUNK) {
+      const chunk = studentIds.slice(i, i + IMPORT_CHUNK);
+      const { rows } = await sql<{ registered_user_id: number }>`
+        select registered_user_id from course_registered_users where course_id = ${courseId} and registered_user_id = any(${chunk}::int[])`.execute(db);
       for (const r of rows) out.add(r.registered_user_id);
     }
     return out;

@@ -1,0 +1,327 @@
+// The first sheet of an .xlsx as rows of cell texts, read the way ExcelJS's streaming reader
+// reads it (the same entries, the same cell values) but straight from the uploaded bytes: the zip's
+// central directory gives each entry, the sheet is inflated and tokenised chunk by chunk (a stream:
+// reading stops at the row limit, columns past `maxCols` are never kept). A workbook using anything
+// outside this subset (zip64, encryption, a DOCTYPE or CDATA, unknown entities, malformed XML,
+// unusual cell addresses, ...) throws NotHandled and is read by ExcelJS instead.
+import zlib from 'node:zlib';
+
+export class NotHandled extends Error {}
+
+const fail = () => {
+  throw new NotHandled();
+};
+
+/** The zip's entries in the order they are stored (the order a streaming reader meets them). */
+function zipEntries(buf) {
+  let eocd = -1;
+  for (let i = buf.length - 22, min = Math.max(0, buf.length - 65_557); i >= min; i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) fail();
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  if (count === 0xffff || p === 0xffffffff) fail();
+  const entries = [];
+  const names = new Set();
+  for (let n = 0; n < count; n++) {
+    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) fail();
+    const flags = buf.readUInt16LE(p + 8);
+    const method = buf.readUInt16LE(p + 10);
+    const size = buf.readUInt32LE(p + 20);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    if (flags & 1 || (method !== 0 && method !== 8) || (method === 0 && flags & 8) || size === 0xffffffff || local === 0xffffffff) fail();
+    if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) fail();
+    const localNameLen = buf.readUInt16LE(local + 26);
+    if (buf.toString('utf8', local + 30, local + 30 + localNameLen) !== name || names.has(name)) fail();
+    const start = local + 30 + localNameLen + buf.readUInt16LE(local + 28);
+    if (start + size > buf.length) fail();
+    names.add(name);
+    entries.push({ name, method, local, data: buf.subarray(start, start + size) });
+    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return entries.sort((a, b) => a.local - b.local);
+}
+
+/** An entry's text, chunk by chunk, inflated as it is read. */
+async function* entryText(entry) {
+  const decoder = new TextDecoder();
+  if (entry.method === 0) {
+    for (let i = 0; i < entry.data.length; i += 1 << 20) yield decoder.decode(entry.data.subarray(i, i + (1 << 20)), { stream: true });
+  } else {
+    const inflate = zlib.createInflateRaw({ chunkSize: 1 << 18 });
+    inflate.end(entry.data);
+    for await (const chunk of inflate) yield decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+const NAMED = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const ENTITY = /&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(lt|gt|amp|quot|apos));/g;
+const BAD_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+const SPACE = /[\t\n\r]/;
+const NAME = /^[A-Za-z_:][A-Za-z0-9_:.-]*$/;
+const ATTR = /\s+([^\s=/>]+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/y;
+
+function codePoint(cp) {
+  const ok = cp === 9 || cp === 10 || cp === 13 || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return ok ? String.fromCodePoint(cp) : fail();
+}
+
+/** XML character data as a conforming parser gives it: line ends normalised, entities replaced. */
+function decode(text) {
+  if (BAD_CHAR.test(text)) fail();
+  if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+  if (!text.includes('&')) return text;
+  if (text.replace(ENTITY, '').includes('&')) fail();
+  return text.replace(ENTITY, (_, dec, hex, named) => (named ? NAMED[named] : codePoint(dec ? parseInt(dec, 10) : parseInt(hex, 16))));
+}
+
+/** A small XML tokeniser: open tags with attributes, text, close tags; checks nesting. */
+class Tokens {
+  constructor(handler) {
+    this.handler = handler;
+    this.rest = '';
+    this.stack = [];
+    this.rootDone = false;
+    this.names = new Set();
+  }
+
+  text(raw) {
+    if (!this.stack.length && raw.trim() !== '') fail();
+    const text = decode(raw);
+    if (text) this.handler.text(text);
+  }
+
+  /** Feeds a chunk; a tag or text cut by the chunk's end waits for the next one. */
+  feed(chunk) {
+    const s = this.rest + chunk;
+    let i = 0;
+    for (;;) {
+      const lt = s.indexOf('<', i);
+      if (lt < 0) break;
+      if (lt > i) this.text(s.slice(i, lt));
+      i = lt;
+      const next = s.charCodeAt(lt + 1);
+      if (next !== next) break; // the chunk ends after '<'
+      if (next === 33) {
+        // '<!': comments only; a DOCTYPE or CDATA is not handled here.
+        if (s.length < lt + 4) break;
+        if (!s.startsWith('<!--', lt)) fail();
+        const end = s.indexOf('-->', lt + 4);
+        if (end < 0) break;
+        i = end + 3;
+        continue;
+      }
+      if (next === 63) {
+        const end = s.indexOf('?>', lt + 2);
+        if (end < 0) break;
+        i = end + 2;
+        continue;
+      }
+      const gt = s.indexOf('>', lt);
+      if (gt < 0) break;
+      i = gt + 1;
+      if (next === 47) {
+        const name = s.slice(lt + 2, gt).trimEnd();
+        if (this.stack.pop() !== name) fail();
+        if (!this.stack.length) this.rootDone = true;
+        this.handler.close(name);
+      } else {
+        this.tag(s, lt + 1, gt);
+      }
+      if (this.handler.stopped) return;
+    }
+    this.rest = s.slice(i);
+  }
+
+  tag(s, from, gt) {
+    const selfClosing = s.charCodeAt(gt - 1) === 47;
+    const end = selfClosing ? gt - 1 : gt;
+    let p = from;
+    for (let ch = s.charCodeAt(p); p < end && ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13; ch = s.charCodeAt(++p));
+    const name = s.slice(from, p);
+    if (this.rootDone || (!this.names.has(name) && !(NAME.test(name) && this.names.add(name)))) fail();
+    const attributes = {};
+    ATTR.lastIndex = p;
+    for (let m; p < end && (m = ATTR.exec(s)) && ATTR.lastIndex <= end; p = ATTR.lastIndex) {
+      const raw = m[2] ?? m[3];
+      if (m[1] in attributes) fail();
+      attributes[m[1]] = SPACE.test(raw) ? decode(raw.replace(/\r\n?/g, '\n').replace(/[\t\n]/g, ' ')) : decode(raw);
+    }
+    if (s.slice(p, end).trim() !== '') fail();
+    this.handler.open(name, attributes);
+    if (selfClosing) {
+      if (!this.stack.length) this.rootDone = true;
+      this.handler.close(name);
+    } else this.stack.push(name);
+  }
+
+  end() {
+    if (this.rest.trim() !== '') fail();
+  }
+}
+
+async function tokenise(entry, handler) {
+  const tokens = new Tokens(handler);
+  for await (const chunk of entryText(entry)) {
+    tokens.feed(chunk);
+    if (handler.stopped) return;
+  }
+  tokens.end();
+}
+
+/** The shared strings as ExcelJS keeps them: a text, a rich text ({ richText: [{ text }] }) or null. */
+async function sharedStrings(entry) {
+  const out = [];
+  let text = null;
+  let richText = [];
+  await tokenise(entry, {
+    open(name) {
+      if (name === 'si') {
+        richText = [];
+        text = null;
+      } else if (name === 't') text = null;
+    },
+    text(value) {
+      text = text ? text + value : value;
+    },
+    close(name) {
+      if (name === 'r') {
+        richText.push({ text });
+        text = null;
+      } else if (name === 'si') {
+        out.push(richText.length ? { richText } : text);
+        richText = [];
+        text = null;
+      }
+    },
+  });
+  return out;
+}
+
+function xmlDecode(text) {
+  return text.replace(/&([a-z]*);/g, (c) => ({ '&lt;': '<', '&gt;': '>', '&amp;': '&', '&apos;': "'", '&quot;': '"' })[c] ?? c);
+}
+
+/** Column number of a plain cell address (A1 … XFD1048576). */
+function column(ref) {
+  if (typeof ref !== 'string' || !/^[A-Z]{1,3}[0-9]+$/.test(ref)) fail();
+  let col = 0;
+  for (let i = 0; i < ref.length && ref.charCodeAt(i) >= 65; i++) col = col * 26 + ref.charCodeAt(i) - 64;
+  return col > 16_384 ? fail() : col;
+}
+
+/** A cell's text as the worker reports it (ExcelJS's value, then its text). */
+function cellText(c, strings) {
+  if (c.f) {
+    if (c.f.text === '') fail();
+    if (!c.v) return '';
+    return c.t === 'str' ? xmlDecode(c.v.text) : String(parseFloat(c.v.text));
+  }
+  if (!c.v) return '';
+  switch (c.t) {
+    case 's': {
+      if (!strings) fail();
+      const value = strings[parseInt(c.v.text, 10)];
+      if (value === null || value === undefined) return '';
+      return typeof value === 'string' ? value : value.richText.map((r) => r.text).join('');
+    }
+    case 'inlineStr':
+    case 'str':
+      return xmlDecode(c.v.text);
+    case 'e':
+      return '';
+    case 'b':
+      return parseInt(c.v.text, 10) !== 0 ? '1' : '0';
+    default:
+      return String(parseFloat(c.v.text));
+  }
+}
+
+async function worksheet(entry, strings, maxRows, maxCols) {
+  const rows = [];
+  let inRows = false;
+  let row = null;
+  let c = null;
+  let current = null;
+  const handler = {
+    stopped: false,
+    tooManyRows: false,
+    open(name, a) {
+      switch (name) {
+        case 'sheetData':
+          inRows = true;
+          break;
+        case 'row':
+          if (inRows) row = { number: parseInt(a.r, 10), cells: new Array(maxCols).fill('') };
+          break;
+        case 'c':
+          if (row) c = { ref: a.r, t: a.t };
+          break;
+        case 'f':
+          if (c) current = c.f = { text: '' };
+          break;
+        case 'v':
+        case 'is':
+        case 't':
+          if (c) current = c.v = { text: '' };
+          break;
+      }
+    },
+    text(value) {
+      if (current) current.text += value;
+    },
+    close(name) {
+      if (name === 'sheetData') inRows = false;
+      else if (name === 'row') {
+        if (!row) fail();
+        if (row.number > maxRows + 1) {
+          handler.tooManyRows = true;
+          handler.stopped = true;
+          return;
+        }
+        rows[row.number - 1] = row.cells;
+        row = null;
+      } else if (name === 'c' && row && c) {
+        const col = column(c.ref);
+        if (col <= maxCols) row.cells[col - 1] = cellText(c, strings).trim();
+        c = null;
+      }
+    },
+  };
+  await tokenise(entry, handler);
+  if (handler.tooManyRows) return { tooManyRows: true };
+  for (let i = 0; i < rows.length; i++) rows[i] ??= [];
+  return { rows };
+}
+
+/** Reads the first sheet; throws NotHandled when the workbook needs the general reader. */
+export async function readXlsxFast(buffer, maxRows, maxCols) {
+  const entries = zipEntries(buffer);
+  let strings;
+  let rels = false;
+  let sheet;
+  const waiting = [];
+  for (const entry of entries) {
+    if (entry.name === 'xl/_rels/workbook.xml.rels') rels = true;
+    else if (entry.name === 'xl/sharedStrings.xml') strings = await sharedStrings(entry);
+    else if (/xl\/worksheets\/sheet\d+[.]xml/.test(entry.name)) {
+      // A sheet met after the shared strings and the relationships is read at once; earlier ones wait for the end.
+      if (strings && rels) {
+        sheet = entry;
+        break;
+      }
+      waiting.push(entry);
+    }
+  }
+  sheet ??= waiting[0];
+  if (!sheet) return { rows: [] };
+  return worksheet(sheet, strings, maxRows, maxCols);
+}
