@@ -2,7 +2,7 @@ import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
-import { DEFAULT_PER_PAGE, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, foldedPersonSearch, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { OneValueQuery } from '../../db/compiled.js';
 import { detailSelect, type TicketDetailRow } from './detail-repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
@@ -92,10 +92,10 @@ export class TicketRepository {
    * so) instead of matching the text against every student of the organisation.
    */
   private async coursePeople(courseId: number, search: string): Promise<number[]> {
-    const name = sql`sr.name || ' ' || sr.last_name || ' ' || coalesce(sr.mother_last_name, '')`;
+    // The student's folded name (registered_users.search_name, migration 0016) is compared as it is.
     const { rows } = await sql<{ id: number }>`select se.id from course_registered_users se
-      cross join lateral (select u.name, u.last_name, u.mother_last_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
-      where se.course_id = ${courseId} and ${personSearch(name, sql`sr.rut`, search)}`.execute(this.db);
+      cross join lateral (select u.search_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
+      where se.course_id = ${courseId} and ${foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, search)}`.execute(this.db);
     return rows.map((r) => r.id);
   }
 
