@@ -542,6 +542,14 @@ describe('lists', () => {
       expect(codes(await api('GET', `/tickets${q({ status: 'all', search })}`, admin.token)), search).toEqual([made[1]!.ticketCode]);
     }
     expect(codes(await api('GET', `/tickets${q({ status: 'all', search: made[3]!.ticketCode.toLowerCase() })}`, admin.token))).toEqual([made[3]!.ticketCode]);
+    // Within a course (its students read first, then their tickets): the same matches, and the page's total.
+    for (const search of [rut.replace(/[.-]/g, ''), 'benjamín', 'BENJAMIN prueba', made[3]!.ticketCode.toLowerCase()]) {
+      const found = await api('GET', `/tickets${q({ ...base, status: 'all', search, page: 1, perPage: 10 })}`, admin.token);
+      const want = search === made[3]!.ticketCode.toLowerCase() ? made[3]! : made[1]!;
+      expect(codes(found), search).toEqual([want.ticketCode]);
+      expect(found.json()._data.meta.total, search).toBe(1);
+    }
+    expect(codes(await api('GET', `/tickets${q({ ...base, status: 'all', search: 'nadie-se-llama-asi' })}`, admin.token))).toEqual([]);
   });
 
   it('the route lists: course (open, newest first), code, operator, dates, an enrolment history', async () => {
