@@ -26,6 +26,8 @@ export interface GrowthOptions {
   quick: boolean;
   /** Only endpoints whose name contains one of these (all when empty). */
   only?: string[];
+  /** The two data sets (by default the full one and the 10 M one). */
+  sets?: [ReturnType<typeof dataset>, ReturnType<typeof dataset>];
 }
 
 /** The 10 M data set: ten times the courses, students and tickets of the full one; courses of the same sizes. */
@@ -128,8 +130,7 @@ export interface GrowthRow {
 
 export async function growthBench(opts: GrowthOptions): Promise<Record<string, number>> {
   const server = await startPg();
-  const small = dataset(false);
-  const large = growthDataset();
+  const [small, large] = opts.sets ?? [dataset(false), growthDataset()];
   const sides: Side[] = [];
   try {
     await ensureData(server.url, small);
