@@ -536,7 +536,7 @@ describe('bad input', () => {
 });
 
 describe('the cached figures are never staler than the last change', () => {
-  it('follows tickets, grades, names and classrooms at once; the ticket counts match the tickets', async () => {
+  it('follows tickets, attempts, grades, names and classrooms at once; the counts and last attempts match the tickets', async () => {
     const db = ctx.db;
     const k = await ticketKeys(db);
     const row = async (key: string) => (await list({ page: 1, perPage: 10 })).rows.find((r) => r.id === enr[key])!;
@@ -574,12 +574,32 @@ describe('the cached figures are never staler than the last change', () => {
     await db.updateTable('classrooms').set({ description: 'Aula Alfa' }).where('id', '=', room.Alfa!).execute();
     expect(await row('S2')).toMatchObject({ name: 'Bruno', classroom: 'Aula Alfa', graded: 1 });
 
+    // Last contact attempts: an attempt moves the ticket's and the student's forward; removing it,
+    // or moving the ticket to another student, recomputes both.
+    const last = async (key: string) => (await db.selectFrom('enrolment_ticket_counts').select('last_attempt_at').where('enrolment_id', '=', enr[key]!).executeTakeFirst())?.last_attempt_at ?? null;
+    const s3 = (await db.selectFrom('tickets').select('id').where('course_registered_user_id', '=', enr.S3!).orderBy('id').executeTakeFirstOrThrow()).id;
+    const status = (await db.selectFrom('status_detail_tickets').select('id').executeTakeFirstOrThrow()).id;
+    const at = new Date(Date.now() - DAY);
+    const attempt = await db.insertInto('ticket_details').values({ ticket_id: s3, user_created_id: op.id, status_detail_ticket_id: status, comment: 'Llamada', created_at: at }).returning('id').executeTakeFirstOrThrow();
+    expect((await db.selectFrom('tickets').select('last_attempt_at').where('id', '=', s3).executeTakeFirstOrThrow()).last_attempt_at).toEqual(at);
+    expect(await last('S3')).toEqual(at);
+    await db.updateTable('tickets').set({ course_registered_user_id: enr.S2! }).where('id', '=', s3).execute();
+    expect([await last('S3'), await last('S2')]).toEqual([null, at]);
+    await db.updateTable('tickets').set({ course_registered_user_id: enr.S3! }).where('id', '=', s3).execute();
+    await db.deleteFrom('ticket_details').where('id', '=', attempt.id).execute();
+    expect([await last('S3'), await last('S2')]).toEqual([null, null]);
+    expect((await db.selectFrom('tickets').select('last_attempt_at').where('id', '=', s3).executeTakeFirstOrThrow()).last_attempt_at).toBeNull();
+
     // The counts kept by triggers are the tickets' own, for every enrolment.
     const { rows: off } = await sql<{ n: number }>`
       select count(*)::int as n
       from (select course_registered_user_id as id, count(*)::int as total, count(*) filter (where status_ticket_id = ${k.open})::int as open from tickets group by 1) t
       full join enrolment_ticket_counts c on c.enrolment_id = t.id
-      where coalesce(t.total, 0) <> coalesce(c.total, 0) or coalesce(t.open, 0) <> coalesce(c.open, 0)`.execute(db);
+      where coalesce(t.total, 0) <> coalesce(c.total, 0) or coalesce(t.open, 0) <> coalesce(c.open, 0)
+        or c.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = c.enrolment_id)`.execute(db);
+    const { rows: tickets } = await sql<{ n: number }>`
+      select count(*)::int as n from tickets t where t.last_attempt_at is distinct from (select max(d.created_at) from ticket_details d where d.ticket_id = t.id)`.execute(db);
+    expect(tickets[0]!.n).toBe(0);
     expect(off[0]!.n).toBe(0);
     expect((await db.selectFrom('enrolment_ticket_counts').select(['total', 'open']).where('enrolment_id', '=', enr.S3!).executeTakeFirstOrThrow())).toEqual({ total: 2, open: 2 });
   });

@@ -23,8 +23,8 @@ import * as m0013 from './migrations/0013_moodle_section_map.js';
 import * as m0014 from './migrations/0014_agenda_indexes.js';
 import * as m0015 from './migrations/0015_follow_up_figures.js';
 import * as m0016 from './migrations/0016_growth.js';
-import * as m0018 from './migrations/0018_last_attempts.js';
 import * as m0017 from './migrations/0017_ticket_search.js';
+import * as m0018 from './migrations/0018_last_attempts.js';
 
 export type Database = Kysely<DB>;
 
@@ -107,8 +107,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_agenda_indexes': m0014,
   '0015_follow_up_figures': m0015,
   '0016_growth': m0016,
-  '0018_last_attempts': m0018,
   '0017_ticket_search': m0017,
+  '0018_last_attempts': m0018,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -211,6 +211,8 @@ export interface TicketTable extends Timestamps {
   user_create_id: number;
   user_assigned_id: number | null;
   closing_date: Timestamp | null;
+  /** The newest contact attempt's time, kept by triggers (0018). */
+  last_attempt_at: ColumnType<Date | null, never, never>;
   version: Generated<number>;
 }
 
@@ -278,6 +280,7 @@ export interface EnrolmentTicketCountTable {
   enrolment_id: number;
   total: number;
   open: number;
+  last_attempt_at: Timestamp | null;
 }
 
 /** Activity progress per course, classroom (0: none), activity, test form and withdrawal stage (0008). */

@@ -42,25 +42,24 @@ export interface AtRiskRow {
   openTicketId: number | null;
 }
 
-type Candidate = Omit<AtRiskRow, 'course' | 'lastAttemptAt' | 'openTicketId'>;
 const RULES = ['resigning', 'inactive', 'behind'] as const;
+const DAY_MS = 86_400_000;
 
-const COLLATOR = new Intl.Collator('es');
-const time = (d: Date | null) => (d ? new Date(d).getTime() : null);
-const STUDENT_SORTS: Record<string, (r: AtRiskRow) => string | number | null> = {
-  name: (r) => `${r.lastName} ${r.name}`.toLowerCase(),
-  course: (r) => r.course.toLowerCase(),
-  progress: (r) => r.progress,
-  lastAccess: (r) => time(r.lastAccess),
-  lastAttemptAt: (r) => time(r.lastAttemptAt),
+/** At-risk sorts; ties by enrolment. Nothing (never accessed, no progress, never contacted) comes first ascending, last descending. */
+const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
+  name: sql`lower(r."lastName" || ' ' || r.name)`,
+  course: sql`lower(r.course)`,
+  progress: sql`r.progress`,
+  lastAccess: sql`r."lastAccess"`,
+  lastAttemptAt: sql`r."lastAttemptAt"`,
 };
 
 const TICKET_SORTS: Record<string, RawBuilder<unknown>> = {
-  lastAttemptAt: sql`coalesce(la.last, t.created_at)`,
+  lastAttemptAt: sql`coalesce(t.last_attempt_at, t.created_at)`,
   createdAt: sql`t.created_at`,
   ticketCode: sql`t.ticket_code`,
-  student: sql`lower(r.last_name || ' ' || r.name)`,
-  course: sql`lower(c.description)`,
+  student: sql`(select lower(r.last_name || ' ' || r.name) from course_registered_users e join registered_users r on r.id = e.registered_user_id where e.id = t.course_registered_user_id)`,
+  course: sql`(select lower(c.description) from courses c where c.id = t.course_id)`,
 };
 
 /** The share of a course's time already elapsed (0..1), or 1 without both dates. */
@@ -73,8 +72,8 @@ export function elapsedShare(startsOn: string | null, endsOn: string | null, now
 }
 
 /**
- * The agenda (SQL only). At-risk students are the follow-up's student table (FollowUpRepository:
- * the same progress, last access and withdrawal stage) of each course, kept when a rule matches and
+ * The agenda (SQL only). At-risk students are the follow-up's student rows (the same progress, last
+ * access and withdrawal stage: course_follow_up_rows) of each course, kept when a rule matches and
  * nobody logged a contact attempt on the student's tickets of that course in the last N days.
  */
 export class AgendaRepository {
@@ -131,151 +130,121 @@ export class AgendaRepository {
   // -- at-risk students ----------------------------------------------------------------------------
 
   /**
-   * One course's at-risk students (the rules only, before the contact rule): the follow-up's student
-   * table of the course (its cached rows, recomputed first if a change has marked them dirty), the
-   * students whose rules match.
+   * The at-risk students of these courses nobody contacted in each course's last N days, as the
+   * CTE `r` (one row per student, the rules and the course's thresholds as columns): the
+   * follow-up's cached rows of each course (recomputed first where a change has marked them) with
+   * each student's last contact attempt (enrolment_ticket_counts, kept by triggers).
    */
-  private async candidates(c: AgendaCourse, now: Date): Promise<Candidate[]> {
-    const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
-    await this.followUp.fresh(c.courseId);
-    const { rows } = await sql<Candidate>`
-      with ${this.followUp.studentTable({ courseId: c.courseId, classroomIds: c.classroomIds })},
+  private async atRiskRows(courses: AgendaCourse[], now: Date) {
+    await this.followUp.fresh(courses.map((c) => c.courseId));
+    const cfg = courses.map((c) => {
+      const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
+      const rooms = c.classroomIds ? sql`${c.classroomIds}::int[]` : sql`null::int[]`;
+      return sql`(${c.courseId}::int, ${threshold}::int, ${c.inactiveDays}::int, ${new Date(now.getTime() - c.contactDays * DAY_MS)}::timestamptz, ${rooms})`;
+    });
+    return sql`
+      cfg (course_id, threshold, inactive_days, contact_before, rooms) as (values ${sql.join(cfg)}),
+      f as (
+        select f.*, cfg.threshold, cfg.inactive_days, cfg.contact_before,
+          case when f.expected > 0 then round(100.0 * f.graded / f.expected)::int else null end as progress
+        from cfg
+        join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
+      ),
       r as (
-        select s.*, (s.stage = 1) as resigning,
-          (s.stage = 0 and (s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${c.inactiveDays}))) as inactive,
-          (s.stage = 0 and s.progress is not null and s.progress < ${threshold}) as behind
-        from s
-      )
-      select r.id as "enrolmentId", ${c.courseId}::int as "courseId", r.classroom, r.rut, r.name, r."lastName", r."motherLastName", r.email, r.phone,
-        r.stage, r."lastAccess", r."daysWithoutAccess", r.progress, ${threshold}::int as "expectedProgress", r.resigning, r.inactive, r.behind
-      from r
-      where r.resigning or r.inactive or r.behind`.execute(this.db);
-    return rows;
+        select f.enrolment_id as "enrolmentId", f.course_id as "courseId", c.description as course, cl.description as classroom,
+          f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
+          f.last_access as "lastAccess",
+          case when f.last_access is null then null else floor(extract(epoch from (now() - f.last_access)) / 86400)::int end as "daysWithoutAccess",
+          f.progress, f.threshold as "expectedProgress", (f.stage = 1) as resigning,
+          (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days))) as inactive,
+          (f.stage = 0 and f.progress is not null and f.progress < f.threshold) as behind,
+          k.last_attempt_at as "lastAttemptAt"
+        from f
+        join courses c on c.id = f.course_id
+        left join classrooms cl on cl.id = f.classroom_id
+        -- One key lookup per student (OFFSET 0 keeps it so), never a scan of every enrolment's counts.
+        left join lateral (select k.last_attempt_at from enrolment_ticket_counts k where k.enrolment_id = f.enrolment_id offset 0) k on true
+        where (f.stage = 1
+            or (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days)))
+            or (f.stage = 0 and f.progress is not null and f.progress < f.threshold))
+          and (k.last_attempt_at is null or k.last_attempt_at < f.contact_before)
+      )`;
   }
 
-  /**
-   * The at-risk candidates of these courses nobody contacted in each course's last N days. Only the
-   * recent attempts of these courses are read (ticket_details by course and time), never a
-   * student's whole history.
-   */
-  private async withoutContact(courses: AgendaCourse[], now: Date): Promise<Candidate[]> {
-    const lists = await Promise.all(courses.map(async (c) => ({ c, rows: await this.candidates(c, now) })));
-    if (!lists.some((l) => l.rows.length)) return [];
-    const longest = Math.max(...courses.map((c) => c.contactDays));
-    const { rows: recent } = await sql<{ id: number; last: Date }>`
-      select t.course_registered_user_id as id, max(d.created_at) as last
-      from ticket_details d
-      -- One key lookup per recent attempt (OFFSET 0 keeps it so), never a hash of every ticket.
-      cross join lateral (select t.course_registered_user_id from tickets t where t.id = d.ticket_id offset 0) t
-      where d.course_id = any(${courses.map((c) => c.courseId)}::int[]) and d.created_at >= ${new Date(now.getTime() - longest * 86_400_000)}::timestamptz
-      group by t.course_registered_user_id`.execute(this.db);
-    const last = new Map(recent.map((r) => [r.id, new Date(r.last).getTime()]));
-    const out: Candidate[] = [];
-    for (const { c, rows } of lists) {
-      const since = now.getTime() - c.contactDays * 86_400_000;
-      for (const r of rows) if ((last.get(r.enrolmentId) ?? -Infinity) < since) out.push(r);
-    }
-    return out;
-  }
-
-  /** The last attempt, the newest open ticket and the course's name of these enrolments. */
-  private async contactOf(ids: number[]) {
-    if (!ids.length) return new Map<number, { last: Date | null; open: number | null; course: string }>();
-    const { rows } = await sql<{ id: number; last: Date | null; open: number | null; course: string }>`
-      select e.id, la.last, ot.id as open, c.description as course
-      from course_registered_users e
-      join courses c on c.id = e.course_id
-      cross join lateral (
-        select max(d.created_at) as last from tickets t join ticket_details d on d.ticket_id = t.id where t.course_registered_user_id = e.id
-      ) la
-      left join lateral (
-        select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1
-      ) ot on true
-      where e.id = any(${ids}::int[])`.execute(this.db);
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt). */
+  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt), with each one's newest open ticket. */
   async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date()) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
-    const candidates = await this.withoutContact(courses, now);
+    if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
-    // Course names and last attempts are read for the whole list only when the sort needs them.
-    const names = key === 'course' || key === 'lastAttemptAt' ? await this.contactOf(candidates.map((r) => r.enrolmentId)) : null;
-    const rows: AtRiskRow[] = candidates.map((r) => {
-      const k = names?.get(r.enrolmentId);
-      return { ...r, course: k?.course ?? '', lastAttemptAt: k?.last ?? null, openTicketId: k?.open ?? null };
-    });
-    const value = STUDENT_SORTS[key]!;
-    const dir = q.order === 'desc' ? -1 : 1;
-    // Each row's sort value once (not per comparison).
-    const keyed = rows.map((r) => ({ r, v: value(r) }));
-    keyed.sort((a, b) => {
-      const x = a.v;
-      const y = b.v;
-      // Nothing (never accessed, no progress, never contacted) first, as the oldest or least.
-      if (x === null || y === null) return x === y ? a.r.enrolmentId - b.r.enrolmentId : (x === null ? -1 : 1) * dir;
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : COLLATOR.compare(String(x), String(y));
-      return c ? c * dir : a.r.enrolmentId - b.r.enrolmentId;
-    });
-    const shown = keyed.slice((page - 1) * perPage, page * perPage).map((k) => k.r);
-    const contact = names ?? (await this.contactOf(shown.map((r) => r.enrolmentId)));
-    const out = shown.map((r) => {
-      const k = contact.get(r.enrolmentId);
-      return { ...r, course: k?.course ?? '', lastAttemptAt: k?.last ?? null, openTicketId: k?.open ?? null, rules: RULES.filter((x) => r[x]) as AgendaRule[] };
-    });
-    return { rows: out, meta: pageMeta(page, perPage, rows.length) };
+    const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
+    const { rows } = await sql<Omit<AtRiskRow, 'openTicketId'> & { __total: number }>`
+      with ${await this.atRiskRows(courses, now)}
+      select r.*, count(*) over ()::int as __total
+      from r
+      order by ${STUDENT_SORTS[key]!} ${order}, r."enrolmentId"
+      limit ${perPage} offset ${(page - 1) * perPage}`.execute(this.db);
+    const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now)).reduce((n, c) => n + c.n, 0) : 0;
+    const open = await this.openTickets(rows.map((r) => r.enrolmentId));
+    const out = rows.map(({ __total: _, ...r }) => ({ ...r, openTicketId: open.get(r.enrolmentId) ?? null, rules: RULES.filter((x) => r[x]) as AgendaRule[] }));
+    return { rows: out, meta: pageMeta(page, perPage, total) };
   }
 
   /** How many at-risk students without contact each course has. */
   async atRiskCounts(courses: AgendaCourse[], now = new Date()): Promise<Array<{ courseId: number; n: number }>> {
-    const counts = new Map<number, number>();
-    for (const r of await this.withoutContact(courses, now)) counts.set(r.courseId, (counts.get(r.courseId) ?? 0) + 1);
-    return [...counts].map(([courseId, n]) => ({ courseId, n }));
+    if (!courses.length) return [];
+    const { rows } = await sql<{ courseId: number; n: number }>`
+      with ${await this.atRiskRows(courses, now)}
+      select r."courseId", count(*)::int as n from r group by r."courseId" order by 1`.execute(this.db);
+    return rows;
+  }
+
+  /** The newest open ticket of each of these enrolments. */
+  private async openTickets(ids: number[]) {
+    if (!ids.length) return new Map<number, number>();
+    const { rows } = await sql<{ id: number; open: number | null }>`
+      select e.id, (select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1) as open
+      from unnest(${ids}::int[]) e(id)`.execute(this.db);
+    return new Map(rows.filter((r) => r.open !== null).map((r) => [r.id, r.open!]));
   }
 
   // -- open tickets without an attempt ----------------------------------------------------------------
 
-  /** An operator's open tickets whose last attempt (or creation, without attempts) is more than `days` days old. */
+  /**
+   * An operator's open tickets whose last attempt (or creation, without attempts) is more than
+   * `days` days old: the page is chosen from the tickets alone (tickets.last_attempt_at, kept by
+   * triggers; in the default order straight from tickets_assigned_stale_idx), then its students'
+   * and courses' names are read.
+   */
   async staleTickets(userId: number, days: number, q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
     const sort = (q.sort && Object.hasOwn(TICKET_SORTS, q.sort) ? TICKET_SORTS[q.sort] : TICKET_SORTS.lastAttemptAt)!;
-    const { rows } = await sql<{
-      id: number;
-      ticket_code: string;
-      enrolment_id: number;
-      course: string;
-      student: string;
-      rut: string;
-      created_at: Date;
-      last: Date | null;
-      __total: number;
-    }>`
-      select t.id, t.ticket_code, t.course_registered_user_id as enrolment_id, c.description as course,
-        trim(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')) as student, r.rut, t.created_at, la.last,
-        count(*) over ()::int as __total
-      from tickets t
-      cross join lateral (select max(d.created_at) as last from ticket_details d where d.ticket_id = t.id) la
-      join course_registered_users e on e.id = t.course_registered_user_id
-      join registered_users r on r.id = e.registered_user_id
-      join courses c on c.id = t.course_id
-      where t.user_assigned_id = ${userId} and t.status_ticket_id = ${OPEN_STATUS}
-        and coalesce(la.last, t.created_at) < now() - make_interval(days => ${days})
-      order by ${sort} ${dir}, t.id
-      limit ${perPage} offset ${(page - 1) * perPage}`.execute(this.db);
-    let total = rows[0]?.__total ?? 0;
-    if (!rows.length && page > 1) total = (await this.staleCounts(days, [userId]))[0]?.n ?? 0;
-    return { rows, meta: pageMeta(page, perPage, total) };
+    const stale = sql`t.user_assigned_id = ${userId} and t.status_ticket_id = ${OPEN_STATUS} and coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days})`;
+    const [{ rows }, { rows: count }] = await Promise.all([
+      sql<{ id: number; ticket_code: string; enrolment_id: number; course: string; student: string; rut: string; created_at: Date; last: Date | null }>`
+        with p as (
+          select t.id, t.ticket_code, t.course_registered_user_id, t.course_id, t.created_at, t.last_attempt_at, row_number() over (order by ${sort} ${dir}, t.id) as n
+          from (select t.* from tickets t where ${stale} order by ${sort} ${dir}, t.id limit ${perPage} offset ${(page - 1) * perPage}) t
+        )
+        select p.id, p.ticket_code, p.course_registered_user_id as enrolment_id, c.description as course,
+          trim(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')) as student, r.rut, p.created_at, p.last_attempt_at as last
+        from p
+        join course_registered_users e on e.id = p.course_registered_user_id
+        join registered_users r on r.id = e.registered_user_id
+        join courses c on c.id = p.course_id
+        order by p.n`.execute(this.db),
+      sql<{ n: number }>`select count(*)::int as n from tickets t where ${stale}`.execute(this.db),
+    ]);
+    return { rows, meta: pageMeta(page, perPage, count[0]?.n ?? 0) };
   }
 
   /** Per operator: open tickets assigned, and how many of them are without an attempt for more than `days` days. */
   async staleCounts(days: number, userIds?: number[]) {
     const { rows } = await sql<{ userId: number; n: number; open: number }>`
       select t.user_assigned_id as "userId", count(*)::int as open,
-        count(*) filter (where coalesce((select max(d.created_at) from ticket_details d where d.ticket_id = t.id), t.created_at) < now() - make_interval(days => ${days}))::int as n
+        count(*) filter (where coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days}))::int as n
       from tickets t
       where t.user_assigned_id is not null and t.status_ticket_id = ${OPEN_STATUS} ${userIds ? sql`and t.user_assigned_id in (${sql.join(userIds)})` : sql``}
       group by t.user_assigned_id`.execute(this.db);

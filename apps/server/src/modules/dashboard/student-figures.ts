@@ -212,6 +212,14 @@ export class StudentFiguresRepository {
     });
   }
 
+  /** fresh() for each of these courses that a change has marked (one query finds them). */
+  async freshAll(courseIds: number[]): Promise<void> {
+    if (!courseIds.length) return;
+    const { rows } = await sql<{ id: number }>`
+      select c.id from unnest(${courseIds}::int[]) c(id) left join course_stats_state s on s.course_id = c.id where s.dirty is distinct from false`.execute(this.db);
+    for (const r of rows) await this.fresh(r.id);
+  }
+
   /** Course activities chosen by local id or Moodle id. */
   async activitiesOf(courseId: number, ids: number[]) {
     return this.db

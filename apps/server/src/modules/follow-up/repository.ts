@@ -191,14 +191,15 @@ export class FollowUpRepository {
           coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
         from course_follow_up_rows f
         left join classrooms cl on cl.id = f.classroom_id
-        left join enrolment_ticket_counts k on k.enrolment_id = f.enrolment_id
+        -- One key lookup per student (OFFSET 0 keeps it so), never a scan of every enrolment's counts.
+        left join lateral (select k.open, k.total from enrolment_ticket_counts k where k.enrolment_id = f.enrolment_id offset 0) k on true
         where f.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
       )`;
   }
 
-  /** Recomputes the course's cached student figures if a change has marked them dirty (before reading the table). */
-  fresh(courseId: number): Promise<void> {
-    return this.figures.fresh(courseId);
+  /** Recomputes the courses' cached student figures where a change has marked them dirty (before reading the table). */
+  fresh(courseIds: number | number[]): Promise<void> {
+    return this.figures.freshAll(Array.isArray(courseIds) ? courseIds : [courseIds]);
   }
 
   /** The student table's common table expressions (the last one `s`), for queries of other modules over the same figures (the agenda's at-risk students). */
