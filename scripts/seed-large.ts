@@ -417,8 +417,8 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
   let detailId = await nextId(db, 'ticket_details');
   const sequences = new Map<string, number>();
   for (const r of await db.selectFrom('ticket_code_sequences').select(['prefix', 'last_value']).execute()) sequences.set(r.prefix, r.last_value);
-  const t: { id: number[]; enrolment: number[]; course: number[]; code: string[]; type: number[]; status: number[]; priority: number[]; source: number[]; motive: number[]; creator: number[]; assigned: (number | null)[]; closing: (string | null)[]; created: string[]; updated: string[] } =
-    { id: [], enrolment: [], course: [], code: [], type: [], status: [], priority: [], source: [], motive: [], creator: [], assigned: [], closing: [], created: [], updated: [] };
+  const t: { id: number[]; enrolment: number[]; course: number[]; code: string[]; type: number[]; status: number[]; priority: number[]; source: number[]; motive: number[]; creator: number[]; assigned: (number | null)[]; closing: (string | null)[]; created: string[]; updated: string[]; lastAttempt: string[] } =
+    { id: [], enrolment: [], course: [], code: [], type: [], status: [], priority: [], source: [], motive: [], creator: [], assigned: [], closing: [], created: [], updated: [], lastAttempt: [] };
   const d: { id: number[]; ticket: number[]; course: number[]; user: number[]; status: number[]; comment: string[]; created: string[] } = { id: [], ticket: [], course: [], user: [], status: [], comment: [], created: [] };
   const h: { ticket: number[]; user: number[]; changes: string[]; created: string[] } = { ticket: [], user: [], changes: [], created: [] };
   let attempts = 0;
@@ -428,6 +428,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
       ['type_ticket_id', 'int4', t.type], ['status_ticket_id', 'int4', t.status], ['priority_ticket_id', 'int4', t.priority], ['source_ticket_id', 'int4', t.source],
       ['motive_ticket_id', 'int4', t.motive], ['user_create_id', 'int4', t.creator], ['user_assigned_id', 'int4', t.assigned], ['closing_date', 'timestamptz', t.closing],
       ['created_at', 'timestamptz', t.created], ['updated_at', 'timestamptz', t.updated],
+      ['last_attempt_at', 'timestamptz', t.lastAttempt],
     ], progress, 'tickets');
     await bulkInsert(db, 'ticket_history', [['ticket_id', 'int4', h.ticket], ['user_id', 'int4', h.user], ['action', 'text', h.ticket.map(() => 'create')], ['changes', 'jsonb', h.changes], ['created_at', 'timestamptz', h.created]], progress, 'ticket history');
     await bulkInsert(db, 'ticket_details', [
@@ -475,6 +476,7 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
         attempts++;
       }
       t.updated.push(iso(Math.max(closing ?? created, last)));
+      t.lastAttempt.push(iso(last));
       h.ticket.push(id); h.user.push(creator); h.created.push(iso(created));
       h.changes.push(JSON.stringify({ ticketCode: [null, t.code[t.code.length - 1]], statusTicket: [null, isClosed ? 'Cerrado' : 'Abierto'] }));
       if (t.id.length >= 50_000) await flushTickets();
