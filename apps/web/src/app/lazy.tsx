@@ -3,15 +3,47 @@ import { Alert, Box, Button, CircularProgress } from '@mui/material';
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** React.lazy with the 120 s chunk timeout of SPEC.md §9. */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  return lazy(() =>
+export type LazyScreen<P extends object> = ComponentType<P> & {
+  /** Starts loading the module (once); resolves when it is there. */
+  preload(): Promise<unknown>;
+};
+
+/**
+ * React.lazy with the 120 s chunk timeout of SPEC.md §9. Once the module is there (loaded by an
+ * earlier render or by `preload`), the screen renders at once, without suspending.
+ */
+export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyScreen<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const preload = () => {
+    loading ??= load().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (err: unknown) => {
+        loading = null;
+        throw err;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(() =>
     Promise.race([
-      load(),
+      preload(),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk timeout')), CHUNK_LOAD_TIMEOUT_MS)),
     ]),
   );
+  function Screen(props: P) {
+    const Component = (loaded ?? Lazy) as ComponentType<P>;
+    return <Component {...props} />;
+  }
+  return Object.assign(Screen, { preload });
 }
+
+/** The signed-in application (layout, data cache) and its home page, loaded after the login screen. */
+export const Shell = lazyScreen(() => import('./shell'));
+export const HomeScreen = lazyScreen(() => import('../features/home/HomePage'));
 
 function ChunkError() {
   const { t } = useTranslation();

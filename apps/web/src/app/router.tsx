@@ -4,10 +4,8 @@ import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-r
 import { Forbidden, NotFound } from '../components/StatusPages';
 import LoginPage from '../features/auth/LoginPage';
 import { useSession } from '../features/auth/session';
-import HomePage from '../features/home/HomePage';
-import MyLayout from './layout/MyLayout';
-import { Loading, ScreenBoundary } from './lazy';
-import { SCREEN_COMPONENTS } from './screens';
+import { HomeScreen, Loading, ScreenBoundary, Shell } from './lazy';
+import { preloadSignedIn, SCREEN_COMPONENTS } from './screens';
 import { tokenStore } from '../lib/api';
 
 /** Every route but / needs a signed-in user; without one, back to the login screen. */
@@ -30,9 +28,20 @@ const routes: RouteObject[] = [
     children: [
       {
         path: '/my',
-        element: <MyLayout />,
+        element: (
+          <ScreenBoundary>
+            <Shell />
+          </ScreenBoundary>
+        ),
         children: [
-          { index: true, element: <HomePage /> },
+          {
+            index: true,
+            element: (
+              <ScreenBoundary>
+                <HomeScreen />
+              </ScreenBoundary>
+            ),
+          },
           ...SCREEN_ROUTES.map((s) => {
             const Screen = SCREEN_COMPONENTS[s.key]!;
             return {
@@ -63,5 +72,9 @@ function startAtLoginWithoutToken() {
 
 export const createAppRouter = () => {
   startAtLoginWithoutToken();
+  // With a stored token on a /my address, the layout and the screen asked for start loading at
+  // once, while the session is checked, instead of one after the other.
+  const { pathname } = window.location;
+  if (tokenStore.get() && pathname.startsWith('/my')) void preloadSignedIn(pathname).catch(() => undefined);
   return createBrowserRouter(routes);
 };

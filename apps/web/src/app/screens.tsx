@@ -4,11 +4,11 @@ import EventNoteIcon from '@mui/icons-material/EventNote';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import GroupsIcon from '@mui/icons-material/Groups';
 import InsightsIcon from '@mui/icons-material/Insights';
-import { resourceByKey, SCREEN_ROUTES } from '@sigaf/contract';
+import { SCREEN_ROUTES } from '@sigaf/contract';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ComingSoon } from '../components/StatusPages';
-import { lazyScreen } from './lazy';
+import { HomeScreen, lazyScreen, Shell, type LazyScreen } from './lazy';
 
 /** Icons of the flat menu entries. */
 export const SCREEN_ICONS: Record<string, SvgIconComponent> = {
@@ -39,7 +39,7 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   followStudentReport: () => import('../features/reports/FollowStudentReportPage'),
 };
 
-const ResourcePage = lazyScreen(() => import('../features/maintenance/ResourcePage'));
+const MaintenanceScreen = lazyScreen(() => import('../features/maintenance/MaintenanceScreen'));
 
 function comingSoon(key: string): ComponentType {
   return function Soon() {
@@ -48,11 +48,25 @@ function comingSoon(key: string): ComponentType {
   };
 }
 
+const LAZY_PAGES: Record<string, LazyScreen<object>> = Object.fromEntries(Object.entries(PAGES).map(([key, load]) => [key, lazyScreen(load)]));
+
 export const SCREEN_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(
   SCREEN_ROUTES.map((s) => {
-    const page = PAGES[s.key];
-    if (page) return [s.key, lazyScreen(page)];
-    if (s.group === 'mantenedor' && resourceByKey(s.key)) return [s.key, () => <ResourcePage resourceKey={s.key} />];
+    const page = LAZY_PAGES[s.key];
+    if (page) return [s.key, page];
+    if (s.group === 'mantenedor') return [s.key, () => <MaintenanceScreen screenKey={s.key} />];
     return [s.key, comingSoon(s.key)];
   }),
 );
+
+/**
+ * Loads the signed-in application and the screen of a /my address (its home page for /my), so
+ * they render at once when the address is shown; a screen without a module of its own loads
+ * nothing more.
+ */
+export function preloadSignedIn(pathname: string): Promise<unknown> {
+  const path = pathname.replace(/^\/my\/?/, '').replace(/\/+$/, '');
+  const screen = SCREEN_ROUTES.find((s) => s.path === path);
+  const page = path === '' ? HomeScreen : screen && (LAZY_PAGES[screen.key] ?? (screen.group === 'mantenedor' ? MaintenanceScreen : undefined));
+  return Promise.all([Shell.preload(), page?.preload()]);
+}

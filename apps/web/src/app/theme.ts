@@ -1,7 +1,6 @@
 import { THEME_COLORS } from '@sigaf/contract';
 import { createTheme } from '@mui/material/styles';
 import { enUS, esES } from '@mui/material/locale';
-import { esES as gridEs, enUS as gridEn } from '@mui/x-data-grid/locales';
 
 export function buildTheme(lang: string) {
   return createTheme(
@@ -33,6 +32,5 @@ export function buildTheme(lang: string) {
       },
     },
     lang === 'en' ? enUS : esES,
-    lang === 'en' ? gridEn : gridEs,
   );
 }

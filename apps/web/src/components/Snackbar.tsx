@@ -1,6 +1,5 @@
 import { SNACKBAR_MS } from '@sigaf/contract';
-import { Alert, Portal, Snackbar } from '@mui/material';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
 export type SnackVariant = 'success' | 'warning' | 'error' | 'info';
 interface Snack {
@@ -12,6 +11,10 @@ interface Snack {
 
 const Ctx = createContext<(message: string, variant?: SnackVariant, duration?: number) => void>(() => undefined);
 
+/** The toast's module loads with the signed-in application (see ../app/shell), not with the login screen. */
+export const loadSnackToast = () => import('./SnackToast');
+const SnackToast = lazy(loadSnackToast);
+
 /** The shared snackbar: white toast with a coloured border and icon (SCREENS.md §0), 5000 ms by default. */
 export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [snack, setSnack] = useState<Snack | null>(null);
@@ -22,28 +25,10 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   return (
     <Ctx.Provider value={value}>
       {children}
-      {/* Mounted in a portal when shown, so it stays announced while a dialog is open
-          (an open dialog hides the rest of the page from screen readers). */}
       {snack && (
-        <Portal>
-          <Snackbar
-            key={snack.key}
-            open
-            autoHideDuration={snack.duration}
-            onClose={(_, reason) => reason !== 'clickaway' && setSnack(null)}
-            anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
-          >
-            <Alert
-              onClose={() => setSnack(null)}
-              severity={snack.variant}
-              variant="outlined"
-              sx={{ bgcolor: 'background.paper', borderLeftWidth: 10, minWidth: 300 }}
-              role="alert"
-            >
-              {snack.message}
-            </Alert>
-          </Snackbar>
-        </Portal>
+        <Suspense fallback={null}>
+          <SnackToast key={snack.key} message={snack.message} variant={snack.variant} duration={snack.duration} onClose={() => setSnack(null)} />
+        </Suspense>
       )}
     </Ctx.Provider>
   );

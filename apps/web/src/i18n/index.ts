@@ -1,7 +1,8 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@sigaf/contract';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en, es } from './resources';
+import en from './en.json';
+import es from './es.json';
 
 const STORAGE_KEY = 'sigaf.language';
 
@@ -21,7 +22,8 @@ void i18n.use(initReactI18next).init({
   lng: storedLanguage(),
   fallbackLng: 'es',
   interpolation: { escapeValue: false },
-  // Resources are bundled: initialise synchronously so the first render is already translated.
+  // The shell's texts are bundled: initialise synchronously so the first render is already
+  // translated. The feature areas' texts are added by './features' with the signed-in application.
   initAsync: false,
 });
 

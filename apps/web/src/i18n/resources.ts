@@ -17,7 +17,11 @@ import esAgenda from './agenda.es.json';
 
 /**
  * Translations: the shell's file plus one file per feature area (each owns its top-level keys),
- * so areas can grow their texts without touching each other's files.
+ * so areas can grow their texts without touching each other's files. The login screen needs only
+ * the shell's file (`./index`); the feature areas load with the signed-in application
+ * (`./features`).
  */
-export const es = { ...esBase, ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda };
-export const en = { ...enBase, ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda };
+export const esFeatures = { ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda };
+export const enFeatures = { ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda };
+export const es = { ...esBase, ...esFeatures };
+export const en = { ...enBase, ...enFeatures };

@@ -1,35 +1,39 @@
-import { LANGUAGES, type Language } from '@sigaf/contract';
 import TranslateIcon from '@mui/icons-material/Translate';
-import { Button, Menu, MenuItem } from '@mui/material';
-import { useState } from 'react';
+import { Button } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setLanguage } from '../../i18n';
 
-const NAMES: Record<Language, string> = { es: 'Español', en: 'English' };
+/** The menu loads when the button is approached (pointer or focus), not with the login screen. */
+const loadMenu = () => import('./LanguageMenu');
+const LanguageMenu = lazy(loadMenu);
+const preload = () => void loadMenu().catch(() => undefined);
 
 export function LanguageSwitch({ color = 'primary' }: { color?: 'inherit' | 'primary' }) {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  /** Mounted once opened, so later closings keep their transition. */
+  const [used, setUsed] = useState(false);
   return (
     <>
       {/* The accessible name starts with the visible text ("ES"), then says what it is. */}
-      <Button color={color} startIcon={<TranslateIcon />} onClick={(e) => setAnchor(e.currentTarget)} aria-label={`${i18n.language.toUpperCase()} · ${t('app.language')}`}>
+      <Button
+        color={color}
+        startIcon={<TranslateIcon />}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={(e) => {
+          setUsed(true);
+          setAnchor(e.currentTarget);
+        }}
+        aria-label={`${i18n.language.toUpperCase()} · ${t('app.language')}`}
+      >
         {i18n.language.toUpperCase()}
       </Button>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((l) => (
-          <MenuItem
-            key={l}
-            selected={l === i18n.language}
-            onClick={() => {
-              void setLanguage(l);
-              setAnchor(null);
-            }}
-          >
-            {NAMES[l]}
-          </MenuItem>
-        ))}
-      </Menu>
+      {used && (
+        <Suspense fallback={null}>
+          <LanguageMenu anchor={anchor} onClose={() => setAnchor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,17 +1,29 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { APP_TITLE, FORM_RESET_DELAY_MS, LOGIN_SNACKBAR_MS, loginSchema, PARTIAL_LOGOUT_DELAY_MS, type LoginInput } from '@sigaf/contract';
-import { AppBar, Box, Button, Card, CardContent, Container, Snackbar, SnackbarContent, Stack, TextField, Toolbar, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { APP_TITLE, FORM_RESET_DELAY_MS, PARTIAL_LOGOUT_DELAY_MS } from '@sigaf/contract';
+import { AppBar, Box, Button, Card, CardContent, Container, Stack, Toolbar, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { WaitingDialog } from '../../components/WaitingDialog';
 import { ApiError, tokenStore } from '../../lib/api';
 import { changeOwnPassword, fetchUser, login, type SessionUser } from './api';
-import { FirstLoginDialog } from './FirstLoginDialog';
+import { LoginField } from './LoginField';
 import { LanguageSwitch } from '../../app/layout/LanguageSwitch';
+import { preloadSignedIn } from '../../app/screens';
 import { useSession } from './session';
+import { useLoginForm } from './useLoginForm';
+
+/**
+ * The validation library, the dialogs and the message are not part of the login screen's first
+ * load: the rules load with the first check (the first field left or the first submit), the
+ * waiting dialog and the message when a sign-in starts, the first-login dialog when a sign-in
+ * turns out to be a first login.
+ */
+const loadFirstLoginDialog = () => import('./FirstLoginDialog').then((m) => ({ default: m.FirstLoginDialog }));
+const FirstLoginDialog = lazy(loadFirstLoginDialog);
+const loadWaitingDialog = () => import('../../components/WaitingDialog').then((m) => ({ default: m.WaitingDialog }));
+const WaitingDialog = lazy(loadWaitingDialog);
+const loadLoginSnack = () => import('./LoginSnack');
+const LoginSnack = lazy(loadLoginSnack);
 
 interface Pending {
   token: string;
@@ -25,19 +37,20 @@ export default function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
   const [waiting, setWaiting] = useState(false);
+  /** Set by the first sign-in: the waiting dialog and the message stay mounted from then on. */
+  const [signedInOnce, setSignedInOnce] = useState(false);
   const [snack, setSnack] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
+  /** The first-login dialog stays mounted once shown, so it closes with its transition. */
+  const [dialogUsed, setDialogUsed] = useState(false);
   const [dialogKey, setDialogKey] = useState(0);
   const [busy, setBusy] = useState(false);
   const pendingRef = useRef<Pending | null>(null);
   /** Set while this page itself moves a just signed-in user to /my. */
   const enteringRef = useRef(false);
-  const { control, handleSubmit } = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema) as never,
-    mode: 'onTouched',
-    defaultValues: { email: '', password: '' },
-  });
+  // `signIn` is declared below; the form calls it only on a submit, after this render.
+  const { field, onSubmit } = useLoginForm((v) => signIn(v.email, v.password));
 
   useEffect(() => {
     if (!dialogOpen) return;
@@ -49,22 +62,31 @@ export default function LoginPage() {
   if (session.status === 'authenticated' && !enteringRef.current) return <Navigate to="/my" replace />;
 
   const signIn = async (email: string, password: string) => {
+    setSignedInOnce(true);
     setWaiting(true);
+    void loadLoginSnack().catch(() => undefined);
+    // The signed-in application loads while the server checks the password.
+    void preloadSignedIn('/my').catch(() => undefined);
     try {
       const { access_token } = await login(email, password);
       tokenStore.set(access_token);
       const user = await fetchUser(access_token);
       if (user.isFirstLogin === 0) {
+        await loadFirstLoginDialog();
         pendingRef.current = { token: access_token, user, email };
         setPending(pendingRef.current);
+        setDialogUsed(true);
         setDialogOpen(true);
         return;
       }
-      // Commit the session and the new URL together, so /my is on screen as soon as the URL changes.
+      // Mi agenda is an operator's start screen. Its code is loaded first (a failure shows on the
+      // screen), then the session and the new URL are committed together, so the start screen is
+      // on screen as soon as the URL changes.
+      const start = user.role?.key === 'operator' ? '/my/agenda' : '/my';
+      await preloadSignedIn(start).catch(() => undefined);
       enteringRef.current = true;
       flushSync(() => session.signIn(access_token, user));
-      // Mi agenda is an operator's start screen.
-      navigate(user.role?.key === 'operator' ? '/my/agenda' : '/my', { replace: true, flushSync: true });
+      navigate(start, { replace: true, flushSync: true });
     } catch (err) {
       session.clear();
       setSnack(err instanceof ApiError && err.status === 429 ? err.message : t('auth.invalid'));
@@ -73,7 +95,6 @@ export default function LoginPage() {
     }
   };
 
-  const onSubmit = handleSubmit((v) => signIn(v.email, v.password));
 
   const changePassword = async (password: string) => {
     const p = pendingRef.current;
@@ -121,20 +142,8 @@ export default function LoginPage() {
           <CardContent>
             <form onSubmit={onSubmit} noValidate>
               <Stack spacing={2.5} sx={{ mt: 1 }}>
-                <Controller
-                  name="email"
-                  control={control}
-                  render={({ field, fieldState }) => (
-                    <TextField {...field} label={t('auth.email')} type="email" autoComplete="username" autoFocus error={Boolean(fieldState.error)} helperText={fieldState.error?.message} size="medium" />
-                  )}
-                />
-                <Controller
-                  name="password"
-                  control={control}
-                  render={({ field, fieldState }) => (
-                    <TextField {...field} label={t('auth.password')} type="password" autoComplete="current-password" error={Boolean(fieldState.error)} helperText={fieldState.error?.message} size="medium" />
-                  )}
-                />
+                <LoginField {...field('email')} label={t('auth.email')} type="email" autoComplete="username" autoFocus />
+                <LoginField {...field('password')} label={t('auth.password')} type="password" autoComplete="current-password" />
                 <Button type="submit" variant="contained" size="large" disabled={waiting}>
                   {t('auth.enter')}
                 </Button>
@@ -149,19 +158,21 @@ export default function LoginPage() {
         </Typography>
         <Typography variant="caption">© {new Date().getFullYear()}</Typography>
       </Box>
-      <WaitingDialog open={waiting} message={t('auth.wait')} />
-      <FirstLoginDialog key={dialogKey} open={dialogOpen && Boolean(pending)} busy={busy} onCancel={cancelDialog} onSubmit={changePassword} />
-      <Snackbar open={Boolean(snack)} autoHideDuration={LOGIN_SNACKBAR_MS} onClose={() => setSnack(null)} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
-        <SnackbarContent
-          sx={{ bgcolor: 'primary.main' }}
-          message={snack}
-          action={
-            <Button color="inherit" size="small" onClick={() => setSnack(null)}>
-              {t('auth.close')}
-            </Button>
-          }
-        />
-      </Snackbar>
+      {signedInOnce && (
+        <Suspense fallback={null}>
+          <WaitingDialog open={waiting} message={t('auth.wait')} />
+        </Suspense>
+      )}
+      {dialogUsed && (
+        <Suspense fallback={null}>
+          <FirstLoginDialog key={dialogKey} open={dialogOpen && Boolean(pending)} busy={busy} onCancel={cancelDialog} onSubmit={changePassword} />
+        </Suspense>
+      )}
+      {signedInOnce && (
+        <Suspense fallback={null}>
+          <LoginSnack message={snack} onClose={() => setSnack(null)} />
+        </Suspense>
+      )}
     </Box>
   );
 }
