@@ -105,7 +105,17 @@ class Tokens {
     let i = 0;
     for (;;) {
       const lt = s.indexOf('<', i);
-      if (lt < 0) break;
+      if (lt < 0) {
+        // Text runs on: pass it on now (a long text is not scanned again and again), keeping back
+        // what may be the start of an entity or of a CR LF.
+        let end = s.length;
+        const amp = s.lastIndexOf('&');
+        if (amp >= i && end - amp <= 12) end = amp;
+        if (end > i && s.charCodeAt(end - 1) === 13) end--;
+        if (end > i) this.text(s.slice(i, end));
+        i = end;
+        break;
+      }
       if (lt > i) this.text(s.slice(i, lt));
       i = lt;
       const next = s.charCodeAt(lt + 1);
@@ -139,6 +149,8 @@ class Tokens {
       if (this.handler.stopped) return;
     }
     this.rest = s.slice(i);
+    // A tag longer than this is no spreadsheet's.
+    if (this.rest.length > 1 << 20) fail();
   }
 
   tag(s, from, gt) {

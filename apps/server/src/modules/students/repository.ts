@@ -1,7 +1,8 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { foldedPersonSearch, paginate, sortColumn } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, foldedPersonSearch, pageMeta, paginate, sortColumn, type Page } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
 
 export const STUDENT_COLUMNS = [
@@ -30,14 +31,24 @@ export class StudentRepository {
       .select(sql<number>`(select count(*) from course_registered_users e where e.registered_user_id = r.id)`.as('enrolments_count'));
   }
 
-  list(q: ListQuery & { courseId?: number }) {
+  async list(q: ListQuery & { courseId?: number }): Promise<Page<StudentRow>> {
     let query = this.base();
     if (q.search) query = query.where(foldedPersonSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     if (q.courseId) {
       query = query.where((eb) => eb.exists(eb.selectFrom('course_registered_users as e').select('e.id').whereRef('e.registered_user_id', '=', 'r.id').where('e.course_id', '=', q.courseId!)));
     }
     const col = sortColumn(SORTS, q.sort, 'id');
-    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('r.id'), q);
+    const ordered = query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('r.id');
+    if (!q.search || !q.page) return paginate(ordered, q);
+    // A search: the page and its total as two queries at once. With a window count in the page the
+    // planner would read every student in order (it costs the count as if the limit stopped it);
+    // counted apart, the matches come from the trigram indexes (migration 0016).
+    const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+    const [rows, total] = await Promise.all([
+      ordered.limit(perPage).offset((q.page - 1) * perPage).execute(),
+      query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, meta: pageMeta(q.page, perPage, Number(total.n)) };
   }
 
   findById(id: number) {
@@ -85,9 +96,11 @@ export class StudentRepository {
    * stored ones (null leaves a column as it is), and its update time is set.
    */
   async updateMany(rows: Array<{ id: number; changes: StudentValues }>, db: Database) {
-    const columns = STUDENT_COLUMNS.filter((c) => c !== 'rut');
     for (let i = 0; i < rows.length; i += IMPORT_CHUNK) {
       const chunk = rows.slice(i, i + IMPORT_CHUNK);
+      // Only the columns some row changes are set (the name trigger runs only when a name is written).
+      const columns = STUDENT_COLUMNS.filter((c) => c !== 'rut' && chunk.some((r) => r.changes[c] != null));
+      if (!columns.length) continue;
       const arrays = sql.join([sql`${chunk.map((r) => r.id)}::int[]`, ...columns.map((c) => sql`${chunk.map((r) => r.changes[c] ?? null)}::text[]`)]);
       const set = sql.join(columns.map((c) => sql`${sql.ref(c)} = coalesce(v.${sql.ref(c)}, r.${sql.ref(c)})`));
       await sql`update registered_users as r set ${set}, updated_at = now()
@@ -108,6 +121,9 @@ export class StudentRepository {
 export type StudentRow = NonNullable<Awaited<ReturnType<StudentRepository['findById']>>>;
 
 const ENROLMENT_SORTS = { id: 'e.id', rut: 'r.rut', name: 'r.name', lastName: 'r.last_name', classroom: 'cl.description', lastAccess: 'e.last_access_registered_moodle' } as const;
+
+/** Up to this many enrolments, their Moodle results are read with their activities joined (see activityResults). */
+const FEW_ENROLMENTS = 50;
 
 /** Enrolments (course_registered_users). */
 export class EnrolmentRepository {
@@ -171,11 +187,20 @@ export class EnrolmentRepository {
   async activityResults(enrolmentIds: number[]): Promise<ActivityResultRow[]> {
     if (!enrolmentIds.length) return [];
     const ids = sql`${enrolmentIds}::int[]`;
-    const [{ rows: results }, activities] = await Promise.all([
-      sql<Pick<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'>>`
+    // A page's few enrolments (a ticket list): one query with the activities joined.
+    if (enrolmentIds.length <= FEW_ENROLMENTS) {
+      return executePrepared(this.db, sql<ActivityResultRow>`
+        select acu.id, acu.activity_id, acu.course_registered_user_id, acu.status_moodle, acu.qualification_moodle,
+          a.description, a.type, a.weighing, a.id_activity_moodle, a.section_id, s.description as section_description
+        from activity_course_users acu join activities a on a.id = acu.activity_id left join sections s on s.id = a.section_id
+        where acu.course_registered_user_id = any(${ids}) and a.removed_at is null
+        order by acu.course_registered_user_id, a.id`);
+    }
+    const [results, activities] = await Promise.all([
+      executePrepared(this.db, sql<Pick<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'>>`
         select acu.id, acu.activity_id, acu.course_registered_user_id, acu.status_moodle, acu.qualification_moodle
         from activity_course_users acu where acu.course_registered_user_id = any(${ids})
-        order by acu.course_registered_user_id, acu.activity_id`.execute(this.db),
+        order by acu.course_registered_user_id, acu.activity_id`),
       this.resultActivities(sql`a.course_id in (select e.course_id from course_registered_users e where e.id = any(${ids}))`),
     ]);
     // A result whose activity is of another course (not expected) is read by its id.
@@ -195,10 +220,10 @@ export class EnrolmentRepository {
 
   /** Activities with their section, by id (`removed`: taken out of the course). */
   private async resultActivities(where: RawBuilder<unknown>) {
-    const { rows } = await sql<Omit<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'> & { id: number; removed: boolean }>`
+    const rows = await executePrepared(this.db, sql<Omit<ActivityResultRow, 'id' | 'activity_id' | 'course_registered_user_id' | 'status_moodle' | 'qualification_moodle'> & { id: number; removed: boolean }>`
       select a.id, a.description, a.type, a.weighing, a.id_activity_moodle, a.section_id, s.description as section_description, a.removed_at is not null as removed
       from activities a left join sections s on s.id = a.section_id
-      where ${where}`.execute(this.db);
+      where ${where}`);
     return new Map(rows.map((a) => [a.id, a]));
   }
 
