@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { batchByFields, encodeFields, toFormBody, type MoodleParams } from './encode.js';
 import { fromMoodleErrorBody, MoodleError } from './errors.js';
+import { MoodleTransport, RedirectAnswer } from './transport.js';
 import {
   errorBodySchema,
   RESPONSE_SCHEMAS,
@@ -32,6 +33,7 @@ export interface MoodleClientOptions {
   concurrency?: number;
   /** Role ids enrolUsers may assign (an admin token can assign ANY role). Student is 5. */
   allowedRoleIds?: readonly number[];
+  /** Sends calls through this fetch instead of node:http(s) (kept-alive connections). */
   fetch?: typeof fetch;
   /** Observes every HTTP attempt (counting calls in a sync, logging). */
   onCall?: (info: { wsfunction: string; attempt: number; ms: number; error?: MoodleError }) => void;
@@ -155,7 +157,8 @@ export class MoodleClient {
   readonly baseUrl: string;
   private readonly endpoint: string;
   private readonly gate: Semaphore;
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchFn: typeof fetch | undefined;
+  private readonly transport: MoodleTransport;
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
@@ -165,7 +168,8 @@ export class MoodleClient {
     this.baseUrl = normalizeMoodleUrl(options.baseUrl);
     this.endpoint = `${this.baseUrl}${REST_PATH}`;
     this.gate = new Semaphore(Math.max(1, options.concurrency ?? 4));
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchFn = options.fetch;
+    this.transport = new MoodleTransport(this.endpoint);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retries = Math.max(0, options.retries ?? 2);
     this.retryDelayMs = options.retryDelayMs ?? 300;
@@ -202,23 +206,13 @@ export class MoodleClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
-      const res = await this.fetchFn(this.endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body,
-        signal: controller.signal,
-        // The token goes to this address only: a redirect is an answer, never followed.
-        redirect: 'manual',
-      });
-      if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel();
-        throw new MoodleError({ code: 'redirect', wsfunction, httpStatus: res.status, retryable: false });
-      }
-      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+      // The token goes to this address only: a redirect is an answer, never followed.
+      return this.fetchFn ? await this.sendWithFetch(wsfunction, body, controller.signal) : await this.transport.post(this.endpoint, body, controller.signal);
     } catch (e) {
       if (controller.signal.aborted) {
         throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });
       }
+      if (e instanceof RedirectAnswer) throw new MoodleError({ code: 'redirect', wsfunction, httpStatus: e.status, retryable: false });
       if (e instanceof MoodleError) throw e;
       // The same words whatever went wrong (refused, unreachable, reset): an answer must not tell
       // open ports from closed ones. The cause stays on the error for the server's log.
@@ -226,6 +220,22 @@ export class MoodleClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The same call through a given fetch (options.fetch). */
+  private async sendWithFetch(wsfunction: string, body: string, signal: AbortSignal): Promise<RawResponse> {
+    const res = await this.fetchFn!(this.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      signal,
+      redirect: 'manual',
+    });
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new RedirectAnswer(res.status);
+    }
+    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
   }
 
   /** Runs a write function over items in batches of a safe size; answers concatenated. */
