@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.js';
 import { interpretResponse, mapConcurrent, MoodleClient, normalizeMoodleUrl } from '../src/moodle/client.js';
@@ -306,7 +307,7 @@ describe('Moodle client: encoding and batching', () => {
 
 describe('Moodle client: transport', () => {
   /** A tiny scripted server: each request gets the next scripted answer. */
-  async function scripted(answers: Array<{ status?: number; body?: string; delayMs?: number }>) {
+  async function scripted(answers: Array<{ status?: number; body?: string | Buffer; delayMs?: number; headers?: Record<string, string> }>) {
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
       let body = '';
@@ -315,7 +316,7 @@ describe('Moodle client: transport', () => {
         seen.push(body);
         const a = answers.shift() ?? { status: 200, body: '[]' };
         setTimeout(() => {
-          res.writeHead(a.status ?? 200, { 'content-type': 'application/json' });
+          res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
           res.end(a.body ?? '');
         }, a.delayMs ?? 0);
       });
@@ -332,6 +333,18 @@ describe('Moodle client: transport', () => {
     expect(await client.getGroupMembers([1])).toEqual([{ groupid: 1, userids: [4, 3] }]);
     expect(calls).toEqual(['http', 'timeout', 'ok']);
     expect(s.seen[0]).toBe('wstoken=abc123&wsfunction=core_group_get_group_members&moodlewsrestformat=json&groupids%5B0%5D=1');
+    await s.close();
+  });
+
+  it('reads compressed answers and drops a byte order mark', async () => {
+    const members = '[{"groupid":1,"userids":[4,3]}]';
+    const s = await scripted([
+      { body: zlib.gzipSync(members), headers: { 'content-encoding': 'gzip' } },
+      { body: zlib.brotliCompressSync(members), headers: { 'content-encoding': 'br' } },
+      { body: `\uFEFF${members}` },
+    ]);
+    const client = new MoodleClient({ baseUrl: s.url, token: 't', retries: 0 });
+    for (let i = 0; i < 3; i++) expect(await client.getGroupMembers([1])).toEqual([{ groupid: 1, userids: [4, 3] }]);
     await s.close();
   });
 
