@@ -2,6 +2,7 @@ import { AGENDA_DEFAULTS, type AgendaRule } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
+import { percentOf } from '../dashboard/sql.js';
 import type { FollowUpRepository } from '../follow-up/repository.js';
 
 const OPEN_STATUS = sql`(select st.id from status_tickets st where st.key = 'open')`;
@@ -146,7 +147,7 @@ export class AgendaRepository {
       cfg (course_id, threshold, inactive_days, contact_before, rooms) as (values ${sql.join(cfg)}),
       f as (
         select f.*, cfg.threshold, cfg.inactive_days, cfg.contact_before,
-          case when f.expected > 0 then round(100.0 * f.graded / f.expected)::int else null end as progress
+          ${percentOf(sql`f.graded`, sql`f.expected`)} as progress
         from cfg
         join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
       ),

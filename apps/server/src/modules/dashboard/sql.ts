@@ -98,3 +98,6 @@ export interface ProgressRow {
   graded: number;
   completed: number;
 }
+
+/** round(100 × part / whole), halves up, in integer arithmetic (cheaper than numeric on every row); null when whole is 0. */
+export const percentOf = (part: RawBuilder<unknown>, whole: RawBuilder<unknown>) => sql`case when ${whole} > 0 then (200 * ${part} + ${whole}) / (2 * ${whole}) end`;

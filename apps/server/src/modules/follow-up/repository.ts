@@ -2,7 +2,7 @@ import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, pageMeta, personSearch } from '../../db/pagination.js';
-import { countsTowardProgress, formApplies } from '../dashboard/sql.js';
+import { countsTowardProgress, formApplies, percentOf } from '../dashboard/sql.js';
 import type { StudentFiguresRepository } from '../dashboard/student-figures.js';
 
 /**
@@ -186,7 +186,7 @@ export class FollowUpRepository {
           f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
           case when f.last_access is null then null
                else floor(extract(epoch from (now() - f.last_access)) / 86400)::int end as "daysWithoutAccess",
-          case when f.expected > 0 then round(100.0 * f.graded / f.expected)::int else null end as progress,
+          ${percentOf(sql`f.graded`, sql`f.expected`)} as progress,
           f.graded, f.expected,
           coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
         from course_follow_up_rows f
