@@ -241,14 +241,22 @@ export class AgendaRepository {
     return { rows, meta: pageMeta(page, perPage, count[0]?.n ?? 0) };
   }
 
-  /** Per operator: open tickets assigned, and how many of them are without an attempt for more than `days` days. */
+  /**
+   * Per operator (active staff, or the given users): open tickets assigned, and how many of them are
+   * without an attempt for more than `days` days; each operator's two counts are ranges of
+   * tickets_assigned_stale_idx.
+   */
   async staleCounts(days: number, userIds?: number[]) {
+    const who = userIds
+      ? sql`select unnest(${userIds}::int[]) as id`
+      : sql`select u.id from users u join roles ro on ro.id = u.role_id and ro.key in ('operator', 'admin', 'developer') where u.deleted_at is null`;
     const { rows } = await sql<{ userId: number; n: number; open: number }>`
-      select t.user_assigned_id as "userId", count(*)::int as open,
-        count(*) filter (where coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days}))::int as n
-      from tickets t
-      where t.user_assigned_id is not null and t.status_ticket_id = ${OPEN_STATUS} ${userIds ? sql`and t.user_assigned_id in (${sql.join(userIds)})` : sql``}
-      group by t.user_assigned_id`.execute(this.db);
+      with open as (select ${OPEN_STATUS} as id)
+      select o.id as "userId",
+        (select count(*)::int from tickets t where t.user_assigned_id = o.id and t.status_ticket_id = (select id from open)) as open,
+        (select count(*)::int from tickets t where t.user_assigned_id = o.id and t.status_ticket_id = (select id from open)
+          and coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days})) as n
+      from (${who}) o`.execute(this.db);
     return rows;
   }
 
