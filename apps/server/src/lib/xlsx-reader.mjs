@@ -233,9 +233,11 @@ function column(ref) {
 /** A cell's text as the worker reports it (ExcelJS's value, then its text). */
 function cellText(c, strings) {
   if (c.f) {
+    // A shared formula's followers: the general reader's answer.
     if (c.f.text === '') fail();
-    if (!c.v) return '';
-    return c.t === 'str' ? xmlDecode(c.v.text) : String(parseFloat(c.v.text));
+    const result = c.v ? (c.t === 'str' ? xmlDecode(c.v.text) : parseFloat(c.v.text)) : undefined;
+    // ExcelJS keeps a formula's result only when it is truthy; the cell's text is then that of an object.
+    return result ? String(result) : '[object Object]';
   }
   if (!c.v) return '';
   switch (c.t) {
