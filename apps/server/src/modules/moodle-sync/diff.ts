@@ -6,7 +6,8 @@ import { resultFor, type LocalActivity, type LocalResult, type Matching, type Us
  * activities) and an unchanged re-sync writes none of them: instead of reading every row, the
  * repository gives each enrolment's results as one text (resultFingerprints) and the sync builds
  * the same text from what Moodle says; only the students whose texts differ are read and planned
- * row by row. Equal texts mean equal rows, so planPeople's answer is the same either way.
+ * row by row. Equal texts mean equal rows: planPeople then takes Moodle's values for the stored
+ * ones (`unchanged`), and its answer is the same either way.
  */
 
 /** PostgreSQL's quote_nullable. */
@@ -36,14 +37,13 @@ export interface StoredResultsInput {
 }
 
 /**
- * The matched students whose stored results must be read (`load`), and for the others the rows
- * known to be stored (`same`: what Moodle says, equal to what is stored; their ids are not read
- * and never needed, since nothing of them changes).
+ * The matched students whose stored results must be read (`load`), and those whose stored
+ * results are what Moodle says (`unchanged`: nothing of them is read nor written).
  */
-export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyMap<number, string>): { load: number[]; same: LocalResult[] } {
+export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyMap<number, string>): { load: number[]; unchanged: Set<number> } {
   const tracked = input.activities.filter((a) => a.id_activity_moodle !== null).sort((a, b) => a.id - b.id);
   const load: number[] = [];
-  const same: LocalResult[] = [];
+  const unchanged = new Set<number>();
   for (const { enrolment, user } of input.matching.matches) {
     const known = input.completion.get(user.id);
     if (!known) {
@@ -57,8 +57,8 @@ export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyM
       const values = resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!));
       if (values) rows.push({ activity_id: a.id, ...values });
     }
-    if ((fingerprints.get(enrolment.id) ?? '') !== resultFingerprint(rows)) load.push(enrolment.id);
-    else for (const r of rows) same.push({ id: 0, course_registered_user_id: enrolment.id, ...r });
+    if ((fingerprints.get(enrolment.id) ?? '') === resultFingerprint(rows)) unchanged.add(enrolment.id);
+    else load.push(enrolment.id);
   }
-  return { load, same };
+  return { load, unchanged };
 }

@@ -233,6 +233,8 @@ export interface PeopleInput {
   completion: Map<number, MoodleActivityCompletion[]>;
   /** Moodle users whose enrolment is suspended. */
   suspended?: ReadonlySet<number>;
+  /** Enrolments whose stored results are known to equal what Moodle says (not in `results`). */
+  unchanged?: ReadonlySet<number>;
 }
 
 export interface EnrolmentValues {
@@ -294,8 +296,9 @@ export function planPeople(input: PeopleInput): PeoplePlan {
       const known = input.completion.get(user.id);
       const completion = new Map((known ?? []).map((c) => [c.cmid, c]));
       const mine: Array<{ activity_id: number; status_moodle: string | null }> = [];
+      const unchanged = input.unchanged?.has(e.id) ?? false;
       for (const a of tracked) {
-        const current = existing.get(`${e.id}:${a.id}`);
+        const current = unchanged ? undefined : existing.get(`${e.id}:${a.id}`);
         let values = known ? resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!)) : null;
         if (values && !grades && current) values = { ...values, qualification_moodle: current.qualification_moodle, grade: current.grade };
         if (!values) {
@@ -303,6 +306,7 @@ export function planPeople(input: PeopleInput): PeoplePlan {
           continue;
         }
         mine.push({ activity_id: a.id, status_moodle: values.status_moodle });
+        if (unchanged) continue;
         if (!current) plan.resultInserts.push({ activity_id: a.id, course_registered_user_id: e.id, ...values });
         else if (
           current.status_moodle !== values.status_moodle ||
