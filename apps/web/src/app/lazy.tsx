@@ -4,17 +4,17 @@ import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'r
 import { useTranslation } from 'react-i18next';
 
 export type LazyScreen<P extends object> = ComponentType<P> & {
-  /** Starts loading the module (once); resolves when it is there. */
-  preload(): Promise<unknown>;
+  /** Starts loading the module (once); resolves with it when it is there. */
+  preload(): Promise<Record<string, unknown>>;
 };
 
 /**
  * React.lazy with the 120 s chunk timeout of SPEC.md §9. Once the module is there (loaded by an
  * earlier render or by `preload`), the screen renders at once, without suspending.
  */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyScreen<P> {
+export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> } & Record<string, unknown>>): LazyScreen<P> {
   let loaded: ComponentType<P> | null = null;
-  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  let loading: Promise<{ default: ComponentType<P> } & Record<string, unknown>> | null = null;
   const preload = () => {
     loading ??= load().then(
       (m) => {

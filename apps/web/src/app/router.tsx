@@ -75,6 +75,6 @@ export const createAppRouter = () => {
   // With a stored token on a /my address, the layout and the screen asked for start loading at
   // once, while the session is checked, instead of one after the other.
   const { pathname } = window.location;
-  if (tokenStore.get() && pathname.startsWith('/my')) void preloadSignedIn(pathname).catch(() => undefined);
+  if (tokenStore.get() && pathname.startsWith('/my')) void preloadSignedIn(pathname, { prefetch: true }).catch(() => undefined);
   return createBrowserRouter(routes);
 };

@@ -62,11 +62,15 @@ export const SCREEN_COMPONENTS: Record<string, ComponentType> = Object.fromEntri
 /**
  * Loads the signed-in application and the screen of a /my address (its home page for /my), so
  * they render at once when the address is shown; a screen without a module of its own loads
- * nothing more.
+ * nothing more. With `prefetch` (the page is opened at that address with a stored token), a
+ * screen module's `prefetch` export then asks for the data its first render shows.
  */
-export function preloadSignedIn(pathname: string): Promise<unknown> {
+export function preloadSignedIn(pathname: string, { prefetch = false } = {}): Promise<unknown> {
   const path = pathname.replace(/^\/my\/?/, '').replace(/\/+$/, '');
   const screen = SCREEN_ROUTES.find((s) => s.path === path);
   const page = path === '' ? HomeScreen : screen && (LAZY_PAGES[screen.key] ?? (screen.group === 'mantenedor' ? MaintenanceScreen : undefined));
-  return Promise.all([Shell.preload(), page?.preload()]);
+  const pageLoaded = page?.preload().then((m) => {
+    if (prefetch && typeof m.prefetch === 'function') (m.prefetch as () => void)();
+  });
+  return Promise.all([Shell.preload(), pageLoaded]);
 }

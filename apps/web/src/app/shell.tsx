@@ -1,22 +1,12 @@
 import { createTheme, ThemeProvider, useTheme } from '@mui/material/styles';
 import { enUS as gridEn, esES as gridEs } from '@mui/x-data-grid/locales';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadSnackToast } from '../components/Snackbar';
 import '../i18n/features';
-import { ApiError } from '../lib/api';
+import { queryClient } from '../lib/queryClient';
 import MyLayout from './layout/MyLayout';
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 30_000,
-      retry: (n, err) => !(err instanceof ApiError && err.status < 500) && n < 2,
-      refetchOnWindowFocus: false,
-    },
-  },
-});
 
 // The screens' notifications show at once: their toast is loaded with the application.
 void loadSnackToast().catch(() => undefined);

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { CourseOption } from '../components/CourseSelector';
 import { readPref, writePref } from './storage';
 
-function read(key: string): CourseOption | null {
+/** The course remembered for a screen, if any. */
+export function readRememberedCourse(key: string): CourseOption | null {
   try {
     const raw = readPref(key);
     const parsed = raw ? (JSON.parse(raw) as CourseOption) : null;
@@ -14,7 +15,7 @@ function read(key: string): CourseOption | null {
 
 /** The course chosen on a screen, remembered (per screen, in localStorage) across visits. */
 export function useRememberedCourse(key: string): [CourseOption | null, (course: CourseOption | null) => void] {
-  const [course, setCourse] = useState<CourseOption | null>(() => read(key));
+  const [course, setCourse] = useState<CourseOption | null>(() => readRememberedCourse(key));
   const choose = (c: CourseOption | null) => {
     setCourse(c);
     writePref(key, c ? JSON.stringify(c) : '');

@@ -13,12 +13,14 @@ import { APP_TIME_ZONE, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
+import { chartQuery } from '../../components/charts/useChart';
 import { CourseSelector } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { PageSection } from '../../components/PageSection';
-import { useRememberedCourse } from '../../lib/rememberedCourse';
+import { queryClient } from '../../lib/queryClient';
+import { readRememberedCourse, useRememberedCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
-import { useFollowCard, useOperatorNames, useTicketCatalogue, useTicketCount, type CatalogueValue } from './api';
+import { followCardQuery, ticketCountQuery, useChartLookups, useFollowCard, useTicketCount, type CataloguePath, type TicketCountKind } from './api';
 
 const COURSE_PREF = 'sigaf.dashboard.course';
 
@@ -32,6 +34,45 @@ const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
 const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />;
 const Section = PageSection;
 
+/** The API paths of a course's charts and student card. */
+function coursePaths(courseId: number) {
+  const tk = `/api/v2/tickets/${courseId}`;
+  const cru = `/api/v2/course-registered-users/${courseId}`;
+  return {
+    card: `${cru}/follow-student-card`,
+    charts: {
+      source: `${tk}/source-chart`,
+      type: `${tk}/type-chart`,
+      status: `${tk}/status-chart`,
+      priority: `${tk}/priority-chart`,
+      motive: `${tk}/motive-chart`,
+      age: `${tk}/age-chart`,
+      statusOperator: `${tk}/status-operator-chart`,
+      statusMotive: `${tk}/status-motive-chart`,
+      studentStatus: `${cru}/status/count`,
+      lastAccess: `${cru}/logged-time/count`,
+      progress: `${cru}/progress-chart`,
+      progressDone: `${cru}/progress-chart-avance`,
+    },
+  };
+}
+
+const COUNT_KINDS: readonly TicketCountKind[] = ['last-day', 'total', 'open', 'close'];
+
+/**
+ * Asks for the remembered course's figures as soon as the screen's code is loaded at start-up
+ * (while the session is checked and the screen is drawn): the same calls the screen makes, so
+ * it finds their answers in the data cache or on their way.
+ */
+export function prefetch() {
+  const course = readRememberedCourse(COURSE_PREF);
+  if (!course) return;
+  const paths = coursePaths(course.id);
+  for (const kind of COUNT_KINDS) void queryClient.prefetchQuery(ticketCountQuery(course.id, kind));
+  void queryClient.prefetchQuery(followCardQuery(paths.card));
+  for (const path of Object.values(paths.charts)) void queryClient.prefetchQuery(chartQuery(path));
+}
+
 function CourseDashboard({ courseId }: { courseId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -41,36 +82,30 @@ function CourseDashboard({ courseId }: { courseId: number }) {
     open: useTicketCount(courseId, 'open'),
     closed: useTicketCount(courseId, 'close'),
   };
-  const card = useFollowCard(`/api/v2/course-registered-users/${courseId}/follow-student-card`);
-  const catalogues = {
-    source: useTicketCatalogue('source-tickets'),
-    type: useTicketCatalogue('type-tickets'),
-    priority: useTicketCatalogue('priority-tickets'),
-    motive: useTicketCatalogue('motive-tickets'),
-    status: useTicketCatalogue('status-tickets'),
-  };
-  const operators = useOperatorNames(true);
+  const { card: cardPath, charts: path } = coursePaths(courseId);
+  const card = useFollowCard(cardPath);
+  const lookups = useChartLookups();
+  /** A failed read leaves the click without effect, as a label without a value does. */
+  const catalogue = (path: CataloguePath) => lookups.catalogue(path).catch(() => undefined);
 
   const open = (filters: TicketLinkFilters) => navigate(ticketListHref(courseId, filters));
-  const byValue = (values: CatalogueValue[] | undefined, param: 'source_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'motive_ticket_id') => (label: string) => {
-    const v = values?.find((x) => x.description === label);
+  const byValue = (path: CataloguePath, param: 'source_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'motive_ticket_id') => async (label: string) => {
+    const v = (await catalogue(path))?.find((x) => x.description === label);
     if (v) open({ status: 'all', [param]: v.id });
   };
-  const byStatus = (label: string) => {
-    const v = catalogues.status.data?.find((x) => x.description === label);
+  const byStatus = async (label: string) => {
+    const v = (await catalogue('status-tickets'))?.find((x) => x.description === label);
     if (v) open({ status: v.key === 'open' ? 'open' : 'closed' });
   };
-  const byOperator = (label: string, dataset?: string) => {
-    const op = operators.data?.find((o) => o.name === label);
+  const byOperator = async (label: string, dataset?: string) => {
+    const op = (await lookups.operators().catch(() => undefined))?.find((o) => o.name === label);
     if (op) open({ status: statusOf(dataset), user_assigned_id: op.id });
   };
-  const byMotiveStatus = (label: string, dataset?: string) => {
-    const v = catalogues.motive.data?.find((x) => x.description === label);
+  const byMotiveStatus = async (label: string, dataset?: string) => {
+    const v = (await catalogue('motive-tickets'))?.find((x) => x.description === label);
     if (v) open({ status: statusOf(dataset), motive_ticket_id: v.id });
   };
 
-  const tk = `/api/v2/tickets/${courseId}`;
-  const cru = `/api/v2/course-registered-users/${courseId}`;
   const hint = t('dashboard.clickHint');
   const count = (key: keyof typeof counts) => ({ value: counts[key].data, loading: counts[key].isPending, error: counts[key].error ?? undefined });
   return (
@@ -89,14 +124,14 @@ function CourseDashboard({ courseId }: { courseId: number }) {
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard label={t('dashboard.count.closed')} icon={<CheckCircleIcon />} color="#D32F2F" {...count('closed')} onClick={() => open({ status: 'closed' })} />
           </Grid>
-          <Chart path={`${tk}/source-chart`} title={t('dashboard.chart.source')} kind="doughnut" onSelect={byValue(catalogues.source.data, 'source_ticket_id')} hint={hint} />
-          <Chart path={`${tk}/type-chart`} title={t('dashboard.chart.type')} kind="doughnut" onSelect={byValue(catalogues.type.data, 'type_ticket_id')} hint={hint} />
-          <Chart path={`${tk}/status-chart`} title={t('dashboard.chart.status')} kind="doughnut" onSelect={byStatus} hint={hint} />
-          <Chart path={`${tk}/priority-chart`} title={t('dashboard.chart.priority')} kind="doughnut" onSelect={byValue(catalogues.priority.data, 'priority_ticket_id')} hint={hint} />
-          <Chart path={`${tk}/motive-chart`} title={t('dashboard.chart.motive')} kind="pie" suffix="%" onSelect={byValue(catalogues.motive.data, 'motive_ticket_id')} hint={hint} />
-          <Chart path={`${tk}/age-chart`} title={t('dashboard.chart.age')} kind="bar" />
-          <Chart path={`${tk}/status-operator-chart`} title={t('dashboard.chart.statusOperator')} kind="horizontalBar" onSelect={byOperator} hint={hint} size={12} />
-          <Chart path={`${tk}/status-motive-chart`} title={t('dashboard.chart.statusMotive')} kind="horizontalBar" onSelect={byMotiveStatus} hint={hint} size={12} />
+          <Chart path={path.source} title={t('dashboard.chart.source')} kind="doughnut" onSelect={byValue('source-tickets', 'source_ticket_id')} hint={hint} />
+          <Chart path={path.type} title={t('dashboard.chart.type')} kind="doughnut" onSelect={byValue('type-tickets', 'type_ticket_id')} hint={hint} />
+          <Chart path={path.status} title={t('dashboard.chart.status')} kind="doughnut" onSelect={byStatus} hint={hint} />
+          <Chart path={path.priority} title={t('dashboard.chart.priority')} kind="doughnut" onSelect={byValue('priority-tickets', 'priority_ticket_id')} hint={hint} />
+          <Chart path={path.motive} title={t('dashboard.chart.motive')} kind="pie" suffix="%" onSelect={byValue('motive-tickets', 'motive_ticket_id')} hint={hint} />
+          <Chart path={path.age} title={t('dashboard.chart.age')} kind="bar" />
+          <Chart path={path.statusOperator} title={t('dashboard.chart.statusOperator')} kind="horizontalBar" onSelect={byOperator} hint={hint} size={12} />
+          <Chart path={path.statusMotive} title={t('dashboard.chart.statusMotive')} kind="horizontalBar" onSelect={byMotiveStatus} hint={hint} size={12} />
         </Grid>
       </Section>
       <Section title={t('dashboard.followUp')}>
@@ -113,10 +148,10 @@ function CourseDashboard({ courseId }: { courseId: number }) {
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard label={t('dashboard.card.inactive')} icon={<PersonOffIcon />} color="#9E9E9E" value={card.data?.inactive} loading={card.isPending} error={card.error ?? undefined} />
           </Grid>
-          <Chart path={`${cru}/status/count`} title={t('dashboard.chart.studentStatus')} kind="doughnut" />
-          <Chart path={`${cru}/logged-time/count`} title={t('dashboard.chart.lastAccess')} kind="doughnut" />
-          <Chart path={`${cru}/progress-chart`} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} />
-          <Chart path={`${cru}/progress-chart-avance`} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} />
+          <Chart path={path.studentStatus} title={t('dashboard.chart.studentStatus')} kind="doughnut" />
+          <Chart path={path.lastAccess} title={t('dashboard.chart.lastAccess')} kind="doughnut" />
+          <Chart path={path.progress} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} />
+          <Chart path={path.progressDone} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} />
         </Grid>
       </Section>
     </>

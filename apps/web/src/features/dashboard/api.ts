@@ -1,5 +1,5 @@
 import type { Collection, FollowStudentCard } from '@sigaf/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getData, request } from '../../lib/api';
 
 /** Calls of the Estadística screen (SCREENS.md §4); the server's routes are in apps/server/src/modules/dashboard. */
@@ -7,22 +7,24 @@ import { getData, request } from '../../lib/api';
 export type TicketCountKind = 'total' | 'last-day' | 'open' | 'close';
 
 /** The four bare counts: the body is the number itself. */
+export const ticketCountQuery = (courseId: number | undefined, kind: TicketCountKind) => ({
+  queryKey: ['dashboard', 'count', courseId, kind],
+  queryFn: async ({ signal }: { signal: AbortSignal }) => Number(await request<number>(`/api/v2/tickets/${courseId}/${kind}/count`, { signal })),
+  staleTime: 30_000,
+});
+
 export function useTicketCount(courseId: number | undefined, kind: TicketCountKind) {
-  return useQuery({
-    queryKey: ['dashboard', 'count', courseId, kind],
-    enabled: courseId !== undefined,
-    queryFn: async ({ signal }) => Number(await request<number>(`/api/v2/tickets/${courseId}/${kind}/count`, { signal })),
-    staleTime: 30_000,
-  });
+  return useQuery({ ...ticketCountQuery(courseId, kind), enabled: courseId !== undefined });
 }
 
+export const followCardQuery = (path: string | null) => ({
+  queryKey: ['dashboard', 'card', path],
+  queryFn: ({ signal }: { signal: AbortSignal }) => getData<FollowStudentCard>(path!, { signal }),
+  staleTime: 30_000,
+});
+
 export function useFollowCard(path: string | null) {
-  return useQuery({
-    queryKey: ['dashboard', 'card', path],
-    enabled: path !== null,
-    queryFn: ({ signal }) => getData<FollowStudentCard>(path!, { signal }),
-    staleTime: 30_000,
-  });
+  return useQuery({ ...followCardQuery(path), enabled: path !== null });
 }
 
 export interface CatalogueValue {
@@ -31,20 +33,30 @@ export interface CatalogueValue {
   key: string | null;
 }
 
-/** A ticket catalogue, to turn a chart label back into the id the ticket list filters on. */
-export function useTicketCatalogue(path: 'source-tickets' | 'type-tickets' | 'priority-tickets' | 'motive-tickets' | 'status-tickets') {
-  return useQuery({
-    queryKey: ['dashboard', 'catalogue', path],
-    queryFn: async () => (await getData<Collection<CatalogueValue>>(`/api/v2/${path}`)).collections.map((c) => c.properties),
-    staleTime: 5 * 60_000,
-  });
-}
+export type CataloguePath = 'source-tickets' | 'type-tickets' | 'priority-tickets' | 'motive-tickets' | 'status-tickets';
 
-export function useOperatorNames(enabled: boolean) {
-  return useQuery({
-    queryKey: ['dashboard', 'operators'],
-    enabled,
-    queryFn: async () => (await getData<Collection<{ id: number; name: string }>>('/api/v2/users', { query: { view: 'operators' } })).collections.map((c) => c.properties),
-    staleTime: 5 * 60_000,
-  });
+/** A ticket catalogue, to turn a chart label back into the id the ticket list filters on. */
+const catalogueQuery = (path: CataloguePath) => ({
+  queryKey: ['dashboard', 'catalogue', path],
+  queryFn: async () => (await getData<Collection<CatalogueValue>>(`/api/v2/${path}`)).collections.map((c) => c.properties),
+  staleTime: 5 * 60_000,
+});
+
+/** The operators, to turn a chart label back into the id the ticket list filters on. */
+const operatorsQuery = () => ({
+  queryKey: ['dashboard', 'operators'],
+  queryFn: async () => (await getData<Collection<{ id: number; name: string }>>('/api/v2/users', { query: { view: 'operators' } })).collections.map((c) => c.properties),
+  staleTime: 5 * 60_000,
+});
+
+/**
+ * What a click on a chart needs to open the ticket list, read when a chart is first clicked (then
+ * kept for five minutes), so the first render of the charts does not share the server with it.
+ */
+export function useChartLookups() {
+  const queryClient = useQueryClient();
+  return {
+    catalogue: (path: CataloguePath) => queryClient.fetchQuery(catalogueQuery(path)),
+    operators: () => queryClient.fetchQuery(operatorsQuery()),
+  };
 }
