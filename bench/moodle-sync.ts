@@ -5,12 +5,12 @@ import { migrate, openDatabase, PGLITE_PARSERS } from '../apps/server/src/db/dat
 import { seed } from '../apps/server/src/db/seed.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
 import { createServices } from '../apps/server/src/services.js';
-import { generateSite } from '../tools/moodle-sim/src/generator.js';
-import { startMoodleSim } from '../tools/moodle-sim/src/server.js';
+import { Worker } from 'node:worker_threads';
+import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/generator.js';
 
 /**
  * A full Moodle sync of one course of 10,000 students × 50 activities against the simulator
- * answering each call after 20 ms: wall time and web-service calls made (`--quick`: 1,000
+ * answering each call after 20 ms (in a thread of its own, as Moodle is another machine): wall time and web-service calls made (`--quick`: 1,000
  * students, or BENCH_STUDENTS). Calls in flight: MOODLE_CONCURRENCY (default 8 here); reads are
  * retried as in production (MOODLE_RETRIES), which matters after the long write phase: the
  * simulator has by then closed the idle keep-alive connections.
@@ -20,7 +20,8 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   const students = Number(process.env.BENCH_STUDENTS ?? (quick ? 1_000 : 10_000));
   const concurrency = Number(process.env.MOODLE_CONCURRENCY ?? 8);
   // 11 units × 4 activities + Pre/Post Test A/B, Encuesta and Renuncia = 50 activities.
-  const generated = generateSite({ seed: 3, courses: 1, studentsPerCourse: students, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 });
+  const options: GeneratorOptions = { seed: 3, courses: 1, studentsPerCourse: students, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 };
+  const generated = generateSite(options);
 
   const handle = process.env.DATABASE_URL
     ? await openDatabase({ url: process.env.DATABASE_URL, dataDir: '' })
@@ -45,17 +46,17 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   }
 
   // The simulator starts once the local data is loaded (a long-blocked fresh HTTP server may drop its first connection).
-  const sim = await startMoodleSim({ site: generated.site, latencyMs: 20 });
+  const sim = await startSimWorker(options, 20);
   await db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET) }).where('id', '=', platform.id).execute();
   const services = createServices(db, config);
   console.log(`moodle sync: site and ${people.length} local students ready; syncing...`);
-  const before = sim.calls.length;
+  const before = await sim.calls();
   const cpu = process.cpuUsage();
   const t = performance.now();
   const result = await services.moodleSync.syncCourse(course.id, { scope: 'full' });
   const ms = performance.now() - t;
   const cpuMs = cpuSince(cpu);
-  const calls = sim.calls.length - before;
+  const calls = (await sim.calls()) - before;
   // A second sync with nothing changed in Moodle: reads everything again, writes nothing.
   const cpu2 = process.cpuUsage();
   const t2 = performance.now();
@@ -73,7 +74,41 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   return { [`${key}.ms`]: ms, [`${key}.calls`]: calls, [`${key}.resync.ms`]: resyncMs, [`${key}.cpu.ms`]: cpuMs, [`${key}.resync.cpu.ms`]: resyncCpuMs };
 }
 
-/** CPU time of this process (the simulator's and, with PGlite, the database's included) since `start`. */
+/** The simulator in a worker thread (bench/moodle-sim-worker.ts), serving the same generated site. */
+async function startSimWorker(options: GeneratorOptions, latencyMs: number) {
+  // The worker loads TypeScript through tsx, as this process does.
+  const script = new URL('./moodle-sim-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); })`;
+  const worker = new Worker(boot, { eval: true, workerData: { options, latencyMs } });
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (m: Record<string, unknown>) => {
+        if (!(key in m)) return;
+        worker.off('message', onMessage);
+        worker.off('error', reject);
+        resolve(m[key] as T);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+  const url = await next<string>('url');
+  return {
+    url,
+    calls: () => {
+      const answer = next<number>('calls');
+      worker.postMessage('count');
+      return answer;
+    },
+    close: async () => {
+      const closed = next<boolean>('closed');
+      worker.postMessage('close');
+      await closed;
+      await worker.terminate();
+    },
+  };
+}
+
+/** CPU time of this process (the simulator's thread and, with PGlite, the database's included) since `start`. */
 function cpuSince(start: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
