@@ -596,7 +596,8 @@ describe('the cached figures are never staler than the last change', () => {
       from (select course_registered_user_id as id, count(*)::int as total, count(*) filter (where status_ticket_id = ${k.open})::int as open from tickets group by 1) t
       full join enrolment_ticket_counts c on c.enrolment_id = t.id
       where coalesce(t.total, 0) <> coalesce(c.total, 0) or coalesce(t.open, 0) <> coalesce(c.open, 0)
-        or c.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = c.enrolment_id)`.execute(db);
+        or c.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = c.enrolment_id)
+        or c.course_id is distinct from (select e.course_id from course_registered_users e where e.id = c.enrolment_id)`.execute(db);
     const { rows: tickets } = await sql<{ n: number }>`
       select count(*)::int as n from tickets t where t.last_attempt_at is distinct from (select max(d.created_at) from ticket_details d where d.ticket_id = t.id)`.execute(db);
     expect(tickets[0]!.n).toBe(0);

@@ -281,6 +281,7 @@ export interface EnrolmentTicketCountTable {
   total: number;
   open: number;
   last_attempt_at: Timestamp | null;
+  course_id: number | null;
 }
 
 /** Activity progress per course, classroom (0: none), activity, test form and withdrawal stage (0008). */

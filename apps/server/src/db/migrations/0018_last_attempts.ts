@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  *    an attempt for K days in that order, a page at a time.
  * 2. enrolment_ticket_counts.last_attempt_at (0015): the newest of the enrolment's tickets', kept by
  *    the ticket triggers of 0015, so "nobody contacted this student in N days" is one key lookup.
- * 3. sigaf_rebuild_stats() recomputes the enrolments' (after a bulk load or a restore; the tickets'
+ * 3. enrolment_ticket_counts.course_id: the enrolment's course, so the counts of a course's students
+ *    are one index range (the follow-up table and the agenda join them with the course's rows).
+ * 4. sigaf_rebuild_stats() recomputes the enrolments' (after a bulk load or a restore; the tickets'
  *    own come with them).
  */
 
@@ -34,6 +36,26 @@ $fn$`;
 const STATEMENTS: string[] = [
   `alter table tickets add column last_attempt_at timestamptz`,
   `alter table enrolment_ticket_counts add column last_attempt_at timestamptz`,
+  // Each count row carries its enrolment's course (set when the row is made), so a course's rows are
+  // one index range that joins with its students, instead of a lookup per student.
+  `alter table enrolment_ticket_counts add column course_id int`,
+  `update enrolment_ticket_counts c set course_id = e.course_id from course_registered_users e where e.id = c.enrolment_id`,
+  `create or replace function sigaf_enrolment_counts_course() returns trigger language plpgsql as $fn$
+  begin
+    select e.course_id into new.course_id from course_registered_users e where e.id = new.enrolment_id;
+    return new;
+  end
+  $fn$`,
+  `create trigger enrolment_ticket_counts_course before insert on enrolment_ticket_counts for each row execute function sigaf_enrolment_counts_course()`,
+  `create or replace function sigaf_enrolment_counts_moved() returns trigger language plpgsql as $fn$
+  begin
+    update enrolment_ticket_counts set course_id = new.course_id where enrolment_id = new.id;
+    return null;
+  end
+  $fn$`,
+  `create trigger course_registered_users_counts_moved after update of course_id on course_registered_users
+     for each row when (old.course_id is distinct from new.course_id) execute function sigaf_enrolment_counts_moved()`,
+  `create index enrolment_ticket_counts_course_idx on enrolment_ticket_counts (course_id, enrolment_id) include (total, open, last_attempt_at)`,
   `update tickets t set last_attempt_at = d.last from (select ticket_id, max(created_at) as last from ticket_details group by ticket_id) d where d.ticket_id = t.id`,
   `update enrolment_ticket_counts c set last_attempt_at = x.last
      from (select course_registered_user_id as id, max(last_attempt_at) as last from tickets group by 1) x
@@ -86,9 +108,13 @@ const STATEMENTS: string[] = [
   begin
     perform sigaf_rebuild_ticket_stats();
     delete from enrolment_ticket_counts;
-    insert into enrolment_ticket_counts (enrolment_id, total, open, last_attempt_at)
-    select t.course_registered_user_id, count(*), count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open')), max(t.last_attempt_at)
-    from tickets t group by 1;
+    insert into enrolment_ticket_counts (enrolment_id, total, open, last_attempt_at, course_id)
+    select x.*, e.course_id
+    from (
+      select t.course_registered_user_id, count(*), count(*) filter (where t.status_ticket_id = (select st.id from status_tickets st where st.key = 'open')), max(t.last_attempt_at)
+      from tickets t group by 1
+    ) x
+    join course_registered_users e on e.id = x.course_registered_user_id;
   end
   $fn$`,
 ];
@@ -112,6 +138,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   end
   $fn$`).execute(db);
   await sql.raw('drop index if exists tickets_assigned_stale_idx').execute(db);
+  await sql.raw('drop trigger if exists enrolment_ticket_counts_course on enrolment_ticket_counts').execute(db);
+  await sql.raw('drop trigger if exists course_registered_users_counts_moved on course_registered_users').execute(db);
+  await sql.raw('drop function if exists sigaf_enrolment_counts_course()').execute(db);
+  await sql.raw('drop function if exists sigaf_enrolment_counts_moved()').execute(db);
+  await sql.raw('alter table enrolment_ticket_counts drop column if exists course_id').execute(db);
   await sql.raw('alter table enrolment_ticket_counts drop column if exists last_attempt_at').execute(db);
   await sql.raw('alter table tickets drop column if exists last_attempt_at').execute(db);
 }

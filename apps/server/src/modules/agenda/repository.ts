@@ -163,8 +163,7 @@ export class AgendaRepository {
         from f
         join courses c on c.id = f.course_id
         left join classrooms cl on cl.id = f.classroom_id
-        -- One key lookup per student (OFFSET 0 keeps it so), never a scan of every enrolment's counts.
-        left join lateral (select k.last_attempt_at from enrolment_ticket_counts k where k.enrolment_id = f.enrolment_id offset 0) k on true
+        left join enrolment_ticket_counts k on k.course_id = f.course_id and k.enrolment_id = f.enrolment_id
         where (f.stage = 1
             or (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days)))
             or (f.stage = 0 and f.progress is not null and f.progress < f.threshold))

@@ -191,8 +191,8 @@ export class FollowUpRepository {
           coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
         from course_follow_up_rows f
         left join classrooms cl on cl.id = f.classroom_id
-        -- One key lookup per student (OFFSET 0 keeps it so), never a scan of every enrolment's counts.
-        left join lateral (select k.open, k.total from enrolment_ticket_counts k where k.enrolment_id = f.enrolment_id offset 0) k on true
+        -- The course's counts are one range of enrolment_ticket_counts_course_idx (0018).
+        left join enrolment_ticket_counts k on k.course_id = f.course_id and k.enrolment_id = f.enrolment_id
         where f.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
       )`;
   }
