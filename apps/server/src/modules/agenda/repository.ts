@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
-import type { FollowUpRepository } from '../follow-up/repository.js';
+import { daysSince, type FollowUpRepository } from '../follow-up/repository.js';
 
 const OPEN_STATUS = sql`(select st.id from status_tickets st where st.key = 'open')`;
 /** The end of today in Chile (reminders due today). */
@@ -155,7 +155,6 @@ export class AgendaRepository {
         select f.enrolment_id as "enrolmentId", f.course_id as "courseId", c.description as course, cl.description as classroom,
           f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
           f.last_access as "lastAccess",
-          case when f.last_access is null then null else floor(extract(epoch from (now() - f.last_access)) / 86400)::int end as "daysWithoutAccess",
           f.progress, f.threshold as "expectedProgress", (f.stage = 1) as resigning,
           (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days))) as inactive,
           (f.stage = 0 and f.progress is not null and f.progress < f.threshold) as behind,
@@ -178,7 +177,7 @@ export class AgendaRepository {
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
-    const { rows } = await sql<Omit<AtRiskRow, 'openTicketId'> & { __total: number }>`
+    const { rows } = await sql<Omit<AtRiskRow, 'openTicketId' | 'daysWithoutAccess'> & { __total: number }>`
       with ${await this.atRiskRows(courses, now)}
       select r.*, count(*) over ()::int as __total
       from r
@@ -186,7 +185,12 @@ export class AgendaRepository {
       limit ${perPage} offset ${(page - 1) * perPage}`.execute(this.db);
     const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now)).reduce((n, c) => n + c.n, 0) : 0;
     const open = await this.openTickets(rows.map((r) => r.enrolmentId));
-    const out = rows.map(({ __total: _, ...r }) => ({ ...r, openTicketId: open.get(r.enrolmentId) ?? null, rules: RULES.filter((x) => r[x]) as AgendaRule[] }));
+    const out = rows.map(({ __total: _, ...r }) => ({
+      ...r,
+      daysWithoutAccess: daysSince(r.lastAccess, now.getTime()),
+      openTicketId: open.get(r.enrolmentId) ?? null,
+      rules: RULES.filter((x) => r[x]) as AgendaRule[],
+    }));
     return { rows: out, meta: pageMeta(page, perPage, total) };
   }
 

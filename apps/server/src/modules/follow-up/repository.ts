@@ -46,6 +46,9 @@ const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
 
 const STAGES = { active: 0, resigning: 1, resigned: 2 } as const;
 
+/** Whole days from a moment to `now` (ms), or null without one (computed for the rows shown, not in SQL for every row). */
+export const daysSince = (at: Date | null, now: number) => (at ? Math.floor((now - new Date(at).getTime()) / 86_400_000) : null);
+
 const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`);
 
 export class FollowUpRepository {
@@ -184,8 +187,6 @@ export class FollowUpRepository {
         select f.enrolment_id as id, f.registered_user_id as "registeredUserId", f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName",
           f.email, f.phone, f.classroom_id as "classroomId", cl.description as classroom, f.stage, f.form,
           f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
-          case when f.last_access is null then null
-               else floor(extract(epoch from (now() - f.last_access)) / 86400)::int end as "daysWithoutAccess",
           ${percentOf(sql`f.graded`, sql`f.expected`)} as progress,
           f.graded, f.expected,
           coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
@@ -246,7 +247,8 @@ export class FollowUpRepository {
       const { rows: c } = await sql<{ n: number }>`with ${this.table(q)} select count(*)::int as n from s where ${this.where(q)}`.execute(this.db);
       total = c[0]?.n ?? 0;
     }
-    const out = rows.map(({ __total: _, ...r }) => r as StudentTableRow);
+    const now = Date.now();
+    const out = rows.map(({ __total: _, ...r }) => ({ ...r, daysWithoutAccess: daysSince(r.lastAccess, now) }) as StudentTableRow);
     return { rows: out, ...(q.page ? { meta: pageMeta(q.page, perPage, total) } : {}) };
   }
 
