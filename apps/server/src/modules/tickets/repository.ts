@@ -7,6 +7,9 @@ import { OneValueQuery } from '../../db/compiled.js';
 import { detailSelect, type TicketDetailRow } from './detail-repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
 
+/** The sort keys that read the ticket's enrolment or student (SORTS). */
+const ENROLMENT_SORTS = new Set(['student', 'rut', 'classroom']);
+
 /** Tickets, their code sequences and history (SQL only; the rules live in the service). */
 export class TicketRepository {
   constructor(private readonly db: Database) {}
@@ -88,14 +91,22 @@ export class TicketRepository {
 
   /**
    * The enrolments of a course whose student matches a search (name or RUT), read once for a
-   * list page and its total: each of the course's students is looked up by key (OFFSET 0 keeps it
-   * so) instead of matching the text against every student of the organisation.
+   * list page and its total. A name: each of the course's students is looked up by key (OFFSET 0
+   * keeps it so) instead of matching the text against every student of the organisation. A RUT
+   * (three or more digits): the few students it matches come from the trigram indexes on the
+   * RUT's digits and the folded name (migration 0016), then their enrolment in the course by key.
+   * The condition is the same either way (the student's folded name, registered_users.search_name,
+   * compared as stored).
    */
   private async coursePeople(courseId: number, search: string): Promise<number[]> {
-    // The student's folded name (registered_users.search_name, migration 0016) is compared as it is.
-    const { rows } = await sql<{ id: number }>`select se.id from course_registered_users se
-      cross join lateral (select u.search_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
-      where se.course_id = ${courseId} and ${foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, search)}`.execute(this.db);
+    const match = foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, search);
+    const { rows } = /^[0-9kK]{3,}$/.test(search.trim().replace(/[.\s-]/g, ''))
+      ? await sql<{ id: number }>`select se.id from registered_users sr
+          join course_registered_users se on se.registered_user_id = sr.id and se.course_id = ${courseId}
+          where ${match}`.execute(this.db)
+      : await sql<{ id: number }>`select se.id from course_registered_users se
+          cross join lateral (select u.search_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
+          where se.course_id = ${courseId} and ${match}`.execute(this.db);
     return rows.map((r) => r.id);
   }
 
@@ -156,10 +167,21 @@ export class TicketRepository {
     const dir = known ? (q.order ?? 'asc') : (q.order ?? defaults.order);
     // A search in a course: its matching students are read first, once for the page and the total.
     const people = q.search && q.course_id ? await this.coursePeople(q.course_id, q.search) : undefined;
-    const query = this.filtered(q, this.db, people).orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
+    const sort = SORTS[key]!;
+    const query = this.filtered(q, this.db, people).orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
-    const [rows, total] = await Promise.all([query.limit(perPage).offset((q.page - 1) * perPage).execute(), this.count(q, people)]);
+    const offset = (q.page - 1) * perPage;
+    // A search's matches (thousands in a large course) are sorted on the tickets alone when neither
+    // the filters nor the order read anything else; only the page's tickets read their enrolment and student.
+    let page: Promise<TicketRow[]>;
+    if (people && !q.classroom_id && !ENROLMENT_SORTS.has(key)) {
+      let ids = this.db.selectFrom('tickets as t').select('t.id');
+      for (const c of this.conditions(q, people)) ids = ids.where(c as RawBuilder<boolean>);
+      const chosen = ids.orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir).limit(perPage).offset(offset);
+      page = query.where('t.id', 'in', chosen).execute();
+    } else page = query.limit(perPage).offset(offset).execute();
+    const [rows, total] = await Promise.all([page, this.count(q, people)]);
     return { rows, meta: pageMeta(q.page, perPage, total) };
   }
 
