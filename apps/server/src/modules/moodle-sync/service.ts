@@ -221,15 +221,13 @@ export class MoodleSyncService {
       if (wantsProgress && students.length) {
         await progress('grades', 'Leyendo calificaciones');
         // The grade report (one long call for the whole course) is read while the students'
-        // completion is: the first failure of either stops both, and is the sync's error.
-        let failure: { error: unknown } | null = null;
-        const stopOnFailure = async (read: () => Promise<void>) => {
-          try {
-            await read();
-          } catch (error) {
-            failure ??= { error };
-          }
-        };
+        // completion is: the first failure of either is the sync's error, and no further call is made.
+        let failed = false;
+        const stopOthersOnFailure = (read: () => Promise<void>) =>
+          read().catch((error: unknown) => {
+            failed = true;
+            throw error;
+          });
         const readGrades = async () => {
           const single = o.scope === 'student' && students.length === 1 ? students[0]!.user.id : 0;
           grades = gradesByUser((await client.getGradeItems(moodleId, single)).usergrades);
@@ -237,7 +235,7 @@ export class MoodleSyncService {
           // there, not empty. Each one's own report still has them.
           if (!single) {
             for (const m of students.filter((x) => !grades.has(x.user.id))) {
-              if (failure) return;
+              if (failed) return;
               suspended.add(m.user.id);
               try {
                 for (const [id, g] of gradesByUser((await client.getGradeItems(moodleId, m.user.id)).usergrades)) grades.set(id, g);
@@ -251,7 +249,7 @@ export class MoodleSyncService {
         let done = 0;
         const readCompletion = () =>
           mapConcurrent(students, this.config.MOODLE_CONCURRENCY, async (m) => {
-            if (failure) return;
+            if (failed) return;
             o.signal?.throwIfAborted();
             try {
               completion.set(m.user.id, (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses);
@@ -262,8 +260,7 @@ export class MoodleSyncService {
             done++;
             await progress('completion', `Leyendo avance de actividades (${done} de ${students.length})`, done, students.length);
           }).then(() => undefined);
-        await Promise.all([stopOnFailure(readGrades), stopOnFailure(readCompletion)]);
-        if (failure) throw (failure as { error: unknown }).error;
+        await Promise.all([stopOthersOnFailure(readGrades), stopOthersOnFailure(readCompletion)]);
       }
       const errors = [...gradeErrors, ...completionErrors];
 
