@@ -2,9 +2,10 @@ import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
-import { DEFAULT_PER_PAGE, foldedPersonSearch, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { OneValueQuery } from '../../db/compiled.js';
 import { detailSelect, type TicketDetailRow } from './detail-repository.js';
+import { coursePeople } from './search-repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
 
 /** The sort keys that read the ticket's enrolment or student (SORTS). */
@@ -44,7 +45,7 @@ export class TicketRepository {
   /**
    * The filters as SQL conditions on `t` (tickets), `e` (its enrolment) and `r` (the student).
    * `people`: the enrolments of the course whose student matches the search, when already read
-   * (coursePeople); the tickets are then found by the enrolment index and the code index.
+   * (search-repository.ts); the tickets are then found by the enrolment index and the code index.
    */
   private conditions(q: TicketQuery & { search?: string }, people?: number[]): RawBuilder<unknown>[] {
     const w: RawBuilder<unknown>[] = [];
@@ -87,27 +88,6 @@ export class TicketRepository {
     let query = this.base(db);
     for (const c of this.conditions(q, people)) query = query.where(c as RawBuilder<boolean>);
     return query;
-  }
-
-  /**
-   * The enrolments of a course whose student matches a search (name or RUT), read once for a
-   * list page and its total. A name: each of the course's students is looked up by key (OFFSET 0
-   * keeps it so) instead of matching the text against every student of the organisation. A RUT
-   * (three or more digits): the few students it matches come from the trigram indexes on the
-   * RUT's digits and the folded name (migration 0016), then their enrolment in the course by key.
-   * The condition is the same either way (the student's folded name, registered_users.search_name,
-   * compared as stored).
-   */
-  private async coursePeople(courseId: number, search: string): Promise<number[]> {
-    const match = foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, search);
-    const { rows } = /^[0-9kK]{3,}$/.test(search.trim().replace(/[.\s-]/g, ''))
-      ? await sql<{ id: number }>`select se.id from registered_users sr
-          join course_registered_users se on se.registered_user_id = sr.id and se.course_id = ${courseId}
-          where ${match}`.execute(this.db)
-      : await sql<{ id: number }>`select se.id from course_registered_users se
-          cross join lateral (select u.search_name, u.rut from registered_users u where u.id = se.registered_user_id offset 0) sr
-          where se.course_id = ${courseId} and ${match}`.execute(this.db);
-    return rows.map((r) => r.id);
   }
 
   /**
@@ -166,7 +146,7 @@ export class TicketRepository {
     const key = known ? q.sort! : defaults.sort;
     const dir = known ? (q.order ?? 'asc') : (q.order ?? defaults.order);
     // A search in a course: its matching students are read first, once for the page and the total.
-    const people = q.search && q.course_id ? await this.coursePeople(q.course_id, q.search) : undefined;
+    const people = q.search && q.course_id ? await coursePeople(this.db, q.course_id, q.search) : undefined;
     const sort = SORTS[key]!;
     const query = this.filtered(q, this.db, people).orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
