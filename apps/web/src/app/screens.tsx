@@ -59,18 +59,21 @@ export const SCREEN_COMPONENTS: Record<string, ComponentType> = Object.fromEntri
   }),
 );
 
+/** Screens that ask for their first render's data while their code loads (see preloadSignedIn). */
+const PREFETCH: Record<string, () => Promise<{ prefetch(): void }>> = {
+  dashboard: () => import('../features/dashboard/prefetch'),
+};
+
 /**
  * Loads the signed-in application and the screen of a /my address (its home page for /my), so
  * they render at once when the address is shown; a screen without a module of its own loads
  * nothing more. With `prefetch` (the page is opened at that address with a stored token), a
- * screen module's `prefetch` export then asks for the data its first render shows.
+ * screen listed in PREFETCH asks for its first render's data at the same time.
  */
 export function preloadSignedIn(pathname: string, { prefetch = false } = {}): Promise<unknown> {
   const path = pathname.replace(/^\/my\/?/, '').replace(/\/+$/, '');
   const screen = SCREEN_ROUTES.find((s) => s.path === path);
   const page = path === '' ? HomeScreen : screen && (LAZY_PAGES[screen.key] ?? (screen.group === 'mantenedor' ? MaintenanceScreen : undefined));
-  const pageLoaded = page?.preload().then((m) => {
-    if (prefetch && typeof m.prefetch === 'function') (m.prefetch as () => void)();
-  });
-  return Promise.all([Shell.preload(), pageLoaded]);
+  const data = prefetch && screen && PREFETCH[screen.key]?.().then((m) => m.prefetch());
+  return Promise.all([Shell.preload(), page?.preload(), data]);
 }

@@ -13,16 +13,14 @@ import { APP_TIME_ZONE, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
-import { chartQuery } from '../../components/charts/useChart';
 import { CourseSelector } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { PageSection } from '../../components/PageSection';
-import { queryClient } from '../../lib/queryClient';
-import { readRememberedCourse, useRememberedCourse } from '../../lib/rememberedCourse';
+import { useRememberedCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
-import { followCardQuery, ticketCountQuery, useChartLookups, useFollowCard, useTicketCount, type CataloguePath, type TicketCountKind } from './api';
+import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
+import { COURSE_PREF, coursePaths } from './prefetch';
 
-const COURSE_PREF = 'sigaf.dashboard.course';
 
 /** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }).format(new Date());
@@ -33,45 +31,6 @@ const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
 /** A dashboard chart: two thirds of its width from lg up, unless it spans the row. */
 const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />;
 const Section = PageSection;
-
-/** The API paths of a course's charts and student card. */
-function coursePaths(courseId: number) {
-  const tk = `/api/v2/tickets/${courseId}`;
-  const cru = `/api/v2/course-registered-users/${courseId}`;
-  return {
-    card: `${cru}/follow-student-card`,
-    charts: {
-      source: `${tk}/source-chart`,
-      type: `${tk}/type-chart`,
-      status: `${tk}/status-chart`,
-      priority: `${tk}/priority-chart`,
-      motive: `${tk}/motive-chart`,
-      age: `${tk}/age-chart`,
-      statusOperator: `${tk}/status-operator-chart`,
-      statusMotive: `${tk}/status-motive-chart`,
-      studentStatus: `${cru}/status/count`,
-      lastAccess: `${cru}/logged-time/count`,
-      progress: `${cru}/progress-chart`,
-      progressDone: `${cru}/progress-chart-avance`,
-    },
-  };
-}
-
-const COUNT_KINDS: readonly TicketCountKind[] = ['last-day', 'total', 'open', 'close'];
-
-/**
- * Asks for the remembered course's figures as soon as the screen's code is loaded at start-up
- * (while the session is checked and the screen is drawn): the same calls the screen makes, so
- * it finds their answers in the data cache or on their way.
- */
-export function prefetch() {
-  const course = readRememberedCourse(COURSE_PREF);
-  if (!course) return;
-  const paths = coursePaths(course.id);
-  for (const kind of COUNT_KINDS) void queryClient.prefetchQuery(ticketCountQuery(course.id, kind));
-  void queryClient.prefetchQuery(followCardQuery(paths.card));
-  for (const path of Object.values(paths.charts)) void queryClient.prefetchQuery(chartQuery(path));
-}
 
 function CourseDashboard({ courseId }: { courseId: number }) {
   const { t } = useTranslation();
