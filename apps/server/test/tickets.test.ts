@@ -548,6 +548,9 @@ describe('lists', () => {
       const want = search === made[3]!.ticketCode.toLowerCase() ? made[3]! : made[1]!;
       expect(codes(found), search).toEqual([want.ticketCode]);
       expect(found.json()._data.meta.total, search).toBe(1);
+      const after = await api('GET', `/tickets${q({ ...base, status: 'all', search, page: 2, perPage: 10 })}`, admin.token);
+      expect(codes(after), search).toEqual([]);
+      expect(after.json()._data.meta.total, search).toBe(1);
     }
     expect(codes(await api('GET', `/tickets${q({ ...base, status: 'all', search: 'nadie-se-llama-asi' })}`, admin.token))).toEqual([]);
   });

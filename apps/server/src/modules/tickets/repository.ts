@@ -152,16 +152,20 @@ export class TicketRepository {
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
     const offset = (q.page - 1) * perPage;
-    // A search's matches (thousands in a large course) are sorted on the tickets alone when neither
-    // the filters nor the order read anything else; only the page's tickets read their enrolment and student.
-    let page: Promise<TicketRow[]>;
+    // A search's matches (thousands in a large course) are sorted on the tickets alone, and counted
+    // in the same pass, when neither the filters nor the order read anything else; only the page's
+    // tickets then read their enrolment and student.
     if (people && !q.classroom_id && !ENROLMENT_SORTS.has(key)) {
-      let ids = this.db.selectFrom('tickets as t').select('t.id');
+      let ids = this.db.selectFrom('tickets as t').select(['t.id', sql<number>`count(*) over ()::int`.as('total')]);
       for (const c of this.conditions(q, people)) ids = ids.where(c as RawBuilder<boolean>);
-      const chosen = ids.orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir).limit(perPage).offset(offset);
-      page = query.where('t.id', 'in', chosen).execute();
-    } else page = query.limit(perPage).offset(offset).execute();
-    const [rows, total] = await Promise.all([page, this.count(q, people)]);
+      const chosen = await ids.orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir).limit(perPage).offset(offset).execute();
+      const [rows, total] = await Promise.all([
+        chosen.length ? query.where('t.id', 'in', chosen.map((c) => c.id)).execute() : [],
+        chosen.length ? chosen[0]!.total : offset ? this.count(q, people) : 0,
+      ]);
+      return { rows, meta: pageMeta(q.page, perPage, total) };
+    }
+    const [rows, total] = await Promise.all([query.limit(perPage).offset(offset).execute(), this.count(q, people)]);
     return { rows, meta: pageMeta(q.page, perPage, total) };
   }
 
