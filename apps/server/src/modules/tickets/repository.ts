@@ -49,7 +49,9 @@ export class TicketRepository {
    */
   private conditions(q: TicketQuery & { search?: string }, people?: number[]): RawBuilder<unknown>[] {
     const w: RawBuilder<unknown>[] = [];
-    if (q.course_id) w.push(sql`t.course_id = ${q.course_id}`);
+    // With a search's students read (`people`), the course is checked on each matching ticket (`+ 0`)
+    // rather than ANDed with the index of the course's tickets: the matches come from their own indexes.
+    if (q.course_id) w.push(people ? sql`t.course_id + 0 = ${q.course_id}` : sql`t.course_id = ${q.course_id}`);
     if (q.classroom_id) w.push(sql`e.classroom_id = ${q.classroom_id}`);
     if (q.status === 'open') w.push(sql`t.status_ticket_id = ${OPEN_STATUS}`);
     else if (q.status === 'closed') w.push(sql`t.status_ticket_id is distinct from ${OPEN_STATUS}`);
