@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultFingerprint } from '../src/modules/moodle-sync/diff.js';
-import type { LocalResult } from '../src/modules/moodle-sync/plan.js';
+import { resultFingerprint, storedResults } from '../src/modules/moodle-sync/diff.js';
+import { gradesByUser, matchPeople, planPeople, type LocalActivity, type LocalEnrolment, type LocalResult } from '../src/modules/moodle-sync/plan.js';
+import type { MoodleActivityCompletion, MoodleUserGrades } from '../src/moodle/schemas.js';
 import { MoodleSyncRepository } from '../src/modules/moodle-sync/repository.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
@@ -76,5 +77,41 @@ describe('fingerprints of stored results', () => {
     }
     expect(resultFingerprint([base[0]!])).not.toBe(text);
     expect(resultFingerprint([row(0, 0, { grade: 1.23456 })])).not.toBe(resultFingerprint([row(0, 0, { grade: 1.2346 })]));
+  });
+});
+
+describe('planning from fingerprints', () => {
+  it('plans the same changes as reading every stored result', () => {
+    const ruts = ['11.111.111-1', '22.222.222-2', '33.333.333-3', '44.444.444-4'];
+    const enrolments: LocalEnrolment[] = ruts.map((rut, i) => ({
+      id: i + 1, registered_user_id: 100 + i, rut, name: 'N', last_name: 'A', last_access_registered_moodle: null, last_access_text: 'Nunca',
+      is_sincronized: true, moodle_suspended: false, moodle_seen: true, final_qualification_moodle: '50.00', status_moodle: 'Activo',
+      id_registered_moodle: 10 + i, rut_registered_moodle: rut, name_registered_moodle: 'N A', email_registered_moodle: null, student_status_moodle: 'Activo',
+    }));
+    const users = ruts.map((rut, i) => ({ id: 10 + i, idnumber: rut, fullname: 'N A', lastcourseaccess: 0, roles: [{ roleid: 5, name: '', shortname: 'student', sortorder: 0 }] }));
+    const activities: LocalActivity[] = [
+      { id: 7, id_activity_moodle: 70, description: 'A', type: 'quiz', section_key: 'formative', removed_at: null, hidden: false },
+      { id: 8, id_activity_moodle: 80, description: 'R', type: 'page', section_key: 'resign', removed_at: null, hidden: false },
+    ];
+    const done = (cmid: number, state: number): MoodleActivityCompletion => ({ cmid, modname: 'quiz', instance: 1, state, timecompleted: 0, tracking: 2 });
+    const item = (cmid: number, graderaw: number | null) => ({ id: cmid, itemtype: 'mod', cmid, graderaw }) as MoodleUserGrades['gradeitems'][number];
+    const grades = gradesByUser([10, 11, 13].map((userid) => ({ userid, gradeitems: [item(70, 50), { id: 1, itemtype: 'course', graderaw: 50 } as MoodleUserGrades['gradeitems'][number]] }) as MoodleUserGrades));
+    // User 12: completion not read. User 13: nothing stored yet.
+    const completion = new Map([10, 11, 13].map((id) => [id, [done(70, 1), done(80, 0)]]));
+    const stored = (e: number, grade: number): LocalResult[] => [
+      { id: e * 10, activity_id: 7, course_registered_user_id: e, status_moodle: 'Finalizado', qualification_moodle: grade.toFixed(2), completion_state: 1, grade },
+      { id: e * 10 + 1, activity_id: 8, course_registered_user_id: e, status_moodle: 'No iniciado', qualification_moodle: null, completion_state: 0, grade: null },
+    ];
+    // Enrolment 1 holds what Moodle says; 2 holds an older grade; 3 is kept as it is.
+    const results = [...stored(1, 50), ...stored(2, 40), ...stored(3, 30)];
+    const matching = matchPeople(enrolments, users);
+    const input = { withProgress: true, matching, enrolments, activities, grades, completion };
+    const fingerprints = new Map([1, 2, 3].map((e) => [e, resultFingerprint(results.filter((r) => r.course_registered_user_id === e))]));
+    const { load, unchanged } = storedResults(input, fingerprints);
+    expect([load, [...unchanged]]).toEqual([[2, 3, 4], [1]]);
+    const fromFingerprints = planPeople({ ...input, results: results.filter((r) => load.includes(r.course_registered_user_id)), unchanged });
+    expect(fromFingerprints).toEqual(planPeople({ ...input, results }));
+    expect(fromFingerprints.resultUpdates.map((r) => r.id)).toEqual([20]);
+    expect(fromFingerprints.resultInserts).toHaveLength(2);
   });
 });
