@@ -25,6 +25,7 @@ import * as m0015 from './migrations/0015_follow_up_figures.js';
 import * as m0016 from './migrations/0016_growth.js';
 import * as m0017 from './migrations/0017_ticket_search.js';
 import * as m0018 from './migrations/0018_last_attempts.js';
+import * as m0019 from './migrations/0019_catalogue_counts.js';
 
 export type Database = Kysely<DB>;
 
@@ -111,6 +112,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_growth': m0016,
   '0017_ticket_search': m0017,
   '0018_last_attempts': m0018,
+  '0019_catalogue_counts': m0019,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

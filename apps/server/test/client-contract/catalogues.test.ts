@@ -30,7 +30,7 @@ import {
   usersSignupRefused,
   usersUpdate,
 } from '../../../../packages/contract/src/legacy/index.js';
-import { computeDv } from '@sigaf/contract';
+import { computeDv, RESOURCES } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -180,11 +180,20 @@ describe('§2.3 catalogues with a ticket count, §2.4 plain catalogues, §2.5 se
       const list: z.infer<typeof ticketCatalogueList> = expectShape(schema, await client.call('GET', `/api/v2/${path}`), `GET /api/v2/${path}`);
       expect(list._data.collections.length, path).toBeGreaterThan(0);
       expect(list._data.collections.some((c) => c.relationships.numberOfElements > 0), path).toBe(true);
+      // Each count is the tickets' own (read from the counts kept by triggers).
+      const column = RESOURCES.find((d) => d.path === path)!.ticketColumn!;
+      const { rows } = await sql<{ id: number; n: number }>`select ${sql.ref(column)} as id, count(*)::int as n from tickets group by 1`.execute(world.ctx.db);
+      const want = new Map(rows.map((r) => [r.id, r.n]));
+      for (const c of list._data.collections) expect(c.relationships.numberOfElements, `${path} ${c.properties.id}`).toBe(want.get(c.properties.id) ?? 0);
     }
     const statuses = expectShape(statusTicketsList, await client.call('GET', '/api/v2/status-tickets'), 'GET /api/v2/status-tickets')._data.collections;
     const open = statuses.find((s) => s.properties.description === 'Abierto')!;
     const operators = open.relationships.data.map((d) => d.name);
     expect(operators.length).toBeGreaterThan(0);
+    const { rows: byOperator } = await sql<{ name: string }>`
+      select coalesce(u.name, 'Sin asignar') as name from tickets t join status_tickets st on st.id = t.status_ticket_id and st.description = 'Abierto'
+      left join users u on u.id = t.user_assigned_id group by 1 order by 1`.execute(world.ctx.db);
+    expect([...operators].sort()).toEqual(byOperator.map((r) => r.name).sort());
     expect(operators).toEqual(expect.arrayContaining([expect.stringMatching(/Operador/)]));
     // The hard-coded descriptions the client compares with (§4).
     const descriptions = async (path: string) =>

@@ -2,6 +2,7 @@ import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
+import { DIM } from '../dashboard/sql.js';
 import type { CatalogueTable, Children, Usage } from './declarations.js';
 
 export interface CatalogueRow {
@@ -35,6 +36,17 @@ export interface CountOptions {
 
 const SORTS = { id: 'c.id', description: 'c.description', createdAt: 'c.created_at' } as const;
 
+/** ticket_counts dimensions of the ticket columns a catalogue counts by (the status: any of them, split by status). */
+const COUNT_DIMS: Record<string, number> = { type_ticket_id: DIM.type, priority_ticket_id: DIM.priority, source_ticket_id: DIM.source, motive_ticket_id: DIM.motive };
+
+/** How many tickets have a catalogue value `c.id` in a column, from the counts kept by triggers (0008), over every course. */
+function ticketCount(column: string) {
+  const dim = COUNT_DIMS[column];
+  if (column === 'status_ticket_id') return sql<number>`(select coalesce(sum(k.n), 0)::int from ticket_counts k where k.dim = ${DIM.type} and k.status_ticket_id = c.id)`;
+  if (dim !== undefined) return sql<number>`(select coalesce(sum(k.n), 0)::int from ticket_counts k where k.dim = ${dim} and k.value = c.id)`;
+  return sql<number>`(select count(*)::int from tickets t where t.${sql.ref(column)} = c.id)`;
+}
+
 /** One repository for every id + description catalogue; the table is a parameter. */
 export class CatalogueRepository {
   constructor(private readonly db: Database) {}
@@ -47,9 +59,7 @@ export class CatalogueRepository {
   /** The columns of a value, with the counts its relationship shows. */
   private select(table: CatalogueTable, opts: CountOptions) {
     let query = this.from(table).select(['c.id', 'c.key', 'c.description', 'c.created_at', 'c.updated_at']);
-    if (opts.ticketColumn) {
-      query = query.select(sql<number>`(select count(*) from tickets t where t.${sql.ref(opts.ticketColumn)} = c.id)`.as('tickets_count'));
-    }
+    if (opts.ticketColumn) query = query.select(ticketCount(opts.ticketColumn).as('tickets_count'));
     if (opts.children) {
       const { table: child, column } = opts.children;
       query = query.select(sql<number>`(select count(*) from ${sql.table(child)} x where x.${sql.ref(column)} = c.id)`.as('children_count'));
@@ -114,14 +124,15 @@ export class CatalogueRepository {
   /** Tickets per status and assigned operator (the status-ticket relationship of SPEC.md §3). */
   async ticketsByOperator(statusIds: number[]): Promise<Array<{ status_id: number; operator: string; count: number }>> {
     if (!statusIds.length) return [];
-    const rows = await this.db
-      .selectFrom('tickets as t')
-      .leftJoin('users as u', 'u.id', 't.user_assigned_id')
-      .select(['t.status_ticket_id as status_id', sql<string>`coalesce(u.name, 'Sin asignar')`.as('operator'), sql<number>`count(*)`.as('count')])
-      .where('t.status_ticket_id', 'in', statusIds)
-      .groupBy(['t.status_ticket_id', sql`coalesce(u.name, 'Sin asignar')`])
-      .orderBy('operator')
-      .execute();
-    return rows.map((r) => ({ ...r, count: Number(r.count) }));
+    // From the counts per assigned operator (0 = none) and status kept by triggers (0008).
+    const { rows } = await sql<{ status_id: number; operator: string; count: number }>`
+      select k.status_ticket_id as status_id, coalesce(u.name, 'Sin asignar') as operator, sum(k.n)::int as count
+      from ticket_counts k
+      left join users u on u.id = k.value
+      where k.dim = ${DIM.operator} and k.status_ticket_id in (${sql.join(statusIds)})
+      group by 1, 2
+      having sum(k.n) > 0
+      order by 2`.execute(this.db);
+    return rows;
   }
 }
