@@ -141,32 +141,29 @@ export class AgendaRepository {
     const cfg = courses.map((c) => {
       const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
       const rooms = c.classroomIds ? sql`${c.classroomIds}::int[]` : sql`null::int[]`;
-      return sql`(${c.courseId}::int, ${threshold}::int, ${c.inactiveDays}::int, ${new Date(now.getTime() - c.contactDays * DAY_MS)}::timestamptz, ${rooms})`;
+      const before = (days: number) => new Date(now.getTime() - days * DAY_MS);
+      return sql`(${c.courseId}::int, ${threshold}::int, ${before(c.inactiveDays)}::timestamptz, ${before(c.contactDays)}::timestamptz, ${rooms})`;
     });
+    // The rules in plain comparisons (evaluated on every student of the courses): inactive when the
+    // last access is before the course's D days; behind when round(100·graded/expected) < P, that
+    // is 200·graded + expected < 2·expected·P in integers.
+    const inactive = sql`(f.last_access is null or f.last_access < cfg.inactive_before)`;
+    const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
     return sql`
-      cfg (course_id, threshold, inactive_days, contact_before, rooms) as (values ${sql.join(cfg)}),
-      f as (
-        select f.*, cfg.threshold, cfg.inactive_days, cfg.contact_before,
-          ${percentOf(sql`f.graded`, sql`f.expected`)} as progress
-        from cfg
-        join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
-      ),
+      cfg (course_id, threshold, inactive_before, contact_before, rooms) as (values ${sql.join(cfg)}),
       r as (
         select f.enrolment_id as "enrolmentId", f.course_id as "courseId", c.description as course, cl.description as classroom,
           f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
-          f.last_access as "lastAccess",
-          f.progress, f.threshold as "expectedProgress", (f.stage = 1) as resigning,
-          (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days))) as inactive,
-          (f.stage = 0 and f.progress is not null and f.progress < f.threshold) as behind,
+          f.last_access as "lastAccess", ${percentOf(sql`f.graded`, sql`f.expected`)} as progress, cfg.threshold as "expectedProgress",
+          (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind,
           k.last_attempt_at as "lastAttemptAt"
-        from f
+        from cfg
+        join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
         join courses c on c.id = f.course_id
         left join classrooms cl on cl.id = f.classroom_id
         left join enrolment_ticket_counts k on k.course_id = f.course_id and k.enrolment_id = f.enrolment_id
-        where (f.stage = 1
-            or (f.stage = 0 and (f.last_access is null or f.last_access < now() - make_interval(days => f.inactive_days)))
-            or (f.stage = 0 and f.progress is not null and f.progress < f.threshold))
-          and (k.last_attempt_at is null or k.last_attempt_at < f.contact_before)
+        where (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
+          and (k.last_attempt_at is null or k.last_attempt_at < cfg.contact_before)
       )`;
   }
 
