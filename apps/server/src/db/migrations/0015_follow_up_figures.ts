@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { triggerFunction } from './sql-helpers.js';
 
 /**
  * The follow-up student table and Mi agenda at scale (docs/development/performance.md).
@@ -30,12 +31,6 @@ const applyDeltas = (parts: string[]) => `
   order by id
   on conflict (enrolment_id) do update set total = c.total + excluded.total, open = c.open + excluded.open`;
 
-const fn = (name: string, body: string) => `create or replace function ${name}() returns trigger language plpgsql as $fn$
-begin
-  ${body};
-  return null;
-end
-$fn$`;
 
 const STATEMENTS: string[] = [
   `create table course_follow_up_rows (
@@ -65,9 +60,9 @@ const STATEMENTS: string[] = [
     open int not null
   )`,
   `insert into enrolment_ticket_counts (enrolment_id, total, open) select id, sum(n), sum(o) from (${expand('tickets', 1)}) x group by id`,
-  fn('sigaf_enrolment_counts_insert', applyDeltas([expand('new_rows', 1)])),
-  fn('sigaf_enrolment_counts_update', applyDeltas([expand('new_rows', 1), expand('old_rows', -1)])),
-  fn('sigaf_enrolment_counts_delete', applyDeltas([expand('old_rows', -1)])),
+  triggerFunction('sigaf_enrolment_counts_insert', applyDeltas([expand('new_rows', 1)])),
+  triggerFunction('sigaf_enrolment_counts_update', applyDeltas([expand('new_rows', 1), expand('old_rows', -1)])),
+  triggerFunction('sigaf_enrolment_counts_delete', applyDeltas([expand('old_rows', -1)])),
   `create trigger tickets_enrolment_counts_insert after insert on tickets referencing new table as new_rows for each statement execute function sigaf_enrolment_counts_insert()`,
   `create trigger tickets_enrolment_counts_update after update on tickets referencing old table as old_rows new table as new_rows for each statement execute function sigaf_enrolment_counts_update()`,
   `create trigger tickets_enrolment_counts_delete after delete on tickets referencing old table as old_rows for each statement execute function sigaf_enrolment_counts_delete()`,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { withTrigram } from './sql-helpers.js';
 
 /**
  * Growth to ten million tickets (docs/development/performance.md, "Growth"): the reads over the
@@ -43,22 +44,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create trigger registered_users_search_name before insert or update of name, last_name, mother_last_name, search_name on registered_users for each row execute function sigaf_registered_users_search_name()`.execute(db);
   await sql`update registered_users set search_name = sigaf_search_name(name, last_name, mother_last_name) where search_name is distinct from sigaf_search_name(name, last_name, mother_last_name)`.execute(db);
 
-  await sql.raw(`do $$
-    begin
-      if exists (select 1 from pg_available_extensions where name = 'pg_trgm') then
-        begin
-          create extension if not exists pg_trgm;
-        exception when others then
-          raise notice 'pg_trgm not created (%): codes and students are searched without their trigram indexes', sqlerrm;
-        end;
-      end if;
-      if exists (select 1 from pg_extension where extname = 'pg_trgm') then
-        create index if not exists tickets_code_trgm_idx on tickets using gin (ticket_code gin_trgm_ops);
-        create index if not exists registered_users_search_trgm_idx on registered_users using gin (search_name gin_trgm_ops);
-        create index if not exists registered_users_email_trgm_idx on registered_users using gin (email gin_trgm_ops);
-        create index if not exists registered_users_rut_trgm_idx on registered_users using gin ((replace(replace(rut, '.', ''), '-', '')) gin_trgm_ops);
-      end if;
-    end $$`).execute(db);
+  await sql.raw(
+    withTrigram('codes and students are searched', [
+      `create index if not exists tickets_code_trgm_idx on tickets using gin (ticket_code gin_trgm_ops)`,
+      `create index if not exists registered_users_search_trgm_idx on registered_users using gin (search_name gin_trgm_ops)`,
+      `create index if not exists registered_users_email_trgm_idx on registered_users using gin (email gin_trgm_ops)`,
+      `create index if not exists registered_users_rut_trgm_idx on registered_users using gin ((replace(replace(rut, '.', ''), '-', '')) gin_trgm_ops)`,
+    ]),
+  ).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { withTrigram } from './sql-helpers.js';
 
 /**
  * The ticket search at scale (docs/development/performance.md).
@@ -11,19 +12,7 @@ import { sql, type Kysely } from 'kysely';
  * search gives the same answers, only by reading the course's tickets.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`do $$
-    begin
-      if exists (select 1 from pg_available_extensions where name = 'pg_trgm') then
-        begin
-          create extension if not exists pg_trgm;
-        exception when others then
-          raise notice 'pg_trgm not created (%): ticket codes are searched without their index', sqlerrm;
-        end;
-      end if;
-      if exists (select 1 from pg_extension where extname = 'pg_trgm') then
-        create index if not exists tickets_code_trgm_idx on tickets using gin (ticket_code gin_trgm_ops);
-      end if;
-    end $$`).execute(db);
+  await sql.raw(withTrigram('ticket codes are searched', ['create index if not exists tickets_code_trgm_idx on tickets using gin (ticket_code gin_trgm_ops)'])).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { triggerFunction } from './sql-helpers.js';
 
 /**
  * When each ticket and each student was last contacted, kept by triggers (Mi agenda at scale:
@@ -24,14 +25,6 @@ const refreshEnrolments = (ids: string) => `
     from (${ids}) e(id)
   ) x
   where c.enrolment_id = x.id and c.last_attempt_at is distinct from x.last`;
-
-/** The deltas and last attempts of 0015's ticket triggers, with the enrolments whose last attempt may have changed refreshed. */
-const ticketTrigger = (name: string, body: string) => `create or replace function ${name}() returns trigger language plpgsql as $fn$
-begin
-  ${body};
-  return null;
-end
-$fn$`;
 
 const STATEMENTS: string[] = [
   `alter table tickets add column last_attempt_at timestamptz`,
@@ -64,12 +57,12 @@ const STATEMENTS: string[] = [
   `create index tickets_assigned_stale_idx on tickets (user_assigned_id, status_ticket_id, (coalesce(last_attempt_at, created_at)), id) include (last_attempt_at, created_at)`,
 
   // Attempts inserted: their tickets' last attempt moves forward (in ticket order: one lock order).
-  ticketTrigger('sigaf_last_attempt_insert', `
+  triggerFunction('sigaf_last_attempt_insert', `
   update tickets t set last_attempt_at = x.last
   from (select ticket_id, max(created_at) as last from new_attempts group by ticket_id order by ticket_id) x
   where t.id = x.ticket_id and (t.last_attempt_at is null or t.last_attempt_at < x.last)`),
   // Attempts changed or removed: their tickets' last attempt is recomputed (a ticket removed with them has none left to update).
-  ticketTrigger('sigaf_last_attempt_refresh', `
+  triggerFunction('sigaf_last_attempt_refresh', `
   update tickets t set last_attempt_at = x.last
   from (
     select k.id, (select max(d.created_at) from ticket_details d where d.ticket_id = k.id) as last
@@ -82,15 +75,11 @@ const STATEMENTS: string[] = [
   `create trigger ticket_details_last_attempt_delete after delete on ticket_details referencing old table as changed_attempts for each statement execute function sigaf_last_attempt_refresh()`,
 
   // The enrolments' last attempt follows their tickets' (0015's counting triggers, one statement each).
-  `create or replace function sigaf_enrolment_last_insert() returns trigger language plpgsql as $fn$
-  begin
+  triggerFunction('sigaf_enrolment_last_insert', `
     update enrolment_ticket_counts c set last_attempt_at = x.last
     from (select course_registered_user_id as id, max(last_attempt_at) as last from new_rows where last_attempt_at is not null group by 1 order by 1) x
-    where c.enrolment_id = x.id and (c.last_attempt_at is null or c.last_attempt_at < x.last);
-    return null;
-  end
-  $fn$`,
-  ticketTrigger('sigaf_enrolment_last_update', refreshEnrolments(`
+    where c.enrolment_id = x.id and (c.last_attempt_at is null or c.last_attempt_at < x.last)`),
+  triggerFunction('sigaf_enrolment_last_update', refreshEnrolments(`
     select distinct id from (
       select o.course_registered_user_id as id from old_rows o join new_rows n on n.id = o.id
         where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
@@ -98,7 +87,7 @@ const STATEMENTS: string[] = [
       select n.course_registered_user_id from old_rows o join new_rows n on n.id = o.id
         where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
     ) m order by id`)),
-  ticketTrigger('sigaf_enrolment_last_delete', refreshEnrolments(`select distinct course_registered_user_id from old_rows where last_attempt_at is not null order by 1`)),
+  triggerFunction('sigaf_enrolment_last_delete', refreshEnrolments(`select distinct course_registered_user_id from old_rows where last_attempt_at is not null order by 1`)),
   // Named to run after 0015's count triggers on the same event (triggers fire in name order).
   `create trigger tickets_enrolment_last_insert after insert on tickets referencing new table as new_rows for each statement execute function sigaf_enrolment_last_insert()`,
   `create trigger tickets_enrolment_last_update after update on tickets referencing old table as old_rows new table as new_rows for each statement execute function sigaf_enrolment_last_update()`,

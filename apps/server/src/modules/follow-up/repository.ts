@@ -203,11 +203,6 @@ export class FollowUpRepository {
     return this.figures.freshAll(Array.isArray(courseIds) ? courseIds : [courseIds]);
   }
 
-  /** The student table's common table expressions (the last one `s`), for queries of other modules over the same figures (the agenda's at-risk students). */
-  studentTable(q: StudentTableQuery): RawBuilder<unknown> {
-    return this.table(q);
-  }
-
   private where(q: StudentTableQuery) {
     const parts: RawBuilder<unknown>[] = [sql`true`];
     if (q.status) parts.push(sql`s.stage = ${STAGES[q.status]}`);

@@ -78,7 +78,8 @@ export class TicketDetailRepository {
         insert into ticket_history (ticket_id, user_id, action, changes)
         select g.ticket_id, ${input.userId}::int, 'add_attempt', ${JSON.stringify(input.changes)}::jsonb from given g order by g.ord
       ),
-      touched as (update tickets t set updated_at = now() where t.id = any(${input.ticketIds}::int[]))
+      -- The ticket's last attempt is set here too, so the trigger of 0018 finds nothing left to update.
+      touched as (update tickets t set updated_at = now(), last_attempt_at = greatest(t.last_attempt_at, now()) where t.id = any(${input.ticketIds}::int[]))
       select a.id from added a order by a.id`.execute(this.db);
     return rows.map((r) => r.id);
   }
