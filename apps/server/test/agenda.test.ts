@@ -164,6 +164,61 @@ describe('agenda: students at risk without contact', () => {
     expect(who(rows(p2))).toEqual(['S5']);
   });
 
+  it('a change to a student is seen by the next call: new grades and a contact attempt take them off the list, removing them puts them back', async () => {
+    const db = ctx.db;
+    const list = async () => who(rows(await get('/api/v2/agenda/students?perPage=50', opA.token)));
+    expect(await list()).toEqual(['S2', 'S3', 'S5']);
+    const acts = await db.selectFrom('activities').select(['id', 'description']).where('course_id', '=', C).execute();
+    const actId = (d: string) => acts.find((a) => a.description === d)!.id;
+    const added = await db
+      .insertInto('activity_course_users')
+      .values(['Actividad PA', 'Actividad U1'].map((d) => ({ course_registered_user_id: enr.S5!, activity_id: actId(d), status_moodle: 'Enviado', completion_state: 1, grade: 6 })))
+      .returning('id')
+      .execute();
+    expect(await list()).toEqual(['S2', 'S3']);
+    const k = await ticketKeys(db);
+    const ticket = (
+      await db
+        .insertInto('tickets')
+        .values({ course_registered_user_id: enr.S3!, course_id: C, ticket_code: 'AGEN-CUR-S3', status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high, source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opA.id, user_assigned_id: opA.id })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    expect(await list()).toEqual(['S2', 'S3']);
+    await db.insertInto('ticket_details').values({ ticket_id: ticket, user_created_id: opA.id, status_detail_ticket_id: k.failure, comment: 'Buzón de voz' }).execute();
+    expect(await list()).toEqual(['S2']);
+    await db.deleteFrom('tickets').where('id', '=', ticket).execute();
+    await db.deleteFrom('activity_course_users').where('id', 'in', added.map((a) => a.id)).execute();
+    expect(await list()).toEqual(['S2', 'S3', 'S5']);
+  });
+
+  it('every sort orders the whole list by its column both ways, nothing first ascending and last descending', async () => {
+    type Row = { enrolmentId: number; name: string; lastName: string; course: string; progress: number | null; lastAccess: string | null; lastAttemptAt: string | null };
+    const value: Record<string, (r: Row) => string | number | null> = {
+      name: (r) => `${r.lastName} ${r.name}`.toLowerCase(),
+      course: (r) => r.course.toLowerCase(),
+      progress: (r) => r.progress,
+      lastAccess: (r) => (r.lastAccess ? Date.parse(r.lastAccess) : null),
+      lastAttemptAt: (r) => (r.lastAttemptAt ? Date.parse(r.lastAttemptAt) : null),
+    };
+    for (const [sort, of] of Object.entries(value)) {
+      for (const order of ['asc', 'desc'] as const) {
+        const list = rows<Row>(await get(`/api/v2/agenda/students?perPage=50&sort=${sort}&order=${order}`, opA.token));
+        expect(list).toHaveLength(3);
+        const expected = [...list].sort((a, b) => {
+          const [x, y] = [of(a), of(b)];
+          if (x !== y) {
+            if (x === null) return order === 'asc' ? -1 : 1;
+            if (y === null) return order === 'asc' ? 1 : -1;
+            return (x < y ? -1 : 1) * (order === 'asc' ? 1 : -1);
+          }
+          return a.enrolmentId - b.enrolmentId;
+        });
+        expect(list.map((r) => r.enrolmentId), `${sort} ${order}`).toEqual(expected.map((r) => r.enrolmentId));
+      }
+    }
+  });
+
   it('a tutor sees only their classrooms; an administrator sees the operator chosen', async () => {
     expect(who(rows(await get('/api/v2/agenda/students', tutor.token)))).toEqual(['S2', 'S3']);
     expect(who(rows(await get(`/api/v2/agenda/students?user_id=${opA.id}`, admin)))).toEqual(['S2', 'S3', 'S5']);

@@ -18,6 +18,8 @@ export interface AgendaCourse {
   startsOn: string | null;
   endsOn: string | null;
   classroomIds?: number[];
+  /** False when the course's cached figures were up to date as its settings were read (then no check is needed). */
+  stale?: boolean;
 }
 
 export interface AtRiskRow {
@@ -46,13 +48,17 @@ export interface AtRiskRow {
 const RULES = ['resigning', 'inactive', 'behind'] as const;
 const DAY_MS = 86_400_000;
 
-/** At-risk sorts; ties by enrolment. Nothing (never accessed, no progress, never contacted) comes first ascending, last descending. */
+/**
+ * At-risk sorts, over the candidate rows (f: the student's cached row, c: the course, k: the
+ * student's ticket counts); ties by enrolment. Nothing (never accessed, no progress, never
+ * contacted) comes first ascending, last descending.
+ */
 const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
-  name: sql`lower(r."lastName" || ' ' || r.name)`,
-  course: sql`lower(r.course)`,
-  progress: sql`r.progress`,
-  lastAccess: sql`r."lastAccess"`,
-  lastAttemptAt: sql`r."lastAttemptAt"`,
+  name: sql`lower(f.last_name || ' ' || f.name)`,
+  course: sql`lower(c.description)`,
+  progress: percentOf(sql`f.graded`, sql`f.expected`),
+  lastAccess: sql`f.last_access`,
+  lastAttemptAt: sql`k.last_attempt_at`,
 };
 
 const TICKET_SORTS: Record<string, RawBuilder<unknown>> = {
@@ -90,9 +96,10 @@ export class AgendaRepository {
     const { rows } = await sql<AgendaCourse>`
       select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
         coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
-        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn"
+        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", (st.dirty is distinct from false) as stale
       from courses c
       left join agenda_course_settings s on s.course_id = c.id
+      left join course_stats_state st on st.course_id = c.id
       where c.status = 1 and exists (select 1 from tickets t where t.course_id = c.id and t.user_assigned_id = ${userId})
       order by c.id`.execute(this.db);
     return rows;
@@ -103,11 +110,12 @@ export class AgendaRepository {
     const { rows } = await sql<AgendaCourse & { classroomIds: number[] }>`
       select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
         coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
-        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn",
+        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", bool_or(st.dirty is distinct from false) as stale,
         array_agg(ct.classroom_id order by ct.classroom_id) as "classroomIds"
       from classroom_tutors ct
       join courses c on c.id = ct.course_id and c.status = 1
       left join agenda_course_settings s on s.course_id = c.id
+      left join course_stats_state st on st.course_id = c.id
       where ct.user_id = ${userId}
       group by c.id, s.course_id
       order by c.id`.execute(this.db);
@@ -119,10 +127,11 @@ export class AgendaRepository {
     const { rows } = await sql<AgendaCourse & { userIds: number[] }>`
       select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
         coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
-        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn",
+        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", (st.dirty is distinct from false) as stale,
         array(select distinct t.user_assigned_id from tickets t where t.course_id = c.id and t.user_assigned_id is not null order by 1) as "userIds"
       from courses c
       left join agenda_course_settings s on s.course_id = c.id
+      left join course_stats_state st on st.course_id = c.id
       where c.status = 1 and exists (select 1 from tickets t where t.course_id = c.id and t.user_assigned_id is not null)
       order by c.id`.execute(this.db);
     return rows.map((r) => ({ ...r, userIds: r.userIds.map(Number) }));
@@ -132,12 +141,15 @@ export class AgendaRepository {
 
   /**
    * The at-risk students of these courses nobody contacted in each course's last N days, as the
-   * CTE `r` (one row per student, the rules and the course's thresholds as columns): the
-   * follow-up's cached rows of each course (recomputed first where a change has marked them) with
-   * each student's last contact attempt (enrolment_ticket_counts, kept by triggers).
+   * CTEs `cfg` (each course's thresholds) and `r` (one narrow row per student: enrolment, course,
+   * sort key, rules, last attempt): the follow-up's cached rows of each course (recomputed first
+   * where a change has marked them, as read with the course's settings) with each student's last
+   * contact attempt (the courses' ranges of enrolment_ticket_counts, kept by triggers, read once
+   * and hashed rather than probed per student). The page's names and contact details are read
+   * afterwards for its rows alone.
    */
-  private async atRiskRows(courses: AgendaCourse[], now: Date) {
-    await this.followUp.fresh(courses.map((c) => c.courseId));
+  private async atRiskRows(courses: AgendaCourse[], now: Date, sortKey: RawBuilder<unknown> = sql`null::int`) {
+    await this.followUp.fresh(courses.filter((c) => c.stale !== false).map((c) => c.courseId));
     const cfg = courses.map((c) => {
       const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
       const rooms = c.classroomIds ? sql`${c.classroomIds}::int[]` : sql`null::int[]`;
@@ -151,41 +163,49 @@ export class AgendaRepository {
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
     return sql`
       cfg (course_id, threshold, inactive_before, contact_before, rooms) as (values ${sql.join(cfg)}),
-      r as (
-        select f.enrolment_id as "enrolmentId", f.course_id as "courseId", c.description as course, cl.description as classroom,
-          f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
-          f.last_access as "lastAccess", ${percentOf(sql`f.graded`, sql`f.expected`)} as progress, cfg.threshold as "expectedProgress",
+      k as materialized (
+        select k.enrolment_id, k.last_attempt_at from enrolment_ticket_counts k where k.course_id in (select course_id from cfg)
+      ),
+      r as materialized (
+        select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${sortKey} as key, cfg.threshold as "expectedProgress",
           (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind,
           k.last_attempt_at as "lastAttemptAt"
         from cfg
         join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
         join courses c on c.id = f.course_id
-        left join classrooms cl on cl.id = f.classroom_id
-        left join enrolment_ticket_counts k on k.course_id = f.course_id and k.enrolment_id = f.enrolment_id
+        left join k on k.enrolment_id = f.enrolment_id
         where (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
           and (k.last_attempt_at is null or k.last_attempt_at < cfg.contact_before)
       )`;
   }
 
-  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt), with each one's newest open ticket. */
+  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt), with each one's newest open ticket (one query). */
   async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date()) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
-    const { rows } = await sql<Omit<AtRiskRow, 'openTicketId' | 'daysWithoutAccess'> & { __total: number }>`
-      with ${await this.atRiskRows(courses, now)}
-      select r.*, count(*) over ()::int as __total
-      from r
-      order by ${STUDENT_SORTS[key]!} ${order}, r."enrolmentId"
-      limit ${perPage} offset ${(page - 1) * perPage}`.execute(this.db);
+    const { rows } = await sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
+      with ${await this.atRiskRows(courses, now, STUDENT_SORTS[key]!)},
+      p as (
+        select r.*, (select count(*) from r)::int as __total, row_number() over (order by r.key ${order}, r."enrolmentId") as n
+        from r order by r.key ${order}, r."enrolmentId" limit ${perPage} offset ${(page - 1) * perPage}
+      )
+      select p."enrolmentId", p."courseId", c.description as course, cl.description as classroom,
+        f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
+        f.last_access as "lastAccess", ${percentOf(sql`f.graded`, sql`f.expected`)} as progress, p."expectedProgress",
+        p.resigning, p.inactive, p.behind, p."lastAttemptAt", p.__total,
+        (select t.id from tickets t where t.course_registered_user_id = p."enrolmentId" and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1) as "openTicketId"
+      from p
+      join course_follow_up_rows f on f.course_id = p."courseId" and f.enrolment_id = p."enrolmentId"
+      join courses c on c.id = p."courseId"
+      left join classrooms cl on cl.id = f.classroom_id
+      order by p.n`.execute(this.db);
     const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now)).reduce((n, c) => n + c.n, 0) : 0;
-    const open = await this.openTickets(rows.map((r) => r.enrolmentId));
     const out = rows.map(({ __total: _, ...r }) => ({
       ...r,
       daysWithoutAccess: daysSince(r.lastAccess, now.getTime()),
-      openTicketId: open.get(r.enrolmentId) ?? null,
       rules: RULES.filter((x) => r[x]) as AgendaRule[],
     }));
     return { rows: out, meta: pageMeta(page, perPage, total) };
@@ -198,15 +218,6 @@ export class AgendaRepository {
       with ${await this.atRiskRows(courses, now)}
       select r."courseId", count(*)::int as n from r group by r."courseId" order by 1`.execute(this.db);
     return rows;
-  }
-
-  /** The newest open ticket of each of these enrolments. */
-  private async openTickets(ids: number[]) {
-    if (!ids.length) return new Map<number, number>();
-    const { rows } = await sql<{ id: number; open: number | null }>`
-      select e.id, (select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1) as open
-      from unnest(${ids}::int[]) e(id)`.execute(this.db);
-    return new Map(rows.filter((r) => r.open !== null).map((r) => [r.id, r.open!]));
   }
 
   // -- open tickets without an attempt ----------------------------------------------------------------
