@@ -177,7 +177,10 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
   const d = `/api/v2/tickets/${course}`;
   const e = `/api/v2/course-registered-users/${course}`;
   const r = `/api/v2/reports/courses/${course}`;
+  // The ticket lists as this product's screens ask for them (compact: without the original client's
+  // raw attempts and Moodle results, which its whole-list calls below still carry).
   const list = { course_id: course, page: 1, perPage: 10 };
+  const compact = { compact: true };
   const filtered = { ...list, status: 'open' as const, priority_ticket_id: c.medium, type_ticket_id: c.type };
   const qs = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
   let next = 0;
@@ -185,9 +188,9 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
   const list_: Endpoint[] = [
     { name: 'health', path: '/health', direct: () => sql`select 1`.execute(db) },
     { name: 'auth.login', method: 'POST', path: '/api/auth/login', body: () => ({ email: BENCH_ADMIN.email, password: BENCH_ADMIN.password }) },
-    { name: 'tickets.list', path: `/api/v2/tickets?${qs({ ...list, status: 'all' })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all' }, admin) },
-    { name: 'tickets.list.filtered', path: `/api/v2/tickets?${qs(filtered)}`, direct: () => s.tickets.list('queue', filtered, admin) },
-    { name: 'tickets.list.search', path: `/api/v2/tickets?${qs({ ...list, status: 'all', search: 'gonz' })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all', search: 'gonz' }, admin) },
+    { name: 'tickets.list', path: `/api/v2/tickets?${qs({ ...list, status: 'all', ...compact })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all' }, admin) },
+    { name: 'tickets.list.filtered', path: `/api/v2/tickets?${qs({ ...filtered, ...compact })}`, direct: () => s.tickets.list('queue', filtered, admin) },
+    { name: 'tickets.list.search', path: `/api/v2/tickets?${qs({ ...list, status: 'all', search: 'gonz', ...compact })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all', search: 'gonz' }, admin) },
     { name: 'tickets.one', path: `/api/v2/tickets/${c.ticketId}`, direct: async () => [await s.tickets.get(c.ticketId), await s.ticketDetails.ofTickets([c.ticketId])] },
     {
       name: 'tickets.create',
@@ -233,7 +236,7 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
     { name: 'tickets.course.all', path: `/api/v2/tickets/course-registered-users/course/${course}`, direct: () => s.tickets.list('course', { course_id: course }, admin) },
     { name: 'enrolments.all', path: `/api/v2/course-registered-user/${course}/users/all`, direct: () => s.enrolments.list({ courseId: course }) },
     { name: 'tickets.enrolment-history', path: `/api/v2/course-registered-user/${c.studentEnrolmentId}/tickets`, direct: () => s.tickets.list('search', { enrolmentId: c.studentEnrolmentId }, admin, { scoped: false }) },
-    { name: 'tickets.list.search-rut', path: `/api/v2/tickets?${qs({ ...list, status: 'all', search: c.studentRutDigits })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all', search: c.studentRutDigits }, admin) },
+    { name: 'tickets.list.search-rut', path: `/api/v2/tickets?${qs({ ...list, status: 'all', search: c.studentRutDigits, ...compact })}`, direct: () => s.tickets.list('queue', { ...list, status: 'all', search: c.studentRutDigits }, admin) },
   ];
   // The follow-up student table (modules/follow-up): plain, by each filter and by each sort.
   const followUp = (name: string, q: FollowUpStudentsQuery, query: Record<string, unknown> = q): Endpoint => ({

@@ -509,6 +509,24 @@ describe('lists', () => {
     expect(codes(await api('GET', `/tickets${q({ course_id: course.course })}`, dev))).toHaveLength(4);
   });
 
+  it('compact lists (this product\'s screens) are the same tickets without the raw attempts and Moodle results', async () => {
+    const full = (await api('GET', `/tickets${q({ course_id: course.course, status: 'all', page: 1, perPage: 10 })}`, admin.token)).json()._data;
+    const compact = (await api('GET', `/tickets${q({ course_id: course.course, status: 'all', page: 1, perPage: 10, compact: 'true' })}`, admin.token)).json()._data;
+    expect(compact.meta).toEqual(full.meta);
+    expect(compact.collections.map((c: Json) => c.properties.id)).toEqual(full.collections.map((c: Json) => c.properties.id));
+    expect(full.collections[0].properties.courseRegisteredUser).toHaveProperty('activity_course_users');
+    for (const [i, c] of compact.collections.entries()) {
+      expect(c.relationships.array).toBeUndefined();
+      expect(c.properties.courseRegisteredUser).not.toHaveProperty('activity_course_users');
+      expect(c.properties.attempts).toBe(full.collections[i].properties.attempts);
+      const { activity_course_users: _, ...rest } = full.collections[i].properties.courseRegisteredUser;
+      expect(c.properties.courseRegisteredUser).toEqual(rest);
+    }
+    const bad = await api('GET', `/tickets${q({ compact: 'quizás' })}`, admin.token);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()._data.errors).toHaveProperty('compact');
+  });
+
   it('paginates and sorts on the server', async () => {
     const page = await api('GET', `/tickets${q({ course_id: course.course, status: 'all', page: 2, perPage: 4 })}`, admin.token);
     expect(page.json()._data.meta).toEqual({ page: 2, perPage: 4, total: 6, lastPage: 2 });

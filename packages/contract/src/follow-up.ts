@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StudentActivityRow, StudentState } from './dashboard.js';
 import { listQuerySchema } from './envelope.js';
 import { mailMassiveSchema } from './mail.js';
-import { FORM_MSG } from './resources.js';
+import { FORM_MSG, queryFlag } from './resources.js';
 import { parseIdList } from './tickets.js';
 import type { StudentSummary } from './students.js';
 
@@ -41,7 +41,6 @@ export const FOLLOW_UP_EXPORT_LIMIT = 20_000;
 const MAX_ID = 2_147_483_647;
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
 const optionalId = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option).optional());
-const flag = z.preprocess((v) => (v === '' || v === null ? undefined : v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false ? false : v), z.boolean({ error: FORM_MSG.option }).optional());
 
 /** The filters of the student table and its export. */
 export const followUpFiltersSchema = z.object({
@@ -56,7 +55,7 @@ export const followUpFiltersSchema = z.object({
   /** Progress below X % (students with no graded activity to do have no progress and are left out). */
   progress_below: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).min(0, FORM_MSG.numberMin(0)).max(100, FORM_MSG.numberMax(100)).optional()),
   /** Only students with at least one open ticket in the course. */
-  open_tickets: flag,
+  open_tickets: queryFlag,
   sort: z.preprocess(blank, z.enum(FOLLOW_UP_SORTS, { error: FORM_MSG.option }).optional()),
   order: z.preprocess(blank, z.enum(['asc', 'desc'], { error: FORM_MSG.option }).optional()),
 });

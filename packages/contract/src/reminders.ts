@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FORM_MSG } from './resources.js';
+import { FORM_MSG, queryFlag } from './resources.js';
 import { chileParts, parseDay } from './dates.js';
 
 /**
@@ -80,7 +80,6 @@ const moment = z
   .transform((v) => new Date(v).toISOString());
 const comment = z.string({ error: FORM_MSG.required }).trim().max(1000, REMINDER_MSG.commentMax);
 const day = z.preprocess(blank, z.string({ error: REMINDER_MSG.invalidRange }).max(20, REMINDER_MSG.invalidRange).refine((v) => parseDay(v) !== null, REMINDER_MSG.invalidRange).transform((v) => parseDay(v)!).optional());
-const flag = z.preprocess((v) => (v === '' || v === null ? undefined : v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false ? false : v), z.boolean({ error: FORM_MSG.option }).optional());
 const page = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(1_000_000, FORM_MSG.numberMax(1_000_000)).optional());
 const perPage = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(200, FORM_MSG.numberMax(200)).optional());
 const order = z.preprocess(blank, z.enum(['asc', 'desc'], { error: FORM_MSG.option }).optional());
@@ -109,12 +108,12 @@ export const reminderListQuerySchema = z.object({
   page,
   perPage,
   /** Only the caller's own reminders. */
-  mine: flag,
+  mine: queryFlag,
   user_id: optionalId,
   ticket_id: optionalId,
   state: z.preprocess(blank, z.enum(REMINDER_STATES, { error: REMINDER_MSG.invalidState }).optional()),
   /** Only pending reminders already due (the badge's list). */
-  due: flag,
+  due: queryFlag,
   due_from: day,
   due_to: day,
   sort: z.preprocess(blank, z.enum(REMINDER_SORTS, { error: FORM_MSG.option }).optional()),

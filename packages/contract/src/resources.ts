@@ -173,6 +173,9 @@ export const FORM_MSG = {
   option: 'Seleccione una opción válida.',
 } as const;
 
+/** A yes/no query parameter: true, 1, false or 0 (blank is absent). */
+export const queryFlag = z.preprocess((v) => (v === '' || v === null ? undefined : v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false ? false : v), z.boolean({ error: FORM_MSG.option }).optional());
+
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
 
 function fieldSchema(f: FieldDecl): z.ZodTypeAny {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listQuerySchema } from './envelope.js';
-import { FORM_MSG } from './resources.js';
+import { FORM_MSG, queryFlag } from './resources.js';
 import { isAdminLike, type RoleKey } from './roles.js';
 import type { StudentSummary } from './students.js';
 import { parseDay } from './dates.js';
@@ -228,8 +228,12 @@ export const ticketFiltersSchema = z.object({
 });
 export type TicketFilters = z.infer<typeof ticketFiltersSchema>;
 
-/** Query of every ticket list: filters plus page, perPage, sort, order. */
-export const ticketListQuerySchema = listQuerySchema.extend(ticketFiltersSchema.shape);
+/**
+ * Query of every ticket list: filters plus page, perPage, sort, order, and `compact` (each ticket
+ * without the original client's raw attempts and Moodle results: what this product's own screens
+ * ask for; the original client never sends it and gets them).
+ */
+export const ticketListQuerySchema = listQuerySchema.extend({ ...ticketFiltersSchema.shape, compact: queryFlag });
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
 
 /** Sort keys the ticket lists accept. */

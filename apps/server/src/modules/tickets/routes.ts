@@ -65,9 +65,11 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const loaded = await parts(rows);
     return rows.map((t) => presentTicket(request, t, loaded));
   };
+  // `compact` (this product's own screens) leaves the raw attempts and Moodle results out: no query for them.
   const list = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
     const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
-    return ok(collection(request, path(request), 'tickets', await present(request, rows), meta));
+    const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await present(request, rows);
+    return ok(collection(request, path(request), 'tickets', presented, meta));
   };
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {

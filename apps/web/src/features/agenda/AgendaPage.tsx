@@ -251,7 +251,7 @@ function Workload({ onPick }: { onPick: (userId: number) => void }) {
     if (!from || to === '') return;
     try {
       // The operator's open tickets (with their pending reminders) go to the chosen operator.
-      const tickets = await getData<{ collections: Array<{ properties: { id: number } }> }>(`/api/v2/tickets/operator/${from.userId}`, { query: { status: 'open' } });
+      const tickets = await getData<{ collections: Array<{ properties: { id: number } }> }>(`/api/v2/tickets/operator/${from.userId}`, { query: { status: 'open', compact: true } });
       const res = await reassign.mutateAsync({ to_user_id: to, ticket_ids: tickets.collections.map((c) => c.properties.id).slice(0, 500) });
       notify(res.message);
       setFrom(null);

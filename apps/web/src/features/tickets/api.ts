@@ -99,6 +99,8 @@ export function useTicketList(params: TicketListParams) {
           perPage: params.perPage,
           sort: params.sort ?? 'createdAt',
           order: params.order ?? 'desc',
+          // Without the original client's raw attempts and Moodle results (the table does not show them).
+          compact: true,
         },
       });
       return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
@@ -112,7 +114,7 @@ export function useEnrolmentTickets(enrolmentId: number | undefined) {
   return useQuery({
     queryKey: ['tickets', 'history', enrolmentId],
     enabled: Boolean(enrolmentId),
-    queryFn: async () => props(await getData<Collection<Ticket>>(`/api/v2/course-registered-user/${enrolmentId}/tickets`, { query: { page: 1, perPage: 100 } })),
+    queryFn: async () => props(await getData<Collection<Ticket>>(`/api/v2/course-registered-user/${enrolmentId}/tickets`, { query: { page: 1, perPage: 100, compact: true } })),
   });
 }
 
