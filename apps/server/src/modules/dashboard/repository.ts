@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { type TicketDimension, DIMENSIONS, type TimeWindow, dayStart, dayEnd, DIM, hourOf, createdIn } from './sql.js';
 
@@ -79,13 +80,13 @@ export class DashboardRepository {
         from ${sql.table(d.table)} c left join win w on w.${sql.ref(d.column)} = c.id
         group by c.id, c.description`;
     });
-    const { rows } = await sql<{ dim: TicketDimension; id: number; label: string; n: number }>`
+    const rows = await executePrepared(this.db, sql<{ dim: TicketDimension; id: number; label: string; n: number }>`
       with win as materialized (
         select t.id, ${sql.join(names.map((name) => sql`t.${sql.ref(DIMENSIONS[name].column)}`))}
         from tickets t where t.course_id = ${courseId} and ${createdIn(window)}
       )
       ${sql.join(parts, sql` union all `)}
-      order by dim, id`.execute(this.db);
+      order by dim, id`);
     const out = Object.fromEntries(names.map((name) => [name, [] as Array<{ id: number; label: string; n: number }>])) as Record<TicketDimension, Array<{ id: number; label: string; n: number }>>;
     for (const { dim, ...row } of rows) out[dim].push(row);
     return out;
@@ -158,7 +159,7 @@ export class DashboardRepository {
     // Created before the day's end, and both created and closed by then: whole UTC days before
     // the one the day ends in, then that day's hours up to the end (hours since the epoch).
     const end = hourOf(dayEnd(day));
-    const { rows } = await sql<{ created: number; total: number; closed: number }>`
+    const rows = await executePrepared(this.db, sql<{ created: number; total: number; closed: number }>`
       with bound as (select ${end} as h)
       select
         coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))}), 0)::int as created,
@@ -168,14 +169,14 @@ export class DashboardRepository {
       where k.course_id = ${courseId} and (
         (k.dim in (${DIM.createdDay}, ${DIM.closedDay}) and k.value < bound.h / 24)
         or (k.dim in (${DIM.createdHour}, ${DIM.closedHour}) and k.value >= bound.h / 24 * 24 and k.value < bound.h)
-        or (k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))} and k.value < bound.h))`.execute(this.db);
+        or (k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))} and k.value < bound.h))`);
     const r = rows[0] ?? { created: 0, total: 0, closed: 0 };
     return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
   }
 
   /** Per operator: distinct tickets with attempts logged that day, how many of those are closed, attempts. */
   async operatorDay(courseId: number, day: string) {
-    const { rows } = await sql<{ operatorId: number; operator: string; tickets: number; closed: number; attempts: number }>`
+    const rows = await executePrepared(this.db, sql<{ operatorId: number; operator: string; tickets: number; closed: number; attempts: number }>`
       select d.user_created_id as "operatorId", u.name as operator,
         count(distinct d.ticket_id)::int as tickets,
         count(distinct d.ticket_id) filter (where s.key = 'closed')::int as closed,
@@ -186,19 +187,19 @@ export class DashboardRepository {
       join users u on u.id = d.user_created_id
       where d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by d.user_created_id, u.name
-      order by u.name, d.user_created_id`.execute(this.db);
+      order by u.name, d.user_created_id`);
     return rows;
   }
 
   /** Attempts logged that day per outcome (every outcome, zero included). */
   async attemptsPerOutcome(courseId: number, day: string) {
-    const { rows } = await sql<{ id: number; label: string; n: number }>`
+    const rows = await executePrepared(this.db, sql<{ id: number; label: string; n: number }>`
       select c.id, c.description as label, count(d.id)::int as n
       from status_detail_tickets c
       left join ticket_details d
         on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by c.id, c.description
-      order by c.id`.execute(this.db);
+      order by c.id`);
     return rows;
   }
 }
