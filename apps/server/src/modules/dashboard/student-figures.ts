@@ -237,15 +237,20 @@ export class StudentFiguresRepository {
    */
   async studentsOnActivities(scope: Scope, activityIds: number[], page?: { page: number; perPage: number }) {
     await this.fresh(scope.courseId);
+    // The scope's students with their names from the course's cached rows (course_follow_up_rows:
+    // the same students as course_enrolment_stats, the synchronised ones), one table in one range.
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`f.classroom_id = any(${scope.classroomIds}::int[])` : sql`false`;
     const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number; total: number }>`
-      with ${this.students(scope)},
+      with enr as (
+        select f.enrolment_id as id, f.classroom_id, f.form, f.stage, f.rut, f.name, f.last_name, f.mother_last_name, f.email
+        from course_follow_up_rows f
+        where f.course_id = ${scope.courseId} and f.synced and ${classroom} and ${classrooms}
+      ),
       chosen as (
-        select enr.id, enr.classroom_id, enr.form, enr.stage, r.rut, r.name, r.last_name, r.mother_last_name, r.email
-        from enr
-        -- One key lookup per student (OFFSET 0 keeps it a lookup): hashing every student of the
-        -- organisation for the course's few would cost many times more.
-        cross join lateral (select u.rut, u.name, u.last_name, u.mother_last_name, u.email from registered_users u where u.id = enr.registered_user_id offset 0) r
-        order by r.last_name, r.name, enr.id
+        select * from enr
+        order by enr.last_name, enr.name, enr.id
         ${page ? sql`limit ${page.perPage} offset ${(page.page - 1) * page.perPage}` : sql``}
       ),
       per as (
