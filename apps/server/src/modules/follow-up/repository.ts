@@ -178,12 +178,12 @@ export class FollowUpRepository {
    * each student's ticket counts (enrolment_ticket_counts, kept by triggers). Callers run
    * `await this.fresh(courseId)` first.
    */
-  private table(q: StudentTableQuery) {
+  private table(q: StudentTableQuery, name = sql`s`, also: RawBuilder<unknown> = sql`true`) {
     const room = q.classroom_id !== undefined ? sql`f.classroom_id = ${q.classroom_id}` : sql`true`;
     const rooms = q.classroomIds ? inList(sql`f.classroom_id`, q.classroomIds) : sql`true`;
     const only = q.enrolmentIds ? inList(sql`f.enrolment_id`, q.enrolmentIds) : sql`true`;
     return sql`
-      s as (
+      ${name} as (
         select f.enrolment_id as id, f.registered_user_id as "registeredUserId", f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName",
           f.email, f.phone, f.classroom_id as "classroomId", cl.description as classroom, f.stage, f.form,
           f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
@@ -194,7 +194,7 @@ export class FollowUpRepository {
         left join classrooms cl on cl.id = f.classroom_id
         -- The course's counts are one range of enrolment_ticket_counts_course_idx (0018).
         left join enrolment_ticket_counts k on k.course_id = f.course_id and k.enrolment_id = f.enrolment_id
-        where f.course_id = ${q.courseId} and ${room} and ${rooms} and ${only}
+        where f.course_id = ${q.courseId} and ${room} and ${rooms} and ${only} and ${also}
       )`;
   }
 
@@ -230,13 +230,19 @@ export class FollowUpRepository {
     await this.fresh(q.courseId);
     const perPage = q.perPage ?? 10;
     const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${limit ?? 5000}`;
+    // The page is chosen on the columns the filters and the order read (the classroom's name and the
+    // ticket counts are joined only when they do), then its rows are read whole (`w`).
     const { rows } = await sql<StudentTableRow & { __total: number }>`
-      with ${this.table(q)}
-      select s.*, count(*) over ()::int as __total
-      from s
-      where ${this.where(q)}
-      order by ${this.orderBy(q)}
-      ${paging}`.execute(this.db);
+      with ${this.table(q)},
+      p as (
+        select s.id, count(*) over ()::int as __total, row_number() over (order by ${this.orderBy(q)}) as __n
+        from s
+        where ${this.where(q)}
+        order by ${this.orderBy(q)}
+        ${paging}
+      ),
+      ${this.table(q, sql`w`, sql`f.enrolment_id in (select p.id from p)`)}
+      select w.*, p.__total from w join p on p.id = w.id order by p.__n`.execute(this.db);
     let total = rows[0]?.__total ?? 0;
     if (q.page && !rows.length && q.page > 1) {
       const { rows: c } = await sql<{ n: number }>`with ${this.table(q)} select count(*)::int as n from s where ${this.where(q)}`.execute(this.db);
