@@ -109,6 +109,28 @@ describe('sign-in limits', () => {
     expect((await login(password, '10.3.0.1')).statusCode).toBe(200);
   });
 
+  it('failures of other accounts from a shared address do not lock out staff who signed in from it before; a newcomer there waits', async () => {
+    const office = await createTestContext({ LOGIN_MAX_FAILURES_PER_IP: 3, LOGIN_MAX_FAILURES_PER_ACCOUNT: 100 });
+    try {
+      const login = (email: string, password: string) => office.request({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: '10.5.0.1' });
+      const staff = await office.userWithRole('operator');
+      const newcomer = await office.userWithRole('operator');
+      expect((await login(staff.email, staff.password)).statusCode).toBe(200);
+      for (let n = 0; n < 3; n++) expect((await login(`nadie${n}@sigaf.cl`, 'incorrecta')).statusCode).toBe(401);
+      expect((await login('otro@sigaf.cl', 'incorrecta')).statusCode).toBe(429);
+      expect((await login(newcomer.email, newcomer.password)).statusCode).toBe(429);
+      // Known staff get in, many at once too.
+      const burst = await Promise.all(Array.from({ length: 20 }, () => login(staff.email, staff.password)));
+      expect(burst.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+      // A wrong password of a known pair is still a failure, counted and audited.
+      expect((await login(staff.email, 'incorrecta')).statusCode).toBe(401);
+      const failed = await office.db.selectFrom('audit_log').select('entity_id').where('action', '=', 'login_failed').execute();
+      expect(failed.map((a) => a.entity_id)).toContain(staff.email);
+    } finally {
+      await office.close();
+    }
+  });
+
   it('TRUST_PROXY names the proxies: rotating X-Forwarded-For from anyone else does not dodge the per-IP limit', async () => {
     const behind = await createTestContext({ TRUST_PROXY: ['10.9.0.0/16'], LOGIN_MAX_FAILURES_PER_IP: 3, LOGIN_MAX_FAILURES_PER_ACCOUNT: 1000 });
     try {

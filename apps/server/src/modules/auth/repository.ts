@@ -87,7 +87,10 @@ export class TokenRepository {
             .as('known'),
         ])
         .executeTakeFirstOrThrow();
-      if (Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
+      // An account signing in from an address it signed in from before (a known pair) is held by
+      // neither limit: failures of other accounts from a shared address (an office behind one NAT)
+      // or of the account from elsewhere do not lock its owner out.
+      if (!row.known && Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
       if (!row.known && Number(row.account) >= limits.perAccount) return { refused: 'account' as const };
       const inserted = await trx.insertInto('login_attempts').values({ email: account, ip, success: false }).returning('id').executeTakeFirstOrThrow();
       return { id: Number(inserted.id) };
