@@ -376,10 +376,14 @@ export class TicketRepository {
   }
 
   /** The contact attempts of any number of tickets in one query, oldest first, by ticket id. */
+  private readonly attemptsByTicket = new OneValueQuery(() =>
+    detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id'),
+  );
+
   async attemptsOf(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
     const out = new Map<number, TicketDetailRow[]>();
     if (!ticketIds.length) return out;
-    const rows = await detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${ticketIds}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id').execute();
+    const rows = await this.attemptsByTicket.rows(this.db, ticketIds);
     for (const d of rows) {
       const list = out.get(d.ticket_id);
       if (list) list.push(d);
