@@ -582,12 +582,17 @@ describe('the cached figures are never staler than the last change', () => {
     const at = new Date(Date.now() - DAY);
     const attempt = await db.insertInto('ticket_details').values({ ticket_id: s3, user_created_id: op.id, status_detail_ticket_id: status, comment: 'Llamada', created_at: at }).returning('id').executeTakeFirstOrThrow();
     expect((await db.selectFrom('tickets').select('last_attempt_at').where('id', '=', s3).executeTakeFirstOrThrow()).last_attempt_at).toEqual(at);
+    // The course's cached rows carry it too (kept by trigger, not by a recomputation: 0020).
+    const cached = async (key: string) => (await db.selectFrom('course_follow_up_rows').select('last_attempt_at').where('enrolment_id', '=', enr[key]!).executeTakeFirstOrThrow()).last_attempt_at;
     expect(await last('S3')).toEqual(at);
+    expect(await cached('S3')).toEqual(at);
     await db.updateTable('tickets').set({ course_registered_user_id: enr.S2! }).where('id', '=', s3).execute();
     expect([await last('S3'), await last('S2')]).toEqual([null, at]);
+    expect([await cached('S3'), await cached('S2')]).toEqual([null, at]);
     await db.updateTable('tickets').set({ course_registered_user_id: enr.S3! }).where('id', '=', s3).execute();
     await db.deleteFrom('ticket_details').where('id', '=', attempt.id).execute();
     expect([await last('S3'), await last('S2')]).toEqual([null, null]);
+    expect([await cached('S3'), await cached('S2')]).toEqual([null, null]);
     expect((await db.selectFrom('tickets').select('last_attempt_at').where('id', '=', s3).executeTakeFirstOrThrow()).last_attempt_at).toBeNull();
 
     // The counts kept by triggers are the tickets' own, for every enrolment.
@@ -602,6 +607,38 @@ describe('the cached figures are never staler than the last change', () => {
       select count(*)::int as n from tickets t where t.last_attempt_at is distinct from (select max(d.created_at) from ticket_details d where d.ticket_id = t.id)`.execute(db);
     expect(tickets[0]!.n).toBe(0);
     expect(off[0]!.n).toBe(0);
+    await list({});
+    const { rows: rowsOff } = await sql<{ n: number }>`
+      select count(*)::int as n from course_follow_up_rows f
+      where f.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = f.enrolment_id)`.execute(db);
+    expect(rowsOff[0]!.n).toBe(0);
     expect((await db.selectFrom('enrolment_ticket_counts').select(['total', 'open']).where('enrolment_id', '=', enr.S3!).executeTakeFirstOrThrow())).toEqual({ total: 2, open: 2 });
+  });
+
+  it('attempts logged at once, and while the course is being recomputed, are never lost from the last attempts', async () => {
+    const db = ctx.db;
+    const status = (await db.selectFrom('status_detail_tickets').select('id').executeTakeFirstOrThrow()).id;
+    const op = (await db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+    const tickets = (await db.selectFrom('tickets').select(['id']).where('course_id', '=', C).execute()).map((t) => t.id);
+    expect(tickets.length).toBeGreaterThan(0);
+    for (let round = 0; round < 5; round++) {
+      // A grade change marks the course dirty; the next read recomputes it while attempts are logged.
+      await db.updateTable('activity_course_users').set({ grade: round }).where('course_registered_user_id', '=', enr.S1!).execute();
+      await Promise.all([
+        list({}),
+        ...tickets.map((id, i) => db.insertInto('ticket_details').values({ ticket_id: id, user_created_id: op, status_detail_ticket_id: status, comment: `Ronda ${round}`, created_at: new Date(Date.now() - i * 1000) }).execute()),
+        list({ sort: 'name' }),
+      ]);
+      await list({});
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from course_follow_up_rows f
+        where f.course_id = ${C} and f.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = f.enrolment_id)`.execute(db);
+      expect(rows[0]!.n, `round ${round}`).toBe(0);
+      // The students' own counts too: concurrent attempts on several tickets of one student.
+      const { rows: counts } = await sql<{ n: number }>`
+        select count(*)::int as n from enrolment_ticket_counts c
+        where c.last_attempt_at is distinct from (select max(d.created_at) from tickets x join ticket_details d on d.ticket_id = x.id where x.course_registered_user_id = c.enrolment_id)`.execute(db);
+      expect(counts[0]!.n, `round ${round}`).toBe(0);
+    }
   });
 });

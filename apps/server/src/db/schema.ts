@@ -273,6 +273,8 @@ export interface CourseFollowUpRowTable {
   suspended: boolean;
   graded: number;
   expected: number;
+  /** The student's last contact attempt in the course, following enrolment_ticket_counts by trigger (0020). */
+  last_attempt_at: Timestamp | null;
 }
 
 /** Each enrolment's tickets and open tickets, kept by triggers on tickets (0015). */

@@ -18,13 +18,33 @@ import { triggerFunction } from './sql-helpers.js';
  */
 
 /** Recomputes the enrolments' last attempt from their tickets, for the enrolments in `ids` (a query). */
-const refreshEnrolments = (ids: string) => `
+export const refreshEnrolments = (ids: string) => `
   update enrolment_ticket_counts c set last_attempt_at = x.last
   from (
     select e.id, (select max(t.last_attempt_at) from tickets t where t.course_registered_user_id = e.id) as last
     from (${ids}) e(id)
   ) x
   where c.enrolment_id = x.id and c.last_attempt_at is distinct from x.last`;
+
+/** Recomputes the last attempt of the tickets of changed attempts (transition table changed_attempts). */
+export const REFRESH_TICKETS = `
+  update tickets t set last_attempt_at = x.last
+  from (
+    select k.id, (select max(d.created_at) from ticket_details d where d.ticket_id = k.id) as last
+    from (select ticket_id as id from changed_attempts group by ticket_id order by ticket_id) k
+  ) x
+  where t.id = x.id and t.last_attempt_at is distinct from x.last`;
+/** The enrolments whose last attempt an update of tickets may change (transition tables old_rows, new_rows). */
+export const UPDATED_ENROLMENTS = `
+    select distinct id from (
+      select o.course_registered_user_id as id from old_rows o join new_rows n on n.id = o.id
+        where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
+      union all
+      select n.course_registered_user_id from old_rows o join new_rows n on n.id = o.id
+        where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
+    ) m order by id`;
+/** The enrolments whose last attempt a deletion of tickets may change (old_rows). */
+export const DELETED_ENROLMENTS = `select distinct course_registered_user_id from old_rows where last_attempt_at is not null order by 1`;
 
 const STATEMENTS: string[] = [
   `alter table tickets add column last_attempt_at timestamptz`,
@@ -62,13 +82,7 @@ const STATEMENTS: string[] = [
   from (select ticket_id, max(created_at) as last from new_attempts group by ticket_id order by ticket_id) x
   where t.id = x.ticket_id and (t.last_attempt_at is null or t.last_attempt_at < x.last)`),
   // Attempts changed or removed: their tickets' last attempt is recomputed (a ticket removed with them has none left to update).
-  triggerFunction('sigaf_last_attempt_refresh', `
-  update tickets t set last_attempt_at = x.last
-  from (
-    select k.id, (select max(d.created_at) from ticket_details d where d.ticket_id = k.id) as last
-    from (select ticket_id as id from changed_attempts group by ticket_id order by ticket_id) k
-  ) x
-  where t.id = x.id and t.last_attempt_at is distinct from x.last`),
+  triggerFunction('sigaf_last_attempt_refresh', REFRESH_TICKETS),
   `create trigger ticket_details_last_attempt_insert after insert on ticket_details referencing new table as new_attempts for each statement execute function sigaf_last_attempt_insert()`,
   `create trigger ticket_details_last_attempt_update after update on ticket_details referencing new table as changed_attempts for each statement execute function sigaf_last_attempt_refresh()`,
   `create trigger ticket_details_last_attempt_moved after update on ticket_details referencing old table as changed_attempts for each statement execute function sigaf_last_attempt_refresh()`,
@@ -79,15 +93,8 @@ const STATEMENTS: string[] = [
     update enrolment_ticket_counts c set last_attempt_at = x.last
     from (select course_registered_user_id as id, max(last_attempt_at) as last from new_rows where last_attempt_at is not null group by 1 order by 1) x
     where c.enrolment_id = x.id and (c.last_attempt_at is null or c.last_attempt_at < x.last)`),
-  triggerFunction('sigaf_enrolment_last_update', refreshEnrolments(`
-    select distinct id from (
-      select o.course_registered_user_id as id from old_rows o join new_rows n on n.id = o.id
-        where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
-      union all
-      select n.course_registered_user_id from old_rows o join new_rows n on n.id = o.id
-        where o.last_attempt_at is distinct from n.last_attempt_at or o.course_registered_user_id <> n.course_registered_user_id
-    ) m order by id`)),
-  triggerFunction('sigaf_enrolment_last_delete', refreshEnrolments(`select distinct course_registered_user_id from old_rows where last_attempt_at is not null order by 1`)),
+  triggerFunction('sigaf_enrolment_last_update', refreshEnrolments(UPDATED_ENROLMENTS)),
+  triggerFunction('sigaf_enrolment_last_delete', refreshEnrolments(DELETED_ENROLMENTS)),
   // Named to run after 0015's count triggers on the same event (triggers fire in name order).
   `create trigger tickets_enrolment_last_insert after insert on tickets referencing new table as new_rows for each statement execute function sigaf_enrolment_last_insert()`,
   `create trigger tickets_enrolment_last_update after update on tickets referencing old table as old_rows new table as new_rows for each statement execute function sigaf_enrolment_last_update()`,

@@ -49,8 +49,8 @@ const RULES = ['resigning', 'inactive', 'behind'] as const;
 const DAY_MS = 86_400_000;
 
 /**
- * At-risk sorts, over the candidate rows (f: the student's cached row, c: the course, k: the
- * student's ticket counts); ties by enrolment. Nothing (never accessed, no progress, never
+ * At-risk sorts, over the candidate rows (f: the student's cached row, c: the course); ties by
+ * enrolment. Nothing (never accessed, no progress, never
  * contacted) comes first ascending, last descending.
  */
 const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
@@ -58,7 +58,7 @@ const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
   course: sql`lower(c.description)`,
   progress: percentOf(sql`f.graded`, sql`f.expected`),
   lastAccess: sql`f.last_access`,
-  lastAttemptAt: sql`k.last_attempt_at`,
+  lastAttemptAt: sql`f.last_attempt_at`,
 };
 
 const TICKET_SORTS: Record<string, RawBuilder<unknown>> = {
@@ -143,10 +143,10 @@ export class AgendaRepository {
    * The at-risk students of these courses nobody contacted in each course's last N days, as the
    * CTEs `cfg` (each course's thresholds) and `r` (one narrow row per student: enrolment, course,
    * sort key, rules, last attempt): the follow-up's cached rows of each course (recomputed first
-   * where a change has marked them, as read with the course's settings) with each student's last
-   * contact attempt (the courses' ranges of enrolment_ticket_counts, kept by triggers, read once
-   * and hashed rather than probed per student). The page's names and contact details are read
-   * afterwards for its rows alone.
+   * where a change has marked them, as read with the course's settings), which carry each
+   * student's last contact attempt (kept by triggers, migration 0020): one range per course, no
+   * other table per student. The page's names and contact details are read afterwards for its
+   * rows alone.
    */
   private async atRiskRows(courses: AgendaCourse[], now: Date, sortKey: RawBuilder<unknown> = sql`null::int`) {
     await this.followUp.fresh(courses.filter((c) => c.stale !== false).map((c) => c.courseId));
@@ -163,19 +163,15 @@ export class AgendaRepository {
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
     return sql`
       cfg (course_id, threshold, inactive_before, contact_before, rooms) as (values ${sql.join(cfg)}),
-      k as materialized (
-        select k.enrolment_id, k.last_attempt_at from enrolment_ticket_counts k where k.course_id in (select course_id from cfg)
-      ),
       r as materialized (
         select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${sortKey} as key, cfg.threshold as "expectedProgress",
           (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind,
-          k.last_attempt_at as "lastAttemptAt"
+          f.last_attempt_at as "lastAttemptAt"
         from cfg
         join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
         join courses c on c.id = f.course_id
-        left join k on k.enrolment_id = f.enrolment_id
         where (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
-          and (k.last_attempt_at is null or k.last_attempt_at < cfg.contact_before)
+          and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)
       )`;
   }
 

@@ -164,7 +164,8 @@ export class StudentFiguresRepository {
       )
       select ${courseId}::int, b.id, b.registered_user_id, b.classroom_id, b.rut, b.name, b.last_name, b.mother_last_name, b.email, b.phone,
         b.form, b.stage, b.last_access_registered_moodle, b.last_access_text, b.is_sincronized, b.moodle_suspended,
-        coalesce(pg.graded, 0), case b.form when 'A' then x.a else x.b end
+        coalesce(pg.graded, 0), case b.form when 'A' then x.a else x.b end,
+        (select k.last_attempt_at from enrolment_ticket_counts k where k.enrolment_id = b.id)
       from base b
       cross join expected x
       left join prog pg on pg.id = b.id`;
@@ -175,7 +176,8 @@ export class StudentFiguresRepository {
    * course_follow_up_rows) when a change has marked them dirty since (migrations 0008, 0015): per
    * classroom (0: none), activity, form and stage, the students of the population, and of those the
    * ones with a grade and with completion; each student's follow-up figures. Concurrent readers
-   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again.
+   * wait on the state row and find it fresh; a writer that commits meanwhile marks it dirty again,
+   * and one that changes a student's last attempt waits on the same row (migration 0020).
    * Every read of these tables runs it first.
    */
   async fresh(courseId: number): Promise<void> {
@@ -191,7 +193,7 @@ export class StudentFiguresRepository {
       await sql`delete from course_follow_up_rows where course_id = ${courseId}`.execute(trx);
       await sql`
         insert into course_follow_up_rows (course_id, enrolment_id, registered_user_id, classroom_id, rut, name, last_name, mother_last_name, email, phone,
-          form, stage, last_access, last_access_text, synced, suspended, graded, expected)
+          form, stage, last_access, last_access_text, synced, suspended, graded, expected, last_attempt_at)
         ${this.liveFollowUpRows(courseId)}`.execute(trx);
       await sql`
         insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)
