@@ -27,6 +27,7 @@ import * as m0017 from './migrations/0017_ticket_search.js';
 import * as m0018 from './migrations/0018_last_attempts.js';
 import * as m0019 from './migrations/0019_catalogue_counts.js';
 import * as m0020 from './migrations/0020_follow_up_last_attempt.js';
+import * as m0021 from './migrations/0021_activities_course.js';
 
 export type Database = Kysely<DB>;
 
@@ -115,6 +116,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_last_attempts': m0018,
   '0019_catalogue_counts': m0019,
   '0020_follow_up_last_attempt': m0020,
+  '0021_activities_course': m0021,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

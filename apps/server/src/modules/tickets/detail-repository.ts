@@ -47,6 +47,22 @@ export class TicketDetailRepository {
     return this.base().where('d.id', 'in', ids).orderBy('d.id').execute();
   }
 
+  private readonly byTicketQuery = new OneValueQuery(() =>
+    detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id'),
+  );
+
+  /** The attempts of these tickets, oldest first, by ticket (one prepared query). */
+  async byTicket(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
+    const out = new Map<number, TicketDetailRow[]>();
+    if (!ticketIds.length) return out;
+    for (const d of await this.byTicketQuery.rows(this.db, ticketIds)) {
+      const list = out.get(d.ticket_id);
+      if (list) list.push(d);
+      else out.set(d.ticket_id, [d]);
+    }
+    return out;
+  }
+
   /** The attempts of many tickets in one query, oldest first. */
   /** The attempts of one ticket (each ticket read reads them: compiled once). */
   private readonly ofOne = new OneValueQuery(() => this.base().where('d.ticket_id', '=', 0).orderBy('d.created_at').orderBy('d.id'));

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, likePattern, pageMeta, personSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { OneValueQuery } from '../../db/compiled.js';
-import { detailSelect, type TicketDetailRow } from './detail-repository.js';
+import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { coursePeople } from './search-repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, CODE_NUMBER, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
 
@@ -13,6 +13,7 @@ const ENROLMENT_SORTS = new Set(['student', 'rut', 'classroom']);
 
 /** Tickets, their code sequences and history (SQL only; the rules live in the service). */
 export class TicketRepository {
+  private details?: TicketDetailRepository;
   constructor(private readonly db: Database) {}
 
   private base(db: Database = this.db) {
@@ -164,9 +165,7 @@ export class TicketRepository {
       const [rows, total] = await Promise.all([this.inOrder(chosen.map((c) => c.id)), chosen.length ? chosen[0]!.total : offset ? this.count(q, people) : 0]);
       return { rows, meta: pageMeta(q.page, perPage, total) };
     }
-    // Otherwise the page's ids are chosen with the filters and the order alone, then its rows read
-    // by one prepared query (a ticket row reads many lookups: planning them for every page costs
-    // more than running them).
+    // Otherwise the page's ids are chosen first, then its rows read by one prepared query (inOrder).
     const chosen = query.clearSelect().select('t.id').limit(perPage).offset(offset).execute();
     const [rows, total] = await Promise.all([chosen.then((c) => this.inOrder(c.map((x) => x.id))), this.count(q, people)]);
     return { rows, meta: pageMeta(q.page, perPage, total) };
@@ -174,7 +173,7 @@ export class TicketRepository {
 
   private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
 
-  /** These tickets' rows, in the order of `ids`. */
+  /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
   private async inOrder(ids: number[]): Promise<TicketRow[]> {
     if (!ids.length) return [];
     const byId = new Map((await this.byIds.rows(this.db, ids)).map((r) => [r.id, r]));
@@ -376,20 +375,9 @@ export class TicketRepository {
   }
 
   /** The contact attempts of any number of tickets in one query, oldest first, by ticket id. */
-  private readonly attemptsByTicket = new OneValueQuery(() =>
-    detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id'),
-  );
-
-  async attemptsOf(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
-    const out = new Map<number, TicketDetailRow[]>();
-    if (!ticketIds.length) return out;
-    const rows = await this.attemptsByTicket.rows(this.db, ticketIds);
-    for (const d of rows) {
-      const list = out.get(d.ticket_id);
-      if (list) list.push(d);
-      else out.set(d.ticket_id, [d]);
-    }
-    return out;
+  /** The attempts of these tickets, oldest first, by ticket. */
+  attemptsOf(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
+    return (this.details ??= new TicketDetailRepository(this.db)).byTicket(ticketIds);
   }
 
   /** Who each of these tickets belongs to (the access rule's input). */
