@@ -78,12 +78,18 @@ async function orgEndpoints(c: Ctx, db: Database): Promise<Endpoint[]> {
   const to = c.day;
   const from = new Date(Date.parse(`${to}T12:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
   const page = 'page=1&perPage=10';
+  // Administración as this product's screen asks (GET /tickets with the filters, newest first,
+  // compact); the original client's routes for the same searches are reported beside them.
+  const admin = `status=all&${page}&sort=createdAt&order=desc&compact=true`;
   return [
     { name: 'org.users.list', path: '/api/v2/users' },
     { name: 'org.students.search', path: `/api/v2/registered-users?${page}&search=gonz` },
-    { name: 'org.tickets.code', path: `/api/v2/tickets/code/${encodeURIComponent(ticket!.code)}?${page}` },
-    { name: 'org.tickets.dates', path: `/api/v2/tickets/dates/${from}/${to}?${page}` },
-    { name: 'org.tickets.operator', path: `/api/v2/tickets/operator/${c.operatorId}?${page}` },
+    { name: 'org.tickets.code', path: `/api/v2/tickets?${admin}&search=${encodeURIComponent(ticket!.code)}` },
+    { name: 'org.tickets.dates', path: `/api/v2/tickets?${admin}&from=${from}&to=${to}` },
+    { name: 'org.tickets.operator', path: `/api/v2/tickets?${admin}&user_assigned_id=${c.operatorId}` },
+    { name: 'org.original.tickets.code', path: `/api/v2/tickets/code/${encodeURIComponent(ticket!.code)}?${page}` },
+    { name: 'org.original.tickets.dates', path: `/api/v2/tickets/dates/${from}/${to}?${page}` },
+    { name: 'org.original.tickets.operator', path: `/api/v2/tickets/operator/${c.operatorId}?${page}` },
   ];
 }
 
