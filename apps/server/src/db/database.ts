@@ -28,6 +28,7 @@ import * as m0018 from './migrations/0018_last_attempts.js';
 import * as m0019 from './migrations/0019_catalogue_counts.js';
 import * as m0020 from './migrations/0020_follow_up_last_attempt.js';
 import * as m0021 from './migrations/0021_activities_course.js';
+import * as m0022 from './migrations/0022_follow_up_search_name.js';
 
 export type Database = Kysely<DB>;
 
@@ -117,6 +118,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_catalogue_counts': m0019,
   '0020_follow_up_last_attempt': m0020,
   '0021_activities_course': m0021,
+  '0022_follow_up_search_name': m0022,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

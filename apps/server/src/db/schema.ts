@@ -275,6 +275,8 @@ export interface CourseFollowUpRowTable {
   expected: number;
   /** The student's last contact attempt in the course, following enrolment_ticket_counts by trigger (0020). */
   last_attempt_at: Timestamp | null;
+  /** The student's folded name, registered_users.search_name (0022). */
+  search_name: string | null;
 }
 
 /** Each enrolment's tickets and open tickets, kept by triggers on tickets (0015). */

@@ -1,5 +1,6 @@
 import { AGENDA_DEFAULTS, type AgendaRule } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
+import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
@@ -150,25 +151,34 @@ export class AgendaRepository {
    */
   private async atRiskRows(courses: AgendaCourse[], now: Date, sortKey: RawBuilder<unknown> = sql`null::int`) {
     await this.followUp.fresh(courses.filter((c) => c.stale !== false).map((c) => c.courseId));
-    const cfg = courses.map((c) => {
-      const threshold = Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now));
-      const rooms = c.classroomIds ? sql`${c.classroomIds}::int[]` : sql`null::int[]`;
-      const before = (days: number) => new Date(now.getTime() - days * DAY_MS);
-      return sql`(${c.courseId}::int, ${threshold}::int, ${before(c.inactiveDays)}::timestamptz, ${before(c.contactDays)}::timestamptz, ${rooms})`;
-    });
+    // The courses' settings as arrays (the same text whatever the number of courses, so the page
+    // query is a prepared statement, planned once per connection); a tutor's classrooms as pairs.
+    const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+    const cfg = {
+      course: courses.map((c) => c.courseId),
+      threshold: courses.map((c) => Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now))),
+      inactive: courses.map((c) => before(c.inactiveDays)),
+      contact: courses.map((c) => before(c.contactDays)),
+      limited: courses.map((c) => Boolean(c.classroomIds)),
+    };
+    const rooms = courses.flatMap((c) => (c.classroomIds ?? []).map((room) => [c.courseId, room] as const));
     // The rules in plain comparisons (evaluated on every student of the courses): inactive when the
     // last access is before the course's D days; behind when round(100·graded/expected) < P, that
     // is 200·graded + expected < 2·expected·P in integers.
     const inactive = sql`(f.last_access is null or f.last_access < cfg.inactive_before)`;
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
     return sql`
-      cfg (course_id, threshold, inactive_before, contact_before, rooms) as (values ${sql.join(cfg)}),
+      cfg (course_id, threshold, inactive_before, contact_before, limited) as (
+        select * from unnest(${cfg.course}::int[], ${cfg.threshold}::int[], ${cfg.inactive}::timestamptz[], ${cfg.contact}::timestamptz[], ${cfg.limited}::boolean[])
+      ),
+      rooms (course_id, classroom_id) as (select * from unnest(${rooms.map((r) => r[0])}::int[], ${rooms.map((r) => r[1])}::int[])),
       r as materialized (
         select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${sortKey} as key, cfg.threshold as "expectedProgress",
           (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind,
           f.last_attempt_at as "lastAttemptAt"
         from cfg
-        join course_follow_up_rows f on f.course_id = cfg.course_id and (cfg.rooms is null or f.classroom_id = any(cfg.rooms))
+        join course_follow_up_rows f on f.course_id = cfg.course_id
+          and (not cfg.limited or exists (select 1 from rooms where rooms.course_id = f.course_id and rooms.classroom_id = f.classroom_id))
         join courses c on c.id = f.course_id
         where (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
           and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)
@@ -182,7 +192,7 @@ export class AgendaRepository {
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
-    const { rows } = await sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
+    const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${await this.atRiskRows(courses, now, STUDENT_SORTS[key]!)},
       p as (
         select r.*, (select count(*) from r)::int as __total, row_number() over (order by r.key ${order}, r."enrolmentId") as n
@@ -197,7 +207,7 @@ export class AgendaRepository {
       join course_follow_up_rows f on f.course_id = p."courseId" and f.enrolment_id = p."enrolmentId"
       join courses c on c.id = p."courseId"
       left join classrooms cl on cl.id = f.classroom_id
-      order by p.n`.execute(this.db);
+      order by p.n`);
     const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now)).reduce((n, c) => n + c.n, 0) : 0;
     const out = rows.map(({ __total: _, ...r }) => ({
       ...r,

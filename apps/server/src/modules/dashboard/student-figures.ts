@@ -135,12 +135,12 @@ export class StudentFiguresRepository {
       with resign as (${resignStages(courseId)}),
       base as (
         select e.id, e.registered_user_id, e.classroom_id, e.last_access_registered_moodle, e.last_access_text, e.is_sincronized, e.moodle_suspended,
-          r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone,
+          r.rut, r.name, r.last_name, r.mother_last_name, r.email, coalesce(nullif(r.mobile, ''), nullif(r.phone, '')) as phone, r.search_name,
           ${testForm(sql`r.rut`)} as form, coalesce(rs.stage, 0) as stage
         from course_registered_users e
         -- One key lookup per student (OFFSET 0 keeps it so), never a hash of every student.
         cross join lateral (
-          select u.rut, u.name, u.last_name, u.mother_last_name, u.email, u.mobile, u.phone from registered_users u where u.id = e.registered_user_id offset 0
+          select u.rut, u.name, u.last_name, u.mother_last_name, u.email, u.mobile, u.phone, u.search_name from registered_users u where u.id = e.registered_user_id offset 0
         ) r
         join profiles p on p.id = e.profile_id and p.key = 'student'
         left join resign rs on rs.id = e.id
@@ -165,7 +165,7 @@ export class StudentFiguresRepository {
       select ${courseId}::int, b.id, b.registered_user_id, b.classroom_id, b.rut, b.name, b.last_name, b.mother_last_name, b.email, b.phone,
         b.form, b.stage, b.last_access_registered_moodle, b.last_access_text, b.is_sincronized, b.moodle_suspended,
         coalesce(pg.graded, 0), case b.form when 'A' then x.a else x.b end,
-        (select k.last_attempt_at from enrolment_ticket_counts k where k.enrolment_id = b.id)
+        (select k.last_attempt_at from enrolment_ticket_counts k where k.enrolment_id = b.id), b.search_name
       from base b
       cross join expected x
       left join prog pg on pg.id = b.id`;
@@ -193,7 +193,7 @@ export class StudentFiguresRepository {
       await sql`delete from course_follow_up_rows where course_id = ${courseId}`.execute(trx);
       await sql`
         insert into course_follow_up_rows (course_id, enrolment_id, registered_user_id, classroom_id, rut, name, last_name, mother_last_name, email, phone,
-          form, stage, last_access, last_access_text, synced, suspended, graded, expected, last_attempt_at)
+          form, stage, last_access, last_access_text, synced, suspended, graded, expected, last_attempt_at, search_name)
         ${this.liveFollowUpRows(courseId)}`.execute(trx);
       await sql`
         insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)

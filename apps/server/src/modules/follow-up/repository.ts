@@ -1,7 +1,7 @@
 import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { likePattern, pageMeta, personSearch } from '../../db/pagination.js';
+import { foldedPersonSearch, likePattern, pageMeta } from '../../db/pagination.js';
 import { countsTowardProgress, formApplies, percentOf } from '../dashboard/sql.js';
 import type { StudentFiguresRepository } from '../dashboard/student-figures.js';
 
@@ -189,7 +189,7 @@ export class FollowUpRepository {
           f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
           ${percentOf(sql`f.graded`, sql`f.expected`)} as progress,
           f.graded, f.expected,
-          coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended
+          coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended, f.search_name as "searchName"
         from course_follow_up_rows f
         left join classrooms cl on cl.id = f.classroom_id
         -- The course's counts are one range of enrolment_ticket_counts_course_idx (0018).
@@ -209,10 +209,8 @@ export class FollowUpRepository {
     if (q.inactive_days !== undefined) parts.push(sql`(s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${q.inactive_days}))`);
     if (q.progress_below !== undefined) parts.push(sql`s.progress < ${q.progress_below}`);
     if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);
-    if (q.search) {
-      const name = sql`s.name || ' ' || s."lastName" || ' ' || coalesce(s."motherLastName", '')`;
-      parts.push(personSearch(name, sql`s.rut`, q.search, [sql`s.email`]));
-    }
+    // The folded name as stored (registered_users.search_name, copied with the row: 0022).
+    if (q.search) parts.push(foldedPersonSearch(sql`s."searchName"`, sql`s.rut`, q.search, [sql`s.email`]));
     return sql.join(parts, sql` and `);
   }
 
@@ -232,7 +230,7 @@ export class FollowUpRepository {
     const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${limit ?? 5000}`;
     // The page is chosen on the columns the filters and the order read (the classroom's name and the
     // ticket counts are joined only when they do), then its rows are read whole (`w`).
-    const { rows } = await sql<StudentTableRow & { __total: number }>`
+    const { rows } = await sql<StudentTableRow & { __total: number; searchName: string | null }>`
       with ${this.table(q)},
       p as (
         select s.id, count(*) over ()::int as __total, row_number() over (order by ${this.orderBy(q)}) as __n
@@ -249,7 +247,7 @@ export class FollowUpRepository {
       total = c[0]?.n ?? 0;
     }
     const now = Date.now();
-    const out = rows.map(({ __total: _, ...r }) => ({ ...r, daysWithoutAccess: daysSince(r.lastAccess, now) }) as StudentTableRow);
+    const out = rows.map(({ __total: _, searchName: _name, ...r }) => ({ ...r, daysWithoutAccess: daysSince(r.lastAccess, now) }) as StudentTableRow);
     return { rows: out, ...(q.page ? { meta: pageMeta(q.page, perPage, total) } : {}) };
   }
 
