@@ -215,6 +215,14 @@ describe('agenda: students at risk without contact', () => {
           return a.enrolmentId - b.enrolmentId;
         });
         expect(list.map((r) => r.enrolmentId), `${sort} ${order}`).toEqual(expected.map((r) => r.enrolmentId));
+        // Page by page (each page is taken from every course's first rows in that order): the same list.
+        const paged: number[] = [];
+        for (let page = 1; page <= 4; page++) {
+          const body = await get(`/api/v2/agenda/students?page=${page}&perPage=1&sort=${sort}&order=${order}`, opA.token);
+          expect(body._data.meta.total, `${sort} ${order} page ${page}`).toBe(3);
+          paged.push(...rows<Row>(body).map((r) => r.enrolmentId));
+        }
+        expect(paged, `${sort} ${order} paged`).toEqual(expected.map((r) => r.enrolmentId));
       }
     }
   });
@@ -303,5 +311,50 @@ describe('agenda: administration', () => {
     expect(await ctx.db.selectFrom('jobs').select('id').where('type', '=', 'mail.send').where(sql`payload->>'mailId'`, '=', String(ids[0])).execute()).toHaveLength(1);
     // Once a day.
     expect(await digest.tick(chileLocalToDate(day, '09:00')!)).toEqual([]);
+  });
+
+  // Last: it gives opB tickets in courses of their own.
+  it("across several courses, each page is the same as the whole list's slice, in every order", async () => {
+    const db = ctx.db;
+    const student = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const category = (await db.selectFrom('courses').select('category_id').where('id', '=', C).executeTakeFirstOrThrow()).category_id;
+    const k = await ticketKeys(db);
+    // Names interleaved across three courses, a tie on the name in two of them, progress and access spread.
+    const names = ['Zoe', 'Ana', 'Marta', 'Ana', 'Luis', 'Beto', 'Ñuñoa', 'Carla', 'ana', 'Óscar', 'Dora', 'Eva'];
+    let body = 22_000_000;
+    for (let c = 0; c < 3; c++) {
+      const course = (await db.insertInto('courses').values({ description: `Curso paginado ${'CAB'[c]}`, category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+      for (let i = c; i < names.length; i += 3) {
+        while (!/^[02468]$/.test(computeDv(body))) body++;
+        const rut = formatRut({ body, dv: computeDv(body) });
+        body++;
+        const person = (await db.insertInto('registered_users').values({ rut, name: names[i]!, last_name: i % 2 ? 'Pérez' : 'Soto' }).returning('id').executeTakeFirstOrThrow()).id;
+        const last = i % 4 === 0 ? null : ago((10 + i) * DAY);
+        const e = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: person, profile_id: student, last_access_registered_moodle: last }).returning('id').executeTakeFirstOrThrow()).id;
+        await db.insertInto('tickets').values({
+          course_registered_user_id: e, course_id: course, ticket_code: `AGEN-PAG-${c}-${i}`, status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high,
+          source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opB.id, user_assigned_id: opB.id, created_at: ago(20 * DAY),
+        }).execute();
+      }
+    }
+    for (const sort of ['name', 'course', 'progress', 'lastAccess', 'lastAttemptAt']) {
+      for (const order of ['asc', 'desc']) {
+        // opB also has the course of the reassigned ticket above.
+        const whole = await get(`/api/v2/agenda/students?perPage=50&sort=${sort}&order=${order}`, opB.token);
+        const all = rows<{ enrolmentId: number }>(whole).map((r) => r.enrolmentId);
+        expect(all.length).toBeGreaterThanOrEqual(names.length);
+        expect(whole._data.meta.total).toBe(all.length);
+        expect(new Set(all).size).toBe(all.length);
+        for (const perPage of [1, 5]) {
+          const paged: number[] = [];
+          for (let page = 1; page <= Math.ceil(all.length / perPage); page++) {
+            const one = await get(`/api/v2/agenda/students?page=${page}&perPage=${perPage}&sort=${sort}&order=${order}`, opB.token);
+            expect(one._data.meta.total).toBe(all.length);
+            paged.push(...rows<{ enrolmentId: number }>(one).map((r) => r.enrolmentId));
+          }
+          expect(paged, `${sort} ${order} by ${perPage}`).toEqual(all);
+        }
+      }
+    }
   });
 });

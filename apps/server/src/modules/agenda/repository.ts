@@ -141,15 +141,14 @@ export class AgendaRepository {
   // -- at-risk students ----------------------------------------------------------------------------
 
   /**
-   * The at-risk students of these courses nobody contacted in each course's last N days, as the
-   * CTEs `cfg` (each course's thresholds) and `r` (one narrow row per student: enrolment, course,
-   * sort key, rules, last attempt): the follow-up's cached rows of each course (recomputed first
-   * where a change has marked them, as read with the course's settings), which carry each
-   * student's last contact attempt (kept by triggers, migration 0020): one range per course, no
-   * other table per student. The page's names and contact details are read afterwards for its
-   * rows alone.
+   * The at-risk students of these courses nobody contacted in each course's last N days, as the CTE
+   * `cfg` (each course's thresholds, a tutor's classrooms) and the condition on a course's cached
+   * follow-up rows `f` (migration 0015: the same progress, last access and withdrawal stage as the
+   * follow-up table, and each student's last contact attempt, kept by triggers: migration 0020),
+   * recomputed first where a change has marked them. One range per course, no other table per
+   * student; the page's names and contact details are read afterwards for its rows alone.
    */
-  private async atRiskRows(courses: AgendaCourse[], now: Date, sortKey: RawBuilder<unknown> = sql`null::int`) {
+  private async atRiskParts(courses: AgendaCourse[], now: Date) {
     await this.followUp.fresh(courses.filter((c) => c.stale !== false).map((c) => c.courseId));
     // The courses' settings as arrays (the same text whatever the number of courses, so the page
     // query is a prepared statement, planned once per connection); a tutor's classrooms as pairs.
@@ -160,48 +159,61 @@ export class AgendaRepository {
       inactive: courses.map((c) => before(c.inactiveDays)),
       contact: courses.map((c) => before(c.contactDays)),
       limited: courses.map((c) => Boolean(c.classroomIds)),
+      rooms: courses.map((c) => c.classroomIds ?? []).map((rooms) => `{${rooms.join(',')}}`),
     };
-    const rooms = courses.flatMap((c) => (c.classroomIds ?? []).map((room) => [c.courseId, room] as const));
     // The rules in plain comparisons (evaluated on every student of the courses): inactive when the
     // last access is before the course's D days; behind when round(100·graded/expected) < P, that
     // is 200·graded + expected < 2·expected·P in integers.
     const inactive = sql`(f.last_access is null or f.last_access < cfg.inactive_before)`;
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
-    return sql`
-      cfg (course_id, threshold, inactive_before, contact_before, limited) as (
-        select * from unnest(${cfg.course}::int[], ${cfg.threshold}::int[], ${cfg.inactive}::timestamptz[], ${cfg.contact}::timestamptz[], ${cfg.limited}::boolean[])
-      ),
-      rooms (course_id, classroom_id) as (select * from unnest(${rooms.map((r) => r[0])}::int[], ${rooms.map((r) => r[1])}::int[])),
-      r as materialized (
-        select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${sortKey} as key, cfg.threshold as "expectedProgress",
-          (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind,
-          f.last_attempt_at as "lastAttemptAt"
-        from cfg
-        join course_follow_up_rows f on f.course_id = cfg.course_id
-          and (not cfg.limited or exists (select 1 from rooms where rooms.course_id = f.course_id and rooms.classroom_id = f.classroom_id))
-        join courses c on c.id = f.course_id
-        where (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
-          and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)
-      )`;
+    return {
+      cfg: sql`cfg (course_id, threshold, inactive_before, contact_before, limited, rooms) as (
+        select course_id, threshold, inactive_before, contact_before, limited, rooms::int[]
+        from unnest(${cfg.course}::int[], ${cfg.threshold}::int[], ${cfg.inactive}::timestamptz[], ${cfg.contact}::timestamptz[], ${cfg.limited}::boolean[], ${cfg.rooms}::text[])
+          as x (course_id, threshold, inactive_before, contact_before, limited, rooms)
+      )`,
+      /** The rules' flags of a matching row. */
+      flags: sql`cfg.threshold as "expectedProgress", (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind`,
+      /** `f` (a row of course cfg.course_id) is at risk and without a recent contact. */
+      matches: sql`(not cfg.limited or f.classroom_id = any(cfg.rooms))
+        and (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
+        and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)`,
+    };
   }
 
-  /** A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess, lastAttemptAt), with each one's newest open ticket (one query). */
+  /**
+   * A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess,
+   * lastAttemptAt), with each one's newest open ticket (one query). The page is the first rows of
+   * the union of each course's first `offset + perPage` rows in that order (in name order straight
+   * from the index of migration 0023, stopping there); the total counts every match apart.
+   */
   async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date()) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
+    const offset = (page - 1) * perPage;
+    const { cfg, flags, matches } = await this.atRiskParts(courses, now);
     const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
-      with ${await this.atRiskRows(courses, now, STUDENT_SORTS[key]!)},
+      with ${cfg},
+      total as (select count(*)::int as n from cfg join course_follow_up_rows f on f.course_id = cfg.course_id where ${matches}),
+      r as (
+        select top.* from cfg cross join lateral (
+          select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${STUDENT_SORTS[key]!} as key, ${flags}, f.last_attempt_at as "lastAttemptAt"
+          from course_follow_up_rows f ${key === 'course' ? sql`join courses c on c.id = f.course_id` : sql``}
+          where f.course_id = cfg.course_id and ${matches}
+          order by ${STUDENT_SORTS[key]!} ${order}, f.enrolment_id limit ${offset + perPage}
+        ) top
+      ),
       p as (
-        select r.*, (select count(*) from r)::int as __total, row_number() over (order by r.key ${order}, r."enrolmentId") as n
-        from r order by r.key ${order}, r."enrolmentId" limit ${perPage} offset ${(page - 1) * perPage}
+        select r.*, row_number() over (order by r.key ${order}, r."enrolmentId") as n
+        from r order by r.key ${order}, r."enrolmentId" limit ${perPage} offset ${offset}
       )
       select p."enrolmentId", p."courseId", c.description as course, cl.description as classroom,
         f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
         f.last_access as "lastAccess", ${percentOf(sql`f.graded`, sql`f.expected`)} as progress, p."expectedProgress",
-        p.resigning, p.inactive, p.behind, p."lastAttemptAt", p.__total,
+        p.resigning, p.inactive, p.behind, p."lastAttemptAt", (select n from total) as __total,
         (select t.id from tickets t where t.course_registered_user_id = p."enrolmentId" and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1) as "openTicketId"
       from p
       join course_follow_up_rows f on f.course_id = p."courseId" and f.enrolment_id = p."enrolmentId"
@@ -220,9 +232,13 @@ export class AgendaRepository {
   /** How many at-risk students without contact each course has. */
   async atRiskCounts(courses: AgendaCourse[], now = new Date()): Promise<Array<{ courseId: number; n: number }>> {
     if (!courses.length) return [];
+    const { cfg, matches } = await this.atRiskParts(courses, now);
     const { rows } = await sql<{ courseId: number; n: number }>`
-      with ${await this.atRiskRows(courses, now)}
-      select r."courseId", count(*)::int as n from r group by r."courseId" order by 1`.execute(this.db);
+      with ${cfg}
+      select cfg.course_id as "courseId", count(*)::int as n
+      from cfg join course_follow_up_rows f on f.course_id = cfg.course_id
+      where ${matches}
+      group by cfg.course_id order by 1`.execute(this.db);
     return rows;
   }
 
