@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely, RawBuilder } from 'kysely';
+import { sql, type CompiledQuery, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from './schema.js';
 
 // Kysely<DB> rather than database.ts's alias: database.ts imports this module, and the two must not import each other.
@@ -28,6 +28,24 @@ export async function executePrepared<R>(db: Database, query: RawBuilder<R>): Pr
   const compiled = query.compile(db);
   register(compiled.sql);
   return (await db.executeQuery<R>(compiled)).rows;
+}
+
+/**
+ * executePrepared for a query whose one plan serves every value, but that the planner would plan
+ * anew on each run: PostgreSQL keeps planning a prepared statement for its values when its estimate
+ * for unknown values is higher (arrays of unknown length), and that planning can cost more than the
+ * run. On its connection, the statement is run with the generic plan forced, then the setting is
+ * reset. Only for queries whose plan does not depend on the values (Mi agenda's at-risk page).
+ */
+export async function executeWithGenericPlan<R>(db: Database, query: RawBuilder<R>): Promise<R[]> {
+  return db.connection().execute(async (conn) => {
+    await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+    try {
+      return await executePrepared(conn, query);
+    } finally {
+      await sql`reset plan_cache_mode`.execute(conn);
+    }
+  });
 }
 
 /**

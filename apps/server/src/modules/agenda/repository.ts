@@ -1,6 +1,6 @@
 import { AGENDA_DEFAULTS, type AgendaRule } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { executePrepared } from '../../db/compiled.js';
+import { executeWithGenericPlan } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
@@ -195,9 +195,9 @@ export class AgendaRepository {
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
     const { cfg, flags, matches } = await this.atRiskParts(courses, now);
-    const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
+    const rows = await executeWithGenericPlan(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${cfg},
-      total as (select count(*)::int as n from cfg join course_follow_up_rows f on f.course_id = cfg.course_id where ${matches}),
+      total as (select sum(k.n)::int as n from cfg cross join lateral (select count(*) as n from course_follow_up_rows f where f.course_id = cfg.course_id and ${matches}) k),
       r as (
         select top.* from cfg cross join lateral (
           select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${STUDENT_SORTS[key]!} as key, ${flags}, f.last_attempt_at as "lastAttemptAt"
