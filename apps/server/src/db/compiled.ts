@@ -58,11 +58,12 @@ export async function executeWithGenericPlan<R>(db: Database, query: RawBuilder<
 export class OneValueQuery<R> {
   private compiled?: CompiledQuery<R>;
 
-  constructor(private readonly build: () => Compilable<R>) {}
+  constructor(private readonly build: () => Compilable<R> | RawBuilder<R>) {}
 
   async rows(db: Database, value: unknown): Promise<R[]> {
     if (!this.compiled) {
-      const compiled = this.build().compile();
+      // A query builder compiles alone; a raw query with the database it runs on.
+      const compiled = (this.build() as { compile(db: Database): CompiledQuery<R> }).compile(db);
       if (compiled.parameters.length !== 1) throw new Error(`expected one parameter, the query has ${compiled.parameters.length}`);
       this.compiled = compiled;
       register(compiled.sql);

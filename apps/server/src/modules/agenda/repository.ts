@@ -1,6 +1,6 @@
 import { AGENDA_DEFAULTS, type AgendaRule } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { executeWithGenericPlan } from '../../db/compiled.js';
+import { executeWithGenericPlan, OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
@@ -92,18 +92,19 @@ export class AgendaRepository {
 
   // -- whose courses -----------------------------------------------------------------------------
 
-  /** The courses of an operator: those where a ticket is assigned to them, with each course's settings. */
-  async operatorCourses(userId: number): Promise<AgendaCourse[]> {
-    const { rows } = await sql<AgendaCourse>`
-      select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
-        coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
+  /** The courses of an operator: those where a ticket is assigned to them, with each course's settings (read on every agenda request: compiled once). */
+  private readonly ofOperator = new OneValueQuery<AgendaCourse>(() => sql<AgendaCourse>`
+      select c.id as "courseId", coalesce(s.contact_days, ${sql.lit(AGENDA_DEFAULTS.contactDays)}) as "contactDays",
+        coalesce(s.inactive_days, ${sql.lit(AGENDA_DEFAULTS.inactiveDays)}) as "inactiveDays", coalesce(s.progress_percent, ${sql.lit(AGENDA_DEFAULTS.progressPercent)}) as "progressPercent",
         to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", (st.dirty is distinct from false) as stale
       from courses c
       left join agenda_course_settings s on s.course_id = c.id
       left join course_stats_state st on st.course_id = c.id
-      where c.status = 1 and exists (select 1 from tickets t where t.course_id = c.id and t.user_assigned_id = ${userId})
-      order by c.id`.execute(this.db);
-    return rows;
+      where c.status = 1 and exists (select 1 from tickets t where t.course_id = c.id and t.user_assigned_id = ${0}::int)
+      order by c.id`);
+
+  async operatorCourses(userId: number): Promise<AgendaCourse[]> {
+    return this.ofOperator.rows(this.db, userId);
   }
 
   /** The courses and classrooms a tutor follows, with each course's settings. */
