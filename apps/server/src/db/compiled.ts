@@ -30,22 +30,36 @@ export async function executePrepared<R>(db: Database, query: RawBuilder<R>): Pr
   return (await db.executeQuery<R>(compiled)).rows;
 }
 
+/** The PostgreSQL servers' databases (prepared statements are per connection there; PGlite plans each query). */
+const servers = new WeakSet<object>();
+
+/** Marks a database as a PostgreSQL server's (database.ts). */
+export function markServerDatabase(db: Database): void {
+  servers.add(db);
+}
+
 /**
- * executePrepared for a query whose one plan serves every value, but that the planner would plan
- * anew on each run: PostgreSQL keeps planning a prepared statement for its values when its estimate
- * for unknown values is higher (arrays of unknown length), and that planning can cost more than the
- * run. On its connection, the statement is run with the generic plan forced, then the setting is
- * reset. Only for queries whose plan does not depend on the values (Mi agenda's at-risk page).
+ * Runs `run` on one connection with PostgreSQL's generic plan forced for its prepared statements,
+ * then resets the setting. PostgreSQL keeps planning a prepared statement for each run's values
+ * when its estimate for unknown values is higher (an array of unknown length), and that planning
+ * cost more than the run (1–1.5 ms for a ticket page's rows or Mi agenda's page). Only for queries
+ * whose plan does not depend on the values. Elsewhere (PGlite) `run` runs as it is.
  */
-export async function executeWithGenericPlan<R>(db: Database, query: RawBuilder<R>): Promise<R[]> {
+async function withGenericPlan<R>(db: Database, run: (db: Database) => Promise<R>): Promise<R> {
+  if (!servers.has(db)) return run(db);
   return db.connection().execute(async (conn) => {
     await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
     try {
-      return await executePrepared(conn, query);
+      return await run(conn);
     } finally {
       await sql`reset plan_cache_mode`.execute(conn);
     }
   });
+}
+
+/** executePrepared with the statement's generic plan (see withGenericPlan). */
+export function executeWithGenericPlan<R>(db: Database, query: RawBuilder<R>): Promise<R[]> {
+  return withGenericPlan(db, (conn) => executePrepared(conn, query));
 }
 
 /**
@@ -58,7 +72,11 @@ export async function executeWithGenericPlan<R>(db: Database, query: RawBuilder<
 export class OneValueQuery<R> {
   private compiled?: CompiledQuery<R>;
 
-  constructor(private readonly build: () => Compilable<R> | RawBuilder<R>) {}
+  /** `genericPlan`: for a value whose plan is the same whatever it holds (an array of ids), see withGenericPlan. */
+  constructor(
+    private readonly build: () => Compilable<R> | RawBuilder<R>,
+    private readonly options: { genericPlan?: boolean } = {},
+  ) {}
 
   async rows(db: Database, value: unknown): Promise<R[]> {
     if (!this.compiled) {
@@ -68,6 +86,8 @@ export class OneValueQuery<R> {
       this.compiled = compiled;
       register(compiled.sql);
     }
-    return (await db.executeQuery<R>({ ...this.compiled, parameters: [value] })).rows;
+    const compiled = { ...this.compiled, parameters: [value] };
+    if (this.options.genericPlan) return withGenericPlan(db, async (conn) => (await conn.executeQuery<R>(compiled)).rows);
+    return (await db.executeQuery<R>(compiled)).rows;
   }
 }

@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
-import { preparedName } from './compiled.js';
+import { markServerDatabase, preparedName } from './compiled.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
@@ -76,6 +76,7 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
       }) as typeof client.query;
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    markServerDatabase(db);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   let instance = opts.pglite;

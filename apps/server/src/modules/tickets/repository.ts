@@ -170,7 +170,7 @@ export class TicketRepository {
     return { rows, meta: pageMeta(q.page, perPage, total) };
   }
 
-  private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
+  private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`), { genericPlan: true });
 
   /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
   private async inOrder(ids: number[]): Promise<TicketRow[]> {
