@@ -144,7 +144,11 @@ export class TicketRepository {
     // A search: its matching students are read first (in a course, or few in the organisation).
     const people = q.search ? await (q.course_id ? coursePeople(this.db, q.course_id, q.search) : orgPeople(this.db, q.search, ORG_PEOPLE)) : undefined;
     const sort = SORTS[key]!;
-    const query = this.filtered(q, this.db, people).orderBy(sort, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
+    // A student's whole history in the list's own order (the original client's call): one query compiled once.
+    if (!q.page && q.enrolmentId && this.conditions(q).length === 1 && key === defaults.sort && dir === defaults.order) {
+      return { rows: await this.historyQuery(key, dir).rows(this.db, q.enrolmentId) };
+    }
+    const query = this.ordered(this.filtered(q, this.db, people), key, dir);
     if (!q.page) return { rows: await query.limit(UNPAGED_LIMIT).execute() };
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
     const offset = (q.page - 1) * perPage;
@@ -168,6 +172,22 @@ export class TicketRepository {
     const chosen = query.clearSelect().select('t.id').limit(perPage).offset(offset).execute();
     const [rows, total] = await Promise.all([chosen.then((c) => this.inOrder(c.map((x) => x.id))), this.count(q, people)]);
     return { rows, meta: pageMeta(q.page, perPage, total) };
+  }
+
+  private ordered<Q extends ReturnType<TicketRepository['filtered']>>(query: Q, key: string, dir: SortDirection) {
+    return query.orderBy(SORTS[key]!, (ob) => (dir === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsLast())).orderBy('t.id', dir);
+  }
+
+  /** Every ticket of one enrolment (its value), in one order, bounded as an unpaged list is. */
+  private readonly histories = new Map<string, OneValueQuery<TicketRow>>();
+  private historyQuery(key: string, dir: SortDirection) {
+    const name = `${key} ${dir}`;
+    let query = this.histories.get(name);
+    if (!query) {
+      query = new OneValueQuery(() => this.ordered(this.filtered({ enrolmentId: 1 }), key, dir).limit(sql.lit(UNPAGED_LIMIT)), { genericPlan: true });
+      this.histories.set(name, query);
+    }
+    return query;
   }
 
   private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`), { genericPlan: true });
