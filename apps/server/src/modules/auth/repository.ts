@@ -34,7 +34,6 @@ export class TokenRepository {
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', sql<Date>`now()`)
       .where('u.deleted_at', 'is', null),
-    { genericPlan: true },
   );
 
   async findActive(token: string): Promise<ActiveToken | null> {
