@@ -190,7 +190,7 @@ export class TicketRepository {
     return query;
   }
 
-  private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`), { genericPlan: true });
+  private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
 
   /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
   private async inOrder(ids: number[]): Promise<TicketRow[]> {
