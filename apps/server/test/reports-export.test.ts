@@ -265,6 +265,52 @@ describe('tickets per student', () => {
     expect(tooMany.json().success).toBe(false);
   });
 
+  it('a page names the same students as the documents, at once after a change: a new name, a ticket closed, an enrolment of another profile', async () => {
+    const db = ctx.db;
+    const k = await ticketKeys(db);
+    type Row = { enrolmentId: number; rut: string; name: string; lastName: string; classroom: string | null; tickets: number; openTickets: number };
+    const list = async (query = '') => (await get(`/api/v2/reports/courses/${course}/student-tickets?perPage=100${query}`)).json()._data.students as Row[];
+    const before = await list();
+    const jose = before.find((r) => r.rut === rut.A)!;
+    const maria = before.find((r) => r.rut === rut.B)!;
+    const person = (await db.selectFrom('course_registered_users').select('registered_user_id').where('id', '=', jose.enrolmentId).executeTakeFirstOrThrow()).registered_user_id;
+    const mariaTicket = (await db.selectFrom('tickets').select('id').where('course_registered_user_id', '=', maria.enrolmentId).executeTakeFirstOrThrow()).id;
+    // A tutor's enrolment with a ticket (not one of the cached student rows).
+    const tutorProfile = (await db.selectFrom('profiles').select('id').where('key', '=', 'tutor').executeTakeFirstOrThrow()).id;
+    const tutorRut = formatRut({ body: 17_400_000, dv: computeDv(17_400_000) });
+    const tutorPerson = (await db.insertInto('registered_users').values({ rut: tutorRut, name: 'Ágata', last_name: 'Alba' }).returning('id').executeTakeFirstOrThrow()).id;
+    const tutorEnrolment = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: tutorPerson, profile_id: tutorProfile, classroom_id: este }).returning('id').executeTakeFirstOrThrow()).id;
+    const tutorTicket = (await db.insertInto('tickets').values({
+      course_registered_user_id: tutorEnrolment, course_id: course, ticket_code: 'REPO-CUR-0090', status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high,
+      source_ticket_id: k.incoming, motive_ticket_id: k.welcome, user_create_id: operator.id, user_assigned_id: operator.id,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    await db.updateTable('registered_users').set({ name: 'Josué' }).where('id', '=', person).execute();
+    await db.updateTable('tickets').set({ status_ticket_id: k.closed, closing_date: new Date() }).where('id', '=', mariaTicket).execute();
+    try {
+      const after = await list();
+      expect(after.map((r) => [r.rut, r.name, r.classroom, r.tickets, r.openTickets])).toEqual([
+        [tutorRut, 'Ágata', 'Aula Este', 1, 1],
+        [maria.rut, 'María', 'Aula Oeste', 1, 0],
+        [jose.rut, 'Josué', 'Aula Este', 1, 0],
+      ]);
+      // The documents (the whole report) list the same students in the same order.
+      const { rows } = await workbook(`/api/v2/reports/courses/${course}/student-tickets/excel`);
+      const documentRuts = [...new Set(rows.slice(2).map((r) => r[0]).filter((v) => typeof v === 'string' && /\d-[\dkK]$/.test(v)))];
+      expect(documentRuts).toEqual(after.map((r) => r.rut));
+      // Found by the new name, folded, and by the RUT's digits.
+      expect((await list(`&search=${encodeURIComponent('JOSUÉ')}`)).map((r) => r.rut)).toEqual([jose.rut]);
+      expect((await list(`&search=${encodeURIComponent('agata')}`)).map((r) => r.rut)).toEqual([tutorRut]);
+      expect((await list(`&search=${tutorRut.replace(/[^0-9kK]/g, '').slice(0, 6)}`)).map((r) => r.rut)).toEqual([tutorRut]);
+    } finally {
+      await db.deleteFrom('tickets').where('id', '=', tutorTicket).execute();
+      await db.deleteFrom('course_registered_users').where('id', '=', tutorEnrolment).execute();
+      await db.deleteFrom('registered_users').where('id', '=', tutorPerson).execute();
+      await db.updateTable('registered_users').set({ name: 'José' }).where('id', '=', person).execute();
+      await db.updateTable('tickets').set({ status_ticket_id: k.open, closing_date: null }).where('id', '=', mariaTicket).execute();
+    }
+    expect((await list()).map((r) => [r.rut, r.name, r.tickets, r.openTickets])).toEqual(before.map((r) => [r.rut, r.name, r.tickets, r.openTickets]));
+  });
+
   it('exports one row per attempt, a ticket without attempts as one row', async () => {
     const k = await ticketKeys(ctx.db);
     const { rows } = await workbook(`/api/v2/reports/courses/${course}/student-tickets/excel`);

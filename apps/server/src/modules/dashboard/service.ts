@@ -73,6 +73,11 @@ export class DashboardService {
     private readonly policy?: ClassroomPolicy,
   ) {}
 
+  /** Brings the course's cached student figures up to date (before another module reads course_follow_up_rows). */
+  freshFigures(courseId: number): Promise<void> {
+    return this.students.fresh(courseId);
+  }
+
   async requireCourse(courseId: number): Promise<void> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
   }

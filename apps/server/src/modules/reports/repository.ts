@@ -2,7 +2,7 @@ import { APP_TIME_ZONE, type StudentTicketsRow, type StudentTicketsSummary } fro
 import { sql, type RawBuilder } from 'kysely';
 import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { personSearch } from '../../db/pagination.js';
+import { foldedPersonSearch, personSearch } from '../../db/pagination.js';
 import { resignStages } from '../dashboard/sql.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
@@ -187,24 +187,38 @@ export class ReportRepository {
     return rows;
   }
 
-  /** A page of the students with tickets, in name order, with their numbers of tickets and of open ones; and how many students there are. */
+  /**
+   * A page of the students with tickets, in name order, with their numbers of tickets and of open
+   * ones; and how many students there are. The same students as studentTickets, read from the
+   * course's cached follow-up rows (callers bring them up to date first) and its ticket counts
+   * (enrolment_ticket_counts, kept by triggers): two index ranges of the course and no lookup per
+   * student; enrolments of other profiles with tickets (not in the cached rows) by key.
+   */
   async studentTicketsPage(courseId: number, search: string | undefined, page: { page: number; perPage: number }) {
+    const match = search ? foldedPersonSearch(sql`p.search_name`, sql`p.rut`, search) : sql`true`;
     const rows = await executePrepared(this.db, sql<StudentTicketsSummary & { total: number }>`
-      with chosen as (${this.studentsWithTickets(courseId, search)}),
+      with k as (select k.enrolment_id, k.total as tickets, k.open from enrolment_ticket_counts k where k.course_id = ${courseId} and k.total > 0),
+      people as (
+        select f.enrolment_id as id, f.classroom_id, f.rut, f.name, f.last_name, f.mother_last_name, f.search_name
+        from course_follow_up_rows f where f.course_id = ${courseId}
+        union all
+        -- Each one looked up by key (OFFSET 0 keeps it so), never by hashing every enrolment.
+        select k.enrolment_id, o.classroom_id, o.rut, o.name, o.last_name, o.mother_last_name, o.search_name
+        from k cross join lateral (
+          select e.classroom_id, u.rut, u.name, u.last_name, u.mother_last_name, u.search_name
+          from course_registered_users e join registered_users u on u.id = e.registered_user_id where e.id = k.enrolment_id offset 0
+        ) o
+        where not exists (select 1 from course_follow_up_rows f where f.course_id = ${courseId} and f.enrolment_id = k.enrolment_id)
+      ),
+      chosen as (select p.*, k.tickets, k.open from people p join k on k.enrolment_id = p.id where ${match}),
       page as (
         select * from chosen c order by c.last_name, c.mother_last_name, c.name, c.rut, c.id
         limit ${page.perPage} offset ${(page.page - 1) * page.perPage}
       )
       select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
-        k.tickets, k.open as "openTickets", (select count(*) from chosen)::int as total
+        s.tickets::int as tickets, s.open::int as "openTickets", (select count(*) from chosen)::int as total
       from page s
       left join classrooms cl on cl.id = s.classroom_id
-      cross join lateral (
-        -- From the (enrolment, status) index alone: an enrolment's tickets are all of its course.
-        select count(*)::int as tickets,
-          count(*) filter (where t.status_ticket_id = (select id from status_tickets where key = 'open'))::int as open
-        from tickets t where t.course_registered_user_id = s.id
-      ) k
       order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`);
     const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
     return { rows: rows.map(({ total: _total, ...row }) => row), total };

@@ -110,7 +110,8 @@ export class ReportService {
 
   /** One page of the students with tickets, with their numbers (the report screen reads it a page at a time). */
   async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
-    const [, { rows, total }] = await Promise.all([this.course(courseId), this.repo.studentTicketsPage(courseId, search, { page, perPage })]);
+    await Promise.all([this.course(courseId), this.dashboard.freshFigures(courseId)]);
+    const { rows, total } = await this.repo.studentTicketsPage(courseId, search, { page, perPage });
     return { students: rows, meta: pageMeta(page, perPage, total) };
   }
 
