@@ -39,21 +39,19 @@ export function markServerDatabase(db: Database): void {
 }
 
 /**
- * Runs `run` on one connection with PostgreSQL's generic plan forced for its prepared statements,
- * then resets the setting. PostgreSQL keeps planning a prepared statement for each run's values
- * when its estimate for unknown values is higher (an array of unknown length), and that planning
- * cost more than the run (1–1.5 ms for a ticket page's rows or Mi agenda's page). Only for queries
- * whose plan does not depend on the values. Elsewhere (PGlite) `run` runs as it is.
+ * Runs `run` in a transaction of its own with PostgreSQL's generic plan forced for its prepared
+ * statements (`set local`: it ends with the transaction, failing or not, and holds no session
+ * state, so PgBouncer's transaction mode stays safe). PostgreSQL keeps planning a prepared
+ * statement for each run's values when its estimate for unknown values is higher (an array of
+ * unknown length, many lookups), and that planning cost more than the run (about 1–1.5 ms for Mi
+ * agenda's page, one enrolment, a student's whole history). Only for queries whose plan does not
+ * depend on the values. Elsewhere (PGlite) `run` runs as it is.
  */
 async function withGenericPlan<R>(db: Database, run: (db: Database) => Promise<R>): Promise<R> {
   if (!servers.has(db)) return run(db);
-  return db.connection().execute(async (conn) => {
-    await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
-    try {
-      return await run(conn);
-    } finally {
-      await sql`reset plan_cache_mode`.execute(conn);
-    }
+  return db.transaction().execute(async (trx) => {
+    await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+    return run(trx);
   });
 }
 
