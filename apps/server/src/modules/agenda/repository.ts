@@ -167,6 +167,9 @@ export class AgendaRepository {
     // is 200·graded + expected < 2·expected·P in integers.
     const inactive = sql`(f.last_access is null or f.last_access < cfg.inactive_before)`;
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
+    const matches = sql`(not cfg.limited or f.classroom_id = any(cfg.rooms))
+        and (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
+        and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)`;
     return {
       cfg: sql`cfg (course_id, threshold, inactive_before, contact_before, limited, rooms) as (
         select course_id, threshold, inactive_before, contact_before, limited, rooms::int[]
@@ -176,9 +179,9 @@ export class AgendaRepository {
       /** The rules' flags of a matching row. */
       flags: sql`cfg.threshold as "expectedProgress", (f.stage = 1) as resigning, (f.stage = 0 and ${inactive}) as inactive, (f.stage = 0 and ${behind}) as behind`,
       /** `f` (a row of course cfg.course_id) is at risk and without a recent contact. */
-      matches: sql`(not cfg.limited or f.classroom_id = any(cfg.rooms))
-        and (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
-        and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)`,
+      matches,
+      /** Each course's number of matches (`course_id`, `n`), counted by the course's index range. */
+      counts: sql`select cfg.course_id, k.n from cfg cross join lateral (select count(*)::int as n from course_follow_up_rows f where f.course_id = cfg.course_id and ${matches}) k`,
     };
   }
 
@@ -195,10 +198,10 @@ export class AgendaRepository {
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
-    const { cfg, flags, matches } = await this.atRiskParts(courses, now);
+    const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now);
     const rows = await executeWithGenericPlan(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${cfg},
-      total as (select sum(k.n)::int as n from cfg cross join lateral (select count(*) as n from course_follow_up_rows f where f.course_id = cfg.course_id and ${matches}) k),
+      total as (select sum(c.n)::int as n from (${counts}) c),
       r as (
         select top.* from cfg cross join lateral (
           select f.enrolment_id as "enrolmentId", f.course_id as "courseId", ${STUDENT_SORTS[key]!} as key, ${flags}, f.last_attempt_at as "lastAttemptAt"
@@ -233,13 +236,10 @@ export class AgendaRepository {
   /** How many at-risk students without contact each course has. */
   async atRiskCounts(courses: AgendaCourse[], now = new Date()): Promise<Array<{ courseId: number; n: number }>> {
     if (!courses.length) return [];
-    const { cfg, matches } = await this.atRiskParts(courses, now);
+    const { cfg, counts } = await this.atRiskParts(courses, now);
     const { rows } = await sql<{ courseId: number; n: number }>`
       with ${cfg}
-      select cfg.course_id as "courseId", count(*)::int as n
-      from cfg join course_follow_up_rows f on f.course_id = cfg.course_id
-      where ${matches}
-      group by cfg.course_id order by 1`.execute(this.db);
+      select c.course_id as "courseId", c.n from (${counts}) c where c.n > 0 order by 1`.execute(this.db);
     return rows;
   }
 
