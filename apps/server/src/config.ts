@@ -75,6 +75,8 @@ export const configSchema = z.object({
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   /** How long a ticket edit lock lasts without being renewed. */
   LOCK_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
+  /** Memory for the whole-course answers kept serialised (modules/answers/cache.ts); 0 keeps none. */
+  ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(256),
   CORS_ORIGINS: list.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),

@@ -45,6 +45,8 @@ import { ReminderRepository } from './modules/reminders/repository.js';
 import { ReminderService } from './modules/reminders/service.js';
 import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
+import { AnswerCache } from './modules/answers/cache.js';
+import { AnswerVersionRepository } from './modules/answers/repository.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -98,6 +100,7 @@ export function createServices(db: Database, config: Config) {
     db,
     config,
     repos,
+    answers: new AnswerCache(new AnswerVersionRepository(db), config.ANSWER_CACHE_MB * 1024 * 1024),
     auth: new AuthService(config, repos.users, repos.tokens, repos.audit),
     users: new UserService(repos.users, repos.tokens, repos.audit),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),

@@ -427,6 +427,13 @@ export interface DB {
   agenda_course_settings: AgendaCourseSettingsTable;
   user_agenda_settings: UserAgendaSettingsTable;
   moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
+  answer_versions: AnswerVersionTable;
+}
+
+/** The version of what a course's whole answers read (scope = course id), and of what every course shows (scope 0) (0024). */
+export interface AnswerVersionTable {
+  scope: number;
+  version: ColumnType<string, string, string>;
 }
 
 /** One scheduled (nightly) Moodle sync of a course per day (0006). */

@@ -6,6 +6,7 @@ import { requireAuth } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { sendKept } from '../answers/cache.js';
 import { presentRawEnrolments } from '../students/routes.js';
 import type { TicketDimension } from './sql.js';
 import type { ProgressKind, TicketCount } from './service.js';
@@ -105,14 +106,18 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
 
   // Each student's state and grade on chosen activities.
   // The whole list (the original's answer) or, with `page`, one page of it and its place.
-  app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams, querystring: pageQuery } }, async (request) => {
+  app.get('/activities/:id/course-registered-users/:course', { config: follow, schema: { tags, params: activitiesParams, querystring: pageQuery } }, async (request, reply) => {
     const { page, perPage = DEFAULT_STUDENTS_PER_PAGE } = request.query;
     const { course, id } = request.params;
     const actor = requireAuth(request);
     if (page) return ok(await dashboard.studentsOnActivities(course, id, actor, { page, perPage }));
-    const students = await dashboard.studentsOnActivities(course, id, actor);
-    // The original client reads the raw enrolments of the students with a pending activity at the top level (CLIENT_CONTRACT.md §2.9).
-    const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
-    return { ...ok(students), usersWithPendingActivities: pending };
+    // The whole list is kept serialised until a row it shows changes (answers/cache.ts); access is checked first, every time.
+    await dashboard.scope(course, undefined, actor);
+    return sendKept(request, reply, services.answers, course, async () => {
+      const students = await dashboard.studentsOnActivities(course, id, actor);
+      // The original client reads the raw enrolments of the students with a pending activity at the top level (CLIENT_CONTRACT.md §2.9).
+      const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
+      return { value: { ...ok(students), usersWithPendingActivities: pending } };
+    });
   });
 };

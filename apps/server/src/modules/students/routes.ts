@@ -24,6 +24,7 @@ import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
+import { sendKept } from '../answers/cache.js';
 import type { EnrolmentRow, StudentRow } from './repository.js';
 import { lastAccessText, lastSyncText, rawClassroom, rawEnrolment, rawEnrolmentStudent, rawStudent } from './raw.js';
 import type { EnrolmentService } from './service.js';
@@ -250,11 +251,13 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     const { rows, meta } = await courseUsers(request.params.id, request.query, false, classroomIds);
     return ok(laravelPaginator(request, await presentRawEnrolments(request, enrolments, rows), meta!));
   });
-  // Every enrolment of the course, raw, as an array.
-  app.get('/course-registered-user/:id/users/all', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
-    const { rows } = await courseUsers(request.params.id, request.query, true);
-    return ok(await presentRawEnrolments(request, enrolments, rows));
-  });
+  // Every enrolment of the course, raw, as an array (kept serialised until a row it shows changes: answers/cache.ts).
+  app.get('/course-registered-user/:id/users/all', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, (request, reply) =>
+    sendKept(request, reply, services.answers, request.params.id, async () => {
+      const { rows } = await courseUsers(request.params.id, request.query, true);
+      return { value: ok(await presentRawEnrolments(request, enrolments, rows)) };
+    }),
+  );
   // Gestión de estudiantes / Conformar aulas: the course with its enrolments in `relationships.collection.data`.
   app.get('/courses/:id/registered-users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
     const { rows } = await courseUsers(request.params.id, request.query, true);

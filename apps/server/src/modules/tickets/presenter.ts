@@ -15,6 +15,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { relationship, resource } from '../../http/envelope.js';
 import { lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
+import { live } from '../answers/cache.js';
 import type { TicketDetailRow } from './detail-repository.js';
 import type { TicketFilterRow } from './filter-repository.js';
 import type { TicketHistoryRow, TicketParts, TicketRow } from './repository.js';
@@ -90,7 +91,8 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
   const close = t.status_key !== 'open';
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
-  const age = ticketAgeDays(t.created_at, t.closing_date);
+  // An open ticket's age grows with the clock: computed when the answer is written (answers/cache.ts).
+  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live((now) => ticketAgeDays(t.created_at, null, now));
   const actor = request.auth;
   const properties: TicketProperties = {
     id: t.id,
@@ -157,7 +159,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
     updatedAt: created.date,
     createdAtIso: iso(t.created_at)!,
     ageTicket: age,
-    ageText: ticketAgeText(age),
+    ageText: t.closing_date ? ticketAgeText(age) : live((now) => ticketAgeText(ticketAgeDays(t.created_at, null, now))),
     close,
     showDeleteButton: actor ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor) : false,
     attempts,

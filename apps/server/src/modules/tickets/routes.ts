@@ -30,6 +30,7 @@ import { invalid } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
+import { sendKept } from '../answers/cache.js';
 import type { Services } from '../../services.js';
 import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
 import type { TicketParts, TicketRow } from './repository.js';
@@ -66,11 +67,12 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return rows.map((t) => presentTicket(request, t, loaded));
   };
   // `compact` (this product's own screens) leaves the raw attempts and Moodle results out: no query for them.
-  const list = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
+  const listed = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
     const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
     const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await present(request, rows);
-    return ok(collection(request, path(request), 'tickets', presented, meta));
+    return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
   };
+  const list = async (...args: Parameters<typeof listed>) => (await listed(...args)).value;
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {
     const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), tickets.attemptsOf([id])]);
@@ -79,9 +81,18 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
 
   // Lists (operators see only the tickets assigned to them).
   app.get('/tickets', { config: work, schema: { tags, querystring: ticketListQuerySchema } }, (request) => list(request, 'queue', request.query));
-  app.get('/tickets/course-registered-users/course/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request) =>
-    list(request, 'course', request.query, { course_id: request.params.id }),
-  );
+  // The Ticket screen's "Buscar" of the original client asks for the course's every ticket with its
+  // attempts and results (28 MB at 30,000 tickets): the whole list is kept serialised (answers/cache.ts)
+  // until a row it shows changes, or an edit lock it shows expires.
+  app.get('/tickets/course-registered-users/course/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request, reply) => {
+    const course = { course_id: request.params.id };
+    if (request.query.page !== undefined || request.query.compact) return list(request, 'course', request.query, course);
+    return sendKept(request, reply, services.answers, request.params.id, async () => {
+      const { rows, value } = await listed(request, 'course', request.query, course);
+      const locks = rows.flatMap((t) => (t.lock_expires_at ? [new Date(t.lock_expires_at).getTime()] : []));
+      return { value, validUntil: Math.min(Infinity, ...locks) };
+    });
+  });
   app.get('/tickets/code/:code', { config: work, schema: { tags, params: z.object({ code: z.string().trim().min(1).max(30) }), querystring: ticketListQuerySchema } }, (request) =>
     list(request, 'search', request.query, { code: request.params.code }),
   );
