@@ -284,7 +284,8 @@ async function timeDirect(fn: () => Promise<unknown>, runs: number): Promise<num
 export async function load(base: string, token: string, ep: Endpoint, connections: number, seconds: number): Promise<LoadRow> {
   const latencies: number[] = [];
   let errors = 0;
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  // As a browser asks (the original client's whole-course answers are sent gzipped to those who accept it).
+  const headers = { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', authorization: `Bearer ${token}` };
   const requests: autocannon.Request[] = [
     {
       method: ep.method ?? 'GET',

@@ -1,7 +1,9 @@
+import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { acceptsGzip } from '../src/modules/answers/cache.js';
 import { seedChain, ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -165,6 +167,25 @@ describe('whole-course answers kept serialised', () => {
     await kept(u.activities);
     const refused = await ctx.request({ method: 'GET', url: u.activities, token: tutor.token });
     expect(refused.statusCode).toBe(403);
+  });
+
+  it('sends a kept answer gzipped to a client that accepts it, and as it is to one that does not', async () => {
+    const u = urls(A.course, activityA);
+    const plain = await kept(u.enrolments);
+    for (const accept of ['gzip, deflate, br', 'br;q=1.0, gzip;q=0.8']) {
+      const res = await ctx.request({ method: 'GET', url: u.enrolments, token: admin, headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(JSON.parse(zlib.gunzipSync(res.rawPayload).toString())).toEqual(plain);
+    }
+    const refused = await ctx.request({ method: 'GET', url: u.enrolments, token: admin, headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.json()).toEqual(plain);
+    // An answer with live values (a ticket's age) is written at each serving, not gzipped.
+    const tickets = await ctx.request({ method: 'GET', url: u.tickets, token: admin, headers: { 'accept-encoding': 'gzip' } });
+    expect(tickets.headers['content-encoding']).toBeUndefined();
+    expect(tickets.json()).toEqual(await rebuilt(u.tickets));
+    expect([acceptsGzip('GZIP'), acceptsGzip('*'), acceptsGzip('deflate'), acceptsGzip(undefined), acceptsGzip('x-gzip;q=0.5')]).toEqual([true, true, false, false, true]);
   });
 
   it('keeps no more bytes than it is given', async () => {

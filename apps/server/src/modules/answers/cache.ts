@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
@@ -42,14 +44,24 @@ export const live = <T>(value: (now: Date) => T): T => new Live(value) as unknow
 
 interface Entry {
   version: string;
-  /** The text between the live values (one part when there is none). */
-  parts: string[];
+  /** The answer's text in UTF-8, live values left out. */
+  body: Buffer;
+  /** Where each live value goes in `body` (byte offsets, ascending). */
+  at: number[];
   lives: Live<unknown>[];
-  /** The whole text, when nothing in it is live. */
-  body: Buffer | null;
   bytes: number;
+  /** The same text gzipped, made on the first asking (only when nothing in it is live). */
+  gzip?: Promise<Buffer>;
   /** Time (ms) after which the answer must be read again (e.g. an edit lock it shows expires). */
   validUntil: number;
+}
+
+const gzip = promisify(zlib.gzip);
+
+/** An answer to send, gzipped when the client accepts it and nothing in it is live. */
+export interface Served {
+  body: Buffer;
+  gzipped: boolean;
 }
 
 /** What a build returns: the answer, and when it stops being true by the clock alone. */
@@ -67,24 +79,27 @@ function serialise(value: unknown, version: string, validUntil: number): Entry {
   } finally {
     collecting = null;
   }
-  if (!lives.length) {
-    const body = Buffer.from(text);
-    return { version, parts: [], lives, body, bytes: body.length, validUntil };
-  }
-  const parts = text.split(MARKS);
-  return { version, parts, lives, body: null, bytes: text.length * 2, validUntil };
+  const parts = lives.length ? text.split(MARKS) : [text];
+  const at: number[] = [];
+  let offset = 0;
+  for (let i = 0; i < parts.length - 1; i++) at.push((offset += Buffer.byteLength(parts[i]!)));
+  const body = Buffer.from(lives.length ? parts.join('') : text);
+  return { version, body, at, lives, bytes: body.length + lives.length * 64, validUntil };
 }
 
-function render(entry: Entry): Buffer | string {
-  if (entry.body) return entry.body;
+/** The kept text with the live values written in: slices of it and the values, copied once. */
+function render(entry: Entry): Buffer {
+  if (!entry.lives.length) return entry.body;
   const now = new Date();
-  const out: string[] = new Array(entry.parts.length * 2 - 1);
+  const pieces: Buffer[] = [];
+  let from = 0;
   for (let i = 0; i < entry.lives.length; i++) {
-    out[2 * i] = entry.parts[i]!;
-    out[2 * i + 1] = entry.lives[i]!.render(now);
+    const to = entry.at[i]!;
+    pieces.push(entry.body.subarray(from, to), Buffer.from(entry.lives[i]!.render(now)));
+    from = to;
   }
-  out[out.length - 1] = entry.parts[entry.parts.length - 1]!;
-  return out.join('');
+  pieces.push(entry.body.subarray(from));
+  return Buffer.concat(pieces);
 }
 
 export class AnswerCache {
@@ -100,7 +115,7 @@ export class AnswerCache {
   ) {}
 
   /** The answer under `key` for a course: the kept one while still true, else a new build. */
-  async get(key: string, courseId: number, build: () => Promise<Built>): Promise<Buffer | string> {
+  async get(key: string, courseId: number, build: () => Promise<Built>, acceptsGzip = false): Promise<Served> {
     const version = await this.versions.versionOf(courseId);
     const kept = this.entries.get(key);
     if (kept && kept.version === version && kept.validUntil > Date.now()) {
@@ -108,7 +123,7 @@ export class AnswerCache {
       this.entries.delete(key);
       this.entries.set(key, kept);
       this.counts.kept++;
-      return render(kept);
+      return this.serve(key, kept, acceptsGzip);
     }
     const flight = `${key}\n${version}`;
     let pending = this.building.get(flight);
@@ -119,7 +134,28 @@ export class AnswerCache {
       pending.then(done, done);
       this.counts.built++;
     }
-    return render(await pending);
+    return this.serve(key, await pending, acceptsGzip);
+  }
+
+  /**
+   * The kept text, or its gzip (compressed once, off the main thread: 11 MB of enrolments are
+   * about 0.6 MB gzipped, which is what the browser's network and the server's socket carry).
+   */
+  private async serve(key: string, entry: Entry, acceptsGzip: boolean): Promise<Served> {
+    if (!acceptsGzip || entry.lives.length) return { body: render(entry), gzipped: false };
+    if (!entry.gzip) {
+      entry.gzip = gzip(entry.body, { level: 6 });
+      entry.gzip.then(
+        (z) => {
+          if (this.entries.get(key) !== entry) return;
+          entry.bytes += z.length;
+          this.bytes += z.length;
+          this.evict();
+        },
+        () => undefined,
+      );
+    }
+    return { body: await entry.gzip, gzipped: true };
   }
 
   private keep(key: string, entry: Entry): Entry {
@@ -127,11 +163,15 @@ export class AnswerCache {
     if (entry.bytes > this.maxBytes) return entry;
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
+    this.evict();
+    return entry;
+  }
+
+  private evict() {
     for (const [old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(old);
     }
-    return entry;
   }
 
   private drop(key: string) {
@@ -155,6 +195,19 @@ export class AnswerCache {
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, build: () => Promise<Built>) {
   const actor = requireAuth(request);
   const key = `${actor.id}:${actor.roleId}:${actor.role ?? ''}\n${baseUrl(request)}\n${request.url}`;
-  const body = await cache.get(key, courseId, build);
-  return reply.type('application/json; charset=utf-8').send(body);
+  const { body, gzipped } = await cache.get(key, courseId, build, acceptsGzip(request.headers['accept-encoding']));
+  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+  if (gzipped) reply.header('content-encoding', 'gzip');
+  return reply.send(body);
+}
+
+/** Whether an Accept-Encoding header takes gzip (`gzip` or `*`, not at q=0). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return text.split(',').some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
 }
