@@ -26,6 +26,7 @@ const urls = (course: number, activity: number) => ({
   tickets: `/api/v2/tickets/course-registered-users/course/${course}`,
   enrolments: `/api/v2/course-registered-user/${course}/users/all`,
   activities: `/api/v2/activities/[${activity}]/course-registered-users/${course}`,
+  report: `/api/v2/reports/courses/${course}/student-tickets?page=1`,
 });
 type Answer = keyof ReturnType<typeof urls>;
 const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
@@ -79,7 +80,7 @@ describe('whole-course answers kept serialised', () => {
     ['ticket_details', 'tickets', async () => ctx.db.insertInto('ticket_details').values({ ticket_id: A.ticket, user_created_id: adminId, status_detail_ticket_id: (await ticketKeys(ctx.db)).success, comment: 'Contestó' }).execute()],
     ['log_editing_tickets', 'tickets', () => ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(Date.now() + 600_000) }).execute()],
     ['course_registered_users', 'enrolments', () => ctx.db.updateTable('course_registered_users').set({ final_qualification: '5.5' }).where('id', '=', A.enrolment).execute()],
-    ['registered_users', 'activities', () => ctx.db.updateTable('registered_users').set({ name: 'Pía Andrea' }).where('id', '=', A.student).execute()],
+    ['registered_users', 'report', () => ctx.db.updateTable('registered_users').set({ name: 'Pía Andrea' }).where('id', '=', A.student).execute()],
     ['activity_course_users', 'activities', () => ctx.db.updateTable('activity_course_users').set({ grade: '4.0' }).where('activity_id', '=', activityA).execute()],
     ['activities', 'enrolments', () => ctx.db.updateTable('activities').set({ description: 'Actividad renombrada' }).where('id', '=', activityA).execute()],
     ['courses', 'tickets', () => ctx.db.updateTable('courses').set({ description: 'Curso renombrado' }).where('id', '=', A.course).execute()],

@@ -6,6 +6,7 @@ import { href, ok } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { sendKept } from '../answers/cache.js';
 import { dayCardAnswer, operatorTableAnswer } from './presenter.js';
 import { ReportRepository } from './repository.js';
 import { ReportService, type ReportFile } from './service.js';
@@ -78,9 +79,11 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   // Tickets per student.
-  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } }, async (request) => {
+  // Every page sorts the course's students with tickets by name: kept serialised until one of
+  // those rows changes (answers/cache.ts), as the report is paged through and read again.
+  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } }, (request, reply) => {
     const { search, page = 1, perPage = STUDENT_TICKETS_PER_PAGE } = request.query;
-    return ok(await reports.studentTicketsPage(request.params.id, search, page, perPage));
+    return sendKept(request, reply, services.answers, request.params.id, async () => ({ value: ok(await reports.studentTicketsPage(request.params.id, search, page, perPage)) }));
   });
   app.get('/reports/courses/:id/student-tickets/:enrolment', { config, schema: { tags, params: idParams.extend({ enrolment: idParams.shape.id }) } }, async (request) =>
     ok(await reports.studentTicketsOf(request.params.id, request.params.enrolment)),
