@@ -23,8 +23,12 @@ import type { Database } from '../db/database.js';
 export const BACKUP_FORMAT = 'sigaf-backup';
 export const BACKUP_VERSION = 1;
 const BATCH = 2000;
-/** Kysely's own bookkeeping: compared, not copied. */
-const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+/**
+ * Not copied: Kysely's own bookkeeping (compared instead), and the answer versions (0024), which
+ * are the server's own state — a restore gives every course new ones (its inserts fire the
+ * triggers, and sigaf_rebuild_stats() gives scope 0 a new value), so no answer kept before it is served.
+ */
+const NOT_COPIED = new Set(['kysely_migration', 'kysely_migration_lock', 'answer_versions']);
 
 export interface BackupHeader {
   format: typeof BACKUP_FORMAT;
@@ -44,7 +48,7 @@ async function tablesInOrder(db: Database): Promise<string[]> {
     await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(db)
   ).rows
     .map((r) => r.name)
-    .filter((n) => !MIGRATION_TABLES.has(n));
+    .filter((n) => !NOT_COPIED.has(n));
   const edges = (
     await sql<{ child: string; parent: string }>`
       select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
