@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { triggerFunction as fn } from './sql-helpers.js';
 
 /**
  * Versions of what the whole-course answers read (docs/development/performance.md, "Whole-course
@@ -43,13 +44,6 @@ const BUMP = (scopes: string) => `
   insert into answer_versions as v (scope, version)
   select s, nextval('answer_version_seq') from (select distinct s from (${scopes}) x(s) where s is not null order by 1) y
   on conflict (scope) do update set version = excluded.version`;
-
-const fn = (name: string, body: string) => `create or replace function ${name}() returns trigger language plpgsql as $fn$
-begin
-  ${body};
-  return null;
-end
-$fn$`;
 
 function statements(): string[] {
   const out = [
