@@ -84,6 +84,8 @@ export function presentLock(request: FastifyRequest, l: TicketLockRow) {
  * enrolment's Moodle results; without it (our own lists that do not need them) both are left out.
  * showDeleteButton depends on who asks.
  */
+const DAY_MS = 86_400_000;
+
 export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false) {
   const details = parts ? (parts.details.get(t.id) ?? []) : undefined;
   const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
@@ -92,7 +94,8 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
   // An open ticket's age grows with the clock: computed when the answer is written (answers/cache.ts).
-  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live((now) => ticketAgeDays(t.created_at, null, now));
+  const nextDay = (now: Date) => new Date(t.created_at).getTime() + (ticketAgeDays(t.created_at, null, now) + 1) * DAY_MS;
+  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live((now) => ticketAgeDays(t.created_at, null, now), nextDay);
   const actor = request.auth;
   const properties: TicketProperties = {
     id: t.id,
@@ -159,7 +162,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
     updatedAt: created.date,
     createdAtIso: iso(t.created_at)!,
     ageTicket: age,
-    ageText: t.closing_date ? ticketAgeText(age) : live((now) => ticketAgeText(ticketAgeDays(t.created_at, null, now))),
+    ageText: t.closing_date ? ticketAgeText(age) : live((now) => ticketAgeText(ticketAgeDays(t.created_at, null, now)), nextDay),
     close,
     showDeleteButton: actor ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor) : false,
     attempts,
