@@ -174,7 +174,10 @@ export class AnswerCache {
           this.bytes += z.length - replaced;
           this.evict();
         },
-        () => undefined,
+        () => {
+          // A failed compression is not kept: the next asking tries again.
+          if (entry.encoded[encoding] === encoded) delete entry.encoded[encoding];
+        },
       );
     }
     return { body: await encoded.body, encoding };
