@@ -60,6 +60,11 @@ export function ticketAgeDays(createdAt: Date | string, closingDate: Date | stri
   return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY_MS));
 }
 
+/** When an open ticket's age in days next changes after `now` (ms): one more whole day after its creation. */
+export function ticketAgeChangesAt(createdAt: Date | string, now: Date = new Date()): number {
+  return new Date(createdAt).getTime() + (ticketAgeDays(createdAt, null, now) + 1) * DAY_MS;
+}
+
 /** "< 24h", "1 día", "N días" (the original's "1 días" fixed). */
 export function ticketAgeText(days: number): string {
   if (days < 1) return '< 24h';

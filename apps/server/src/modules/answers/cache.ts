@@ -17,7 +17,7 @@ import type { AnswerVersionRepository } from './repository.js';
  * new version in the transaction of every write to a table its answers read), read before the
  * data: a kept answer is served only while the version is the one it was read at, so it is never
  * staler than the last committed change. Values that change with the clock (a ticket's age) are
- * `live`: written at serve time. One build per key and version at a time; the kept answers are
+ * `live`: written at serve time, and a compressed copy holds until the first of them changes. One build per key and version at a time; the kept answers are
  * bounded in bytes (ANSWER_CACHE_MB), the least recently served going first.
  */
 
@@ -76,7 +76,7 @@ const ENCODERS: Record<Encoding, (body: Buffer, again: boolean) => Promise<Buffe
   gzip: (body) => gzip(body, { level: 6 }),
 };
 
-/** An answer to send, compressed when the client accepts it and nothing in it is live. */
+/** An answer to send, compressed when the client accepts it. */
 export interface Served {
   body: Buffer;
   encoding: Encoding | null;

@@ -5,6 +5,7 @@ import {
   TICKET_HISTORY_ACTIONS,
   TICKET_MSG,
   type RawTicketDetail,
+  ticketAgeChangesAt,
   ticketAgeDays,
   ticketAgeText,
   type TicketDetailProperties,
@@ -84,8 +85,6 @@ export function presentLock(request: FastifyRequest, l: TicketLockRow) {
  * enrolment's Moodle results; without it (our own lists that do not need them) both are left out.
  * showDeleteButton depends on who asks.
  */
-const DAY_MS = 86_400_000;
-
 export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false) {
   const details = parts ? (parts.details.get(t.id) ?? []) : undefined;
   const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
@@ -94,7 +93,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
   // An open ticket's age grows with the clock: computed when the answer is written (answers/cache.ts).
-  const nextDay = (now: Date) => new Date(t.created_at).getTime() + (ticketAgeDays(t.created_at, null, now) + 1) * DAY_MS;
+  const nextDay = (now: Date) => ticketAgeChangesAt(t.created_at, now);
   const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live((now) => ticketAgeDays(t.created_at, null, now), nextDay);
   const actor = request.auth;
   const properties: TicketProperties = {
