@@ -47,6 +47,7 @@ import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
 import { AnswerCache } from './modules/answers/cache.js';
 import { AnswerVersionRepository } from './modules/answers/repository.js';
+import { KeptTotals } from './modules/answers/totals.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -95,19 +96,20 @@ export function createServices(db: Database, config: Config) {
   const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleConnection, repos.audit, jobs.queue, config);
   moodlePush.registerJobs(jobs.handlers);
   const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, repos.users, ticketAccess, repos.audit);
+  const answerVersions = new AnswerVersionRepository(db);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
   return {
     db,
     config,
     repos,
-    answers: new AnswerCache(new AnswerVersionRepository(db), config.ANSWER_CACHE_MB * 1024 * 1024),
+    answers: new AnswerCache(answerVersions, config.ANSWER_CACHE_MB * 1024 * 1024),
     auth: new AuthService(config, repos.users, repos.tokens, repos.audit),
     users: new UserService(repos.users, repos.tokens, repos.audit),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
     activities: new ActivityService(repos.activities, repos.audit),
-    students: new StudentService(repos.students, repos.audit),
+    students: new StudentService(repos.students, repos.audit, new KeptTotals(answerVersions)),
     enrolments: new EnrolmentService(repos.enrolments, repos.audit),
     studentImport: new StudentImporter(db, repos.students, repos.enrolments),
     tickets,

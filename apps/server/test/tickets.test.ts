@@ -220,6 +220,15 @@ describe('creating tickets', () => {
     expect(await ctx.db.selectFrom('tickets').select('id').where('course_id', '=', p.course).execute()).toHaveLength(3);
     const seq = await ctx.db.selectFrom('ticket_code_sequences').select('last_value').where('prefix', '=', 'GEO-GEO').executeTakeFirstOrThrow();
     expect(seq.last_value).toBe(10000);
+    // A search by code finds exactly the codes containing the text, whichever part of it the index is asked for.
+    const all = codes.map((c) => c.ticket_code);
+    for (const term of ['geo-geo-1000', '9999', 'GEO-0001', 'eo-geo-999', 'O-GEO-10000', 'XGEO-GEO-0001', 'geo-geo-0000', 'GEO-GEO', '-1000', 'geo-geo-9999 ']) {
+      const want = all.filter((c) => c.toLowerCase().includes(term.trim().toLowerCase())).sort();
+      const byRoute = await api('GET', `/tickets/code/${encodeURIComponent(term)}?course_id=${p.course}`, admin.token);
+      expect(byRoute.json()._data.collections.map((c: Json) => c.properties.ticketCode).sort(), term).toEqual(want);
+      const bySearch = await api('GET', `/tickets?course_id=${p.course}&status=all&search=${encodeURIComponent(term)}&page=1&perPage=10`, admin.token);
+      expect(bySearch.json()._data.collections.map((c: Json) => c.properties.ticketCode).sort(), term).toEqual(want);
+    }
   });
 });
 
@@ -525,6 +534,26 @@ describe('lists', () => {
     const bad = await api('GET', `/tickets${q({ compact: 'quizás' })}`, admin.token);
     expect(bad.statusCode).toBe(422);
     expect(bad.json()._data.errors).toHaveProperty('compact');
+  });
+
+  it('totals across every course (read from the kept counts) equal the tickets themselves', async () => {
+    const live = async (where: ReturnType<typeof sql>) => (await sql<{ n: number }>`select count(*)::int as n from tickets t where ${where}`.execute(ctx.db)).rows[0]!.n;
+    const open = sql`t.status_ticket_id = ${keys.open}`;
+    const cases: Array<[Json, ReturnType<typeof sql>]> = [
+      [{ status: 'all', user_assigned_id: opA.id }, sql`t.user_assigned_id = ${opA.id}`],
+      [{ status: 'open', user_assigned_id: opB.id }, sql`t.user_assigned_id = ${opB.id} and ${open}`],
+      [{ status: 'closed', priority_ticket_id: keys.low }, sql`t.priority_ticket_id = ${keys.low} and t.status_ticket_id <> ${keys.open}`],
+      [{ status: 'all' }, sql`true`],
+    ];
+    for (const [filters, where] of cases) {
+      const page = await api('GET', `/tickets${q({ ...filters, page: 1, perPage: 3 })}`, admin.token);
+      expect(page.json()._data.meta.total, JSON.stringify(filters)).toBe(await live(where));
+    }
+    const byRoute = await api('GET', `/tickets/operator/${opA.id}${q({ page: 1, perPage: 3 })}`, admin.token);
+    expect(byRoute.json()._data.meta.total).toBe(await live(sql`t.user_assigned_id = ${opA.id}`));
+    // An operator's own list: the same counts, as theirs.
+    const mine = await api('GET', `/tickets${q({ status: 'all', page: 1, perPage: 3 })}`, opB.token);
+    expect(mine.json()._data.meta.total).toBe(await live(sql`t.user_assigned_id = ${opB.id}`));
   });
 
   it('paginates and sorts on the server', async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { triggerFunction as fn } from './sql-helpers.js';
+import { bumpAnswerVersions, triggerFunction as fn } from './sql-helpers.js';
 
 /**
  * Versions of what the whole-course answers read (docs/development/performance.md, "Whole-course
@@ -39,11 +39,7 @@ const GLOBAL = [
   'status_detail_tickets', 'source_tickets', 'type_tickets', 'sections', 'platforms', 'regions', 'categories',
 ];
 
-/** New values for the given scopes, locked in key order. */
-const BUMP = (scopes: string) => `
-  insert into answer_versions as v (scope, version)
-  select s, nextval('answer_version_seq') from (select distinct s from (${scopes}) x(s) where s is not null order by 1) y
-  on conflict (scope) do update set version = excluded.version`;
+const BUMP = bumpAnswerVersions;
 
 function statements(): string[] {
   const out = [

@@ -26,3 +26,9 @@ export const withTrigram = (what: string, indexes: string[]) => `do $$
         ${indexes.map((i) => `${i};`).join('\n        ')}
       end if;
     end $$`;
+
+/** New values in answer_versions (migration 0024) for the given scopes (a query of one column), locked in key order. */
+export const bumpAnswerVersions = (scopes: string) => `
+  insert into answer_versions as v (scope, version)
+  select s, nextval('answer_version_seq') from (select distinct s from (${scopes}) x(s) where s is not null order by 1) y
+  on conflict (scope) do update set version = excluded.version`;

@@ -31,7 +31,8 @@ export class StudentRepository {
       .select(sql<number>`(select count(*) from course_registered_users e where e.registered_user_id = r.id)`.as('enrolments_count'));
   }
 
-  async list(q: ListQuery & { courseId?: number }): Promise<Page<StudentRow>> {
+  /** `total`: how a search's total is had, given how to count it (the service may keep it). */
+  async list(q: ListQuery & { courseId?: number }, total: (count: () => Promise<number>) => Promise<number> = (count) => count()): Promise<Page<StudentRow>> {
     let query = this.base();
     if (q.search) query = query.where(foldedPersonSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     if (q.courseId) {
@@ -44,11 +45,9 @@ export class StudentRepository {
     // planner would read every student in order (it costs the count as if the limit stopped it);
     // counted apart, the matches come from the trigram indexes (migration 0016).
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
-    const [rows, total] = await Promise.all([
-      ordered.limit(perPage).offset((q.page - 1) * perPage).execute(),
-      query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, meta: pageMeta(q.page, perPage, Number(total.n)) };
+    const count = async () => Number((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+    const [rows, n] = await Promise.all([ordered.limit(perPage).offset((q.page - 1) * perPage).execute(), total(count)]);
+    return { rows, meta: pageMeta(q.page, perPage, n) };
   }
 
   findById(id: number) {

@@ -1,6 +1,7 @@
 import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { KeptTotals } from '../answers/totals.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { requireOption, withoutUndefined } from '../shared/rules.js';
 import type { ActivityResultRow, EnrolmentRepository, StudentRepository, StudentRow, StudentValues } from './repository.js';
@@ -9,10 +10,13 @@ export class StudentService {
   constructor(
     private readonly repo: StudentRepository,
     private readonly audit: AuditRepository,
+    private readonly totals: KeptTotals,
   ) {}
 
+  /** A search across every student pages with its total counted once per version of the students (KeptTotals). */
   list(q: ListQuery & { courseId?: number }) {
-    return this.repo.list(q);
+    const search = q.search;
+    return this.repo.list(q, search && !q.courseId ? (count) => this.totals.studentSearch(search, count) : undefined);
   }
 
   async get(id: number) {

@@ -2,15 +2,17 @@ import { sql, type RawBuilder, type Updateable } from 'kysely';
 import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
-import { DEFAULT_PER_PAGE, likePattern, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { OneValueQuery } from '../../db/compiled.js';
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
 import { coursePeople, orgPeople } from './search-repository.js';
-import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal } from './sql.js';
+import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal, codeContains } from './sql.js';
 
 /** The sort keys that read the ticket's enrolment or student (SORTS). */
 const ENROLMENT_SORTS = new Set(['student', 'rut', 'classroom']);
+/** PostgreSQL's estimate of an array parameter's length (see inOrder). */
+const PLANNED_IDS = 10;
 /** Up to this many matching enrolments across the organisation, a search reads their tickets by index. */
 const ORG_PEOPLE = 2000;
 
@@ -67,16 +69,16 @@ export class TicketRepository {
     if (q.user_assigned_id) w.push(sql`t.user_assigned_id = ${q.user_assigned_id}`);
     if (q.assignedTo) w.push(sql`t.user_assigned_id = ${q.assignedTo}`);
     if (q.enrolmentId) w.push(sql`t.course_registered_user_id = ${q.enrolmentId}`);
-    if (q.code) w.push(sql`t.ticket_code ilike ${likePattern(q.code.trim())}`);
+    if (q.code) w.push(codeContains(q.code));
     if (q.from) w.push(sql`t.created_at >= ${dayStart(q.from)}`);
     if (q.to) w.push(sql`t.created_at < ${dayStart(q.to, 1)}`);
     if (q.search && people) {
-      w.push(sql`(t.ticket_code ilike ${likePattern(q.search)} or t.course_registered_user_id = any(${people}::int[]))`);
+      w.push(sql`(${codeContains(q.search)} or t.course_registered_user_id = any(${people}::int[]))`);
     } else if (q.search) {
       // Many matching students (orgPeople): found once from the trigram indexes of migration 0016.
       const people = sql`select se.id from course_registered_users se join registered_users sr on sr.id = se.registered_user_id
         where ${foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, q.search)}`;
-      w.push(sql`(t.ticket_code ilike ${likePattern(q.search)} or t.course_registered_user_id in (${people}))`);
+      w.push(sql`(${codeContains(q.search)} or t.course_registered_user_id in (${people}))`);
     }
     return w;
   }
@@ -111,11 +113,11 @@ export class TicketRepository {
 
   /**
    * The condition on ticket_counts (migration 0008, kept by triggers in the same transaction)
-   * that gives the total of a course's list filtered by status and at most one of type,
+   * that gives the total of a course's (or every course's) list filtered by status and at most one of type,
    * priority, source, motive or assignee; undefined when the filters need the tickets themselves.
    */
   private countFromSummary(q: TicketQuery & { search?: string }): RawBuilder<unknown> | undefined {
-    if (!q.course_id || q.classroom_id || q.enrolmentId || q.code || q.from || q.to || q.search) return undefined;
+    if (q.classroom_id || q.enrolmentId || q.code || q.from || q.to || q.search) return undefined;
     if (q.assignedTo && q.user_assigned_id && q.assignedTo !== q.user_assigned_id) return undefined;
     const assignee = q.assignedTo || q.user_assigned_id;
     const dims: Array<[number, number | undefined]> = [
@@ -128,7 +130,8 @@ export class TicketRepository {
     const chosen = dims.filter(([, v]) => v);
     if (chosen.length > 1) return undefined;
     const [dim, value] = chosen[0] ?? [1, undefined];
-    const w: RawBuilder<unknown>[] = [sql`k.course_id = ${q.course_id}`, sql`k.dim = ${dim}`];
+    // Without a course (Administración by operator), every course's rows of the dimension.
+    const w: RawBuilder<unknown>[] = [...(q.course_id ? [sql`k.course_id = ${q.course_id}`] : []), sql`k.dim = ${dim}`];
     if (value) w.push(sql`k.value = ${value}`);
     if (q.status === 'open') w.push(sql`k.status_ticket_id = ${OPEN_STATUS}`);
     else if (q.status === 'closed') w.push(sql`k.status_ticket_id is distinct from ${OPEN_STATUS}`);
@@ -193,10 +196,17 @@ export class TicketRepository {
 
   private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
 
-  /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
+  /**
+   * These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time
+   * cost more than running them). PostgreSQL keeps the prepared statement's one plan only while
+   * the plans for each run's values are not cheaper on average than it, and it estimates an array
+   * of unknown length at ten: a search's page of one ticket made each connection plan every run
+   * again (0.9 ms). The ids are padded to ten with 0, which no ticket has.
+   */
   private async inOrder(ids: number[]): Promise<TicketRow[]> {
     if (!ids.length) return [];
-    const byId = new Map((await this.byIds.rows(this.db, ids)).map((r) => [r.id, r]));
+    const padded = ids.length >= PLANNED_IDS ? ids : ids.concat(new Array<number>(PLANNED_IDS - ids.length).fill(0));
+    const byId = new Map((await this.byIds.rows(this.db, padded)).map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 

@@ -1,5 +1,6 @@
 import { APP_TIME_ZONE, type ListQuery, type TicketFilters } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
+import { likePattern } from '../../db/pagination.js';
 
 /** What a ticket list asks for: the shared filters plus the fixed part of each route. */
 export interface TicketQuery extends ListQuery, Omit<TicketFilters, 'search'> {
@@ -44,6 +45,22 @@ export const SORTS: Record<string, RawBuilder<unknown>> = {
   classroom: pick('classrooms', 'description', 'e.classroom_id'),
   course: pick('courses', 'description', 't.course_id'),
 };
+
+/**
+ * A ticket's code (`t.ticket_code`) contains the text, case-insensitively. Every code of a course
+ * begins with the same prefix (category and course: `CA-MAR-297208`), so the trigrams of a prefix
+ * are in every ticket of it, and the codes' trigram index (migration 0016) reads those long posting
+ * lists for a whole code: 205 ms at 10 M tickets. When the text looks like a code (letters and a
+ * number of three or more digits), the index is asked for the number alone (few codes share it;
+ * 3 ms) and the whole text is checked on those rows (`|| ''` keeps that check off the index).
+ * Either way the answer is the same: every code containing the text contains its number.
+ */
+export function codeContains(search: string): RawBuilder<boolean> {
+  const text = search.trim();
+  const number = (text.match(/\d+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (number.length < 3 || !/\p{L}{2}/u.test(text)) return sql<boolean>`t.ticket_code ilike ${likePattern(text)}`;
+  return sql<boolean>`(t.ticket_code ilike ${likePattern(number)} and (t.ticket_code || '') ilike ${likePattern(text)})`;
+}
 
 /** The number after a code's prefix, as a regular expression. */
 export const CODE_NUMBER = '-(\\d{1,9})$';
