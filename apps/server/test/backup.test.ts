@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupDatabase, readBackupHeader, restoreDatabase } from '../src/backup/backup.js';
 import type { Database } from '../src/db/database.js';
 import { TEST_ADMIN } from './fixtures.js';
+import { seedCourse } from './data.js';
 import { withDatabase } from './global-setup.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
@@ -49,10 +50,16 @@ describe('backup and restore', () => {
     const platform = (await ctx.request({ method: 'GET', url: '/api/v2/platforms', token })).json()._data.collections[0].properties.id;
     const cat = await ctx.request({ method: 'POST', url: '/api/v2/categories', token, payload: { description: 'Respaldo ñandú', category_code: 'RESP', platform_id: platform } });
     expect(cat.statusCode, cat.body).toBe(201);
+    // Students' results: their references to activities and enrolments are triggers, not foreign keys (0026), and order the restore too.
+    const course = await seedCourse(ctx.db, { categoryCode: 'RESU', course: 'Resultados', students: 2, firstRut: 25_000_000 });
+    const section = (await ctx.db.selectFrom('sections').select('id').executeTakeFirstOrThrow()).id;
+    const activity = await ctx.db.insertInto('activities').values({ course_id: course.course, section_id: section, description: 'Prueba', id_activity_moodle: 77 }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('activity_course_users').values(course.enrolments.map((e) => ({ activity_id: activity.id, course_registered_user_id: e.id, completion_state: 1 }))).execute();
     const before = await snapshot(ctx.db);
     const file = path.join(dir, 'one.json.gz');
     const head = await backupDatabase(ctx.db, file);
     expect(head.tables.find((t) => t.name === 'categories')!.rows).toBeGreaterThan(0);
+    expect(head.tables.find((t) => t.name === 'activity_course_users')!.rows).toBe(2);
     expect(await readBackupHeader(file)).toEqual(head);
 
     // Changes of every kind: an update, a delete, inserts.

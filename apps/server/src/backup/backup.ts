@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import { TRIGGER_REFERENCES } from '../db/references.js';
 
 /**
  * Backup and restore of the whole database as a portable logical dump written by our own code,
@@ -42,7 +43,7 @@ export class BackupError extends Error {}
 
 const ident = (name: string) => sql.id(name);
 
-/** The application's tables, parents before children (foreign keys), then by name. */
+/** The application's tables, parents before children (foreign keys and TRIGGER_REFERENCES), then by name. */
 async function tablesInOrder(db: Database): Promise<string[]> {
   const tables = (
     await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(db)
@@ -54,7 +55,9 @@ async function tablesInOrder(db: Database): Promise<string[]> {
       select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
       from pg_constraint c join pg_namespace n on n.oid = c.connamespace
       where c.contype = 'f' and n.nspname = 'public'`.execute(db)
-  ).rows.map((e) => ({ child: e.child.replace(/^"|"$/g, ''), parent: e.parent.replace(/^"|"$/g, '') }));
+  )
+    .rows.map((e) => ({ child: e.child.replace(/^"|"$/g, ''), parent: e.parent.replace(/^"|"$/g, '') }))
+    .concat(TRIGGER_REFERENCES.map(({ child, parent }) => ({ child, parent })));
   const ordered: string[] = [];
   const done = new Set<string>();
   const visiting = new Set<string>();
@@ -173,6 +176,9 @@ export async function restoreDatabase(db: Database, file: string): Promise<Backu
       const chunk = JSON.parse(next.value) as { table: string; rows: unknown[] };
       if (!known.has(chunk.table)) throw new BackupError(`El respaldo contiene una tabla desconocida: ${chunk.table}.`);
       const t = ident(chunk.table);
+      // Triggers of the tables restored before may have written rows here (a course's summary
+      // state when its enrolments were restored): the backup's rows replace them.
+      if (!inserted.has(chunk.table)) await sql`delete from ${t}`.execute(trx);
       await sql`insert into ${t} select * from json_populate_recordset(null::${t}, ${JSON.stringify(chunk.rows)}::json)`.execute(trx);
       inserted.set(chunk.table, (inserted.get(chunk.table) ?? 0) + chunk.rows.length);
     }

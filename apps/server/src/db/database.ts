@@ -32,6 +32,7 @@ import * as m0022 from './migrations/0022_follow_up_search_name.js';
 import * as m0023 from './migrations/0023_agenda_name_order.js';
 import * as m0024 from './migrations/0024_answer_versions.js';
 import * as m0025 from './migrations/0025_student_totals.js';
+import * as m0026 from './migrations/0026_result_references.js';
 
 export type Database = Kysely<DB>;
 
@@ -126,6 +127,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_agenda_name_order': m0023,
   '0024_answer_versions': m0024,
   '0025_student_totals': m0025,
+  '0026_result_references': m0026,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -37,8 +37,9 @@ export interface StoredResultsInput {
 }
 
 /**
- * The matched students whose stored results must be read (`load`), and those whose stored
- * results are what Moodle says (`unchanged`: nothing of them is read nor written).
+ * The matched students whose stored results must be read (`load`: they differ from what Moodle
+ * says), and those whose stored results are what Moodle says (`unchanged`: nothing of them is read
+ * nor written). The others have no stored result: theirs are all new.
  */
 export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyMap<number, string>): { load: number[]; unchanged: Set<number> } {
   const tracked = input.activities.filter((a) => a.id_activity_moodle !== null).sort((a, b) => a.id - b.id);
@@ -57,8 +58,10 @@ export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyM
       const values = resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!));
       if (values) rows.push({ activity_id: a.id, ...values });
     }
-    if ((fingerprints.get(enrolment.id) ?? '') === resultFingerprint(rows)) unchanged.add(enrolment.id);
-    else load.push(enrolment.id);
+    const stored = fingerprints.get(enrolment.id);
+    if ((stored ?? '') === resultFingerprint(rows)) unchanged.add(enrolment.id);
+    // A student with no stored result (a course's first sync) has none to read.
+    else if (stored !== undefined) load.push(enrolment.id);
   }
   return { load, unchanged };
 }
