@@ -220,9 +220,13 @@ describe('creating tickets', () => {
     expect(await ctx.db.selectFrom('tickets').select('id').where('course_id', '=', p.course).execute()).toHaveLength(3);
     const seq = await ctx.db.selectFrom('ticket_code_sequences').select('last_value').where('prefix', '=', 'GEO-GEO').executeTakeFirstOrThrow();
     expect(seq.last_value).toBe(10000);
-    // A search by code finds exactly the codes containing the text, whichever part of it the index is asked for.
-    const all = codes.map((c) => c.ticket_code);
-    for (const term of ['geo-geo-1000', '9999', 'GEO-0001', 'eo-geo-999', 'O-GEO-10000', 'XGEO-GEO-0001', 'geo-geo-0000', 'GEO-GEO', '-1000', 'geo-geo-9999 ']) {
+    // A search by code finds exactly the codes containing the text, whichever part of it the index is
+    // asked for (a number of seven digits or more: the index of such codes, migration 0027).
+    await ctx.db.updateTable('ticket_code_sequences').set({ last_value: 1_234_566 }).where('prefix', '=', 'GEO-GEO').execute();
+    const long = await createTicket(admin.token, p.enrolments[1]!.id);
+    expect(long.ticketCode).toBe('GEO-GEO-1234567');
+    const all = [...codes.map((c) => c.ticket_code), long.ticketCode as string];
+    for (const term of ['geo-geo-1000', '9999', 'GEO-0001', 'eo-geo-999', 'O-GEO-10000', 'XGEO-GEO-0001', 'geo-geo-0000', 'GEO-GEO', '-1000', 'geo-geo-9999 ', '1234567', '2345678', '12345678', '234567', 'geo-1234567', '-1234567']) {
       const want = all.filter((c) => c.toLowerCase().includes(term.trim().toLowerCase())).sort();
       const byRoute = await api('GET', `/tickets/code/${encodeURIComponent(term)}?course_id=${p.course}`, admin.token);
       expect(byRoute.json()._data.collections.map((c: Json) => c.properties.ticketCode).sort(), term).toEqual(want);

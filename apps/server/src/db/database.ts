@@ -33,6 +33,7 @@ import * as m0023 from './migrations/0023_agenda_name_order.js';
 import * as m0024 from './migrations/0024_answer_versions.js';
 import * as m0025 from './migrations/0025_student_totals.js';
 import * as m0026 from './migrations/0026_result_references.js';
+import * as m0027 from './migrations/0027_long_number_codes.js';
 
 export type Database = Kysely<DB>;
 
@@ -128,6 +129,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024_answer_versions': m0024,
   '0025_student_totals': m0025,
   '0026_result_references': m0026,
+  '0027_long_number_codes': m0027,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -46,6 +46,9 @@ export const SORTS: Record<string, RawBuilder<unknown>> = {
   course: pick('courses', 'description', 't.course_id'),
 };
 
+/** The run of digits of migration 0027's index (its predicate, written the same here so the planner uses it). */
+const LONG_NUMBER = 7;
+
 /**
  * A ticket's code (`t.ticket_code`) contains the text, case-insensitively. Every code of a course
  * begins with the same prefix (category and course: `CA-MAR-297208`), so the trigrams of a prefix
@@ -53,11 +56,15 @@ export const SORTS: Record<string, RawBuilder<unknown>> = {
  * lists for a whole code: 205 ms at 10 M tickets. When the text looks like a code (letters and a
  * number of three or more digits), the index is asked for the number alone (few codes share it;
  * 3 ms) and the whole text is checked on those rows (`|| ''` keeps that check off the index).
- * Either way the answer is the same: every code containing the text contains its number.
+ * A text with seven digits or more in a row (a RUT) is looked for only in the codes that have such
+ * a run, which an index of their own holds (migration 0027; usually none). Every way gives the
+ * same answer: every code containing the text contains its number.
  */
 export function codeContains(search: string): RawBuilder<boolean> {
   const text = search.trim();
   const number = (text.match(/\d+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+  // Seven digits in a row or more (a RUT): only codes with such a run can contain it (migration 0027).
+  if (number.length >= LONG_NUMBER) return sql<boolean>`(t.ticket_code ~ ${sql.lit(`[0-9]{${LONG_NUMBER}}`)} and t.ticket_code ilike ${likePattern(text)})`;
   if (number.length < 3 || !/\p{L}{2}/u.test(text)) return sql<boolean>`t.ticket_code ilike ${likePattern(text)}`;
   return sql<boolean>`(t.ticket_code ilike ${likePattern(number)} and (t.ticket_code || '') ilike ${likePattern(text)})`;
 }
