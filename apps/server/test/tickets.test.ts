@@ -606,6 +606,26 @@ describe('lists', () => {
     expect(codes(await api('GET', `/tickets${q({ ...base, status: 'all', search: 'nadie-se-llama-asi' })}`, admin.token))).toEqual([]);
   });
 
+  it('a course\'s search follows its students\' names and RUTs as they change (kept on each enrolment)', async () => {
+    const search = async (text: string) => codes(await api('GET', `/tickets${q({ course_id: course.course, status: 'all', search: text, page: 1, perPage: 10 })}`, admin.token));
+    const student = course.enrolments[2]!;
+    expect(await search('catalina')).toEqual([made[2]!.ticketCode]);
+    await ctx.db.updateTable('registered_users').set({ name: 'Josefina', last_name: 'Ñúñez' }).where('id', '=', student.studentId).execute();
+    expect(await search('catalina')).toEqual([]);
+    expect(await search('josefina nunez')).toEqual([made[2]!.ticketCode]);
+    await ctx.db.updateTable('registered_users').set({ rut: '9.999.999-3' }).where('id', '=', student.studentId).execute();
+    expect(await search('9999999')).toEqual([made[2]!.ticketCode]);
+    expect(await search(student.rut.replace(/[.-]/g, '').slice(0, -1))).toEqual([]);
+    // The enrolment moved to another student (as an administrator may correct it): that student's name.
+    const other = await ctx.db.insertInto('registered_users').values({ rut: '8.888.888-8', name: 'Remigio', last_name: 'Otro' }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.updateTable('course_registered_users').set({ registered_user_id: other.id }).where('id', '=', student.id).execute();
+    expect(await search('josefina')).toEqual([]);
+    expect(await search('remigio')).toEqual([made[2]!.ticketCode]);
+    await ctx.db.updateTable('course_registered_users').set({ registered_user_id: student.studentId }).where('id', '=', student.id).execute();
+    await ctx.db.updateTable('registered_users').set({ name: student.name, last_name: 'Prueba', rut: student.rut }).where('id', '=', student.studentId).execute();
+    expect(await search('catalina')).toEqual([made[2]!.ticketCode]);
+  });
+
   it('the route lists: course (open, newest first), code, operator, dates, an enrolment history', async () => {
     const byCourse = await api('GET', `/tickets/course-registered-users/course/${course.course}`, admin.token);
     expect(codes(byCourse)).toEqual([made[4], made[3], made[1], made[0]].map((t) => t!.ticketCode));

@@ -34,6 +34,7 @@ import * as m0024 from './migrations/0024_answer_versions.js';
 import * as m0025 from './migrations/0025_student_totals.js';
 import * as m0026 from './migrations/0026_result_references.js';
 import * as m0027 from './migrations/0027_long_number_codes.js';
+import * as m0028 from './migrations/0028_enrolment_search.js';
 
 export type Database = Kysely<DB>;
 
@@ -130,6 +131,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_student_totals': m0025,
   '0026_result_references': m0026,
   '0027_long_number_codes': m0027,
+  '0028_enrolment_search': m0028,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
