@@ -22,11 +22,12 @@ let A: Awaited<ReturnType<typeof seedChain>>;
 let B: Awaited<ReturnType<typeof seedChain>>;
 let activityA: number;
 
-const urls = (course: number, activity: number) => ({
+const urls = (course: number, activity: number, enrolment: number) => ({
   tickets: `/api/v2/tickets/course-registered-users/course/${course}`,
   enrolments: `/api/v2/course-registered-user/${course}/users/all`,
   activities: `/api/v2/activities/[${activity}]/course-registered-users/${course}`,
   report: `/api/v2/reports/courses/${course}/student-tickets?page=1`,
+  history: `/api/v2/course-registered-user/${enrolment}/tickets`,
 });
 type Answer = keyof ReturnType<typeof urls>;
 const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
@@ -63,7 +64,7 @@ afterAll(async () => {
 
 describe('whole-course answers kept serialised', () => {
   it('serves the kept answer again while nothing changed, one build for concurrent askers', async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     const before = counts();
     const answers = await Promise.all(Array.from({ length: 5 }, () => kept(u.tickets)));
     expect(counts().built - before.built).toBe(1);
@@ -100,7 +101,7 @@ describe('whole-course answers kept serialised', () => {
 
   for (const [table, shows, write] of writes) {
     it(`a write to ${table} is in the next answer`, async () => {
-      const u = urls(A.course, activityA);
+      const u = urls(A.course, activityA, A.enrolment);
       const before: Record<string, unknown> = {};
       for (const [name, url] of Object.entries(u)) {
         await kept(url);
@@ -113,7 +114,7 @@ describe('whole-course answers kept serialised', () => {
   }
 
   it('a bulk load that bypassed the triggers is in the next answer once the summaries are rebuilt', async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     const before = await kept(u.tickets);
     await sql`alter table tickets disable trigger user`.execute(ctx.db);
     await sql`update tickets set ticket_code = 'ABCD-CUR-BULK' where id = ${A.ticket}`.execute(ctx.db);
@@ -126,7 +127,7 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it("a write to another course's rows keeps this course's answers", async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     await kept(u.enrolments);
     const before = counts();
     await ctx.db.updateTable('tickets').set({ priority_ticket_id: (await ticketKeys(ctx.db)).medium }).where('id', '=', B.ticket).execute();
@@ -137,7 +138,7 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it('an edit lock shown in a kept answer is gone from it when it expires', async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     await ctx.db.deleteFrom('log_editing_tickets').execute();
     await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(Date.now() + 1200) }).execute();
     expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
@@ -146,7 +147,7 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it("an open ticket's age in a kept answer grows with the clock", async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     await ctx.db.updateTable('tickets').set({ created_at: new Date(Date.now() - 86_400_000 + 1500), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
     const young = (await kept(u.tickets))._data.collections[0].properties;
     expect([young.ageTicket, young.ageText]).toEqual([0, '< 24h']);
@@ -166,7 +167,7 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it('each caller gets the answer of their own scope, and access is checked before anything kept is served', async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     const operator = await ctx.userWithRole('operator');
     const tutor = await ctx.userWithRole('tutor');
     expect((await kept(u.tickets))._data.collections).toHaveLength(1);
@@ -179,7 +180,7 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it('sends a kept answer compressed to a client that accepts it, and as it is to one that does not', async () => {
-    const u = urls(A.course, activityA);
+    const u = urls(A.course, activityA, A.enrolment);
     const plain = await kept(u.enrolments);
     const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
     for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['br;q=0, gzip;q=0.8', 'gzip'], ['gzip', 'gzip']] as const) {
@@ -201,7 +202,7 @@ describe('whole-course answers kept serialised', () => {
   it('keeps no more bytes than it is given', async () => {
     const small = await buildApp({ ...ctx.config, ANSWER_CACHE_MB: 0 }, ctx.db);
     try {
-      const u = urls(A.course, activityA);
+      const u = urls(A.course, activityA, A.enrolment);
       for (let i = 0; i < 3; i++) {
         const res = await small.inject({ method: 'GET', url: u.enrolments, headers: headers(admin) });
         expect(res.statusCode).toBe(200);

@@ -73,6 +73,12 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
   };
   const list = async (...args: Parameters<typeof listed>) => (await listed(...args)).value;
+  // A list kept serialised (answers/cache.ts): until a row it shows changes, or an edit lock it shows expires.
+  const keptList = async (...args: Parameters<typeof listed>) => {
+    const { rows, value } = await listed(...args);
+    const locks = rows.flatMap((t) => (t.lock_expires_at ? [new Date(t.lock_expires_at).getTime()] : []));
+    return { value, validUntil: Math.min(Infinity, ...locks) };
+  };
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {
     const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), tickets.attemptsOf([id])]);
@@ -87,11 +93,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   app.get('/tickets/course-registered-users/course/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request, reply) => {
     const course = { course_id: request.params.id };
     if (request.query.page !== undefined || request.query.compact) return list(request, 'course', request.query, course);
-    return sendKept(request, reply, services.answers, request.params.id, async () => {
-      const { rows, value } = await listed(request, 'course', request.query, course);
-      const locks = rows.flatMap((t) => (t.lock_expires_at ? [new Date(t.lock_expires_at).getTime()] : []));
-      return { value, validUntil: Math.min(Infinity, ...locks) };
-    });
+    return sendKept(request, reply, services.answers, request.params.id, () => keptList(request, 'course', request.query, course));
   });
   app.get('/tickets/code/:code', { config: work, schema: { tags, params: z.object({ code: z.string().trim().min(1).max(30) }), querystring: ticketListQuerySchema } }, (request) =>
     list(request, 'search', request.query, { code: request.params.code }),
@@ -109,10 +111,14 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     // A range picked backwards is the same range.
     return list(request, 'search', request.query, from <= to ? { from, to } : { from: to, to: from });
   });
-  // The history of one enrolment: every ticket about that student in that course, whoever it is assigned to.
-  app.get('/course-registered-user/:id/tickets', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, async (request) => {
-    await services.enrolments.get(request.params.id);
-    return list(request, 'search', request.query, { enrolmentId: request.params.id }, false);
+  // The history of one enrolment: every ticket about that student in that course, whoever it is
+  // assigned to. The original client asks for it whole, with every attempt and Moodle result: kept
+  // serialised as the course's other whole answers are, under the course's version.
+  app.get('/course-registered-user/:id/tickets', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, async (request, reply) => {
+    const enrolment = await services.enrolments.get(request.params.id);
+    const only = { enrolmentId: request.params.id };
+    if (request.query.page !== undefined || request.query.compact) return list(request, 'search', request.query, only, false);
+    return sendKept(request, reply, services.answers, enrolment.course_id, () => keptList(request, 'search', request.query, only, false));
   });
 
   app.get('/tickets/export', { config: work, schema: { tags, querystring: ticketFiltersSchema } }, async (request, reply) => {
