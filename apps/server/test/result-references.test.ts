@@ -73,44 +73,40 @@ describe('references of activity results', () => {
   });
 
   it.runIf(isPostgres)('concurrent writers: a deletion waits for an uncommitted insert, and an insert for an uncommitted deletion', async () => {
+    // A transaction that has run `work` and stays open until released.
+    const open = async (work: (trx: typeof ctx.db) => Promise<unknown>) => {
+      let release!: () => void;
+      let ran!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const didRun = new Promise<void>((r) => (ran = r));
+      const done = ctx.db.transaction().execute(async (trx) => {
+        await work(trx);
+        ran();
+        await held;
+      });
+      await didRun;
+      return { release, done };
+    };
     const e3 = course.enrolments[3]!.id;
     // An insert holds the enrolment: its deletion waits, then deletes the committed results with it.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let inserted!: () => void;
-    const didInsert = new Promise<void>((r) => (inserted = r));
-    const writer = ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('activity_course_users').values(result(activities[1]!, e3)).execute();
-      inserted();
-      await held;
-    });
-    await didInsert;
+    const writer = await open((trx) => trx.insertInto('activity_course_users').values(result(activities[1]!, e3)).execute());
     let deletedAt = 0;
     const deleter = ctx.db.deleteFrom('course_registered_users').where('id', '=', e3).execute().then(() => (deletedAt = Date.now()));
     await new Promise((r) => setTimeout(r, 300));
     expect(deletedAt).toBe(0);
     const committedAt = Date.now();
-    release();
-    await writer;
+    writer.release();
+    await writer.done;
     await deleter;
     expect(deletedAt).toBeGreaterThanOrEqual(committedAt);
     expect(await results({ enrolment: e3 })).toEqual([]);
     // A deletion in progress: an insert naming that row waits for it and then fails.
     const e2 = course.enrolments[2]!.id;
-    let go!: () => void;
-    const hold = new Promise<void>((r) => (go = r));
-    let didDelete!: () => void;
-    const removing = new Promise<void>((r) => (didDelete = r));
-    const remover = ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('course_registered_users').where('id', '=', e2).execute();
-      didDelete();
-      await hold;
-    });
-    await removing;
+    const remover = await open((trx) => trx.deleteFrom('course_registered_users').where('id', '=', e2).execute());
     const late = code(ctx.db.insertInto('activity_course_users').values(result(activities[2]!, e2)).execute());
     await new Promise((r) => setTimeout(r, 300));
-    go();
-    await remover;
+    remover.release();
+    await remover.done;
     expect(await late).toBe('23503');
     expect(await results({ enrolment: e2 })).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { triggerFunction as fn } from './sql-helpers.js';
 
 /**
  * Students' activity results (activity_course_users) reference their activity and enrolment
@@ -36,40 +37,25 @@ const STATEMENTS = [
   `alter table activity_course_users drop constraint activity_course_users_activity_id_fkey`,
   `alter table activity_course_users drop constraint activity_course_users_course_registered_user_id_fkey`,
   `drop index if exists acu_enrolment_idx`,
-  `create function sigaf_results_references() returns trigger language plpgsql as $fn$
-  begin
-    ${CHECK('changed')};
-    return null;
-  end
-  $fn$`,
-  `create function sigaf_results_references_update() returns trigger language plpgsql as $fn$
-  begin
-    if exists (select 1 from ${MOVED}) then
+  fn('sigaf_results_references', CHECK('changed')),
+  fn('sigaf_results_references_update', `if exists (select 1 from ${MOVED}) then
       ${CHECK(`(select n.activity_id, n.course_registered_user_id from ${MOVED})`)};
-    end if;
-    return null;
-  end
-  $fn$`,
+    end if`),
   `create trigger activity_course_users_references_insert after insert on activity_course_users
     referencing new table as changed for each statement execute function sigaf_results_references()`,
   `create trigger activity_course_users_references_update after update on activity_course_users
     referencing old table as changed_before new table as changed for each statement execute function sigaf_results_references_update()`,
-  `create function sigaf_results_of_activities() returns trigger language plpgsql as $fn$
-  begin
-    delete from activity_course_users r where r.activity_id in (select id from changed);
-    return null;
-  end
-  $fn$`,
-  `create function sigaf_results_of_enrolments() returns trigger language plpgsql as $fn$
-  begin
-    delete from activity_course_users r where r.course_registered_user_id in (select id from changed);
-    return null;
-  end
-  $fn$`,
-  `create trigger activities_results_cascade after delete on activities
-    referencing old table as changed for each statement execute function sigaf_results_of_activities()`,
-  `create trigger course_registered_users_results_cascade after delete on course_registered_users
-    referencing old table as changed for each statement execute function sigaf_results_of_enrolments()`,
+  // The cascades: deleting activities or enrolments deletes their results in the same statement.
+  ...(
+    [
+      ['activities', 'activity_id'],
+      ['course_registered_users', 'course_registered_user_id'],
+    ] as const
+  ).flatMap(([parent, column]) => [
+    fn(`sigaf_results_of_${parent}`, `delete from activity_course_users r where r.${column} in (select id from changed)`),
+    `create trigger ${parent}_results_cascade after delete on ${parent}
+      referencing old table as changed for each statement execute function sigaf_results_of_${parent}()`,
+  ]),
   `create function sigaf_referenced_id_fixed() returns trigger language plpgsql as $fn$
   begin
     if new.id <> old.id then
