@@ -89,3 +89,16 @@ export class OneValueQuery<R> {
     return (await db.executeQuery<R>(compiled)).rows;
   }
 }
+
+/** PostgreSQL's estimate of the length of an array parameter whose value it does not know. */
+const PLANNED_ARRAY_LENGTH = 10;
+
+/**
+ * Ids for a prepared statement's `= any($1)`, padded to ten with 0 (no row's id: ids start at 1).
+ * PostgreSQL keeps a prepared statement's one plan only while the plans made for each run's
+ * values are not cheaper on average, and it plans that one for an array of ten: runs with one or
+ * two ids (one ticket, a page of a search) kept it planning every run again (0.25–0.9 ms).
+ */
+export function plannedIds(ids: readonly number[]): number[] {
+  return ids.length >= PLANNED_ARRAY_LENGTH ? [...ids] : ids.concat(new Array<number>(PLANNED_ARRAY_LENGTH - ids.length).fill(0));
+}

@@ -3,7 +3,7 @@ import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
-import { OneValueQuery } from '../../db/compiled.js';
+import { OneValueQuery, plannedIds } from '../../db/compiled.js';
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
 import { coursePeople, orgPeople } from './search-repository.js';
@@ -11,8 +11,6 @@ import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORT
 
 /** The sort keys that read the ticket's enrolment or student (SORTS). */
 const ENROLMENT_SORTS = new Set(['student', 'rut', 'classroom']);
-/** PostgreSQL's estimate of an array parameter's length (see inOrder). */
-const PLANNED_IDS = 10;
 /** Up to this many matching enrolments across the organisation, a search reads their tickets by index. */
 const ORG_PEOPLE = 2000;
 
@@ -196,17 +194,10 @@ export class TicketRepository {
 
   private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
 
-  /**
-   * These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time
-   * cost more than running them). PostgreSQL keeps the prepared statement's one plan only while
-   * the plans for each run's values are not cheaper on average than it, and it estimates an array
-   * of unknown length at ten: a search's page of one ticket made each connection plan every run
-   * again (0.9 ms). The ids are padded to ten with 0, which no ticket has.
-   */
+  /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
   private async inOrder(ids: number[]): Promise<TicketRow[]> {
     if (!ids.length) return [];
-    const padded = ids.length >= PLANNED_IDS ? ids : ids.concat(new Array<number>(PLANNED_IDS - ids.length).fill(0));
-    const byId = new Map((await this.byIds.rows(this.db, padded)).map((r) => [r.id, r]));
+    const byId = new Map((await this.byIds.rows(this.db, plannedIds(ids))).map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
