@@ -28,6 +28,8 @@ const urls = (course: number, activity: number, enrolment: number) => ({
   activities: `/api/v2/activities/[${activity}]/course-registered-users/${course}`,
   report: `/api/v2/reports/courses/${course}/student-tickets?page=1`,
   history: `/api/v2/course-registered-user/${enrolment}/tickets`,
+  // One ticket (its attempts and its student's results), kept under its course's version too.
+  ticket: `/api/v2/tickets/${A.ticket}`,
 });
 type Answer = keyof ReturnType<typeof urls>;
 const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
@@ -142,8 +144,10 @@ describe('whole-course answers kept serialised', () => {
     await ctx.db.deleteFrom('log_editing_tickets').execute();
     await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(Date.now() + 1200) }).execute();
     expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
+    expect((await kept(u.ticket))._data.properties.lock).not.toBeNull();
     await new Promise((r) => setTimeout(r, 1400));
     expect((await kept(u.tickets))._data.collections[0].properties.lock).toBeNull();
+    expect((await kept(u.ticket))._data.properties.lock).toBeNull();
   });
 
   it("an open ticket's age in a kept answer grows with the clock", async () => {
@@ -177,6 +181,11 @@ describe('whole-course answers kept serialised', () => {
     await kept(u.activities);
     const refused = await ctx.request({ method: 'GET', url: u.activities, token: tutor.token });
     expect(refused.statusCode).toBe(403);
+    // One ticket: kept for the administrator, refused to the operator it is not assigned to, and
+    // a 404 for a ticket that does not exist.
+    await kept(u.ticket);
+    expect((await ctx.request({ method: 'GET', url: u.ticket, token: operator.token })).statusCode).toBe(403);
+    expect((await ctx.request({ method: 'GET', url: '/api/v2/tickets/99999999', token: admin })).statusCode).toBe(404);
   });
 
   it('sends a kept answer compressed to a client that accepts it, and as it is to one that does not', async () => {

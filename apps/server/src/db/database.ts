@@ -35,6 +35,7 @@ import * as m0025 from './migrations/0025_student_totals.js';
 import * as m0026 from './migrations/0026_result_references.js';
 import * as m0027 from './migrations/0027_long_number_codes.js';
 import * as m0028 from './migrations/0028_enrolment_search.js';
+import * as m0029 from './migrations/0029_quiet_statement_triggers.js';
 
 export type Database = Kysely<DB>;
 
@@ -132,6 +133,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026_result_references': m0026,
   '0027_long_number_codes': m0027,
   '0028_enrolment_search': m0028,
+  '0029_quiet_statement_triggers': m0029,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

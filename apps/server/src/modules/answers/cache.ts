@@ -76,6 +76,9 @@ const ENCODERS: Record<Encoding, (body: Buffer, again: boolean) => Promise<Buffe
   gzip: (body) => gzip(body, { level: 6 }),
 };
 
+/** Where a kept answer's version comes from: a course's id (read by the cache), or a version already read. */
+export type KeptAt = number | { version: string };
+
 /** An answer to send, compressed when the client accepts it. */
 export interface Served {
   body: Buffer;
@@ -131,9 +134,12 @@ export class AnswerCache {
     private readonly maxBytes: number,
   ) {}
 
-  /** The answer under `key` for a course: the kept one while still true, else a new build. */
-  async get(key: string, courseId: number, build: () => Promise<Built>, encoding: Encoding | null = null): Promise<Served> {
-    const version = await this.versions.versionOf(courseId);
+  /**
+   * The answer under `key` for a course (its version read here) or at a version the caller read
+   * before the data, with what it checked: the kept one while still true, else a new build.
+   */
+  async get(key: string, at: KeptAt, build: () => Promise<Built>, encoding: Encoding | null = null): Promise<Served> {
+    const version = typeof at === 'number' ? await this.versions.versionOf(at) : at.version;
     const kept = this.entries.get(key);
     if (kept && kept.version === version && kept.validUntil > Date.now()) {
       // Most recently served last: the first entries are the first to go.
@@ -217,10 +223,10 @@ export class AnswerCache {
  * is the caller (role and id: answers are scoped and carry per-user flags), the links' base and
  * the request's path and query.
  */
-export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, build: () => Promise<Built>) {
+export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, at: KeptAt, build: () => Promise<Built>) {
   const actor = requireAuth(request);
   const key = `${actor.id}:${actor.roleId}:${actor.role ?? ''}\n${baseUrl(request)}\n${request.url}`;
-  const { body, encoding } = await cache.get(key, courseId, build, preferredEncoding(request.headers['accept-encoding']));
+  const { body, encoding } = await cache.get(key, at, build, preferredEncoding(request.headers['accept-encoding']));
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body);

@@ -1,6 +1,6 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
-import { executePrepared, OneValueQuery } from '../../db/compiled.js';
+import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PER_PAGE, foldedPersonSearch, pageMeta, paginate, sortColumn, type Page } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
@@ -191,11 +191,12 @@ export class EnrolmentRepository {
     const ids = sql`${enrolmentIds}::int[]`;
     // A page's few enrolments (a ticket list): one query with the activities joined.
     if (enrolmentIds.length <= FEW_ENROLMENTS) {
+      // Padded to the length PostgreSQL plans an array for: one plan kept for every page (plannedIds).
       return executePrepared(this.db, sql<ActivityResultRow>`
         select acu.id, acu.activity_id, acu.course_registered_user_id, acu.status_moodle, acu.qualification_moodle,
           a.description, a.type, a.weighing, a.id_activity_moodle, a.section_id, s.description as section_description
         from activity_course_users acu join activities a on a.id = acu.activity_id left join sections s on s.id = a.section_id
-        where acu.course_registered_user_id = any(${ids}) and a.removed_at is null
+        where acu.course_registered_user_id = any(${plannedIds(enrolmentIds)}::int[]) and a.removed_at is null
         order by acu.course_registered_user_id, a.id`);
     }
     const [results, activities] = await Promise.all([

@@ -38,8 +38,10 @@ export class TicketDetailRepository {
     return paginate(query.orderBy('d.created_at', dir).orderBy('d.id', dir), q);
   }
 
-  findById(id: number, db: Database = this.db) {
-    return this.base(db).where('d.id', '=', id).executeTakeFirst();
+  private readonly byId = new OneValueQuery(() => this.base().where('d.id', '=', 0));
+
+  async findById(id: number, db: Database = this.db): Promise<TicketDetailRow | undefined> {
+    return (await this.byId.rows(db, id))[0];
   }
 
   findMany(ids: number[]) {
@@ -116,12 +118,6 @@ export class TicketDetailRepository {
   async delete(id: number, db: Database) {
     await db.deleteFrom('ticket_details').where('id', '=', id).execute();
   }
-
-  /** Which of these tickets exist. */
-  async existingTickets(ids: number[]): Promise<number[]> {
-    if (!ids.length) return [];
-    return (await this.db.selectFrom('tickets').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
-  }
 }
 
-export type TicketDetailRow = NonNullable<Awaited<ReturnType<TicketDetailRepository['findById']>>>;
+export type TicketDetailRow = Awaited<ReturnType<ReturnType<typeof detailSelect>['executeTakeFirstOrThrow']>>;

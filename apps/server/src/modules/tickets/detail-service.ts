@@ -62,12 +62,11 @@ export class TicketDetailService {
   /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
   async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
     // The three checks run at once; field errors (422) come before someone else's lock (409).
-    const [found, looked, lockError] = await Promise.all([
-      this.ticketService.access.assert(actor, input.ticket_id, 'skip').then(() => this.repo.existingTickets(input.ticket_id)),
+    const [existing, looked, lockError] = await Promise.all([
+      this.ticketService.access.assert(actor, input.ticket_id, 'skip'),
       this.ticketService.lookupRefs({ status_detail_ticket_id: input.status_detail_ticket_id }),
       this.assertUnlocked(input.ticket_id, actor).then(() => null, (error: unknown) => error),
     ]);
-    const existing = new Set(found);
     const missing = input.ticket_id.filter((id) => !existing.has(id));
     const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
     const refs = this.ticketService.checkRefs({ status_detail_ticket_id: input.status_detail_ticket_id }, looked, errors);

@@ -1,5 +1,6 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
+import { OneValueQuery, plannedIds } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 
@@ -37,10 +38,12 @@ export class TicketLockRepository {
     return this.base().where('l.id', 'in', ids).execute();
   }
 
-  /** The locks on these tickets that have not expired. */
+  private readonly activeQuery = new OneValueQuery(() => this.base().where(sql<boolean>`l.ticket_id = any(${[0]}::int[])`).where('l.expires_at', '>', sql<Date>`now()`));
+
+  /** The locks on these tickets that have not expired (asked before every attempt is written: one prepared query). */
   activeOn(ticketIds: number[], db: Database = this.db) {
     if (!ticketIds.length) return Promise.resolve([]);
-    return this.base(db).where('l.ticket_id', 'in', ticketIds).where('l.expires_at', '>', sql<Date>`now()`).execute();
+    return this.activeQuery.rows(db, plannedIds(ticketIds));
   }
 
   async active(ticketId: number, db: Database = this.db) {

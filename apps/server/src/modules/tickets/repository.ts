@@ -3,7 +3,7 @@ import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
-import { OneValueQuery, plannedIds } from '../../db/compiled.js';
+import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js';
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
 import { coursePeople, orgPeople } from './search-repository.js';
@@ -230,20 +230,24 @@ export class TicketRepository {
         ${option('source_tickets', ids.source)} as source,
         ${option('motive_tickets', ids.motive)} as motive,
         ${option('status_detail_tickets', ids.detailStatus)} as "detailStatus",
-        ${assigned} as assigned`.execute(this.db);
-    return r.rows[0]!;
+        ${assigned} as assigned`;
+    // A few forms of one text (which values are given): prepared, parsed once per connection.
+    return (await executePrepared(this.db, r))[0]!;
   }
 
-  /** The enrolments tickets are about, with what their codes are made of. */
-  async enrolments(ids: number[]): Promise<EnrolmentRef[]> {
-    if (!ids.length) return [];
-    return this.db
+  private readonly enrolmentRefs = new OneValueQuery(() =>
+    this.db
       .selectFrom('course_registered_users as e')
       .innerJoin('courses as c', 'c.id', 'e.course_id')
       .innerJoin('categories as cat', 'cat.id', 'c.category_id')
       .select(['e.id', 'e.course_id', 'c.description as course_description', 'cat.category_code'])
-      .where('e.id', 'in', ids)
-      .execute();
+      .where(sql<boolean>`e.id = any(${[0]}::int[])`),
+  );
+
+  /** The enrolments tickets are about, with what their codes are made of. */
+  async enrolments(ids: number[]): Promise<EnrolmentRef[]> {
+    if (!ids.length) return [];
+    return this.enrolmentRefs.rows(this.db, plannedIds(ids));
   }
 
   async enrolmentExists(id: number) {
@@ -332,9 +336,27 @@ export class TicketRepository {
     return (this.details ??= new TicketDetailRepository(this.db)).byTicket(ticketIds);
   }
 
-  /** Who each of these tickets belongs to (the access rule's input). */
-  owners(ids: number[]) {
-    return this.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'user_create_id']).where('id', 'in', ids).execute();
+  private readonly ownersQuery = new OneValueQuery(() =>
+    this.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'user_create_id']).where(sql<boolean>`id = any(${[0]}::int[])`),
+  );
+
+  private readonly keptRefQuery = new OneValueQuery(() => sql<{ course_id: number; user_assigned_id: number | null; user_create_id: number; version: string }>`
+    select t.course_id, t.user_assigned_id, t.user_create_id,
+      coalesce((select v.version from answer_versions v where v.scope = t.course_id), 0) || ':' || coalesce((select v.version from answer_versions v where v.scope = 0), 0) as version
+    from tickets t where t.id = ${0}`);
+
+  /**
+   * A ticket's owners and its course's answer version (answers/repository.ts, versionOf: the same
+   * text) in one statement: what a kept answer of the ticket needs before anything else is read.
+   */
+  async keptRef(id: number) {
+    return (await this.keptRefQuery.rows(this.db, id))[0];
+  }
+
+  /** Who each of these tickets belongs to (the access rule's input); a missing ticket has no row. */
+  async owners(ids: number[]) {
+    if (!ids.length) return [];
+    return this.ownersQuery.rows(this.db, plannedIds(ids));
   }
 }
 
