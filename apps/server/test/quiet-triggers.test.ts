@@ -37,6 +37,19 @@ describe('statement triggers with no rows', () => {
     expect(rows.filter((r) => !r.quiet).map((r) => r.proname)).toEqual([]);
   });
 
+  it("the answer version's trigger is the last of its table's for each event (its row is held from there to the commit)", async () => {
+    // Statement AFTER triggers of one event fire in name order (tgtype bits: 1 row, 2 before, 4 insert, 8 delete, 16 update).
+    const { rows } = await sql<{ tbl: string; event: number; last: string; version: string }>`
+      select t.tgrelid::regclass::text as tbl, e.event, max(t.tgname collate "C") as last,
+        max(t.tgname collate "C") filter (where p.proname like 'sigaf\_answers\_%') as version
+      from pg_trigger t join pg_proc p on p.oid = t.tgfoid cross join (values (4), (8), (16)) e(event)
+      where not t.tgisinternal and t.tgtype & 3 = 0 and t.tgtype & e.event <> 0
+      group by 1, 2
+      having count(*) filter (where p.proname like 'sigaf\_answers\_%') > 0`.execute(ctx.db);
+    expect(rows.length).toBeGreaterThan(40);
+    expect(rows.filter((r) => r.last !== r.version)).toEqual([]);
+  });
+
   it('keep the same figures a rebuild from the tickets gives, after every kind of write', async () => {
     const k = await ticketKeys(ctx.db);
     const { course, enrolments } = await seedCourse(ctx.db, { categoryCode: 'QTRG', course: 'Curso Disparadores', students: 3, firstRut: 21_400_000 });

@@ -17,12 +17,36 @@ import { QUIET_MARK, quietStatementTriggers } from './sql-helpers.js';
  * bodies only derives its writes from those rows. Rewritten in place, so the bodies stay those of
  * their migrations; idempotent (a rewritten body carries the mark and is left alone). A later
  * migration adding such a function runs quietStatementTriggers() after it (sql-helpers.ts).
+ *
+ * The answer version's triggers (0024, 0025) are renamed `<table>_version…` so that they fire last
+ * of their table's (triggers of one event fire in name order): the course's version row, which
+ * every write in the course takes, is then held from the end of the statement to its commit
+ * rather than through the other keeping triggers too.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw(quietStatementTriggers()).execute(db);
+  await renameVersionTriggers(db, '_answers', '_version');
+}
+
+async function renameVersionTriggers(db: Kysely<unknown>, from: string, to: string) {
+  await sql
+    .raw(
+      `do $do$
+declare
+  r record;
+begin
+  for r in select t.tgrelid::regclass::text as tbl, t.tgname from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+    where not t.tgisinternal and p.proname like 'sigaf\\_answers\\_%' and t.tgname ~ '${from}(_|$)' loop
+    execute format('alter trigger %I on %s rename to %I', r.tgname, r.tbl, regexp_replace(r.tgname, '${from}(_|$)', '${to}\\1'));
+  end loop;
+end
+$do$`,
+    )
+    .execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await renameVersionTriggers(db, '_version', '_answers');
   await sql
     .raw(
       `do $do$

@@ -27,15 +27,15 @@ export class TicketAccess {
   constructor(private readonly repo: TicketRepository) {}
 
   /**
-   * Checks every ticket in one query and returns the ids that exist. `missing` says what an
-   * unknown id is (404 by default; callers with field errors pass 'skip').
+   * Checks every ticket in one query and returns the rows of those that exist (with their active
+   * edit lock). `missing` says what an unknown id is (404 by default; callers with field errors pass 'skip').
    */
-  async assert(actor: AuthUser, ticketIds: number[], missing: 'notFound' | 'skip' = 'notFound'): Promise<Set<number>> {
-    if (!ticketIds.length) return new Set();
+  async assert(actor: AuthUser, ticketIds: number[], missing: 'notFound' | 'skip' = 'notFound') {
+    if (!ticketIds.length) return [];
     const rows = await this.repo.owners([...new Set(ticketIds)]);
     if (missing === 'notFound' && rows.length < new Set(ticketIds).size) throw notFound(TICKET_MSG.notFound);
     if (rows.some((r) => !mayTouchTicket(actor, r))) throw forbidden(TICKET_MSG.notYours);
-    return new Set(rows.map((r) => r.id));
+    return rows;
   }
 
   /** `assert` for a row already read. */

@@ -44,11 +44,6 @@ export class TicketDetailRepository {
     return (await this.byId.rows(db, id))[0];
   }
 
-  findMany(ids: number[]) {
-    if (!ids.length) return Promise.resolve([]);
-    return this.base().where('d.id', 'in', ids).orderBy('d.id').execute();
-  }
-
   private readonly byTicketQuery = new OneValueQuery(() =>
     detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id'),
   );
@@ -83,14 +78,15 @@ export class TicketDetailRepository {
    * The same attempt on each ticket, with its 'add_attempt' history and the tickets' update time,
    * in one statement (atomic by itself). Returns the new attempts' ids in ticket order.
    */
-  async addAttempts(input: { ticketIds: number[]; userId: number; statusDetailId: number; comment: string; changes: Record<string, unknown> }): Promise<number[]> {
+  /** Adds one attempt to each ticket (one statement, with their history); returns the new attempts, as read elsewhere, in id order. */
+  async addAttempts(input: { ticketIds: number[]; userId: number; statusDetailId: number; comment: string; changes: Record<string, unknown> }): Promise<TicketDetailRow[]> {
     if (!input.ticketIds.length) return [];
-    const { rows } = await sql<{ id: number }>`
+    const { rows } = await sql<TicketDetailRow>`
       with given as (select g.ticket_id, g.ord from unnest(${input.ticketIds}::int[]) with ordinality as g(ticket_id, ord)),
       added as (
         insert into ticket_details (ticket_id, user_created_id, status_detail_ticket_id, comment)
         select g.ticket_id, ${input.userId}::int, ${input.statusDetailId}::int, ${input.comment}::text from given g order by g.ord
-        returning id
+        returning id, ticket_id, comment, created_at, updated_at, user_created_id, status_detail_ticket_id
       ),
       history as (
         insert into ticket_history (ticket_id, user_id, action, changes)
@@ -98,8 +94,12 @@ export class TicketDetailRepository {
       ),
       -- The ticket's last attempt is set here too, so the trigger of 0018 finds nothing left to update.
       touched as (update tickets t set updated_at = now(), last_attempt_at = greatest(t.last_attempt_at, now()) where t.id = any(${input.ticketIds}::int[]))
-      select a.id from added a order by a.id`.execute(this.db);
-    return rows.map((r) => r.id);
+      -- The columns of detailSelect.
+      select a.id, a.ticket_id, a.comment, a.created_at, a.updated_at, a.user_created_id, u.name as user_name,
+        a.status_detail_ticket_id, sd.description as status_description, sd.key as status_key
+      from added a join status_detail_tickets sd on sd.id = a.status_detail_ticket_id join users u on u.id = a.user_created_id
+      order by a.id`.execute(this.db);
+    return rows;
   }
 
   async insertMany(rows: Array<{ ticket_id: number; user_created_id: number; status_detail_ticket_id: number; comment: string }>, db: Database) {

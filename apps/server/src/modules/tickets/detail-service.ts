@@ -45,32 +45,30 @@ export class TicketDetailService {
     return this.repo.ofTickets(ticketIds);
   }
 
-  findMany(ids: number[]) {
-    return this.repo.findMany(ids);
-  }
-
   private async assertUnlocked(ticketIds: number[], actor: AuthUser) {
     const other = (await this.locks.activeOn(ticketIds)).find((l) => l.user_id !== actor.id);
     if (other) throw lockedError(other);
   }
 
   async create(input: TicketDetailCreateInput, actor: AuthUser) {
-    const [id] = await this.createMany({ ...input, ticket_id: [input.ticket_id] }, actor);
-    return this.get(id!);
+    const [row] = await this.createMany({ ...input, ticket_id: [input.ticket_id] }, actor);
+    return row!;
   }
 
   /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
   async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
-    // The three checks run at once; field errors (422) come before someone else's lock (409).
-    const [existing, looked, lockError] = await Promise.all([
+    // The tickets (with their active edit locks) and the outcome are read at once; a ticket not the
+    // caller's is a 403, then field errors (422) come before someone else's lock (409).
+    const [owned, looked] = await Promise.all([
       this.ticketService.access.assert(actor, input.ticket_id, 'skip'),
       this.ticketService.lookupRefs({ status_detail_ticket_id: input.status_detail_ticket_id }),
-      this.assertUnlocked(input.ticket_id, actor).then(() => null, (error: unknown) => error),
     ]);
+    const existing = new Set(owned.map((t) => t.id));
+    const lock = owned.find((t) => t.lock_user_id !== null && t.lock_user_id !== actor.id);
     const missing = input.ticket_id.filter((id) => !existing.has(id));
     const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
     const refs = this.ticketService.checkRefs({ status_detail_ticket_id: input.status_detail_ticket_id }, looked, errors);
-    if (lockError) throw lockError;
+    if (lock) throw lockedError({ user_id: lock.lock_user_id!, user_name: lock.lock_user_name ?? '', created_at: lock.lock_created_at! });
     const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
     return this.repo.addAttempts({ ticketIds: input.ticket_id, userId: actor.id, statusDetailId: input.status_detail_ticket_id, comment: input.comment, changes });
   }

@@ -337,7 +337,11 @@ export class TicketRepository {
   }
 
   private readonly ownersQuery = new OneValueQuery(() =>
-    this.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'user_create_id']).where(sql<boolean>`id = any(${[0]}::int[])`),
+    this.db
+      .selectFrom('tickets as t')
+      .leftJoin('log_editing_tickets as l', (j) => j.onRef('l.ticket_id', '=', 't.id').on('l.expires_at', '>', sql<Date>`now()`))
+      .select(['t.id', 't.user_assigned_id', 't.user_create_id', 'l.user_id as lock_user_id', 'l.created_at as lock_created_at', pick<string | null>('users', 'name', 'l.user_id').as('lock_user_name')])
+      .where(sql<boolean>`t.id = any(${[0]}::int[])`),
   );
 
   private readonly keptRefQuery = new OneValueQuery(() => sql<{ course_id: number; user_assigned_id: number | null; user_create_id: number; version: string }>`
@@ -353,7 +357,7 @@ export class TicketRepository {
     return (await this.keptRefQuery.rows(this.db, id))[0];
   }
 
-  /** Who each of these tickets belongs to (the access rule's input); a missing ticket has no row. */
+  /** Who each of these tickets belongs to (the access rule's input) and who holds its edit lock now; a missing ticket has no row. */
   async owners(ids: number[]) {
     if (!ids.length) return [];
     return this.ownersQuery.rows(this.db, plannedIds(ids));

@@ -156,9 +156,10 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   app.post('/tickets', { config: work, schema: { tags, body: ticketCreateSchema } }, async (request, reply) => {
-    const row = await tickets.create(request.body, requireAuth(request));
+    // A ticket just created has no attempts yet; its student's results are read while it is written.
+    const [row, byEnrolment] = await Promise.all([tickets.create(request.body, requireAuth(request)), services.enrolments.activityResults([request.body.course_registered_user_id])]);
     reply.status(201);
-    return created(presentTicket(request, row, await parts([row]), true), TICKET_MSG.created);
+    return created(presentTicket(request, row, { details: new Map(), results: byEnrolment }, true), TICKET_MSG.created);
   });
 
   app.post('/tickets/multiple', { config: work, schema: { tags, body: ticketCreateManySchema } }, async (request, reply) => {
@@ -204,10 +205,9 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   app.post('/ticket-details/multiple', { config: work, schema: { tags, body: ticketDetailCreateManySchema } }, async (request, reply) => {
-    const ids = await ticketDetails.createMany(request.body, requireAuth(request));
-    const rows = await ticketDetails.findMany(ids);
+    const rows = await ticketDetails.createMany(request.body, requireAuth(request));
     reply.status(201);
-    return created(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d))), TICKET_MSG.detailCreatedMany(ids.length));
+    return created(collection(request, '/api/v2/ticket-details', 'ticketDetails', rows.map((d) => presentDetail(request, d))), TICKET_MSG.detailCreatedMany(rows.length));
   });
 
   app.put('/ticket-details/:id', { config: work, schema: { tags, params: idParams, body: ticketDetailUpdateSchema } }, async (request) =>
