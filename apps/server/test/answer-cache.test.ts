@@ -235,7 +235,7 @@ describe('whole-course answers kept serialised', () => {
       'moodle_sync_schedule_runs', 'answer_versions', 'kysely_migration', 'kysely_migration_lock',
     ];
     const tables = await sql<{ name: string; versioned: boolean }>`
-      select c.relname as name, exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname like '%\\_answers%') as versioned
+      select c.relname as name, exists (select 1 from pg_trigger g join pg_proc p on p.oid = g.tgfoid where g.tgrelid = c.oid and p.proname like 'sigaf\\_answers\\_%') as versioned
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition`.execute(ctx.db);
     const unclassified = tables.rows.filter((t) => !t.versioned && !notShown.includes(t.name)).map((t) => t.name);
