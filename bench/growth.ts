@@ -5,7 +5,9 @@
  * first use, which takes about half an hour): every course-level endpoint of the load benchmark at
  * 10 clients on both, reported as the ratio of their p95 latencies, and the organisation-wide
  * searches (staff list, student search, Administración ticket by code, dates and operator) at
- * 10 M against their own budget.
+ * 10 M against their own budget. Mi agenda's reads grow with an operator's courses, not with the
+ * database: on the 10 M side they are asked for the operator whose courses hold as many students
+ * as those of the 1 M side's operator.
  *
  * Ratios of small numbers are mostly noise, so each side's p95 counts as at least FLOOR_MS. The
  * two servers run side by side and each endpoint is measured 1 M, 10 M, 10 M, 1 M (the mean p95 of
@@ -15,6 +17,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { createServices } from '../apps/server/src/services.js';
+import { DIM } from '../apps/server/src/modules/dashboard/sql.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { api, context, dataset, drain, endpoints, ensureData, load, startServer, type Ctx, type Endpoint } from './load.js';
 import { startPg } from './pg.js';
@@ -73,6 +76,24 @@ export function sameSized(target: CourseSize, sizes: CourseSize[]): CourseSize {
   })[0]!;
 }
 
+/**
+ * Students in the courses where each operator has tickets assigned (what Mi agenda reads for
+ * them), from the kept counts (dimension 5 of ticket_counts: the assignee; dashboard/sql.ts DIM).
+ */
+async function operatorWorkloads(db: Database): Promise<Map<number, number>> {
+  const { rows } = await sql<{ id: number; students: number }>`
+    select x.id, count(*)::int as students
+    from (select distinct value as id, course_id from ticket_counts where dim = ${DIM.operator} and value > 0 and n > 0) x
+    join course_registered_users e on e.course_id = x.course_id
+    group by 1`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.students]));
+}
+
+/** The operator whose workload is nearest the given one (then the lowest id). */
+function sameWorkload(target: number, loads: Map<number, number>): number {
+  return [...loads].sort((a, b) => Math.abs(a[1] - target) - Math.abs(b[1] - target) || a[0] - b[0])[0]![0];
+}
+
 /** The organisation-wide reads: a page of each, as the screens ask for them. */
 async function orgEndpoints(c: Ctx, db: Database): Promise<Endpoint[]> {
   const [ticket] = (await sql<{ code: string }>`select ticket_code as code from tickets where id = ${c.ticketId}`.execute(db)).rows;
@@ -102,14 +123,19 @@ interface Side {
   token: string;
   ctx: Ctx;
   size: CourseSize;
+  /** Students in the operator's courses. */
+  workload: number;
   endpoints: Map<string, Endpoint>;
   close(): Promise<void>;
 }
 
-async function openSide(label: string, url: string, pick: (db: Database) => Promise<number | undefined>): Promise<Side> {
+async function openSide(label: string, url: string, pick: (db: Database) => Promise<number | undefined>, workload?: number): Promise<Side> {
   const h = await openDatabase({ url, dataDir: '' });
   const courseId = await pick(h.db);
-  const ctx = await context(h.db, courseId);
+  // The operator-level reads (Mi agenda) grow with the operator's courses, not with the database:
+  // the larger side takes the operator whose courses hold as many students as the smaller side's.
+  const loads = await operatorWorkloads(h.db);
+  const ctx = await context(h.db, courseId, workload === undefined ? undefined : sameWorkload(workload, loads));
   const size = (await courseSizes(h.db)).find((s) => s.id === ctx.courseId)!;
   // A freshly generated set has every course's student figures marked for recomputation, which
   // the first read of each course pays (they are never served stale). Both sides are measured in
@@ -127,6 +153,7 @@ async function openSide(label: string, url: string, pick: (db: Database) => Prom
     token,
     ctx,
     size,
+    workload: loads.get(ctx.operatorId) ?? 0,
     endpoints: new Map(list.map((e) => [e.name, e])),
     close: async () => {
       await app.stop();
@@ -151,10 +178,10 @@ export async function growthBench(opts: GrowthOptions): Promise<Record<string, n
     await ensureData(server.url, large);
     const one = await openSide('1M', server.url(small.database), async () => undefined);
     sides.push(one);
-    const ten = await openSide('10M', server.url(large.database), async (db) => sameSized(one.size, await courseSizes(db)).id);
+    const ten = await openSide('10M', server.url(large.database), async (db) => sameSized(one.size, await courseSizes(db)).id, one.workload);
     sides.push(ten);
     for (const s of sides) {
-      console.log(`growth ${s.label}: course ${s.ctx.courseId} (${s.size.tickets} tickets, ${s.size.enrolments} enrolments, ${s.size.activities} activities), operator ${s.ctx.operatorId}, day ${s.ctx.day}`);
+      console.log(`growth ${s.label}: course ${s.ctx.courseId} (${s.size.tickets} tickets, ${s.size.enrolments} enrolments, ${s.size.activities} activities), operator ${s.ctx.operatorId} (${s.workload} students in their courses), day ${s.ctx.day}`);
     }
     const seconds = opts.quick ? 2 : 3;
     const order = opts.quick ? [0, 1] : [0, 1, 1, 0];

@@ -122,7 +122,7 @@ export async function api(base: string, method: string, url: string, token?: str
 }
 
 /** What the endpoints are called with: the largest course and things in it. */
-export async function context(db: Database, courseId?: number) {
+export async function context(db: Database, courseId?: number, operatorId?: number) {
   const q = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
   const [course] = await q(
     courseId === undefined
@@ -157,7 +157,7 @@ export async function context(db: Database, courseId?: number) {
     source: await cat('source_tickets', 'incoming'),
     motive: await cat('motive_tickets', 'problem'),
     success: await cat('status_detail_tickets', 'success'),
-    operatorId: operator!.id,
+    operatorId: operatorId ?? operator!.id,
     studentEnrolmentId: student!.id,
     studentRutDigits: student!.rut.replace(/[^0-9kK]/g, '').slice(0, -1),
   };
