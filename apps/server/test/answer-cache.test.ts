@@ -30,6 +30,8 @@ const urls = (course: number, activity: number, enrolment: number) => ({
   history: `/api/v2/course-registered-user/${enrolment}/tickets`,
   // One ticket (its attempts and its student's results), kept under its course's version too.
   ticket: `/api/v2/tickets/${A.ticket}`,
+  // A page of the follow-up table, kept under its course's version too.
+  followUp: `/api/v2/follow-up/courses/${course}/students?page=1&perPage=10&sort=name`,
 });
 type Answer = keyof ReturnType<typeof urls>;
 const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
@@ -150,6 +152,23 @@ describe('whole-course answers kept serialised', () => {
     expect((await kept(u.ticket))._data.properties.lock).toBeNull();
   });
 
+  it("a kept page of the follow-up table: days without access grow with the clock, and the inactivity filter's page holds only until a student crosses it", async () => {
+    const u = urls(A.course, activityA, A.enrolment);
+    const inactive = `/api/v2/follow-up/courses/${A.course}/students?page=1&perPage=10&inactive_days=1`;
+    // Last access one day ago less 1.5 s: active for the filter, no whole day without access yet.
+    await ctx.db.updateTable('course_registered_users').set({ last_access_registered_moodle: new Date(Date.now() - 86_400_000 + 1500) }).where('id', '=', A.enrolment).execute();
+    const student = async (url: string) => (await kept(url))._data.collections.find((s: { properties: { id: number } }) => s.properties.id === A.enrolment)?.properties;
+    expect((await student(u.followUp)).daysWithoutAccess).toBe(0);
+    expect(await student(inactive)).toBeUndefined();
+    await kept(inactive);
+    await new Promise((r) => setTimeout(r, 1700));
+    const before = counts();
+    expect((await student(u.followUp)).daysWithoutAccess).toBe(1);
+    expect(counts().kept - before.kept).toBe(1);
+    expect(await student(inactive)).toBeDefined();
+    expect(await kept(inactive)).toEqual(await rebuilt(inactive));
+  });
+
   it("an open ticket's age in a kept answer grows with the clock", async () => {
     const u = urls(A.course, activityA, A.enrolment);
     await ctx.db.updateTable('tickets').set({ created_at: new Date(Date.now() - 86_400_000 + 1500), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
@@ -186,6 +205,10 @@ describe('whole-course answers kept serialised', () => {
     await kept(u.ticket);
     expect((await ctx.request({ method: 'GET', url: u.ticket, token: operator.token })).statusCode).toBe(403);
     expect((await ctx.request({ method: 'GET', url: '/api/v2/tickets/99999999', token: admin })).statusCode).toBe(404);
+    // The follow-up table: the tutor without a classroom of the course is refused after the
+    // administrator's page was kept.
+    await kept(u.followUp);
+    expect((await ctx.request({ method: 'GET', url: u.followUp, token: tutor.token })).statusCode).toBe(403);
   });
 
   it('sends a kept answer compressed to a client that accepts it, and as it is to one that does not', async () => {
