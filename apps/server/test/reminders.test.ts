@@ -174,3 +174,33 @@ describe('reminders: states', () => {
     expect(none.collections).toHaveLength(0);
   });
 });
+
+describe('reminders: lists in every order, paged', () => {
+  it('each sort, both ways, pages in the same order as the whole list, with its total; an operator only theirs', async () => {
+    // More reminders of both operators, due and created at different moments.
+    for (const [i, [token, ticket]] of ([[opA.token, ticketA], [opB.token, ticketB], [opA.token, ticketA], [opB.token, ticketB], [opA.token, ticketA]] as const).entries()) {
+      expect((await create(token, { ticket_id: ticket, due_at: at((i % 3) * 7 * MIN + 5 * MIN), comment: `Orden ${i}` })).statusCode).toBe(201);
+    }
+    type Item = { properties: { id: number } };
+    const ids = (items: Item[]) => items.map((c) => c.properties.id);
+    for (const sort of ['due_at', 'created_at', 'state', 'operator', 'ticket']) {
+      for (const order of ['asc', 'desc']) {
+        for (const [who, token] of [['admin', admin], ['opA', opA.token]] as const) {
+          const whole = await list(token, `?sort=${sort}&order=${order}`);
+          const pages: number[] = [];
+          for (let page = 1; page <= Math.ceil(whole.numberOfElements / 2); page++) {
+            const p = await list(token, `?sort=${sort}&order=${order}&page=${page}&perPage=2`);
+            expect(p.meta, `${who} ${sort} ${order} page ${page}`).toMatchObject({ total: whole.numberOfElements, perPage: 2, page });
+            pages.push(...ids(p.collections));
+          }
+          expect(pages, `${who} ${sort} ${order}`).toEqual(ids(whole.collections));
+          if (who === 'opA') expect(whole.collections.every((c) => (c as { properties: { ticketId: number } }).properties.ticketId === ticketA)).toBe(true);
+        }
+      }
+    }
+    // The whole list in due order is sorted by due date, ties by id.
+    const due = (await list(admin, '?sort=due_at&order=asc')).collections as unknown as Array<{ properties: { id: number; dueAt: string } }>;
+    const expected = [...due].sort((x, y) => Date.parse(x.properties.dueAt) - Date.parse(y.properties.dueAt) || x.properties.id - y.properties.id);
+    expect(due.map((d) => d.properties.id)).toEqual(expected.map((d) => d.properties.id));
+  });
+});

@@ -46,13 +46,13 @@ const SORTS: Record<string, RawBuilder<unknown>> = {
 export class ReminderRepository {
   constructor(private readonly db: Database) {}
 
-  private select(extra: RawBuilder<unknown> = sql``) {
+  private select(extra: RawBuilder<unknown> = sql``, only: RawBuilder<unknown> = sql``) {
     return sql`
       select rm.id, rm.ticket_id, t.ticket_code, t.course_registered_user_id as enrolment_id, t.course_id, c.description as course,
         trim(r.name || ' ' || r.last_name || ' ' || coalesce(r.mother_last_name, '')) as student, r.rut,
         rm.user_id, u.name as user_name, rm.created_by, rm.due_at, rm.comment, rm.state, rm.done_at, rm.ticket_detail_id, rm.created_at, rm.updated_at,
         t.user_assigned_id, t.user_create_id ${extra}
-      from reminders rm
+      from reminders rm ${only}
       join tickets t on t.id = rm.ticket_id
       join course_registered_users e on e.id = t.course_registered_user_id
       join registered_users r on r.id = e.registered_user_id
@@ -77,14 +77,25 @@ export class ReminderRepository {
   /** One page (or, without `page`, up to the unpaged limit) of the reminders the filters select. */
   async list(q: ReminderQuery, callerId: number) {
     const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
-    const sort = (q.sort && Object.hasOwn(SORTS, q.sort) ? SORTS[q.sort] : SORTS.due_at)!;
+    const key = q.sort && Object.hasOwn(SORTS, q.sort) ? q.sort : 'due_at';
+    const sort = SORTS[key]!;
     const perPage = q.perPage ?? 10;
     const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${UNPAGED_LIMIT}`;
+    // The page is chosen from the reminders (with their tickets or owners only when the filters or
+    // the order read them: an operator's agenda reads its pending reminders from the index of
+    // (user, state, due date) alone); its rows' students and courses are read afterwards.
+    const ticket = q.scopeUserId !== undefined || key === 'ticket' ? sql`join tickets t on t.id = rm.ticket_id` : sql``;
+    const owner = key === 'operator' ? sql`join users u on u.id = rm.user_id` : sql``;
     const { rows } = await sql<ReminderRow & { __total: number }>`
-      ${this.select(sql`, count(*) over ()::int as __total`)}
-      where ${this.where(q, callerId)}
-      order by ${sort} ${dir}, rm.id ${dir}
-      ${paging}`.execute(this.db);
+      with page as (
+        select rm.id, row_number() over (order by ${sort} ${dir}, rm.id ${dir}) as n, count(*) over ()::int as __total
+        from reminders rm ${ticket} ${owner}
+        where ${this.where(q, callerId)}
+        order by ${sort} ${dir}, rm.id ${dir}
+        ${paging}
+      )
+      ${this.select(sql`, page.__total`, sql`join page on page.id = rm.id`)}
+      order by page.n`.execute(this.db);
     let total = rows[0]?.__total ?? 0;
     if (q.page && !rows.length && q.page > 1) total = await this.count(q, callerId);
     const out = rows.map(({ __total: _, ...r }) => r as ReminderRow);
