@@ -353,10 +353,8 @@ export async function loadBench(opts: LoadOptions): Promise<{ rows: LoadRow[]; r
     const app = await startServer(dbUrl);
     const rows: LoadRow[] = [];
     const results: Record<string, number> = {};
-    // The tickets the creation benchmark adds are removed as soon as it is measured (attempts and
-    // history go with them; the counts follow by trigger), so every other endpoint, and every run,
-    // measures the generated data set: thousands of new open tickets in the measured course would
-    // weigh on its open-ticket lists and age chart.
+    // The tickets the creation benchmark adds (attempts and history go with them, counts follow by
+    // trigger) are removed once it is measured: every other endpoint and run reads the generated set.
     const { rows: [before] } = await sql<{ id: number }>`select coalesce(max(id), 0)::int as id from tickets`.execute(h.db);
     const removeCreated = async () => {
       await sql`delete from tickets where id > ${before!.id}`.execute(h.db);
