@@ -23,7 +23,6 @@ import { BENCH_ADMIN, seedLarge, type LargeOptions } from '../scripts/seed-large
 import { startPg } from './pg.js';
 import { dashboardRender } from './render.js';
 
-
 export interface LoadOptions {
   quick: boolean;
   /** Only endpoints whose name contains one of these. */
