@@ -144,6 +144,43 @@ describePg('two server processes on one PostgreSQL', () => {
     expect(drift.rows[0]!.n).toBe(0);
   });
 
+  it('a write the database undoes in a deadlock answers 503 in Spanish, leaves nothing of itself, and succeeds when sent again', async () => {
+    const token = (await login(a)).body.access_token as string;
+    const ticketId = course.tickets[0]!;
+    const outcome = (await handle.db.selectFrom('status_detail_tickets').select('id').where('key', '=', 'success').executeTakeFirstOrThrow()).id;
+    const attempts = async () => (await handle.db.selectFrom('ticket_details').select(sql<number>`count(*)::int`.as('n')).where('ticket_id', '=', ticketId).executeTakeFirstOrThrow()).n;
+    const before = await attempts();
+    // A colleague's transaction holds the course's version row, the attempt's statement waits for
+    // it while holding its ticket's row, and the colleague then asks for that row: a cycle the
+    // database breaks by undoing the attempt (it checks first: its deadlock_timeout is the shorter).
+    const other = new pg.Client({ connectionString: withDatabase(URL_!, dbName) });
+    await other.connect();
+    try {
+      await other.query(`set deadlock_timeout = '30s'`);
+      await other.query('begin');
+      await other.query('insert into answer_versions (scope, version) values ($1, 1) on conflict do nothing', [course.course]);
+      await other.query('select version from answer_versions where scope = $1 for update', [course.course]);
+      const sent = call(a, 'POST', '/api/v2/ticket-details', token, { ticket_id: ticketId, status_detail_ticket_id: outcome, comment: 'Bloqueado' });
+      await waitFor(
+        async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(handle.db)).rows[0]!.n > 0,
+        10_000,
+        'the attempt waiting for the version row',
+      );
+      await other.query('update tickets set updated_at = now() where id = $1', [ticketId]);
+      const res = await sent;
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.body.message).toBe('El servicio no está disponible en este momento. Intente nuevamente.');
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+    expect(await attempts()).toBe(before);
+    const again = await call(a, 'POST', '/api/v2/ticket-details', token, { ticket_id: ticketId, status_detail_ticket_id: outcome, comment: 'Bloqueado' });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(await attempts()).toBe(before + 1);
+  }, 60_000);
+
   it('mail jobs queued through both are each delivered once by one of the two workers', async () => {
     const token = (await login(b)).body.access_token as string;
     const queued = await Promise.all(

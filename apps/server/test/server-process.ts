@@ -72,6 +72,7 @@ export async function spawnServer(env: Record<string, string>, opts: { nodeArgs?
 export interface Answer<T = any> {
   status: number;
   body: T;
+  headers: Headers;
 }
 
 /** Calls the API as a client does; the body is parsed JSON, or the text when it is not JSON. */
@@ -88,5 +89,5 @@ export async function callApi<T = any>(base: string, method: string, url: string
   } catch {
     /* not JSON: kept as text */
   }
-  return { status: res.status, body: parsed as T };
+  return { status: res.status, body: parsed as T, headers: res.headers };
 }

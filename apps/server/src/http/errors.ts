@@ -80,6 +80,15 @@ export function isDatabaseUnavailable(err: { code?: unknown; message?: unknown }
   return typeof err.message === 'string' && LOST_CONNECTION.test(err.message);
 }
 
+/**
+ * The database undid a transaction because another one held what it needed in the opposite order
+ * (40P01, deadlock) or changed it under it (40001): nothing of it was written, and the same request
+ * succeeds when sent again. Answered 503 with a short Retry-After, never a 500.
+ */
+export function isTransientConflict(err: { code?: unknown } | null | undefined): boolean {
+  return err?.code === '40P01' || err?.code === '40001';
+}
+
 const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, MSG.badJson],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, MSG.badJson],
@@ -127,6 +136,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ code: error.code, reqId: request.id, error: error.message }, 'database unavailable');
       return reply.status(503).header('retry-after', '5').send(failure(503, MSG.unavailable));
+    }
+    if (isTransientConflict(error)) {
+      request.log.warn({ code: error.code, reqId: request.id, error: error.message }, 'transaction undone by a concurrent one');
+      return reply.status(503).header('retry-after', '1').send(failure(503, MSG.unavailable));
     }
     if (!error.statusCode && MALFORMED_MULTIPART.test(error.message ?? '')) {
       return reply.status(400).send(failure(400, MSG.badMultipart));

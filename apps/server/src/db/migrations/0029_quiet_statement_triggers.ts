@@ -18,35 +18,19 @@ import { QUIET_MARK, quietStatementTriggers } from './sql-helpers.js';
  * their migrations; idempotent (a rewritten body carries the mark and is left alone). A later
  * migration adding such a function runs quietStatementTriggers() after it (sql-helpers.ts).
  *
- * The answer version's triggers (0024, 0025) are renamed `<table>_version…` so that they fire last
- * of their table's (triggers of one event fire in name order): the course's version row, which
- * every write in the course takes, is then held from the end of the statement to its commit
- * rather than through the other keeping triggers too.
+ * The answer version's triggers (0024, 0025) keep firing first of their table's (triggers of one
+ * event fire in name order, theirs are `<table>_answers…`): the course's version row is the first
+ * row shared by a course's writers that a statement's triggers lock, so two writes in one course
+ * queue on it and never take the other shared rows (counts, an enrolment's figures) in opposite
+ * orders. Fired last, a statement writing two tables (an attempt: its row, then its ticket's) took
+ * the version row in the first table's triggers and an enrolment's figures in the second's, while
+ * a new ticket of that enrolment took them the other way round: a deadlock.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw(quietStatementTriggers()).execute(db);
-  await renameVersionTriggers(db, '_answers', '_version');
-}
-
-async function renameVersionTriggers(db: Kysely<unknown>, from: string, to: string) {
-  await sql
-    .raw(
-      `do $do$
-declare
-  r record;
-begin
-  for r in select t.tgrelid::regclass::text as tbl, t.tgname from pg_trigger t join pg_proc p on p.oid = t.tgfoid
-    where not t.tgisinternal and p.proname like 'sigaf\\_answers\\_%' and t.tgname ~ '${from}(_|$)' loop
-    execute format('alter trigger %I on %s rename to %I', r.tgname, r.tbl, regexp_replace(r.tgname, '${from}(_|$)', '${to}\\1'));
-  end loop;
-end
-$do$`,
-    )
-    .execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await renameVersionTriggers(db, '_version', '_answers');
   await sql
     .raw(
       `do $do$
