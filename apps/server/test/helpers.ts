@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { RoleKey } from '@sigaf/contract';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, PGLITE_PARSERS, type Database } from '../src/db/database.js';
@@ -24,6 +24,17 @@ export interface TestContext {
 }
 
 let counter = 0;
+
+/** One test context for a test file and an administrator's token: opened before its tests, closed after them. */
+export function fileContext(): { ctx: TestContext; admin: string } {
+  const file = {} as { ctx: TestContext; admin: string };
+  beforeAll(async () => {
+    file.ctx = await createTestContext();
+    file.admin = await file.ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+  });
+  afterAll(() => file.ctx?.close());
+  return file;
+}
 
 /** A fresh database cloned from the run's template, and the real app on it. */
 export async function createTestContext(overrides: Partial<Config> = {}): Promise<TestContext> {
