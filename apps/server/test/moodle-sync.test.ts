@@ -234,10 +234,12 @@ describe('course sync', () => {
     expect(first.missingLocally).toEqual([{ source: 'moodle', id: 7, rut: RUT.eva, name: 'Eva Soto' }]);
     expect(first.activitiesAdded).toBe(3);
     expect(first.errors).toEqual([]);
-    // Contents once, enrolled users in pages of 2 (6 people: 4 calls), grades of everybody once, completion per matched student.
+    // Contents once, enrolled users in pages of 2, two at a time after the first (6 people: the
+    // first page, then the next two, then two more of which the first comes back empty: 5 calls),
+    // grades of everybody once, completion per matched student.
     const calls = sim.calls.slice(before).map((c) => c.wsfunction);
     expect(calls.filter((f) => f === 'core_course_get_contents')).toHaveLength(1);
-    expect(calls.filter((f) => f === 'core_enrol_get_enrolled_users')).toHaveLength(4);
+    expect(calls.filter((f) => f === 'core_enrol_get_enrolled_users')).toHaveLength(5);
     expect(calls.filter((f) => f === 'gradereport_user_get_grade_items')).toHaveLength(1);
     expect(calls.filter((f) => f === 'core_completion_get_activities_completion_status')).toHaveLength(3);
     expect(first.moodleCalls).toBe(calls.length);

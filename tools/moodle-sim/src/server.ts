@@ -67,6 +67,49 @@ export function phpJson(value: unknown): string {
     .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * phpJson in pieces for answers with long lists (a course's grade report of every student): the
+ * simulator answers other calls between the pieces, as Moodle's other workers would meanwhile,
+ * instead of holding its one thread for seconds. The pieces joined are phpJson(value).
+ */
+export function* phpJsonPieces(value: unknown, size = 200): Generator<string> {
+  if (Array.isArray(value) && value.length > size) {
+    for (let i = 0; i < value.length; i += size) yield (i ? ',' : '[') + value.slice(i, i + size).map((v) => phpJson(v ?? null)).join(',');
+    yield ']';
+    return;
+  }
+  const isLong = (v: unknown) => Array.isArray(v) && v.length > size;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some(isLong)) {
+    let separator = '{';
+    for (const [key, v] of Object.entries(value)) {
+      if (v === undefined || typeof v === 'function') continue;
+      yield `${separator}${phpJson(key)}:`;
+      separator = ',';
+      yield* phpJsonPieces(v, size);
+    }
+    yield '}';
+    return;
+  }
+  yield phpJson(value);
+}
+
+/** Writes the answer, giving other calls their turn between pieces of a long one. */
+async function sendJson(res: http.ServerResponse, value: unknown) {
+  const pieces = phpJsonPieces(value);
+  let piece = pieces.next();
+  let next = piece.done ? piece : pieces.next();
+  if (next.done) return res.end(piece.done ? '' : piece.value);
+  while (!piece.done) {
+    res.write(piece.value);
+    if (next.done) break;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (res.destroyed) return;
+    piece = next;
+    next = pieces.next();
+  }
+  res.end();
+}
+
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Moodle's REST XML (webservice/rest/locallib.php xmlize_result). */
@@ -241,7 +284,7 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
     }
     record({ userid: out.userid, outcome: 'ok' });
     res.writeHead(200, format === 'json' ? JSON_HEADERS : XML_HEADERS);
-    if (format === 'json') return res.end(phpJson(out.result ?? null));
+    if (format === 'json') return sendJson(res, out.result ?? null);
     const xml = out.result === null || out.result === undefined ? '' : xmlize(out.result);
     return res.end(`<?xml version="1.0" encoding="UTF-8" ?>\n<RESPONSE>\n${xml}</RESPONSE>\n`);
   };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MoodleClient } from '../../../apps/server/src/moodle/client.js';
 import { FIXTURE_TOKENS, fixtureSite } from '../src/fixture-site.js';
 import { generateSite } from '../src/generator.js';
-import { startMoodleSim, type SimServer } from '../src/server.js';
+import { dispatch, phpJson, phpJsonPieces, startMoodleSim, type SimServer } from '../src/server.js';
 
 /** The generator and the fault injection, seen through the server's own Moodle client. */
 describe('moodle-sim: generated sites', () => {
@@ -47,6 +47,28 @@ describe('moodle-sim: generated sites', () => {
     const first = generated.people[0]!;
     const completion = await client.getActivitiesCompletionStatus(courseid, first.moodleId);
     expect(completion.statuses.length).toBeGreaterThan(5);
+  });
+});
+
+describe('moodle-sim: long answers', () => {
+  it("writes a long list in pieces, byte for byte PHP's json_encode of the whole", async () => {
+    const big = generateSite({ seed: 11, courses: 1, studentsPerCourse: 450, units: 2, activitiesPerUnit: 2, invalidRutRate: 0 });
+    const courseid = big.courseIds[0]!;
+    const odd = { 'a/b': 'ñandú / "x"', list: Array.from({ length: 9 }, (_, i) => (i === 4 ? undefined : { i, s: `é/${i}` })), gone: undefined, n: null };
+    expect([...phpJsonPieces(odd, 2)].join('')).toBe(phpJson(odd));
+    expect([...phpJsonPieces([1, 2, 3], 2)].join('')).toBe('[1,2,3]');
+    const sim = await startMoodleSim({ site: big.site });
+    try {
+      const fields = { wstoken: big.tokens.admin, wsfunction: 'gradereport_user_get_grade_items', moodlewsrestformat: 'json', courseid: String(courseid), userid: '0', groupid: '0' };
+      const res = await fetch(`${sim.url}/webservice/rest/server.php`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      const text = await res.text();
+      const expected = dispatch(big.site, sim.url, new Map(Object.entries(fields)));
+      expect(res.headers.get('content-length')).toBeNull();
+      expect((expected.result as { usergrades: unknown[] }).usergrades.length).toBe(450);
+      expect(text).toBe(phpJson(expected.result));
+    } finally {
+      await sim.close();
+    }
   });
 });
 

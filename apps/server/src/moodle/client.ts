@@ -290,15 +290,24 @@ export class MoodleClient {
     return this.call('core_enrol_get_enrolled_users', { courseid, options: options.length ? options : undefined });
   }
 
-  /** Every enrolled user, page by page (ordered by id so that pages do not overlap). */
+  /**
+   * Every enrolled user, page by page (ordered by id so that pages do not overlap). After a full
+   * first page the next ones are asked for as many at a time as calls may be in flight, until a
+   * short one: a large course's participants arrive in a few round trips instead of one per page
+   * (at most that many pages past the end are asked for, and come back empty).
+   */
   async getAllEnrolledUsers(courseid: number, o: Omit<EnrolledUsersOptions, 'limitfrom' | 'limitnumber' | 'sortby' | 'sortdirection'> & { pageSize?: number } = {}) {
     const { pageSize = 500, ...rest } = o;
-    const all: MoodleResponse<'core_enrol_get_enrolled_users'> = [];
-    for (let from = 0; ; from += pageSize) {
-      const page = await this.getEnrolledUsers(courseid, { ...rest, sortby: 'id', sortdirection: 'ASC', limitfrom: from, limitnumber: pageSize });
-      all.push(...page);
-      if (page.length < pageSize) return all;
+    const page = (from: number) => this.getEnrolledUsers(courseid, { ...rest, sortby: 'id', sortdirection: 'ASC', limitfrom: from, limitnumber: pageSize });
+    const all: MoodleResponse<'core_enrol_get_enrolled_users'> = await page(0);
+    const wave = Math.max(1, this.options.concurrency ?? 4);
+    for (let from = pageSize; all.length === from; from += wave * pageSize) {
+      for (const users of await Promise.all(Array.from({ length: wave }, (_, i) => page(from + i * pageSize)))) {
+        all.push(...users);
+        if (users.length < pageSize) return all;
+      }
     }
+    return all;
   }
 
   /** Enrols with the manual plugin; refuses role ids outside `allowedRoleIds` before calling. */
