@@ -1,18 +1,22 @@
 /**
- * Import of a large SIGAF 1.x database (MariaDB) into PostgreSQL: time and peak memory of the
- * importing process. Full size: 20,000 students, 1,000,000 tickets, 2,400,000 attempts
+ * Import of a large SIGAF 1.x database (MariaDB) into PostgreSQL, as `npm run import:legacy`
+ * runs it (a process of its own): time and peak memory of the importing process. Full size: 20,000 students, 1,000,000 tickets, 2,400,000 attempts
  * (`--quick`: a hundredth). The legacy rows are generated inside MariaDB (its sequence tables).
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { computeDv } from '@sigaf/contract';
-import { migrate, openDatabase } from '../apps/server/src/db/database.js';
-import { seed } from '../apps/server/src/db/seed.js';
-import { importLegacy } from '../apps/server/src/modules/legacy-import/service.js';
 import { startMariaDb } from '../apps/server/test/mariadb.js';
 import { createLegacyDatabase, fillLegacyDatabase } from '../apps/server/test/legacy/generate.js';
 import { startPg } from './pg.js';
 
 const BASE = 1000;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'apps/server/src/modules/legacy-import/cli.ts');
 
 export async function legacyImportBench(quick: boolean, scale = quick ? 0.01 : 1): Promise<Record<string, number>> {
   const students = Math.max(2_000, Math.round(20_000 * scale));
@@ -47,34 +51,40 @@ export async function legacyImportBench(quick: boolean, scale = quick ? 0.01 : 1
     await admin.query('drop database if exists sigaf_bench_legacy with (force)');
     await admin.query('create database sigaf_bench_legacy');
     await admin.end();
-    const handle = await openDatabase({ url: pgServer.url('sigaf_bench_legacy'), dataDir: '' });
+    // The importing process is the one `npm run import:legacy` starts: its own Node process,
+    // whose peak RSS the kernel keeps (VmHWM) and this process reads while it runs.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-bench-legacy-'));
+    const reportBase = path.join(dataDir, 'report');
+    const start = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--from', `${maria.url}/sigaf`, '--report', reportBase], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: pgServer.url('sigaf_bench_legacy'), DATA_DIR: dataDir, APP_SECRET: 'bench-secret-bench-secret-bench', ADMIN_EMAIL: 'bench@sigaf.cl', ADMIN_PASSWORD: 'bench-password', ADMIN_NAME: 'Bench', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let peakKb = 0;
+    const sampler = setInterval(() => {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.existsSync(`/proc/${child.pid}/status`) ? fs.readFileSync(`/proc/${child.pid}/status`, 'utf8') : '');
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+    }, 100);
+    let lastLine = 0;
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+      if (Date.now() - lastLine < 10_000) return;
+      lastLine = Date.now();
+      process.stdout.write(text.split('\n').filter((l) => l.includes('filas')).slice(-1).map((l) => `${l}\n`).join(''));
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    clearInterval(sampler);
+    const seconds = (performance.now() - start) / 1000;
     try {
-      await migrate(handle.db);
-      await seed(handle.db, { adminEmail: 'bench@sigaf.cl', adminPassword: 'bench-password', adminName: 'Bench' });
-      const baseline = process.memoryUsage().rss;
-      console.log(`legacy import: RSS before the import ${(baseline / 1048576).toFixed(0)} MB`);
-      let peak = baseline;
-      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-      const start = performance.now();
-      let lastLine = 0;
-      const report = await importLegacy(handle.db, {
-        from: `${maria.url}/sigaf`,
-        appSecret: 'bench-secret-bench-secret-bench',
-        onProgress: (p) => {
-          if (Date.now() - lastLine > 10_000 || p.done === p.total) {
-            lastLine = Date.now();
-            if (p.total > 10_000) console.log(`  ${p.table}: ${p.done}/${p.total} (${p.rowsPerSecond}/s)`);
-          }
-        },
-      });
-      const seconds = (performance.now() - start) / 1000;
-      clearInterval(sampler);
+      if (code !== 0) throw new Error(`legacy import: the import process ended with code ${code}`);
+      const report = JSON.parse(fs.readFileSync(`${reportBase}.json`, 'utf8')) as { tables: Record<string, { imported: number }> };
       const imported = Object.values(report.tables).reduce((n, t) => n + t.imported, 0);
-      console.log(`legacy import: ${imported} rows in ${seconds.toFixed(1)} s, peak RSS ${(peak / 1048576).toFixed(0)} MB`);
+      const peak = peakKb / 1024;
+      console.log(`legacy import: ${imported} rows in ${seconds.toFixed(1)} s, peak RSS of the import process ${peak.toFixed(0)} MB`);
       const size = quick ? 'quick' : 'full';
-      return { [`legacy.import.${size}.s`]: seconds, [`legacy.import.${size}.rss.mb`]: peak / 1048576 };
+      return { [`legacy.import.${size}.s`]: seconds, [`legacy.import.${size}.rss.mb`]: peak };
     } finally {
-      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   } finally {
     await conn.end();
