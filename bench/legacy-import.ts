@@ -1,7 +1,7 @@
 /**
  * Import of a large SIGAF 1.x database (MariaDB) into PostgreSQL, as `npm run import:legacy`
- * runs it (a process of its own): time and peak memory of the importing process. Full size: 20,000 students, 1,000,000 tickets, 2,400,000 attempts
- * (`--quick`: a hundredth). The legacy rows are generated inside MariaDB (its sequence tables).
+ * runs it (a process of its own): time and peak memory of the importing process. Full size:
+ * 20,000 students, 1,000,000 tickets, 2,400,000 attempts (`--quick`: a hundredth). The legacy rows are generated inside MariaDB (its sequence tables).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

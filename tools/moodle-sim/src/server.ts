@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { FUNCTIONS, type CallContext } from './functions.js';
 import { accessException, missingRecord, moodleException, parsePhpFields, validateParams, WsError } from './params.js';
@@ -67,19 +68,25 @@ export function phpJson(value: unknown): string {
     .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Lists longer than this are written in pieces (phpJsonPieces). */
+const LONG_LIST = 200;
+const isLongList = (v: unknown, size: number) => Array.isArray(v) && v.length > size;
+/** A long list, or an object with one among its fields. */
+const holdsLongList = (v: unknown, size: number) =>
+  isLongList(v, size) || (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).some((field) => isLongList(field, size)));
+
 /**
  * phpJson in pieces for answers with long lists (a course's grade report of every student): the
  * simulator answers other calls between the pieces, as Moodle's other workers would meanwhile,
  * instead of holding its one thread for seconds. The pieces joined are phpJson(value).
  */
-export function* phpJsonPieces(value: unknown, size = 200): Generator<string> {
+export function* phpJsonPieces(value: unknown, size = LONG_LIST): Generator<string> {
   if (Array.isArray(value) && value.length > size) {
     for (let i = 0; i < value.length; i += size) yield (i ? ',' : '[') + value.slice(i, i + size).map((v) => phpJson(v ?? null)).join(',');
     yield ']';
     return;
   }
-  const isLong = (v: unknown) => Array.isArray(v) && v.length > size;
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).some(isLong)) {
+  if (value !== null && typeof value === 'object' && holdsLongList(value, size)) {
     let separator = '{';
     for (const [key, v] of Object.entries(value)) {
       if (v === undefined || typeof v === 'function') continue;
@@ -93,19 +100,13 @@ export function* phpJsonPieces(value: unknown, size = 200): Generator<string> {
   yield phpJson(value);
 }
 
-/** Writes the answer, giving other calls their turn between pieces of a long one. */
+/** Writes the answer; one with long lists in pieces, giving other calls their turn between them. */
 async function sendJson(res: http.ServerResponse, value: unknown) {
-  const pieces = phpJsonPieces(value);
-  let piece = pieces.next();
-  let next = piece.done ? piece : pieces.next();
-  if (next.done) return res.end(piece.done ? '' : piece.value);
-  while (!piece.done) {
-    res.write(piece.value);
-    if (next.done) break;
-    await new Promise((resolve) => setImmediate(resolve));
+  if (!holdsLongList(value, LONG_LIST)) return res.end(phpJson(value));
+  for (const piece of phpJsonPieces(value)) {
+    res.write(piece);
+    await nextTurn();
     if (res.destroyed) return;
-    piece = next;
-    next = pieces.next();
   }
   res.end();
 }

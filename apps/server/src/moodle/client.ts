@@ -163,11 +163,14 @@ export class MoodleClient {
   private readonly retries: number;
   private readonly retryDelayMs: number;
   private readonly allowedRoleIds: readonly number[];
+  /** Calls in flight at most. */
+  private readonly concurrency: number;
 
   constructor(private readonly options: MoodleClientOptions) {
     this.baseUrl = normalizeMoodleUrl(options.baseUrl);
     this.endpoint = `${this.baseUrl}${REST_PATH}`;
-    this.gate = new Semaphore(Math.max(1, options.concurrency ?? 4));
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.gate = new Semaphore(this.concurrency);
     this.fetchFn = options.fetch;
     this.transport = new MoodleTransport(this.endpoint);
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -300,9 +303,8 @@ export class MoodleClient {
     const { pageSize = 500, ...rest } = o;
     const page = (from: number) => this.getEnrolledUsers(courseid, { ...rest, sortby: 'id', sortdirection: 'ASC', limitfrom: from, limitnumber: pageSize });
     const all: MoodleResponse<'core_enrol_get_enrolled_users'> = await page(0);
-    const wave = Math.max(1, this.options.concurrency ?? 4);
-    for (let from = pageSize; all.length === from; from += wave * pageSize) {
-      for (const users of await Promise.all(Array.from({ length: wave }, (_, i) => page(from + i * pageSize)))) {
+    for (let from = pageSize; all.length === from; from += this.concurrency * pageSize) {
+      for (const users of await Promise.all(Array.from({ length: this.concurrency }, (_, i) => page(from + i * pageSize)))) {
         all.push(...users);
         if (users.length < pageSize) return all;
       }

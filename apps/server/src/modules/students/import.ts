@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IMPORT_LIMITS, normalizeRegion, normalizeRut, STUDENT_MSG, type ImportRowResult, type ImportSummary } from '@sigaf/contract';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
@@ -55,7 +56,7 @@ export async function analyseRows(rows: string[][]): Promise<ParsedRow[]> {
   };
   const out: ParsedRow[] = [];
   for (const [i, cells] of body.entries()) {
-    if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+    if (i % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
     const rowNumber = i + 2;
     if (!cells.some((c) => c && c.trim() !== '')) continue; // empty rows are skipped
     const get = (idx: number) => (cells[idx] ?? '').replace(/\s+/g, ' ').trim();
