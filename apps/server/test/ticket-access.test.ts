@@ -1,4 +1,4 @@
-import { MSG, TICKET_MSG, type RoleKey } from '@sigaf/contract';
+import { legacy, MSG, TICKET_MSG, type RoleKey } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './fixtures.js';
@@ -26,8 +26,7 @@ interface Record_ {
   lock: number;
 }
 
-async function recordOf(owner: { id: number }): Promise<Record_> {
-  const enrolment = enrolments[next++ % enrolments.length]!;
+async function recordOf(owner: { id: number }, enrolment = enrolments[next++ % enrolments.length]!): Promise<Record_> {
   const created = await ctx.request({
     method: 'POST',
     url: '/api/v2/tickets',
@@ -174,5 +173,44 @@ describe('single tickets: route × (own record, another operator’s) × role', 
     const shared = await recordOf(users.other);
     await ctx.db.updateTable('tickets').set({ user_create_id: users.operator.id }).where('id', '=', shared.ticket).execute();
     for (const who of ['operator', 'other'] as const) expect((await call({ method: 'GET', url: `/tickets/${shared.ticket}` }, users[who].token)).statusCode).toBe(200);
+  });
+});
+
+describe('a student’s ticket history: the one exception to the rule', () => {
+  it('lists every ticket of the student to each role that works tickets, with the attempts only of those the caller may work, with and without ?page=', async () => {
+    const mine = await recordOf(users.operator);
+    const enrolment = (await ctx.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', mine.ticket).executeTakeFirstOrThrow()).course_registered_user_id;
+    const theirs = await recordOf(users.other, enrolment);
+    const comments = { [mine.ticket]: 'Observación del operador dueño', [theirs.ticket]: 'Observación reservada de otro operador' };
+    for (const r of [mine, theirs]) await ctx.db.updateTable('ticket_details').set({ comment: comments[r.ticket]! }).where('id', '=', r.attempt).execute();
+    const works = { admin: [mine, theirs], developer: [mine, theirs], operator: [mine], other: [theirs] } as const;
+
+    for (const url of [`/course-registered-user/${enrolment}/tickets`, `/course-registered-user/${enrolment}/tickets?page=1&perPage=50`]) {
+      for (const who of ['admin', 'developer', 'operator', 'other'] as const) {
+        const res = await call({ method: 'GET', url }, users[who].token);
+        expect(res.statusCode, `${who} ${url}: ${res.body}`).toBe(200);
+        const body = res.json();
+        // The original client's shape, whoever asks (numberOfElements counts relationships.array).
+        if (!url.includes('page=')) legacy.getEnrolmentTickets.parse(body);
+        const rows = new Map<number, Json>(body._data.collections.map((c: Json) => [c.properties.id, c]));
+        for (const r of [mine, theirs]) {
+          const row = rows.get(r.ticket)!;
+          // Every ticket is listed with its summary: code, state, operator, its number of attempts.
+          expect(row, `${who} ${url} lists ticket ${r.ticket}`).toBeDefined();
+          expect(row.properties).toMatchObject({ ticketCode: expect.any(String), statusTicket: { key: 'open' }, userAssigned: { id: r === mine ? users.operator.id : users.other.id }, attempts: 1 });
+          if ((works[who] as readonly Record_[]).includes(r)) {
+            expect(row.relationships.numberOfElements).toBe(1);
+            expect(row.relationships.array.map((d: Json) => d.comment)).toEqual([comments[r.ticket]]);
+          } else {
+            // Not the caller's to work: the same keys, no attempt.
+            expect(Object.keys(row.properties).sort()).toEqual(Object.keys(rows.get(works[who][0]!.ticket)!.properties).sort());
+            expect(row.relationships).toMatchObject({ numberOfElements: 0, array: [] });
+            expect(res.body).not.toContain(comments[r.ticket]);
+          }
+        }
+      }
+      const tutor = await call({ method: 'GET', url }, users.tutor.token);
+      expect([tutor.statusCode, tutor.json().message]).toEqual([403, MSG.forbidden]);
+    }
   });
 });

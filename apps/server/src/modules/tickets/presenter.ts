@@ -84,11 +84,15 @@ export function presentLock(request: FastifyRequest, l: TicketLockRow) {
  * the original's raw snake_case fields. `parts` (TicketService.parts) gives the attempts and the
  * enrolment's Moodle results; without it (our own lists that do not need them) both are left out.
  * showDeleteButton depends on who asks.
+ *
+ * `contents: false` is a ticket of a student's history the caller may not work (the exception of
+ * docs/development/permissions.md): its own fields and its number of attempts, but none of its
+ * attempts (`relationships.array` empty and counted 0, as the original client counts that array).
  */
-export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false) {
-  const details = parts ? (parts.details.get(t.id) ?? []) : undefined;
+export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false, contents = true) {
+  const details = parts ? (contents ? (parts.details.get(t.id) ?? []) : []) : undefined;
   const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
-  const attempts = details ? details.length : Number(t.details_count);
+  const attempts = details && contents ? details.length : Number(t.details_count);
   const close = t.status_key !== 'open';
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
@@ -170,7 +174,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
         ? lockProperties({ id: t.lock_id, user_id: t.lock_user_id, user_name: t.lock_user_name ?? '', created_at: t.lock_created_at, expires_at: t.lock_expires_at })
         : null,
   };
-  const rel = relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, attempts, withDetails && details ? details.map((d) => presentDetail(request, d)) : undefined);
+  const rel = relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, details ? details.length : attempts, withDetails && details ? details.map((d) => presentDetail(request, d)) : undefined);
   return resource(request, `/api/v2/tickets/${t.id}`, properties, details ? { ...rel, array: details.map(rawDetail) } : rel);
 }
 

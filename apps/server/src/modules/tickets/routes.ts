@@ -32,6 +32,7 @@ import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import { sendKept } from '../answers/cache.js';
 import type { Services } from '../../services.js';
+import { mayTouchTicket } from './access.js';
 import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
 import type { TicketParts, TicketRow } from './repository.js';
 import type { TicketQuery } from './sql.js';
@@ -58,18 +59,22 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   // §2.10): read for the whole page at once (TicketService.parts, two queries whatever the page size).
   // The Moodle results come from the enrolments' own query (the same the enrolment answers use).
   const results = (rows: TicketRow[]) => services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
-  const parts = async (rows: TicketRow[]): Promise<TicketParts> => {
-    const [details, byEnrolment] = await Promise.all([tickets.attemptsOf(rows.map((t) => t.id)), results(rows)]);
+  // `contents` says which tickets carry their attempts (all but, in a student's history, those the caller may not work).
+  const parts = async (rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true): Promise<TicketParts> => {
+    const [details, byEnrolment] = await Promise.all([tickets.attemptsOf(rows.filter(contents).map((t) => t.id)), results(rows)]);
     return { details, results: byEnrolment };
   };
-  const present = async (request: FastifyRequest, rows: TicketRow[]) => {
-    const loaded = await parts(rows);
-    return rows.map((t) => presentTicket(request, t, loaded));
+  const present = async (request: FastifyRequest, rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true) => {
+    const loaded = await parts(rows, contents);
+    return rows.map((t) => presentTicket(request, t, loaded, false, contents(t)));
   };
   // `compact` (this product's own screens) leaves the raw attempts and Moodle results out: no query for them.
+  // Unscoped (a student's history): the tickets the caller may not work (TicketAccess) show their summary only.
   const listed = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
-    const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, requireAuth(request), { scoped });
-    const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await present(request, rows);
+    const actor = requireAuth(request);
+    const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, actor, { scoped });
+    const contents = (t: TicketRow) => scoped || mayTouchTicket(actor, t);
+    const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await present(request, rows, contents);
     return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
   };
   const list = async (...args: Parameters<typeof listed>) => (await listed(...args)).value;
@@ -113,8 +118,9 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return list(request, 'search', request.query, from <= to ? { from, to } : { from: to, to: from });
   });
   // The history of one enrolment: every ticket about that student in that course, whoever it is
-  // assigned to. The original client asks for it whole, with every attempt and Moodle result: kept
-  // serialised as the course's other whole answers are, under the course's version.
+  // assigned to (docs/development/permissions.md), with the attempts only of the tickets the caller
+  // may work. The original client asks for it whole, with the attempts and Moodle results: kept
+  // serialised (per caller) as the course's other whole answers are, under the course's version.
   app.get('/course-registered-user/:id/tickets', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, async (request, reply) => {
     const enrolment = await services.enrolments.get(request.params.id);
     const only = { enrolmentId: request.params.id };
