@@ -204,3 +204,42 @@ describe('reminders: lists in every order, paged', () => {
     expect(due.map((d) => d.properties.id)).toEqual(expected.map((d) => d.properties.id));
   });
 });
+
+describe('reminders: reassignment in the agenda', () => {
+  it('refuses, as the single route does and with its reason, a reminder for an operator who cannot touch its ticket; nothing is written', async () => {
+    const ticketC = (await seedChain(ctx.db, opA.id, '9103')).ticket;
+    const reminder = (await create(admin, { ticket_id: ticketA, due_at: at(60 * MIN), user_id: opA.id, comment: 'Reasignar' })).json()._data.properties.id as number;
+    const state = async () => ({
+      reminders: await ctx.db.selectFrom('reminders').select(['id', 'user_id', 'updated_at']).where('ticket_id', 'in', [ticketA, ticketC]).orderBy('id').execute(),
+      tickets: await ctx.db.selectFrom('tickets').select(['id', 'user_assigned_id', 'version']).where('id', 'in', [ticketA, ticketC]).orderBy('id').execute(),
+      audit: (await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('entity', '=', 'agenda_reassign').executeTakeFirstOrThrow()).n,
+    });
+
+    // The single route: opB neither has ticket A assigned nor created it.
+    const single = await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${reminder}`, payload: { user_id: opB.id }, token: admin });
+    expect(single.statusCode).toBe(422);
+    expect(single.json()._data.errors.user_id).toEqual([REMINDER_MSG.ownerCannotTouch]);
+
+    // The reassignment: the whole request refused with the same reason, even the ticket it also moves.
+    const before = await state();
+    const res = await post('/api/v2/agenda/reassign', { to_user_id: opB.id, reminder_ids: [reminder], ticket_ids: [ticketC] }, admin);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toBe(single.json().message);
+    expect(res.json()._data.errors).toEqual({ to_user_id: single.json()._data.errors.user_id });
+    expect(await state()).toEqual(before);
+
+    // A ticket whose reassignment is refused (someone else's edit lock) keeps its reminders.
+    await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: ticketA, user_id: opA.id, expires_at: new Date(Date.now() + 10 * MIN) }).execute();
+    const locked = await post('/api/v2/agenda/reassign', { to_user_id: opB.id, reminder_ids: [reminder], ticket_ids: [ticketA] }, admin);
+    expect(locked.statusCode, locked.body).toBe(200);
+    expect(locked.json()._data).toMatchObject({ tickets: 0, reminders: 0, refused: 1 });
+    expect((await ctx.db.selectFrom('reminders').select('user_id').where('id', '=', reminder).executeTakeFirstOrThrow()).user_id).toBe(opA.id);
+    await ctx.db.deleteFrom('log_editing_tickets').where('ticket_id', '=', ticketA).execute();
+
+    // With its ticket reassigned in the same request, the reminder goes too.
+    const moved = await post('/api/v2/agenda/reassign', { to_user_id: opB.id, reminder_ids: [reminder], ticket_ids: [ticketA] }, admin);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await ctx.db.selectFrom('reminders').select('user_id').where('id', '=', reminder).executeTakeFirstOrThrow()).user_id).toBe(opB.id);
+    expect((await ctx.db.selectFrom('tickets').select('user_assigned_id').where('id', '=', ticketA).executeTakeFirstOrThrow()).user_assigned_id).toBe(opB.id);
+  });
+});

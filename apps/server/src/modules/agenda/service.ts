@@ -107,20 +107,35 @@ export class AgendaService {
     return load.map((u) => ({ userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }));
   }
 
-  /** Moves reminders and tickets to another operator (a ticket's pending reminders go with it). */
+  /**
+   * Moves reminders and tickets to another operator (a ticket's pending reminders go with it). A
+   * reminder goes only where the single reminder routes would put it (ReminderService.assertOwner):
+   * otherwise the whole request is a 422 with the same reason, and nothing is written. A ticket
+   * reassigned in the same request counts as the operator's.
+   */
   async reassign(body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] }, actor: AuthUser, ip: string) {
     const to = (await this.repo.reminderLoad()).find((u) => u.userId === body.to_user_id);
     if (!to) throw invalid({ to_user_id: [REMINDER_MSG.operatorNotFound] });
+    const pending = await this.reminders.pendingOwners(body.reminder_ids);
+    const assigning = new Set(body.ticket_ids);
+    await this.reminders.assertOwner(body.to_user_id, pending.map((r) => (assigning.has(r.ticket_id) ? { ...r, user_assigned_id: body.to_user_id } : r)), actor, 'to_user_id');
     let tickets = 0;
     let refused = 0;
     let moved = 0;
+    let reminderIds = body.reminder_ids;
     if (body.ticket_ids.length) {
       const r = await this.tickets.bulk({ ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id }, actor);
       tickets = r.updated.length;
       refused = r.refused.length;
       moved = await this.repo.moveReminders(body.to_user_id, [], r.updated);
+      // A ticket whose reassignment was refused (reported) stays as it was: its reminders move only if it is already the operator's to touch.
+      const kept = new Set(r.refused.map((x) => x.id));
+      const onKept = pending.filter((p) => kept.has(p.ticket_id));
+      const refusals = await this.reminders.ownerRefusals(body.to_user_id, onKept);
+      const stay = new Set(onKept.filter((_, i) => refusals[i] !== null).map((p) => p.id));
+      reminderIds = reminderIds.filter((id) => !stay.has(id));
     }
-    const reminders = moved + (await this.repo.moveReminders(body.to_user_id, body.reminder_ids, []));
+    const reminders = moved + (await this.repo.moveReminders(body.to_user_id, reminderIds, []));
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_reassign', entityId: String(body.to_user_id), changes: body, ip });
     return { tickets, reminders, refused };
   }

@@ -122,6 +122,18 @@ export class ReminderRepository {
     return rows[0];
   }
 
+  /** The pending reminders among these ids, with who their tickets belong to (TicketAccess). */
+  pendingOwners(ids: number[]) {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('reminders as rm')
+      .innerJoin('tickets as t', 't.id', 'rm.ticket_id')
+      .select(['rm.id', 'rm.ticket_id', 't.user_assigned_id', 't.user_create_id'])
+      .where('rm.id', 'in', ids)
+      .where('rm.state', '=', 'pending')
+      .execute();
+  }
+
   async insert(values: { ticket_id: number; user_id: number; created_by: number; due_at: string; comment: string }): Promise<number> {
     const row = await this.db.insertInto('reminders').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;

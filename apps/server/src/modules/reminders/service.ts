@@ -2,7 +2,7 @@ import { isAdminLike, REMINDER_MSG, type Reminder, type ReminderCreate, type Rem
 import type { AuthUser } from '../../http/auth.js';
 import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
-import { mayTouchTicket, type TicketAccess } from '../tickets/access.js';
+import { mayTouchTicket, type TicketAccess, type TicketOwners } from '../tickets/access.js';
 import type { TicketRepository } from '../tickets/repository.js';
 import type { UserRepository } from '../users/repository.js';
 import type { ReminderRepository, ReminderRow } from './repository.js';
@@ -71,12 +71,30 @@ export class ReminderService {
     return row;
   }
 
-  /** Checks the owner: an operator only themselves; the owner must be active staff who may touch the ticket. */
-  private async owner(userId: number, ticket: { user_assigned_id: number | null; user_create_id: number }, actor: AuthUser) {
-    if (userId !== actor.id && !isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.onlySelf);
+  /**
+   * The owner rule, per ticket: why `userId` may not hold a reminder on it (it must be active staff
+   * who may touch the ticket), or null where they may.
+   */
+  async ownerRefusals(userId: number, tickets: TicketOwners[]): Promise<Array<string | null>> {
     const user = await this.users.findById(userId);
-    if (!user || user.role_key === 'tutor' || user.role_key === null) throw invalid({ user_id: [REMINDER_MSG.ownerNotOperator] });
-    if (!mayTouchTicket({ id: user.id, role: user.role_key as AuthUser['role'] }, ticket)) throw invalid({ user_id: [REMINDER_MSG.ownerCannotTouch] });
+    if (!user || user.role_key === 'tutor' || user.role_key === null) return tickets.map(() => REMINDER_MSG.ownerNotOperator);
+    const owner = { id: user.id, role: user.role_key as AuthUser['role'] };
+    return tickets.map((t) => (mayTouchTicket(owner, t) ? null : REMINDER_MSG.ownerCannotTouch));
+  }
+
+  /**
+   * Checks the owner of reminders on these tickets (a single reminder, or the agenda's reassignment):
+   * an operator only themselves; then the owner rule, a 422 on `field` with its reason.
+   */
+  async assertOwner(userId: number, tickets: TicketOwners[], actor: AuthUser, field = 'user_id') {
+    if (userId !== actor.id && !isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.onlySelf);
+    const refusal = (await this.ownerRefusals(userId, tickets)).find((r) => r !== null);
+    if (refusal) throw invalid({ [field]: [refusal] });
+  }
+
+  /** The pending reminders among these ids, with who their tickets belong to. */
+  pendingOwners(ids: number[]) {
+    return this.repo.pendingOwners(ids);
   }
 
   async create(body: ReminderCreate, actor: AuthUser, ip: string): Promise<ReminderRow> {
@@ -84,7 +102,7 @@ export class ReminderService {
     if (!ticket) throw invalid({ ticket_id: [REMINDER_MSG.ticketNotFound] });
     this.access.check(actor, ticket);
     const userId = body.user_id ?? actor.id;
-    await this.owner(userId, ticket, actor);
+    await this.assertOwner(userId, [ticket], actor);
     const id = await this.repo.insert({ ticket_id: body.ticket_id, user_id: userId, created_by: actor.id, due_at: body.due_at, comment: body.comment });
     await this.audit.record({ userId: actor.id, action: 'create', entity: 'reminders', entityId: String(id), changes: { ticket: body.ticket_id, user: userId, due_at: body.due_at }, ip });
     return (await this.repo.find(id))!;
@@ -92,7 +110,7 @@ export class ReminderService {
 
   async update(id: number, body: ReminderUpdate, actor: AuthUser, ip: string): Promise<ReminderRow> {
     const row = await this.mine(id, actor);
-    if (body.user_id !== undefined && body.user_id !== row.user_id) await this.owner(body.user_id, row, actor);
+    if (body.user_id !== undefined && body.user_id !== row.user_id) await this.assertOwner(body.user_id, [row], actor);
     const reopen = body.state === 'pending' && row.state !== 'pending';
     await this.repo.update(id, {
       ...(body.due_at !== undefined ? { due_at: body.due_at } : {}),
