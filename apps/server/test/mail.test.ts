@@ -77,7 +77,7 @@ describe('attachments', () => {
     expect(back.headers['content-type']).toBe('application/pdf');
     expect(back.headers['content-disposition']).toContain("filename*=UTF-8''Informe_%20a%C3%B1o%202024.pdf");
     expect(back.rawPayload).toEqual(PDF);
-    expect((await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${data.name}`, token: opB.token })).statusCode).toBe(403);
+    expect((await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${data.name}`, token: opB.token })).statusCode).toBe(404);
   });
 
   it('refuses files over the size limit, of other types, or whose content is not their extension', async () => {
@@ -115,7 +115,7 @@ describe('attachments', () => {
 
   it('deletes an upload for its owner or an administrator only, never one a pending message uses', async () => {
     const mine = (await upload(opA.token, 'a.pdf', PDF)).json()._data;
-    expect((await api('POST', '/mail/delete/file', opB.token, { name: mine.name })).statusCode).toBe(403);
+    expect((await api('POST', '/mail/delete/file', opB.token, { name: mine.name })).statusCode).toBe(404);
     const del = await api('POST', '/mail/delete/file', opA.token, { name: mine.name });
     expect(del.statusCode).toBe(200);
     expect(del.json().message).toBe(MAIL_MSG.fileDeleted);
@@ -159,7 +159,7 @@ describe('single and massive mail', () => {
     expect(file.json()._data.errors).toEqual({ files: [MAIL_MSG.fileUnknown('0123456789abcdef0123456789abcdef.pdf')] });
     const theirs = (await upload(opB.token, 'ajeno.pdf', PDF)).json()._data;
     const foreign = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0]!, subject: 'x', text: 'y', files: [theirs.name] });
-    expect(foreign.json()._data.errors).toEqual({ files: [MAIL_MSG.fileNotYours] });
+    expect(foreign.json()._data.errors).toEqual({ files: [MAIL_MSG.fileUnknown(theirs.name)] });
 
     const noEmail = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[3]!, subject: 'x', text: 'y' });
     expect(noEmail.statusCode).toBe(422);
@@ -329,7 +329,7 @@ describe('outbox, retry and templates', () => {
     expect((await api('POST', `/mail/outbox/${id}/retry`, opA.token)).statusCode).toBe(409);
     await ctx.db.updateTable('mail_messages').set({ status: 'failed', last_error: 'SMTP caído', attempts: 5 }).where('id', '=', id).execute();
     await ctx.db.updateTable('jobs').set({ status: 'failed' }).where('unique_key', '=', `mail.send:${id}`).execute();
-    expect((await api('POST', `/mail/outbox/${id}/retry`, opB.token)).statusCode).toBe(403);
+    expect((await api('POST', `/mail/outbox/${id}/retry`, opB.token)).statusCode).toBe(404);
     const retried = await api('POST', `/mail/outbox/${id}/retry`, opA.token);
     expect(retried.statusCode).toBe(200);
     expect(retried.json()).toMatchObject({ message: MAIL_MSG.retried, _data: { properties: { status: 'queued' } } });
@@ -378,6 +378,53 @@ describe('outbox, retry and templates', () => {
     }
     const up = await upload(tutor.token, 'a.pdf', PDF);
     expect(up.statusCode).toBe(403);
+  });
+});
+
+describe('the outbox by id: another operator\u2019s record answers as one that does not exist', () => {
+  it('every outbox route by id or file name gives the same status and body for another operator\u2019s message or upload as for a missing one, and changes nothing', async () => {
+    const theirsTicket = (await seedMailTickets(ctx.db, opB.id, 1)).tickets[0]!;
+    const sent = await api('POST', '/mail/single', opB.token, { ticketId: theirsTicket, subject: 'Solo de B', text: 'x' });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const message = sent.json()._data.messages[0] as number;
+    // Failed: its sender could retry it.
+    await ctx.db.updateTable('mail_messages').set({ status: 'failed', last_error: 'SMTP caído', attempts: 5 }).where('id', '=', message).execute();
+    await ctx.db.updateTable('jobs').set({ status: 'failed' }).where('unique_key', '=', `mail.send:${message}`).execute();
+    const file = (await upload(opB.token, 'de-b.pdf', PDF)).json()._data.name as string;
+    const missingFile = '0123456789abcdef0123456789abcdef.pdf';
+    const missingMessage = 2_000_000_000;
+    const state = async () => ({
+      message: await ctx.db.selectFrom('mail_messages').select(['status', 'attempts']).where('id', '=', message).executeTakeFirstOrThrow(),
+      file: await ctx.db.selectFrom('mail_attachments').select(['id', 'purged_at']).where('stored_name', '=', file).executeTakeFirst(),
+      onDisk: fs.existsSync(path.join(dataDir, 'uploads', file)),
+      queued: (await ctx.db.selectFrom('mail_messages').select('id').where('subject', '=', 'Con archivo ajeno').execute()).length,
+    });
+    const before = await state();
+
+    const own = course.tickets[1]!;
+    const routes: Array<[string, (id: number, name: string) => Promise<{ statusCode: number; body: string }>]> = [
+      ['GET /mail/outbox/{id}', (id) => api('GET', `/mail/outbox/${id}`, opA.token)],
+      ['POST /mail/outbox/{id}/retry', (id) => api('POST', `/mail/outbox/${id}/retry`, opA.token)],
+      ['GET /mail/file/{name}', (_, name) => ctx.request({ method: 'GET', url: `/api/v2/mail/file/${name}`, token: opA.token })],
+      ['POST /mail/delete/file', (_, name) => api('POST', '/mail/delete/file', opA.token, { name })],
+      // The message names the file it could not use: the same answer but for the name.
+      ['POST /mail/single (files)', (_, name) => api('POST', '/mail/single', opA.token, { ticketId: own, subject: 'Con archivo ajeno', text: 'x', files: [name] })],
+      ['POST /mail/massive (files)', (_, name) => api('POST', '/mail/massive', opA.token, { ticketsId: [own], subject: 'Con archivo ajeno', text: 'x', files: [name] })],
+    ];
+    for (const [route, call] of routes) {
+      const theirs = await call(message, file);
+      const missing = await call(missingMessage, missingFile);
+      expect(theirs.statusCode, `${route}: ${theirs.body}`).toBeGreaterThanOrEqual(400);
+      expect([theirs.statusCode, theirs.body.replaceAll(file, '{name}')], route).toEqual([missing.statusCode, missing.body.replaceAll(missingFile, '{name}')]);
+    }
+    expect(JSON.parse((await routes[0]![1](message, file)).body)).toMatchObject({ statusCode: 404, message: MAIL_MSG.messageNotFound });
+    expect(JSON.parse((await routes[2]![1](message, file)).body)).toMatchObject({ statusCode: 404, message: MAIL_MSG.fileNotFound });
+    expect(await state()).toEqual(before);
+
+    // Their sender, an administrator or a developer still reach them.
+    expect((await api('GET', `/mail/outbox/${message}`, admin.token)).statusCode).toBe(200);
+    expect((await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${file}`, token: admin.token })).statusCode).toBe(200);
+    expect((await api('POST', `/mail/outbox/${message}/retry`, opB.token)).statusCode).toBe(200);
   });
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isAdminLike, MAIL_MSG } from '@sigaf/contract';
 import type { Config } from '../../config.js';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import { checkAttachment, safeFileName } from './content.js';
@@ -79,11 +79,16 @@ export class MailFileService {
     return row.uploaded_by === actor.id || isAdminLike(actor.role);
   }
 
+  /** An upload the caller may use; someone else's is the same 404 as one that does not exist. */
+  private async usable(name: string, actor: AuthUser): Promise<AttachmentRow> {
+    const row = await this.repo.attachmentByName(name);
+    if (!row || !this.mayUse(row, actor)) throw notFound(MAIL_MSG.fileNotFound);
+    return row;
+  }
+
   /** The stored file of an attachment (its uploader, an administrator or a developer). */
   async attachmentFile(name: string, actor: AuthUser) {
-    const row = await this.repo.attachmentByName(name);
-    if (!row) throw notFound(MAIL_MSG.fileNotFound);
-    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
+    const row = await this.usable(name, actor);
     if (row.purged_at) throw new AppError(410, MAIL_MSG.fileRemoved);
     const file = this.filePath(row.stored_name);
     if (!fs.existsSync(file)) throw notFound(MAIL_MSG.fileNotFound);
@@ -130,9 +135,7 @@ export class MailFileService {
 
   /** Removes an upload nobody's message uses (its uploader, an administrator or a developer). */
   async deleteUpload(name: string, actor: AuthUser): Promise<void> {
-    const row = await this.repo.attachmentByName(name);
-    if (!row) throw notFound(MAIL_MSG.fileNotFound);
-    if (!this.mayUse(row, actor)) throw forbidden(MAIL_MSG.fileNotYours);
+    const row = await this.usable(name, actor);
     const refusal = async () => {
       const usage = await this.repo.attachmentUsage(row.id);
       return usage.pending ? conflict(MAIL_MSG.fileInPendingMail) : usage.sent ? conflict(MAIL_MSG.fileInSentMail) : null;
@@ -143,15 +146,14 @@ export class MailFileService {
     await fs.promises.rm(this.filePath(row.stored_name), { force: true });
   }
 
-  /** The attachments a message names, each one the caller may use and still kept (else a 422 listing why). */
+  /** The attachments a message names, each one the caller may use (someone else's is unknown) and still kept (else a 422 listing why). */
   async forMessage(names: string[], actor: AuthUser): Promise<AttachmentRow[]> {
     const rows = await this.repo.attachmentsByName(names);
     const byName = new Map(rows.map((r) => [r.stored_name, r]));
     const errors: string[] = [];
     for (const name of names) {
       const row = byName.get(name);
-      if (!row) errors.push(MAIL_MSG.fileUnknown(name));
-      else if (!this.mayUse(row, actor)) errors.push(MAIL_MSG.fileNotYours);
+      if (!row || !this.mayUse(row, actor)) errors.push(MAIL_MSG.fileUnknown(name));
       else if (row.purged_at) errors.push(MAIL_MSG.fileRemoved);
     }
     if (errors.length) throw invalid({ files: [...new Set(errors)] });

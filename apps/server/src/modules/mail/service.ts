@@ -25,7 +25,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { MailMessageTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
 import type { JobQueue, JobRow } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
 import { decryptSecret } from '../../lib/crypto.js';
@@ -365,9 +365,10 @@ export class MailService {
     return this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
   }
 
+  /** One message of the outbox: its sender's, or any for administrators and developers; another's is the same 404 as one that does not exist. */
   async message(id: number, actor: AuthUser) {
     const row = await this.repo.findMessage(id);
-    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound();
+    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound(MAIL_MSG.messageNotFound);
     return row;
   }
 
@@ -377,9 +378,7 @@ export class MailService {
 
   /** A failed message back to the queue, with a fresh set of attempts. */
   async retry(id: number, actor: AuthUser) {
-    const row = await this.repo.findMessage(id);
-    if (!row) throw notFound();
-    if (!isAdminLike(actor.role) && row.created_by !== actor.id) throw forbidden(MAIL_MSG.retryForbidden);
+    await this.message(id, actor);
     await this.db.transaction().execute(async (trx) => {
       if (!(await this.repo.requeue(id, trx))) throw conflict(MAIL_MSG.retryOnlyFailed);
       await this.queue.enqueue<MailSendPayload>(MAIL_SEND_JOB, { mailId: id }, { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: jobKey(id) }, trx);
