@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
+import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 
 /** Spreadsheets as careless users (and attackers) make them: for the upload tests and the upload benchmark. */
@@ -35,4 +37,115 @@ export function tallWorkbook(rows: number): Promise<Buffer> {
 /** A .csv of `bytes` bytes of `a\n` lines. */
 export function lineCsv(bytes: number): Buffer {
   return Buffer.from('a\n'.repeat(Math.floor(bytes / 2)));
+}
+
+/**
+ * One entry of a hand-made zip: its name and its content, given in parts (deflated as they come);
+ * `declared`: the inflated size its headers claim, when not the true one; `runs`: the content is
+ * mostly one repeated byte (deflated much faster, as small).
+ */
+export interface ZipPart {
+  name: string;
+  parts: Iterable<Buffer>;
+  declared?: number;
+  runs?: boolean;
+}
+
+/** A zip of the entries in the order given, each deflated a part at a time (a 256 MB entry never sits in memory). */
+export async function zipOf(entries: ZipPart[]): Promise<Buffer> {
+  const out: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const deflate = zlib.createDeflateRaw(entry.runs ? { level: 1, strategy: zlib.constants.Z_RLE } : { level: 9 });
+    const data: Buffer[] = [];
+    deflate.on('data', (c: Buffer) => data.push(c));
+    const ended = once(deflate, 'end');
+    let crc = 0;
+    let size = 0;
+    for (const part of entry.parts) {
+      crc = zlib.crc32(part, crc);
+      size += part.length;
+      if (!deflate.write(part)) await once(deflate, 'drain');
+    }
+    deflate.end();
+    await ended;
+    const body = Buffer.concat(data);
+    const name = Buffer.from(entry.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(0x21, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(entry.declared ?? size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const head = Buffer.alloc(46);
+    head.writeUInt32LE(0x02014b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(20, 6);
+    head.writeUInt16LE(0x800, 8);
+    head.writeUInt16LE(8, 10);
+    head.writeUInt16LE(0x21, 14);
+    head.writeUInt32LE(crc, 16);
+    head.writeUInt32LE(body.length, 20);
+    head.writeUInt32LE(entry.declared ?? size, 24);
+    head.writeUInt16LE(name.length, 28);
+    head.writeUInt32LE(offset, 42);
+    out.push(local, name, body);
+    central.push(head, name);
+    offset += local.length + name.length + body.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...out, directory, end]);
+}
+
+/** `times` copies of `text` (as a part list sharing one buffer), between `head` and `tail`. */
+function* repeated(text: string, times: number, head = '', tail = ''): Iterable<Buffer> {
+  if (head) yield Buffer.from(head);
+  const block = Buffer.from(text.repeat(Math.max(1, Math.floor((1 << 20) / text.length))));
+  const perBlock = block.length / Buffer.byteLength(text);
+  for (let left = times; left > 0; left -= perBlock) yield left >= perBlock ? block : Buffer.from(text.repeat(left));
+  if (tail) yield Buffer.from(tail);
+}
+
+const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const WORKBOOK: ZipPart[] = [
+  { name: 'xl/workbook.xml', parts: [Buffer.from(`<workbook xmlns="${NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`)] },
+  { name: 'xl/_rels/workbook.xml.rels', parts: [Buffer.from('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')] },
+];
+const CONTENT_TYPES: ZipPart = { name: '[Content_Types].xml', parts: [Buffer.from('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')] };
+
+/**
+ * A zip bomb: a workbook of a few hundred KB whose sheet inflates to `megabytes` MB, stored before
+ * the shared strings (a streaming reader parks such a sheet in a temporary file until they come).
+ * `xml`: the sheet is well-formed (whitespace inside the sheet data) rather than bytes no reader
+ * accepts; `declared`: the inflated size the zip claims for it, when not the true one.
+ */
+export function zipBombWorkbook(megabytes: number, { xml = false, declared }: { xml?: boolean; declared?: number } = {}): Promise<Buffer> {
+  const sheet = xml ? repeated(' ', megabytes << 20, `<worksheet xmlns="${NS}"><sheetData>`, '</sheetData></worksheet>') : repeated('a', megabytes << 20);
+  return zipOf([CONTENT_TYPES, { name: 'xl/worksheets/sheet1.xml', parts: sheet, declared, runs: true }, ...WORKBOOK, { name: 'xl/sharedStrings.xml', parts: [Buffer.from(`<sst xmlns="${NS}"/>`)] }]);
+}
+
+/**
+ * A workbook that exhausts the reading thread's heap: `strings` shared strings of `length`
+ * characters, after a sheet of `sheetMegabytes` MB (which a streaming reader parks in a temporary
+ * file). Its content types are stored twice, which only the general reader accepts.
+ */
+export function heapBombWorkbook(strings = 100_000, length = 1000, sheetMegabytes = 16): Promise<Buffer> {
+  return zipOf([
+    CONTENT_TYPES,
+    CONTENT_TYPES,
+    { name: 'xl/worksheets/sheet1.xml', parts: repeated(' ', sheetMegabytes << 20, `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>`, '</sheetData></worksheet>'), runs: true },
+    ...WORKBOOK,
+    { name: 'xl/sharedStrings.xml', parts: repeated(`<si><t>${'x'.repeat(length)}</t></si>`, strings, `<sst xmlns="${NS}">`, '</sst>') },
+  ]);
 }

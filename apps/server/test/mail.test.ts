@@ -80,6 +80,28 @@ describe('attachments', () => {
     expect((await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${data.name}`, token: opB.token })).statusCode).toBe(404);
   });
 
+  it('stores and returns attachment names without bidirectional controls or other invisible characters', async () => {
+    // Shown as "txt.exe.png" where the right-to-left override is obeyed.
+    const res = await upload(opA.token, '\u202egnp.exe.txt', Buffer.from('Hola'));
+    expect(res.statusCode, res.body).toBe(201);
+    const data = res.json()._data;
+    expect(data.originalName).toBe('gnp.exe.txt');
+    const row = await ctx.db.selectFrom('mail_attachments').select('original_name').where('stored_name', '=', data.name).executeTakeFirstOrThrow();
+    expect(row.original_name).toBe('gnp.exe.txt');
+    const back = await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${data.name}`, token: opA.token });
+    expect(back.headers['content-disposition']).toBe(`attachment; filename="gnp.exe.txt"; filename*=UTF-8''gnp.exe.txt`);
+    // A name stored with one before is returned without it.
+    await ctx.db.updateTable('mail_attachments').set({ original_name: 'informe\u2067.pdf\u2069.txt' }).where('stored_name', '=', data.name).execute();
+    const old = await ctx.request({ method: 'GET', url: `/api/v2/mail/file/${data.name}`, token: opA.token });
+    expect(old.headers['content-disposition']).toContain(`filename*=UTF-8''informe.pdf.txt`);
+    // Every bidirectional control, zero-width and format character goes; joiners that spell words stay.
+    const invisible = '\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff\u00ad';
+    expect(safeFileName(`a${invisible}b.txt`)).toBe('ab.txt');
+    expect(safeFileName(`${invisible}.txt`)).toBe('txt');
+    expect(safeFileName('a\u0085b.txt')).toBe('a_b.txt');
+    expect(safeFileName('می\u200cخواهم.txt')).toBe('می\u200cخواهم.txt');
+  });
+
   it('refuses files over the size limit, of other types, or whose content is not their extension', async () => {
     const big = await upload(opA.token, 'grande.txt', Buffer.alloc(1024 * 1024 + 10, 'a'));
     expect(big.statusCode).toBe(413);

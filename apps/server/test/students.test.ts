@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { computeDv, formatRut, IMPORT_LIMITS, MSG, STUDENT_MSG } from '@sigaf/contract';
 import { SHEET_MSG } from '../src/lib/spreadsheet.js';
-import { lastColumnWorkbook, lineCsv, tallWorkbook } from './hostile-files.js';
+import { heapBombWorkbook, lastColumnWorkbook, lineCsv, tallWorkbook, zipBombWorkbook } from './hostile-files.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN } from './fixtures.js';
@@ -163,6 +166,46 @@ describe('student import', () => {
     expect([lines.statusCode, lines.json().message]).toEqual([413, SHEET_MSG.tooManyRows(IMPORT_LIMITS.maxRows)]);
     // And the server still reads an ordinary file right after.
     const ok = await preview('alumnos.xlsx', await xlsx([[13_000_000 + 1, computeDv(13_000_001), 'Ana', 'Rojas']]));
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('refuses a zip bomb before it is inflated and leaves no temporary file, also when the reading thread dies', async () => {
+    const preview = (name: string, content: Buffer) => upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name, content });
+    // The server's temporary folder, for this test alone: anything left in it was left by the upload.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-students-tmp-'));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const seen = new Set<string>();
+    const watching = setInterval(() => fs.readdirSync(tmp).forEach((n) => seen.add(n)), 5);
+    try {
+      // ~250 KB whose sheet inflates to 256 MB: bytes no reader accepts, saying so or claiming 1 KB (counted as
+      // they are inflated), and well-formed XML claiming 1 KB (the streamed reader's case).
+      const bombs = [
+        ['bomba.xlsx', await zipBombWorkbook(256)],
+        ['bomba-oculta.xlsx', await zipBombWorkbook(256, { declared: 1024 })],
+        ['bomba-xml.xlsx', await zipBombWorkbook(256, { xml: true, declared: 1024 })],
+      ] as const;
+      for (const [name, file] of bombs) {
+        expect(file.length).toBeLessThan(400 * 1024);
+        const res = await preview(name, file);
+        expect([res.statusCode, res.json().message], name).toEqual([422, SHEET_MSG.unreadable]);
+        expect(fs.readdirSync(tmp), name).toEqual([]);
+      }
+      // Millions of shared strings end the reading thread (its heap limit): its temporary folder goes with it.
+      const heavy = await preview('memoria.xlsx', await heapBombWorkbook());
+      expect([heavy.statusCode, heavy.json().message]).toEqual([422, SHEET_MSG.unreadable]);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      // The reading thread had its own temporary folder there, removed when it ended.
+      expect([...seen].some((n) => n.startsWith('sigaf-sheet-'))).toBe(true);
+    } finally {
+      clearInterval(watching);
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    // The server still answers, and reads an ordinary file.
+    expect((await ctx.request({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    const ok = await preview('alumnos.xlsx', await xlsx([[13_000_000 + 2, computeDv(13_000_002), 'Ana', 'Rojas']]));
     expect(ok.statusCode, ok.body).toBe(200);
   });
 

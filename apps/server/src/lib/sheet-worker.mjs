@@ -1,11 +1,12 @@
 // Reads an uploaded spreadsheet off the server's main thread (spreadsheet.ts starts it with a
-// memory limit): row by row, at most `maxCols` columns, stopping past `maxRows` data rows.
+// memory limit and a temporary folder of its own, removed when it ends): row by row, at most
+// `maxCols` columns, stopping past `maxRows` data rows; no zip entry is inflated past `maxEntryBytes`.
 // Plain JavaScript so that it runs as a worker both under the server and under the tests.
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readXlsxFast } from './xlsx-reader.mjs';
+import { readXlsxFast, TooLarge, zipForExcelJs } from './xlsx-reader.mjs';
 
-const { kind, buffer, maxRows, maxCols } = workerData;
+const { kind, buffer, maxRows, maxCols, maxEntryBytes } = workerData;
 
 function cellText(value) {
   if (value === null || value === undefined) return '';
@@ -24,22 +25,31 @@ function cellText(value) {
 
 /**
  * The first sheet of a workbook, streamed: a row holding one cell in column XFD costs one cell, not
- * 16,384. Read from the zip directly (xlsx-reader.mjs); what that reader does not handle, ExcelJS reads.
+ * 16,384. Read from the zip directly (xlsx-reader.mjs); what that reader does not handle, ExcelJS
+ * reads. A zip bomb is read by neither.
  */
 async function readXlsx() {
   const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   try {
-    return await readXlsxFast(bytes, maxRows, maxCols);
-  } catch {
+    return await readXlsxFast(bytes, maxRows, maxCols, maxEntryBytes);
+  } catch (err) {
+    if (err instanceof TooLarge) return { unreadable: true };
     // NotHandled, or a file the general reader is to judge (it answers the same as before for a broken one).
   }
-  return readXlsxWithExcelJs();
+  return readXlsxWithExcelJs(bytes);
 }
 
-async function readXlsxWithExcelJs() {
+async function readXlsxWithExcelJs(bytes) {
+  let zip;
+  try {
+    // Only what ExcelJS reads, measured first and ordered so that it writes no temporary file.
+    zip = await zipForExcelJs(bytes, maxEntryBytes);
+  } catch {
+    return { unreadable: true };
+  }
   const { default: ExcelJS } = await import('exceljs');
   const rows = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(buffer)]), {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',

@@ -1,4 +1,7 @@
-import { csvText } from '@sigaf/contract';
+import { csvText, IMPORT_LIMITS } from '@sigaf/contract';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
 import { AppError } from '../http/errors.js';
@@ -27,23 +30,44 @@ export const SHEET_MAX_COLUMNS = 15;
 const WORKER_HEAP_MB = 64;
 /** A file that takes longer than this to read is refused. */
 const READ_TIMEOUT_MS = 60_000;
+/**
+ * The most any entry of an .xlsx may inflate to: twenty times the largest upload (sheet XML
+ * deflates 5–15 times; a zip bomb a thousand). Past it the file is refused as unreadable before
+ * more is inflated, by either reader.
+ */
+export const SHEET_MAX_ENTRY_BYTES = 20 * IMPORT_LIMITS.maxBytes;
 
 type WorkerAnswer = { rows: Cell[][] } | { tooManyRows: true } | { unreadable: true };
 
-/** Runs the reader in a worker thread with its own memory limit; the server's event loop stays free. */
-function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number): Promise<WorkerAnswer> {
+/**
+ * Runs the reader in a worker thread with its own memory limit; the server's event loop stays
+ * free. An .xlsx reader gets a temporary folder of its own (TMPDIR), removed once it has ended,
+ * however it ended (answer, crash, heap limit, timeout).
+ */
+async function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryBytes: number): Promise<WorkerAnswer> {
+  const tmpDir = kind === 'xlsx' ? await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sigaf-sheet-')) : null;
+  try {
+    return await runWorker(kind, buf, maxRows, maxEntryBytes, tmpDir);
+  } finally {
+    if (tmpDir) await fs.promises.rm(tmpDir, { recursive: true, force: true });
+  }
+}
+
+/** Resolves once the worker has stopped. */
+function runWorker(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryBytes: number, tmpDir: string | null): Promise<WorkerAnswer> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL('./sheet-worker.mjs', import.meta.url), {
-      workerData: { kind, buffer: buf, maxRows, maxCols: SHEET_MAX_COLUMNS },
+      workerData: { kind, buffer: buf, maxRows, maxCols: SHEET_MAX_COLUMNS, maxEntryBytes },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 8 },
+      ...(tmpDir ? { env: { ...process.env, TMPDIR: tmpDir, TMP: tmpDir, TEMP: tmpDir } } : {}),
     });
     let settled = false;
     const done = (answer: WorkerAnswer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
-      resolve(answer);
+      const stopped = () => resolve(answer);
+      worker.terminate().then(stopped, stopped);
     };
     const timer = setTimeout(() => done({ unreadable: true }), READ_TIMEOUT_MS);
     worker.once('message', (answer: WorkerAnswer) => done(answer));
@@ -55,15 +79,16 @@ function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number): Prom
 
 /**
  * Reads the first sheet of an .xlsx or a .csv into rows of trimmed text cells, at most
- * SHEET_MAX_COLUMNS wide, refusing more than `maxRows` data rows as soon as it meets them. The
- * type is told by the content (and must agree with the name): anything else is refused with a
- * clear message. The reading happens in a worker thread (see sheet-worker.mjs).
+ * SHEET_MAX_COLUMNS wide, refusing more than `maxRows` data rows as soon as it meets them and an
+ * .xlsx holding an entry that inflates past `maxEntryBytes`. The type is told by the content (and
+ * must agree with the name): anything else is refused with a clear message. The reading happens in
+ * a worker thread (see sheet-worker.mjs).
  */
-export async function readSheet(buf: Buffer, filename: string, maxRows: number): Promise<Cell[][]> {
+export async function readSheet(buf: Buffer, filename: string, maxRows: number, maxEntryBytes = SHEET_MAX_ENTRY_BYTES): Promise<Cell[][]> {
   const lower = filename.toLowerCase();
   const kind = lower.endsWith('.xlsx') && isZip(buf) ? 'xlsx' : lower.endsWith('.csv') && looksLikeText(buf) ? 'csv' : null;
   if (!kind) throw new AppError(415, SHEET_MSG.wrongType);
-  const answer = await readOffThread(kind, buf, maxRows);
+  const answer = await readOffThread(kind, buf, maxRows, maxEntryBytes);
   if ('tooManyRows' in answer) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
   if ('unreadable' in answer) throw new AppError(422, SHEET_MSG.unreadable);
   if (kind === 'xlsx' && !answer.rows.length) throw new AppError(422, SHEET_MSG.empty);

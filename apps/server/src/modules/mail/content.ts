@@ -91,12 +91,21 @@ export function layoutText(text: string, course: string | null): string {
 // ---------------------------------------------------------------------------------------------
 // Attachments
 
-/** A file name safe to show and to put in a MIME header: no path, no control or reserved characters. */
+/**
+ * Invisible format characters (Unicode Cf): the bidirectional controls that show `\u202Egnp.exe.txt`
+ * as `txt.exe.png` (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), zero-width spaces, word
+ * joiners, the BOM, soft hyphens, tags... Zero-width joiner and non-joiner stay: words in Persian
+ * or Indic scripts and emoji sequences are spelt with them.
+ */
+const INVISIBLE = /(?![\u200C\u200D])\p{Cf}/gu;
+
+/** A file name safe to show and to put in a MIME header: no path, no control, invisible or reserved characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
   let clean = base
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(INVISIBLE, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .replace(/\s+/g, ' ')
     .trim();

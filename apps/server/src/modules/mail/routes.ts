@@ -25,6 +25,7 @@ import { collection, created, href, ok, resource } from '../../http/envelope.js'
 import { AppError, invalid } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { safeFileName } from './content.js';
 import type { AttachmentRow, MailListRow, MailMessageRow, TemplateRow } from './repository.js';
 import type { MailFileService } from './files.js';
 import type { MailService } from './service.js';
@@ -32,7 +33,8 @@ import type { MailService } from './service.js';
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 function presentAttachment(request: FastifyRequest, a: Pick<AttachmentRow, 'stored_name' | 'original_name' | 'size' | 'mime'>): MailAttachmentProps {
-  return { name: a.stored_name, originalName: a.original_name, size: a.size, mime: a.mime, url: href(request, `/api/v2/mail/file/${a.stored_name}`) };
+  // Names stored before invisible characters were removed are shown without them too.
+  return { name: a.stored_name, originalName: safeFileName(a.original_name), size: a.size, mime: a.mime, url: href(request, `/api/v2/mail/file/${a.stored_name}`) };
 }
 
 function presentMessage(request: FastifyRequest, m: MailListRow | MailMessageRow, attachments: MailAttachmentProps[]) {
@@ -159,7 +161,7 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
 
   app.get('/mail/file/:name', { config: work, schema: { tags, params: nameParams } }, async (request, reply) => {
     const { row, path } = await mailFiles.attachmentFile(request.params.name, requireAuth(request));
-    const filename = row.original_name;
+    const filename = safeFileName(row.original_name);
     const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
     return reply
       .header('content-type', row.mime)

@@ -300,7 +300,7 @@ export class MailService {
           ...this.rendered(row, course?.description ?? null),
           messageId: row.message_id,
           date: new Date(row.created_at),
-          attachments: files.map((f) => ({ filename: f.original_name, path: this.files.filePath(f.stored_name), contentType: f.mime })),
+          attachments: files.map((f) => ({ filename: safeFileName(f.original_name), path: this.files.filePath(f.stored_name), contentType: f.mime })),
         },
         auth,
       );
