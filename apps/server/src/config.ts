@@ -56,14 +56,19 @@ const trustProxy = z
 /** Every environment variable the server reads, with its default. docs/operations/configuration.md's table mirrors this. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * Interface to listen on: loopback by default, so that a first start (which prints the first
+   * administrator's password) is not reachable from the network; a reverse proxy on the same
+   * machine reaches it. Set 0.0.0.0 explicitly in a container or behind a proxy elsewhere.
+   */
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** postgres://... for a PostgreSQL server; unset means embedded PGlite under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, 'data')),
   /** Key for secrets encrypted at rest (course mailbox passwords, Moodle tokens). */
   APP_SECRET: z.string().min(16).optional(),
-  /** Public base URL used in links.href; unset means the request's own scheme and host. */
+  /** Public base URL of the absolute links in answers (links.href); unset, links are paths from the server's root (never built from the request's Host). */
   PUBLIC_URL: z.string().url().optional(),
   TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
   REMEMBER_ME_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 7),
@@ -72,6 +77,8 @@ export const configSchema = z.object({
   ADMIN_NAME: z.string().min(1).default('Administrador SIGAF'),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** Failures of an account from an address it signed in from in the last 30 days, counted on that pair (modules/auth/repository.ts). */
+  LOGIN_MAX_FAILURES_KNOWN_ADDRESS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   /** How long a ticket edit lock lasts without being renewed. */
   LOCK_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),

@@ -98,13 +98,14 @@ export function createServices(db: Database, config: Config) {
   const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, repos.users, ticketAccess, repos.audit);
   const answerVersions = new AnswerVersionRepository(db);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
+  const auth = new AuthService(config, repos.users, repos.tokens, repos.audit);
   return {
     db,
     config,
     repos,
     answers: new AnswerCache(answerVersions, config.ANSWER_CACHE_MB * 1024 * 1024),
-    auth: new AuthService(config, repos.users, repos.tokens, repos.audit),
-    users: new UserService(repos.users, repos.tokens, repos.audit),
+    auth,
+    users: new UserService(repos.users, repos.tokens, repos.audit, auth),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),

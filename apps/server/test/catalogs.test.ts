@@ -20,12 +20,12 @@ describe.each(catalogues.map((d) => [d.path, d] as const))('catalogue /api/v2/%s
   const min = decl.fields[0]!.min!;
   const url = `/api/v2/${path}`;
 
-  it('lists in the envelope with absolute links', async () => {
+  it('lists in the envelope with links from the server root (PUBLIC_URL unset)', async () => {
     const res = await ctx.request({ method: 'GET', url, token: admin, payload: 'true' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, error: null, statusCode: 200, message: MSG.ok });
-    expect(body._data.links.href).toMatch(new RegExp(`^http://[^/]+/api/v2/${path}$`));
+    expect(body._data.links.href).toBe(`/api/v2/${path}`);
     expect(body._data.numberOfElements).toBe(body._data.collections.length);
     for (const item of body._data.collections) {
       expect(item.properties).toEqual(expect.objectContaining({ id: expect.any(Number), description: expect.any(String) }));

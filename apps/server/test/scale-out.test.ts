@@ -82,8 +82,9 @@ describePg('two server processes on one PostgreSQL', () => {
   const login = (server: Server) => call(server, 'POST', '/api/auth/login', undefined, { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
 
   it('a token from one process works on the other, and a logout on one revokes it on both', async () => {
-    // One sign-in first: from then on this address is a known one for the account, which the
-    // sign-in limit lets through (security.test.ts tests the limit); then seven at once on both.
+    // One sign-in first: from then on this address is a known one for the account, held by the
+    // larger allowance of a known address, in which checks in flight count (security.test.ts
+    // tests the limits); then seven at once on both.
     const first = await login(a);
     const logins = [first, ...(await Promise.all(Array.from({ length: 7 }, (_, i) => login(i % 2 ? a : b))))];
     for (const l of logins) expect(l.status).toBe(200);

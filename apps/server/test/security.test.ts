@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MSG } from '@sigaf/contract';
 import { TEST_ADMIN } from './fixtures.js';
 import { loadConfig } from '../src/config.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -105,30 +106,91 @@ describe('sign-in limits', () => {
     // The attacker, from any new address, is held by the account's limit, even with the right password...
     expect((await login(password, '10.4.9.9')).statusCode).toBe(429);
     expect((await login('incorrecta', '10.4.9.10')).statusCode).toBe(429);
-    // ...and the owner, from the address they use, still gets in.
+    // ...and the owner, from the address they use, still gets in, a couple of typos included.
+    expect((await login(password, '10.3.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login('incorrecta', '10.3.0.1')).statusCode).toBe(401);
     expect((await login(password, '10.3.0.1')).statusCode).toBe(200);
   });
 
-  it('failures of other accounts from a shared address do not lock out staff who signed in from it before; a newcomer there waits', async () => {
-    const office = await createTestContext({ LOGIN_MAX_FAILURES_PER_IP: 3, LOGIN_MAX_FAILURES_PER_ACCOUNT: 100 });
+  it('an address the account signed in from before is held too: LOGIN_MAX_FAILURES_KNOWN_ADDRESS failures of that account there, then 429 even for the right password', async () => {
+    const { email, password } = await ctx.userWithRole('operator');
+    const login = (pw: string) => ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email, password: pw }, remoteAddress: '10.6.0.1' });
+    expect((await login(password)).statusCode).toBe(200);
+    const known = 10; // LOGIN_MAX_FAILURES_KNOWN_ADDRESS, by default
+    const answers: number[] = [];
+    for (let i = 0; i < 35; i++) answers.push((await login(`incorrecta-${i}`)).statusCode);
+    expect(answers).toEqual([...Array.from({ length: known }, () => 401), ...Array.from({ length: 35 - known }, () => 429)]);
+    expect(ctx.config.LOGIN_MAX_FAILURES_KNOWN_ADDRESS).toBe(known);
+    expect((await login(password)).statusCode).toBe(429);
+    const audit = await ctx.db.selectFrom('audit_log').select(['action', 'changes']).where('entity_id', '=', email).where('action', 'in', ['login_failed', 'login_blocked']).execute();
+    expect(audit.filter((a) => a.action === 'login_failed')).toHaveLength(known);
+    const blocked = audit.filter((a) => a.action === 'login_blocked');
+    expect(blocked).toHaveLength(35 - known + 1);
+    expect(blocked.every((a) => JSON.stringify(a.changes).includes('address'))).toBe(true);
+    // However many arrive at once from a known address, no more than its allowance of checks run.
+    const other = await ctx.userWithRole('operator');
+    const at = (pw: string) => ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email: other.email, password: pw }, remoteAddress: '10.6.0.2' });
+    expect((await at(other.password)).statusCode).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 36 }, (_, i) => at(`incorrecta-${i}`)));
+    expect(burst.filter((r) => r.statusCode === 401)).toHaveLength(known);
+    expect(burst.filter((r) => r.statusCode === 429)).toHaveLength(36 - known);
+  });
+
+  it('at a shared address, strangers\' failures do not lock out staff known there; failures of accounts known there count up to LOGIN_MAX_FAILURES_PER_IP, then everyone there waits', async () => {
+    const office = await createTestContext({ LOGIN_MAX_FAILURES_PER_IP: 4, LOGIN_MAX_FAILURES_PER_ACCOUNT: 100, LOGIN_MAX_FAILURES_KNOWN_ADDRESS: 2 });
     try {
       const login = (email: string, password: string) => office.request({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress: '10.5.0.1' });
-      const staff = await office.userWithRole('operator');
+      const staff = [];
+      for (let i = 0; i < 5; i++) staff.push(await office.userWithRole('operator'));
       const newcomer = await office.userWithRole('operator');
-      expect((await login(staff.email, staff.password)).statusCode).toBe(200);
-      for (let n = 0; n < 3; n++) expect((await login(`nadie${n}@sigaf.cl`, 'incorrecta')).statusCode).toBe(401);
+      for (const s of staff) expect((await login(s.email, s.password)).statusCode).toBe(200);
+      // Someone else there tries other accounts: after LOGIN_MAX_FAILURES_PER_IP failures, strangers and newcomers there wait...
+      for (let n = 0; n < 4; n++) expect((await login(`nadie${n}@sigaf.cl`, 'incorrecta')).statusCode).toBe(401);
       expect((await login('otro@sigaf.cl', 'incorrecta')).statusCode).toBe(429);
       expect((await login(newcomer.email, newcomer.password)).statusCode).toBe(429);
-      // Known staff get in, many at once too.
-      const burst = await Promise.all(Array.from({ length: 20 }, () => login(staff.email, staff.password)));
-      expect(burst.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+      // ...while staff who signed in there before get in, several at once too, and a colleague's typo does not change that.
+      const burst = await Promise.all(staff.slice(0, 3).map((s) => login(s.email, s.password)));
+      expect(burst.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect((await login(staff[0]!.email, 'incorrecta')).statusCode).toBe(401);
+      expect((await login(staff[1]!.email, staff[1]!.password)).statusCode).toBe(200);
+      // Guessing at one known account there: its allowance at that address (2, the typo included), then 429, right password or not.
+      expect((await login(staff[0]!.email, 'incorrecta')).statusCode).toBe(401);
+      expect((await login(staff[0]!.email, 'incorrecta')).statusCode).toBe(429);
+      expect((await login(staff[0]!.email, staff[0]!.password)).statusCode).toBe(429);
+      // Guessing across the accounts known there: LOGIN_MAX_FAILURES_PER_IP failures of them in all, then every known account there waits too.
+      expect((await login(staff[2]!.email, 'incorrecta')).statusCode).toBe(401);
+      expect((await login(staff[3]!.email, 'incorrecta')).statusCode).toBe(401);
+      expect((await login(staff[4]!.email, staff[4]!.password)).statusCode).toBe(429);
+      // Elsewhere they still get in: the account-wide limit is far.
+      expect((await office.request({ method: 'POST', url: '/api/auth/login', payload: { email: staff[4]!.email, password: staff[4]!.password }, remoteAddress: '10.5.0.2' })).statusCode).toBe(200);
       // A wrong password of a known pair is still a failure, counted and audited.
-      expect((await login(staff.email, 'incorrecta')).statusCode).toBe(401);
       const failed = await office.db.selectFrom('audit_log').select('entity_id').where('action', '=', 'login_failed').execute();
-      expect(failed.map((a) => a.entity_id)).toContain(staff.email);
+      expect(failed.map((a) => a.entity_id)).toContain(staff[0]!.email);
     } finally {
       await office.close();
     }
+  });
+
+  it('a stolen session cannot guess the password through an own password change: failed current-password checks share the sign-in count, then 429 in Spanish, audited', async () => {
+    const owner = await ctx.userWithRole('operator');
+    const change = (current: string) =>
+      ctx.request({ method: 'PUT', url: `/api/v2/users/${owner.id}`, token: owner.token, payload: { password: 'Robada-Clave-2026', current_password: current }, remoteAddress: '10.8.0.1' });
+    const signIn = (password: string, ip: string) => ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email: owner.email, password }, remoteAddress: ip });
+    // Two failed sign-ins elsewhere and three wrong current passwords with the stolen token: the account's five.
+    for (let i = 0; i < 2; i++) expect((await signIn('incorrecta', '10.8.0.2')).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      const wrong = await change(`no-es-esta-${i}`);
+      expect([wrong.statusCode, wrong.json()._data.errors.current_password]).toEqual([422, [AUTH_MSG.currentPasswordWrong]]);
+    }
+    const blocked = await change(owner.password);
+    expect([blocked.statusCode, blocked.json().message]).toEqual([429, AUTH_MSG.currentPasswordTooManyAttempts]);
+    expect((await signIn(owner.password, '10.8.0.3')).statusCode).toBe(429);
+    // Nothing changed, and the owner still signs in from the address they signed in from before.
+    expect((await signIn(owner.password, '127.0.0.1')).statusCode).toBe(200);
+    const audit = await ctx.db.selectFrom('audit_log').select(['action', 'user_id']).where('entity_id', '=', owner.email).where('action', 'in', ['password_check_failed', 'password_check_blocked']).execute();
+    expect(audit.filter((a) => a.action === 'password_check_failed')).toHaveLength(3);
+    expect(audit.filter((a) => a.action === 'password_check_blocked')).toHaveLength(1);
+    expect(audit.every((a) => a.user_id === owner.id)).toBe(true);
   });
 
   it('TRUST_PROXY names the proxies: rotating X-Forwarded-For from anyone else does not dodge the per-IP limit', async () => {
@@ -145,6 +207,14 @@ describe('sign-in limits', () => {
     } finally {
       await behind.close();
     }
+  });
+});
+
+describe('listening address', () => {
+  it('listens on loopback unless HOST says otherwise: a first start, which prints the administrator\'s password, is not reachable from the network', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
   });
 });
 

@@ -15,11 +15,14 @@ export function failure<T = null>(statusCode: number, message: string, data: T =
   return { success: false, error: message, statusCode, message, _data: data };
 }
 
-/** Links are absolute: PUBLIC_URL when configured, otherwise the request's own scheme and host. */
+/**
+ * The base of links in answers: PUBLIC_URL when configured (absolute links), otherwise nothing
+ * (links are paths from the server's root, which the original client joins to its backend
+ * address). Never the request's Host or X-Forwarded-Host: a client could put any host there.
+ */
 export function baseUrl(request: FastifyRequest): string {
   const configured = request.server.config.PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
+  return configured ? configured.replace(/\/+$/, '') : '';
 }
 
 export function href(request: FastifyRequest, path: string): string {

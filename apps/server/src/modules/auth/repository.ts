@@ -56,42 +56,52 @@ export class TokenRepository {
   }
 
   /**
-   * Reserves one password check for (email, ip), or says which limit refuses it. Counting and
-   * recording happen in one transaction that first takes advisory locks on the account and on the
-   * IP, so concurrent sign-ins cannot all read the count before any of them is recorded: at most
-   * `perAccount` checks per account and `perIp` per IP run in a window, however many arrive at
-   * once. The check is recorded as a failure until `markSucceeded`. An IP that has signed in to
-   * this account before (in `knownDays`) is not held by the account's limit, only by its own, so
-   * an attacker elsewhere cannot lock the owner out.
+   * Reserves one password check (a sign-in, or the current password of an own password change)
+   * for (email, ip), or says which limit refuses it. Counting and recording happen in one
+   * transaction that first takes advisory locks on the account and on the IP, so concurrent checks
+   * cannot all read the counts before any of them is recorded: however many arrive at once, no
+   * limit below is passed. The check is recorded as a failure until `markSucceeded`. Failures are
+   * counted within the window:
+   *
+   * - from an address the account has not signed in from in the last `knownDays`: at most
+   *   `perAccount` failures of the account from anywhere, and `perIp` failures of any account from
+   *   the address;
+   * - from an address the account has signed in from in the last `knownDays` (a known pair): at
+   *   most `perKnownAddress` failures of the account from that address, and `perIp` failures from
+   *   the address of the accounts known there. The account's failures elsewhere do not count (an
+   *   attacker elsewhere cannot lock the owner out), nor do other people's failures at the address
+   *   on accounts not known there (a stranger behind the same office NAT cannot lock its staff
+   *   out); but a known pair is never free of either limit.
    */
-  async reserveCheck(email: string, ip: string, limits: { windowMinutes: number; perAccount: number; perIp: number; knownDays: number }): Promise<{ id: number } | { refused: 'account' | 'ip' }> {
+  async reserveCheck(
+    email: string,
+    ip: string,
+    limits: { windowMinutes: number; perAccount: number; perIp: number; perKnownAddress: number; knownDays: number },
+  ): Promise<{ id: number } | { refused: 'account' | 'address' | 'ip' }> {
     const account = email.toLowerCase().slice(0, 255);
     return this.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-account:${account}`}))`.execute(trx);
       await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-ip:${ip}`}))`.execute(trx);
       const since = sql<Date>`now() - make_interval(mins => ${limits.windowMinutes})`;
-      const row = await trx
-        .selectNoFrom((eb) => [
-          eb.selectFrom('login_attempts').select(sql<number>`count(*)`.as('n')).where(sql`lower(email)`, '=', account).where('success', '=', false).where('created_at', '>', since).as('account'),
-          eb.selectFrom('login_attempts').select(sql<number>`count(*)`.as('n')).where('ip', '=', ip).where('success', '=', false).where('created_at', '>', since).as('ip'),
-          eb
-            .exists(
-              eb
-                .selectFrom('login_attempts')
-                .select('id')
-                .where(sql`lower(email)`, '=', account)
-                .where('ip', '=', ip)
-                .where('success', '=', true)
-                .where('created_at', '>', sql<Date>`now() - make_interval(days => ${limits.knownDays})`),
-            )
-            .as('known'),
-        ])
-        .executeTakeFirstOrThrow();
-      // An account signing in from an address it signed in from before (a known pair) is held by
-      // neither limit: failures of other accounts from a shared address (an office behind one NAT)
-      // or of the account from elsewhere do not lock its owner out.
-      if (!row.known && Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
-      if (!row.known && Number(row.account) >= limits.perAccount) return { refused: 'account' as const };
+      const knownSince = sql<Date>`now() - make_interval(days => ${limits.knownDays})`;
+      const { rows } = await sql<{ known: boolean; account: string; pair: string; ip: string; known_at_ip: string }>`
+        select
+          exists (select 1 from login_attempts where lower(email) = ${account} and ip = ${ip} and success and created_at > ${knownSince}) as known,
+          (select count(*) from login_attempts where lower(email) = ${account} and not success and created_at > ${since}) as account,
+          (select count(*) from login_attempts where lower(email) = ${account} and ip = ${ip} and not success and created_at > ${since}) as pair,
+          (select count(*) from login_attempts where ip = ${ip} and not success and created_at > ${since}) as ip,
+          (select count(*) from login_attempts f
+             where f.ip = ${ip} and not f.success and f.created_at > ${since}
+               and exists (select 1 from login_attempts s where lower(s.email) = lower(f.email) and s.ip = f.ip and s.success and s.created_at > ${knownSince})) as known_at_ip
+      `.execute(trx);
+      const row = rows[0]!;
+      if (row.known) {
+        if (Number(row.known_at_ip) >= limits.perIp) return { refused: 'ip' as const };
+        if (Number(row.pair) >= limits.perKnownAddress) return { refused: 'address' as const };
+      } else {
+        if (Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
+        if (Number(row.account) >= limits.perAccount) return { refused: 'account' as const };
+      }
       const inserted = await trx.insertInto('login_attempts').values({ email: account, ip, success: false }).returning('id').executeTakeFirstOrThrow();
       return { id: Number(inserted.id) };
     });

@@ -7,6 +7,7 @@ import { AppError, forbidden, invalid, notFound } from '../../http/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordProblem } from '../../lib/password-policy.js';
 import type { TokenRepository } from '../auth/repository.js';
+import type { AuthService } from '../auth/service.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { UserRepository } from './repository.js';
 
@@ -20,6 +21,7 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly tokens: TokenRepository,
     private readonly audit: AuditRepository,
+    private readonly auth: AuthService,
   ) {}
 
   /**
@@ -114,10 +116,11 @@ export class UserService {
       if (problem) throw invalid({ password: [problem] });
       if (self) {
         // The first-login change comes straight after signing in with the temporary password;
-        // any other own change proves the current one (a stolen session cannot take the account).
+        // any other own change proves the current one (a stolen session cannot take the account),
+        // checked under the sign-in limits and counted with the sign-in failures.
         if (current.is_first_login !== FIRST_LOGIN_PENDING) {
           if (!input.current_password) throw invalid({ current_password: [AUTH_MSG.currentPasswordRequired] });
-          if (!(await verifyPassword(current.password, input.current_password))) throw invalid({ current_password: [AUTH_MSG.currentPasswordWrong] });
+          if (!(await this.auth.checkCurrentPassword(current, input.current_password, ip))) throw invalid({ current_password: [AUTH_MSG.currentPasswordWrong] });
         }
         if (await verifyPassword(current.password, input.password)) throw invalid({ password: [AUTH_MSG.passwordSameAsCurrent] });
       }
