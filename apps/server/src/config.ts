@@ -112,6 +112,8 @@ export const configSchema = z.object({
   MOODLE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   MOODLE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Largest Moodle answer read, compressed or decoded, in MB (a whole course's grade report of 10,000 students × 50 activities is 125 MB). */
+  MOODLE_MAX_ANSWER_MB: z.coerce.number().int().min(1).max(1024).default(256),
   /** Nightly Moodle sync of every active linked course: local time "HH:MM", or "off". */
   SYNC_SCHEDULE: z
     .string()

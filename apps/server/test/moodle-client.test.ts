@@ -8,6 +8,9 @@ import { interpretResponse, mapConcurrent, MoodleClient, normalizeMoodleUrl } fr
 import { batchByFields, countFields, encodeFields, MAX_FIELDS_PER_REQUEST } from '../src/moodle/encode.js';
 import { MoodleError } from '../src/moodle/errors.js';
 import type { MoodleFunction } from '../src/moodle/schemas.js';
+import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
+import { generateSite } from '../../../tools/moodle-sim/src/generator.js';
+import { startMoodleSim } from '../../../tools/moodle-sim/src/server.js';
 
 /**
  * Every recorded answer of a real Moodle 5.2 (tools/moodle-sim/fixtures, copied from
@@ -377,5 +380,71 @@ describe('Moodle client: transport', () => {
     expect(e).toBeInstanceOf(MoodleError);
     expect([e.code, e.retryable]).toEqual(['network', true]);
     expect(e.message).toMatch(/^No se pudo conectar con Moodle/);
+  });
+});
+
+describe('Moodle client: hostile answers', () => {
+  /** Calls `fn` while a timer measures how long the event loop was held at most meanwhile. */
+  async function withLoopWatch<T>(fn: () => Promise<T>): Promise<{ outcome: T | MoodleError; heldMs: number }> {
+    let last = performance.now();
+    let heldMs = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      heldMs = Math.max(heldMs, now - last);
+      last = now;
+    }, 5);
+    try {
+      const outcome = await fn().catch((e: unknown) => {
+        if (e instanceof MoodleError) return e;
+        throw e;
+      });
+      return { outcome, heldMs };
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  it('refuses compression bombs, a 100 MB site name and answers past the size limit, closing the connection, the event loop free meanwhile', async () => {
+    const sim = await startMoodleSim({ site: fixtureSite() });
+    const client = (maxAnswerBytes?: number) => new MoodleClient({ baseUrl: sim.url, token: FIXTURE_TOKENS.admin, retries: 2, retryDelayMs: 1, maxAnswerBytes });
+    try {
+      const cases = [
+        // 146 million elements in ~300 KB: too many values for their size, seen in the first kilobytes.
+        { fault: { kind: 'gzipbomb' as const }, detail: 'demasiados valores para su tamaño' },
+        { fault: { kind: 'hugename' as const }, detail: 'un elemento de más de 16 MB' },
+        { fault: { kind: 'hugejson' as const, bytes: 40 * 1024 * 1024 }, detail: 'más de 8 MB', max: 8 * 1024 * 1024 },
+      ];
+      for (const c of cases) {
+        sim.faults.splice(0, sim.faults.length, { ...c.fault, times: 1 });
+        const before = sim.calls.length;
+        const { outcome, heldMs } = await withLoopWatch(() => client(c.max).getSiteInfo());
+        expect(outcome, c.fault.kind).toBeInstanceOf(MoodleError);
+        const e = outcome as MoodleError;
+        expect([e.code, e.retryable, e.message]).toEqual(['toolarge', false, `La respuesta de Moodle supera el tamaño admitido y no se leyó: ${c.detail}`]);
+        // Not retried: the same answer would come again.
+        expect(sim.calls.length - before).toBe(1);
+        expect(heldMs, c.fault.kind).toBeLessThan(1000);
+      }
+      // The site answers normally afterwards.
+      expect((await client().getSiteInfo()).sitename).toBeTruthy();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('a valid answer near the limit is read whole, in slices, with the event loop free', async () => {
+    const sim = await startMoodleSim({ site: fixtureSite() });
+    try {
+      // A generated course's grade report is a real answer of many megabytes.
+      const g = generateSite({ seed: 5, courses: 1, studentsPerCourse: 600, units: 11, activitiesPerUnit: 4, invalidRutRate: 0 });
+      sim.site = g.site;
+      const client = new MoodleClient({ baseUrl: sim.url, token: g.tokens.admin, retries: 0 });
+      const { outcome, heldMs } = await withLoopWatch(() => client.getGradeItems(g.courseIds[0]!));
+      expect(outcome).not.toBeInstanceOf(MoodleError);
+      expect((outcome as { usergrades: unknown[] }).usergrades).toHaveLength(600);
+      expect(heldMs).toBeLessThan(1000);
+    } finally {
+      await sim.close();
+    }
   });
 });

@@ -342,6 +342,31 @@ describe('course sync', () => {
     expect(status.lastSyncAt).not.toBeNull();
   });
 
+  it('a compression bomb from Moodle: the sync fails at once with a clear message, nothing written, /health answering meanwhile', async () => {
+    const before = await localState(); // Ana's changed grade (above) is still to be read
+    sim.faults.push({ kind: 'gzipbomb', wsfunction: 'gradereport_user_get_grade_items' });
+    let slowestHealth = 0;
+    let healthy = true;
+    let syncing = true;
+    const watch = (async () => {
+      while (syncing) {
+        const t = performance.now();
+        const res = await ctx.request({ method: 'GET', url: '/health' });
+        healthy &&= res.statusCode === 200;
+        slowestHealth = Math.max(slowestHealth, performance.now() - t);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    const status = await fullSync().finally(() => (syncing = false));
+    await watch;
+    expect(status.state).toBe('failed');
+    expect(status.error).toBe('La respuesta de Moodle supera el tamaño admitido y no se leyó: demasiados valores para su tamaño');
+    expect(status.attempts).toBe(1); // not retried: the same answer would come again
+    expect(await localState()).toEqual(before);
+    expect(healthy).toBe(true);
+    expect(slowestHealth).toBeLessThan(1000);
+  });
+
   it('a timeout in the middle of a synchronous sync: 502 with a clear message, nothing written', async () => {
     const before = await localState();
     sim.faults.push({ kind: 'timeout', wsfunction: 'core_completion_get_activities_completion_status', after: 1 });

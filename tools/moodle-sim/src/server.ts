@@ -1,4 +1,5 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { FUNCTIONS, type CallContext } from './functions.js';
@@ -12,7 +13,7 @@ import type { Site } from './site.js';
  * benchmarks; `/__sim` shows the call log and takes fault rules at run time.
  */
 
-export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'wsdisabled';
+export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -24,6 +25,41 @@ export interface FaultRule {
   times?: number;
   /** Chance (0–1) that a matching call fails: random faults for development and benchmarks. */
   rate?: number;
+  /** Decoded size of a hostile answer ('gzipbomb', 'hugename', 'hugejson'; see HOSTILE). */
+  bytes?: number;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Hostile answers, as a broken or compromised site could send: a prefix, one unit repeated to
+ * the size asked for, a suffix; gzipped (a gzip stream may be many members, so a megabyte of
+ * units is compressed once and sent again and again) or plain.
+ */
+const HOSTILE = {
+  /** `[1,1,1,…]`: 292 MB, 146 million elements, in about 300 KB. */
+  gzipbomb: { prefix: '[', unit: '1,', suffix: '1]', gzip: true, bytes: 292 * MB },
+  /** A site whose name is 100 MB long, in about 100 KB. */
+  hugename: { prefix: '{"sitename":"', unit: 'x', suffix: '","functions":[]}', gzip: true, bytes: 100 * MB },
+  /** A list of 1,000-character strings, 100 MB uncompressed. */
+  hugejson: { prefix: '[', unit: `"${'x'.repeat(998)}",`, suffix: '""]', gzip: false, bytes: 100 * MB },
+} as const;
+type HostileKind = keyof typeof HOSTILE;
+const hostileBlocks = new Map<HostileKind, Buffer>();
+
+/** Writes a hostile answer as fast as the client reads it (it may close the connection meanwhile). */
+async function sendHostile(res: http.ServerResponse, kind: HostileKind, bytes = HOSTILE[kind].bytes) {
+  const h = HOSTILE[kind];
+  const text = h.unit.repeat(Math.ceil(MB / h.unit.length));
+  let block = hostileBlocks.get(kind);
+  if (!block) hostileBlocks.set(kind, (block = h.gzip ? zlib.gzipSync(text) : Buffer.from(text)));
+  const piece = (t: string) => (h.gzip ? zlib.gzipSync(t) : t);
+  res.writeHead(200, { ...JSON_HEADERS, ...(h.gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+  res.write(piece(h.prefix));
+  for (let sent = 0; sent + text.length < bytes && !res.destroyed; sent += text.length) {
+    if (!res.write(block)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  if (!res.destroyed) res.end(piece(h.suffix));
 }
 
 export interface CallRecord {
@@ -274,6 +310,10 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
         case 'invalidtoken':
           res.writeHead(200, format === 'json' ? JSON_HEADERS : XML_HEADERS);
           return res.end(errorBody(site, invalidToken(), format));
+        case 'gzipbomb':
+        case 'hugename':
+        case 'hugejson':
+          return sendHostile(res, fault.kind, fault.bytes);
       }
     }
     const base = site.settings.wwwroot ?? sim.url;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { batchByFields, encodeFields, toFormBody, type MoodleParams } from './encode.js';
+import { AnswerTooLarge, type ReadAnswer } from './answer-reader.js';
 import { fromMoodleErrorBody, MoodleError } from './errors.js';
 import { MoodleTransport, RedirectAnswer } from './transport.js';
 import {
@@ -33,17 +34,17 @@ export interface MoodleClientOptions {
   concurrency?: number;
   /** Role ids enrolUsers may assign (an admin token can assign ANY role). Student is 5. */
   allowedRoleIds?: readonly number[];
-  /** Sends calls through this fetch instead of node:http(s) (kept-alive connections). */
-  fetch?: typeof fetch;
+  /** Bytes of one answer, compressed and decoded (MOODLE_MAX_ANSWER_MB); see answer-reader.ts. */
+  maxAnswerBytes?: number;
   /** Observes every HTTP attempt (counting calls in a sync, logging). */
   onCall?: (info: { wsfunction: string; attempt: number; ms: number; error?: MoodleError }) => void;
 }
 
-export interface RawResponse {
-  status: number;
-  contentType: string;
-  body: string;
-}
+/** One HTTP answer: its text (a recorded answer), or what the streamed reader made of it. */
+export type RawResponse = { status: number; contentType: string } & ({ body: string } | ReadAnswer);
+
+/** 256 MB: twice a whole course's grade report of 10,000 students × 50 activities (125 MB). */
+export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /** The site's base URL: scheme, host and path of the Moodle root, without a trailing slash. */
 export function normalizeMoodleUrl(input: string): string {
@@ -67,7 +68,7 @@ function describeIssues(error: z.ZodError): string {
  * Pure: the fixtures test feeds recorded answers through it.
  */
 export function interpretResponse<F extends MoodleFunction>(wsfunction: F, raw: RawResponse): MoodleResponse<F> {
-  const text = raw.body;
+  const text = 'body' in raw ? raw.body : 'text' in raw ? raw.text : '';
   if (raw.status === 403 && text.trim() === '') throw new MoodleError({ code: 'wsdisabled', wsfunction, httpStatus: 403 });
   if (raw.status >= 500) throw new MoodleError({ code: 'http', wsfunction, httpStatus: raw.status, detail: `HTTP ${raw.status}`, retryable: true });
   if (raw.status !== 200) {
@@ -76,7 +77,7 @@ export function interpretResponse<F extends MoodleFunction>(wsfunction: F, raw: 
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = 'json' in raw ? raw.json.value : JSON.parse(text);
   } catch {
     const kind = /^\s*<\?xml|^\s*<(RESPONSE|EXCEPTION)\b/i.test(text) ? 'XML' : /^\s*</.test(text) ? 'HTML' : text.trim() === '' ? 'vacía' : 'texto';
     throw new MoodleError({ code: 'notjson', wsfunction, httpStatus: raw.status, detail: `se recibió ${kind}${raw.contentType ? ` (${raw.contentType})` : ''}` });
@@ -157,7 +158,6 @@ export class MoodleClient {
   readonly baseUrl: string;
   private readonly endpoint: string;
   private readonly gate: Semaphore;
-  private readonly fetchFn: typeof fetch | undefined;
   private readonly transport: MoodleTransport;
   private readonly timeoutMs: number;
   private readonly retries: number;
@@ -171,8 +171,7 @@ export class MoodleClient {
     this.endpoint = `${this.baseUrl}${REST_PATH}`;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.gate = new Semaphore(this.concurrency);
-    this.fetchFn = options.fetch;
-    this.transport = new MoodleTransport(this.endpoint);
+    this.transport = new MoodleTransport(this.endpoint, { maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retries = Math.max(0, options.retries ?? 2);
     this.retryDelayMs = options.retryDelayMs ?? 300;
@@ -210,12 +209,13 @@ export class MoodleClient {
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
       // The token goes to this address only: a redirect is an answer, never followed.
-      return this.fetchFn ? await this.sendWithFetch(wsfunction, body, controller.signal) : await this.transport.post(this.endpoint, body, controller.signal);
+      return await this.transport.post(this.endpoint, body, controller.signal);
     } catch (e) {
       if (controller.signal.aborted) {
         throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });
       }
       if (e instanceof RedirectAnswer) throw new MoodleError({ code: 'redirect', wsfunction, httpStatus: e.status, retryable: false });
+      if (e instanceof AnswerTooLarge) throw new MoodleError({ code: 'toolarge', wsfunction, detail: e.detail, retryable: false });
       if (e instanceof MoodleError) throw e;
       // The same words whatever went wrong (refused, unreachable, reset): an answer must not tell
       // open ports from closed ones. The cause stays on the error for the server's log.
@@ -223,22 +223,6 @@ export class MoodleClient {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** The same call through a given fetch (options.fetch). */
-  private async sendWithFetch(wsfunction: string, body: string, signal: AbortSignal): Promise<RawResponse> {
-    const res = await this.fetchFn!(this.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body,
-      signal,
-      redirect: 'manual',
-    });
-    if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      throw new RedirectAnswer(res.status);
-    }
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
   }
 
   /** Runs a write function over items in batches of a safe size; answers concatenated. */

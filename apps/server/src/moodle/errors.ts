@@ -13,6 +13,7 @@ export type MoodleTransportCode =
   | 'http'
   | 'notjson'
   | 'invalidresponse'
+  | 'toolarge'
   | 'passwordpolicy'
   | 'rolenotallowed';
 
@@ -39,6 +40,7 @@ const MESSAGES: Record<string, string> = {
   http: 'Moodle respondió con un error HTTP',
   notjson: 'La respuesta de Moodle no es JSON: revise la URL del sitio',
   invalidresponse: 'Respuesta inesperada de Moodle',
+  toolarge: 'La respuesta de Moodle supera el tamaño admitido y no se leyó',
   passwordpolicy: 'La contraseña no cumple la política de contraseñas de Moodle',
   rolenotallowed: 'Rol no permitido para matricular desde SIGAF',
 };

@@ -2,18 +2,16 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { JsonAnswerReader, type AnswerLimits, type ReadAnswer } from './answer-reader.js';
 
 /**
  * One form POST to Moodle over node:http(s) on kept-alive connections (a sync makes thousands
  * of calls: this costs a fraction of the CPU of fetch per call). Redirects are answers, never
- * followed; gzip, deflate and br answers are decoded; the body is read as UTF-8 (a BOM dropped).
+ * followed; gzip, deflate and br answers are decoded; the body is read as it streams in, within
+ * limits, by JsonAnswerReader (a BOM dropped). Past a limit the connection is closed at once.
  */
 
-export interface HttpAnswer {
-  status: number;
-  contentType: string;
-  body: string;
-}
+export type HttpAnswer = { status: number; contentType: string } & ReadAnswer;
 
 /** Thrown for a 3xx answer (its body is discarded). */
 export class RedirectAnswer extends Error {
@@ -26,7 +24,10 @@ export class MoodleTransport {
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
 
-  constructor(endpoint: string) {
+  constructor(
+    endpoint: string,
+    private readonly limits: AnswerLimits,
+  ) {
     const secure = new URL(endpoint).protocol === 'https:';
     this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.request = secure ? https.request : http.request;
@@ -57,22 +58,31 @@ export class MoodleTransport {
         const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
         const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
         const stream: Readable = decoder ? res.pipe(decoder) : res;
-        const chunks: Buffer[] = [];
-        res.on('error', reject);
+        const reader = new JsonAnswerReader(this.limits);
+        const fail = (e: unknown) => {
+          req.destroy();
+          decoder?.destroy();
+          reject(e);
+        };
+        res.on('error', fail);
         res.on('close', () => {
-          if (!res.complete) reject(new Error('connection closed before the whole answer arrived'));
+          if (!res.complete) fail(new Error('connection closed before the whole answer arrived'));
         });
-        decoder?.on('error', reject);
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          try {
-            resolve({ status, contentType: String(res.headers['content-type'] ?? ''), body: new TextDecoder().decode(Buffer.concat(chunks)) });
-          } catch (e) {
-            reject(e);
-          }
-        });
+        decoder?.on('error', fail);
+        if (decoder) res.on('data', (c: Buffer) => guard(() => reader.received(c.length), fail));
+        stream.on('data', (c: Buffer) => guard(() => reader.write(c), fail));
+        stream.on('end', () => guard(() => resolve({ status, contentType: String(res.headers['content-type'] ?? ''), ...reader.end() }), fail));
       });
       req.end(payload);
     });
+  }
+}
+
+/** Runs a step of reading; its error ends the answer. */
+function guard(step: () => void, fail: (e: unknown) => void) {
+  try {
+    step();
+  } catch (e) {
+    fail(e);
   }
 }

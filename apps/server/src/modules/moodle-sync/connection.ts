@@ -10,7 +10,7 @@ import type { CourseContext, MoodleSyncRepository } from './repository.js';
 
 /** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
 export function moodleFailure(e: MoodleError): AppError {
-  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http';
+  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http' || e.code === 'toolarge';
   return new AppError(upstream ? 502 : 422, e.message, { moodle: { code: e.code, wsfunction: e.wsfunction } });
 }
 
@@ -61,13 +61,16 @@ export class MoodleConnectionService {
     return this.settings(platformId);
   }
 
-  client(url: string, token: string, onCall?: () => void): MoodleClient {
+  /** A client with the configured limits; `allowedRoleIds`: the roles it may enrol with. */
+  client(url: string, token: string, onCall?: () => void, allowedRoleIds?: readonly number[]): MoodleClient {
     return new MoodleClient({
       baseUrl: url,
       token,
       timeoutMs: this.config.MOODLE_TIMEOUT_MS,
       retries: this.config.MOODLE_RETRIES,
       concurrency: this.config.MOODLE_CONCURRENCY,
+      maxAnswerBytes: this.config.MOODLE_MAX_ANSWER_MB * 1024 * 1024,
+      allowedRoleIds,
       onCall: onCall && (() => onCall()),
     });
   }

@@ -13,7 +13,7 @@ import type { AuthUser } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobHandlers } from '../../jobs/worker.js';
-import { MoodleClient, SYNC_USER_FIELDS } from '../../moodle/client.js';
+import { SYNC_USER_FIELDS } from '../../moodle/client.js';
 import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleEnrolledUser, MoodleUser } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -164,15 +164,7 @@ export class MoodlePushService {
     const enrolled = await reader.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE });
     const studentRoleId = studentRoleOf(enrolled);
     // The client refuses any role but this one before calling Moodle.
-    const client = new MoodleClient({
-      baseUrl: course.url,
-      token: course.token,
-      timeoutMs: this.config.MOODLE_TIMEOUT_MS,
-      retries: this.config.MOODLE_RETRIES,
-      concurrency: this.config.MOODLE_CONCURRENCY,
-      allowedRoleIds: studentRoleId ? [studentRoleId] : [],
-      onCall: () => calls++,
-    });
+    const client = this.connection.client(course.url, course.token, () => calls++, studentRoleId ? [studentRoleId] : []);
     const inCourse = new Map<string, MoodleEnrolledUser>();
     for (const u of enrolled) {
       const found = moodleRutOf(u);
