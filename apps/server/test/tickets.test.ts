@@ -461,11 +461,38 @@ describe('deleting tickets', () => {
     expect((await api('DELETE', `/tickets/${byAdmin.id}`, admin.token)).statusCode).toBe(200);
   });
 
-  it('bulk delete (administrators) deletes what the rules allow and reports the rest', async () => {
+  it('bulk delete without `partial` (the original client) deletes all or none: a refusal is a 409 naming each ticket', async () => {
     const a = await createTicket(opA.token, nandu.enrolments[1]!.id);
     const b = await createTicket(opA.token, nandu.enrolments[1]!.id);
     await addAttempt(opA.token, b.id);
+    const codes = await ctx.db.selectFrom('tickets').select(['id', 'ticket_code']).where('id', 'in', [a.id, b.id]).execute();
+    const code = (id: number) => codes.find((c) => c.id === id)!.ticket_code;
     const url = `/tickets/multiple/${encodeURIComponent(JSON.stringify([a.id, b.id, 2_000_000_000]))}`;
+    expect((await api('DELETE', url, opA.token)).statusCode).toBe(403);
+    const refused = await api('DELETE', url, admin.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      success: false,
+      statusCode: 409,
+      message: TICKET_MSG.deletedNone([TICKET_MSG.hasDetailsOf(code(b.id)), TICKET_MSG.notFoundOf(2_000_000_000)]),
+      _data: { deleted: [], refused: [{ id: b.id, reason: TICKET_MSG.hasDetails }, { id: 2_000_000_000, reason: TICKET_MSG.notFound }] },
+    });
+    // Nothing was deleted, not even the ticket without attempts.
+    for (const t of [a, b]) expect((await api('GET', `/tickets/${t.id}`, admin.token)).statusCode).toBe(200);
+
+    const c = await createTicket(opA.token, nandu.enrolments[1]!.id);
+    const all = await api('DELETE', `/tickets/multiple/${encodeURIComponent(JSON.stringify([a.id, c.id]))}`, admin.token);
+    expect([all.statusCode, all.json()._data, all.json().message]).toEqual([200, { deleted: [a.id, c.id], refused: [] }, TICKET_MSG.deletedMany(2, 0)]);
+    for (const t of [a, c]) expect((await api('GET', `/tickets/${t.id}`, admin.token)).statusCode).toBe(404);
+    const audit = await ctx.db.selectFrom('audit_log').select('entity_id').where('entity', '=', 'tickets').where('action', '=', 'delete').where('entity_id', 'in', [String(a.id), String(c.id)]).execute();
+    expect(audit).toHaveLength(2);
+  });
+
+  it('bulk delete with `partial` (this product\'s screens) deletes what the rules allow and reports the rest', async () => {
+    const a = await createTicket(opA.token, nandu.enrolments[1]!.id);
+    const b = await createTicket(opA.token, nandu.enrolments[1]!.id);
+    await addAttempt(opA.token, b.id);
+    const url = `/tickets/multiple/${encodeURIComponent(JSON.stringify([a.id, b.id, 2_000_000_000]))}?partial=1`;
     expect((await api('DELETE', url, opA.token)).statusCode).toBe(403);
     const res = await api('DELETE', url, admin.token);
     expect(res.statusCode).toBe(200);

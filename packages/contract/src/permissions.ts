@@ -16,13 +16,16 @@ export const PERMISSIONS = {
   userRead: TICKET_WORKERS,
   /** Create, delete users, reset passwords, change roles. */
   userWrite: STAFF_ADMINS,
-  /** Tickets, contact attempts, mail to students. */
+  /**
+   * Tickets, contact attempts, mail to students; also Administración ticket's searches by code,
+   * operator and dates (an operator gets only the tickets assigned to them, as in their list).
+   */
   ticketWork: TICKET_WORKERS,
   /** Dashboard (Estadística). */
   dashboardRead: TICKET_WORKERS,
   /** Student follow-up (Seguimiento). */
   followUpRead: ALL_ROLES,
-  /** Reports, ticket administration and unlocking. */
+  /** Reports; Administración ticket's bulk delete and an attempt's deletion; unlocking. */
   reportRead: STAFF_ADMINS,
   /** Reminders on tickets (Recordatorios): the same rule as tickets. */
   reminderWork: TICKET_WORKERS,

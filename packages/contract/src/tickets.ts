@@ -25,9 +25,15 @@ export const TICKET_MSG = {
   deleted: 'El ticket se ha eliminado correctamente.',
   deletedMany: (deleted: number, refused: number) =>
     `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} eliminar.` : ''),
+  /** One ticket an all-or-none bulk delete refused because it has contact attempts. */
+  hasDetailsOf: (code: string) => `El ticket ${code} tiene intentos de contacto registrados y no se puede eliminar.`,
+  /** An all-or-none bulk delete refused: nothing was deleted; `reasons` says why, one sentence per ticket (the first five). */
+  deletedNone: (reasons: string[]) =>
+    `No se eliminó ningún ticket. ${reasons.slice(0, 5).join(' ')}` + (reasons.length > 5 ? ` Y ${reasons.length - 5} más.` : ''),
   bulkDone: (updated: number, refused: number) =>
     `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} actualizar.` : ''),
   notFound: 'El ticket no existe.',
+  notFoundOf: (id: number) => `El ticket ${id} no existe.`,
   /** The name of a ticket's operator when it has none (the original client needs a name). */
   unassigned: 'Sin asignar',
   detailCreated: 'Intento de contacto registrado.',
@@ -235,6 +241,13 @@ export type TicketFilters = z.infer<typeof ticketFiltersSchema>;
  */
 export const ticketListQuerySchema = listQuerySchema.extend({ ...ticketFiltersSchema.shape, compact: queryFlag });
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
+
+/**
+ * Query of DELETE /tickets/multiple/{ids}: `partial` (what this product's own screens ask for)
+ * deletes each ticket the rules allow and lists the others with the reason; without it (the
+ * original client, which keeps every selected row unless told success) all are deleted or none.
+ */
+export const ticketDeleteManyQuerySchema = z.object({ partial: queryFlag });
 
 /** Sort keys the ticket lists accept. */
 export const TICKET_SORTS = [

@@ -36,6 +36,7 @@ import * as m0026 from './migrations/0026_result_references.js';
 import * as m0027 from './migrations/0027_long_number_codes.js';
 import * as m0028 from './migrations/0028_enrolment_search.js';
 import * as m0029 from './migrations/0029_quiet_statement_triggers.js';
+import * as m0030 from './migrations/0030_staff_rut_not_unique.js';
 
 export type Database = Kysely<DB>;
 
@@ -134,6 +135,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027_long_number_codes': m0027,
   '0028_enrolment_search': m0028,
   '0029_quiet_statement_triggers': m0029,
+  '0030_staff_rut_not_unique': m0030,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -170,6 +170,35 @@ describe('§2.2 staff users and the first sign-in', () => {
   });
 });
 
+describe('§2.2 one person, two accounts', () => {
+  it('§5.11 a staff RUT another account has is accepted, as the original did: statusCode 201 ("Operación realizada con éxito."), on create and on edit', async () => {
+    const roles = expectShape(plainCatalogueList, await client.call('GET', '/api/v2/roles'), 'GET /api/v2/roles')._data.collections.map((r) => r.properties);
+    const role = (description: string) => roles.find((r) => r.description === description)!;
+    // Roles are one per account: an operator who also tutors has two accounts, two e-mails, one RUT.
+    const form = (email: string, r: { id: number; description: string }) =>
+      ({ id: '', rut: '12.345.678-5', name: 'Inés Doble Rol', phone: '', mobile: '+56912345679', email, role: r, password: 'sigaf', isFirstLogin: 0, role_id: r.id });
+    const ids: number[] = [];
+    for (const [email, r] of [['ines.operadora@sigaf.cl', role('Operador')], ['ines.tutora@sigaf.cl', role('Tutor')]] as const) {
+      const res = await client.call('POST', '/api/v2/users/signup', form(email, r));
+      // user.js postUser: statusCode 201 pushes the row and the screen says "Operación realizada con éxito.".
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+      ids.push(expectShape(usersSignupCreated, res, `POST /api/v2/users/signup (${email})`)._data.properties.id);
+    }
+    const listed = expectShape(usersList, await client.call('GET', '/api/v2/users'), 'GET /api/v2/users')._data.collections.filter((u) => ids.includes(u.properties.id));
+    expect(listed.map((u) => [u.properties.email, u.properties.rut])).toEqual([
+      ['ines.operadora@sigaf.cl', '12.345.678-5'],
+      ['ines.tutora@sigaf.cl', '12.345.678-5'],
+    ]);
+    // A third account edited to the same RUT (the maintenance edit sends the whole row).
+    const other = expectShape(usersSignupCreated, await client.call('POST', '/api/v2/users/signup', { ...form('ines.admin@sigaf.cl', role('Administrador')), rut: '11.111.111-1' }), 'POST /api/v2/users/signup')._data.properties;
+    ids.push(other.id);
+    const edit = await client.call('PUT', `/api/v2/users/${other.id}`, { ...other, rut: '12.345.678-5', password: 'sigaf', isFirstLogin: 0, role_id: other.role.id });
+    expect(edit.status).toBe(200);
+    expect(expectShape(usersUpdate, edit, 'PUT /api/v2/users/{id}')._data.properties.rut).toBe('12.345.678-5');
+    for (const id of ids) expect((await client.call('DELETE', `/api/v2/users/${id}`)).status).toBe(200);
+  });
+});
+
 const TICKET_CATALOGUES = ['status-tickets', 'type-tickets', 'motive-tickets', 'priority-tickets', 'source-tickets'] as const;
 const PLAIN_CATALOGUES = ['classrooms', 'final-statuses', 'roles', 'profiles', 'status-detail-tickets'] as const;
 

@@ -31,6 +31,9 @@ import {
   uploadFile,
   activitiesList,
   authLogin,
+  getTicketsOfCourse,
+  sectionSave,
+  sectionsList,
 } from '../../../../packages/contract/src/legacy/index.js';
 import { computeDv, IMPORT_COLUMNS } from '@sigaf/contract';
 import { sql } from 'kysely';
@@ -368,5 +371,54 @@ describe('§2.16 Mail', () => {
     expectShape(postMailSingle, await client.call('POST', '/api/v2/mail/single', { subject: 'Recordatorio', text: '<p>Recuerde</p>', files: [], CCRecipient: '', ticketId: tickets[1]!.id }), 'POST /api/v2/mail/single (edit)');
     // Massive: `ticketsId` a JSON string.
     expectShape(postMailMassive, await client.call('POST', '/api/v2/mail/massive', { ticketsId: JSON.stringify(tickets.map((t) => t.id)), text: '<p>Aviso</p>', subject: 'Aviso', files: [] }), 'POST /api/v2/mail/massive');
+  });
+});
+
+/** The sections the student card's and Seguimiento's "Progreso" leaves out of its denominator (constants.js mapUser, FollowUp.vue). */
+const LEFT_OUT = ['Formativa', 'Renuncia', 'Pre Test A', 'Pre Test B', 'Post Test A', 'Post Test B', 'Encuesta'];
+
+type RawEnrolment = { activity_course_users: Array<{ qualification_moodle: string; activity: { weighing: number } } | null> };
+
+/**
+ * "Progreso" as the original client computes it (constants.js mapUser; FollowUp.vue the same):
+ * the enrolment's graded activities with a weighing ÷ the activities of every section outside
+ * LEFT_OUT, from GET /api/v2/sections (across every course), as a percentage text.
+ */
+function cardProgress(e: RawEnrolment, sections: Array<{ properties: { description: string; activities: unknown[] } }>) {
+  if (e.activity_course_users.length === 0) return '0';
+  const progress = e.activity_course_users.filter((a) => a && !['', '-'].includes(a.qualification_moodle) && a.activity.weighing !== 0).length;
+  const total = sections.filter((s) => !LEFT_OUT.includes(s.properties.description)).reduce((n, s) => n + s.properties.activities.length, 0);
+  return Number.parseFloat(String((progress / total) * 100)).toFixed(0);
+}
+
+describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento', () => {
+  it('§5.9 reads 0 ÷ 0 only while no activity is filed outside the seven fixed sections (nothing the server can answer changes it); once staff file them, every card draws a percentage', async () => {
+    const sections = async () => expectShape(sectionsList, http200(await client.call('GET', '/api/v2/sections'), 'sections'), 'GET /api/v2/sections')._data.collections;
+    // As synchronised: every activity in Formativa with weighing 0, and every section the server
+    // has is one the client leaves out; the denominator is 0 whatever their activities are.
+    const before = await sections();
+    expect(before.every((s) => LEFT_OUT.includes(s.properties.description))).toBe(true);
+    const page = async () => expectShape(getCourseRegisteredUserUsersPage, http200(await client.call('GET', `/api/v2/course-registered-user/${course.id}/users?page=1`), 'page 1'), 'Seguimiento page 1')._data.data;
+    expect((await page()).some((e) => cardProgress(e, before) === 'NaN')).toBe(true);
+
+    // What staff do first (Mantenedor › Sección, Configuración › Actividades): the units, each
+    // activity in its unit, the graded ones with a weighing.
+    const units = new Map<string, { id: number; description: string }>();
+    for (const unit of ['Unidad 1', 'Unidad 2', 'Unidad 3', 'Unidad 4']) {
+      units.set(unit, expectShape(sectionSave, await client.call('POST', '/api/v2/sections', { id: '', description: unit }), 'POST /api/v2/sections')._data.properties);
+    }
+    const activities = expectShape(activitiesList, await client.call('GET', '/api/v2/activities'), 'GET /api/v2/activities')._data.collections;
+    for (const { properties: a } of activities) {
+      const unit = units.get(`Unidad ${/^Actividad (\d)\./.exec(a.description)?.[1]}`);
+      if (a.course.properties.id !== course.id || !unit) continue;
+      const row = { id: a.id, description: a.description, weighing: /\((assign|quiz)\)/.test(a.description) ? 10 : 0, section: { ...unit, activities: [], numberActivities: 0 }, course: a.course.properties, idActivityMoodle: a.idActivityMoodle, type: a.type, section_id: unit.id };
+      http200(await client.call('PUT', `/api/v2/activities/${a.id}`, row), `PUT /api/v2/activities/${a.id}`);
+    }
+    const after = await sections();
+    const tickets = expectShape(getTicketsOfCourse, http200(await client.call('GET', `/api/v2/tickets/course-registered-users/course/${course.id}`), 'tickets'), 'GET /api/v2/tickets/course-registered-users/course/{c}');
+    const cards = [...(await page()), ...tickets._data.collections.map((t) => t.properties.courseRegisteredUser)].map((e) => Number(cardProgress(e as RawEnrolment, after)));
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.every((p) => Number.isFinite(p) && p >= 0 && p <= 100), JSON.stringify(cards)).toBe(true);
+    expect(cards.some((p) => p > 0)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import {
   deleteTicketDetail,
   deleteTicketLock,
   deleteTicketsMultiple,
+  deleteTicketsMultipleRefused,
   getEnrolmentTickets,
   getTicket,
   getTicketDetailsHref,
@@ -21,11 +22,15 @@ import {
   postTicketsMultiple,
   putTicket,
 } from '../../../../packages/contract/src/legacy/index.js';
+import { PERMISSIONS, ROLE_KEYS, TICKET_MSG, type Capability } from '@sigaf/contract';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { waitFor } from '../mail-data.js';
-import { demoWorld, expectShape, originalClient, type DemoWorld, type OriginalClient } from './original-client.js';
+import { ROOT } from '../server-process.js';
+import { demoWorld, expectShape, originalClient, type ClientAnswer, type DemoWorld, type OriginalClient } from './original-client.js';
 
 /**
  * The original SIGAF 1.8.6 client against our server, for tickets, their contact attempts and
@@ -43,6 +48,14 @@ let courseId: number;
 const ids: Record<'open' | 'closed' | 'email' | 'phone' | 'incoming' | 'outgoing' | 'high' | 'medium' | 'low' | 'problem' | 'success' | 'failure', number> = {} as never;
 
 type Ticket = z.infer<typeof getTicket>['_data'];
+
+/**
+ * Administración ticket › Eliminar (ManageTicket.vue confirmDeleteTicket, ticket.js
+ * deleteMultipleTicket): the selected rows are removed from the table, without a message, only
+ * when the answer is a 2xx with `success: true`; anything else (axios throws on a non-2xx) shows
+ * "Ha ocurrido un error." and keeps every selected row.
+ */
+const manageTicketRemovesRows = (res: ClientAnswer) => res.status >= 200 && res.status < 300 && res.body?.success === true;
 
 /** Calls as the original client and checks the HTTP status and the answer's shape. */
 async function expectCall<T extends z.ZodTypeAny>(c: OriginalClient, method: string, url: string, schema: T, status = 200, body?: unknown): Promise<z.infer<T>> {
@@ -361,5 +374,74 @@ describe('§2.10 Administración ticket', () => {
     const gone = made._data.map((x) => x.properties.id);
     await expectCall(admin, 'DELETE', `/api/v2/tickets/multiple/${JSON.stringify(gone)}`, deleteTicketsMultiple);
     for (const id of gone) expect((await admin.call('GET', `/api/v2/tickets/${id}`)).status).toBe(404);
+  });
+
+  it('§5.11 Eliminar of a ticket with contact attempts: a failure the screen shows ("Ha ocurrido un error.", rows kept), nothing deleted', async () => {
+    const byOperator = await expectCall(admin, 'GET', `/api/v2/tickets/operator/${op1Id}`, getTicketsByOperator);
+    const withAttempts = byOperator._data.collections.find((x) => x.relationships.array.length > 0)!;
+    const without = (await expectCall(admin, 'POST', '/api/v2/tickets', postTicket, 201, ticketBody(nextEnrolment(), { user_create_id: adminId })))._data;
+    // The selection as the screen sends it: the ids as JSON, raw in the path.
+    const selected = [without.properties.id, withAttempts.properties.id];
+    const res = await admin.call('DELETE', `/api/v2/tickets/multiple/${JSON.stringify(selected)}`);
+    expect(res.status).toBe(409);
+    const refused = expectShape(deleteTicketsMultipleRefused, res, 'DELETE /api/v2/tickets/multiple (a ticket with attempts)');
+    expect(manageTicketRemovesRows(res)).toBe(false);
+    expect(refused._data.refused).toEqual([{ id: withAttempts.properties.id, reason: TICKET_MSG.hasDetails }]);
+    expect(refused.message).toBe(TICKET_MSG.deletedNone([TICKET_MSG.hasDetailsOf(withAttempts.properties.ticketCode)]));
+    // The rows the screen keeps are still there, attempts and all (not even the one without attempts went).
+    for (const id of selected) await expectCall(admin, 'GET', `/api/v2/tickets/${id}`, getTicket);
+    expect((await expectCall(admin, 'GET', `/api/v2/tickets/${withAttempts.properties.id}`, getTicket))._data.relationships.array.length).toBe(withAttempts.relationships.array.length);
+    // Selecting only what can go: the rows disappear and the tickets are gone.
+    const ok = await admin.call('DELETE', `/api/v2/tickets/multiple/${JSON.stringify([without.properties.id])}`);
+    expectShape(deleteTicketsMultiple, ok, 'DELETE /api/v2/tickets/multiple');
+    expect(manageTicketRemovesRows(ok)).toBe(true);
+    expect((await admin.call('GET', `/api/v2/tickets/${without.properties.id}`)).status).toBe(404);
+  });
+
+  it('§5.6 an operator at Administración ticket by URL: searches give their own tickets, Eliminar is refused as the screen shows errors; the permission matrix says so', async () => {
+    const db = world.ctx.db;
+    const op2Id = (await db.selectFrom('users').select('id').where('email', '=', 'operador2@sigaf.cl').executeTakeFirstOrThrow()).id;
+    const theirs = await db.selectFrom('tickets').select(['id', 'ticket_code']).where('user_assigned_id', '=', op2Id).where('user_create_id', '!=', op1Id).orderBy('id').executeTakeFirstOrThrow();
+    // Searches: the same tickets an operator works anywhere else (assigned to them), never another's.
+    const mine = (await expectCall(op1, 'GET', `/api/v2/tickets/operator/${op1Id}`, getTicketsByOperator))._data.collections;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((t) => t.properties.userAssigned.id === op1Id)).toBe(true);
+    expect((await expectCall(op1, 'GET', `/api/v2/tickets/operator/${op2Id}`, getTicketsByOperator))._data.collections).toEqual([]);
+    const own = mine[0]!.properties;
+    expect((await expectCall(op1, 'GET', `/api/v2/tickets/code/${encodeURIComponent(own.ticketCode)}`, getTicketsByCode))._data.collections.map((t) => t.properties.id)).toContain(own.id);
+    expect((await expectCall(op1, 'GET', `/api/v2/tickets/code/${encodeURIComponent(theirs.ticket_code)}`, getTicketsByCode))._data.collections).toEqual([]);
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const byDates = (await expectCall(op1, 'GET', `/api/v2/tickets/dates/${day(-60)}/${day(1)}`, getTicketsByDates))._data.collections;
+    expect(byDates.length).toBeGreaterThan(0);
+    expect(byDates.every((t) => t.properties.userAssigned.id === op1Id)).toBe(true);
+    // Eliminar and the edit dialog's "Eliminar intento" are administrators': refused, the screen says so, nothing goes.
+    const del = await op1.call('DELETE', `/api/v2/tickets/multiple/${JSON.stringify([own.id])}`);
+    expect([del.status, manageTicketRemovesRows(del)]).toEqual([403, false]);
+    const attempt = mine.find((t) => t.relationships.array.length > 0)!.relationships.array[0]!;
+    expect((await op1.call('DELETE', `/api/v2/ticket-details/${attempt.id}`)).status).toBe(403);
+    await expectCall(op1, 'GET', `/api/v2/tickets/${own.id}`, getTicket);
+
+    // docs/development/permissions.md and PERMISSIONS say the same, and the routes declare it.
+    const matrix = fs
+      .readFileSync(path.join(ROOT, 'docs/development/permissions.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((line) => {
+        const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+        return { key: /`(\w+)`/.exec(cells[0]!)![1] as Capability, text: cells[0]!, roles: ROLE_KEYS.filter((_, i) => cells[i + 1] === '✓') };
+      });
+    for (const row of matrix) if (row.key in PERMISSIONS) expect(row.roles, row.key).toEqual(ROLE_KEYS.filter((r) => PERMISSIONS[row.key].includes(r)));
+    const rowOf = (what: RegExp) => {
+      const rows = matrix.filter((r) => what.test(r.text));
+      expect(rows, String(what)).toHaveLength(1);
+      return rows[0]!;
+    };
+    const access = (method: string, url: string) => world.ctx.app.routeTable.find((r) => r.method === method && r.url === url)!.access;
+    const searches = rowOf(/Administración ticket.*(code|operator|dates)/);
+    expect(searches.roles).toEqual(['admin', 'developer', 'operator']);
+    for (const url of ['/api/v2/tickets/code/:code', '/api/v2/tickets/operator/:id', '/api/v2/tickets/dates/:from/:to']) expect(access('GET', url), url).toEqual(PERMISSIONS[searches.key]);
+    const actions = rowOf(/Administración ticket.*Eliminar/);
+    expect(actions.roles).toEqual(['admin', 'developer']);
+    for (const url of ['/api/v2/tickets/multiple/:ids', '/api/v2/ticket-details/:id']) expect(access('DELETE', url), url).toEqual(PERMISSIONS[actions.key]);
   });
 });

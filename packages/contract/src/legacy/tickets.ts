@@ -102,6 +102,15 @@ export const postTicketsMultiple = legacyEnvelope(z.array(legacyTicket)).extend(
 /** §2.10 DELETE /api/v2/tickets/multiple/{idsJson} (body `true`): HTTP 200, `success`. */
 export const deleteTicketsMultiple = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
 
+/**
+ * §2.10 DELETE /api/v2/tickets/multiple/{idsJson} refused (a selected ticket has contact attempts,
+ * is being edited by someone else, or is gone): `success: false`, which Administración ticket
+ * reads as a failure ("Ha ocurrido un error.", every selected row kept), and nothing deleted.
+ */
+export const deleteTicketsMultipleRefused = legacyEnvelope(
+  z.looseObject({ deleted: z.array(legacyId).length(0), refused: z.array(z.looseObject({ id: legacyId, reason: z.string() })).min(1) }),
+).extend({ success: z.literal(false) });
+
 /** §2.10 GET /api/v2/tickets/code/{code}: `_data.collections` even when nothing matches. */
 export const getTicketsByCode = ticketList;
 

@@ -47,11 +47,6 @@ export class LegacyImportRepository {
     return new Map(rows.map((r) => [r.email.toLowerCase(), r.id]));
   }
 
-  async userRuts(): Promise<Set<string>> {
-    const rows = await this.db.selectFrom('users').select('rut').where('rut', 'is not', null).execute();
-    return new Set(rows.map((r) => r.rut!));
-  }
-
   async firstAdminId(): Promise<number | undefined> {
     const r = await this.db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.role_id').select('users.id')
       .where('roles.key', 'in', ['admin', 'developer']).where('users.deleted_at', 'is', null).orderBy('users.id').executeTakeFirst();

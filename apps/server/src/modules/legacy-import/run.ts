@@ -61,7 +61,6 @@ export class Run extends RunBase {
 
   private async staff() {
     const byEmail = await this.repo.usersByEmail();
-    const ruts = await this.repo.userRuts();
     const cols: Column[] = [['rut', 'text'], ['name', 'text'], ['phone', 'text'], ['mobile', 'text'], ['email', 'text'], ['password', 'text'],
       ['is_first_login', 'int'], ['role_id', 'int'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
     for await (const batch of this.rows('users', ['id', 'rut', 'name', 'phone', 'mobile', 'email', 'password', 'is_first_login', 'role_id', 'created_at', 'updated_at'])) {
@@ -75,13 +74,9 @@ export class Run extends RunBase {
           this.anomaly('users', [id], 'staff_already_present', 'the existing account is kept and used for this person', email);
           continue;
         }
-        let rut = normalizeRut(str(r.rut));
+        // A RUT repeated on several accounts is kept on each, as SIGAF 1.x allowed (one role per account).
+        const rut = normalizeRut(str(r.rut));
         if (!rut && r.rut) this.anomaly('users', [id], 'invalid_rut', 'staff RUT left empty', String(r.rut));
-        if (rut && ruts.has(rut)) {
-          this.anomaly('users', [id], 'duplicate_rut', 'staff RUT left empty on the later account', rut);
-          rut = null;
-        }
-        if (rut) ruts.add(rut);
         byEmail.set(email, -1);
         fresh.push({
           legacyId: id,

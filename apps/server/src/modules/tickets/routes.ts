@@ -9,6 +9,7 @@ import {
   ticketBulkSchema,
   ticketCreateManySchema,
   ticketCreateSchema,
+  ticketDeleteManyQuerySchema,
   ticketDetailCreateManySchema,
   ticketDetailCreateSchema,
   ticketDetailListQuerySchema,
@@ -191,7 +192,14 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return ok(null, TICKET_MSG.deleted);
   });
 
-  app.delete('/tickets/multiple/:ids', { config: admin, schema: { tags, params: idListParams } }, async (request) => {
+  // This product's screens ask for `partial` (each ticket the rules allow, the others listed with the
+  // reason); the original client's Administración ticket keeps every selected row unless told
+  // success, so without it all are deleted or none (a refusal is a 409 it shows as an error).
+  app.delete('/tickets/multiple/:ids', { config: admin, schema: { tags, params: idListParams, querystring: ticketDeleteManyQuerySchema } }, async (request) => {
+    if (!request.query.partial) {
+      const deleted = await tickets.removeAll(request.params.ids, requireAuth(request), request.ip);
+      return ok({ deleted, refused: [] }, TICKET_MSG.deletedMany(deleted.length, 0));
+    }
     const result = await tickets.removeMany(request.params.ids, requireAuth(request), request.ip);
     return ok(result, TICKET_MSG.deletedMany(result.deleted.length, result.refused.length));
   });

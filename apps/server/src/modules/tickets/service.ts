@@ -272,6 +272,46 @@ export class TicketService {
     return { deleted: done, refused };
   }
 
+  /**
+   * Deletes every one of these tickets or none, in one transaction (the original client's
+   * Administración ticket keeps every selected row unless told success). When one may not be
+   * deleted (contact attempts, someone else's edit lock, gone), nothing is: a 409 whose `_data`
+   * lists each refused ticket with its reason.
+   */
+  async removeAll(ids: number[], actor: AuthUser, ip: string): Promise<number[]> {
+    const wanted = [...new Set(ids)];
+    const check = async () => {
+      const rows = await this.repo.findMany(wanted);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const refused: Array<{ id: number; reason: string; sentence: string }> = [];
+      for (const id of wanted) {
+        const row = byId.get(id);
+        const error = row ? this.refusal(row, actor) : notFound(TICKET_MSG.notFound);
+        if (!error) continue;
+        const sentence = !row ? TICKET_MSG.notFoundOf(id) : error.message === TICKET_MSG.hasDetails ? TICKET_MSG.hasDetailsOf(row.ticket_code) : `${row.ticket_code}: ${error.message}`;
+        refused.push({ id, reason: error.message, sentence });
+      }
+      if (!refused.length) return rows;
+      throw new AppError(409, TICKET_MSG.deletedNone(refused.map((r) => r.sentence)), { deleted: [], refused: refused.map(({ id, reason }) => ({ id, reason })) });
+    };
+    const rows = await check();
+    const raced = new Error('a ticket changed while it was deleted');
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const row of rows) {
+          if (!(await this.repo.deleteGuarded(row.id, actor.id, trx))) throw raced;
+          await this.audit.record({ userId: actor.id, action: 'delete', entity: 'tickets', entityId: row.id, changes: { ticketCode: row.ticket_code, course: row.course_id, enrolment: row.course_registered_user_id }, ip }, trx);
+        }
+      });
+    } catch (e) {
+      // An attempt or a lock arrived in between: nothing was deleted; say which ticket and why.
+      if (e !== raced) throw e;
+      await check();
+      throw conflict(MSG.conflict);
+    }
+    return rows.map((r) => r.id);
+  }
+
   /** Close, assign or change the status of many tickets, each with the rules of a single save. */
   async bulk(input: TicketBulkInput, actor: AuthUser) {
     let patch: TicketUpdateInput;

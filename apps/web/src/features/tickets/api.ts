@@ -185,7 +185,9 @@ export type BulkAction = { action: 'close' } | { action: 'assign'; user_assigned
 export const bulkTickets = (ticketIds: number[], action: BulkAction) =>
   request<Envelope<{ updated: number[]; refused: Refused[] }>>('/api/v2/tickets/bulk', { method: 'POST', body: { ids: ticketIds, ...action } });
 export const deleteTicket = (id: number) => request<Envelope<null>>(`/api/v2/tickets/${id}`, DELETE);
-export const deleteTickets = (ticketIds: number[]) => request<Envelope<{ deleted: number[]; refused: Refused[] }>>(`/api/v2/tickets/multiple/${ids(ticketIds)}`, DELETE);
+/** Deletes the tickets the rules allow (`partial`); the others come back in `refused` with the reason. */
+export const deleteTickets = (ticketIds: number[]) =>
+  request<Envelope<{ deleted: number[]; refused: Refused[] }>>(`/api/v2/tickets/multiple/${ids(ticketIds)}`, { ...DELETE, query: { partial: 1 } });
 
 /** Active edit locks (Desbloqueo ticket). */
 export function useLocks(page: number, perPage: number) {
