@@ -51,8 +51,10 @@ describe('reminders: who may do what', () => {
   });
 
   it("an operator cannot set one on another operator's ticket, nor for someone else", async () => {
+    // Another operator's ticket answers as one that does not exist.
     const other = await create(opA.token, { ticket_id: ticketB, due_at: at(MIN) });
-    expect(other.statusCode).toBe(403);
+    expect(other.statusCode).toBe(422);
+    expect(other.json()._data.errors).toEqual({ ticket_id: [REMINDER_MSG.ticketNotFound] });
     const forB = await create(opA.token, { ticket_id: ticketA, due_at: at(MIN), user_id: opB.id });
     expect(forB.statusCode).toBe(403);
     expect(forB.json().message).toBe(REMINDER_MSG.onlySelf);
@@ -101,8 +103,9 @@ describe('reminders: who may do what', () => {
   it("only the owner or an administrator changes a reminder; an operator not another's", async () => {
     const mine = (await list(opA.token)).collections[0]!.properties;
     const theirs = (await list(opB.token)).collections[0]!.properties;
-    expect((await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${theirs.id}`, payload: { comment: 'x' }, token: opA.token })).statusCode).toBe(403);
-    expect((await post(`/api/v2/reminders/${theirs.id}/dismiss`, {}, opA.token)).statusCode).toBe(403);
+    // On another operator's ticket: as if it did not exist.
+    expect((await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${theirs.id}`, payload: { comment: 'x' }, token: opA.token })).statusCode).toBe(404);
+    expect((await post(`/api/v2/reminders/${theirs.id}/dismiss`, {}, opA.token)).statusCode).toBe(404);
     const edit = await ctx.request({ method: 'PUT', url: `/api/v2/reminders/${mine.id}`, payload: { comment: 'Llamar a las 10' }, token: opA.token });
     expect(edit.statusCode, edit.body).toBe(200);
     expect(edit.json()._data.properties.comment).toBe('Llamar a las 10');
@@ -241,5 +244,50 @@ describe('reminders: reassignment in the agenda', () => {
     expect(moved.statusCode, moved.body).toBe(200);
     expect((await ctx.db.selectFrom('reminders').select('user_id').where('id', '=', reminder).executeTakeFirstOrThrow()).user_id).toBe(opB.id);
     expect((await ctx.db.selectFrom('tickets').select('user_assigned_id').where('id', '=', ticketA).executeTakeFirstOrThrow()).user_assigned_id).toBe(opB.id);
+  });
+});
+
+describe('reminders by id: another operator\u2019s record answers as one that does not exist', () => {
+  it('every reminder route by id, and a new reminder on a ticket, gives the same status and body for another operator\u2019s reminder or ticket as for a missing one, and changes nothing', async () => {
+    const theirsTicket = (await seedChain(ctx.db, opB.id, '9104')).ticket;
+    const made = await create(opB.token, { ticket_id: theirsTicket, due_at: at(-MIN), comment: 'Solo de B' });
+    expect(made.statusCode, made.body).toBe(201);
+    // Pending and already due: its owner could edit, snooze, complete or dismiss it.
+    const reminder = made.json()._data.properties.id as number;
+    const missingReminder = 2_000_000_000;
+    const missingTicket = 2_000_000_000;
+    const state = async () => ({
+      reminders: await ctx.db.selectFrom('reminders').selectAll().orderBy('id').execute(),
+      audit: (await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('entity', '=', 'reminders').executeTakeFirstOrThrow()).n,
+    });
+    const before = await state();
+
+    const put = (url: string, payload: object) => ctx.request({ method: 'PUT', url, payload, token: opA.token });
+    const routes: Array<[string, (id: number, ticket: number) => Promise<{ statusCode: number; body: string }>]> = [
+      ['GET /reminders/{id}', (id) => ctx.request({ method: 'GET', url: `/api/v2/reminders/${id}`, token: opA.token })],
+      ['PUT /reminders/{id}', (id) => put(`/api/v2/reminders/${id}`, { comment: 'Cambiado por A', due_at: at(60 * MIN) })],
+      ['POST /reminders/{id}/snooze', (id) => post(`/api/v2/reminders/${id}/snooze`, { due_at: at(60 * MIN) }, opA.token)],
+      ['POST /reminders/{id}/complete', (id) => post(`/api/v2/reminders/${id}/complete`, {}, opA.token)],
+      ['POST /reminders/{id}/dismiss', (id) => post(`/api/v2/reminders/${id}/dismiss`, {}, opA.token)],
+      ['POST /reminders (ticket_id)', (_, ticket) => create(opA.token, { ticket_id: ticket, due_at: at(60 * MIN), comment: 'En ticket ajeno' })],
+    ];
+    for (const [route, call] of routes) {
+      const theirs = await call(reminder, theirsTicket);
+      const missing = await call(missingReminder, missingTicket);
+      expect(theirs.statusCode, `${route}: ${theirs.body}`).toBeGreaterThanOrEqual(400);
+      expect([theirs.statusCode, theirs.body], route).toEqual([missing.statusCode, missing.body]);
+    }
+    expect(JSON.parse((await routes[0]![1](reminder, theirsTicket)).body)).toMatchObject({ statusCode: 404, message: REMINDER_MSG.notFound });
+    expect(JSON.parse((await routes[5]![1](reminder, theirsTicket)).body)).toMatchObject({ statusCode: 422, _data: { errors: { ticket_id: [REMINDER_MSG.ticketNotFound] } } });
+    expect(await state()).toEqual(before);
+
+    // Their owner, an administrator or a developer still reach it; a tutor is refused by role.
+    expect((await ctx.request({ method: 'GET', url: `/api/v2/reminders/${reminder}`, token: opB.token })).statusCode).toBe(200);
+    expect((await ctx.request({ method: 'GET', url: `/api/v2/reminders/${reminder}`, token: admin })).statusCode).toBe(200);
+    const developer = await ctx.userWithRole('developer');
+    expect((await ctx.request({ method: 'GET', url: `/api/v2/reminders/${reminder}`, token: developer.token })).statusCode).toBe(200);
+    const byTutor = await ctx.request({ method: 'GET', url: `/api/v2/reminders/${reminder}`, token: tutor.token });
+    expect([byTutor.statusCode, byTutor.json().message]).toEqual([403, MSG.forbidden]);
+    expect((await post(`/api/v2/reminders/${reminder}/complete`, {}, opB.token)).statusCode).toBe(200);
   });
 });

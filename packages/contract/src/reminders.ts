@@ -24,10 +24,12 @@ export const REMINDER_MSG = {
   updated: 'Recordatorio modificado.',
   completed: 'Recordatorio marcado como hecho.',
   dismissed: 'Recordatorio descartado.',
+  // Also a reminder on another operator's ticket: the same answer whether it exists or not.
   notFound: 'El recordatorio no existe.',
   notYours: 'Solo el dueño del recordatorio o un administrador puede cambiarlo.',
   onlySelf: 'Solo un administrador puede crear recordatorios para otro operador.',
   ownerNotOperator: 'El recordatorio debe ser para un operador o administrador activo.',
+  // Also another operator's ticket: the same answer whether it exists or not.
   ticketNotFound: 'El ticket no existe.',
   ownerCannotTouch: 'Ese operador no tiene este ticket asignado ni lo creó: asígneselo antes de dejarle un recordatorio.',
   invalidDue: 'Ingrese una fecha y hora válidas.',

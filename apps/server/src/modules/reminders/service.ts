@@ -37,7 +37,8 @@ export function presentReminder(r: ReminderRow, now = Date.now()): Reminder {
 /**
  * Reminders on tickets. The rules are the tickets' own (TicketAccess): an operator works only on
  * the tickets they may touch and only for themselves; administrators on every ticket and for any
- * operator. A reminder is changed by its owner or an administrator.
+ * operator. A reminder is changed by its owner or an administrator. To an operator, a reminder on
+ * another operator's ticket, or that ticket, answers as one that does not exist.
  */
 export class ReminderService {
   constructor(
@@ -56,12 +57,9 @@ export class ReminderService {
     return this.repo.dueCount(actor.id, !isAdminLike(actor.role));
   }
 
-  /** A reminder the caller may read (its ticket is theirs to touch), or 404/403. */
+  /** A reminder the caller may read (its ticket is theirs to touch); another operator's is the same 404 as one that does not exist. */
   async get(id: number, actor: AuthUser): Promise<ReminderRow> {
-    const row = await this.repo.find(id);
-    if (!row) throw notFound(REMINDER_MSG.notFound);
-    this.access.check(actor, row);
-    return row;
+    return this.access.visible(actor, await this.repo.find(id), () => notFound(REMINDER_MSG.notFound));
   }
 
   /** A reminder the caller may change: readable, and theirs (or the caller administers). */
@@ -98,9 +96,9 @@ export class ReminderService {
   }
 
   async create(body: ReminderCreate, actor: AuthUser, ip: string): Promise<ReminderRow> {
-    const [ticket] = await this.tickets.owners([body.ticket_id]);
-    if (!ticket) throw invalid({ ticket_id: [REMINDER_MSG.ticketNotFound] });
-    this.access.check(actor, ticket);
+    // Another operator's ticket is the same 422 as one that does not exist.
+    const [row] = await this.tickets.owners([body.ticket_id]);
+    const ticket = this.access.visible(actor, row, () => invalid({ ticket_id: [REMINDER_MSG.ticketNotFound] }));
     const userId = body.user_id ?? actor.id;
     await this.assertOwner(userId, [ticket], actor);
     const id = await this.repo.insert({ ticket_id: body.ticket_id, user_id: userId, created_by: actor.id, due_at: body.due_at, comment: body.comment });

@@ -42,4 +42,14 @@ export class TicketAccess {
   check(actor: AuthUser, ticket: TicketOwners): void {
     if (!mayTouchTicket(actor, ticket)) throw forbidden(TICKET_MSG.notYours);
   }
+
+  /**
+   * `check` for a record whose existence another operator must not learn (a reminder, the ticket a
+   * new one names): the row when the caller may touch its ticket; otherwise `missing()`, the very
+   * answer given when there is no row at all.
+   */
+  visible<T extends TicketOwners>(actor: AuthUser, row: T | undefined, missing: () => Error): T {
+    if (!row || !mayTouchTicket(actor, row)) throw missing();
+    return row;
+  }
 }
