@@ -1,23 +1,8 @@
-import type { SvgIconComponent } from '@mui/icons-material';
-import AssessmentIcon from '@mui/icons-material/Assessment';
-import EventNoteIcon from '@mui/icons-material/EventNote';
-import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
-import GroupsIcon from '@mui/icons-material/Groups';
-import InsightsIcon from '@mui/icons-material/Insights';
 import { SCREEN_ROUTES } from '@sigaf/contract';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ComingSoon } from '../components/StatusPages';
 import { HomeScreen, lazyScreen, Shell, type LazyScreen } from './lazy';
-
-/** Icons of the flat menu entries. */
-export const SCREEN_ICONS: Record<string, SvgIconComponent> = {
-  agenda: EventNoteIcon,
-  dashboard: InsightsIcon,
-  followUp: GroupsIcon,
-  ticket: ConfirmationNumberIcon,
-  ticketReport: AssessmentIcon,
-};
 
 /**
  * Screens with their own page module. Every other maintained resource gets the generic

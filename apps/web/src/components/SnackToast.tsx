@@ -1,5 +1,5 @@
 import { Alert, Portal, Snackbar } from '@mui/material';
-import type { SnackVariant } from './Snackbar';
+import type { SnackVariant } from './snackVariant';
 
 interface Props {
   message: string;

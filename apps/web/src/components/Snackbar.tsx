@@ -1,7 +1,8 @@
 import { SNACKBAR_MS } from '@sigaf/contract';
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import type { SnackVariant } from './snackVariant';
 
-export type SnackVariant = 'success' | 'warning' | 'error' | 'info';
+export type { SnackVariant };
 interface Snack {
   message: string;
   variant: SnackVariant;

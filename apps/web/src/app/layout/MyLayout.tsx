@@ -26,7 +26,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useSession } from '../../features/auth/session';
 import { buildMenu, initials } from '../navigation';
-import { SCREEN_ICONS } from '../screens';
+import { SCREEN_ICONS } from '../screenIcons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ReminderBadge } from '../../features/agenda/ReminderBadge';
 
