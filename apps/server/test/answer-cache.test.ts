@@ -266,3 +266,33 @@ describe('whole-course answers kept serialised', () => {
     for (const t of tables.rows.filter((x) => x.versioned)) expect(notShown).not.toContain(t.name);
   });
 });
+
+describe("a tutor's scope and the kept follow-up page", () => {
+  it('a classroom taken from a tutor while their page is being built is never kept under the newer version, at any moment it lands', async () => {
+    const tutor = await ctx.userWithRole('tutor');
+    const C = await seedChain(ctx.db, adminId, '71003');
+    // A second classroom of the course with a student of its own.
+    const room2 = (await ctx.db.insertInto('classrooms').values({ description: 'Aula Y71003' }).returning('id').executeTakeFirstOrThrow()).id;
+    const profile = (await ctx.db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const other = await ctx.db.insertInto('registered_users').values({ rut: '71003-9', name: 'Otro', last_name: 'Alumno', email: 'otro@correo.test' }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('course_registered_users').values({ course_id: C.course, registered_user_id: other.id, profile_id: profile, classroom_id: room2 }).execute();
+    await ctx.db.insertInto('classroom_tutors').values({ course_id: C.course, classroom_id: C.classroom, user_id: tutor.id }).execute();
+    const url = `/api/v2/follow-up/courses/${C.course}/students?page=1&perPage=10&sort=name`;
+    const seen = async () => ((await kept(url, tutor.token))._data.collections as Array<{ properties: { name: string } }>).map((s) => s.properties.name).sort();
+    // Sweep the moment the classroom is taken away across the request's whole life: after k turns
+    // (microtasks first, then turns of the event loop), until the request ends before it.
+    const turn = (k: number) => (k < 300 ? Promise.resolve() : new Promise((r) => setImmediate(r)));
+    for (let k = 0, ended = false; !ended && k < 400; k += 2) {
+      await ctx.db.insertInto('classroom_tutors').values({ course_id: C.course, classroom_id: room2, user_id: tutor.id }).execute();
+      expect(await seen()).toEqual(['Otro', 'Pía']);
+      await ctx.db.updateTable('courses').set({ description: `Curso 71003 ${k}` }).where('id', '=', C.course).execute(); // a new version: the next page is built
+      let settled = false;
+      const asking = seen().finally(() => (settled = true));
+      for (let i = 0; i < k && !settled; i++) await turn(i);
+      ended = settled;
+      await ctx.db.deleteFrom('classroom_tutors').where('classroom_id', '=', room2).where('user_id', '=', tutor.id).execute();
+      await asking;
+      expect(await seen(), `classroom taken after ${k} turns`).toEqual(['Pía']);
+    }
+  });
+});

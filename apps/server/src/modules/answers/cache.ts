@@ -135,6 +135,14 @@ export class AnswerCache {
   ) {}
 
   /**
+   * A course's version, for a caller that must read it before something else (a tutor's
+   * classrooms): what is read after it is never older than the answer kept under it.
+   */
+  async at(courseId: number): Promise<KeptAt> {
+    return { version: await this.versions.versionOf(courseId) };
+  }
+
+  /**
    * The answer under `key` for a course (its version read here) or at a version the caller read
    * before the data, with what it checked: the kept one while still true, else a new build.
    */

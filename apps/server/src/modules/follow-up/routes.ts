@@ -49,7 +49,7 @@ export function followUpExportRow(s: FollowUpStudent): Array<string | number | n
 }
 
 /**
- * Student follow-up (SCREENS.md §5): the tutors of a classroom (administrators and developers),
+ * Student follow-up (docs/development/screens.md#seguimiento): the tutors of a classroom (administrators and developers),
  * the course and classroom selectors, the student table and its export, one student's detail,
  * and massive mail to chosen students (ticket workers). A tutor sees only their classrooms (403
  * for any other).
@@ -87,8 +87,11 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
   // caller's access is checked: until a row it reads changes, or, filtered by days without access,
   // until a student crosses that line; each student's days without access are written at serving.
   app.get('/follow-up/courses/:id/students', { config: read, schema: { tags, params: idParams, querystring: followUpStudentsQuerySchema } }, async (request, reply) => {
+    // The version first, then the caller's scope: a classroom taken from a tutor after the version
+    // was read changes the version, so a page built with the old scope is never served again.
+    const at = await services.answers.at(request.params.id);
     const scope = await followUp.courseScope(requireAuth(request), request.params.id, request.query.classroom_id);
-    return sendKept(request, reply, services.answers, request.params.id, async () => {
+    return sendKept(request, reply, services.answers, at, async () => {
       const { rows, meta, validUntil } = await followUp.studentsIn(scope, request.query);
       const students = rows.map((s) => resource(request, `/api/v2/follow-up/enrolments/${s.id}`, { ...s, daysWithoutAccess: daysWithoutAccess(s.lastAccess) }));
       return { value: ok(collection(request, path(request), 'students', students, meta)), validUntil };
