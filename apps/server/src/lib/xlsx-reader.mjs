@@ -17,15 +17,17 @@ const fail = () => {
   throw new NotHandled();
 };
 
+/** Where the zip's end-of-central-directory record starts (searched backwards past a comment), or -1. */
+function endOfDirectory(buf) {
+  for (let i = buf.length - 22, min = Math.max(0, buf.length - 65_557); i >= min; i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) return i;
+  }
+  return -1;
+}
+
 /** The zip's entries in the order they are stored (the order a streaming reader meets them). */
 function zipEntries(buf, maxEntryBytes) {
-  let eocd = -1;
-  for (let i = buf.length - 22, min = Math.max(0, buf.length - 65_557); i >= min; i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
+  const eocd = endOfDirectory(buf);
   if (eocd < 0) fail();
   const count = buf.readUInt16LE(eocd + 10);
   let p = buf.readUInt32LE(eocd + 16);
@@ -382,13 +384,7 @@ function u64(buf, at) {
 
 /** Every entry of the central directory (zip64 too), with its declared inflated size and its stored bytes. */
 function directory(buf) {
-  let eocd = -1;
-  for (let i = buf.length - 22, min = Math.max(0, buf.length - 65_557); i >= min; i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
+  const eocd = endOfDirectory(buf);
   if (eocd < 0) broken();
   let count = buf.readUInt16LE(eocd + 10);
   let p = buf.readUInt32LE(eocd + 16);
