@@ -229,7 +229,7 @@ export function endpoints(c: Ctx, db: Database): Endpoint[] {
     { name: 'reports.type-ticket', path: `${r}/type-ticket/${c.day}`, direct: () => s.dashboard.dayCharts(course, c.day) },
     { name: 'reports.table-operator', path: `${r}/table-operator/${c.day}`, direct: () => s.dashboard.operatorTable(course, c.day) },
     { name: 'reports.student-tickets', path: `${r}/student-tickets?page=1`, direct: () => studentReports.studentTicketsPage(course, undefined, 1, STUDENT_TICKETS_PER_PAGE) },
-    // The original client's whole-list calls (CLIENT_CONTRACT.md §2.10, §2.14): the Ticket screen's
+    // The original client's whole-list calls (docs/development/original-api.md §2.10, §2.14): the Ticket screen's
     // "Buscar" (the course's open tickets, each with its attempts and its enrolment's Moodle results),
     // the course's raw enrolments (before "Masivo"), a student's ticket history, and a RUT search.
     { name: 'tickets.course.all', path: `/api/v2/tickets/course-registered-users/course/${course}`, direct: () => s.tickets.list('course', { course_id: course }, admin) },

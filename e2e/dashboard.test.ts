@@ -161,7 +161,7 @@ describeE2E('dashboard and reports', () => {
       await f.locator('[data-state="ready"]').waitFor({ timeout: 15_000 });
       expect(await f.locator('svg').count(), title).toBeGreaterThan(0);
     }
-    // The student-status doughnut carries the BEHAVIOUR colours (#5cb85c, #F9A825, #D32F2F), the light
+    // The student-status doughnut carries the status colours of docs/development/domain.md#dashboard (#5cb85c, #F9A825, #D32F2F), the light
     // green and amber drawn a shade darker so that every slice reaches 3:1 on the card (WCAG AA).
     const fills = await figure('Alumnos según estado').locator('path.MuiPieChart-arc').evaluateAll((els) => els.map((e) => getComputedStyle(e).fill));
     expect(fills).toContain('rgb(83, 166, 83)');

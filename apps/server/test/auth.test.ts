@@ -233,7 +233,7 @@ describe('POST /api/v2/users/signup', () => {
     expect(token).toBeTruthy();
 
     const dup = await ctx.request({ method: 'POST', url: '/api/v2/users/signup', token: admin, payload: { ...payload, rut: '', email: 'OLGA@sigaf.test' } });
-    // The original client reads the refusal from the body (CLIENT_CONTRACT.md §2.2); a non-2xx would show a generic error.
+    // The original client reads the refusal from the body (docs/development/original-api.md#users); a non-2xx would show a generic error.
     expect(dup.statusCode).toBe(200);
     expect(dup.json()).toMatchObject({ success: false, statusCode: 406, message: MSG.emailExists });
     expect(await ctx.db.selectFrom('users').select('id').where('email', 'ilike', 'olga@sigaf.test').execute()).toHaveLength(1);

@@ -29,7 +29,7 @@ describe.each(catalogues.map((d) => [d.path, d] as const))('catalogue /api/v2/%s
     expect(body._data.numberOfElements).toBe(body._data.collections.length);
     for (const item of body._data.collections) {
       expect(item.properties).toEqual(expect.objectContaining({ id: expect.any(Number), description: expect.any(String) }));
-      // One flat relationship (CLIENT_CONTRACT.md §1.5).
+      // One flat relationship (docs/development/original-api.md#flat-relationships).
       if (decl.ticketColumn) expect(item.relationships).toMatchObject({ numberOfElements: expect.any(Number), links: { href: expect.stringContaining(decl.ticketColumn) } });
     }
   });

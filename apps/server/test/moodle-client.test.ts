@@ -13,8 +13,8 @@ import { generateSite } from '../../../tools/moodle-sim/src/generator.js';
 import { startMoodleSim } from '../../../tools/moodle-sim/src/server.js';
 
 /**
- * Every recorded answer of a real Moodle 5.2 (tools/moodle-sim/fixtures, copied from
- * shared/moodle/fixtures) goes through the client's parsing: success answers become typed data,
+ * Every recorded answer of a real Moodle 5.2 (tools/moodle-sim/fixtures,
+ * docs/development/moodle-functions.md) goes through the client's parsing: success answers become typed data,
  * error answers the right MoodleError.
  */
 const FIXTURES = path.join(REPO_ROOT, 'tools/moodle-sim/fixtures');

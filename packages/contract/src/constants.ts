@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md §9. */
+/** Business constants (docs/development/domain.md#constants). */
 export const APP_VERSION = '1.8.6';
 export const APP_TITLE = 'Sistema de Información para la Gestión de Acciones Formativas';
 export const APP_SHORT_NAME = 'SIGAF';

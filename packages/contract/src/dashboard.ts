@@ -1,7 +1,7 @@
 import type { PageMeta } from './envelope.js';
 import type { StudentSummary } from './students.js';
 
-/** Dashboard (Estadística), follow-up reports and daily ticket reports (BEHAVIOUR.md §7–§8, SCREENS.md §4, §7). */
+/** Dashboard (Estadística), follow-up reports and daily ticket reports (docs/development/domain.md#dashboard and #reports; the screens: docs/development/screens.md#estadistica, #reports). */
 
 export interface ChartDataset {
   label?: string;
@@ -120,7 +120,7 @@ export const DASHBOARD_MSG = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Report screens and their exports (BEHAVIOUR.md §8, SCREENS.md §7)
+// Report screens and their exports (docs/development/domain.md#reports, docs/development/screens.md#reports)
 
 export const REPORT_MSG = {
   invalidClassroom: 'Aula no válida.',
@@ -129,7 +129,7 @@ export const REPORT_MSG = {
   tooManyTickets: (max: number) => `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,
 } as const;
 
-/** The ticket history workbook (SCREENS.md §7.1): group row, then one column per field. */
+/** The ticket history workbook (docs/development/domain.md#reports): group row, then one column per field. */
 export const TICKET_HISTORY_GROUPS: ReadonlyArray<[label: string, columns: number]> = [
   ['IDENTIFICADOR', 2],
   ['ANTECEDENTES DE ALUMNO', 5],
@@ -143,7 +143,7 @@ export const TICKET_HISTORY_HEADER = [
   'ESTADO DE ÚLTIMO INTENTO', 'COMENTARIO', 'FECHA DE REGISTRO', 'OPERADOR', 'HISTÓRICO DE CONTACTOS',
 ] as const;
 
-/** The roster workbook (BEHAVIOUR.md §8). */
+/** The roster workbook (docs/development/domain.md#reports). */
 export const ROSTER_HEADER = ['N°', 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'E-MAIL', 'AULA', 'ROL', 'CURSO', 'ÚLTIMO ACCESO', 'ESTADO'] as const;
 
 /** The per-student ticket workbook: one row per contact attempt (a ticket without attempts: one row). */

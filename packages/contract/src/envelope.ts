@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The envelope every JSON answer uses (SPEC.md §3, BEHAVIOUR.md §1). */
+/** The envelope every JSON answer uses (docs/development/architecture.md#envelope). */
 export interface Envelope<T = unknown> {
   success: boolean;
   error: string | null;
@@ -17,7 +17,7 @@ export interface Links {
 
 /**
  * A resource's relationship, flat under `relationships` as the original client reads it
- * (CLIENT_CONTRACT.md §1.5): `relationships.numberOfElements`, `relationships.links.href`, and
+ * (docs/development/original-api.md#flat-relationships): `relationships.numberOfElements`, `relationships.links.href`, and
  * where the original sent them, the related items (`collection.data`, `array`, `data`).
  */
 export interface Relationship<T = unknown> {

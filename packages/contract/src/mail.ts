@@ -4,7 +4,7 @@ import { FORM_MSG } from './resources.js';
 import { parseIdList } from './tickets.js';
 
 /**
- * E-mail to students (BEHAVIOUR.md §9, SCREENS.md §6.2, §6.7): uploads, single and massive mail,
+ * E-mail to students (docs/development/domain.md#mail, docs/development/screens.md#mail-composer): uploads, single and massive mail,
  * the outbox (every message with its delivery state) and per-course templates.
  */
 
@@ -52,7 +52,7 @@ export const MAIL_MSG = {
 export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
-/** Attempts per message before it is marked failed (SCREENS.md §6.7: 5 tries). */
+/** Attempts per message before it is marked failed (docs/development/domain.md#mail: 5 tries). */
 export const MAIL_MAX_ATTEMPTS = 5;
 export const MAIL_MAX_CC = 20;
 export const MAIL_MAX_FILES = 10;

@@ -1,4 +1,4 @@
-/** Messages the server puts in the envelope (SPEC.md §8, BEHAVIOUR.md §1). Spanish is the contract. */
+/** Messages the server puts in the envelope (docs/development/domain.md#messages). Spanish is the contract. */
 export const MSG = {
   ok: 'Consulta exitosa.',
   created: 'Registro creado exitosamente.',
@@ -29,7 +29,7 @@ export const MSG = {
   badMultipart: 'El formulario enviado (multipart/form-data) no es válido.',
 } as const;
 
-/** Client-side validation and UI messages of the login flow (SPEC.md §5, §8). */
+/** Client-side validation and UI messages of the login flow (docs/development/domain.md#messages, docs/development/screens.md#login). */
 export const AUTH_MSG = {
   emailRequired: 'El E-mail es requerido.',
   emailInvalid: 'Ingrese un E-mail válido.',

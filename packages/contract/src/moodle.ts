@@ -104,7 +104,7 @@ export const MOODLE_ACTIVITY_STATUS = {
   notStarted: 'No iniciado',
 } as const;
 
-/** Per-enrolment state from the course's Renuncia-section activity (SCREENS.md §10). */
+/** Per-enrolment state from the course's Renuncia-section activity (docs/development/domain.md#student-state). */
 export const MOODLE_STUDENT_STATUS = {
   active: 'Activo',
   resigning: 'Renuncia en curso',

@@ -1,8 +1,8 @@
 import type { RoleKey } from './roles.js';
 
 /**
- * Every screen route of SPEC.md §2, declared once. The web app builds its router and its drawer
- * from this list; the roles are those of BEHAVIOUR.md §10 / SCREENS.md §2 and the server enforces
+ * Every screen route (docs/development/screens.md#routes), declared once. The web app builds its router and its drawer
+ * from this list; the roles are those of the permission matrix (docs/development/permissions.md) and the server enforces
  * the same roles on the API the screen uses.
  */
 export interface ScreenRoute {

@@ -1,7 +1,7 @@
 import { ALL_ROLES, STAFF_ADMINS, TICKET_WORKERS, type RoleKey } from './roles.js';
 
 /**
- * The permission matrix (BEHAVIOUR.md §10), one table: every API route declares one of these
+ * The permission matrix (docs/development/permissions.md), one table: every API route declares one of these
  * capabilities and the server enforces it. docs/development/permissions.md shows the same table.
  *   Administrador, Developer: everything.
  *   Operador: tickets, dashboards and follow-up; reads catalogues; changes no catalogue, user or setting.

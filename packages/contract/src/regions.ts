@@ -1,4 +1,4 @@
-/** The 16 regions of Chile, north to south (SPEC.md §1). */
+/** The 16 regions of Chile, north to south (docs/development/domain.md#regions). */
 export const CHILE_REGIONS = [
   'Arica y Parinacota',
   'Tarapacá',

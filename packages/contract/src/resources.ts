@@ -160,7 +160,7 @@ export function resourceByPath(path: string): ResourceDecl | undefined {
   return RESOURCES.find((r) => r.path === path);
 }
 
-/** Validation messages of the maintenance forms (SCREENS.md §8.3, with the original's wrong counts fixed). */
+/** Validation messages of the maintenance forms (docs/development/screens.md#catalogue-screens, with the original's wrong counts fixed). */
 export const FORM_MSG = {
   required: 'Es obligatorio.',
   min: (n: number) => `Debe contener al menos ${n} caracteres.`,

@@ -1,4 +1,4 @@
-/** The four fixed roles (SPEC.md §6). Descriptions are stored in the roles table; keys are stable. */
+/** The four fixed roles (docs/development/domain.md#roles). Descriptions are stored in the roles table; keys are stable. */
 export const ROLE_KEYS = ['admin', 'developer', 'operator', 'tutor'] as const;
 export type RoleKey = (typeof ROLE_KEYS)[number];
 

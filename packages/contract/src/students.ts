@@ -38,7 +38,7 @@ export const rutSchema = z.preprocess(
     }),
 );
 
-/** A student (registered user): personal, school and Moodle data (BEHAVIOUR.md §3). */
+/** A student (registered user): personal, school and Moodle data (docs/development/domain.md#students). */
 export const studentFields = {
   rut: rutSchema,
   name: requiredText(100, STUDENT_MSG.nameRequired),
@@ -101,7 +101,7 @@ export const autoSplitSchema = z.object({
   confirm: z.boolean().optional(),
 });
 
-/** Columns of the student import file, by position (BEHAVIOUR.md §5). */
+/** Columns of the student import file, by position (docs/development/domain.md#student-import). */
 export const IMPORT_COLUMNS = [
   'RUT (sin puntos ni dígito verificador)',
   'Dígito verificador',

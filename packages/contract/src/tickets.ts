@@ -5,7 +5,7 @@ import { isAdminLike, type RoleKey } from './roles.js';
 import type { StudentSummary } from './students.js';
 import { parseDay } from './dates.js';
 
-/** Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2). */
+/** Tickets, contact attempts, edit locks and saved filters (docs/development/domain.md#tickets; the screens: docs/development/screens.md#ticket, #manage-ticket, #unlock). */
 
 export const TICKET_MSG = {
   created: 'El ticket se ha creado correctamente.',
@@ -283,7 +283,7 @@ export interface TicketPerson {
 
 export interface TicketLockProperties {
   id: number;
-  /** `ticket_code` too: the original client's unlock screen reads it snake_case (CLIENT_CONTRACT.md §2.12). */
+  /** `ticket_code` too: the original client's unlock screen reads it snake_case (docs/development/original-api.md#locks). */
   ticket: { id: number; ticketCode: string; ticket_code: string };
   user: TicketPerson;
   createdAt: string;
@@ -301,7 +301,7 @@ export interface TicketDetailProperties {
   comment: string;
   statusDetailTicket: TicketOption;
   userCreated: TicketPerson;
-  /** `dd-mm-yyyy HH:mm`, Chilean time (the original client splits it on the space, CLIENT_CONTRACT.md §2.10). */
+  /** `dd-mm-yyyy HH:mm`, Chilean time (the original client splits it on the space, docs/development/original-api.md#tickets). */
   createdAt: string;
   /** `dd-mm-yyyy`. */
   createdDate: string;
@@ -312,7 +312,7 @@ export interface TicketDetailProperties {
 
 /**
  * A contact attempt as the original server dumped it (snake_case), in a ticket's
- * `relationships.array` (CLIENT_CONTRACT.md §1.6, §2.10). `created_at` is ISO 8601 with its zone.
+ * `relationships.array` (docs/development/original-api.md §1.6, §2.10). `created_at` is ISO 8601 with its zone.
  */
 export interface RawTicketDetail {
   id: number;
@@ -360,7 +360,7 @@ export interface TicketProperties {
   /**
    * The enrolment, in our camelCase and, beside it, the original server's raw snake_case fields
    * (`registered_user`, `classroom_id`, `is_sincronized`, `last_access_registered_moodle`,
-   * `activity_course_users`, `course.category_id`) that the original client reads (CLIENT_CONTRACT.md §1.6).
+   * `activity_course_users`, `course.category_id`) that the original client reads (docs/development/original-api.md#raw-objects).
    * `classroom` is never null on a ticket: a student without one has `{ id: null, description: 'Sin aula' }`.
    */
   courseRegisteredUser: {
@@ -390,7 +390,7 @@ export interface TicketProperties {
   createdTime: string;
   /** = createdTime (the original's name). */
   timeCreatedAt: string;
-  /** The creation date `dd-mm-yyyy`: the original client shows `updatedAt` as "Fecha de creación" (CLIENT_CONTRACT.md §1.7). */
+  /** The creation date `dd-mm-yyyy`: the original client shows `updatedAt` as "Fecha de creación" (docs/development/original-api.md#dates). */
   updatedAt: string;
   createdAtIso: string;
   ageTicket: number;
@@ -402,7 +402,7 @@ export interface TicketProperties {
 }
 
 /**
- * Who may delete a ticket (SPEC.md §6): only while it has no contact attempts, and only its
+ * Who may delete a ticket (docs/development/domain.md#deleting-a-ticket): only while it has no contact attempts, and only its
  * creator, an administrator or a developer. The server enforces it and sends it as showDeleteButton.
  */
 export function canDeleteTicket(ticket: { attempts: number; creatorId: number }, user: { id: number; role: RoleKey | null | undefined }): boolean {

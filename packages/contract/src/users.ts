@@ -21,7 +21,7 @@ export const rutField = z.preprocess(
 
 /**
  * The original client's Usuario screen sends this fixed password on every create and edit
- * (CLIENT_CONTRACT.md §2.2, §4). It is not a chosen password (and too short to be one): it is
+ * (docs/development/original-api.md §2.2, §4). It is not a chosen password (and too short to be one): it is
  * read as "no password given", so a new user gets a generated temporary one and an edit keeps the
  * current one. (Its own first-login dialog asks for at least 6 characters, so it never sends it.)
  */

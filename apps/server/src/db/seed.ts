@@ -4,7 +4,7 @@ import type { CatalogueTableName } from './schema.js';
 import { generatePassword, hashPassword } from '../lib/passwords.js';
 
 /**
- * Initial values of every catalogue (BEHAVIOUR.md §3, SCREENS.md §8.3). Rows the system relies on
+ * Initial values of every catalogue (docs/development/domain.md#catalogues). Rows the system relies on
  * carry a stable key, so that renaming a description never changes behaviour.
  */
 export const CATALOGUE_SEED: Record<CatalogueTableName, Array<{ key: string | null; description: string }>> = {

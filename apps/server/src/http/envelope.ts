@@ -2,7 +2,7 @@ import type { Collection, Envelope, PageMeta, Relationship, Resource } from '@si
 import { MSG } from '@sigaf/contract';
 import type { FastifyRequest } from 'fastify';
 
-/** Builders of the envelope, resource and collection shapes (SPEC.md §3, BEHAVIOUR.md §1). */
+/** Builders of the envelope, resource and collection shapes (docs/development/architecture.md#envelope). */
 export function ok<T>(data: T, message: string = MSG.ok, statusCode = 200): Envelope<T> {
   return { success: true, error: null, statusCode, message, _data: data };
 }
@@ -63,7 +63,7 @@ export function collection<P>(
 
 /**
  * A Laravel paginator (the original server's `paginate()`), read by the original client's
- * Seguimiento (CLIENT_CONTRACT.md §1.4): `data`, `total`, `current_page`, `next_page_url` (null on
+ * Seguimiento (docs/development/original-api.md#list-containers): `data`, `total`, `current_page`, `next_page_url` (null on
  * the last page), and the rest of Laravel's keys. Page URLs keep the request's other query values.
  */
 export function laravelPaginator<T>(request: FastifyRequest, data: T[], meta: PageMeta) {

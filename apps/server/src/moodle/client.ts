@@ -12,7 +12,7 @@ import {
 } from './schemas.js';
 
 /**
- * A typed client of Moodle's REST web services (README of shared/moodle): one POST per call to
+ * A typed client of Moodle's REST web services (docs/development/moodle-functions.md): one POST per call to
  * `{base}/webservice/rest/server.php`, form-encoded, JSON answers validated against the
  * function's schema. Errors are MoodleError (by `errorcode`); transient failures of read calls
  * (network, timeout, HTTP 5xx) are retried with backoff; at most `concurrency` calls at a time.

@@ -40,7 +40,7 @@ import { BACKEND, demoWorld, expectShape, originalClient, type DemoWorld, type O
 /**
  * The original SIGAF 1.8.6 client against our server, for authentication, staff users, the
  * catalogues, sections, platforms, categories, courses, activities and files
- * (CLIENT_CONTRACT.md §1.1, §1.9, §2.1-§2.9, §2.17): every call as it sends it, every answer
+ * (docs/development/original-api.md §1.1, §1.9, §2.1-§2.9, §2.17): every call as it sends it, every answer
  * checked against what it reads.
  */
 

@@ -9,7 +9,7 @@ import { waitFor } from '../mail-data.js';
 import { demoWorld, expectShape, originalClient, type ClientAnswer, type DemoWorld, type OriginalClient } from './original-client.js';
 
 /**
- * CLIENT_CONTRACT.md §2.18 Dashboard ("Estadística") and §2.19 Reports, as the original client
+ * docs/development/original-api.md §2.18 Dashboard ("Estadística") and §2.19 Reports, as the original client
  * calls them: on the demo data (every call on load, after "Buscar", on a course change; the ticket
  * report's day chips and download; the follow-up report by classroom and section description), and
  * on an empty database where the course 2 the client asks for on load (§4) does not exist.

@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../helpers.js';
 import { TEST_ADMIN } from '../fixtures.js';
 
 /**
- * CLIENT_CONTRACT.md §1.2/§3: the links the original client follows are reachable from the
+ * docs/development/original-api.md §1.2/§3: the links the original client follows are reachable from the
  * browser: absolute from PUBLIC_URL when it is set; otherwise paths from the server's root, which
  * the client joins to its backend address. Never built from the request's Host or
  * X-Forwarded-Host, which any client can set (host-header injection).

@@ -6,7 +6,7 @@ import { testWorker } from '../mail-data.js';
 import type { z } from 'zod';
 
 /**
- * The original SIGAF 1.8.6 web client, as it talks to a server (CLIENT_CONTRACT.md §1): every
+ * The original SIGAF 1.8.6 web client, as it talks to a server (docs/development/original-api.md#general-rules): every
  * request carries `Content-Type: application/json; charset=UTF-8`, `Accept: application/json` and
  * `X-Requested-With: XMLHttpRequest`; GETs have no body, DELETEs the literal body `true`; after a
  * sign-out the header is the literal `Authorization: null`; paths are joined to the backend root

@@ -44,7 +44,7 @@ import { BACKEND, demoWorld, expectShape, originalClient, type ClientAnswer, typ
 
 /**
  * The original SIGAF 1.8.6 client against our server, for students, enrolments, the Moodle
- * synchronisation calls and mail (CLIENT_CONTRACT.md §2.13-§2.16, §5.8, §5.9, §5.11, §5.13, §5.14):
+ * synchronisation calls and mail (docs/development/original-api.md §2.13-§2.16, §5.8, §5.9, §5.11, §5.13, §5.14):
  * every call as it sends it, every answer checked against what it reads, and its workflows step
  * by step (Matrícula, Conformar aulas, Seguimiento, Actividades / Gestión de estudiantes).
  */

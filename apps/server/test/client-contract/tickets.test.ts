@@ -34,7 +34,7 @@ import { demoWorld, expectShape, originalClient, type ClientAnswer, type DemoWor
 
 /**
  * The original SIGAF 1.8.6 client against our server, for tickets, their contact attempts and
- * their edit locks (CLIENT_CONTRACT.md §2.10-§2.12, §1.5-§1.7, §3 row 2): every call as it sends
+ * their edit locks (docs/development/original-api.md §2.10-§2.12, §1.5-§1.7, §3 row 2): every call as it sends
  * it, every answer checked against what it reads, and its ticket workflows step by step.
  */
 

@@ -1,4 +1,4 @@
--- The original SIGAF (1.x) schema as its Laravel migrations and production drift leave it (LEGACY_SCHEMA.md).
+-- The original SIGAF (1.x) schema as its Laravel migrations and production drift leave it (docs/development/legacy-schema.md).
 -- course_registered_users.is_sincronized is the drift column: legacy-drift.sql adds it.
 SET sql_mode = '';
 CREATE TABLE roles (id BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY, description VARCHAR(50) NOT NULL, created_at TIMESTAMP NULL, updated_at TIMESTAMP NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;

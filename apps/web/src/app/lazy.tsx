@@ -9,7 +9,7 @@ export type LazyScreen<P extends object> = ComponentType<P> & {
 };
 
 /**
- * React.lazy with the 120 s chunk timeout of SPEC.md §9. Once the module is there (loaded by an
+ * React.lazy with the 120 s chunk timeout (docs/development/domain.md#constants). Once the module is there (loaded by an
  * earlier render or by `preload`), the screen renders at once, without suspending.
  */
 export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> } & Record<string, unknown>>): LazyScreen<P> {

@@ -62,7 +62,7 @@ const routes: RouteObject[] = [
 ];
 
 /**
- * Without a stored token only the login screen is reachable (SPEC.md §2). Correcting the URL
+ * Without a stored token only the login screen is reachable (docs/development/screens.md#routes). Correcting the URL
  * before the router starts means the login screen is the first thing rendered, with no
  * intermediate redirect.
  */

@@ -12,7 +12,7 @@ export interface ConfirmDialogProps {
   onConfirm: () => unknown;
 }
 
-/** 350 px confirmation with CANCELAR / ACEPTAR; ACEPTAR shows progress (SCREENS.md §0). */
+/** 350 px confirmation with CANCELAR / ACEPTAR; ACEPTAR shows progress (docs/development/screens.md#conventions). */
 export function ConfirmDialog({ open, message, title = 'SIGAF', onCancel, onConfirm }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);

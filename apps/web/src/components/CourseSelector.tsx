@@ -15,7 +15,7 @@ export interface CourseOption {
   category: { id: number; description: string; categoryCode: string };
 }
 
-/** The shared category → course selector (SCREENS.md §3): only active courses are offered. */
+/** The shared category → course selector (docs/development/screens.md#course-selector): only active courses are offered. */
 export function CourseSelector({ value, onChange }: { value: CourseOption | null; onChange: (course: CourseOption | null) => void }) {
   const { t } = useTranslation();
   const [categoryId, setCategoryId] = useState<number | ''>(value?.category.id ?? '');

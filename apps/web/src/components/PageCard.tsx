@@ -1,7 +1,7 @@
 import { Box, Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
-/** Each page sits in a card with a coloured title tab and an icon (SCREENS.md §0). */
+/** Each page sits in a card with a coloured title tab and an icon (docs/development/screens.md#conventions). */
 export function PageCard({ title, icon, actions, children }: { title: string; icon?: ReactNode; actions?: ReactNode; children: ReactNode }) {
   return (
     <Paper sx={{ p: { xs: 1.5, sm: 3 }, mt: 3, position: 'relative' }} elevation={1}>

@@ -16,7 +16,7 @@ const Ctx = createContext<(message: string, variant?: SnackVariant, duration?: n
 export const loadSnackToast = () => import('./SnackToast');
 const SnackToast = lazy(loadSnackToast);
 
-/** The shared snackbar: white toast with a coloured border and icon (SCREENS.md §0), 5000 ms by default. */
+/** The shared snackbar: white toast with a coloured border and icon (docs/development/screens.md#conventions), 5000 ms by default. */
 export function SnackbarProvider({ children }: { children: ReactNode }) {
   const [snack, setSnack] = useState<Snack | null>(null);
   const notify = useCallback((message: string, variant: SnackVariant = 'success', duration = SNACKBAR_MS) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
 
-/** §2.9 Activities. */
+/** docs/development/original-api.md §2.9 Activities. */
 
 /**
  * `properties.section` and `properties.course` are `{ properties: {...} }` wrappers, never null

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { legacyId, legacyLinks } from './common.js';
 
 /**
- * §2.1 Authentication (`/api/auth`, no envelope) and §1.9, the sign-in flow of the original client.
+ * docs/development/original-api.md §2.1 Authentication (`/api/auth`, no envelope) and §1.9, the sign-in flow of the original client.
  */
 
 /** The role names the client's menus and row filters compare with (§4). */

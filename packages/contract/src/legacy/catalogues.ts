@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { flatRelationship, legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
 
 /**
- * §2.3 Catalogues with a ticket count (status-tickets, type-tickets, motive-tickets,
- * priority-tickets, source-tickets) and §2.4 plain catalogues (classrooms, final-statuses, roles,
+ * docs/development/original-api.md §2.3 Catalogues with a ticket count (status-tickets, type-tickets,
+ * motive-tickets, priority-tickets, source-tickets) and §2.4 plain catalogues (classrooms, final-statuses, roles,
  * profiles, status-detail-tickets).
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flatRelationship, legacyCollection, legacyEnvelope, legacyId, legacyRelationshipCollections, legacyResource } from './common.js';
 
-/** §2.7 Categories. */
+/** docs/development/original-api.md §2.7 Categories. */
 
 /** A category: `properties.platform.properties` (object with `id`, `description`) and a flat relationship to its courses. */
 export const legacyCategory = legacyResource(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Building blocks of the original SIGAF 1.8.6 client's reads (CLIENT_CONTRACT.md §1). Each
+ * Building blocks of the original SIGAF 1.8.6 client's reads (docs/development/original-api.md#general-rules). Each
  * endpoint family's schemas (one file per section of §2, named after it) are built from these.
  * Schemas list what the original client reads; `looseObject` lets answers carry more fields.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
 
-/** §2.8 Courses. */
+/** docs/development/original-api.md §2.8 Courses. */
 
 /** A course: `properties.status === 1` to be listed, `properties.category.properties` to show and pre-fill the form. */
 export const legacyCourse = legacyResource(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { legacyEnvelope } from './common.js';
 
 /**
- * CLIENT_CONTRACT.md §2.18 Dashboard ("Estadística", views/Dashboard.vue; store/modules/dashboard.js):
+ * docs/development/original-api.md §2.18 Dashboard ("Estadística", views/Dashboard.vue; store/modules/dashboard.js):
  * every call of the screen, on load (course 2, hard-coded, §4) and after "Buscar".
  */
 

@@ -3,9 +3,9 @@ import { legacyEnvelope, legacyHref, legacyId, legacyRelationshipCollection, leg
 import { legacyRawStudent, legacyRut } from './registered-users.js';
 
 /**
- * §2.14 Enrolments (course-registered users): raw enrolments with the "mapUser fields", the
- * Seguimiento paginator, the classroom PUTs and the small lookups (CLIENT_CONTRACT.md §2.14, §1.4,
- * §1.6, §1.8, §5.8, §5.9, §5.14).
+ * docs/development/original-api.md §2.14 Enrolments (course-registered users): raw enrolments with the
+ * "mapUser fields", the Seguimiento paginator, the classroom PUTs and the small lookups (also
+ * §1.4, §1.6, §1.8, §5.8, §5.9, §5.14).
  */
 
 const idDescription = z.looseObject({ id: legacyId, description: z.string() });

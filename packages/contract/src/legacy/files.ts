@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** §2.17 Files. */
+/** docs/development/original-api.md §2.17 Files. */
 
 /** §2.17 POST /api/v2/upload-file (multipart `file`, `courseId`): only `success` is read. */
 export const uploadFile = z.looseObject({ success: z.literal(true) });

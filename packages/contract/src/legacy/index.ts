@@ -1,4 +1,4 @@
-/** Schemas of what the original SIGAF 1.8.6 client reads, one module per section of CLIENT_CONTRACT.md §2. */
+/** Schemas of what the original SIGAF 1.8.6 client reads, one module per section of docs/development/original-api.md#routes. */
 export * from './common.js';
 export * from './auth.js';
 export * from './users.js';

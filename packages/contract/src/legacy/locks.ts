@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
 
-/** §2.12 Edit locks (`/api/v2/log-editing-tickets`), CLIENT_CONTRACT.md §2.12 and §5 point 7. */
+/** docs/development/original-api.md §2.12 Edit locks (`/api/v2/log-editing-tickets`), and §5.7. */
 
 /** §2.12 A lock: `properties.id`, `.ticket.ticket_code` (snake_case), `.user.name`, `.createdAt` (BlockingTicket.vue:73-85; logEditingTicket.js:39-45). */
 export const legacyTicketLock = legacyResource(

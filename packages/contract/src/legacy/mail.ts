@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyEnvelope } from './common.js';
 
-/** §2.16 Mail: attachments and the single and massive messages (CLIENT_CONTRACT.md §2.16). */
+/** docs/development/original-api.md §2.16 Mail: attachments and the single and massive messages. */
 
 /** §2.16 POST /api/v2/mail/upload/file: `_data.name` (key, deletion) and `_data.size` (bytes) (SigafMailCompose.vue:205-218). */
 export const postMailUploadFile = legacyEnvelope(z.looseObject({ name: z.string().min(1), size: z.number().int().min(0) }));

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { legacyRawEnrolment } from './enrolments.js';
 
 /**
- * §2.15 Moodle synchronisation: the HTTP status of the user syncs, the top-level `success` of the
- * activity syncs, and the pending-activity search (CLIENT_CONTRACT.md §2.15, §2.9, §1.4, §5.13).
+ * docs/development/original-api.md §2.15 Moodle synchronisation: the HTTP status of the user syncs, the
+ * top-level `success` of the activity syncs, and the pending-activity search (also §2.9, §1.4, §5.13).
  */
 
 /** §2.15 GET /api/v2/sync/course-users/{idCourseMoodle}/users and …/users/{rut}, someone found: HTTP 201 (checked by the caller) with a body. */

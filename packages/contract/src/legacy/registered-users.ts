@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyEnvelope, legacyId } from './common.js';
 
-/** §2.13 Registered users (students): the RUT lookup and the student saves (CLIENT_CONTRACT.md §2.13, §1.3, §1.6, §5.8). */
+/** docs/development/original-api.md §2.13 Registered users (students): the RUT lookup and the student saves (also §1.3, §1.6, §5.8). */
 
 const nullableText = z.string().nullable();
 

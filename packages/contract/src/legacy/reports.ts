@@ -3,7 +3,7 @@ import { legacyEnvelope, legacyHref } from './common.js';
 import { legacyChartAnswer, legacyChartData, legacyStudentCard } from './dashboard.js';
 
 /**
- * CLIENT_CONTRACT.md §2.19 Reports: the ticket report (views/report/TicketReport.vue) with its
+ * docs/development/original-api.md §2.19 Reports: the ticket report (views/report/TicketReport.vue) with its
  * download, and the student follow-up report (views/report/FollowStudentReport.vue); both in
  * store/modules/report.js. `{date}` is `DD-MM-YYYY` of the clicked day chip, or the literal
  * `undefined` when the chip is un-toggled (§1.7).

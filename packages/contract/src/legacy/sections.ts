@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyCollection, legacyEnvelope, legacyId, legacyRelationshipCollection, legacyResource } from './common.js';
 
-/** §2.5 Sections. */
+/** docs/development/original-api.md §2.5 Sections. */
 
 /** `properties.activities` must be an array: the getter reads its `.length` (section.js:41). */
 export const legacySection = legacyResource(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { legacyEnvelope } from './common.js';
 
-/** §2.11 Ticket details (contact attempts), CLIENT_CONTRACT.md §2.11. The client reads `success` (and stores `message`). */
+/** docs/development/original-api.md §2.11 Ticket details (contact attempts). The client reads `success` (and stores `message`). */
 
 /** §2.11 POST /api/v2/ticket-details `{ comment, ticket_id, status_detail_ticket_id, user_created_id }`. */
 export const postTicketDetail = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });

@@ -15,8 +15,8 @@ import { legacyRawEnrolment } from './enrolments.js';
 import { legacyRawStudent } from './registered-users.js';
 
 /**
- * §2.10 Tickets: the ticket resource every ticket-returning endpoint gives, and the ticket
- * endpoints (CLIENT_CONTRACT.md §2.10, §1.5–§1.7, §3 row 2, §5 points 1, 3–6, 11).
+ * docs/development/original-api.md §2.10 Tickets: the ticket resource every ticket-returning endpoint gives, and
+ * the ticket endpoints (also §1.5–§1.7, §3 row 2, §5 points 1, 3–6, 11).
  */
 
 const option = z.looseObject({ id: legacyId, description: z.string() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
 import { legacyRoleDescription } from './auth.js';
 
-/** §2.2 Staff users (`/api/v2/users`). */
+/** docs/development/original-api.md §2.2 Staff users (`/api/v2/users`). */
 
 /** A user row as the getters `users` / `allUsers` read it (user.js:30-67). */
 export const legacyUserProperties = z.looseObject({

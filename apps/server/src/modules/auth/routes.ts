@@ -6,7 +6,7 @@ import { notFound } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import { userResource } from '../users/presenter.js';
 
-/** /api/auth: login, current user, logout (BEHAVIOUR.md §2). */
+/** /api/auth: login, current user, logout (docs/development/domain.md#sign-in). */
 export const authRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   app.post(
     '/login',

@@ -121,7 +121,7 @@ export class CatalogueRepository {
     return out;
   }
 
-  /** Tickets per status and assigned operator (the status-ticket relationship of SPEC.md §3). */
+  /** Tickets per status and assigned operator (the status-ticket relationship of docs/development/original-api.md#counted-catalogues). */
   async ticketsByOperator(statusIds: number[]): Promise<Array<{ status_id: number; operator: string; count: number }>> {
     if (!statusIds.length) return [];
     // From the counts per assigned operator (0 = none) and status kept by triggers (0008).

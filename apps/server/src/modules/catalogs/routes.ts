@@ -7,7 +7,7 @@ import { CATALOGUE_TABLES, CATALOGUES } from './declarations.js';
 import type { CatalogueRow } from './repository.js';
 
 function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow) {
-  // One flat relationship (CLIENT_CONTRACT.md §1.5): the tickets with this value (with, for
+  // One flat relationship (docs/development/original-api.md#flat-relationships): the tickets with this value (with, for
   // statuses, those tickets grouped by operator in `data`, each with the operator's `name` the
   // original client groups by), or the value's children (a section's activities, a platform's categories).
   let relationships: ReturnType<typeof relationship> | Record<string, never> = {};

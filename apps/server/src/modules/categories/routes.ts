@@ -16,7 +16,7 @@ export function presentCategory(request: FastifyRequest, c: CategoryRow) {
       description: c.description,
       categoryCode: c.category_code,
       idCategoryMoodle: c.id_category_moodle,
-      // The original client reads the platform as a resource (`platform.properties`, §2.7); our client reads `platform.id/description`.
+      // The original client reads the platform as a resource (`platform.properties`, docs/development/original-api.md#categories); our client reads `platform.id/description`.
       platform: { id: c.platform_id, description: c.platform_description, properties: { id: c.platform_id, description: c.platform_description } },
       status: c.status,
     },
@@ -28,9 +28,9 @@ export const categoryRoutes: FastifyPluginAsync<{ services: Services }> = async 
   const decl = resourceByKey('category')!;
   registerCrud(app, { decl, service: services.categories, present: presentCategory, filters: { platform_id: 'platformId' } });
 
-  // The shared category -> course selector (SCREENS.md §3): a category's active courses. The
+  // The shared category -> course selector (docs/development/screens.md#course-selector): a category's active courses. The
   // original client follows the category's link here and reads the plural
-  // `_data.relationships.collections.data[]` (CLIENT_CONTRACT.md §2.7, §3 point 1); our client
+  // `_data.relationships.collections.data[]` (docs/development/original-api.md §2.7, §3 point 1); our client
   // reads `_data.collections[]`: both carry the same items.
   app.get('/categories/:id/courses', { config: { access: decl.read }, schema: { tags: ['categories'], params: idParams } }, async (request) => {
     const { id } = request.params as { id: number };

@@ -19,7 +19,7 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
       description: c.description,
       email: c.email,
       hasPassword: Boolean(c.has_password),
-      // The original client shows and sends back `password` (§2.8): never the stored secret, a mask
+      // The original client shows and sends back `password` (docs/development/original-api.md#courses): never the stored secret, a mask
       // that the update takes as "unchanged" (COURSE_PASSWORD_MASK).
       password: c.has_password ? COURSE_PASSWORD_MASK : '',
       idCourseMoodle: c.id_course_moodle,

@@ -28,7 +28,7 @@ export interface ActivityInput {
 
 /**
  * What a course's mailbox password reads as when one is set: the original client shows it and sends
- * it back on every edit (CLIENT_CONTRACT.md §2.8); received again, it leaves the password unchanged.
+ * it back on every edit (docs/development/original-api.md#courses); received again, it leaves the password unchanged.
  */
 export const COURSE_PASSWORD_MASK = '********';
 

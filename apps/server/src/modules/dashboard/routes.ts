@@ -24,7 +24,7 @@ const DEFAULT_STUDENTS_PER_PAGE = 20;
 const chart = (chartData: ChartData) => ok({ chartData });
 
 /**
- * Dashboard (BEHAVIOUR.md §7, SCREENS.md §4) and per-classroom follow-up (SCREENS.md §7.3).
+ * Dashboard (docs/development/domain.md#dashboard, docs/development/screens.md#estadistica) and per-classroom follow-up (docs/development/screens.md#follow-student-report).
  *
  * An unknown course id, by role: on the dashboard routes (staff only: administrator, developer,
  * operator) it answers as an empty course (zeros, empty labels, HTTP 200), as the original did for
@@ -115,7 +115,7 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     await dashboard.scope(course, undefined, actor);
     return sendKept(request, reply, services.answers, course, async () => {
       const students = await dashboard.studentsOnActivities(course, id, actor);
-      // The original client reads the raw enrolments of the students with a pending activity at the top level (CLIENT_CONTRACT.md §2.9).
+      // The original client reads the raw enrolments of the students with a pending activity at the top level (docs/development/original-api.md#activities).
       const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
       return { value: { ...ok(students), usersWithPendingActivities: pending } };
     });

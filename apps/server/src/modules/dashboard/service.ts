@@ -102,7 +102,7 @@ export class DashboardService {
   /**
    * The whole course, for the dashboard (Estadística). A course id that does not exist is an
    * empty course there, not a 404: the original client asks for course 2 on load whatever
-   * courses exist (CLIENT_CONTRACT.md §4) and the original server answered zeros. Only staff
+   * courses exist (docs/development/original-api.md#hard-coded-values) and the original server answered zeros. Only staff
    * who may read every course reach the dashboard (PERMISSIONS.dashboardRead), and whether a
    * course id exists is no secret, so nothing is disclosed.
    */
@@ -178,7 +178,7 @@ export class DashboardService {
 
   // Reports per day ----------------------------------------------------------------------------
   // `day` null: no day chosen (the original client sends the segment `undefined` when a day chip
-  // is un-toggled, CLIENT_CONTRACT.md §2.19): nothing to count. The course must exist.
+  // is un-toggled, docs/development/original-api.md#reports): nothing to count. The course must exist.
 
   async dayCard(courseId: number, day: string | null): Promise<DailyTicketCard> {
     await this.requireCourse(courseId);

@@ -2,9 +2,10 @@ import { APP_TIME_ZONE } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 
 /**
- * The SQL every aggregation of the dashboard, the follow-up and the reports shares (BEHAVIOUR.md
- * §7): ticket dimensions, time windows, the withdrawal stage, the test form, what counts toward
- * progress, and the scope of the enrolled-student figures.
+ * The SQL every aggregation of the dashboard, the follow-up and the reports shares
+ * (docs/development/domain.md#dashboard and #progress): ticket dimensions, time windows, the
+ * withdrawal stage, the test form, what counts toward progress, and the scope of the
+ * enrolled-student figures.
  *
  * Population of the enrolled-user figures: the course's synchronised enrolments with profile
  * 'student' (the "Matrícula inicial" of the card), optionally of one classroom.

@@ -139,7 +139,7 @@ async function queueMail<T>(request: FastifyRequest, mailFiles: MailFileService,
 
 const nameParams = z.object({ name: z.string().max(100) });
 
-/** E-mail to students (BEHAVIOUR.md §9, SCREENS.md §6.2, §6.7): everyone who works tickets. */
+/** E-mail to students (docs/development/domain.md#mail, docs/development/screens.md#mail-composer): everyone who works tickets. */
 export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { mail, mailFiles, mailTemplates } = services;
@@ -172,7 +172,7 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
 
   app.post('/mail/delete/file', { config: work, schema: { tags, body: mailDeleteFileSchema } }, async (request) => {
     await mailFiles.deleteUpload(request.body.name, requireAuth(request));
-    // The original client removes the chip only when `_data` is truthy (CLIENT_CONTRACT.md §2.16).
+    // The original client removes the chip only when `_data` is truthy (docs/development/original-api.md#mail).
     return ok(true, MAIL_MSG.fileDeleted);
   });
 

@@ -38,7 +38,7 @@ import type { MailRecipientRow, MailRepository, MailTicketRow } from './reposito
 import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
 
 export const MAIL_SEND_JOB = 'mail.send';
-/** A delivery attempt longer than this is abandoned (SCREENS.md §6.7: 120 s). */
+/** A delivery attempt longer than this is abandoned (docs/development/domain.md#mail: 120 s). */
 export const MAIL_SEND_TIMEOUT_MS = 120_000;
 
 export interface MailSendPayload {
@@ -60,7 +60,7 @@ function domainOf(from: string): string {
 }
 
 /**
- * E-mail to students (BEHAVIOUR.md §9): single and massive mail through a durable outbox,
+ * E-mail to students (docs/development/domain.md#mail): single and massive mail through a durable outbox,
  * previews, delivery (the 'mail.send' job) and the contact attempt it leaves on the ticket.
  * Attachments are files.ts's, templates templates.ts's.
  */

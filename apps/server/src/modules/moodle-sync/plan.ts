@@ -212,7 +212,7 @@ export function resultFor(completion: MoodleActivityCompletion | undefined, grad
   };
 }
 
-/** Student state from the course's Renuncia activities (SCREENS.md §10). */
+/** Student state from the course's Renuncia activities (docs/development/domain.md#student-state). */
 export function studentStatus(results: ReadonlyArray<{ activity_id: number; status_moodle: string | null }>, resignActivityIds: ReadonlySet<number>): string {
   if (!results.length) return MOODLE_STUDENT_STATUS.noActivities;
   const resign = results.filter((r) => resignActivityIds.has(r.activity_id)).map((r) => r.status_moodle);

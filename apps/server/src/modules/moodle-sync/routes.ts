@@ -55,7 +55,7 @@ function synced(reply: FastifyReply, found: boolean, data: unknown, message: str
 
 /**
  * The user syncs of Gestión de estudiantes: the original client branches on the HTTP status only
- * (CLIENT_CONTRACT.md §2.15): 201 with the envelope when someone was found in Moodle, a real 204
+ * (docs/development/original-api.md#moodle-sync): 201 with the envelope when someone was found in Moodle, a real 204
  * (no body) when nobody was. A 200 would leave its overlay up.
  */
 function userSynced(reply: FastifyReply, found: boolean, data: unknown) {

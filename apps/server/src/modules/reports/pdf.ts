@@ -1,7 +1,7 @@
 import { chileDateTime, type ChartData } from '@sigaf/contract';
 import PDFDocument from 'pdfkit';
 
-/** Colours of the product (SPEC.md §9). */
+/** Colours of the product (docs/development/domain.md#constants). */
 const BLUE = '#006C8D';
 const GRAY = '#404040';
 const LIGHT = '#EEF5F8';

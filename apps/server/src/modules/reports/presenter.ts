@@ -1,7 +1,7 @@
 import type { ChartData, DailyTicketCard, OperatorDayRow } from '@sigaf/contract';
 
 /**
- * The daily ticket report as the original client reads it (CLIENT_CONTRACT.md §2.19), over the
+ * The daily ticket report as the original client reads it (docs/development/original-api.md#reports), over the
  * same figures our client reads: the original's names are added beside ours.
  */
 

@@ -48,7 +48,7 @@ export interface RosterRow {
 }
 
 /**
- * The report exports (BEHAVIOUR.md §8, SCREENS.md §7): one query per document, every join,
+ * The report exports (docs/development/domain.md#reports): one query per document, every join,
  * latest attempt and numbered history done in SQL.
  */
 export class ReportRepository {

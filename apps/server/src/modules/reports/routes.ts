@@ -15,7 +15,7 @@ import { ReportService, type ReportFile } from './service.js';
 const dayParams = z.object({ id: idParams.shape.id, date: parsedText(parseDay, TICKET_MSG.invalidDate) });
 /**
  * The same, or the literal segment `undefined`: no day (null). The original client sends it when
- * a day chip is un-toggled (CLIENT_CONTRACT.md §1.7, §2.19); it hides the figures then, and an
+ * a day chip is un-toggled (docs/development/original-api.md §1.7, §2.19); it hides the figures then, and an
  * answer with nothing in it keeps its three sequential calls quiet.
  */
 const dayOrNoneParams = dayParams.extend({
@@ -41,7 +41,7 @@ function sendPdf(reply: FastifyReply, file: ReportFile) {
     .send(file.body);
 }
 
-/** Daily ticket reports (BEHAVIOUR.md §8, SCREENS.md §7.1) and the report documents (.xlsx, .pdf). */
+/** Daily ticket reports (docs/development/domain.md#reports, docs/development/screens.md#ticket-report) and the report documents (.xlsx, .pdf). */
 export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { dashboard } = services;
@@ -62,7 +62,7 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   );
 
   // Workbooks.
-  // The ticket history in two steps, as the original client asks for it (CLIENT_CONTRACT.md §2.19):
+  // The ticket history in two steps, as the original client asks for it (docs/development/original-api.md#reports):
   // `excel` answers whether the workbook can be made (the envelope's `success`) and where to get it;
   // `excel-download` sends it.
   app.get('/reports/courses/:id/excel', { config, schema: { tags, params: idParams } }, async (request) => {

@@ -67,7 +67,7 @@ export class ReportService {
     return this.ticketHistoryName(await this.bounded(courseId));
   }
 
-  /** "REPORTE HISTÓRICO DE TICKET CURSO …" (SCREENS.md §7.1, BEHAVIOUR.md §8). */
+  /** "REPORTE HISTÓRICO DE TICKET CURSO …" (docs/development/domain.md#reports). */
   async ticketHistoryXlsx(courseId: number): Promise<ReportFile> {
     const course = await this.bounded(courseId);
     const rows = await this.repo.ticketHistory(courseId);

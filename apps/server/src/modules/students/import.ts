@@ -16,7 +16,7 @@ export const IMPORT_MSG = {
   regionUnknown: (text: string) => `Región no reconocida: "${text.slice(0, 60)}" (se guarda tal cual)`,
 } as const;
 
-/** Column order of the file (BEHAVIOUR.md §5): A RUT digits, B check digit, C name, ... */
+/** Column order of the file (docs/development/domain.md#student-import): A RUT digits, B check digit, C name, ... */
 const FILE_FIELDS: Array<[StudentColumn | 'rut_body' | 'rut_dv', number]> = [
   ['rut_body', 20], ['rut_dv', 2], ['name', 100], ['last_name', 100], ['mother_last_name', 100], ['email', 255], ['address', 255],
   ['region', 100], ['phone', 20], ['mobile', 20], ['rbd_school', 20], ['name_school', 255], ['region_school', 100], ['city_school', 100], ['phone_school', 20],

@@ -3,7 +3,7 @@ import type { ActivityResultRow, EnrolmentRow, StudentRow } from './repository.j
 
 /**
  * The original server's raw (snake_case) student and enrolment objects, which the original client
- * reads field by field (CLIENT_CONTRACT.md §1.6, §2.13, §2.14 "mapUser fields"). Presenters only:
+ * reads field by field (docs/development/original-api.md §1.6, §2.13, §2.14 "mapUser fields"). Presenters only:
  * the rows come from the same repositories as every other answer.
  */
 

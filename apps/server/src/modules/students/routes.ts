@@ -104,7 +104,7 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
 
 /**
  * Enrolments as the original server gave them (raw snake_case rows with their student, classroom,
- * profile, course and Moodle results: CLIENT_CONTRACT.md §2.14 "mapUser fields"), each also
+ * profile, course and Moodle results: docs/development/original-api.md §2.14 "mapUser fields"), each also
  * carrying this API's resource (`links`, `properties`, `relationships`).
  */
 export async function presentRawEnrolments(request: FastifyRequest, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
@@ -152,7 +152,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
   });
 
   // The original client branches on the body's statusCode and needs HTTP 200 for all three
-  // answers (CLIENT_CONTRACT.md §2.13): 200 with the raw student, 204 unknown, 406 invalid RUT.
+  // answers (docs/development/original-api.md#students): 200 with the raw student, 204 unknown, 406 invalid RUT.
   app.get('/registered-user/:rut', { config: read, schema: { tags, params: z.object({ rut: z.string().max(30) }) } }, async (request) => {
     const { invalid, row } = await students.lookupRut(request.params.rut);
     if (invalid) return failure(406, MSG.invalidRut);
@@ -244,7 +244,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
       unassigned: q.unassigned === '1' || q.unassigned === 'true',
       profileKey: q.profile,
     });
-  // Seguimiento's pages: a Laravel paginator of raw enrolments (CLIENT_CONTRACT.md §2.14). Tutors
+  // Seguimiento's pages: a Laravel paginator of raw enrolments (docs/development/original-api.md#enrolments). Tutors
   // use Seguimiento too: they get the students of their own classrooms of the course.
   app.get('/course-registered-user/:id/users', { config: { access: PERMISSIONS.followUpRead }, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
     const classroomIds = await services.followUp.access(requireAuth(request), request.params.id);

@@ -32,7 +32,7 @@ function stamp(value: Date | string) {
 
 /**
  * A contact attempt. `createdAt` is `dd-mm-yyyy HH:mm` (the original client splits it on the
- * space, CLIENT_CONTRACT.md §2.10); `createdDate` and `createdTime` are its two halves.
+ * space, docs/development/original-api.md#tickets); `createdDate` and `createdTime` are its two halves.
  */
 export function presentDetail(request: FastifyRequest, d: TicketDetailRow) {
   const s = stamp(d.created_at);
@@ -50,7 +50,7 @@ export function presentDetail(request: FastifyRequest, d: TicketDetailRow) {
   return resource(request, `/api/v2/ticket-details/${d.id}`, properties);
 }
 
-/** A contact attempt as the original server dumped it, snake_case (a ticket's `relationships.array`, CLIENT_CONTRACT.md §1.6). */
+/** A contact attempt as the original server dumped it, snake_case (a ticket's `relationships.array`, docs/development/original-api.md#raw-objects). */
 export function rawDetail(d: TicketDetailRow): RawTicketDetail {
   return {
     id: d.id,
@@ -78,7 +78,7 @@ export function presentLock(request: FastifyRequest, l: TicketLockRow) {
 }
 
 /**
- * A ticket as BEHAVIOUR.md §4 describes it, with what the original client reads (CLIENT_CONTRACT.md
+ * A ticket as docs/development/domain.md#tickets describes it, with what the original client reads (docs/development/original-api.md
  * §2.10): its flat `relationships` (attempt count, the link to its attempts, the raw attempts in
  * `array`, and with `withDetails` the presented ones in `collection.data`), and its enrolment with
  * the original's raw snake_case fields. `parts` (TicketService.parts) gives the attempts and the
@@ -137,7 +137,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
         mobile: t.mobile,
         phone: t.phone,
       },
-      // The original server's raw enrolment (CLIENT_CONTRACT.md §1.6, read by the original client's mapUser).
+      // The original server's raw enrolment (docs/development/original-api.md §1.6, read by the original client's mapUser).
       is_sincronized: t.is_sincronized ? 1 : 0,
       classroom_id: t.classroom_id,
       last_access_registered_moodle: lastAccessText(t),
@@ -200,7 +200,7 @@ export function presentPreset(request: FastifyRequest, f: TicketFilterRow) {
   });
 }
 
-/** The columns of the ticket export (SCREENS.md §7.1). */
+/** The columns of the ticket export (docs/development/domain.md#reports). */
 export const TICKET_EXPORT_HEADER = [
   'N°', 'CÓDIGO TICKET', 'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'ÚLTIMO ACCESO', 'ORIGEN', 'TIPO', 'MOTIVO', 'PRIORIDAD', 'CREADOR',
   'OPERADOR', 'ESTADO', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE', 'ANTIGÜEDAD', 'ESTADO DE ÚLTIMO INTENTO', 'COMENTARIO',

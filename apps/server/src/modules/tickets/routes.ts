@@ -45,7 +45,7 @@ const idListParams = z.object({ ids: parsedText(parseIdList, TICKET_MSG.invalidL
 const path = (request: FastifyRequest) => request.url.split('?')[0]!;
 
 /**
- * Tickets, contact attempts, edit locks and saved filters (BEHAVIOUR.md §4, SCREENS.md §6, §8.1–8.2).
+ * Tickets, contact attempts, edit locks and saved filters (docs/development/domain.md#tickets; the screens: docs/development/screens.md#ticket, #manage-ticket, #unlock).
  * Working tickets is PERMISSIONS.ticketWork; the administration screens (bulk delete, unlock list,
  * deleting an attempt) are PERMISSIONS.reportRead.
  */
@@ -56,7 +56,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   const admin = { access: PERMISSIONS.reportRead };
   const tags = ['tickets'];
 
-  // Every ticket resource carries its attempts and its enrolment's Moodle results (CLIENT_CONTRACT.md
+  // Every ticket resource carries its attempts and its enrolment's Moodle results (docs/development/original-api.md
   // §2.10): read for the whole page at once (TicketService.parts, two queries whatever the page size).
   // The Moodle results come from the enrolments' own query (the same the enrolment answers use).
   const results = (rows: TicketRow[]) => services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
@@ -150,7 +150,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   // A ticket's attempts, oldest first: in `collections` and, as the original client reads them when
-  // it follows a ticket's link, in `relationships.collection.data` (CLIENT_CONTRACT.md §2.10, §3).
+  // it follows a ticket's link, in `relationships.collection.data` (docs/development/original-api.md §2.10, §3).
   app.get('/tickets/:id/ticket-details', { config: work, schema: { tags, params: idParams, querystring: listQuery } }, async (request) => {
     const { rows, meta } = await ticketDetails.ofTicket(request.params.id, request.query, requireAuth(request));
     const items = rows.map((d) => presentDetail(request, d));
@@ -173,7 +173,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const ids = await tickets.createMany(request.body, requireAuth(request));
     const rows = await tickets.findMany(ids);
     reply.status(201);
-    // An array of ticket resources, as the original client reads it (CLIENT_CONTRACT.md §1.4).
+    // An array of ticket resources, as the original client reads it (docs/development/original-api.md#list-containers).
     return created(await present(request, rows), TICKET_MSG.createdMany(rows.length));
   });
 
@@ -240,7 +240,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   // The active lock of a ticket. A ticket free for the caller is HTTP 200 with statusCode 204 in
-  // the body: the original client goes on to edit only on that value (CLIENT_CONTRACT.md §1.3,
+  // the body: the original client goes on to edit only on that value (docs/development/original-api.md §1.3,
   // §2.12). The caller's own lock counts as free, as taking it again renews it: the original client
   // would otherwise lock its user out of a ticket left open in a closed tab until the lock expires.
   app.get('/log-editing-tickets/ticket/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {

@@ -13,7 +13,7 @@ import { mayTouchTicket, type TicketAccess } from './access.js';
 /** Most rows one export writes. */
 export const EXPORT_LIMIT = 20_000;
 
-/** The default scope and order of each ticket list (BEHAVIOUR.md §4). */
+/** The default scope and order of each ticket list (docs/development/domain.md#ticket-lists). */
 export const TICKET_LISTS = {
   /** GET /tickets: the open queue, oldest first. */
   queue: { status: 'open', sort: 'createdAt', order: 'asc' },
@@ -74,7 +74,7 @@ export type TicketRefs = Partial<Pick<TicketCreateInput, 'status_ticket_id' | 't
   status_detail_ticket_id?: number;
 };
 
-/** Tickets: codes, closing, versions, delete rules, history (BEHAVIOUR.md §4). */
+/** Tickets: codes, closing, versions, delete rules, history (docs/development/domain.md#tickets). */
 export class TicketService {
   constructor(
     private readonly db: Database,

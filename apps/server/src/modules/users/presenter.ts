@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { resource } from '../../http/envelope.js';
 import type { UserRow } from './repository.js';
 
-/** The user resource of BEHAVIOUR.md §2 (never the password). */
+/** The user resource (docs/development/original-api.md#users; never the password). */
 export function userResource(request: FastifyRequest, u: UserRow) {
   const properties: UserProperties = {
     id: u.id,

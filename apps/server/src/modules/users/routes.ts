@@ -24,7 +24,7 @@ export const userRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     } catch (err) {
       // A taken e-mail is told by the body's statusCode 406 in a 2xx answer: the original client's
       // Usuario screen branches on it ("El email ya existe") and shows only a generic error for a
-      // non-2xx (CLIENT_CONTRACT.md §1.3, §2.2).
+      // non-2xx (docs/development/original-api.md §1.3, §2.2).
       if (err instanceof AppError && err.statusCode === 406) return failure(406, err.message);
       throw err;
     }

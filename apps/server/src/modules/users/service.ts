@@ -25,7 +25,7 @@ export class UserService {
   ) {}
 
   /**
-   * The operator picker (`view=operators`) hides Tutors (SPEC.md §6). The maintenance list shows
+   * The operator picker (`view=operators`) hides Tutors (docs/development/domain.md#roles). The maintenance list shows
    * administrators every account, Developers included (no full-rights account hidden from them);
    * anyone else does not see Developers.
    */

@@ -52,7 +52,7 @@ function usePersistent<T>(key: string, initial: T): [T, (v: T) => void] {
   ];
 }
 
-/** The /my layout: app bar, navigation drawer by role, user, logout, version (SCREENS.md §2). */
+/** The /my layout: app bar, navigation drawer by role, user, logout, version (docs/development/screens.md#layout). */
 export default function MyLayout() {
   const { t } = useTranslation();
   const session = useSession();

@@ -12,7 +12,7 @@ interface Props {
   onSubmit: (password: string) => void;
 }
 
-/** "Modificar contraseña": the persistent first-login dialog (SPEC.md §2, §4). */
+/** "Modificar contraseña": the persistent first-login dialog (docs/development/screens.md#login). */
 export function FirstLoginDialog({ open, busy, onCancel, onSubmit }: Props) {
   const { t } = useTranslation();
   const { control, handleSubmit, formState } = useForm<NewPasswordInput>({

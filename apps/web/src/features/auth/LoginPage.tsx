@@ -31,7 +31,7 @@ interface Pending {
   email: string;
 }
 
-/** The login screen (SPEC.md §2, §4, §5): sign in, and the first-login password change. */
+/** The login screen (docs/development/screens.md#login): sign in, and the first-login password change. */
 export default function LoginPage() {
   const { t } = useTranslation();
   const session = useSession();

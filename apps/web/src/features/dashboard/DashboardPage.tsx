@@ -117,7 +117,7 @@ function CourseDashboard({ courseId }: { courseId: number }) {
   );
 }
 
-/** Estadística (SCREENS.md §4): one course's tickets and students at a glance. */
+/** Estadística (docs/development/screens.md#estadistica): one course's tickets and students at a glance. */
 export default function DashboardPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useRememberedCourse(COURSE_PREF);

@@ -2,7 +2,7 @@ import type { Collection, FollowStudentCard } from '@sigaf/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getData, request } from '../../lib/api';
 
-/** Calls of the Estadística screen (SCREENS.md §4); the server's routes are in apps/server/src/modules/dashboard. */
+/** Calls of the Estadística screen (docs/development/screens.md#estadistica); the server's routes are in apps/server/src/modules/dashboard. */
 
 export type TicketCountKind = 'total' | 'last-day' | 'open' | 'close';
 

@@ -84,7 +84,7 @@ function readCourse(): number | null {
 }
 
 /**
- * Seguimiento (SCREENS.md §5): a course (and classroom) of the follow-up, its figures and the
+ * Seguimiento (docs/development/screens.md#seguimiento): a course (and classroom) of the follow-up, its figures and the
  * student table. A tutor is offered only the courses and classrooms assigned to them.
  */
 export default function FollowUpPage() {

@@ -32,7 +32,7 @@ export interface MailComposerProps {
 }
 
 /**
- * The e-mail composer of the ticket screens (SCREENS.md §6.2): subject, CC, a formatted body
+ * The e-mail composer of the ticket screens (docs/development/screens.md#mail-composer): subject, CC, a formatted body
  * with the student placeholders, and attachments uploaded at once with their progress,
  * shown as removable chips. It only edits a MailDraft; the parent sends it.
  */

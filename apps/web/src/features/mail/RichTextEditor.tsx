@@ -29,7 +29,7 @@ type Command = { key: string; icon: ReactNode; run: () => void };
 
 /**
  * A small HTML editor: a contentEditable area with heading, bold, italic, underline, lists,
- * undo and redo (SCREENS.md §6.2). Pasted content arrives as plain text; the server sanitises
+ * undo and redo (docs/development/screens.md#mail-composer). Pasted content arrives as plain text; the server sanitises
  * whatever it receives anyway.
  */
 export function RichTextEditor({ value, onChange, label, placeholder, error, disabled, ref }: RichTextEditorProps) {

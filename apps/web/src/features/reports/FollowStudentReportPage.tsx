@@ -86,7 +86,7 @@ function ClassroomReport({ courseId, classroomId }: { courseId: number; classroo
   );
 }
 
-/** Reportes seguimiento de alumnos (SCREENS.md §7.3): per classroom, the card, status and progress; per section, each activity. */
+/** Reportes seguimiento de alumnos (docs/development/screens.md#follow-student-report): per classroom, the card, status and progress; per section, each activity. */
 export default function FollowStudentReportPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useReportCourse();

@@ -87,7 +87,7 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
   );
 }
 
-/** Reportes de ticket (SCREENS.md §7.1): the course's history workbook, and one day's production and update. */
+/** Reportes de ticket (docs/development/screens.md#ticket-report): the course's history workbook, and one day's production and update. */
 export default function TicketReportPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useReportCourse();

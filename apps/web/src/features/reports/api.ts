@@ -2,7 +2,7 @@ import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowS
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
 
-/** Calls of the report screens (SCREENS.md §7); the server's routes are in apps/server/src/modules/reports and dashboard. */
+/** Calls of the report screens (docs/development/screens.md#reports); the server's routes are in apps/server/src/modules/reports and dashboard. */
 
 const reports = (courseId: number) => `/api/v2/reports/courses/${courseId}`;
 

@@ -1,4 +1,4 @@
-/** Days of a range for the report's day chips (SCREENS.md §7.1): in order whatever the order picked, at most `max`. */
+/** Days of a range for the report's day chips (docs/development/screens.md#ticket-report): in order whatever the order picked, at most `max`. */
 export function daysBetween(from: string, to: string, max = 62): string[] {
   const parse = (d: string) => (/^\d{4}-\d{2}-\d{2}$/.test(d) ? Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10))) : NaN);
   let a = parse(from);

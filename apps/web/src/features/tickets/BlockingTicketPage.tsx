@@ -18,7 +18,7 @@ import { gridHeaderSx, selectionProps, useGridLocale } from './TicketGrid';
 
 type Row = TicketLock & { n: number };
 
-/** Desbloqueo ticket (SCREENS.md §8.2): the edit locks in force; unlock one or many. */
+/** Desbloqueo ticket (docs/development/screens.md#unlock): the edit locks in force; unlock one or many. */
 export default function BlockingTicketPage() {
   const { t } = useTranslation();
   const notify = useNotify();

@@ -19,7 +19,7 @@ import { splitCreateValues, type CreateTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
 
 /**
- * "Individual ＋" and "Masivo ＋" (SCREENS.md §6.2, §6.6): recipients, the six options, the mail of
+ * "Individual ＋" and "Masivo ＋" (docs/development/screens.md#single-ticket, #massive-tickets): recipients, the six options, the mail of
  * an e-mail ticket and the first contact attempt. The steps live in ./create.
  */
 

@@ -4,7 +4,7 @@ import { PageCard } from '../../components/PageCard';
 import { TicketDialog, useTicketParam } from './TicketDialog';
 import { TicketsTable } from './TicketsTable';
 
-/** Administración ticket (SCREENS.md §8.1): every course's tickets, every option editable, attempts deletable. */
+/** Administración ticket (docs/development/screens.md#manage-ticket): every course's tickets, every option editable, attempts deletable. */
 export default function ManageTicketPage() {
   const { t } = useTranslation();
   const [openId, setOpenId] = useTicketParam();

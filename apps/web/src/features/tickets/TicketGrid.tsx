@@ -20,7 +20,7 @@ export function useGridLocale() {
   return (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
 }
 
-/** Bold red headers (SCREENS.md §0). */
+/** Bold red headers (docs/development/screens.md#conventions). */
 export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } } as const;
 
 /** Checkbox selection of row ids that survives paging (the rows of other pages stay selected). */

@@ -27,7 +27,7 @@ function storedCourse(): CourseOption | null {
   }
 }
 
-/** Ticket (SCREENS.md §6): one course's tickets, worked one by one or in bulk. */
+/** Ticket (docs/development/screens.md#ticket): one course's tickets, worked one by one or in bulk. */
 export default function TicketPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useState<CourseOption | null>(storedCourse);

@@ -12,7 +12,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ServerPage } from '../../components/ServerDataGrid';
 import { API_BASE_URL, buildHeaders, download, getData, request, tokenStore, type QueryValue } from '../../lib/api';
 
-/** Calls of the ticket screens (SCREENS.md §6, §8.1, §8.2); the server's routes are in apps/server/src/modules/tickets. */
+/** Calls of the ticket screens (docs/development/screens.md#ticket, #manage-ticket, #unlock); the server's routes are in apps/server/src/modules/tickets. */
 
 export type Ticket = TicketProperties;
 export type TicketDetail = TicketDetailProperties;
@@ -255,7 +255,7 @@ export function releaseLockOnExit(lockId: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Masivo recipients (SCREENS.md §6.6): the whole course, filtered on screen
+// Masivo recipients (docs/development/screens.md#massive-tickets): the whole course, filtered on screen
 
 /** Every student of the course (the massive picker filters them on screen). */
 export function useAllCourseStudents(courseId: number) {

@@ -10,7 +10,7 @@ import { OPTION_FIELDS, type FormValues } from '../schemas';
 import { Heading } from './parts';
 
 /**
- * The mail of an e-mail ticket (SCREENS.md §6.2, §6.6): the draft the composer edits while Tipo is
+ * The mail of an e-mail ticket (docs/development/screens.md#mail-composer, #massive-tickets): the draft the composer edits while Tipo is
  * "Correo electrónico", checked before the tickets are created and queued after.
  */
 export function useTicketMail(form: UseFormReturn<FormValues>) {

@@ -1,7 +1,7 @@
 import type { StudentOnActivities } from '@sigaf/contract';
 import type { CourseSection, EnrolmentInfo } from '../api';
 
-/** The Masivo recipients' filters (SCREENS.md §6.6), applied on screen to the course's students. */
+/** The Masivo recipients' filters (docs/development/screens.md#massive-tickets), applied on screen to the course's students. */
 
 export interface RecipientFilters {
   /** "Filtrar actividades pendientes": local activity ids, in the order chosen. */
