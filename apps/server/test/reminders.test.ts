@@ -1,5 +1,6 @@
 import { MSG, REMINDER_MSG } from '@sigaf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ReminderRepository } from '../src/modules/reminders/repository.js';
 import { seedChain, ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -175,6 +176,36 @@ describe('reminders: states', () => {
     expect(done.collections.every((c) => c.properties.state === 'done')).toBe(true);
     const none = await list(admin, '?due_from=2001-01-01&due_to=2001-01-31');
     expect(none.collections).toHaveLength(0);
+  });
+});
+
+describe('reminders: closed once', () => {
+  it('a reminder closed by another request between the check and the write answers 409 and keeps that state; of closes sent together one wins', async () => {
+    const closes = async (id: number) =>
+      (await ctx.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('entity', '=', 'reminders').where('entity_id', '=', String(id)).where('action', '=', 'update').executeTakeFirstOrThrow()).n;
+    const id = (await create(opA.token, { ticket_id: ticketA, due_at: at(MIN) })).json()._data.properties.id as number;
+    // On PostgreSQL requests run side by side: here another one dismisses it once this one has read it pending.
+    const read = ReminderRepository.prototype.find;
+    const spy = vi.spyOn(ReminderRepository.prototype, 'find').mockImplementationOnce(async function (this: ReminderRepository, rid: number) {
+      const row = await read.call(this, rid);
+      expect((await post(`/api/v2/reminders/${rid}/dismiss`, {}, opA.token)).statusCode).toBe(200);
+      return row;
+    });
+    try {
+      const res = await post(`/api/v2/reminders/${id}/complete`, {}, opA.token);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().message).toBe(REMINDER_MSG.notPending);
+    } finally {
+      spy.mockRestore();
+    }
+    const now = (await ctx.request({ method: 'GET', url: `/api/v2/reminders/${id}`, token: opA.token })).json()._data.properties;
+    expect(now.state).toBe('dismissed');
+    expect(Number(await closes(id))).toBe(1);
+
+    const other = (await create(opA.token, { ticket_id: ticketA, due_at: at(MIN) })).json()._data.properties.id as number;
+    const all = await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/api/v2/reminders/${other}/${i % 2 ? 'dismiss' : 'complete'}`, {}, opA.token)));
+    expect(all.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    expect(Number(await closes(other))).toBe(1);
   });
 });
 

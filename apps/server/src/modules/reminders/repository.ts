@@ -142,4 +142,15 @@ export class ReminderRepository {
   async update(id: number, values: { due_at?: string; comment?: string; user_id?: number; state?: ReminderState; done_at?: Date | null; done_by?: number | null; ticket_detail_id?: null }) {
     await this.db.updateTable('reminders').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
   }
+
+  /** Closes a reminder only while it is still pending, in one statement: false when another request closed it first. */
+  async closePending(id: number, state: 'done' | 'dismissed', userId: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('reminders')
+      .set({ state, done_at: new Date(), done_by: userId, updated_at: new Date() })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
 }

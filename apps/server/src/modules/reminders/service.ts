@@ -123,8 +123,8 @@ export class ReminderService {
   /** Done or dismissed by hand: only a pending reminder (409 otherwise). */
   async close(id: number, state: 'done' | 'dismissed', actor: AuthUser, ip: string): Promise<ReminderRow> {
     const row = await this.mine(id, actor);
-    if (row.state !== 'pending') throw conflict(REMINDER_MSG.notPending);
-    await this.repo.update(id, { state, done_at: new Date(), done_by: actor.id });
+    // Checked again in the write itself: of closes sent at once, one wins and the others are a 409.
+    if (row.state !== 'pending' || !(await this.repo.closePending(id, state, actor.id))) throw conflict(REMINDER_MSG.notPending);
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'reminders', entityId: String(id), changes: { state }, ip });
     return (await this.repo.find(id))!;
   }
