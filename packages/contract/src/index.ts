@@ -12,6 +12,7 @@ export * from './permissions.js';
 export * from './students.js';
 export * from './dates.js';
 export * from './tickets.js';
+export * from './ticket-history.js';
 export * from './mail.js';
 export * from './moodle.js';
 export * from './dashboard.js';
