@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MSG } from '@sigaf/contract';
 import { TEST_ADMIN } from './fixtures.js';
 import { loadConfig } from '../src/config.js';
+import { verifyPassword } from '../src/lib/passwords.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /** Claims of SECURITY.md that no other test states on its own. */
@@ -191,6 +192,26 @@ describe('sign-in limits', () => {
     expect(audit.filter((a) => a.action === 'password_check_failed')).toHaveLength(3);
     expect(audit.filter((a) => a.action === 'password_check_blocked')).toHaveLength(1);
     expect(audit.every((a) => a.user_id === owner.id)).toBe(true);
+  });
+
+  it('password changes sent together with the same current password: one is made, the others answer 409, and the password in force is the one answered 200', async () => {
+    const inForce = async (id: number, password: string) =>
+      verifyPassword((await ctx.db.selectFrom('users').select('password').where('id', '=', id).executeTakeFirstOrThrow()).password, password);
+    const owner = await ctx.userWithRole('operator');
+    const own = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        ctx.request({ method: 'PUT', url: `/api/v2/users/${owner.id}`, token: owner.token, payload: { password: `Cambio-Junto-${i}-2026`, current_password: owner.password }, remoteAddress: '10.7.0.1' }),
+      ),
+    );
+    expect(own.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    expect(await inForce(owner.id, `Cambio-Junto-${own.findIndex((a) => a.statusCode === 200)}-2026`)).toBe(true);
+    // The first-login change, which needs no current password, is made once too.
+    const fresh = await ctx.userWithRole('operator', { firstLogin: true });
+    const first = await Promise.all(
+      [0, 1, 2].map((i) => ctx.request({ method: 'PUT', url: `/api/v2/users/${fresh.id}`, token: fresh.token, payload: { password: `Primera-Junta-${i}-2026` }, remoteAddress: '10.7.0.2' })),
+    );
+    expect(first.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await inForce(fresh.id, `Primera-Junta-${first.findIndex((a) => a.statusCode === 200)}-2026`)).toBe(true);
   });
 
   it('TRUST_PROXY names the proxies: rotating X-Forwarded-For from anyone else does not dodge the per-IP limit', async () => {

@@ -66,4 +66,10 @@ export class UserRepository {
   async update(id: number, values: Updateable<UserTable>, db: Database = this.db) {
     await db.updateTable('users').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
   }
+
+  /** `update` only while the stored password hash is still `passwordWas` (the one a password change was checked against); false otherwise. */
+  async updateIfPassword(id: number, values: Updateable<UserTable>, passwordWas: string): Promise<boolean> {
+    const r = await this.db.updateTable('users').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).where('password', '=', passwordWas).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
 }

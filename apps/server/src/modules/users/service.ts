@@ -3,7 +3,7 @@ import { AUTH_MSG, FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, norm
 import type { Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, forbidden, invalid, notFound } from '../../http/errors.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordProblem } from '../../lib/password-policy.js';
 import type { TokenRepository } from '../auth/repository.js';
@@ -128,7 +128,11 @@ export class UserService {
       // Own change completes the first login; an administrator's reset forces a change at next login.
       changes.is_first_login = self ? FIRST_LOGIN_DONE : FIRST_LOGIN_PENDING;
     }
-    if (Object.keys(changes).length) await this.users.update(id, changes);
+    // An own change is written only over the password it was checked against: of changes sent at
+    // once, one is made and the others are a 409 (each would otherwise answer that its password holds).
+    if (changes.password && self) {
+      if (!(await this.users.updateIfPassword(id, changes, current.password))) throw conflict(MSG.conflict);
+    } else if (Object.keys(changes).length) await this.users.update(id, changes);
     if (changes.password) await this.tokens.revokeAllFor(id, self ? actor.tokenId : undefined);
     const logged = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'password' ? '***' : (changes as Record<string, unknown>)[k]]));
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'users', entityId: id, changes: logged, ip });
