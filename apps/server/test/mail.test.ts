@@ -65,7 +65,8 @@ describe('attachments', () => {
     const data = res.json()._data;
     expect(data).toMatchObject({ size: PDF.length, mime: 'application/pdf', originalName: 'Informe_ año 2024.pdf' });
     expect(data.name).toMatch(/^[a-f0-9]{32}\.pdf$/);
-    expect(data.url).toMatch(new RegExp(`^http://[^/]+/api/v2/mail/file/${data.name}$`));
+    // Without PUBLIC_URL a link is a path from the server root (never built from the Host header).
+    expect(data.url).toBe(`/api/v2/mail/file/${data.name}`);
     expect(fs.readFileSync(path.join(dataDir, 'uploads', data.name))).toEqual(PDF);
     const row = await ctx.db.selectFrom('mail_attachments').selectAll().where('stored_name', '=', data.name).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ uploaded_by: opA.id, size: PDF.length });
