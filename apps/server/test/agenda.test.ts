@@ -136,6 +136,9 @@ describe('agenda: reminders due today and overdue', () => {
   it("an operator cannot read another operator's agenda; an administrator can; a tutor has no reminders", async () => {
     const refused = await get(`/api/v2/agenda/reminders?user_id=${opA.id}`, opB.token, 403);
     expect(refused.success).toBe(false);
+    // The reason is about reading an agenda, not about changing a reminder.
+    expect(refused.message).toBe(REMINDER_MSG.otherAgenda);
+    for (const part of ['tickets', 'students']) expect((await get(`/api/v2/agenda/${part}?user_id=${opA.id}`, opB.token, 403)).message).toBe(REMINDER_MSG.otherAgenda);
     expect(rows(await get(`/api/v2/agenda/reminders?user_id=${opA.id}`, admin))).toHaveLength(2);
     expect((await get('/api/v2/agenda/reminders', tutor.token, 403)).message).toBe(MSG.forbidden);
   });

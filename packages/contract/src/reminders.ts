@@ -27,6 +27,7 @@ export const REMINDER_MSG = {
   // Also a reminder on another operator's ticket: the same answer whether it exists or not.
   notFound: 'El recordatorio no existe.',
   notYours: 'Solo el dueño del recordatorio o un administrador puede cambiarlo.',
+  otherAgenda: 'Solo un administrador puede ver la agenda de otro usuario.',
   onlySelf: 'Solo un administrador puede crear recordatorios para otro operador.',
   ownerNotOperator: 'El recordatorio debe ser para un operador o administrador activo.',
   // Also another operator's ticket: the same answer whether it exists or not.

@@ -56,7 +56,7 @@ export class AgendaService {
   /** Whose agenda: the caller's, or (administrators) the operator asked for. */
   private subject(actor: AuthUser, userId?: number): number {
     if (userId === undefined || userId === actor.id) return actor.id;
-    if (!isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.notYours);
+    if (!isAdminLike(actor.role)) throw forbidden(REMINDER_MSG.otherAgenda);
     return userId;
   }
 
