@@ -6,11 +6,13 @@
  *   npm run bench                      everything, on the full data set (generated once, reused)
  *   npm run bench -- --quick           a small data set and short runs, for development
  *   npm run bench -- --only dashboard  only the measures whose name contains this (repeatable)
+ *   npm run bench -- --only day        a staffed day: 13 staff members on the load data set for 5 minutes (--quick: 60 s)
  *   npm run bench -- --growth          the same course at 1 M and at 10 M tickets (needs the 10 M data set; alone)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dayBench } from './day.js';
 import { growthBench } from './growth.js';
 import { importBench } from './import.js';
 import { legacyImportBench } from './legacy-import.js';
@@ -23,6 +25,15 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const budgets: Record<string, number> = JSON.parse(fs.readFileSync(path.join(here, 'budgets.json'), 'utf8'));
 
 const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(`Uso: npm run bench [-- opciones]
+  (sin opciones)       todas las mediciones, con el conjunto de datos completo
+  --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
+  --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
+  --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
+  -h, --help           esta ayuda`);
+  process.exit(0);
+}
 const quick = argv.includes('--quick');
 const growth = argv.includes('--growth');
 const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
@@ -48,6 +59,8 @@ const benches: Bench[] = [
       return out.results;
     },
   },
+  // A staffed day on the load benchmark's data set (bench/day.ts).
+  { name: 'day', run: async () => (await dayBench({ quick })).results },
   // Only when asked for (`--growth` or `--only growth`): it needs the 10 M data set.
   { name: 'growth', run: () => growthBench({ quick, only: only.filter((o) => !NAMES.includes(o)) }) },
 ];

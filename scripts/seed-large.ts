@@ -547,6 +547,12 @@ function parseArgs(argv: string[]): LargeOptions {
 }
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (isMain && (process.argv.includes('--help') || process.argv.includes('-h'))) {
+  console.log(`Uso: npm run seed:large -- [--tickets 1000000] [--students 20000] [--courses 50] [--seed 1] [--now aaaa-mm-dd]
+Llena la base de datos del servidor (DATABASE_URL, o la embebida en DATA_DIR) con datos de prueba realistas.
+  -h, --help   esta ayuda`);
+  process.exit(0);
+}
 if (isMain) {
   const opts = parseArgs(process.argv.slice(2));
   const url = process.env.DATABASE_URL || undefined;

@@ -10,10 +10,19 @@ import { backupDatabase, BackupError, restoreDatabase } from './backup.js';
  * Uses DATABASE_URL when set, otherwise the embedded database in DATA_DIR. Stop the server first
  * when it uses the embedded database (one process at a time may open it) and before a restore.
  */
+const USAGE = `Uso: npm run backup [-- <archivo>]  |  npm run restore -- <archivo>
+  npm run backup     escribe un respaldo (por omisión DATA_DIR/backups/sigaf-<fecha>.json.gz)
+  npm run restore    reemplaza el contenido de la base de datos por el del respaldo
+Usa DATABASE_URL, o la base embebida en DATA_DIR (detenga antes el servidor).`;
+
 async function main() {
   const [command, fileArg] = process.argv.slice(2);
+  if (fileArg === '--help' || fileArg === '-h' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (command !== 'backup' && command !== 'restore') {
-    console.error('Uso: npm run backup [-- <archivo>]  |  npm run restore -- <archivo>');
+    console.error(USAGE);
     process.exit(2);
   }
   if (command === 'restore' && !fileArg) {

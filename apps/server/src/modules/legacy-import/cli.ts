@@ -12,11 +12,21 @@ import { reportMarkdown } from './report.js';
  * Imports a SIGAF 1.x database into this system's (DATABASE_URL, or the embedded one in DATA_DIR;
  * stop the server first when embedded). Writes the report as <file>.json and <file>.md.
  */
+const USAGE = `Uso: npm run import:legacy -- --from mysql://usuario:clave@servidor:3306/sigaf [--dry-run] [--report archivo]
+  --from <url>        la base de datos de SIGAF 1.x (MySQL o MariaDB; basta permiso SELECT)
+  --dry-run           lee y revisa todo sin escribir nada en el destino
+  --report <archivo>  escribe el informe en <archivo>.md y <archivo>.json
+                      (por omisión DATA_DIR/import/legacy-import-<fecha>)
+  -h, --help          esta ayuda
+El destino es DATABASE_URL, o la base embebida en DATA_DIR (detenga antes el servidor), y debe
+estar vacía. Guía: docs/operations/migration-from-sigaf-1.md`;
+
 function parseArgs(argv: string[]) {
-  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean } = { dryRun: false, merge: false };
+  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean; help: boolean } = { dryRun: false, merge: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--from') out.from = argv[++i];
+    if (a === '--help' || a === '-h') out.help = true;
+    else if (a === '--from') out.from = argv[++i];
     else if (a.startsWith('--from=')) out.from = a.slice(7);
     else if (a === '--dry-run') out.dryRun = true;
     else if (a === '--report') out.report = argv[++i];
@@ -29,8 +39,12 @@ function parseArgs(argv: string[]) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (!args.from || !/^mysql:\/\//.test(args.from)) {
-    console.error('Uso: npm run import:legacy -- --from mysql://usuario:clave@servidor:3306/sigaf [--dry-run] [--report archivo]');
+    console.error(USAGE);
     process.exit(2);
   }
   if (args.merge) {
