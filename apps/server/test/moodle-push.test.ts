@@ -1,4 +1,4 @@
-import type { MoodleImportResult, MoodlePushResult } from '@sigaf/contract';
+import { MOODLE_MSG_MORE, type MoodleImportResult, type MoodlePushResult } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
@@ -202,7 +202,9 @@ describe('push to Moodle', () => {
       const rosa = sim.site.users.find((u) => u.username === '9876543-3')!;
       expect(sim.site.enrolment(5, rosa.id)).toBeTruthy();
       expect(r).toMatchObject({ usersCreated: 1, enrolled: 1, membersAdded: 1 });
-      expect(r.errors.join(' ')).toContain('Message was not sent');
+      // Said truthfully and in Spanish: enrolled, only the welcome message failed.
+      expect(r.errors).toEqual([MOODLE_MSG_MORE.enrolledWelcomeNotSent(1)]);
+      expect(r.errors.join(' ')).not.toMatch(/Message was not sent|No se pudo matricular/);
       expect(sim.site.groups.find((g) => g.courseid === 5 && g.name === 'Aula 1')!.members).toContain(rosa.id);
     } finally {
       sim.site.settings.enrolMessageFails = false;

@@ -192,6 +192,11 @@ export const MOODLE_MSG_MORE = {
   pushNothing: 'Seleccione al menos una acción para enviar a Moodle.',
   pushNeverRun: 'Aún no se han enviado datos de este curso a Moodle.',
   noStudentRole: 'No se pudo determinar el rol de estudiante en Moodle; no se matriculó a nadie.',
+  /** Moodle enrolled them, then failed sending the welcome message of the manual enrolment. */
+  enrolledWelcomeNotSent: (n: number) =>
+    `${n === 1 ? 'Se matriculó 1 alumno' : `Se matricularon ${n} alumnos`} en Moodle, pero Moodle no pudo enviar el mensaje de bienvenida de la matrícula (revise el correo saliente de Moodle).`,
+  /** Some of them were not enrolled: names and Moodle's reason. */
+  enrolFailed: (ruts: readonly string[], reason: string) => `No se pudo matricular en Moodle a ${ruts.length} alumno(s) (${ruts.join(', ')}): ${reason}`,
 } as const;
 
 /** Body of POST /api/v2/platforms/{id}/moodle/import. */

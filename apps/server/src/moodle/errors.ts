@@ -43,6 +43,8 @@ const MESSAGES: Record<string, string> = {
   toolarge: 'La respuesta de Moodle supera el tamaño admitido y no se leyó',
   passwordpolicy: 'La contraseña no cumple la política de contraseñas de Moodle',
   rolenotallowed: 'Rol no permitido para matricular desde SIGAF',
+  // enrol_manual_enrol_users when the welcome message cannot be sent (the enrolments are already made).
+  'Message was not sent.': 'Moodle no pudo enviar el mensaje de bienvenida',
 };
 
 export interface MoodleErrorInit {

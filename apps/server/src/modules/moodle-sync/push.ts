@@ -24,6 +24,8 @@ export const MOODLE_PUSH_JOB = 'moodle.push';
 const JOB_TIMEOUT_MS = 60 * 60_000;
 /** Users per core_user_create_users call: a failure (all or nothing) costs only this many. */
 const CREATE_BATCH = 50;
+/** enrol_manual_enrol_users' errorcode when it enrolled and then could not send the welcome message. */
+const WELCOME_NOT_SENT = 'Message was not sent.';
 /** Moodle's standard role ids that must never be given through SIGAF (manager, course creator, teachers). */
 const PRIVILEGED_ROLE_IDS = new Set([1, 2, 3, 4]);
 const PRIVILEGED_SHORTNAMES = new Set(['manager', 'coursecreator', 'editingteacher', 'teacher', 'admin']);
@@ -284,15 +286,21 @@ export class MoodlePushService {
           enrolled_ = pending.length;
         } catch (e) {
           if (!isMoodleError(e)) throw e;
-          errors.push(`No se pudo matricular en Moodle: ${e.message}`);
           // Moodle may have committed the enrolments before failing (a welcome message that
           // could not be sent): what it really has is read again before reporting or grouping.
           const now = new Set((await reader.getAllEnrolledUsers(moodleId, { userfields: 'id', pageSize: this.config.MOODLE_PAGE_SIZE })).map((u) => u.id));
+          const notEnrolled: string[] = [];
           for (const r of pending) {
-            if (!now.has(moodleIdOf.get(r.enrolment_id)!)) continue;
+            if (!now.has(moodleIdOf.get(r.enrolment_id)!)) {
+              notEnrolled.push(r.rut);
+              continue;
+            }
             enrolledAlready.add(r.enrolment_id);
             enrolled_++;
           }
+          // Said as it is: those enrolled are enrolled (only the message failed); the others are named.
+          if (enrolled_ && e.code === WELCOME_NOT_SENT) errors.push(MOODLE_MSG_MORE.enrolledWelcomeNotSent(enrolled_));
+          if (notEnrolled.length) errors.push(MOODLE_MSG_MORE.enrolFailed(notEnrolled, e.message));
         }
         await progress('enrol', 'Matrícula en Moodle terminada', pending.length, pending.length);
       }
