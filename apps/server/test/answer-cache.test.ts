@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { preferredEncoding } from '../src/modules/answers/cache.js';
 import { seedChain, ticketKeys } from './data.js';
@@ -48,6 +48,30 @@ async function rebuilt(url: string, token = admin) {
   return res.json();
 }
 const counts = () => ({ ...ctx.app.services.answers.counts });
+
+/**
+ * Stops JavaScript's clock at the present (only Date: timers and I/O run): what the kept answers
+ * read of the clock moves with vi.setSystemTime. Returns the time it stopped at (ms).
+ */
+function atFakeClock(): number {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now);
+  return now;
+}
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A write as a bulk load makes it: no trigger runs, so no answer version moves. */
+async function withoutTriggers(table: string, write: () => Promise<unknown>) {
+  await sql`alter table ${sql.table(table)} disable trigger user`.execute(ctx.db);
+  try {
+    await write();
+  } finally {
+    await sql`alter table ${sql.table(table)} enable trigger user`.execute(ctx.db);
+  }
+}
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -143,11 +167,20 @@ describe('whole-course answers kept serialised', () => {
 
   it('an edit lock shown in a kept answer is gone from it when it expires', async () => {
     const u = urls(A.course, activityA, A.enrolment);
+    const start = atFakeClock();
+    const expires = start + 60_000;
     await ctx.db.deleteFrom('log_editing_tickets').execute();
-    await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(Date.now() + 1200) }).execute();
+    await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(expires) }).execute();
     expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
     expect((await kept(u.ticket))._data.properties.lock).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 1400));
+    // The database's clock passes the expiry: the row is moved into its past without a new answer
+    // version (no write to show). The kept answers hold until the expiry they were read with.
+    await withoutTriggers('log_editing_tickets', () => sql`update log_editing_tickets set expires_at = now() - interval '1 second'`.execute(ctx.db));
+    const before = counts();
+    expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
+    expect((await kept(u.ticket))._data.properties.lock).not.toBeNull();
+    expect(counts().kept - before.kept).toBe(2);
+    vi.setSystemTime(expires);
     expect((await kept(u.tickets))._data.collections[0].properties.lock).toBeNull();
     expect((await kept(u.ticket))._data.properties.lock).toBeNull();
   });
@@ -155,13 +188,17 @@ describe('whole-course answers kept serialised', () => {
   it("a kept page of the follow-up table: days without access grow with the clock, and the inactivity filter's page holds only until a student crosses it", async () => {
     const u = urls(A.course, activityA, A.enrolment);
     const inactive = `/api/v2/follow-up/courses/${A.course}/students?page=1&perPage=10&inactive_days=1`;
-    // Last access one day ago less 1.5 s: active for the filter, no whole day without access yet.
-    await ctx.db.updateTable('course_registered_users').set({ last_access_registered_moodle: new Date(Date.now() - 86_400_000 + 1500) }).where('id', '=', A.enrolment).execute();
+    const start = atFakeClock();
+    // Last access one day ago less a minute: active for the filter, no whole day without access yet.
+    await ctx.db.updateTable('course_registered_users').set({ last_access_registered_moodle: new Date(start - 86_400_000 + 60_000) }).where('id', '=', A.enrolment).execute();
     const student = async (url: string) => (await kept(url))._data.collections.find((s: { properties: { id: number } }) => s.properties.id === A.enrolment)?.properties;
     expect((await student(u.followUp)).daysWithoutAccess).toBe(0);
     expect(await student(inactive)).toBeUndefined();
     await kept(inactive);
-    await new Promise((r) => setTimeout(r, 1700));
+    // Two minutes later; the database's clock (the filter's now()) with it: the course's follow-up
+    // row (a summary, not versioned) has its last access moved back as much, with no new answer version.
+    vi.setSystemTime(start + 120_000);
+    await sql`update course_follow_up_rows set last_access = last_access - interval '120 seconds' where enrolment_id = ${A.enrolment}`.execute(ctx.db);
     const before = counts();
     expect((await student(u.followUp)).daysWithoutAccess).toBe(1);
     expect(counts().kept - before.kept).toBe(1);
@@ -171,7 +208,8 @@ describe('whole-course answers kept serialised', () => {
 
   it("an open ticket's age in a kept answer grows with the clock", async () => {
     const u = urls(A.course, activityA, A.enrolment);
-    await ctx.db.updateTable('tickets').set({ created_at: new Date(Date.now() - 86_400_000 + 1500), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
+    const start = atFakeClock();
+    await ctx.db.updateTable('tickets').set({ created_at: new Date(start - 86_400_000 + 60_000), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
     const young = (await kept(u.tickets))._data.collections[0].properties;
     expect([young.ageTicket, young.ageText]).toEqual([0, '< 24h']);
     // Its compressed copy too: made now, it holds only until the age changes.
@@ -181,7 +219,7 @@ describe('whole-course answers kept serialised', () => {
       return JSON.parse(zlib.gunzipSync(res.rawPayload).toString())._data.collections[0].properties;
     };
     expect((await compressed()).ageTicket).toBe(0);
-    await new Promise((r) => setTimeout(r, 1700));
+    vi.setSystemTime(start + 120_000);
     const before = counts();
     const old = (await kept(u.tickets))._data.collections[0].properties;
     expect(counts().kept - before.kept).toBe(1);
