@@ -592,6 +592,21 @@ describe('Moodle as it really behaves', () => {
     }
   });
 
+  it('a grade with more decimals than 4 (200/3, kept by Moodle as 66.66667) is stored as Moodle has it; an unchanged re-sync writes nothing', async () => {
+    const m = await fresh();
+    try {
+      m.site.gradeModule(2, 3, 200 / 3);
+      m.site.gradeModule(2, 4, 100 / 3);
+      await m.sync();
+      expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ qualification_moodle: '66.67', grade: 66.66667 });
+      expect(await resultRow(m.ids.bruno!, 2)).toMatchObject({ qualification_moodle: '33.33', grade: 33.33333 });
+      expect((await m.sync()).rowsWritten).toBe(0);
+      expect((await m.sync()).rowsWritten).toBe(0);
+    } finally {
+      await m.server.close();
+    }
+  });
+
   it('a token that cannot see usernames nor ID numbers: the connection test warns, the sync refuses and marks nobody unsynchronised', async () => {
     const m = await fresh();
     try {

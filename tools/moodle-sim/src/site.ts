@@ -339,8 +339,9 @@ export class Site {
     this.completions.set(key(cmid, userid), { state, timecompleted, ...(rules ? { rules } : {}) });
   }
 
+  /** As Moodle, the grade is kept with 5 decimals (grade_grades.finalgrade decimal(10,5)): 200/3 is 66.66667. */
   setGrade(itemid: number, userid: number, raw: number | null, feedback = '', dategraded: number | null = raw === null ? null : this.now()): void {
-    this.grades.set(key(itemid, userid), { raw, dategraded, feedback });
+    this.grades.set(key(itemid, userid), { raw: raw === null ? null : Number(raw.toFixed(5)), dategraded, feedback });
   }
 
   /** Grades a module's item and, for "complete on grade" modules, sets pass/fail completion. */

@@ -37,6 +37,7 @@ import * as m0027 from './migrations/0027_long_number_codes.js';
 import * as m0028 from './migrations/0028_enrolment_search.js';
 import * as m0029 from './migrations/0029_quiet_statement_triggers.js';
 import * as m0030 from './migrations/0030_staff_rut_not_unique.js';
+import * as m0031 from './migrations/0031_grade_precision.js';
 
 export type Database = Kysely<DB>;
 
@@ -136,6 +137,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028_enrolment_search': m0028,
   '0029_quiet_statement_triggers': m0029,
   '0030_staff_rut_not_unique': m0030,
+  '0031_grade_precision': m0031,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

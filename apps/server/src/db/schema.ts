@@ -193,6 +193,7 @@ export interface ActivityCourseUserTable extends Timestamps {
   status_moodle: string | null;
   qualification_moodle: string | null;
   completion_state: number | null;
+  /** numeric(10,5): Moodle's precision. */
   grade: Numeric | null;
 }
 

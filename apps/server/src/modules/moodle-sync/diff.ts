@@ -1,5 +1,5 @@
 import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
-import { resultFor, type LocalActivity, type LocalResult, type Matching, type UserGrades } from './plan.js';
+import { GRADE_DECIMALS, resultFor, type LocalActivity, type LocalResult, type Matching, type UserGrades } from './plan.js';
 
 /**
  * Which stored activity results a sync must read. A course's results are many (students ×
@@ -17,8 +17,8 @@ function quoteNullable(s: string | null): string {
   return s.includes('\\') ? `E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }
 
-/** A grade as numeric(10,4) prints it; '?' (never equal to a stored text) when the value has more decimals than are stored. */
-const gradeText = (g: number | null) => (g === null ? '-' : Number(g.toFixed(4)) === g ? g.toFixed(4) : '?');
+/** A grade as numeric(10,5) prints it; '?' (never equal to a stored text) when the value has more decimals than are stored. */
+const gradeText = (g: number | null) => (g === null ? '-' : Number(g.toFixed(GRADE_DECIMALS)) === g ? g.toFixed(GRADE_DECIMALS) : '?');
 
 type ResultRow = Omit<LocalResult, 'id' | 'course_registered_user_id'>;
 

@@ -190,6 +190,12 @@ export function gradesByUser(usergrades: readonly MoodleUserGrades[]): Map<numbe
   );
 }
 
+/** Moodle keeps grades with 5 decimals (grade_grades.finalgrade decimal(10,5)); so does activity_course_users.grade. */
+export const GRADE_DECIMALS = 5;
+
+/** A grade at the stored precision (a value Moodle gives with more digits compares equal once stored). */
+export const storedGrade = (raw: number | null) => (raw === null ? null : Number(raw.toFixed(GRADE_DECIMALS)));
+
 export const formatGrade = (raw: number | null | undefined) => (raw === null || raw === undefined ? null : raw.toFixed(2));
 
 /** The status text of an activity for a student, from Moodle's completion (see MOODLE_ACTIVITY_STATUS). */
@@ -203,7 +209,7 @@ type ResultValues = Omit<LocalResult, 'id' | 'activity_id' | 'course_registered_
 /** What Moodle says of one student in one activity; null when the activity tracks nothing. */
 export function resultFor(completion: MoodleActivityCompletion | undefined, grade: MoodleGradeItem | undefined): ResultValues | null {
   if (!completion && !grade) return null;
-  const raw = grade?.graderaw ?? null;
+  const raw = storedGrade(grade?.graderaw ?? null);
   return {
     status_moodle: completion ? completionStatus(completion) : raw !== null ? MOODLE_ACTIVITY_STATUS.finished : MOODLE_ACTIVITY_STATUS.notStarted,
     completion_state: completion ? completion.state : null,
