@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { decryptSecret } from '../src/lib/crypto.js';
 import { importLegacy, LegacyImportRefused, type ImportReport } from '../src/modules/legacy-import/service.js';
 import { reportMarkdown } from '../src/modules/legacy-import/report.js';
+import { connectionMessage } from '../src/modules/legacy-import/source.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { mariadbAvailable, startMariaDb, type MariaDbServer } from './mariadb.js';
@@ -242,12 +243,35 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     await expect(run(ctx, `${server.url}/sigaf`)).rejects.toBeInstanceOf(LegacyImportRefused);
   });
 
+  it('a source without a table SIGAF 1.x always had is refused before anything is written', async () => {
+    await createLegacyDatabase(legacy, 'sigaf_missing', { drift: true });
+    await fillLegacyDatabase(legacy, { students: 4, drift: true });
+    await legacy.query('DROP TABLE sigaf_missing.ticket_details');
+    const other = await createTestContext();
+    try {
+      const before = await counts(other);
+      const err = await run(other, `${server.url}/sigaf_missing`).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LegacyImportRefused);
+      expect((err as Error).message).toContain('ticket_details');
+      expect(await counts(other)).toEqual(before);
+      // Once the table is back the same target takes the import: nothing was left behind.
+      await legacy.query('CREATE TABLE sigaf_missing.ticket_details LIKE sigaf.ticket_details');
+      const r = await run(other, `${server.url}/sigaf_missing`);
+      expect(r.tables.tickets!.imported).toBeGreaterThan(4);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a database without the drift column imports, every enrolment taken as synchronised (reported)', async () => {
     await createLegacyDatabase(legacy, 'sigaf_nodrift', { drift: false });
     await fillLegacyDatabase(legacy, { students: 8, drift: false });
+    // A table added in a later version of SIGAF 1.x may be missing: a note, not an error.
+    await legacy.query('DROP TABLE sigaf_nodrift.course_tutors');
     const other = await createTestContext();
     try {
       const r = await run(other, `${server.url}/sigaf_nodrift`);
+      expect(r.notes).toContain('La tabla course_tutors no existe en el origen: nada que importar.');
       expect(r.anomalies.some((a) => a.kind === 'missing_drift_column' && a.table === 'course_registered_users')).toBe(true);
       const notSynced = await other.db.selectFrom('course_registered_users').select('id').where('is_sincronized', '=', false).execute();
       expect(notSynced).toEqual([]);
@@ -266,6 +290,24 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       .catch((e: { code: number; stdout: string; stderr: string }) => e);
     const from = ['--from', `${server.url}/sigaf`];
     try {
+      // The source is checked first: a wrong password, an unreachable server or an unknown database
+      // is one Spanish line, exit code 1, and the target (DATA_DIR) is never opened.
+      const url = new URL(server.url);
+      const failures: Array<[string, RegExp]> = [
+        [`mysql://${url.username}@127.0.0.1:1/sigaf`, /No se pudo conectar con el servidor de origen 127\.0\.0\.1:1/],
+        [`${server.url}/no_existe`, /La base de datos «no_existe» no existe/],
+      ];
+      for (const [bad, message] of failures) {
+        const r = (await cli(['--from', bad])) as { code: number; stdout: string; stderr: string };
+        expect(r.code, bad).toBe(1);
+        expect(r.stderr, bad).toMatch(message);
+        expect(r.stderr, bad).not.toMatch(/\n\s+at /);
+        expect(r.stdout, bad).not.toContain('Administrador inicial');
+        expect(fs.existsSync(path.join(dir, 'data')), bad).toBe(false);
+      }
+      // The test server accepts any password (--skip-grant-tables): the refusal's wording is checked directly.
+      expect(connectionMessage(`mysql://lector:x@db.example.cl:3306/sigaf`, Object.assign(new Error('Access denied for user'), { code: 'ER_ACCESS_DENIED_ERROR' })))
+        .toBe('El servidor de origen db.example.cl:3306 rechazó el usuario o la clave de --from.');
       const dry = await cli([...from, '--dry-run', '--report', path.join(dir, 'prueba')]);
       expect(dry.stdout).toContain('Simulación terminada: no se escribió nada.');
       expect(dry.stdout).toMatch(/tickets: \d+\/\d+ filas \(\d+ filas\/s\)/);

@@ -68,46 +68,49 @@ export async function seed(
   db: Database,
   opts: { adminEmail: string; adminPassword?: string; adminName: string },
 ): Promise<SeedResult> {
-  return db.transaction().execute(async (trx) => {
-    for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [CatalogueTableName, { key: string | null; description: string }[]][]) {
-      const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
-      const keys = new Set(existing.map((r) => r.key).filter(Boolean));
-      const descriptions = new Set(existing.map((r) => r.description.toLowerCase()));
-      const missing = rows.filter((r) => (r.key ? !keys.has(r.key) : true) && !descriptions.has(r.description.toLowerCase()));
-      // Plain catalogue values are only seeded into an empty table.
-      const toInsert = existing.length === 0 ? missing : missing.filter((r) => r.key);
-      if (toInsert.length) await trx.insertInto(table).values(toInsert).execute();
-    }
-    const regions = await trx.selectFrom('regions').select('id').limit(1).execute();
-    if (regions.length === 0) {
-      await trx
-        .insertInto('regions')
-        .values(CHILE_REGIONS.map((name, i) => ({ ordinal: i + 1, name })))
-        .execute();
-    }
-    const platforms = await trx.selectFrom('platforms').select('id').limit(1).execute();
-    if (platforms.length === 0) {
-      await trx.insertInto('platforms').values({ key: 'moodle', description: 'Moodle', status: 1 }).execute();
-    }
+  return db.transaction().execute((trx) => seedWithin(trx, opts));
+}
 
-    const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
-    if (anyUser) return {};
-    const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
-    const generated = !opts.adminPassword;
-    const password = opts.adminPassword ?? generatePassword();
+/** The seed inside the caller's transaction (the legacy import prepares its target in its own). */
+export async function seedWithin(trx: Database, opts: { adminEmail: string; adminPassword?: string; adminName: string }): Promise<SeedResult> {
+  for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [CatalogueTableName, { key: string | null; description: string }[]][]) {
+    const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
+    const keys = new Set(existing.map((r) => r.key).filter(Boolean));
+    const descriptions = new Set(existing.map((r) => r.description.toLowerCase()));
+    const missing = rows.filter((r) => (r.key ? !keys.has(r.key) : true) && !descriptions.has(r.description.toLowerCase()));
+    // Plain catalogue values are only seeded into an empty table.
+    const toInsert = existing.length === 0 ? missing : missing.filter((r) => r.key);
+    if (toInsert.length) await trx.insertInto(table).values(toInsert).execute();
+  }
+  const regions = await trx.selectFrom('regions').select('id').limit(1).execute();
+  if (regions.length === 0) {
     await trx
-      .insertInto('users')
-      .values({
-        name: opts.adminName,
-        email: opts.adminEmail.toLowerCase(),
-        password: await hashPassword(password),
-        is_first_login: FIRST_LOGIN_PENDING,
-        role_id: role.id,
-        mobile: null,
-        phone: null,
-        rut: null,
-      })
+      .insertInto('regions')
+      .values(CHILE_REGIONS.map((name, i) => ({ ordinal: i + 1, name })))
       .execute();
-    return { admin: { email: opts.adminEmail.toLowerCase(), password, generated } };
-  });
+  }
+  const platforms = await trx.selectFrom('platforms').select('id').limit(1).execute();
+  if (platforms.length === 0) {
+    await trx.insertInto('platforms').values({ key: 'moodle', description: 'Moodle', status: 1 }).execute();
+  }
+
+  const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return {};
+  const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
+  const generated = !opts.adminPassword;
+  const password = opts.adminPassword ?? generatePassword();
+  await trx
+    .insertInto('users')
+    .values({
+      name: opts.adminName,
+      email: opts.adminEmail.toLowerCase(),
+      password: await hashPassword(password),
+      is_first_login: FIRST_LOGIN_PENDING,
+      role_id: role.id,
+      mobile: null,
+      phone: null,
+      rut: null,
+    })
+    .execute();
+  return { admin: { email: opts.adminEmail.toLowerCase(), password, generated } };
 }

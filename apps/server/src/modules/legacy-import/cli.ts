@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, resolveSecret } from '../../config.js';
 import { migrate, openDatabase } from '../../db/database.js';
-import { seed } from '../../db/seed.js';
+import { seedWithin, type SeedResult } from '../../db/seed.js';
 import { importLegacy, LegacyImportRefused, type ImportReport } from './service.js';
+import { LegacySource } from './source.js';
 import { reportMarkdown } from './report.js';
 
 /**
@@ -52,19 +53,27 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
-  const secret = resolveSecret(config);
-  const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // The source first (it answers, the credentials work, the tables SIGAF 1.x always had are
+  // there): a failure there leaves the target untouched.
+  const source = await LegacySource.openChecked(args.from);
   let report: ImportReport;
+  let seeded: SeedResult = {};
+  let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
-    // The same schema and catalogues as the server's first start (the catalogues' keys matter).
+    const secret = resolveSecret(config);
+    handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
     await migrate(handle.db);
-    const seeded = await seed(handle.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminName: config.ADMIN_NAME });
-    if (seeded.admin?.generated) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
     let lastLine = 0;
     report = await importLegacy(handle.db, {
       from: args.from,
+      source,
       dryRun: args.dryRun,
       appSecret: secret,
+      // The same catalogues and first administrator as the server's first start (the catalogues'
+      // keys matter), in the import's transaction: a failed run or a dry run leaves none of it.
+      prepare: async (trx) => {
+        seeded = await seedWithin(trx, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminName: config.ADMIN_NAME });
+      },
       onProgress: (p) => {
         const now = Date.now();
         if (p.done < p.total && now - lastLine < 2000) return;
@@ -73,7 +82,8 @@ async function main() {
       },
     });
   } finally {
-    await handle.close();
+    await source.close().catch(() => undefined);
+    await handle?.close();
   }
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
   const base = path.resolve(args.report ?? path.join(config.DATA_DIR, 'import', `legacy-import-${stamp}`)).replace(/\.(json|md)$/, '');
@@ -82,6 +92,7 @@ async function main() {
   fs.writeFileSync(`${base}.md`, reportMarkdown(report));
   console.log('');
   console.log(report.dryRun ? 'Simulación terminada: no se escribió nada.' : 'Importación terminada.');
+  if (!report.dryRun && seeded.admin?.generated) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
   for (const [table, n] of Object.entries(report.tables)) console.log(`  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`);
   console.log('Catálogos (descripción → id; * = valor nuevo):');
   for (const [table, rows] of Object.entries(report.catalogues)) {
@@ -93,7 +104,8 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof LegacyImportRefused ? err.message : err);
+  // One line, no stack trace: what failed is said in Spanish, anything unforeseen by its message.
+  console.error(err instanceof LegacyImportRefused ? err.message : `La importación falló: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`);
   console.error('No se modificó la base de datos de destino.');
   process.exit(1);
 });

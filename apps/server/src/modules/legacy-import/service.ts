@@ -13,11 +13,13 @@ export * from './types.js';
  */
 export async function importLegacy(db: Database, opts: ImportOptions): Promise<ImportReport> {
   const report: ImportReport = { dryRun: !!opts.dryRun, startedAt: new Date().toISOString(), tables: {}, catalogues: {}, anomalies: [], anomalyCounts: {}, notes: [] };
-  const source = await LegacySource.open(opts.from);
+  // The source first (reachable, the tables SIGAF 1.x always had): nothing is written before.
+  const source = opts.source ?? (await LegacySource.openChecked(opts.from));
   const size = opts.batchSize ?? 5000;
   try {
     const present = await source.tables();
     await db.transaction().execute(async (trx) => {
+      if (opts.prepare) await opts.prepare(trx);
       const repo = new LegacyImportRepository(trx);
       if (await repo.hasData()) {
         throw new LegacyImportRefused('La base de datos de destino ya tiene datos (categorías, cursos, estudiantes o tickets): importe en una base nueva.');

@@ -1,4 +1,6 @@
 /** What an import is asked and what it reports. */
+import type { Database } from '../../db/database.js';
+import type { LegacySource } from './source.js';
 
 export interface Anomaly {
   table: string;
@@ -35,6 +37,10 @@ export interface ImportOptions {
   appSecret: string;
   batchSize?: number;
   onProgress?: (p: Progress) => void;
+  /** An already opened and checked source (LegacySource.openChecked); the import closes it. */
+  source?: LegacySource;
+  /** Prepares the target inside the import's transaction (catalogues, first administrator): undone with it. */
+  prepare?: (trx: Database) => Promise<void>;
 }
 
 export class LegacyImportRefused extends Error {}
