@@ -87,12 +87,20 @@ describe('references of activity results', () => {
       await didRun;
       return { release, done };
     };
+    // Until a statement of this database (its text like `statement`) waits for a lock, or `ended`.
+    const waitingForLock = async (statement: string, ended: () => boolean) => {
+      for (const deadline = Date.now() + 30_000; !ended(); await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike ${statement}`.execute(ctx.db);
+        if (rows[0]!.n > 0) return;
+        if (Date.now() > deadline) throw new Error(`no wait for a lock by ${statement}`);
+      }
+    };
     const e3 = course.enrolments[3]!.id;
     // An insert holds the enrolment: its deletion waits, then deletes the committed results with it.
     const writer = await open((trx) => trx.insertInto('activity_course_users').values(result(activities[1]!, e3)).execute());
     let deletedAt = 0;
     const deleter = ctx.db.deleteFrom('course_registered_users').where('id', '=', e3).execute().then(() => (deletedAt = Date.now()));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitingForLock('delete from "course_registered_users"%', () => deletedAt !== 0);
     expect(deletedAt).toBe(0);
     const committedAt = Date.now();
     writer.release();
@@ -103,8 +111,10 @@ describe('references of activity results', () => {
     // A deletion in progress: an insert naming that row waits for it and then fails.
     const e2 = course.enrolments[2]!.id;
     const remover = await open((trx) => trx.deleteFrom('course_registered_users').where('id', '=', e2).execute());
-    const late = code(ctx.db.insertInto('activity_course_users').values(result(activities[2]!, e2)).execute());
-    await new Promise((r) => setTimeout(r, 300));
+    let lateEnded = false;
+    const late = code(ctx.db.insertInto('activity_course_users').values(result(activities[2]!, e2)).execute()).finally(() => (lateEnded = true));
+    await waitingForLock('insert into "activity_course_users"%', () => lateEnded);
+    expect(lateEnded).toBe(false);
     remover.release();
     await remover.done;
     expect(await late).toBe('23503');
