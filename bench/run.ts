@@ -30,6 +30,7 @@ if (argv.includes('--help') || argv.includes('-h')) {
   (sin opciones)       todas las mediciones, con el conjunto de datos completo
   --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
   --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
+  --only day           una jornada con personal: 13 usuarios a la vez durante 5 minutos (--quick: 60 s)
   --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
   -h, --help           esta ayuda`);
   process.exit(0);
