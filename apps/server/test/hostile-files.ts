@@ -138,7 +138,7 @@ export function zipBombWorkbook(megabytes: number, { xml = false, declared }: { 
 /**
  * A workbook that exhausts the reading thread's heap: `strings` shared strings of `length`
  * characters, after a sheet of `sheetMegabytes` MB (which a streaming reader parks in a temporary
- * file). Its content types are stored twice, which only the general reader accepts.
+ * file). Its content types are stored twice (a duplicate entry name, which ExcelJS accepts).
  */
 export function heapBombWorkbook(strings = 100_000, length = 1000, sheetMegabytes = 16): Promise<Buffer> {
   return zipOf([

@@ -4,7 +4,7 @@
 // Plain JavaScript so that it runs as a worker both under the server and under the tests.
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { readXlsxFast, TooLarge, zipForExcelJs } from './xlsx-reader.mjs';
+import { zipForExcelJs } from './xlsx-zip.mjs';
 
 const { kind, buffer, maxRows, maxCols, maxEntryBytes } = workerData;
 
@@ -24,22 +24,12 @@ function cellText(value) {
 }
 
 /**
- * The first sheet of a workbook, streamed: a row holding one cell in column XFD costs one cell, not
- * 16,384. Read from the zip directly (xlsx-reader.mjs); what that reader does not handle, ExcelJS
- * reads. A zip bomb is read by neither.
+ * The first sheet of a workbook, streamed by ExcelJS: a row holding one cell in column XFD costs
+ * one cell, not 16,384. ExcelJS reads a zip rebuilt of the entries it needs (xlsx-zip.mjs), each
+ * measured first: a zip bomb is read by no one.
  */
 async function readXlsx() {
   const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  try {
-    return await readXlsxFast(bytes, maxRows, maxCols, maxEntryBytes);
-  } catch (err) {
-    if (err instanceof TooLarge) return { unreadable: true };
-    // NotHandled, or a file the general reader is to judge (it answers the same as before for a broken one).
-  }
-  return readXlsxWithExcelJs(bytes);
-}
-
-async function readXlsxWithExcelJs(bytes) {
   let zip;
   try {
     // Only what ExcelJS reads, measured first and ordered so that it writes no temporary file.

@@ -33,7 +33,7 @@ const READ_TIMEOUT_MS = 60_000;
 /**
  * The most any entry of an .xlsx may inflate to: twenty times the largest upload (sheet XML
  * deflates 5–15 times; a zip bomb a thousand). Past it the file is refused as unreadable before
- * more is inflated, by either reader.
+ * more is inflated (xlsx-zip.mjs measures each entry before ExcelJS reads it).
  */
 export const SHEET_MAX_ENTRY_BYTES = 20 * IMPORT_LIMITS.maxBytes;
 
