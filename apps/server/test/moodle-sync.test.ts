@@ -581,6 +581,7 @@ describe('Moodle as it really behaves', () => {
       m.site.enrolment(4, 3)!.status = 1;
       const r = await m.sync();
       expect(r.suspended).toBe(1);
+      expect(r.suspendedStudents).toEqual([{ source: 'local', id: m.ids.ana, rut: normalizeRut(RUT.ana), name: 'Ana Silva' }]);
       expect(await resultRow(m.ids.ana!, 2)).toEqual(before);
       expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true, moodle_suspended: true });
       m.site.enrolment(4, 3)!.status = 0;
@@ -619,6 +620,39 @@ describe('Moodle as it really behaves', () => {
       await expect(m.sync()).rejects.toThrow(MOODLE_MSG.identityFieldsMissing);
       expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true });
       expect(await enrolmentRow(m.ids.bruno!)).toMatchObject({ is_sincronized: true });
+    } finally {
+      await m.server.close();
+    }
+  });
+
+  it('a token that cannot see hidden activities: a hidden activity still in the grade report is marked hidden, not removed, and named in the report', async () => {
+    const m = await fresh();
+    try {
+      // The token's user (an editing teacher) sees usernames and ID numbers through showuseridentity, but not hidden activities.
+      m.site.settings.showuseridentity = ['email', 'idnumber', 'username'];
+      m.site.prohibited.add('3:viewhiddenactivities');
+      const platform = (await ctx.db.selectFrom('courses as c').innerJoin('categories as k', 'k.id', 'c.category_id').select('k.platform_id').where('c.id', '=', m.course).executeTakeFirstOrThrow()).platform_id;
+      expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: m.server.url, token: 'limitedteachertoken00000000000000' })).status).toBe(200);
+      expect((await m.sync()).found).toBe(2);
+      m.site.module(2)!.visible = 0;
+      const r = await m.sync();
+      expect(r.activitiesRemoved).toBe(0);
+      expect(r.removedActivities).toEqual([]);
+      expect(r.hiddenActivities).toEqual([{ cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.hiddenFromTokenDetail }]);
+      expect(r.errors).toContain(MOODLE_MSG.hiddenActivitiesNotVisible(1));
+      const row = () => ctx.db.selectFrom('activities').select(['hidden', 'removed_at']).where('course_id', '=', m.course).where('id_activity_moodle', '=', 2).executeTakeFirstOrThrow();
+      expect(await row()).toEqual({ hidden: true, removed_at: null });
+      expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
+      // With the capability, Moodle lists it with visible 0.
+      m.site.prohibited.clear();
+      const seen = await m.sync();
+      expect(seen.hiddenActivities).toEqual([{ cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.hiddenDetail }]);
+      expect(seen.errors).toEqual([]);
+      // Deleted: removed, by name.
+      m.site.removeModule(2);
+      const gone = await m.sync();
+      expect([gone.activitiesRemoved, gone.removedActivities, gone.hiddenActivities]).toEqual([1, [{ cmid: 2, name: 'Practical assessment' }], []]);
+      expect((await row()).removed_at).not.toBeNull();
     } finally {
       await m.server.close();
     }

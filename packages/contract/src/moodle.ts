@@ -44,6 +44,10 @@ export const MOODLE_MSG = {
   syncOk: 'Sincronización exitosa',
   identityFieldsMissing:
     'Moodle no entregó el nombre de usuario ni el número de ID de ningún participante: el usuario del token necesita la capacidad moodle/user:viewalldetails en el curso (o que el sitio muestre "idnumber" en showuseridentity). No se aplicó ningún cambio.',
+  hiddenActivitiesNotVisible: (n: number) =>
+    `${n} actividad(es) oculta(s) en Moodle no aparecen en el contenido del curso porque el usuario del token no tiene la capacidad moodle/course:viewhiddenactivities; siguen en las calificaciones o el avance de Moodle, así que se marcan como ocultas, no como eliminadas. Una actividad oculta sin calificaciones ni avance no se puede distinguir de una eliminada: agregue esa capacidad al usuario del token.`,
+  hiddenDetail: 'Oculta en Moodle',
+  hiddenFromTokenDetail: 'Oculta en Moodle (el usuario del token no ve actividades ocultas)',
   syncQueued: 'Sincronización en cola.',
   syncRunning: 'Ya hay una sincronización en curso para este curso.',
   syncStarted: 'Sincronización iniciada.',
@@ -143,6 +147,14 @@ export interface MoodleSyncIssue {
 }
 
 /** The report of one course sync (also the job's result). */
+/** An activity named in a sync's report. */
+export interface MoodleSyncActivity {
+  /** Moodle course module id. */
+  cmid: number;
+  name: string;
+  detail?: string;
+}
+
 export interface MoodleSyncResult {
   courseId: number;
   courseMoodleId: number;
@@ -160,8 +172,18 @@ export interface MoodleSyncResult {
   activitiesUpdated: number;
   /** Activities Moodle no longer has: marked "Eliminada en Moodle", kept for history, out of progress. */
   activitiesRemoved: number;
+  /** The activities marked removed by this sync (absent from a results of older versions). */
+  removedActivities?: MoodleSyncActivity[];
+  /**
+   * The course's activities hidden in Moodle: listed in its contents with visible 0, or missing
+   * from them while Moodle's grade report or completion still has them (the token's user cannot
+   * see hidden activities; they are kept as hidden, not removed).
+   */
+  hiddenActivities?: MoodleSyncActivity[];
   /** Matched students whose enrolment is suspended in Moodle (their grades were read one by one). */
   suspended: number;
+  /** Those students, by name (absent from results of older versions). */
+  suspendedStudents?: MoodleSyncIssue[];
   /** Enrolments, students and activity results written (changed rows only). */
   rowsWritten: number;
   /** Non-fatal problems (one student's completion could not be read...). */

@@ -198,6 +198,12 @@ export interface SimSettings {
    * real 5.2): enrol_manual_enrol_users commits the enrolments, then answers an error.
    */
   enrolMessageFails: boolean;
+  /**
+   * Site setting showuseridentity: the identity fields shown to users with
+   * moodle/site:viewuseridentity (teachers) besides a user's own. Moodle's default is `email`;
+   * username and idnumber of others are otherwise shown only with moodle/user:viewalldetails.
+   */
+  showuseridentity: string[];
 }
 
 export const ROLES: Record<number, { shortname: string }> = {
@@ -209,9 +215,9 @@ export const ROLES: Record<number, { shortname: string }> = {
 
 /** What the roles of the simulator may do in a course (a small part of Moodle's matrix). */
 export const ROLE_CAPABILITIES: Record<number, ReadonlySet<string>> = {
-  1: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol']),
-  3: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol']),
-  4: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports']),
+  1: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol', 'viewhiddenactivities', 'viewalldetails', 'viewuseridentity']),
+  3: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol', 'viewhiddenactivities', 'viewuseridentity']),
+  4: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'viewhiddenactivities', 'viewuseridentity']),
   5: new Set(['viewparticipants']),
 };
 

@@ -20,6 +20,7 @@ export class Site {
     restEnabled: true,
     allowSameEmail: false,
     enrolMessageFails: false,
+    showuseridentity: ['email'],
   };
   /** The front page course (id 1, format "site"). */
   siteCourse!: SimCourse;
@@ -116,12 +117,19 @@ export class Site {
     return this.grades.get(key(itemid, userid)) ?? { raw: null, dategraded: null, feedback: '' };
   }
 
+  /**
+   * Capabilities taken from a role on the whole site (a role override to "Prohibit"), as
+   * `${roleid}:${capability}`; e.g. `3:viewhiddenactivities` for a teacher who may not see hidden
+   * activities (moodle/course:viewhiddenactivities).
+   */
+  prohibited = new Set<string>();
+
   /** True when a role of the user in the course has the capability (site admins have all). */
   can(userid: number, courseid: number, capability: string): boolean {
     const user = this.user(userid);
     if (user?.siteadmin) return true;
     const e = this.enrolment(courseid, userid);
-    return !!e && (ROLE_CAPABILITIES[e.roleid]?.has(capability) ?? false);
+    return !!e && (ROLE_CAPABILITIES[e.roleid]?.has(capability) ?? false) && !this.prohibited.has(`${e.roleid}:${capability}`);
   }
 
   // --- Building and changing the site (generator, tests) -----------------------------------

@@ -39,6 +39,8 @@ export function getContents(ctx: CallContext, p: { courseid: number; options: Ar
   const o: Record<string, string> = {};
   for (const { name, value: v } of p.options) o[name.toLowerCase()] = v;
   const manager = caller.siteadmin || site.can(caller.id, course.id, 'managegroups');
+  // Hidden modules (visible 0) only for a caller with moodle/course:viewhiddenactivities; for any other they are left out.
+  const seesHidden = caller.siteadmin || site.can(caller.id, course.id, 'viewhiddenactivities');
   return site
     .sectionsOf(course.id)
     .filter((s) => (o.sectionid ? s.id === Number(o.sectionid) : true) && (o.sectionnumber ? s.section === Number(o.sectionnumber) : true))
@@ -57,7 +59,7 @@ export function getContents(ctx: CallContext, p: { courseid: number; options: Ar
         ? []
         : s.sequence
             .map((id) => site.module(id)!)
-            .filter((m) => m && (manager || m.visible === 1))
+            .filter((m) => m && (seesHidden || m.visible === 1))
             .filter((m) => (o.cmid ? m.id === Number(o.cmid) : true) && (o.modname ? m.modname === o.modname : true))
             .map((m) => {
               const type = MODULE_TYPES[m.modname] ?? { plural: m.modname, purpose: 'other' };
@@ -107,7 +109,9 @@ export function completionTarget(ctx: CallContext, p: { courseid: number; userid
 export function activitiesCompletion(ctx: CallContext, p: { courseid: number; userid: number }) {
   const { site } = ctx;
   const { course, user } = completionTarget(ctx, p, 'View activity completion reports');
-  const modules = course.enablecompletion ? site.modulesOf(course.id).filter((m) => m.completion > 0) : [];
+  // As Moodle, only the modules the caller may see: hidden ones need moodle/course:viewhiddenactivities.
+  const seesHidden = ctx.caller.siteadmin || site.can(ctx.caller.id, course.id, 'viewhiddenactivities');
+  const modules = course.enablecompletion ? site.modulesOf(course.id).filter((m) => m.completion > 0 && (seesHidden || m.visible === 1)) : [];
   if (modules.length && !site.enrolment(course.id, user.id)) {
     throw user.id === ctx.caller.id ? moodleException('notenroled', 'You are not enrolled in this course') : moodleException('usernotenroled', 'User is not enrolled in this course');
   }

@@ -10,14 +10,19 @@ export function userDetails(ctx: CallContext, u: SimUser, view: UserView, opts: 
   const { site, caller } = ctx;
   const full = caller.siteadmin || caller.id === u.id;
   const want = (f: string) => !opts.fields || opts.fields.has(f);
+  // Username and ID number of others: with moodle/user:viewalldetails, or when showuseridentity lists them (teachers only).
+  const course = opts.courseid;
+  const identity = (f: 'username' | 'idnumber') =>
+    full ||
+    (course !== undefined && (site.can(caller.id, course, 'viewalldetails') || (site.settings.showuseridentity.includes(f) && site.can(caller.id, course, 'viewuseridentity'))));
   const out: Record<string, unknown> = { id: u.id };
-  if (full && want('username')) out.username = u.username;
+  if (identity('username') && want('username')) out.username = u.username;
   if (want('firstname')) out.firstname = u.firstname;
   if (want('lastname')) out.lastname = u.lastname;
   out.fullname = fullname(u);
   if (want('email')) out.email = u.email;
   if (full && want('department')) out.department = u.department;
-  if (full && want('idnumber') && u.idnumber) out.idnumber = u.idnumber;
+  if (identity('idnumber') && want('idnumber') && u.idnumber) out.idnumber = u.idnumber;
   if (want('firstaccess')) out.firstaccess = u.firstaccess;
   if (want('lastaccess')) out.lastaccess = u.lastaccess;
   if (view === 'enrolled' && opts.courseid !== undefined && want('lastcourseaccess')) out.lastcourseaccess = site.enrolment(opts.courseid, u.id)?.lastaccess ?? 0;

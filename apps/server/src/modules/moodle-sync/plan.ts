@@ -144,15 +144,19 @@ export interface ActivityPlan {
   updates: Array<{ id: number; description: string; type: string; hidden: boolean; removed_at: Date | null }>;
   /** Activities no longer in Moodle's course (marked removed now; kept for history). */
   removed: number;
+  /** The activities marked removed now. */
+  removedList: Array<{ cmid: number; name: string }>;
+  /** Absent from the contents but still in Moodle's grades or completion: hidden from the token's user. */
+  hiddenFromToken: Array<{ cmid: number; name: string }>;
 }
 
 /**
  * New, changed, hidden and removed activities. An activity Moodle no longer has is marked removed
  * (kept, with its results, out of progress); one that comes back is restored.
  */
-export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[], now = new Date()): ActivityPlan {
+export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[], now = new Date(), stillInMoodle: ReadonlySet<number> = new Set()): ActivityPlan {
   const byMoodleId = new Map(local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]));
-  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0 };
+  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0, removedList: [], hiddenFromToken: [] };
   const present = new Set<number>();
   for (const m of moodle) {
     present.add(m.cmid);
@@ -163,9 +167,19 @@ export function planActivities(local: readonly LocalActivity[], moodle: readonly
     }
   }
   for (const a of byMoodleId.values()) {
-    if (present.has(a.id_activity_moodle!) || a.removed_at !== null) continue;
+    if (present.has(a.id_activity_moodle!)) continue;
+    // Moodle leaves hidden modules out of the contents for a user without
+    // moodle/course:viewhiddenactivities; its grade report (and completion) may still have them:
+    // such an activity is hidden, not removed.
+    if (stillInMoodle.has(a.id_activity_moodle!)) {
+      plan.hiddenFromToken.push({ cmid: a.id_activity_moodle!, name: a.description });
+      if (!a.hidden || a.removed_at !== null) plan.updates.push({ id: a.id, description: a.description, type: a.type ?? '', hidden: true, removed_at: null });
+      continue;
+    }
+    if (a.removed_at !== null) continue;
     plan.updates.push({ id: a.id, description: a.description, type: a.type ?? '', hidden: a.hidden, removed_at: now });
     plan.removed++;
+    plan.removedList.push({ cmid: a.id_activity_moodle!, name: a.description });
   }
   return plan;
 }

@@ -5,6 +5,7 @@ import {
   MOODLE_OPTIONAL_FUNCTIONS,
   MOODLE_SYNC_FUNCTIONS,
   type MoodleSettingsInput,
+  type MoodleSyncActivity,
   type MoodleSyncProgress,
   type MoodleSyncResult,
   type MoodleSyncScope,
@@ -270,12 +271,27 @@ export class MoodleSyncService {
         let activitiesAdded = 0;
         let activitiesUpdated = 0;
         let activitiesRemoved = 0;
+        let removedActivities: MoodleSyncActivity[] = [];
+        let hiddenActivities: MoodleSyncActivity[] = [];
+        const activityWarnings: string[] = [];
         if (wantsActivities) {
-          const plan = planActivities(await this.repo.activities(trx, courseId), activitiesOf(contents));
+          // Course modules Moodle's grade report or completion still has (evidence that an
+          // activity missing from the contents is hidden from the token, not deleted).
+          const stillInMoodle = new Set<number>();
+          for (const g of grades.values()) for (const cmid of g.byCmid.keys()) stillInMoodle.add(cmid);
+          for (const statuses of completion.values()) for (const c of statuses) stillInMoodle.add(c.cmid);
+          const inContents = activitiesOf(contents);
+          const plan = planActivities(await this.repo.activities(trx, courseId), inContents, new Date(), stillInMoodle);
           // New activities go where the course maps their Moodle section, else to Formativa with a proposed section.
           activitiesAdded = await fileNewActivities(trx, courseId, contents, plan.inserts);
           activitiesRemoved = plan.removed;
           activitiesUpdated = (await this.repo.updateActivities(trx, plan.updates)) - plan.removed;
+          removedActivities = plan.removedList;
+          hiddenActivities = [
+            ...inContents.filter((a) => a.hidden).map((a) => ({ cmid: a.cmid, name: a.name, detail: MOODLE_MSG.hiddenDetail })),
+            ...plan.hiddenFromToken.map((a) => ({ ...a, detail: MOODLE_MSG.hiddenFromTokenDetail })),
+          ];
+          if (plan.hiddenFromToken.length) activityWarnings.push(MOODLE_MSG.hiddenActivitiesNotVisible(plan.hiddenFromToken.length));
         }
         let matching: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
         let rowsWritten = 0;
@@ -314,9 +330,14 @@ export class MoodleSyncService {
           activitiesAdded,
           activitiesUpdated,
           activitiesRemoved,
+          removedActivities,
+          hiddenActivities,
           suspended: suspended.size,
+          suspendedStudents: matching.matches
+            .filter((m) => suspended.has(m.user.id))
+            .map((m) => ({ source: 'local' as const, id: m.enrolment.id, rut: normalizeRut(m.enrolment.rut) ?? m.enrolment.rut, name: `${m.enrolment.name} ${m.enrolment.last_name}`.trim() })),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
-          errors: [...matching.errors, ...errors],
+          errors: [...activityWarnings, ...matching.errors, ...errors],
           moodleCalls: calls,
           startedAt: startedAt.toISOString(),
           finishedAt: new Date().toISOString(),

@@ -1,6 +1,6 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import SyncIcon from '@mui/icons-material/Sync';
-import type { MoodlePushRequest, MoodlePushResult, MoodleSyncIssue, MoodleSyncResult } from '@sigaf/contract';
+import type { MoodlePushRequest, MoodlePushResult, MoodleSyncActivity, MoodleSyncIssue, MoodleSyncResult } from '@sigaf/contract';
 import {
   Accordion,
   AccordionDetails,
@@ -87,6 +87,31 @@ function IssueList({ title, items }: { title: string; items: MoodleSyncIssue[] }
   );
 }
 
+function ActivityList({ title, items }: { title: string; items: MoodleSyncActivity[] }) {
+  if (!items.length) return null;
+  return (
+    <Accordion disableGutters variant="outlined">
+      <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+        <Typography variant="body2">
+          {title} ({items.length})
+        </Typography>
+      </AccordionSummary>
+      <AccordionDetails>
+        <Box component="ul" sx={{ m: 0, pl: 2, maxHeight: 220, overflow: 'auto' }}>
+          {items.map((a) => (
+            <li key={a.cmid}>
+              <Typography variant="body2">
+                {a.name}
+                {a.detail ? ` — ${a.detail}` : ''}
+              </Typography>
+            </li>
+          ))}
+        </Box>
+      </AccordionDetails>
+    </Accordion>
+  );
+}
+
 function Errors({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
   return (
@@ -112,6 +137,7 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
     ['missingLocally', result.missingLocally.length],
     ['activitiesAdded', result.activitiesAdded],
     ['activitiesRemoved', result.activitiesRemoved ?? 0],
+    ['hiddenActivities', result.hiddenActivities?.length ?? 0],
     ['suspended', result.suspended ?? 0],
     ['errors', result.errors.length],
   ];
@@ -126,6 +152,9 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
       <IssueList title={t('moodle.report.invalidRuts')} items={result.invalidRuts} />
       <IssueList title={t('moodle.report.missingInMoodle')} items={result.missingInMoodle} />
       <IssueList title={t('moodle.report.missingLocally')} items={result.missingLocally} />
+      <ActivityList title={t('moodle.report.activitiesRemoved')} items={result.removedActivities ?? []} />
+      <ActivityList title={t('moodle.report.hiddenActivities')} items={result.hiddenActivities ?? []} />
+      <IssueList title={t('moodle.report.suspended')} items={result.suspendedStudents ?? []} />
       <Errors title={t('moodle.report.errors')} items={result.errors} />
     </Box>
   );
