@@ -1,6 +1,7 @@
 /** The import's steps, table group by table group, in dependency order (catalogues first, alerts last). */
 import { normalizeRut, parseRut, formatRut } from '@sigaf/contract';
 import { encryptSecret } from '../../lib/crypto.js';
+import { lastAccessFromRelative } from './last-access.js';
 import type { Column } from './repository.js';
 import { CATALOGUES, WALLCLOCK, num, str, RunBase } from './run-base.js';
 import { LegacyImportRefused, type ImportReport } from './types.js';
@@ -193,6 +194,7 @@ export class Run extends RunBase {
       this.anomaly('course_registered_users', [], 'missing_drift_column', 'is_sincronized absent in the source: every enrolment is taken as synchronised', 'is_sincronized');
     }
     const seen = new Map<string, number>();
+    let relative = 0;
     const cols: Column[] = [['id', 'int'], ['course_id', 'int'], ['registered_user_id', 'int'], ['profile_id', 'int'], ['classroom_id', 'int'], ['final_status_id', 'int'],
       ['final_qualification', 'numeric'], ['final_qualification_moodle', 'text'], ['last_access_registered_moodle', 'wallclock'], ['last_access_text', 'text'], ['is_sincronized', 'boolean'],
       ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
@@ -217,19 +219,27 @@ export class Run extends RunBase {
         seen.set(key, id);
         this.enrolments.set(id, { id, course });
         const access = str(r.last_access_registered_moodle)?.trim() ?? null;
-        const accessAt = access && WALLCLOCK.test(access) ? access : null;
+        const stamps = this.stamps('course_registered_users', r);
+        let accessAt = access && WALLCLOCK.test(access) ? access : null;
         if (access && !accessAt && access.toLowerCase() !== 'nunca') {
-          this.anomaly('course_registered_users', [id], 'unreadable_date', 'last access kept as text only', `last_access_registered_moodle=${access}`);
+          // "3 días 4 horas": elapsed when the row was last synchronised (its updated_at).
+          const reference = r.updated_at ?? r.created_at;
+          accessAt = reference && WALLCLOCK.test(String(reference)) ? lastAccessFromRelative(access, String(reference)) : null;
+          if (accessAt) relative++;
+          else this.anomaly('course_registered_users', [id], 'unreadable_date', 'last access kept as text only', `last_access_registered_moodle=${access}`);
         }
         rows.push({
           id, course_id: course, registered_user_id: student, profile_id: this.ref('course_registered_users', 'profiles', id, r.profile_id ?? 1),
           classroom_id: this.ref('course_registered_users', 'classrooms', id, r.classroom_id ?? 1), final_status_id: this.ref('course_registered_users', 'final_statuses', id, r.final_status_id ?? 1),
           final_qualification: num(r.final_qualification), final_qualification_moodle: str(r.final_qualification_moodle),
           last_access_registered_moodle: accessAt, last_access_text: access, is_sincronized: hasDrift ? Number(r.is_sincronized) === 1 : true,
-          ...this.stamps('course_registered_users', r),
+          ...stamps,
         });
       }
       await this.write('course_registered_users', 'course_registered_users', cols, rows);
+    }
+    if (relative) {
+      this.report.notes.push(`course_registered_users: ${relative} últimos accesos escritos como tiempo transcurrido ("3 días 4 horas") se convirtieron en fecha contando hacia atrás desde la última actualización de la fila (updated_at): son fechas aproximadas. El texto original queda en last_access_text; la primera sincronización con Moodle las reemplaza por la fecha exacta.`);
     }
   }
 
