@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type mysql from 'mysql2/promise';
+import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import { decryptSecret } from '../src/lib/crypto.js';
 import { importLegacy, LegacyImportRefused, type ImportReport } from '../src/modules/legacy-import/service.js';
@@ -268,10 +269,35 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     await fillLegacyDatabase(legacy, { students: 8, drift: false });
     // A table added in a later version of SIGAF 1.x may be missing: a note, not an error.
     await legacy.query('DROP TABLE sigaf_nodrift.course_tutors');
+    // The initial administrator's e-mail is also a SIGAF 1.x account: the person keeps the legacy password.
+    const legacyAdminPassword = 'Clave-Vieja-Admin-9';
+    const hash = (await bcrypt.hash(legacyAdminPassword, 10)).replace(/^\$2b\$/, '$2y$');
+    await legacy.query(`INSERT INTO sigaf_nodrift.users (id, rut, name, mobile, email, password, is_first_login, role_id, created_at, updated_at)
+      SELECT 10, '11.111.111-1', 'Ana Legacy', '+56911111111', ?, ?, 1, id, '2024-01-02 10:00:00', '2024-01-02 10:00:00' FROM sigaf_nodrift.roles WHERE description = 'Administrador'`,
+    [TEST_ADMIN.email.toUpperCase(), hash]);
+    // Moodle's last access as SIGAF 1.x wrote it: the time elapsed at its last synchronisation.
+    await legacy.query(`UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '3 días 4 horas', updated_at = '2024-06-10 12:00:00' WHERE id = 1`);
+    await legacy.query(`UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '5 horas 10 minutos', updated_at = '2024-06-10 12:00:00' WHERE id = 2`);
     const other = await createTestContext();
     try {
       const r = await run(other, `${server.url}/sigaf_nodrift`);
       expect(r.notes).toContain('La tabla course_tutors no existe en el origen: nada que importar.');
+
+      // The legacy password signs in (and is upgraded); the initial one no longer does.
+      expect(r.legacyPasswordKept).toEqual([TEST_ADMIN.email]);
+      expect(r.notes.some((n) => n.includes(TEST_ADMIN.email) && n.includes('conserva su contraseña de SIGAF 1.x'))).toBe(true);
+      const old = await other.request({ method: 'POST', url: '/api/auth/login', payload: { email: TEST_ADMIN.email, password: TEST_ADMIN.password } });
+      expect(old.statusCode).toBe(401);
+      await other.login(TEST_ADMIN.email, legacyAdminPassword);
+
+      // Relative last accesses become approximate dates counted back from updated_at (Santiago, UTC-4 in June).
+      const access = await other.db.selectFrom('course_registered_users').select(['id', 'last_access_registered_moodle', 'last_access_text']).where('id', 'in', [1, 2]).orderBy('id').execute();
+      expect(access.map((a) => [a.id, a.last_access_registered_moodle?.toISOString(), a.last_access_text])).toEqual([
+        [1, '2024-06-07T12:00:00.000Z', '3 días 4 horas'],
+        [2, '2024-06-10T10:50:00.000Z', '5 horas 10 minutos'],
+      ]);
+      expect(r.anomalies.filter((a) => a.table === 'course_registered_users' && a.kind === 'unreadable_date')).toEqual([]);
+      expect(r.notes.some((n) => n.startsWith('course_registered_users: 2 últimos accesos') && n.includes('aproximadas'))).toBe(true);
       expect(r.anomalies.some((a) => a.kind === 'missing_drift_column' && a.table === 'course_registered_users')).toBe(true);
       const notSynced = await other.db.selectFrom('course_registered_users').select('id').where('is_sincronized', '=', false).execute();
       expect(notSynced).toEqual([]);

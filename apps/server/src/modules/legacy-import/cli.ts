@@ -92,7 +92,13 @@ async function main() {
   fs.writeFileSync(`${base}.md`, reportMarkdown(report));
   console.log('');
   console.log(report.dryRun ? 'Simulación terminada: no se escribió nada.' : 'Importación terminada.');
-  if (!report.dryRun && seeded.admin?.generated) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
+  for (const email of report.legacyPasswordKept) {
+    console.log(report.dryRun
+      ? `La cuenta ${email} ya existe aquí y también en SIGAF 1.x: al importar conservará su contraseña de SIGAF 1.x (no la inicial).`
+      : `La cuenta ${email} ya existía aquí: conserva su contraseña de SIGAF 1.x (la contraseña inicial deja de valer).`);
+  }
+  const keptAdmin = seeded.admin && report.legacyPasswordKept.includes(seeded.admin.email);
+  if (!report.dryRun && seeded.admin?.generated && !keptAdmin) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
   for (const [table, n] of Object.entries(report.tables)) console.log(`  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`);
   console.log('Catálogos (descripción → id; * = valor nuevo):');
   for (const [table, rows] of Object.entries(report.catalogues)) {

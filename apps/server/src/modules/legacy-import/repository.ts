@@ -47,6 +47,12 @@ export class LegacyImportRepository {
     return new Map(rows.map((r) => [r.email.toLowerCase(), r.id]));
   }
 
+  /** An account that already existed takes its SIGAF 1.x password (bcrypt) and first-login flag; its sessions end. */
+  async takeLegacyPassword(userId: number, password: string, isFirstLogin: number) {
+    await this.db.updateTable('users').set({ password, is_first_login: isFirstLogin }).where('id', '=', userId).execute();
+    await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+  }
+
   async firstAdminId(): Promise<number | undefined> {
     const r = await this.db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.role_id').select('users.id')
       .where('roles.key', 'in', ['admin', 'developer']).where('users.deleted_at', 'is', null).orderBy('users.id').executeTakeFirst();

@@ -72,7 +72,15 @@ export class Run extends RunBase {
         const existing = byEmail.get(email);
         if (existing !== undefined) {
           this.users.set(id, existing);
-          this.anomaly('users', [id], 'staff_already_present', 'the existing account is kept and used for this person', email);
+          const password = String(r.password ?? '');
+          if (existing > 0 && password) {
+            // Usually the initial administrator (ADMIN_EMAIL): the person keeps the password they
+            // had in SIGAF 1.x (bcrypt, accepted at sign-in and upgraded), not the new one.
+            await this.repo.takeLegacyPassword(existing, password, num(r.is_first_login) ?? 0);
+            this.report.legacyPasswordKept.push(email);
+            this.report.notes.push(`La cuenta ${email} ya existía en este sistema (el administrador inicial): conserva su contraseña de SIGAF 1.x; la contraseña inicial (generada o ADMIN_PASSWORD) deja de valer para ella.`);
+          }
+          this.anomaly('users', [id], 'staff_already_present', `the existing account is kept and used for this person${existing > 0 && password ? ', with its SIGAF 1.x password' : ''}`, email);
           continue;
         }
         // A RUT repeated on several accounts is kept on each, as SIGAF 1.x allowed (one role per account).

@@ -12,7 +12,7 @@ export * from './types.js';
  * docs/operations/migration-from-sigaf-1.md; every case is listed in the report with source ids.
  */
 export async function importLegacy(db: Database, opts: ImportOptions): Promise<ImportReport> {
-  const report: ImportReport = { dryRun: !!opts.dryRun, startedAt: new Date().toISOString(), tables: {}, catalogues: {}, anomalies: [], anomalyCounts: {}, notes: [] };
+  const report: ImportReport = { dryRun: !!opts.dryRun, startedAt: new Date().toISOString(), tables: {}, catalogues: {}, anomalies: [], anomalyCounts: {}, notes: [], legacyPasswordKept: [] };
   // The source first (reachable, the tables SIGAF 1.x always had): nothing is written before.
   const source = opts.source ?? (await LegacySource.openChecked(opts.from));
   const size = opts.batchSize ?? 5000;

@@ -22,6 +22,8 @@ export interface ImportReport {
   anomalies: Anomaly[];
   anomalyCounts: Record<string, number>;
   notes: string[];
+  /** E-mails of accounts that existed here (the initial administrator) and take their SIGAF 1.x password. */
+  legacyPasswordKept: string[];
 }
 
 export interface Progress {
