@@ -110,6 +110,8 @@ export const configSchema = z.object({
   /** Moodle web services: time limit of one call, retries of a failed read (network, 5xx), calls in flight per sync, enrolled users per page. */
   MOODLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   MOODLE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** How long a queued sync keeps going back to the queue (with the jobs' backoff) while Moodle is down, restarting or in maintenance, since it was queued. */
+  MOODLE_OUTAGE_WAIT_MS: z.coerce.number().int().min(0).default(45 * 60_000),
   MOODLE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Largest Moodle answer read, compressed or decoded, in MB (a whole course's grade report of 10,000 students × 50 activities is 125 MB). */

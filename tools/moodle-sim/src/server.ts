@@ -13,7 +13,7 @@ import type { Site } from './site.js';
  * benchmarks; `/__sim` shows the call log and takes fault rules at run time.
  */
 
-export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson';
+export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'terminated' | 'maintenance' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -307,9 +307,16 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
         case 'notjson':
           res.writeHead(200, { 'Content-type': 'text/html; charset=utf-8' });
           return res.end('<!DOCTYPE html><html><body>Moodle login</body></html>');
+        case 'terminated':
+          // The web server stopped mid-request (a restart): a 200 whose body is not Moodle's answer.
+          res.writeHead(200, { 'Content-type': 'text/html; charset=utf-8' });
+          return res.end('Terminated: 15\n');
         case 'invalidtoken':
           res.writeHead(200, format === 'json' ? JSON_HEADERS : XML_HEADERS);
           return res.end(errorBody(site, invalidToken(), format));
+        case 'maintenance':
+          res.writeHead(200, format === 'json' ? JSON_HEADERS : XML_HEADERS);
+          return res.end(errorBody(site, moodleException('sitemaintenance', 'Site is undergoing maintenance and is currently not available'), format));
         case 'gzipbomb':
         case 'hugename':
         case 'hugejson':

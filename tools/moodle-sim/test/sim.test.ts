@@ -108,6 +108,29 @@ describe('moodle-sim: faults, latency, switches', () => {
     sim.faults.splice(0, sim.faults.length);
   });
 
+  it('a web server stopping mid-request ("Terminated: 15") and maintenance mode: transient once Moodle has answered, not a wrong URL', async () => {
+    // First call of a client: nothing says the URL is right, so it reads as not JSON.
+    sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'notjson', retryable: false });
+    // After an answer in JSON: cut short, retryable, and retried by the client itself.
+    const c = client();
+    await c.getSiteInfo();
+    sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
+    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'interrupted', retryable: true });
+    sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
+    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).rejects.toMatchObject({ code: 'notjson' });
+    const r = client({ retries: 1, retryDelayMs: 1 });
+    await r.getSiteInfo();
+    sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
+    await expect(r.getSiteInfo()).resolves.toMatchObject({ sitename: 'Sim Test Moodle' });
+    // Moodle's login page stays a wrong URL even mid-run.
+    sim.faults.splice(0, sim.faults.length, { kind: 'notjson', times: 1 });
+    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'notjson', retryable: false });
+    sim.faults.splice(0, sim.faults.length, { kind: 'maintenance', times: 1 });
+    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'sitemaintenance', message: 'Moodle está en mantenimiento' });
+    sim.faults.splice(0, sim.faults.length);
+  });
+
   it('adds latency, and answers 403 with an empty body when web services are off', async () => {
     sim.latencyMs = 60;
     const started = Date.now();

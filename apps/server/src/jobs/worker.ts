@@ -22,6 +22,8 @@ export interface JobContext<P = unknown> {
   payload: P;
   /** 1 on the first run. */
   attempt: number;
+  /** When the job was queued (a handler may retry for a while since then). */
+  queuedAt: Date;
   maxAttempts: number;
   /** A failure now marks the job failed instead of retrying it. */
   isLastAttempt: boolean;
@@ -266,6 +268,7 @@ export class JobWorker {
           type: job.type,
           payload: job.payload,
           attempt: job.attempts,
+          queuedAt: new Date(job.created_at),
           maxAttempts: job.max_attempts,
           isLastAttempt: job.attempts >= job.max_attempts,
           signal: controller.signal,

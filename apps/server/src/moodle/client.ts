@@ -94,6 +94,19 @@ export function interpretResponse<F extends MoodleFunction>(wsfunction: F, raw: 
   return result.data;
 }
 
+/** Moodle's login page (a wrong URL or a site that asks to sign in), as opposed to any other non-JSON answer. */
+const LOGIN_PAGE = /page-login-index|login\/index\.php|\blogin\b/i;
+
+/**
+ * A non-JSON answer, on a client whose earlier calls were answered in JSON, that is neither XML
+ * nor Moodle's login page: the web server stopped or restarted mid-request (e.g. a 200 with
+ * "Terminated: 15"). The URL is right, so it is transient.
+ */
+export function interruptedAnswer(raw: RawResponse): boolean {
+  const text = 'body' in raw ? raw.body : 'text' in raw ? raw.text : '';
+  return !/^\s*<\?xml|^\s*<(RESPONSE|EXCEPTION)\b/i.test(text) && !LOGIN_PAGE.test(text);
+}
+
 /** A counting semaphore: at most `limit` holders at a time, first come first served. */
 class Semaphore {
   private active = 0;
@@ -162,6 +175,8 @@ export class MoodleClient {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  /** A call of this client was answered (in JSON): a later non-JSON answer is not a wrong URL. */
+  private answered = false;
   private readonly allowedRoleIds: readonly number[];
   /** Calls in flight at most. */
   private readonly concurrency: number;
@@ -191,7 +206,16 @@ export class MoodleClient {
       const started = Date.now();
       try {
         const raw = await this.gate.run(() => this.send(wsfunction, body));
-        const data = interpretResponse(wsfunction, raw);
+        let data: MoodleResponse<F>;
+        try {
+          data = interpretResponse(wsfunction, raw);
+        } catch (e) {
+          if (e instanceof MoodleError && e.code === 'notjson' && this.answered && interruptedAnswer(raw)) {
+            throw new MoodleError({ code: 'interrupted', wsfunction, httpStatus: raw.status, detail: e.message, retryable: true, cause: e });
+          }
+          throw e;
+        }
+        this.answered = true;
         this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started });
         return data;
       } catch (e) {

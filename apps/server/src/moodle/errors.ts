@@ -12,6 +12,7 @@ export type MoodleTransportCode =
   | 'timeout'
   | 'http'
   | 'notjson'
+  | 'interrupted'
   | 'invalidresponse'
   | 'toolarge'
   | 'passwordpolicy'
@@ -39,6 +40,7 @@ const MESSAGES: Record<string, string> = {
   timeout: 'Moodle no respondió a tiempo',
   http: 'Moodle respondió con un error HTTP',
   notjson: 'La respuesta de Moodle no es JSON: revise la URL del sitio',
+  interrupted: 'Moodle cortó la respuesta (su servidor web se detuvo o reinició durante la llamada)',
   invalidresponse: 'Respuesta inesperada de Moodle',
   toolarge: 'La respuesta de Moodle supera el tamaño admitido y no se leyó',
   passwordpolicy: 'La contraseña no cumple la política de contraseñas de Moodle',

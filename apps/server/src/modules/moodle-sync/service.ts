@@ -30,6 +30,9 @@ import type { MoodleSyncRepository } from './repository.js';
 export const MOODLE_SYNC_JOB = 'moodle.sync';
 const JOB_TIMEOUT_MS = 60 * 60_000;
 const PROGRESS_EVERY_MS = 250;
+/** Attempts of a sync: bounded by time for Moodle outages (MOODLE_OUTAGE_WAIT_MS), by OTHER_FAILURE_ATTEMPTS for anything else. */
+const SYNC_MAX_ATTEMPTS = 100;
+const OTHER_FAILURE_ATTEMPTS = 3;
 
 /** Errors about one student that do not stop a course's sync (they are reported). */
 const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
@@ -67,9 +70,15 @@ export class MoodleSyncService {
         try {
           return await this.syncCourse(job.payload.courseId, { scope: 'full', jobId: job.id, signal: job.signal, onProgress: (p) => job.progress(p) });
         } catch (e) {
-          // Transient Moodle failures are retried by the queue; anything else will not get better.
-          if (isMoodleError(e) && e.retryable) throw new Error(e.message);
+          // Moodle down, restarting or in maintenance: back to the queue (the worker's backoff)
+          // for OTHER_FAILURE_ATTEMPTS attempts and then as long as MOODLE_OUTAGE_WAIT_MS have not
+          // passed since the sync was queued; anything else will not get better.
+          if (isMoodleError(e) && (e.retryable || e.code === 'sitemaintenance')) {
+            if (job.attempt < OTHER_FAILURE_ATTEMPTS || Date.now() - job.queuedAt.getTime() < this.config.MOODLE_OUTAGE_WAIT_MS) throw new Error(e.message);
+            throw new PermanentJobError(e.message);
+          }
           if (isMoodleError(e) || e instanceof AppError) throw new PermanentJobError(e.message);
+          if (job.attempt >= OTHER_FAILURE_ATTEMPTS) throw new PermanentJobError(e instanceof Error ? e.message : String(e));
           throw e;
         }
       },
@@ -93,7 +102,7 @@ export class MoodleSyncService {
    * call queue.notify() after the commit.
    */
   async queueSync(trx: Database, courseId: number) {
-    const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: 3 }, trx);
+    const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: SYNC_MAX_ATTEMPTS }, trx);
     if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
     return job;
   }
