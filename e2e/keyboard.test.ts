@@ -62,7 +62,17 @@ async function expectVisibleFocus(page: Page, what: string) {
           return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderTopColor, s.borderTopWidth, s.backgroundColor].join(',');
         })
         .join('|');
-    const wait = () => new Promise((res) => setTimeout(res, 350));
+    // Until the focus styles have settled: a frame for the change to start its transitions, then
+    // the end of every running CSS transition (an animation that loops is not waited for).
+    const wait = async () => {
+      await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+      await Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a instanceof CSSTransition)
+          .map((a) => a.finished.catch(() => undefined)),
+      );
+    };
     await wait();
     const withFocus = look();
     el.blur();
@@ -180,8 +190,7 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await expectVisibleFocus(page, 'first control of the ticket dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await page.waitForTimeout(300);
-    expect(await focused(page)).toEqual(opener);
+    await expect.poll(() => focused(page), { timeout: 10_000 }).toEqual(opener);
     await expectVisibleFocus(page, 'open action after Escape');
 
     // Open again, write the contact attempt, save.
@@ -199,9 +208,10 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.getByText('El ticket se ha editado correctamente.').first().waitFor();
     await dialog.waitFor({ state: 'detached' });
-    await page.waitForTimeout(300);
-    const back = await focused(page);
-    expect({ field: back.field, rowId: back.rowId }).toEqual({ field: opener.field, rowId: opener.rowId });
+    await expect.poll(async () => {
+      const back = await focused(page);
+      return { field: back.field, rowId: back.rowId };
+    }, { timeout: 10_000 }).toEqual({ field: opener.field, rowId: opener.rowId });
     await expectVisibleFocus(page, 'open action after saving');
     await context.close();
   });
