@@ -78,7 +78,15 @@ describeE2E('stored texts shown in the UI never run as script', () => {
   }
 
   async function assertInert(page: Page, ran: string[], where: string) {
-    await page.waitForTimeout(300);
+    // A payload runs on insertion (svg onload) or when its image fails (img onerror): every image
+    // of the page and of its frames that may run scripts loaded or failed (the event is fired in
+    // the same task), then a frame and a task more. A frame sandboxed without scripts runs none.
+    for (const frame of page.frames()) {
+      const sandbox = frame === page.mainFrame() ? null : await (await frame.frameElement()).getAttribute('sandbox');
+      if (sandbox !== null && !sandbox.split(/\s+/).includes('allow-scripts')) continue;
+      await frame.waitForFunction(() => [...document.images].every((img) => img.complete));
+      await frame.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+    }
     const flag = await page.evaluate(() => (window as unknown as { __xss?: number }).__xss);
     expect(flag, `${where}: a payload ran`).toBeUndefined();
     expect(ran, where).toEqual([]);
