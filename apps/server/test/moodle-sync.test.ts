@@ -636,6 +636,27 @@ describe('Moodle as it really behaves', () => {
     }
   });
 
+  it('a token that sees ID numbers but not usernames: a student whose RUT is only in the username is listed once as not visible, not invalid nor missing, and stays synchronised', async () => {
+    const m = await fresh();
+    try {
+      expect((await m.sync()).found).toBe(2);
+      // showuseridentity=email,idnumber and no moodle/user:viewalldetails: Bruno's RUT is in his username only.
+      m.site.settings.showuseridentity = ['email', 'idnumber'];
+      const platform = (await ctx.db.selectFrom('courses as c').innerJoin('categories as k', 'k.id', 'c.category_id').select('k.platform_id').where('c.id', '=', m.course).executeTakeFirstOrThrow()).platform_id;
+      expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: m.server.url, token: 'limitedteachertoken00000000000000' })).status).toBe(200);
+      const r = await m.sync();
+      expect(r.found).toBe(1);
+      expect(r.identityHidden).toContainEqual({ source: 'moodle', id: 4, rut: null, name: 'Bruno Costa', detail: MOODLE_MSG.identityHiddenDetail });
+      expect(r.invalidRuts.filter((i) => i.source === 'moodle')).toEqual([]);
+      expect(r.missingInMoodle).toEqual([]);
+      expect(r.errors).toContain(MOODLE_MSG.identityPartial(r.identityHidden!.length, 1));
+      expect(await enrolmentRow(m.ids.bruno!)).toMatchObject({ is_sincronized: true });
+      expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true });
+    } finally {
+      await m.server.close();
+    }
+  });
+
   it('a token that cannot see hidden activities: a hidden activity still in the grade report is marked hidden, not removed, and named in the report', async () => {
     const m = await fresh();
     try {

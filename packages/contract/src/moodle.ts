@@ -47,6 +47,9 @@ export const MOODLE_MSG = {
   hiddenActivitiesNotVisible: (n: number) =>
     `${n} actividad(es) oculta(s) en Moodle no aparecen en el contenido del curso porque el usuario del token no tiene la capacidad moodle/course:viewhiddenactivities; siguen en las calificaciones o el avance de Moodle, así que se marcan como ocultas, no como eliminadas. Una actividad oculta sin calificaciones ni avance no se puede distinguir de una eliminada: agregue esa capacidad al usuario del token.`,
   hiddenDetail: 'Oculta en Moodle',
+  identityHiddenDetail: 'Moodle no entrega su nombre de usuario al usuario del token y su número de ID no es un RUT: no se puede reconocer',
+  identityPartial: (hidden: number, unverified: number) =>
+    `Moodle no entregó el nombre de usuario de ${hidden} estudiante(s) sin RUT en su número de ID (el usuario del token necesita moodle/user:viewalldetails o "username" en showuseridentity); ${unverified} matriculado(s) de SIGAF no encontrados se dejaron como estaban, sin marcarlos "Sin sincronizar".`,
   hiddenFromTokenDetail: 'Oculta en Moodle (el usuario del token no ve actividades ocultas)',
   syncQueued: 'Sincronización en cola.',
   syncRunning: 'Ya hay una sincronización en curso para este curso.',
@@ -168,6 +171,12 @@ export interface MoodleSyncResult {
   missingInMoodle: MoodleSyncIssue[];
   /** Moodle students (valid RUT) not enrolled in the local course. */
   missingLocally: MoodleSyncIssue[];
+  /**
+   * Moodle students whose RUT could be in their username, which Moodle did not send to the
+   * token's user: not recognised, and not counted as invalid nor missing (absent from results of
+   * older versions).
+   */
+  identityHidden?: MoodleSyncIssue[];
   activitiesAdded: number;
   activitiesUpdated: number;
   /** Activities Moodle no longer has: marked "Eliminada en Moodle", kept for history, out of progress. */

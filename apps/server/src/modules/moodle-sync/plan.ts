@@ -1,4 +1,6 @@
-import { MOODLE_ACTIVITY_STATUS, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue } from '@sigaf/contract';
+import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue } from '@sigaf/contract';
+
+const MOODLE_IDENTITY_HIDDEN_DETAIL = MOODLE_MSG.identityHiddenDetail;
 import type { MoodleActivityCompletion, MoodleEnrolledUser, MoodleGradeItem, MoodleSection, MoodleUserGrades } from '../../moodle/schemas.js';
 
 /**
@@ -62,6 +64,14 @@ export interface Matching {
   invalidRuts: MoodleSyncIssue[];
   missingInMoodle: MoodleSyncIssue[];
   missingLocally: MoodleSyncIssue[];
+  /**
+   * Moodle students without a valid RUT in their ID number whose username Moodle did not send
+   * (the token's user may not see it: showuseridentity without username, no
+   * moodle/user:viewalldetails): their RUT may be there, so they are neither invalid nor missing.
+   */
+  identityHidden?: MoodleSyncIssue[];
+  /** Local enrolments not matched while some students' usernames were hidden: left as they were. */
+  unverified?: Set<number>;
   errors: string[];
 }
 
@@ -87,7 +97,9 @@ export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly M
   for (const user of [...moodle].sort((a, b) => a.id - b.id)) {
     const found = moodleRutOf(user);
     if (!found) {
-      if (isMoodleStudent(user)) {
+      if (isMoodleStudent(user) && user.username === undefined) {
+        (out.identityHidden ??= []).push({ source: 'moodle', id: user.id, rut: null, name: user.fullname, detail: MOODLE_IDENTITY_HIDDEN_DETAIL });
+      } else if (isMoodleStudent(user)) {
         out.invalidRuts.push({ source: 'moodle', id: user.id, rut: user.idnumber || user.username || null, name: user.fullname, detail: 'Sin RUT válido en idnumber ni en username' });
       }
       continue;
@@ -107,6 +119,10 @@ export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly M
       continue;
     }
     const hit = byRut.get(rut);
+    if (!hit && out.identityHidden?.length) {
+      (out.unverified ??= new Set()).add(enrolment.id);
+      continue;
+    }
     if (!hit) {
       out.missingInMoodle.push({ source: 'local', id: enrolment.id, rut, name: localName(enrolment) });
       continue;
@@ -372,7 +388,7 @@ export function planPeople(input: PeopleInput): PeoplePlan {
   }
   // Synced before, not in Moodle's course any more: no longer synchronised (their data stays).
   for (const e of input.enrolments) {
-    if (!matchedEnrolments.has(e.id) && e.is_sincronized) {
+    if (!matchedEnrolments.has(e.id) && e.is_sincronized && !input.matching.unverified?.has(e.id)) {
       plan.enrolments.push({ ...e, is_sincronized: false, moodle_suspended: false });
     }
   }

@@ -334,6 +334,7 @@ export class MoodleSyncService {
           invalidRuts: matching.invalidRuts,
           found: matching.matches.length,
           missingInMoodle: matching.missingInMoodle,
+          identityHidden: matching.identityHidden ?? [],
           // A one-student sync reports on that student only.
           missingLocally: o.enrolmentId ? [] : matching.missingLocally,
           activitiesAdded,
@@ -346,7 +347,12 @@ export class MoodleSyncService {
             .filter((m) => suspended.has(m.user.id))
             .map((m) => ({ source: 'local' as const, id: m.enrolment.id, rut: normalizeRut(m.enrolment.rut) ?? m.enrolment.rut, name: `${m.enrolment.name} ${m.enrolment.last_name}`.trim() })),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
-          errors: [...activityWarnings, ...matching.errors, ...errors],
+          errors: [
+            ...activityWarnings,
+            ...(matching.identityHidden?.length ? [MOODLE_MSG.identityPartial(matching.identityHidden.length, matching.unverified?.size ?? 0)] : []),
+            ...matching.errors,
+            ...errors,
+          ],
           moodleCalls: calls,
           startedAt: startedAt.toISOString(),
           finishedAt: new Date().toISOString(),

@@ -152,6 +152,7 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
       <IssueList title={t('moodle.report.invalidRuts')} items={result.invalidRuts} />
       <IssueList title={t('moodle.report.missingInMoodle')} items={result.missingInMoodle} />
       <IssueList title={t('moodle.report.missingLocally')} items={result.missingLocally} />
+      <IssueList title={t('moodle.report.identityHidden')} items={result.identityHidden ?? []} />
       <ActivityList title={t('moodle.report.activitiesRemoved')} items={result.removedActivities ?? []} />
       <ActivityList title={t('moodle.report.hiddenActivities')} items={result.hiddenActivities ?? []} />
       <IssueList title={t('moodle.report.suspended')} items={result.suspendedStudents ?? []} />
