@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 
-import { LegacyImportRefused } from './types.js';
+import { LegacyImportRefused } from './refused.js';
 
 export type LegacyRow = Record<string, unknown>;
 

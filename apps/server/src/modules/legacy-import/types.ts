@@ -45,4 +45,4 @@ export interface ImportOptions {
   prepare?: (trx: Database) => Promise<void>;
 }
 
-export class LegacyImportRefused extends Error {}
+export { LegacyImportRefused } from './refused.js';
