@@ -528,8 +528,8 @@ describe('a generated site', () => {
       expect(r.invalidRuts.map((i) => i.source)).toEqual(g.people.filter((p) => !p.rut).map(() => 'moodle'));
       expect(r.missingInMoodle).toEqual([]);
       expect(r.activitiesAdded).toBe(9 + 6);
-      // Contents, enrolled users (81 people, pages of 2), grades, completion per student.
-      expect(r.moodleCalls).toBe(1 + 41 + 1 + r.found);
+      // Contents, enrolled users (81 people, pages of 2), the matched users' accounts (suspended?), grades, completion per student.
+      expect(r.moodleCalls).toBe(1 + 41 + 1 + 1 + r.found);
       const statuses = await db
         .selectFrom('course_registered_users')
         .select(['status_moodle', sql<number>`count(*)`.as('n')])
@@ -592,13 +592,21 @@ describe('Moodle as it really behaves', () => {
       m.site.enrolment(4, 3)!.status = 1;
       const r = await m.sync();
       expect(r.suspended).toBe(1);
-      expect(r.suspendedStudents).toEqual([{ source: 'local', id: m.ids.ana, rut: normalizeRut(RUT.ana), name: 'Ana Silva' }]);
+      expect(r.suspendedStudents).toEqual([{ source: 'local', id: m.ids.ana, rut: normalizeRut(RUT.ana), name: 'Ana Silva', detail: MOODLE_MSG.enrolmentSuspended }]);
       expect(await resultRow(m.ids.ana!, 2)).toEqual(before);
       expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ is_sincronized: true, moodle_suspended: true });
       m.site.enrolment(4, 3)!.status = 0;
       await m.sync();
       expect(await enrolmentRow(m.ids.ana!)).toMatchObject({ moodle_suspended: false });
       expect(await resultRow(m.ids.ana!, 2)).toEqual(before);
+      // A suspended account (the Moodle user, its enrolment active) is recognised too, and named.
+      m.site.user(4)!.suspended = true;
+      const account = await m.sync();
+      expect(account.suspendedStudents).toEqual([{ source: 'local', id: m.ids.bruno, rut: normalizeRut(RUT.bruno), name: 'Bruno Costa', detail: MOODLE_MSG.accountSuspended }]);
+      expect(await enrolmentRow(m.ids.bruno!)).toMatchObject({ is_sincronized: true, moodle_suspended: true });
+      m.site.user(4)!.suspended = false;
+      await m.sync();
+      expect(await enrolmentRow(m.ids.bruno!)).toMatchObject({ moodle_suspended: false });
     } finally {
       await m.server.close();
     }

@@ -47,6 +47,8 @@ export const MOODLE_MSG = {
   hiddenActivitiesNotVisible: (n: number) =>
     `${n} actividad(es) oculta(s) en Moodle no aparecen en el contenido del curso porque el usuario del token no tiene la capacidad moodle/course:viewhiddenactivities; siguen en las calificaciones o el avance de Moodle, así que se marcan como ocultas, no como eliminadas. Una actividad oculta sin calificaciones ni avance no se puede distinguir de una eliminada: agregue esa capacidad al usuario del token.`,
   hiddenDetail: 'Oculta en Moodle',
+  accountSuspended: 'Cuenta suspendida en Moodle',
+  enrolmentSuspended: 'Matrícula suspendida en Moodle',
   identityHiddenDetail: 'Moodle no entrega su nombre de usuario al usuario del token y su número de ID no es un RUT: no se puede reconocer',
   identityPartial: (hidden: number, unverified: number) =>
     `Moodle no entregó el nombre de usuario de ${hidden} estudiante(s) sin RUT en su número de ID (el usuario del token necesita moodle/user:viewalldetails o "username" en showuseridentity); ${unverified} matriculado(s) de SIGAF no encontrados se dejaron como estaban, sin marcarlos "Sin sincronizar".`,

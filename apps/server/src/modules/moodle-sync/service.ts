@@ -35,6 +35,8 @@ const SYNC_MAX_ATTEMPTS = 100;
 const OTHER_FAILURE_ATTEMPTS = 3;
 
 /** Errors about one student that do not stop a course's sync (they are reported). */
+/** core_user_get_users_by_field not in the service, or not allowed: suspended accounts stay unknown. */
+const ACCOUNT_CHECK_UNAVAILABLE = new Set(['accessexception', 'nopermissions', 'invalidparameter']);
 const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
 
 export interface SyncOptions {
@@ -228,6 +230,17 @@ export class MoodleSyncService {
       const suspended = new Set<number>();
       const completion = new Map<number, MoodleActivityCompletion[]>();
       const students = before?.matches.filter((m) => isMoodleStudent(m.user)) ?? [];
+      // A suspended account (the Moodle user, not the enrolment) is not in the participants'
+      // answer: core_user_get_users_by_field says it (optional function; without it, unknown).
+      const suspendedAccounts = new Set<number>();
+      if (wantsProgress && students.length) {
+        try {
+          for (const u of await client.getUsersByField('id', students.map((m) => m.user.id))) if (u.suspended) suspendedAccounts.add(u.id);
+        } catch (e) {
+          if (!isMoodleError(e) || !ACCOUNT_CHECK_UNAVAILABLE.has(e.code)) throw e;
+        }
+        for (const id of suspendedAccounts) suspended.add(id);
+      }
       if (wantsProgress && students.length) {
         await progress('grades', 'Leyendo calificaciones');
         // The grade report (one long call for the whole course) is read while the students'
@@ -345,7 +358,13 @@ export class MoodleSyncService {
           suspended: suspended.size,
           suspendedStudents: matching.matches
             .filter((m) => suspended.has(m.user.id))
-            .map((m) => ({ source: 'local' as const, id: m.enrolment.id, rut: normalizeRut(m.enrolment.rut) ?? m.enrolment.rut, name: `${m.enrolment.name} ${m.enrolment.last_name}`.trim() })),
+            .map((m) => ({
+              source: 'local' as const,
+              id: m.enrolment.id,
+              rut: normalizeRut(m.enrolment.rut) ?? m.enrolment.rut,
+              name: `${m.enrolment.name} ${m.enrolment.last_name}`.trim(),
+              detail: suspendedAccounts.has(m.user.id) ? MOODLE_MSG.accountSuspended : MOODLE_MSG.enrolmentSuspended,
+            })),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
           errors: [
             ...activityWarnings,
