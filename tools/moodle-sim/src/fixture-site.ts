@@ -1,6 +1,7 @@
 import { ALL_FUNCTIONS } from './functions.js';
 import { LOREM } from './lorem.js';
-import { createSite, type Site } from './site.js';
+import { createSite } from './new-site.js';
+import type { Site } from './site.js';
 
 /**
  * The site the recorded fixtures came from (fixtures/MOODLE-CONTRACT.md, "The site the

@@ -1,6 +1,7 @@
 import { computeDv } from '@sigaf/contract';
 import { ALL_FUNCTIONS } from './functions.js';
-import { createSite, type CompletionRule, type Site, type SimModule } from './site.js';
+import { createSite } from './new-site.js';
+import type { CompletionRule, Site, SimModule } from './site.js';
 
 /**
  * A generated Moodle site for development and benchmarks: courses of SIGAF's shape (units of

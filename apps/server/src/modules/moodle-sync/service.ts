@@ -2,9 +2,6 @@ import {
   MOODLE_MSG,
   MSG,
   normalizeRut,
-  MOODLE_OPTIONAL_FUNCTIONS,
-  MOODLE_SYNC_FUNCTIONS,
-  type MoodleSettingsInput,
   type MoodleSyncActivity,
   type MoodleSyncProgress,
   type MoodleSyncResult,
@@ -13,12 +10,11 @@ import {
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, invalid, notFound } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobHandlers } from '../../jobs/worker.js';
-import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
-import { mapConcurrent, MoodleClient, normalizeMoodleUrl, SYNC_USER_FIELDS } from '../../moodle/client.js';
-import { isMoodleError, MoodleError } from '../../moodle/errors.js';
+import { mapConcurrent, SYNC_USER_FIELDS } from '../../moodle/client.js';
+import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { fileNewActivities } from './section-map.service.js';
@@ -34,9 +30,9 @@ const PROGRESS_EVERY_MS = 250;
 const SYNC_MAX_ATTEMPTS = 100;
 const OTHER_FAILURE_ATTEMPTS = 3;
 
-/** Errors about one student that do not stop a course's sync (they are reported). */
 /** core_user_get_users_by_field not in the service, or not allowed: suspended accounts stay unknown. */
 const ACCOUNT_CHECK_UNAVAILABLE = new Set(['accessexception', 'nopermissions', 'invalidparameter']);
+/** Errors about one student that do not stop a course's sync (they are reported). */
 const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
 
 export interface SyncOptions {

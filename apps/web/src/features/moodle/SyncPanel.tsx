@@ -62,23 +62,21 @@ function JobProgress({ progress, label }: { progress: { done: number; total: num
   );
 }
 
-function IssueList({ title, items }: { title: string; items: MoodleSyncIssue[] }) {
-  if (!items.length) return null;
+/** A folded list of named entries of a report: the title with the count, then one line each. */
+function NamedList({ title, lines }: { title: string; lines: Array<{ key: string; text: string }> }) {
+  if (!lines.length) return null;
   return (
     <Accordion disableGutters variant="outlined">
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>
         <Typography variant="body2">
-          {title} ({items.length})
+          {title} ({lines.length})
         </Typography>
       </AccordionSummary>
       <AccordionDetails>
         <Box component="ul" sx={{ m: 0, pl: 2, maxHeight: 220, overflow: 'auto' }}>
-          {items.map((i) => (
-            <li key={`${i.source}-${i.id}`}>
-              <Typography variant="body2">
-                {i.rut ?? '—'} · {i.name}
-                {i.detail ? ` — ${i.detail}` : ''}
-              </Typography>
+          {lines.map((l) => (
+            <li key={l.key}>
+              <Typography variant="body2">{l.text}</Typography>
             </li>
           ))}
         </Box>
@@ -87,29 +85,14 @@ function IssueList({ title, items }: { title: string; items: MoodleSyncIssue[] }
   );
 }
 
+const withDetail = (text: string, detail?: string | null) => (detail ? `${text} — ${detail}` : text);
+
+function IssueList({ title, items }: { title: string; items: MoodleSyncIssue[] }) {
+  return <NamedList title={title} lines={items.map((i) => ({ key: `${i.source}-${i.id}`, text: withDetail(`${i.rut ?? '—'} · ${i.name}`, i.detail) }))} />;
+}
+
 function ActivityList({ title, items }: { title: string; items: MoodleSyncActivity[] }) {
-  if (!items.length) return null;
-  return (
-    <Accordion disableGutters variant="outlined">
-      <AccordionSummary expandIcon={<ExpandMoreIcon />}>
-        <Typography variant="body2">
-          {title} ({items.length})
-        </Typography>
-      </AccordionSummary>
-      <AccordionDetails>
-        <Box component="ul" sx={{ m: 0, pl: 2, maxHeight: 220, overflow: 'auto' }}>
-          {items.map((a) => (
-            <li key={a.cmid}>
-              <Typography variant="body2">
-                {a.name}
-                {a.detail ? ` — ${a.detail}` : ''}
-              </Typography>
-            </li>
-          ))}
-        </Box>
-      </AccordionDetails>
-    </Accordion>
-  );
+  return <NamedList title={title} lines={items.map((a) => ({ key: String(a.cmid), text: withDetail(a.name, a.detail) }))} />;
 }
 
 function Errors({ title, items }: { title: string; items: string[] }) {
