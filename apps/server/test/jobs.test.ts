@@ -96,6 +96,25 @@ describe('job queue', () => {
 });
 
 describe('job worker', () => {
+  it("a type's own longest wait between attempts caps the worker's backoff", async () => {
+    const capped = type('capped');
+    const handlers = new JobHandlers();
+    handlers.register(capped, async () => {
+      throw new Error('aún no');
+    }, { retryMaxMs: 1000 });
+    const a = await queue.enqueue(capped, {}, { maxAttempts: 5 });
+    // The worker alone would wait at least 100 s after the first failure.
+    const w = worker(handlers, { retryBaseMs: 100_000, retryMaxMs: 3_600_000 });
+    w.start();
+    try {
+      await waitFor(async () => (await job(a.id)).attempts === 1 && (await job(a.id)).status === 'queued', 10_000, 'the first failure');
+    } finally {
+      await w.stop();
+    }
+    const wait = +new Date((await job(a.id)).run_at) - Date.now();
+    expect(wait).toBeLessThanOrEqual(1200);
+  });
+
   it('runs handlers by type with progress, retries failures, fails permanent errors at once', async () => {
     const ok = type('ok');
     const flaky = type('flaky');

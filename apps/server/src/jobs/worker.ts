@@ -38,6 +38,8 @@ export type JobHandler<P = unknown, R = unknown> = (job: JobContext<P>) => Promi
 export interface JobHandlerOptions {
   /** A run taking longer is aborted and counted as a failed attempt. */
   timeoutMs?: number;
+  /** Longest wait between two attempts of this type (else the worker's retryMaxMs, else an hour). */
+  retryMaxMs?: number;
   /** Called (in the worker that noticed) once the job is failed for good. */
   onFailed?: (job: JobRow, error: string) => Promise<void>;
 }
@@ -295,7 +297,7 @@ export class JobWorker {
       } catch (err) {
         const message = errorText(err);
         const permanent = err instanceof PermanentJobError;
-        const delay = permanent ? null : backoffMs(job.attempts, this.opts.retryBaseMs, this.opts.retryMaxMs);
+        const delay = permanent ? null : backoffMs(job.attempts, this.opts.retryBaseMs, registered?.retryMaxMs ?? this.opts.retryMaxMs);
         try {
           const status = await this.queue.fail(job.id, this.id, message, delay);
           this.logger.info({ job: job.id, type: job.type, attempt: job.attempts, status, error: message }, 'job failed');

@@ -80,7 +80,8 @@ export class MoodleSyncService {
           throw e;
         }
       },
-      { timeoutMs: JOB_TIMEOUT_MS },
+      // Waits between attempts at most a tenth of the outage window, so that the last one lands within it.
+      { timeoutMs: JOB_TIMEOUT_MS, retryMaxMs: Math.max(1000, this.config.MOODLE_OUTAGE_WAIT_MS / 10) },
     );
   }
 
