@@ -77,6 +77,8 @@ describe('change plan', () => {
       inserts: [{ id_activity_moodle: 12, description: 'Foro nuevo', type: 'forum', hidden: false }],
       updates: [{ id: 1, description: 'Tarea', type: 'assign', hidden: false, removed_at: null }],
       removed: 0,
+      removedList: [],
+      hiddenFromToken: [],
     });
   });
 
