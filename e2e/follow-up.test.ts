@@ -4,7 +4,7 @@ import path from 'node:path';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, describeE2E, launchBrowser, type Product, screenshot, signedInPage, startProduct } from './harness.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -165,7 +165,7 @@ describeE2E('student follow-up', () => {
     const { page } = await signedInPage(browser, product, adminToken);
     await openCourse(page);
     await expect.poll(() => page.getByTestId('follow-up-total').textContent()).toBe('4 estudiantes');
-    for (const name of ['Bruno Soto', 'Diego Rojas']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    for (const name of ['Bruno Soto', 'Diego Rojas']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByText('2 seleccionados').waitFor();
     await page.getByRole('button', { name: 'Enviar correo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enviar correo a 2 estudiantes' });
@@ -193,7 +193,7 @@ describeE2E('student follow-up', () => {
     await openCourse(page);
     const total = page.getByTestId('follow-up-total');
     await expect.poll(() => total.textContent()).toBe('4 estudiantes');
-    for (const name of ['Carla Muñoz', 'Diego Rojas']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    for (const name of ['Carla Muñoz', 'Diego Rojas']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Abrir tickets' }).click();
     const dialog = page.getByRole('dialog', { name: /^Ticket masivo/ });
     await dialog.getByText('Se crearán 2 tickets, uno por cada alumno seleccionado.').waitFor();

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describe } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { describe, vi } from 'vitest';
 import { callApi, spawnServer } from '../apps/server/test/server-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,4 +78,19 @@ export async function signedInPage(browser: Browser, product: Product, token: st
   await page.goto('/');
   await page.evaluate((t) => localStorage.setItem('access_token', t), token);
   return { page, context };
+}
+
+/**
+ * Ticks a row's checkbox in a data grid. A grid that refreshes its rows (its loading state) while
+ * the click lands may drop it; the click is repeated until the box is ticked.
+ */
+export async function checkRow(row: Locator) {
+  const box = row.getByRole('checkbox');
+  await vi.waitFor(
+    async () => {
+      if (!(await box.isChecked())) await box.check({ timeout: 5000 });
+      if (!(await box.isChecked())) throw new Error('the row is not ticked yet');
+    },
+    { timeout: 30_000, interval: 250 },
+  );
 }

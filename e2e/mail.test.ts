@@ -4,7 +4,7 @@ import path from 'node:path';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, describeE2E, launchBrowser, type Product, screenshot, signedInPage, startProduct } from './harness.js';
 
 describeE2E('e-mail from a ticket', () => {
   let product: Product;
@@ -96,7 +96,7 @@ describeE2E('e-mail from a ticket', () => {
       await page.getByRole('option', { name: option, exact: true }).click();
     }
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
-    for (const name of ['ZOE', 'ZACARÍAS']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    for (const name of ['ZOE', 'ZACARÍAS']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Correo masivo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
     await dialog.getByText('2 alumnos de los tickets seleccionados', { exact: false }).waitFor();
@@ -174,7 +174,7 @@ describeE2E('e-mail from a ticket', () => {
       await page.getByRole('option', { name: option, exact: true }).click();
     }
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
-    for (const name of ['ZOE', 'ZACARÍAS']) await page.getByRole('row').filter({ hasText: name }).getByRole('checkbox').check();
+    for (const name of ['ZOE', 'ZACARÍAS']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Correo masivo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
     await dialog.getByLabel('Asunto').fill('Aviso para {nombre}');

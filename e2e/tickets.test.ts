@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /** Ticket screens end to end: two operators and the edit lock, unlocking, single and massive creation, bulk close, administration. */
 
@@ -266,7 +266,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const dialog = admin.getByRole('dialog', { name: /^Ticket masivo/ });
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await dialog.getByText('Debe seleccionar al menos un alumno').waitFor();
-    for (const i of [1, 2, 3, 4, 5]) await dialog.getByRole('row').filter({ hasText: rutOf(i) }).getByRole('checkbox').check();
+    for (const i of [1, 2, 3, 4, 5]) await checkRow(dialog.getByRole('row').filter({ hasText: rutOf(i) }));
     await dialog.getByText('Seleccionados: 5').waitFor();
     await screenshot(admin, 'tickets-massive-recipients');
     await dialog.getByRole('button', { name: 'Continuar' }).click();
