@@ -45,7 +45,7 @@ beforeAll(async () => {
   const id = async (table: 'profiles' | 'sections', key: string) => (await db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
   const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
   const category = (await db.insertInto('categories').values({ description: 'Agenda', category_code: 'AGEN', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow()).id;
-  C = (await db.insertInto('courses').values({ description: 'Curso agenda', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+  C = (await db.insertInto('courses').values({ description: 'Curso agenda', category_id: category, last_sync_at: ago(HOUR) }).returning('id').executeTakeFirstOrThrow()).id;
   const room: Record<string, number> = {};
   for (const name of ['Alfa', 'Beta']) room[name] = (await db.insertInto('classrooms').values({ description: `Aula agenda ${name}` }).returning('id').executeTakeFirstOrThrow()).id;
   const unit = (await db.insertInto('sections').values({ description: 'Unidad agenda' }).returning('id').executeTakeFirstOrThrow()).id;
@@ -74,7 +74,7 @@ beforeAll(async () => {
     const rut = formatRut({ body, dv: computeDv(body) });
     body++;
     const person = (await db.insertInto('registered_users').values({ rut, name, last_name: `Apellido${key}`, email: `${key.toLowerCase()}@correo.test` }).returning('id').executeTakeFirstOrThrow()).id;
-    enr[key] = (await db.insertInto('course_registered_users').values({ course_id: C, registered_user_id: person, profile_id: student, classroom_id, last_access_registered_moodle: last }).returning('id').executeTakeFirstOrThrow()).id;
+    enr[key] = (await db.insertInto('course_registered_users').values({ course_id: C, registered_user_id: person, profile_id: student, classroom_id, last_access_registered_moodle: last, is_sincronized: true }).returning('id').executeTakeFirstOrThrow()).id;
   }
   const grades: Array<[string, string, string | null, number | null, number | null]> = [
     ['S1', 'R', '-', 0, null], ['S1', 'E', 'Enviado', 1, 7], ['S1', 'PA', 'Finalizado', 2, 6], ['S1', 'U1', 'Enviado', 1, 5],
@@ -156,6 +156,33 @@ describe('agenda: students at risk without contact', () => {
     expect(by.S5!.expectedProgress).toBe(50);
     // opB has no tickets in any course: no students.
     expect(rows(await get('/api/v2/agenda/students', opB.token))).toEqual([]);
+  });
+
+  it('a course never synchronised with Moodle raises no alarm: its students are judged once Moodle confirms them, and the answer names it', async () => {
+    const db = ctx.db;
+    const op = await ctx.userWithRole('operator');
+    const student = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const category = (await db.selectFrom('courses').select('category_id').where('id', '=', C).executeTakeFirstOrThrow()).category_id;
+    const course = (await db.insertInto('courses').values({ description: 'Curso cargado sin sincronizar', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+    const person = (await db.insertInto('registered_users').values({ rut: formatRut({ body: 23_000_001, dv: computeDv(23_000_001) }), name: 'Nora', last_name: 'Nueva' }).returning('id').executeTakeFirstOrThrow()).id;
+    // Loaded from a file: never accessed (as far as SIGAF knows), no results, not confirmed by Moodle.
+    const e = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: person, profile_id: student }).returning('id').executeTakeFirstOrThrow()).id;
+    const k = await ticketKeys(db);
+    await db.insertInto('tickets').values({
+      course_registered_user_id: e, course_id: course, ticket_code: 'AGEN-NOSYNC-1', status_ticket_id: k.closed, type_ticket_id: k.phone, priority_ticket_id: k.high,
+      source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: op.id, user_assigned_id: op.id, created_at: ago(20 * DAY), closing_date: new Date(),
+    }).execute();
+    const before = await get('/api/v2/agenda/students', op.token);
+    expect(rows(before)).toEqual([]);
+    expect(before._data.unsyncedCourses).toEqual([{ id: course, description: 'Curso cargado sin sincronizar' }]);
+    const workload = rows<{ userId: number; atRisk: number }>(await get('/api/v2/agenda/workload', admin));
+    expect(workload.find((w) => w.userId === op.id)?.atRisk ?? 0).toBe(0);
+    // The first synchronisation confirms her and finds no access: now she is at risk, and the course is no longer named.
+    await db.updateTable('course_registered_users').set({ is_sincronized: true }).where('id', '=', e).execute();
+    await db.updateTable('courses').set({ last_sync_at: new Date() }).where('id', '=', course).execute();
+    const after = await get('/api/v2/agenda/students', op.token);
+    expect(rows<{ enrolmentId: number; rules: string[] }>(after)).toMatchObject([{ enrolmentId: e, rules: ['inactive'] }]);
+    expect(after._data.unsyncedCourses).toEqual([]);
   });
 
   it('sorts and pages', async () => {
@@ -333,7 +360,7 @@ describe('agenda: administration', () => {
         body++;
         const person = (await db.insertInto('registered_users').values({ rut, name: names[i]!, last_name: i % 2 ? 'Pérez' : 'Soto' }).returning('id').executeTakeFirstOrThrow()).id;
         const last = i % 4 === 0 ? null : ago((10 + i) * DAY);
-        const e = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: person, profile_id: student, last_access_registered_moodle: last }).returning('id').executeTakeFirstOrThrow()).id;
+        const e = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: person, profile_id: student, last_access_registered_moodle: last, is_sincronized: true }).returning('id').executeTakeFirstOrThrow()).id;
         await db.insertInto('tickets').values({
           course_registered_user_id: e, course_id: course, ticket_code: `AGEN-PAG-${c}-${i}`, status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high,
           source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opB.id, user_assigned_id: opB.id, created_at: ago(20 * DAY),

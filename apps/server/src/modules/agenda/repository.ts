@@ -82,7 +82,8 @@ export function elapsedShare(startsOn: string | null, endsOn: string | null, now
 /**
  * The agenda (SQL only). At-risk students are the follow-up's student rows (the same progress, last
  * access and withdrawal stage: course_follow_up_rows) of each course, kept when a rule matches and
- * nobody logged a contact attempt on the student's tickets of that course in the last N days.
+ * nobody logged a contact attempt on the student's tickets of that course, nor wrote them a mail
+ * (not failed), in the last N days.
  */
 export class AgendaRepository {
   constructor(
@@ -179,9 +180,12 @@ export class AgendaRepository {
     // is 200·graded + expected < 2·expected·P in integers.
     const inactive = sql`(f.last_access is null or f.last_access < cfg.inactive_before)`;
     const behind = sql`(f.expected > 0 and 200 * f.graded + f.expected < 2 * f.expected * cfg.threshold)`;
-    const matches = sql`(not cfg.limited or f.classroom_id = any(cfg.rooms))
+    // Only students Moodle has confirmed (f.synced) are judged by these rules: before a course's
+    // first synchronisation nobody is, so a course loaded from a file raises no false alarm.
+    const matches = sql`f.synced and (not cfg.limited or f.classroom_id = any(cfg.rooms))
         and (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
-        and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)`;
+        and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)
+        and not exists (select 1 from mail_messages m where m.enrolment_id = f.enrolment_id and m.status <> 'failed' and m.created_at >= cfg.contact_before)`;
     return {
       cfg: sql`cfg (course_id, threshold, inactive_before, contact_before, limited, rooms) as (
         select course_id, threshold, inactive_before, contact_before, limited, rooms::int[]
@@ -243,6 +247,20 @@ export class AgendaRepository {
       rules: RULES.filter((x) => r[x]) as AgendaRule[],
     }));
     return { rows: out, meta: pageMeta(page, perPage, total) };
+  }
+
+  /**
+   * The courses among these where Moodle has confirmed no student yet (never synchronised): their
+   * students are not judged by the at-risk rules. Read after atRisk (the rows are fresh then).
+   */
+  async unsyncedCourses(courses: AgendaCourse[]): Promise<Array<{ id: number; description: string }>> {
+    if (!courses.length) return [];
+    const { rows } = await sql<{ id: number; description: string }>`
+      select c.id, c.description from courses c
+      where c.id = any(${courses.map((x) => x.courseId)}::int[])
+        and not exists (select 1 from course_follow_up_rows f where f.course_id = c.id and f.synced)
+      order by lower(c.description), c.id`.execute(this.db);
+    return rows;
   }
 
   /** How many at-risk students without contact each course has. */

@@ -28,8 +28,8 @@ export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   app.get('/agenda/students', { config: read, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const { rows, meta } = await agenda.students(requireAuth(request), request.query);
-    return ok(collection(request, path(request), 'agendaStudents', rows.map((s) => resource(request, `/api/v2/follow-up/students/${s.enrolmentId}`, s)), meta));
+    const { rows, meta, unsyncedCourses } = await agenda.students(requireAuth(request), request.query);
+    return ok({ ...collection(request, path(request), 'agendaStudents', rows.map((s) => resource(request, `/api/v2/follow-up/students/${s.enrolmentId}`, s)), meta), unsyncedCourses });
   });
 
   app.get('/agenda/tickets', { config: work, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {

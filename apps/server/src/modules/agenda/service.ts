@@ -67,12 +67,15 @@ export class AgendaService {
     return this.reminders.list({ user_id: userId, state: 'pending', due_to: today, page: q.page ?? 1, perPage: q.perPage, sort: REMINDER_SORTS.find((k) => k === q.sort) ?? 'due_at', order: q.order }, actor);
   }
 
-  /** Section 2: at-risk students without a recent contact attempt in the subject's courses (a tutor: their classrooms). */
+  /**
+   * Section 2: at-risk students without a recent contact attempt in the subject's courses (a tutor:
+   * their classrooms), and which of those courses are not synchronised yet (nobody judged there).
+   */
   async students(actor: AuthUser, q: AgendaQuery) {
     const userId = this.subject(actor, q.user_id);
     const courses = actor.role === 'tutor' ? await this.repo.tutorCourses(userId) : await this.repo.operatorCourses(userId);
     const { rows, meta } = await this.repo.atRisk(courses, q);
-    return { rows: rows.map(presentStudent), meta };
+    return { rows: rows.map(presentStudent), meta, unsyncedCourses: await this.repo.unsyncedCourses(courses) };
   }
 
   /** Section 3: the subject's open tickets without an attempt for more than K days. */

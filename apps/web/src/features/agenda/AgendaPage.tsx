@@ -152,6 +152,11 @@ function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork:
   ];
   return (
     <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
+      {!!q.data?.unsyncedCourses.length && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('agenda.sections.unsynced', { courses: q.data.unsyncedCourses.map((c) => c.description).join(', ') })}
+        </Alert>
+      )}
       <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.students')} />
       {q.data?.total !== 0 && (
         <ServerDataGrid<AgendaStudent>
@@ -165,7 +170,7 @@ function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork:
           {...grid}
         />
       )}
-      {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} onClose={() => setMail(null)} />}
+      {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} recipient={`${mail.name} <${mail.email}>`} onClose={() => setMail(null)} />}
       {create && <CreateMassiveDialog course={{ id: create.courseId, description: create.course }} initialSelection={[create.enrolmentId]} onClose={() => setCreate(null)} />}
       {remind?.openTicketId && <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />}
     </Section>

@@ -121,7 +121,11 @@ export function useAgendaReminders(p: AgendaParams, enabled = true) {
 export function useAgendaStudents(p: AgendaParams) {
   return useQuery({
     queryKey: ['agenda', 'students', p],
-    queryFn: async () => page(await getData<Collection<AgendaStudent>>('/api/v2/agenda/students', { query: p as unknown as Record<string, QueryValue> })),
+    queryFn: async () => {
+      // Beside the page: the courses never synchronised with Moodle, whose students are not judged.
+      const c = await getData<Collection<AgendaStudent> & { unsyncedCourses?: Array<{ id: number; description: string }> }>('/api/v2/agenda/students', { query: p as unknown as Record<string, QueryValue> });
+      return { ...page(c), unsyncedCourses: c.unsyncedCourses ?? [] };
+    },
   });
 }
 
