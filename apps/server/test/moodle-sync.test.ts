@@ -683,8 +683,12 @@ describe('Moodle as it really behaves', () => {
       const row = () => ctx.db.selectFrom('activities').select(['hidden', 'removed_at']).where('course_id', '=', m.course).where('id_activity_moodle', '=', 2).executeTakeFirstOrThrow();
       expect(await row()).toEqual({ hidden: true, removed_at: null });
       expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
+      // The connection test says so before any sync: a graded activity the contents leave out.
+      const test = await call('POST', `/api/v2/platforms/${platform}/moodle/test`);
+      expect(test.body._data.hiddenActivitiesWarning).toBe(MOODLE_MSG.hiddenActivitiesNotVisible(1));
       // With the capability, Moodle lists it with visible 0.
       m.site.prohibited.clear();
+      expect((await call('POST', `/api/v2/platforms/${platform}/moodle/test`)).body._data.hiddenActivitiesWarning).toBeNull();
       const seen = await m.sync();
       expect(seen.hiddenActivities).toEqual([{ cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.hiddenDetail }]);
       expect(seen.errors).toEqual([]);

@@ -90,12 +90,23 @@ export class MoodleConnectionService {
       throw isMoodleError(e) ? moodleFailure(e) : e;
     }
     // One participant of a linked course: without username and ID number nobody can be matched by RUT.
+    // A hidden activity the token's user cannot see (no moodle/course:viewhiddenactivities) is
+    // left out of the course contents but kept in the grade report: graded items whose module
+    // the contents lack.
     let identityWarning: string | null = null;
+    let hiddenActivitiesWarning: string | null = null;
     const sample = await this.repo.linkedMoodleCourse(platformId);
     if (sample) {
       try {
         const [someone] = await client.getEnrolledUsers(sample, { limitnumber: 1, userfields: 'id,username,idnumber' });
         if (someone && !someone.username && !someone.idnumber) identityWarning = MOODLE_MSG.identityFieldsMissing;
+        if (someone) {
+          const [contents, grades] = await Promise.all([client.getCourseContents(sample), client.getGradeItems(sample, someone.id)]);
+          const seen = new Set(contents.flatMap((s) => s.modules.map((m) => m.id)));
+          const graded = new Set(grades.usergrades.flatMap((g) => g.gradeitems.filter((i) => i.itemtype === 'mod' && i.cmid !== undefined).map((i) => i.cmid!)));
+          const unseen = [...graded].filter((cmid) => !seen.has(cmid)).length;
+          if (unseen) hiddenActivitiesWarning = MOODLE_MSG.hiddenActivitiesNotVisible(unseen);
+        }
       } catch (e) {
         if (!isMoodleError(e)) throw e;
       }
@@ -113,6 +124,7 @@ export class MoodleConnectionService {
       missingFunctions,
       missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
       identityWarning,
+      hiddenActivitiesWarning,
     };
   }
 

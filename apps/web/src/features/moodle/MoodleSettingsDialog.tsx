@@ -18,7 +18,7 @@ type Values = z.input<typeof moodleSettingsSchema>;
 export function ConnectionResult({ report }: { report: ConnectionReport }) {
   const { t } = useTranslation();
   return (
-    <Alert severity={report.ok && !report.identityWarning ? 'success' : 'warning'} data-testid="connection-result">
+    <Alert severity={report.ok && !report.identityWarning && !report.hiddenActivitiesWarning ? 'success' : 'warning'} data-testid="connection-result">
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
         {report.ok ? t('moodle.settings.ok') : t('moodle.settings.missing', { n: report.missingFunctions.length })}
       </Typography>
@@ -42,6 +42,11 @@ export function ConnectionResult({ report }: { report: ConnectionReport }) {
       {report.identityWarning && (
         <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }} data-testid="identity-warning">
           {report.identityWarning}
+        </Typography>
+      )}
+      {report.hiddenActivitiesWarning && (
+        <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }} data-testid="hidden-activities-warning">
+          {report.hiddenActivitiesWarning}
         </Typography>
       )}
     </Alert>

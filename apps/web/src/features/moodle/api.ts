@@ -34,6 +34,8 @@ export interface ConnectionReport {
   missingOptionalFunctions: string[];
   /** Set when a participant comes back without username and ID number (the token's user lacks a capability). */
   identityWarning?: string | null;
+  /** Set when graded activities of a linked course are missing from its contents (the token's user cannot see hidden activities). */
+  hiddenActivitiesWarning?: string | null;
 }
 
 type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | null;
