@@ -24,6 +24,7 @@ import { StudentFiguresRepository } from './modules/dashboard/student-figures.js
 import { DashboardService } from './modules/dashboard/service.js';
 import { FollowUpRepository } from './modules/follow-up/repository.js';
 import { FollowUpService } from './modules/follow-up/service.js';
+import { CurrentCourseService } from './modules/users/current-course.js';
 import { TicketAccess } from './modules/tickets/access.js';
 import { TicketDetailService } from './modules/tickets/detail-service.js';
 import { TicketFilterService } from './modules/tickets/filter-service.js';
@@ -107,6 +108,7 @@ export function createServices(db: Database, config: Config) {
     auth,
     users: new UserService(repos.users, repos.tokens, repos.audit, auth),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
+    currentCourse: new CurrentCourseService(repos.users, new CourseService(repos.courses, repos.audit, config.APP_SECRET), followUp),
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
     activities: new ActivityService(repos.activities, repos.audit),

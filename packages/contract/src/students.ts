@@ -148,6 +148,8 @@ export interface ImportSummary {
   alreadyEnrolled: number;
   rejected: number;
   applied: boolean;
+  /** How a CSV's bytes were read: UTF-8, or Windows-1252 (Excel's "CSV" in Spanish); null for an .xlsx. */
+  encoding: 'utf-8' | 'windows-1252' | null;
 }
 
 /** A student as lists and cards show them (tickets, dashboards, follow-up). */
@@ -158,4 +160,26 @@ export interface StudentSummary {
   lastName: string;
   motherLastName: string | null;
   email: string | null;
+}
+
+/** Finding a student by name or RUT to open a ticket (GET /api/v2/course-registered-users/find). */
+export const STUDENT_FIND_MSG = {
+  tooShort: 'Escriba al menos 3 letras del nombre o dígitos del RUT.',
+} as const;
+
+export const studentFindQuerySchema = z.object({
+  search: z.preprocess(blank, z.string({ error: STUDENT_FIND_MSG.tooShort }).min(3, STUDENT_FIND_MSG.tooShort).max(100, FORM_MSG.max(100))),
+  /** The course shown: its students come first. */
+  course_id: z.preprocess(blank, id.optional()),
+});
+
+/** One enrolment of a student found by name or RUT, with its course. */
+export interface StudentMatch {
+  enrolmentId: number;
+  studentId: number;
+  rut: string;
+  fullName: string;
+  courseId: number;
+  course: string;
+  category: string;
 }

@@ -60,3 +60,8 @@ export const userUpdateSchema = z.object({
   role: z.unknown().optional(),
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+/** The current course (PUT /api/v2/me/current-course): a course id, or null to forget it. */
+export const currentCourseSchema = z.object({
+  course_id: z.coerce.number({ error: 'Elija un curso.' }).int('Elija un curso.').positive('Elija un curso.').max(2_147_483_647, 'Elija un curso.').nullable(),
+});

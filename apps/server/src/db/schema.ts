@@ -41,6 +41,8 @@ export interface UserTable extends Timestamps {
   is_first_login: Generated<number>;
   role_id: number;
   deleted_at: Timestamp | null;
+  /** The course the person's screens open on (migration 0033). */
+  current_course_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface AccessTokenTable {

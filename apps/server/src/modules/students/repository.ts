@@ -4,6 +4,7 @@ import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PER_PAGE, foldedPersonSearch, pageMeta, paginate, sortColumn, type Page } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
+import { findEnrolments } from './find.js';
 
 export const STUDENT_COLUMNS = [
   'rut', 'name', 'last_name', 'mother_last_name', 'email', 'phone', 'mobile', 'address', 'city', 'region',
@@ -127,6 +128,11 @@ const FEW_ENROLMENTS = 50;
 /** Enrolments (course_registered_users). */
 export class EnrolmentRepository {
   constructor(private readonly db: Database) {}
+
+  /** Enrolments whose student matches a name or RUT (./find.ts). */
+  find(search: string, firstCourseId: number | undefined, limit: number) {
+    return findEnrolments(this.db, search, firstCourseId, limit);
+  }
 
   private base(db: Database = this.db) {
     return db

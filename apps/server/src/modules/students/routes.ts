@@ -9,6 +9,7 @@ import {
   PERMISSIONS,
   STUDENT_MSG,
   studentCreateSchema,
+  studentFindQuerySchema,
   studentUpdateSchema,
   studentUpsertSchema,
   type ResourceDecl,
@@ -272,6 +273,11 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     if (!row) return failure(204, STUDENT_MSG.notEnrolled);
     return ok((await presentRawEnrolments(request, enrolments, [row]))[0]);
   });
+
+  // Crear ticket individual: students found by name or RUT in the active courses, the shown course's first.
+  app.get('/course-registered-users/find', { config: { access: PERMISSIONS.ticketWork }, schema: { tags, querystring: studentFindQuerySchema } }, async (request) =>
+    ok(await enrolments.find(request.query.search, request.query.course_id)),
+  );
 
   // A student's enrolments: an array of enrolment resources.
   app.get('/course-users/:id/courses', { config: read, schema: { tags, params: idParams } }, async (request) => {

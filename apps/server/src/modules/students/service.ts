@@ -1,4 +1,4 @@
-import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery } from '@sigaf/contract';
+import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery, type StudentMatch } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { KeptTotals } from '../answers/totals.js';
@@ -176,6 +176,20 @@ export class EnrolmentService {
     const row = await this.findOfStudentInCourse(studentId, courseId);
     if (!row) throw notFound(STUDENT_MSG.notEnrolled);
     return row;
+  }
+
+  /** Students found by name or RUT in the active courses (the given course's first), to open a ticket. */
+  async find(search: string, firstCourseId?: number): Promise<StudentMatch[]> {
+    const rows = await this.repo.find(search, firstCourseId, 20);
+    return rows.map((r) => ({
+      enrolmentId: r.enrolment_id,
+      studentId: r.student_id,
+      rut: r.rut,
+      fullName: [r.name, r.last_name, r.mother_last_name].filter(Boolean).join(' '),
+      courseId: r.course_id,
+      course: r.course,
+      category: r.category,
+    }));
   }
 
   /** The enrolment of a student in a course, or undefined when not enrolled. */

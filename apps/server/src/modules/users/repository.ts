@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import type { UserTable } from '../../db/schema.js';
 
 /** A user with their role, as every user query returns it (never deleted ones). */
-export type UserRow = Omit<Selectable<UserTable>, 'deleted_at'> & { role_key: string | null; role_description: string };
+export type UserRow = Omit<Selectable<UserTable>, 'deleted_at' | 'current_course_id'> & { role_key: string | null; role_description: string };
 
 const USER_SORTS = { id: 'u.id', name: 'u.name', email: 'u.email', rut: 'u.rut' } as const;
 
@@ -29,6 +29,16 @@ export class UserRepository {
     if (q.search) query = query.where(personSearch(sql`u.name`, sql`coalesce(u.rut, '')`, q.search, [sql`u.email`]));
     const col = sortColumn(USER_SORTS, q.sort, 'name');
     return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('u.id'), q);
+  }
+
+  /** The course the user's screens open on (migration 0033), or null. */
+  async currentCourse(id: number): Promise<number | null> {
+    const row = await this.db.selectFrom('users').select('current_course_id').where('id', '=', id).executeTakeFirst();
+    return row?.current_course_id ?? null;
+  }
+
+  async setCurrentCourse(id: number, courseId: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ current_course_id: courseId }).where('id', '=', id).execute();
   }
 
   /** Soft delete: tickets keep their creator; the e-mail is freed for a new account. */

@@ -1,4 +1,4 @@
-import { MSG, resourceByKey, userCreateSchema, userUpdateSchema } from '@sigaf/contract';
+import { currentCourseSchema, MSG, resourceByKey, userCreateSchema, userUpdateSchema } from '@sigaf/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
@@ -7,6 +7,7 @@ import { created, failure, ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
+import { presentCourse } from '../courses/routes.js';
 import { userResource } from './presenter.js';
 import { USERS_MSG } from './service.js';
 
@@ -35,6 +36,16 @@ export const userRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     { config: { access: 'authenticated' }, schema: { tags: ['users'], params: idParams, body: userUpdateSchema } },
     async (request) => ok(userResource(request, await services.users.update(request.params.id, request.body, requireAuth(request), request.ip)), MSG.updated),
   );
+
+  // The caller's current course (every screen with a course selector opens on it), or null.
+  app.get('/me/current-course', { config: { access: 'authenticated' }, schema: { tags: ['users'] } }, async (request) => {
+    const row = await services.currentCourse.get(requireAuth(request));
+    return ok(row ? presentCourse(request, row) : null);
+  });
+  app.put('/me/current-course', { config: { access: 'authenticated' }, schema: { tags: ['users'], body: currentCourseSchema } }, async (request) => {
+    const row = await services.currentCourse.set(requireAuth(request), request.body.course_id);
+    return ok(row ? presentCourse(request, row) : null);
+  });
 
   app.post('/users/:id/reset-password', { config: { access: decl.write }, schema: { tags: ['users'], params: idParams } }, async (request) => {
     const { user, temporaryPassword } = await services.users.resetPassword(request.params.id, requireAuth(request), request.ip);
