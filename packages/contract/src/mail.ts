@@ -255,6 +255,9 @@ export interface MailMessageProps {
   id: number;
   ticketId: number | null;
   ticketCode: string | null;
+  /** The student the message was written to (every message since it names one). */
+  enrolmentId: number | null;
+  student: string | null;
   courseId: number | null;
   course: string | null;
   toAddress: string;

@@ -38,6 +38,7 @@ import * as m0028 from './migrations/0028_enrolment_search.js';
 import * as m0029 from './migrations/0029_quiet_statement_triggers.js';
 import * as m0030 from './migrations/0030_staff_rut_not_unique.js';
 import * as m0031 from './migrations/0031_grade_precision.js';
+import * as m0034 from './migrations/0034_mail_enrolment.js';
 import * as m0033 from './migrations/0033_current_course.js';
 
 export type Database = Kysely<DB>;
@@ -139,6 +140,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029_quiet_statement_triggers': m0029,
   '0030_staff_rut_not_unique': m0030,
   '0031_grade_precision': m0031,
+  '0034_mail_enrolment': m0034,
   '0033_current_course': m0033,
 };
 

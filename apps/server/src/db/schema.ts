@@ -346,6 +346,7 @@ export interface MailMessageTable extends Timestamps {
   id: Generated<number>;
   ticket_id: number | null;
   course_id: number | null;
+  enrolment_id: Generated<number | null>;
   to_address: string;
   cc: ColumnType<string[], string | undefined, string>;
   from_address: string;

@@ -169,11 +169,18 @@ export class MailRepository {
     );
   }
 
-  /** The students of enrolments (any course), without a ticket: massive mail from the follow-up. */
-  enrolments(ids: number[]): Promise<MailRecipientRow[]> {
+  /**
+   * The students of enrolments (any course): mail from the follow-up or Mi agenda. Each comes with
+   * the student's open ticket of the course, if any (the caller's own first, then the latest), so
+   * that the message is logged there as a contact attempt once it is sent.
+   */
+  enrolments(ids: number[], callerId: number | null = null): Promise<MailRecipientRow[]> {
+    const open = sql`(select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = (select s.id from status_tickets s where s.key = 'open')
+      order by (t.user_assigned_id is not distinct from ${callerId}::int) desc, t.updated_at desc, t.id desc limit 1)`;
     return inChunks(ids, 1000, (chunk) =>
       this.recipients()
-        .select([sql<null>`null`.as('ticket_id'), sql<null>`null`.as('ticket_code'), ...RECIPIENT_COLUMNS])
+        .leftJoin('tickets as ot', (j) => j.on(sql`ot.id = ${open}`))
+        .select(['ot.id as ticket_id', 'ot.ticket_code', ...RECIPIENT_COLUMNS])
         .where('e.id', 'in', chunk)
         .execute(),
     );
@@ -266,7 +273,11 @@ export class MailRepository {
       .leftJoin('tickets as t', 't.id', 'm.ticket_id')
       .leftJoin('courses as c', 'c.id', 'm.course_id')
       .leftJoin('users as u', 'u.id', 'm.created_by')
+      .leftJoin('course_registered_users as me', 'me.id', 'm.enrolment_id')
+      .leftJoin('registered_users as mr', 'mr.id', 'me.registered_user_id')
       .select([
+        'm.enrolment_id',
+        sql<string | null>`nullif(concat_ws(' ', mr.name, mr.last_name, mr.mother_last_name), '')`.as('student_name'),
         'm.id', 'm.ticket_id', 't.ticket_code', 'm.course_id', 'c.description as course_description', 'm.to_address', 'm.cc', 'm.from_address',
         'm.reply_to', 'm.subject', 'm.status', 'm.attempts', 'm.last_error', 'm.message_id', 'm.sent_at', 'm.created_at', 'm.updated_at',
         'm.created_by', 'u.name as created_by_name',

@@ -42,6 +42,8 @@ function presentMessage(request: FastifyRequest, m: MailListRow | MailMessageRow
     id: m.id,
     ticketId: m.ticket_id,
     ticketCode: m.ticket_code,
+    enrolmentId: m.enrolment_id,
+    student: m.student_name,
     courseId: m.course_id,
     course: m.course_description,
     toAddress: m.to_address,

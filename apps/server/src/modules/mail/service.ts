@@ -187,7 +187,7 @@ export class MailService {
    * students without an e-mail address are reported as skipped. Every enrolment must exist.
    */
   async queueForEnrolments(input: FollowUpMailInput, actor: AuthUser): Promise<FollowUpMailResult> {
-    const rows = await this.enrolmentRecipients(input.enrolmentIds);
+    const rows = await this.enrolmentRecipients(input.enrolmentIds, actor.id);
     if (!rows.some((r) => r.email && isEmailAddress(r.email.trim()))) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.noRecipients] });
     return this.queueFor(rows, input, actor, (r) => ({ enrolmentId: r.enrolment_id, reason: MAIL_MSG.noStudentEmail }));
   }
@@ -210,8 +210,8 @@ export class MailService {
   }
 
   /** The recipients of enrolments, in the order given; a 422 naming the ones that do not exist. */
-  private async enrolmentRecipients(ids: number[]) {
-    const rows = await this.repo.enrolments(ids);
+  private async enrolmentRecipients(ids: number[], callerId: number | null = null) {
+    const rows = await this.repo.enrolments(ids, callerId);
     const byId = new Map(rows.map((r) => [r.enrolment_id, r]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
@@ -238,6 +238,7 @@ export class MailService {
       rows.push({
         ticket_id: t.ticket_id,
         course_id: t.course_id,
+        enrolment_id: t.enrolment_id,
         to_address: message.to,
         cc: JSON.stringify(input.CCRecipient),
         from_address: message.from,

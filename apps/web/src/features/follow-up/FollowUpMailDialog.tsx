@@ -3,6 +3,7 @@ import PreviewIcon from '@mui/icons-material/Preview';
 import SendIcon from '@mui/icons-material/Send';
 import type { FieldErrors, FollowUpMailPreview } from '@sigaf/contract';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
@@ -14,11 +15,14 @@ type Step = 'compose' | 'preview' | 'sent';
 
 /**
  * "Enviar correo" to the selected students (no ticket needed): compose, see the count and the
- * first message as it will be delivered, confirm, then follow delivery in the outbox.
+ * first message as it will be delivered, confirm, then follow delivery in the outbox. `recipient`
+ * names the one student written to (Mi agenda), from the first step. A message not failed counts as
+ * a contact of its student (and is logged on the student's open ticket once sent).
  */
-export function FollowUpMailDialog({ enrolmentIds, courseId, onClose }: { enrolmentIds: number[]; courseId: number; onClose: () => void }) {
+export function FollowUpMailDialog({ enrolmentIds, courseId, recipient, onClose }: { enrolmentIds: number[]; courseId: number; recipient?: string; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
+  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<MailDraft>(emptyMailDraft);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [uploading, setUploading] = useState(false);
@@ -56,6 +60,7 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, onClose }: { enrolm
       setResult(res.message);
       notify(res.message);
       setStep('sent');
+      void queryClient.invalidateQueries({ queryKey: ['agenda'] });
     } catch (err) {
       failed(err);
       setStep('compose');
@@ -73,6 +78,11 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, onClose }: { enrolm
       <DialogContent>
         {step === 'compose' && (
           <Box sx={{ mt: 2 }}>
+            {recipient && (
+              <Typography variant="body2" sx={{ mb: 2 }} data-testid="follow-up-mail-recipient">
+                {t('mail.send.to', { recipient })}
+              </Typography>
+            )}
             <MailComposer value={draft} onChange={setDraft} errors={errors} courseId={courseId} disabled={busy} onUploadingChange={setUploading} />
             <Alert severity="info" sx={{ mt: 2 }}>
               {t('followUp.mail.hint')}

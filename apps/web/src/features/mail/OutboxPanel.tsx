@@ -125,6 +125,11 @@ export function OutboxPanel({ courseId, ticketId, perPage: initialPerPage = 10 }
               <TableRow key={m.id} hover>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{chileDateTime(m.createdAt)}</TableCell>
                 <TableCell>
+                  {m.student && (
+                    <Typography variant="body2" component="div" sx={{ fontWeight: 600 }}>
+                      {m.student}
+                    </Typography>
+                  )}
                   {m.toAddress}
                   {m.cc.length > 0 && (
                     <Typography variant="caption" color="text.secondary" component="div">
