@@ -134,6 +134,24 @@ describe('student import', () => {
     expect(ana.name).toBe('Ana; María');
   });
 
+  it("reads Excel's Spanish CSV (Windows-1252) with its accents, and never takes a row holding U+FFFD as valid", async () => {
+    const body = (n: number) => `${n};${computeDv(n)}`;
+    // What Excel writes on a Spanish Windows: one byte per accented letter (ñ = F1, ó = F3, á = E1).
+    const ansi = Buffer.from(`RUT;DV;Nombre;Paterno;Materno\r\n${body(16_000_001)};Iñaki;Muñoz;Cáceres\r\n${body(16_000_002)};José;Pérez;Ñúñez\r\n`, 'latin1');
+    expect(ansi.includes(0xf1)).toBe(true);
+    const res = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'excel.csv', content: ansi });
+    expect(res.statusCode, res.body).toBe(200);
+    const { summary, rows } = res.json()._data;
+    expect(summary).toMatchObject({ total: 2, created: 2, rejected: 0, applied: false, encoding: 'windows-1252' });
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(['Iñaki Muñoz Cáceres', 'José Pérez Ñúñez']);
+    // A file already garbled (the replacement character saved in UTF-8): the row is refused, with the reason.
+    const garbled = Buffer.from(`RUT;DV;Nombre;Paterno\r\n${body(16_000_003)};I\uFFFDaki;Mu\uFFFDoz\r\n${body(16_000_004)};Ana;Rojas\r\n`, 'utf8');
+    const bad = (await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'roto.csv', content: garbled })).json()._data;
+    expect(bad.summary).toMatchObject({ total: 2, created: 1, rejected: 1, encoding: 'utf-8' });
+    expect(bad.rows[0]).toMatchObject({ rejected: true, student: null, reasons: [expect.stringContaining('caracteres ilegibles')] });
+    expect(bad.rows[1]).toMatchObject({ rejected: false, student: 'new' });
+  });
+
   it('refuses wrong types, empty files, missing course and oversized files with clear messages', async () => {
     const pdf = await upload('/api/v2/registered-users/import', { course_id: String(courseId) }, { name: 'x.pdf', content: Buffer.from('%PDF-1.4') });
     expect(pdf.statusCode).toBe(415);

@@ -60,9 +60,22 @@ async function readXlsx() {
   return { rows };
 }
 
+/**
+ * The text of a CSV: UTF-8 when its bytes are valid UTF-8, else Windows-1252 (what Excel saves as
+ * "CSV" on a Spanish Windows: "Iñaki" is 49 F1 61 6B 69, not valid UTF-8).
+ */
+function csvSource() {
+  const bytes = Buffer.from(buffer);
+  try {
+    return { src: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''), encoding: 'utf-8' };
+  } catch {
+    return { src: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+  }
+}
+
 /** RFC 4180 with `;` or `,` (whichever the first line has more of), a BOM stripped; stops past the row limit. */
 function readCsv() {
-  const src = Buffer.from(buffer).toString('utf8').replace(/^\uFEFF/, '');
+  const { src, encoding } = csvSource();
   const firstEnd = src.indexOf('\n');
   const firstLine = firstEnd === -1 ? src : src.slice(0, firstEnd);
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
@@ -97,7 +110,7 @@ function readCsv() {
     push();
     rows.push(row);
   }
-  return rows.length > maxRows + 1 ? { tooManyRows: true } : { rows };
+  return rows.length > maxRows + 1 ? { tooManyRows: true } : { rows, encoding };
 }
 
 try {

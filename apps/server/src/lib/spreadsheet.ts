@@ -37,7 +37,10 @@ const READ_TIMEOUT_MS = 60_000;
  */
 export const SHEET_MAX_ENTRY_BYTES = 20 * IMPORT_LIMITS.maxBytes;
 
-type WorkerAnswer = { rows: Cell[][] } | { tooManyRows: true } | { unreadable: true };
+/** How a CSV's bytes were read (null: an .xlsx, whose text is always Unicode). */
+export type SheetEncoding = 'utf-8' | 'windows-1252' | null;
+
+type WorkerAnswer = { rows: Cell[][]; encoding?: SheetEncoding } | { tooManyRows: true } | { unreadable: true };
 
 /**
  * Runs the reader in a worker thread with its own memory limit; the server's event loop stays
@@ -81,10 +84,11 @@ function runWorker(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryB
  * Reads the first sheet of an .xlsx or a .csv into rows of trimmed text cells, at most
  * SHEET_MAX_COLUMNS wide, refusing more than `maxRows` data rows as soon as it meets them and an
  * .xlsx holding an entry that inflates past `maxEntryBytes`. The type is told by the content (and
- * must agree with the name): anything else is refused with a clear message. The reading happens in
- * a worker thread (see sheet-worker.mjs).
+ * must agree with the name): anything else is refused with a clear message. A CSV whose bytes are
+ * not valid UTF-8 is read as Windows-1252 (Excel's "CSV" on a Spanish Windows), and says so. The
+ * reading happens in a worker thread (see sheet-worker.mjs).
  */
-export async function readSheet(buf: Buffer, filename: string, maxRows: number, maxEntryBytes = SHEET_MAX_ENTRY_BYTES): Promise<Cell[][]> {
+export async function readSheet(buf: Buffer, filename: string, maxRows: number, maxEntryBytes = SHEET_MAX_ENTRY_BYTES): Promise<{ rows: Cell[][]; encoding: SheetEncoding }> {
   const lower = filename.toLowerCase();
   const kind = lower.endsWith('.xlsx') && isZip(buf) ? 'xlsx' : lower.endsWith('.csv') && looksLikeText(buf) ? 'csv' : null;
   if (!kind) throw new AppError(415, SHEET_MSG.wrongType);
@@ -92,7 +96,7 @@ export async function readSheet(buf: Buffer, filename: string, maxRows: number, 
   if ('tooManyRows' in answer) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
   if ('unreadable' in answer) throw new AppError(422, SHEET_MSG.unreadable);
   if (kind === 'xlsx' && !answer.rows.length) throw new AppError(422, SHEET_MSG.empty);
-  return answer.rows;
+  return { rows: answer.rows, encoding: answer.encoding ?? null };
 }
 
 /** Writes rows as an .xlsx workbook with a bold header row. */

@@ -11,6 +11,7 @@ export const IMPORT_MSG = {
   missingName: 'Falta el nombre',
   missingLastName: 'Falta el apellido paterno',
   badEmail: 'Correo electrónico no válido',
+  garbled: 'Tiene caracteres ilegibles (�): guarde el archivo como «CSV UTF-8» o .xlsx y vuelva a cargarlo',
   duplicate: (row: number) => `RUT repetido en el archivo (fila ${row})`,
   tooLong: (field: string) => `El campo ${field} es demasiado largo`,
   regionUnknown: (text: string) => `Región no reconocida: "${text.slice(0, 60)}" (se guarda tal cual)`,
@@ -62,6 +63,8 @@ export async function analyseRows(rows: string[][]): Promise<ParsedRow[]> {
     const get = (idx: number) => (cells[idx] ?? '').replace(/\s+/g, ' ').trim();
     const reasons: string[] = [];
     const notes: string[] = [];
+    // U+FFFD stands for bytes a reader could not decode: such a row is never taken as valid.
+    if (cells.some((c) => c.includes('\uFFFD'))) reasons.push(IMPORT_MSG.garbled);
     const bodyText = get(0);
     const dv = get(1);
     const rut = normalizeRut(dv ? `${bodyText.replace(/-.*$/, '')}-${dv}` : bodyText);
@@ -120,7 +123,7 @@ export class StudentImporter {
   ) {}
 
   async run(file: { buffer: Buffer; filename: string }, courseId: number, apply: boolean): Promise<{ summary: ImportSummary; rows: ImportRowResult[] }> {
-    const sheet = await readSheet(file.buffer, file.filename, IMPORT_LIMITS.maxRows);
+    const { rows: sheet, encoding } = await readSheet(file.buffer, file.filename, IMPORT_LIMITS.maxRows);
     const parsed = await analyseRows(sheet);
     if (!parsed.length) throw new AppError(422, SHEET_MSG.empty);
     if (!(await this.enrolments.lookupId('courses', courseId))) throw new AppError(422, 'El curso no existe.');
@@ -164,6 +167,7 @@ export class StudentImporter {
       alreadyEnrolled: rows.filter((r) => r.enrolment === 'already_enrolled').length,
       rejected: rows.filter((r) => r.rejected).length,
       applied: apply,
+      encoding,
     };
     return { summary, rows };
   }

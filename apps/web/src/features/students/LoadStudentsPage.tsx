@@ -129,6 +129,11 @@ export default function LoadStudentsPage() {
                   <Chip key={k} label={t(`students.summary.${k}`, { n: s[k] })} color={k === 'rejected' && s.rejected ? 'error' : k === 'created' ? 'success' : 'default'} variant="outlined" />
                 ))}
               </Stack>
+              {s.encoding === 'windows-1252' && (
+                <Alert severity="info" sx={{ mb: 1 }}>
+                  {t('students.windows1252')}
+                </Alert>
+              )}
               <FormControlLabel control={<Switch checked={onlyRejected} onChange={(e) => setOnlyRejected(e.target.checked)} />} label={t('students.onlyRejected')} />
               <DataGrid aria-label={t('students.previewTitle')} rows={rows} getRowId={(r) => r.row} columns={columns} autoHeight density="compact" pageSizeOptions={[10, 25, 100]} initialState={{ pagination: { paginationModel: { pageSize: 10 } } }} disableRowSelectionOnClick />
               {s.applied ? (
