@@ -26,6 +26,7 @@ import { FollowUpRepository } from './modules/follow-up/repository.js';
 import { FollowUpService } from './modules/follow-up/service.js';
 import { CurrentCourseService } from './modules/users/current-course.js';
 import { TicketAccess } from './modules/tickets/access.js';
+import { OutcomeService } from './modules/outcomes/service.js';
 import { TicketDetailService } from './modules/tickets/detail-service.js';
 import { TicketFilterService } from './modules/tickets/filter-service.js';
 import { TicketLockService } from './modules/tickets/lock-service.js';
@@ -131,6 +132,7 @@ export function createServices(db: Database, config: Config) {
     moodleImport,
     reminders,
     agenda: new AgendaService(new AgendaRepository(db, followUpRepo), reminders, tickets, repos.audit),
+    outcomes: new OutcomeService(db, ticketAccess),
   };
 }
 

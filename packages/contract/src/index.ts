@@ -21,3 +21,4 @@ export * from './follow-up.js';
 export * from './csv.js';
 export * as legacy from './legacy/index.js';
 export * from './reminders.js';
+export * from './outcomes.js';

@@ -40,6 +40,7 @@ import * as m0030 from './migrations/0030_staff_rut_not_unique.js';
 import * as m0031 from './migrations/0031_grade_precision.js';
 import * as m0034 from './migrations/0034_mail_enrolment.js';
 import * as m0033 from './migrations/0033_current_course.js';
+import * as m0035 from './migrations/0035_progress_history.js';
 
 export type Database = Kysely<DB>;
 
@@ -142,6 +143,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031_grade_precision': m0031,
   '0034_mail_enrolment': m0034,
   '0033_current_course': m0033,
+  '0035_progress_history': m0035,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

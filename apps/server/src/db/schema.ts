@@ -435,6 +435,7 @@ export interface DB {
   user_agenda_settings: UserAgendaSettingsTable;
   moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
   answer_versions: AnswerVersionTable;
+  enrolment_progress_history: EnrolmentProgressHistoryTable;
 }
 
 /** The version of what a course's whole answers read (scope = course id), and of what every course shows (scope 0) (0024). */
@@ -524,4 +525,15 @@ export interface UserAgendaSettingsTable {
   morning_digest: Generated<boolean>;
   last_digest_on: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: DefaultTimestamp;
+}
+
+/** An enrolment's Moodle figures when a sync found them changed (0035). */
+export interface EnrolmentProgressHistoryTable {
+  enrolment_id: number;
+  recorded_at: DefaultTimestamp;
+  /** Percentage of the counting activities graded; null when none counts. */
+  progress: number | null;
+  last_access: Timestamp | null;
+  completed: number;
+  grade: Numeric | null;
 }

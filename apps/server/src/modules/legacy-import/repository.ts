@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { CatalogueTableName } from '../../db/schema.js';
+import { appendProgressHistory } from '../outcomes/history-repository.js';
 
 /** A target column: its type in the batch, and whether it holds a Santiago wall-clock time. */
 export type Column = [name: string, type: 'int' | 'bigint' | 'text' | 'numeric' | 'boolean' | 'wallclock'];
@@ -96,6 +97,11 @@ export class LegacyImportRepository {
       select distinct ${courseId}::int, classroom_id, ${userId}::int from course_registered_users where course_id = ${courseId} and classroom_id is not null
       on conflict do nothing returning classroom_id`.execute(this.db);
     return r.rows.map((x) => x.classroom_id);
+  }
+
+  /** Each student's imported figures as the first point of their progress history, at the enrolment's last update (migration 0035). */
+  firstProgressPoints(courseId: number): Promise<number> {
+    return appendProgressHistory(this.db, { courseId, all: true, at: 'updated_at' });
   }
 
   async count(table: string): Promise<number> {

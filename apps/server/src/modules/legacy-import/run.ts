@@ -15,6 +15,7 @@ export class Run extends RunBase {
     await this.studentRows();
     await this.enrolmentRows();
     await this.results();
+    for (const course of this.courses) await this.repo.firstProgressPoints(course);
     await this.ticketRows();
     await this.details();
     await this.tutors();

@@ -1,7 +1,8 @@
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { MoodleCourseSyncTable } from '../../db/schema.js';
-import type { EnrolmentValues, LocalActivity, LocalEnrolment, LocalResult, StudentValues } from './plan.js';
+import { appendProgressHistory, writtenEnrolments } from '../outcomes/history-repository.js';
+import type { EnrolmentValues, LocalActivity, LocalEnrolment, LocalResult, PeoplePlan, StudentValues } from './plan.js';
 
 /** Namespace of the advisory locks that serialise the write phase of syncs of one course. */
 const SYNC_LOCK = 47_110_001;
@@ -225,6 +226,15 @@ export class MoodleSyncRepository {
 
   updateResults(db: Database, rows: readonly LocalResult[]) {
     return updateMany(db, 'activity_course_users', { status_moodle: 'varchar', qualification_moodle: 'varchar', completion_state: 'smallint', grade: 'numeric' }, rows);
+  }
+
+  /**
+   * The figures over time (migration 0035): a history row for each student of the course whose
+   * figures the plan changed (everybody's when the activities changed; one student's in a
+   * one-student sync), and a first one for those without any.
+   */
+  appendHistory(db: Database, courseId: number, plan: PeoplePlan, activitiesChanged: boolean, onlyEnrolmentId?: number) {
+    return appendProgressHistory(db, { courseId, enrolmentIds: writtenEnrolments(plan), all: activitiesChanged, only: onlyEnrolmentId });
   }
 
   async stampCourse(db: Database, courseId: number) {

@@ -60,7 +60,6 @@ export class MoodleSyncService {
   ) {}
 
   // --- Course sync ---------------------------------------------------------------------------
-
   registerJobs(handlers: JobHandlers): void {
     handlers.register<{ courseId: number }>(
       MOODLE_SYNC_JOB,
@@ -335,6 +334,7 @@ export class MoodleSyncService {
           rowsWritten += await this.repo.updateStudents(trx, plan.students);
           rowsWritten += await this.repo.insertResults(trx, plan.resultInserts);
           rowsWritten += await this.repo.updateResults(trx, plan.resultUpdates);
+          if (wantsProgress) await this.repo.appendHistory(trx, courseId, plan, activitiesAdded + activitiesUpdated + activitiesRemoved > 0, o.enrolmentId);
         }
         if (!o.enrolmentId) await this.repo.stampCourse(trx, courseId);
         const result: MoodleSyncResult = {

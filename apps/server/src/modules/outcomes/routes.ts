@@ -1,0 +1,41 @@
+import { outcomeReportQuerySchema, PERMISSIONS } from '@sigaf/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/auth.js';
+import { ok } from '../../http/envelope.js';
+import { sendFile } from '../../http/files.js';
+import { idParams } from '../../http/params.js';
+import type { Services } from '../../services.js';
+import { outcomeWorkbook } from './workbook.js';
+
+const workbookQuery = outcomeReportQuerySchema.extend({ lang: z.enum(['es', 'en']).default('es') });
+
+/**
+ * What followed each contact (docs/usage/efectividad.md): a ticket's attempts' outcomes
+ * (ticket work, TicketAccess), the effectiveness report and its workbook (dashboard readers;
+ * an operator gets their own contacts) and Mi agenda's suggestion for a course.
+ */
+export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { outcomes } = services;
+  const tags = ['outcomes'];
+
+  app.get('/tickets/:id/outcomes', { config: { access: PERMISSIONS.ticketWork }, schema: { tags, params: idParams } }, async (request) =>
+    ok(await outcomes.ofTicket(request.params.id, requireAuth(request))),
+  );
+
+  app.get('/outcomes/report', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: outcomeReportQuerySchema } }, async (request) =>
+    ok(await outcomes.report(request.query, requireAuth(request))),
+  );
+
+  app.get('/outcomes/report/excel', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: workbookQuery } }, async (request, reply) => {
+    const report = await outcomes.report(request.query, requireAuth(request));
+    const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${report.from}-${report.to}.xlsx`;
+    return sendFile(reply, name, await outcomeWorkbook(report, request.query.lang));
+  });
+
+  app.get('/outcomes/suggestion/:id', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
+    ok(await outcomes.suggestion(request.params.id)),
+  );
+};

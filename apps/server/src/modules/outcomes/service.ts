@@ -1,0 +1,136 @@
+import {
+  chileLocalToDate,
+  chileParts,
+  isAdminLike,
+  OUTCOME_DEFAULT_DAYS,
+  OUTCOME_DIMENSIONS,
+  OUTCOME_MAX_DAYS,
+  OUTCOME_MSG,
+  OUTCOME_SMALL_SAMPLE,
+  OUTCOME_SUGGESTION_MIN,
+  type AttemptOutcome,
+  type OutcomeGroup,
+  type OutcomeReport,
+  type OutcomeReportQuery,
+  type OutcomeSuggestion,
+} from '@sigaf/contract';
+import type { Database } from '../../db/database.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
+import { ownerScope, type TicketAccess } from '../tickets/access.js';
+import { OutcomeRepository, type AttemptOutcomeRow, type OutcomeGroupRow } from './repository.js';
+import { wilson } from './stats.js';
+
+const DAY_MS = 86_400_000;
+
+/** The instants a span of Chilean days covers: [start of `from`, start of the day after `to`). */
+function dayBounds(from: string, to: string) {
+  const after = new Date(Date.parse(`${to}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  return { from: chileLocalToDate(from, '00:00')!, to: chileLocalToDate(after, '00:00')! };
+}
+
+/** An attempt's outcome from its row: whole days to the first access, and which windows have passed. */
+export function presentOutcome(r: AttemptOutcomeRow, now = Date.now()): AttemptOutcome {
+  const at = new Date(r.at).getTime();
+  const first = r.first_access_after ? new Date(r.first_access_after).getTime() : null;
+  return {
+    attemptId: Number(r.id),
+    ticketId: Number(r.ticket_id),
+    accessDays: first === null ? null : Math.floor((first - at) / DAY_MS),
+    settled3: now - at >= 3 * DAY_MS,
+    settled7: now - at >= 7 * DAY_MS,
+    settled14: now - at >= 14 * DAY_MS,
+    progressBefore: r.progress_before,
+    progress7: r.progress_7,
+    progress14: r.progress_14,
+  };
+}
+
+function presentGroup(r: OutcomeGroupRow): OutcomeGroup {
+  return {
+    key: r.key,
+    label: r.label,
+    reengaged: wilson(r.accessed, r.n),
+    gain: r.gain === null ? null : Math.round(r.gain * 10) / 10,
+    gainN: r.gain_n,
+    baseline: wilson(r.base_accessed, r.base_n),
+    baselineGain: r.base_gain === null ? null : Math.round(r.base_gain * 10) / 10,
+    small: r.n < OUTCOME_SMALL_SAMPLE,
+  };
+}
+
+/** Contact outcomes on tickets, the effectiveness report and Mi agenda's suggestion (docs/usage/efectividad.md). */
+export class OutcomeService {
+  private readonly repo: OutcomeRepository;
+
+  constructor(
+    db: Database,
+    private readonly access: TicketAccess,
+  ) {
+    this.repo = new OutcomeRepository(db);
+  }
+
+  /**
+   * The outcome of each attempt of a ticket (the caller must be allowed the ticket), and of every
+   * attempt on the same student in the course that the caller may see (the student card).
+   */
+  async ofTicket(ticketId: number, actor: AuthUser) {
+    const [ticket] = await this.access.assert(actor, [ticketId]);
+    const enrolmentId = await this.repo.enrolmentOfTicket(ticket!.id);
+    const rows = await this.repo.ofAttempts({ enrolmentId, ownerId: ownerScope(actor) });
+    const all = rows.map((r) => presentOutcome(r));
+    const mine = await this.repo.ofAttempts({ ticketId });
+    return {
+      attempts: mine.map((r) => presentOutcome(r)),
+      student: {
+        attempts: all.length,
+        settled7: all.filter((o) => o.settled7).length,
+        accessed7: all.filter((o) => o.accessDays !== null && o.accessDays < 7).length,
+        last: all.at(-1) ?? null,
+      },
+    };
+  }
+
+  /** The period, course and operator a report covers, checked (a Spanish 4xx for anything wrong). */
+  private async scope(q: OutcomeReportQuery, actor: AuthUser) {
+    if (!isAdminLike(actor.role) && q.user_id !== undefined && q.user_id !== actor.id) throw forbidden(OUTCOME_MSG.operatorOnlySelf);
+    const userId = isAdminLike(actor.role) ? (q.user_id ?? null) : actor.id;
+    if (q.course_id !== undefined) {
+      if (!(await this.repo.courseExists(q.course_id))) throw notFound(OUTCOME_MSG.courseNotFound);
+    }
+    const today = chileParts(new Date()).day;
+    const to = q.to ?? today;
+    const from = q.from ?? chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
+    if (from > to) throw new AppError(422, OUTCOME_MSG.rangeOrder);
+    const bounds = dayBounds(from, to);
+    if (bounds.to.getTime() - bounds.from.getTime() > (OUTCOME_MAX_DAYS + 1) * DAY_MS) throw new AppError(422, OUTCOME_MSG.rangeTooLong);
+    return { courseId: q.course_id ?? null, userId, from, to, bounds };
+  }
+
+  /** The effectiveness report: every dimension's groups (one query each). */
+  async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
+    const s = await this.scope(q, actor);
+    const filter = { courseId: s.courseId ?? undefined, operatorId: s.userId ?? undefined, from: s.bounds.from, to: s.bounds.to };
+    const dimensions = {} as OutcomeReport['dimensions'];
+    for (const dim of OUTCOME_DIMENSIONS) dimensions[dim] = (await this.repo.groups(dim, filter)).map(presentGroup);
+    return { courseId: s.courseId, userId: s.userId, from: s.from, to: s.to, dimensions };
+  }
+
+  /**
+   * Mi agenda's suggestion for a course: the channel (ticket type) and the hour of day with the
+   * best re-engagement over the last OUTCOME_DEFAULT_DAYS days, among groups of at least
+   * OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
+   */
+  async suggestion(courseId: number): Promise<OutcomeSuggestion> {
+    const from = new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS);
+    const best = (rows: OutcomeGroupRow[]) =>
+      rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
+    const channel = best(await this.repo.groups('type', { courseId, from }));
+    const hour = best(await this.repo.groups('hour', { courseId, from }));
+    return {
+      courseId,
+      channel: channel ? { key: channel.key, label: channel.label ?? channel.key, rate: channel.accessed / channel.n, n: channel.n } : null,
+      hour: hour ? { key: hour.key, rate: hour.accessed / hour.n, n: hour.n } : null,
+    };
+  }
+}

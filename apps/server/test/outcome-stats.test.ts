@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { pointsOver, wilson } from '../src/modules/outcomes/stats.js';
+
+/**
+ * Wilson intervals against values computed by hand from the formula
+ * (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.96.
+ */
+describe('Wilson score interval', () => {
+  it('8 of 20: 0.2188 – 0.6134', () => {
+    // p = 0.4, z² = 3.8415, z²/n = 0.19207, denominator 1.19207; centre (0.4 + 0.09604) / 1.19207 = 0.41612;
+    // half = 1.96 √(0.012 + 0.0024010) / 1.19207 = 1.96 × 0.120004 / 1.19207 = 0.19731.
+    const r = wilson(8, 20);
+    expect(r.rate).toBe(0.4);
+    expect(r.low).toBeCloseTo(0.2188, 4);
+    expect(r.high).toBeCloseTo(0.6134, 4);
+  });
+
+  it('0 of 10: 0 – 0.2775 (never below 0)', () => {
+    // centre = 0.19207 / 1.38415 = 0.13877; half = 1.96 × √(0.0096037) / 1.38415 = 0.13877.
+    const r = wilson(0, 10);
+    expect(r.rate).toBe(0);
+    expect(r.low).toBeCloseTo(0, 6);
+    expect(r.high).toBeCloseTo(0.2775, 4);
+  });
+
+  it('30 of 30: 0.8865 – 1', () => {
+    // centre = (1 + 0.064025) / 1.12805 = 0.94325; half = 1.96 × √(0.0010671) / 1.12805 = 0.056756.
+    const r = wilson(30, 30);
+    expect(r.low).toBeCloseTo(0.8865, 4);
+    expect(r.high).toBeCloseTo(1, 6);
+  });
+
+  it('50 of 100: 0.4038 – 0.5962 (symmetric around one half)', () => {
+    const r = wilson(50, 100);
+    expect(r.low).toBeCloseTo(0.4038, 4);
+    expect(r.high).toBeCloseTo(0.5962, 4);
+    expect(r.low! + r.high!).toBeCloseTo(1, 10);
+  });
+
+  it('no sample: no rate and no interval; impossible counts refused', () => {
+    expect(wilson(0, 0)).toEqual({ rate: null, n: 0, low: null, high: null });
+    expect(() => wilson(3, 2)).toThrow(RangeError);
+    expect(() => wilson(-1, 2)).toThrow(RangeError);
+    expect(() => wilson(1.5, 2)).toThrow(RangeError);
+  });
+
+  it('points over the baseline, rounded to a tenth', () => {
+    expect(pointsOver(0.4, 0.25)).toBe(15);
+    expect(pointsOver(0.3333, 0.5)).toBe(-16.7);
+    expect(pointsOver(null, 0.5)).toBeNull();
+  });
+});

@@ -1,0 +1,228 @@
+import { chileLocalToDate, chileParts } from '@sigaf/contract';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
+import { createTestContext, type TestContext } from './helpers.js';
+
+/**
+ * Contact outcomes and the effectiveness report on a course written out by hand, where every
+ * expected figure is known. One Chilean day D, 20 days ago; contacts at noon of D:
+ *   S1 phone (operator): before 35 %, last access 10 days earlier; back in Moodle 2 days later, 48 % on day 3.
+ *   S2 mail (admin):     before 20 %, 9 days idle; back 9 days later (outside 7 days), 30 % on day 10.
+ *   S3 phone (operator): before 50 %, 8 days idle; back 1 hour later, 60 % on day 1.
+ * Not contacted, same course, same idle group (7–13 days) at the start of D: B1 back 3 days later,
+ * B2 never back; B3 idle 1 day (another group, not in the baseline).
+ * Expected: contacts 3, re-engaged 2 (66.7 %, Wilson 20.8 %–93.9 %), mean gain (13 + 0 + 10) / 3 = 7.7
+ * points; baseline 1 of 2 (50 %), gain 0. Phone 2/2 (gain 11.5), mail 0/1.
+ */
+
+const H = 3_600_000;
+const DAY = 24 * H;
+let ctx: TestContext;
+let admin: { id: number; token: string };
+let operator: { id: number; token: string };
+let other: { id: number; token: string };
+let tutor: { token: string };
+let courseId: number;
+const enrolment: Record<string, number> = {};
+const ticket: Record<string, number> = {};
+let day: string;
+let noon: Date;
+let dayStart: Date;
+
+async function get(url: string, token: string) {
+  const res = await ctx.request({ method: 'GET', url, token });
+  return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? res.json() : null, raw: res.rawPayload };
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  admin = await ctx.userWithRole('admin');
+  operator = await ctx.userWithRole('operator');
+  other = await ctx.userWithRole('operator');
+  tutor = await ctx.userWithRole('tutor');
+  day = chileParts(new Date(Date.now() - 20 * DAY)).day;
+  noon = chileLocalToDate(day, '12:00')!;
+  dayStart = chileLocalToDate(day, '00:00')!;
+  const db = ctx.db;
+  const platformId = (await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow()).id;
+  const category = await db.insertInto('categories').values({ description: 'Efectividad', category_code: 'EFE', platform_id: platformId }).returning('id').executeTakeFirstOrThrow();
+  courseId = (await db.insertInto('courses').values({ description: 'Curso de contactos', category_id: category.id }).returning('id').executeTakeFirstOrThrow()).id;
+  const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const key = async (table: 'type_tickets' | 'status_tickets' | 'priority_tickets' | 'source_tickets' | 'motive_tickets' | 'status_detail_tickets', k: string) =>
+    (await db.selectFrom(table).select('id').where('key', '=', k).executeTakeFirstOrThrow()).id;
+  const ids = {
+    phone: await key('type_tickets', 'phone'),
+    email: await key('type_tickets', 'email'),
+    open: await key('status_tickets', 'open'),
+    medium: await key('priority_tickets', 'medium'),
+    outgoing: await key('source_tickets', 'outgoing'),
+    welcome: await key('motive_tickets', 'welcome'),
+    success: await key('status_detail_tickets', 'success'),
+  };
+  const ruts = ['11.111.111-1', '12.222.222-3', '13.333.333-5', '14.444.444-7', '15.555.555-9', '16.666.666-0'];
+  for (const [i, who] of ['S1', 'S2', 'S3', 'B1', 'B2', 'B3'].entries()) {
+    const s = await db.insertInto('registered_users').values({ rut: ruts[i]!, name: who, last_name: 'Prueba' }).returning('id').executeTakeFirstOrThrow();
+    enrolment[who] = (await db.insertInto('course_registered_users').values({ course_id: courseId, registered_user_id: s.id, profile_id: profile, is_sincronized: true }).returning('id').executeTakeFirstOrThrow()).id;
+  }
+  const history = (who: string, recorded: Date, progress: number, access: Date | null) =>
+    db.insertInto('enrolment_progress_history').values({ enrolment_id: enrolment[who]!, recorded_at: recorded, progress, last_access: access, completed: 0 }).execute();
+  await history('S1', new Date(noon.getTime() - 10 * DAY), 35, new Date(noon.getTime() - 10 * DAY));
+  await history('S1', new Date(noon.getTime() + 3 * DAY), 48, new Date(noon.getTime() + 2 * DAY));
+  await history('S2', new Date(noon.getTime() - 9 * DAY), 20, new Date(noon.getTime() - 9 * DAY));
+  await history('S2', new Date(noon.getTime() + 10 * DAY), 30, new Date(noon.getTime() + 9 * DAY));
+  await history('S3', new Date(noon.getTime() - 8 * DAY), 50, new Date(noon.getTime() - 8 * DAY));
+  await history('S3', new Date(noon.getTime() + DAY), 60, new Date(noon.getTime() + H));
+  await history('B1', new Date(dayStart.getTime() - 10 * DAY), 10, new Date(dayStart.getTime() - 10 * DAY));
+  await history('B1', new Date(dayStart.getTime() + 4 * DAY), 10, new Date(dayStart.getTime() + 3 * DAY));
+  await history('B2', new Date(dayStart.getTime() - 12 * DAY), 15, new Date(dayStart.getTime() - 12 * DAY));
+  await history('B3', new Date(dayStart.getTime() - DAY), 70, new Date(dayStart.getTime() - DAY));
+  const contacts: Array<[string, number, number]> = [
+    ['S1', ids.phone, operator.id],
+    ['S2', ids.email, admin.id],
+    ['S3', ids.phone, operator.id],
+  ];
+  for (const [i, [who, type, by]] of contacts.entries()) {
+    const t = await db
+      .insertInto('tickets')
+      .values({
+        course_registered_user_id: enrolment[who]!, course_id: courseId, ticket_code: `EFE-${i + 1}`, type_ticket_id: type, status_ticket_id: ids.open,
+        priority_ticket_id: ids.medium, source_ticket_id: ids.outgoing, motive_ticket_id: ids.welcome, user_create_id: by, user_assigned_id: by,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ticket[who] = t.id;
+    await db.insertInto('ticket_details').values({ ticket_id: t.id, user_created_id: by, status_detail_ticket_id: ids.success, comment: 'Llamado', created_at: noon, updated_at: noon }).execute();
+  }
+});
+
+afterAll(() => ctx?.close());
+
+describe('the outcome of each contact attempt', () => {
+  it('S1: back in Moodle 2 days after, progress 35 % → 48 %', async () => {
+    const res = await get(`/api/v2/tickets/${ticket.S1}/outcomes`, operator.token);
+    expect(res.status).toBe(200);
+    expect(res.body._data.attempts).toEqual([
+      expect.objectContaining({ ticketId: ticket.S1, accessDays: 2, settled3: true, settled7: true, settled14: true, progressBefore: 35, progress7: 48, progress14: 48 }),
+    ]);
+    expect(res.body._data.student).toMatchObject({ attempts: 1, settled7: 1, accessed7: 1 });
+  });
+
+  it('S2: back only after 9 days; progress unchanged at 7 days, 30 % at 14', async () => {
+    const res = await get(`/api/v2/tickets/${ticket.S2}/outcomes`, admin.token);
+    expect(res.body._data.attempts[0]).toMatchObject({ accessDays: 9, progressBefore: 20, progress7: 20, progress14: 30 });
+    expect(res.body._data.student).toMatchObject({ attempts: 1, accessed7: 0 });
+  });
+
+  it('S3: back the same day (0 days)', async () => {
+    const res = await get(`/api/v2/tickets/${ticket.S3}/outcomes`, operator.token);
+    expect(res.body._data.attempts[0]).toMatchObject({ accessDays: 0, progressBefore: 50, progress7: 60 });
+  });
+
+  it("another operator's ticket: 403; a missing ticket: 404; a tutor: 403", async () => {
+    expect((await get(`/api/v2/tickets/${ticket.S1}/outcomes`, other.token)).status).toBe(403);
+    expect((await get(`/api/v2/tickets/999999/outcomes`, admin.token)).status).toBe(404);
+    expect((await get(`/api/v2/tickets/${ticket.S1}/outcomes`, tutor.token)).status).toBe(403);
+  });
+});
+
+describe('the effectiveness report', () => {
+  const url = () => `/api/v2/outcomes/report?course_id=${courseId}&from=${day}&to=${day}`;
+
+  it('the course: 2 of 3 back within 7 days, Wilson 20.8 %–93.9 %, gain 7.7 points; baseline 1 of 2', async () => {
+    const res = await get(url(), admin.token);
+    expect(res.status).toBe(200);
+    const [all] = res.body._data.dimensions.all;
+    expect(all.reengaged.n).toBe(3);
+    expect(all.reengaged.rate).toBeCloseTo(2 / 3, 10);
+    expect(all.reengaged.low).toBeCloseTo(0.2077, 4);
+    expect(all.reengaged.high).toBeCloseTo(0.9385, 4);
+    expect(all.gain).toBe(7.7);
+    expect(all.gainN).toBe(3);
+    expect(all.baseline).toMatchObject({ n: 2, rate: 0.5 });
+    expect(all.baselineGain).toBe(0);
+    expect(all.small).toBe(true);
+  });
+
+  it('by channel: phone 2 of 2 (gain 11.5), mail 0 of 1; both against the same baseline', async () => {
+    const res = await get(url(), admin.token);
+    const byLabel = Object.fromEntries(res.body._data.dimensions.type.map((g: { label: string }) => [g.label, g]));
+    expect(byLabel['Contacto telefónico']).toMatchObject({ reengaged: { n: 2, rate: 1 }, gain: 11.5, baseline: { n: 2, rate: 0.5 } });
+    expect(byLabel['Correo electrónico']).toMatchObject({ reengaged: { n: 1, rate: 0 }, gain: 0, baseline: { n: 2, rate: 0.5 } });
+    expect(res.body._data.dimensions.hour).toEqual([expect.objectContaining({ key: '12', reengaged: expect.objectContaining({ n: 3 }) })]);
+    expect(res.body._data.dimensions.idle).toEqual([expect.objectContaining({ key: '7-13' })]);
+    const ops = res.body._data.dimensions.operator.map((g: { reengaged: { n: number } }) => g.reengaged.n).sort();
+    expect(ops).toEqual([1, 2]);
+  });
+
+  it('an operator sees their own contacts only (2 of 2), and may not ask for another one', async () => {
+    const res = await get(url(), operator.token);
+    expect(res.body._data.userId).toBe(operator.id);
+    expect(res.body._data.dimensions.all[0].reengaged).toMatchObject({ n: 2, rate: 1 });
+    expect((await get(`${url()}&user_id=${admin.id}`, operator.token)).status).toBe(403);
+  });
+
+  it('a period without contacts has no groups; the organisation-wide report counts the same contacts', async () => {
+    const empty = await get(`/api/v2/outcomes/report?course_id=${courseId}&from=2020-01-01&to=2020-01-31`, admin.token);
+    expect(empty.body._data.dimensions.all).toEqual([]);
+    const org = await get(`/api/v2/outcomes/report?from=${day}&to=${day}`, admin.token);
+    expect(org.body._data.dimensions.all[0].reengaged.n).toBe(3);
+  });
+
+  it('bad input: clear Spanish 4xx', async () => {
+    const bad = await get(`/api/v2/outcomes/report?from=2024-13-01`, admin.token);
+    expect(bad.status).toBe(422);
+    const order = await get(`/api/v2/outcomes/report?from=2024-02-01&to=2024-01-01`, admin.token);
+    expect([order.status, order.body.message]).toEqual([422, 'La fecha de inicio debe ser anterior a la de término.']);
+    const long = await get(`/api/v2/outcomes/report?from=2020-01-01&to=2024-01-01`, admin.token);
+    expect(long.status).toBe(422);
+    const course = await get(`/api/v2/outcomes/report?course_id=999999`, admin.token);
+    expect([course.status, course.body.message]).toEqual([404, 'El curso no existe.']);
+    expect((await get(`/api/v2/outcomes/report`, tutor.token)).status).toBe(403);
+  });
+
+  it('the workbook: a row per group with rates in percent, in Spanish or English', async () => {
+    for (const [lang, total, phone] of [['es', 'Total', 'Canal (tipo)'], ['en', 'Total', 'Channel (type)']] as const) {
+      const res = await get(`/api/v2/outcomes/report/excel?course_id=${courseId}&from=${day}&to=${day}&lang=${lang}`, admin.token);
+      expect(res.status).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
+      const rows = wb.worksheets[0]!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+      const first = rows.find((r) => r[0] === total)!;
+      expect(first.slice(2, 5)).toEqual([3, 2, 66.7]);
+      expect(first[9]).toBe(50);
+      expect(rows.filter((r) => r[0] === phone)).toHaveLength(2);
+    }
+  });
+});
+
+describe('the progress history', () => {
+  it('appends a row only for an enrolment whose figures changed (and a first one for one without rows)', async () => {
+    const count = async () => Number((await ctx.db.selectFrom('enrolment_progress_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    // Every enrolment here has rows whose figures (no activities: progress null) differ from the hand-made ones: one row each.
+    expect(await appendProgressHistory(ctx.db, { courseId, all: true })).toBe(6);
+    expect(await count()).toBe(before + 6);
+    // Nothing changed since: nothing appended.
+    expect(await appendProgressHistory(ctx.db, { courseId, all: true })).toBe(0);
+    await ctx.db.updateTable('course_registered_users').set({ last_access_registered_moodle: new Date(), final_qualification_moodle: '5,5' }).where('id', '=', enrolment.B2!).execute();
+    expect(await appendProgressHistory(ctx.db, { courseId, enrolmentIds: [enrolment.B2!] })).toBe(1);
+    const last = await ctx.db.selectFrom('enrolment_progress_history').selectAll().where('enrolment_id', '=', enrolment.B2!).orderBy('recorded_at', 'desc').executeTakeFirstOrThrow();
+    expect(Number(last.grade)).toBe(5.5);
+    expect(last.last_access).not.toBeNull();
+  });
+
+  it("the legacy import's first point is dated at the enrolment's last update", async () => {
+    const student = await ctx.db.insertInto('registered_users').values({ rut: '17.777.777-2', name: 'Legado', last_name: 'Prueba' }).returning('id').executeTakeFirstOrThrow();
+    const profile = (await ctx.db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const stamp = new Date('2025-03-04T15:00:00Z');
+    const e = await ctx.db
+      .insertInto('course_registered_users')
+      .values({ course_id: courseId, registered_user_id: student.id, profile_id: profile, last_access_registered_moodle: new Date('2025-03-01T10:00:00Z'), updated_at: stamp })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await appendProgressHistory(ctx.db, { courseId, all: true, at: 'updated_at' })).toBe(1);
+    const row = await ctx.db.selectFrom('enrolment_progress_history').selectAll().where('enrolment_id', '=', e.id).executeTakeFirstOrThrow();
+    expect(new Date(row.recorded_at).toISOString()).toBe(stamp.toISOString());
+  });
+});

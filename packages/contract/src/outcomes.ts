@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { parseDay } from './dates.js';
+import { FORM_MSG } from './resources.js';
+
+/**
+ * What followed each contact: from the students' Moodle figures over time, the outcome of every
+ * contact attempt (access within 3 and 7 days, progress after 7 and 14 days) and the
+ * effectiveness report (re-engagement within 7 days and progress gained, per dimension, with a
+ * 95 % Wilson interval and the baseline of students not contacted). See docs/usage/efectividad.md.
+ */
+
+export const OUTCOME_DIMENSIONS = ['all', 'type', 'source', 'motive', 'operator', 'hour', 'weekday', 'idle'] as const;
+export type OutcomeDimension = (typeof OUTCOME_DIMENSIONS)[number];
+export const IDLE_GROUPS = ['never', '0-2', '3-6', '7-13', '14-29', '30+', 'unknown'] as const;
+
+/** Contacts a group needs not to be a small sample; and a suggestion in Mi agenda. */
+export const OUTCOME_SMALL_SAMPLE = 20;
+export const OUTCOME_SUGGESTION_MIN = 30;
+/** The report's default period: the last N days. */
+export const OUTCOME_DEFAULT_DAYS = 90;
+/** The longest period a report may cover. */
+export const OUTCOME_MAX_DAYS = 366;
+
+export const OUTCOME_MSG = {
+  invalidRange: 'Ingrese un rango de fechas válido (aaaa-mm-dd).',
+  rangeOrder: 'La fecha de inicio debe ser anterior a la de término.',
+  rangeTooLong: `El período no puede superar ${OUTCOME_MAX_DAYS} días.`,
+  courseNotFound: 'El curso no existe.',
+  operatorOnlySelf: 'Un operador solo puede ver la efectividad de sus propios contactos.',
+} as const;
+
+const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
+const id = z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(2_147_483_647, FORM_MSG.option);
+const day = z.preprocess(blank, z.string({ error: OUTCOME_MSG.invalidRange }).max(20, OUTCOME_MSG.invalidRange).refine((v) => parseDay(v) !== null, OUTCOME_MSG.invalidRange).transform((v) => parseDay(v)!).optional());
+
+export const outcomeReportQuerySchema = z.object({
+  /** One course; the whole organisation when absent. */
+  course_id: z.preprocess(blank, id.optional()),
+  /** One operator's contacts (administrators); an operator always gets their own. */
+  user_id: z.preprocess(blank, id.optional()),
+  /** Chilean days, both included; the last OUTCOME_DEFAULT_DAYS days by default. */
+  from: day,
+  to: day,
+});
+export type OutcomeReportQuery = z.infer<typeof outcomeReportQuerySchema>;
+
+/** A rate with its sample and 95 % Wilson interval (null when n is 0). */
+export interface OutcomeRate {
+  rate: number | null;
+  n: number;
+  low: number | null;
+  high: number | null;
+}
+
+export interface OutcomeGroup {
+  key: string;
+  /** The catalogue value or operator's name; null for hours, weekdays and idle groups (the client names them). */
+  label: string | null;
+  /** Accessed Moodle within 7 days of the contact. */
+  reengaged: OutcomeRate;
+  /** Mean progress gained within 7 days, in percentage points, and of how many contacts it is known. */
+  gain: number | null;
+  gainN: number;
+  baseline: OutcomeRate;
+  baselineGain: number | null;
+  /** Fewer than OUTCOME_SMALL_SAMPLE contacts. */
+  small: boolean;
+}
+
+export interface OutcomeReport {
+  courseId: number | null;
+  userId: number | null;
+  from: string;
+  to: string;
+  dimensions: Record<OutcomeDimension, OutcomeGroup[]>;
+}
+
+/** One contact attempt's outcome (null figures: not known from the history). */
+export interface AttemptOutcome {
+  attemptId: number;
+  ticketId: number;
+  /** Whole days from the attempt to the first Moodle access seen after it; null when none yet. */
+  accessDays: number | null;
+  /** Whether the 3 / 7 / 14 days after the attempt have passed. */
+  settled3: boolean;
+  settled7: boolean;
+  settled14: boolean;
+  progressBefore: number | null;
+  progress7: number | null;
+  progress14: number | null;
+}
+
+/** Mi agenda's suggestion for a course: the channel (ticket type) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */
+export interface OutcomeSuggestion {
+  courseId: number;
+  channel: { key: string; label: string; rate: number; n: number } | null;
+  hour: { key: string; rate: number; n: number } | null;
+}
