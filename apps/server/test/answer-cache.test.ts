@@ -249,6 +249,17 @@ describe('whole-course answers kept serialised', () => {
     expect((await ctx.request({ method: 'GET', url: u.followUp, token: tutor.token })).statusCode).toBe(403);
   });
 
+  it('a second administrator asking for the same answer while nothing changed is served what was kept, not a new build', async () => {
+    const u = urls(A.course, activityA, A.enrolment);
+    const other = await ctx.userWithRole('admin');
+    for (const url of [u.tickets, u.enrolments, u.ticket]) {
+      const mine = await kept(url);
+      const before = counts();
+      expect(await kept(url, other.token)).toEqual(mine);
+      expect(counts().built - before.built, url).toBe(0);
+    }
+  });
+
   it('sends a kept answer compressed to a client that accepts it, and as it is to one that does not', async () => {
     const u = urls(A.course, activityA, A.enrolment);
     const plain = await kept(u.enrolments);

@@ -135,7 +135,8 @@ describe('§2.13 registered users and §2.14 enrolment lookups', () => {
       'GET /api/v2/course-registered-user/{id}/courses/{course}',
     );
     expect(enrolment._data).toMatchObject({ id: synced.enrolmentId, is_sincronized: 1, registered_user: { rut: synced.rut } });
-    expect(enrolment._data.activity_course_users.length).toBeGreaterThan(0);
+    // Every result still in Formativa: none for the card (its "Progreso" would read NaN%; §5.9 below files them).
+    expect(enrolment._data.activity_course_users).toEqual([]);
 
     const elsewhere = await world.ctx.db.selectFrom('courses').select('id').where('id', 'not in', world.ctx.db.selectFrom('course_registered_users').select('course_id').where('registered_user_id', '=', synced.id)).executeTakeFirst();
     const otherCourse = elsewhere?.id ?? 2_147_480_000;
@@ -264,7 +265,8 @@ describe('§2.14 Seguimiento (FollowUp)', () => {
     // The progress bar must reach exactly 100 %.
     expect((rows.length / total) * 100).toBe(100);
     expect(new Set(rows.map((r) => r.id)).size).toBe(total);
-    expect(rows.some((r) => r.activity_course_users.length > 0 && r.profile.description === 'Estudiante')).toBe(true);
+    // Results reach the card once filed outside Formativa (the "Progreso" test below); until then none.
+    expect(rows.every((r) => r.activity_course_users.length === 0)).toBe(true);
     for (const r of rows) for (const a of r.activity_course_users) expect(typeof a.activity.section.description).toBe('string');
 
     // A tutor on Seguimiento: the same pages, with the students of their own classrooms only.
@@ -392,14 +394,24 @@ function cardProgress(e: RawEnrolment, sections: Array<{ properties: { descripti
 }
 
 describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento', () => {
-  it('§5.9 reads 0 ÷ 0 only while no activity is filed outside the seven fixed sections (nothing the server can answer changes it); once staff file them, every card draws a percentage', async () => {
+  it('§5.9 draws 0 % (never "NaN%") while every activity is still in Formativa, and a percentage once staff file them in units', async () => {
     const sections = async () => expectShape(sectionsList, http200(await client.call('GET', '/api/v2/sections'), 'sections'), 'GET /api/v2/sections')._data.collections;
     // As synchronised: every activity in Formativa with weighing 0, and every section the server
-    // has is one the client leaves out; the denominator is 0 whatever their activities are.
+    // has is one the client leaves out: the card's denominator is 0.
     const before = await sections();
     expect(before.every((s) => LEFT_OUT.includes(s.properties.description))).toBe(true);
     const page = async () => expectShape(getCourseRegisteredUserUsersPage, http200(await client.call('GET', `/api/v2/course-registered-user/${course.id}/users?page=1`), 'page 1'), 'Seguimiento page 1')._data.data;
-    expect((await page()).some((e) => cardProgress(e, before) === 'NaN')).toBe(true);
+    const ticketCards = async () => {
+      const tickets = expectShape(getTicketsOfCourse, http200(await client.call('GET', `/api/v2/tickets/course-registered-users/course/${course.id}`), 'tickets'), 'GET /api/v2/tickets/course-registered-users/course/{c}');
+      return tickets._data.collections.map((t) => t.properties.courseRegisteredUser as RawEnrolment);
+    };
+    const unfiled = [...(await page()), ...(await ticketCards())];
+    expect(unfiled.length).toBeGreaterThan(0);
+    expect(unfiled.map((e) => cardProgress(e, before)).filter((p) => p !== '0')).toEqual([]);
+    // The results are still there for the screens that list them (Ticket's "Actividades").
+    const enrolled = unfiled[0] as RawEnrolment & { id: number };
+    const listed = await client.call('GET', `/api/v2/activity-course-registered-user/${enrolled.id}`);
+    expect(expectShape(getActivityCourseRegisteredUser, listed, 'GET /api/v2/activity-course-registered-user/{id}').activityCourseRegisteredUser.length).toBeGreaterThan(0);
 
     // What staff do first (Mantenedor › Sección, Configuración › Actividades): the units, each
     // activity in its unit, the graded ones with a weighing.
@@ -415,8 +427,7 @@ describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento
       http200(await client.call('PUT', `/api/v2/activities/${a.id}`, row), `PUT /api/v2/activities/${a.id}`);
     }
     const after = await sections();
-    const tickets = expectShape(getTicketsOfCourse, http200(await client.call('GET', `/api/v2/tickets/course-registered-users/course/${course.id}`), 'tickets'), 'GET /api/v2/tickets/course-registered-users/course/{c}');
-    const cards = [...(await page()), ...tickets._data.collections.map((t) => t.properties.courseRegisteredUser)].map((e) => Number(cardProgress(e as RawEnrolment, after)));
+    const cards = [...(await page()), ...(await ticketCards())].map((e) => Number(cardProgress(e, after)));
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.every((p) => Number.isFinite(p) && p >= 0 && p <= 100), JSON.stringify(cards)).toBe(true);
     expect(cards.some((p) => p > 0)).toBe(true);

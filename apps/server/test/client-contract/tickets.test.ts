@@ -118,6 +118,10 @@ beforeAll(async () => {
     'the first course synchronised',
   );
   const db = world.ctx.db;
+  // What staff do first (Mantenedor › Sección, Configuración › Actividades): the course's
+  // activities filed in a unit, so the student card carries their results (none while all are in Formativa).
+  const unit = await db.insertInto('sections').values({ description: 'Unidad 1' }).returning('id').executeTakeFirstOrThrow();
+  await db.updateTable('activities').set({ section_id: unit.id }).where('course_id', '=', courseId).execute();
   const key = async (table: 'status_tickets' | 'type_tickets' | 'source_tickets' | 'priority_tickets' | 'motive_tickets' | 'status_detail_tickets', k: string) =>
     (await db.selectFrom(table).select('id').where('key', '=', k).executeTakeFirstOrThrow()).id;
   Object.assign(ids, {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { isAdminLike, type RoleKey } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
@@ -227,13 +228,20 @@ export class AnswerCache {
 }
 
 /**
+ * What a caller may see of a kept answer: administrators (and developers) all the same, so one
+ * kept answer serves them all; anyone else their own (an operator's tickets and delete flags, a
+ * tutor's classrooms).
+ */
+export function keptScope(actor: { id: number; role: RoleKey | null | undefined }): string {
+  return isAdminLike(actor.role) ? 'admin' : `user ${actor.id}`;
+}
+
+/**
  * Sends a whole-course answer through the cache. The caller has checked access already; the key
- * is the caller (role and id: answers are scoped and carry per-user flags), the links' base and
- * the request's path and query.
+ * is the caller's scope (keptScope), the links' base and the request's path and query.
  */
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, at: KeptAt, build: () => Promise<Built>) {
-  const actor = requireAuth(request);
-  const key = `${actor.id}:${actor.roleId}:${actor.role ?? ''}\n${baseUrl(request)}\n${request.url}`;
+  const key = `${keptScope(requireAuth(request))}\n${baseUrl(request)}\n${request.url}`;
   const { body, encoding } = await cache.get(key, at, build, preferredEncoding(request.headers['accept-encoding']));
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);

@@ -27,7 +27,7 @@ import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
 import type { EnrolmentRow, StudentRow } from './repository.js';
-import { lastAccessText, lastSyncText, rawClassroom, rawEnrolment, rawEnrolmentStudent, rawStudent } from './raw.js';
+import { lastAccessText, lastSyncText, rawActivityResult, rawClassroom, rawEnrolment, rawEnrolmentStudent, rawStudent } from './raw.js';
 import type { EnrolmentService } from './service.js';
 
 export function presentStudent(request: FastifyRequest, s: StudentRow) {
@@ -306,7 +306,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
   app.get('/activity-course-registered-user/:id', { config: read, schema: { tags, params: idParams } }, async (request) => {
     const row = await enrolments.get(request.params.id);
     const results = (await enrolments.activityResults([row.id])).get(row.id) ?? [];
-    return { success: true, activityCourseRegisteredUser: rawEnrolment(row, results).activity_course_users };
+    return { success: true, activityCourseRegisteredUser: results.map(rawActivityResult) };
   });
 
   app.get('/courses/:id/classrooms', { config: read, schema: { tags, params: idParams } }, async (request) => ok(await enrolments.perClassroom(request.params.id)));

@@ -15,7 +15,7 @@ import {
 } from '@sigaf/contract';
 import type { FastifyRequest } from 'fastify';
 import { relationship, resource } from '../../http/envelope.js';
-import { lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
+import { cardResults, lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
 import { live } from '../answers/cache.js';
 import type { TicketDetailRow } from './detail-repository.js';
 import type { TicketFilterRow } from './filter-repository.js';
@@ -152,7 +152,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
         mobile: t.mobile,
         phone: t.phone,
       },
-      ...(results ? { activity_course_users: results.map(rawActivityResult) } : {}),
+      ...(results ? { activity_course_users: cardResults(results).map(rawActivityResult) } : {}),
     },
     closingDate: closing?.date ?? null,
     closingTime: closing?.time ?? null,
