@@ -7,6 +7,7 @@ export const MOODLE_SECTION_MSG = {
     `Se archivaron ${activities} ${activities === 1 ? 'actividad' : 'actividades'} en la sección propuesta` +
     (maps ? `; ${maps} ${maps === 1 ? 'sección de Moodle queda asociada' : 'secciones de Moodle quedan asociadas'} para las próximas sincronizaciones.` : '.'),
   nothingToApply: 'No hay propuestas de sección pendientes en este curso.',
+  weighted: (activities: number) => `Se ${activities === 1 ? 'ponderó 1 actividad calificada' : `ponderaron ${activities} actividades calificadas`} (suman 100).`,
   mapSaved: (filed: number) => `Asociación guardada.${filed ? ` Se archivaron ${filed} ${filed === 1 ? 'actividad' : 'actividades'} en la sección.` : ''}`,
   mapDeleted: 'Asociación eliminada. Las actividades ya archivadas se mantienen en su sección.',
   mapNotFound: 'La asociación no existe en este curso.',
@@ -72,9 +73,19 @@ export interface MoodleSectionMap {
   activities: number;
 }
 
+/** A weight proposed for a graded activity of a course nobody has weighted yet. */
+export interface WeightProposal {
+  activityId: number;
+  description: string;
+  moodleSection: string | null;
+  weighing: number;
+}
+
 /** GET /api/v2/sync/courses/{courseId}/section-proposals. */
 export interface SectionProposals {
   proposals: SectionProposal[];
+  /** Weights for the graded activities when every weight of the course is 0 (equal within each Moodle section, 100 in all). */
+  weights: WeightProposal[];
   maps: MoodleSectionMap[];
   /** The Moodle sections of the course's activities (for a new mapping). */
   moodleSections: string[];
@@ -84,5 +95,7 @@ export interface SectionProposals {
 
 export interface SectionProposalsApplied {
   applied: number;
+  /** Activities given their proposed weight. */
+  weighted: number;
   mapped: MoodleSectionMap[];
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.js';
+import type { WeightCandidate } from './sections.js';
 
 /** SQL of the sections of synchronised activities: proposals, and each course's Moodle section → SIGAF section mapping. */
 
@@ -126,6 +127,32 @@ export class SectionMapRepository {
         .execute();
     }
     return rows.length;
+  }
+
+  /** The course's activities as proposeWeights reads them (section: the proposed one when pending). */
+  async weightCandidates(courseId: number, db: Database = this.db): Promise<Array<WeightCandidate & { description: string }>> {
+    const rows = await db
+      .selectFrom('activities as a')
+      .leftJoin('sections as c', 'c.id', 'a.section_id')
+      .leftJoin('sections as p', 'p.id', 'a.proposed_section_id')
+      .select(['a.id', 'a.description', 'a.type', 'a.moodle_section', 'a.weighing', 'a.removed_at', 'a.excluded_from_progress', 'c.key as current_key', 'p.key as proposed_key'])
+      .where('a.course_id', '=', courseId)
+      .orderBy('a.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id, description: r.description, type: r.type, moodleSection: r.moodle_section, sectionKey: r.proposed_key ?? r.current_key,
+      weighing: Number(r.weighing), removed: r.removed_at !== null, excluded: r.excluded_from_progress,
+    }));
+  }
+
+  /** Sets proposed weights on activities still weighing 0; returns how many changed. */
+  async setWeights(weights: ReadonlyMap<number, number>, db: Database = this.db) {
+    let n = 0;
+    for (const [id, weighing] of weights) {
+      const r = await db.updateTable('activities').set({ weighing, updated_at: new Date() }).where('id', '=', id).where('weighing', '=', 0).executeTakeFirst();
+      n += Number(r.numUpdatedRows);
+    }
+    return n;
   }
 
   /** Activities synchronised before their Moodle section was recorded. */

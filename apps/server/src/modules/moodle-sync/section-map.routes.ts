@@ -26,7 +26,8 @@ export const sectionMapRoutes: FastifyPluginAsync<{ services: Services }> = asyn
 
   app.post('/sync/courses/:courseId/section-proposals/apply', { config, schema: { tags, params: courseParams, body: applySectionProposalsSchema } }, async (request) => {
     const result = await sectionMaps.apply(request.params.courseId, request.body, requireAuth(request), request.ip);
-    return ok(result, MOODLE_SECTION_MSG.applied(result.applied, result.mapped.length));
+    const weighted = result.weighted ? MOODLE_SECTION_MSG.weighted(result.weighted) : '';
+    return ok(result, result.applied ? [MOODLE_SECTION_MSG.applied(result.applied, result.mapped.length), weighted].filter(Boolean).join(' ') : weighted);
   });
 
   app.put('/sync/courses/:courseId/section-maps', { config, schema: { tags, params: courseParams, body: moodleSectionMapSchema } }, async (request) => {

@@ -5,7 +5,7 @@ import { conflict, invalid, notFound } from '../../http/errors.js';
 import type { MoodleSection } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { SectionMapRepository, type NewActivityRow } from './section-map.repository.js';
-import { foldName, mappingLookup, moodleSectionsOf, proposeSection, type SigafSection } from './sections.js';
+import { foldName, mappingLookup, moodleSectionsOf, proposeSection, proposeWeights, type SigafSection } from './sections.js';
 
 type NewActivity = Omit<NewActivityRow, 'section_id' | 'moodle_section' | 'proposed_section_id'>;
 
@@ -69,7 +69,10 @@ export class SectionMapService {
 
   async proposals(courseId: number): Promise<SectionProposals> {
     await this.requireCourse(courseId);
-    const [rows, sections, maps, activities] = await Promise.all([this.repo.proposals(courseId), this.repo.sections(), this.mapList(courseId), this.repo.moodleSectionsOfActivities(courseId)]);
+    const [rows, sections, maps, activities, candidates] = await Promise.all([
+      this.repo.proposals(courseId), this.repo.sections(), this.mapList(courseId), this.repo.moodleSectionsOfActivities(courseId), this.repo.weightCandidates(courseId),
+    ]);
+    const weights = proposeWeights(candidates);
     const names = new Map<string, string>();
     for (const a of activities) if (!names.has(foldName(a.moodle_section!))) names.set(foldName(a.moodle_section!), a.moodle_section!);
     return {
@@ -81,6 +84,7 @@ export class SectionMapService {
         proposed: { id: r.proposed_id, key: r.proposed_key, description: r.proposed_description },
         mapsMoodleSection: proposedBySectionName(r.moodle_section, r.proposed_id, sections),
       })),
+      weights: candidates.filter((c) => weights.has(c.id)).map((c) => ({ activityId: c.id, description: c.description, moodleSection: c.moodleSection, weighing: weights.get(c.id)! })),
       maps,
       moodleSections: [...names.values()].sort((a, b) => a.localeCompare(b, 'es')),
       sections: sections.map(({ id, key, description }) => ({ id, key, description })),
@@ -99,13 +103,15 @@ export class SectionMapService {
 
   /**
    * "Aplicar propuestas": files the activities in their proposed sections (all, or the listed
-   * ones) and maps each Moodle section whose own name gave the proposal, for the next syncs.
+   * ones) and maps each Moodle section whose own name gave the proposal, for the next syncs; when
+   * all are applied, also gives the graded activities their proposed weights (proposeWeights).
    */
   async apply(courseId: number, input: ApplySectionProposalsInput, actor: AuthUser, ip?: string): Promise<SectionProposalsApplied> {
     await this.requireCourse(courseId);
     const sections = await this.repo.sections();
-    const { applied, mapIds } = await this.db.transaction().execute(async (trx) => {
+    const { applied, mapIds, weighted } = await this.db.transaction().execute(async (trx) => {
       const applied = await this.repo.applyProposals(courseId, input.activity_ids, trx);
+      const weighted = input.activity_ids ? 0 : await this.repo.setWeights(proposeWeights(await this.repo.weightCandidates(courseId, trx)), trx);
       const mapIds = new Set<number>();
       const done = new Set<string>();
       for (const a of applied) {
@@ -114,11 +120,11 @@ export class SectionMapService {
         done.add(foldName(a.moodle_section));
         mapIds.add(await this.map(courseId, a.moodle_section, a.section_id, actor, trx));
       }
-      return { applied, mapIds };
+      return { applied, mapIds, weighted };
     });
-    if (!applied.length) throw conflict(MOODLE_SECTION_MSG.nothingToApply);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'activities.sections', entityId: courseId, changes: { applied: applied.map((a) => ({ id: a.id, section_id: a.section_id })), maps: [...mapIds] }, ip });
-    return { applied: applied.length, mapped: await this.mapList(courseId, mapIds) };
+    if (!applied.length && !weighted) throw conflict(MOODLE_SECTION_MSG.nothingToApply);
+    await this.audit.record({ userId: actor.id, action: 'update', entity: 'activities.sections', entityId: courseId, changes: { applied: applied.map((a) => ({ id: a.id, section_id: a.section_id })), maps: [...mapIds], weighted }, ip });
+    return { applied: applied.length, weighted, mapped: await this.mapList(courseId, mapIds) };
   }
 
   /** Maps a Moodle section to a SIGAF section and files the course's unfiled activities of that Moodle section there. */

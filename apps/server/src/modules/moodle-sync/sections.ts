@@ -64,3 +64,48 @@ export function mappingLookup(maps: ReadonlyArray<{ moodle_section: string; sect
   const byName = new Map(maps.map((m) => [foldName(m.moodle_section), m.section_id]));
   return (name) => (name ? (byName.get(foldName(name)) ?? null) : null);
 }
+
+/** Moodle modules that carry a grade of their own (assignments, quizzes, …); pages, files, links and forums do not. */
+export const GRADED_MODNAMES: ReadonlySet<string> = new Set(['assign', 'quiz', 'lesson', 'workshop', 'scorm', 'h5pactivity', 'hvp', 'lti']);
+
+/** Sections whose activities count toward progress whatever their weight (docs/development/domain.md). */
+const COUNTED_BY_SECTION: ReadonlySet<string> = new Set(['resign', 'survey', 'pre_test_a', 'pre_test_b', 'post_test_a', 'post_test_b']);
+
+export interface WeightCandidate {
+  id: number;
+  type: string | null;
+  moodleSection: string | null;
+  /** The SIGAF section key it is (or is proposed to be) filed in. */
+  sectionKey: string | null;
+  weighing: number;
+  removed: boolean;
+  excluded: boolean;
+}
+
+/**
+ * Weights for a course nobody has weighted yet (every weight 0): its graded activities outside
+ * Renuncia, Encuesta and the tests share 100, each Moodle section an equal part, each activity of a
+ * section an equal part of it (two decimals; the last takes the rounding so the total is 100).
+ * Empty when a weight is set already or nothing is graded.
+ */
+export function proposeWeights(rows: readonly WeightCandidate[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (rows.some((r) => !r.removed && r.weighing > 0)) return out;
+  const graded = rows.filter((r) => !r.removed && !r.excluded && r.type !== null && GRADED_MODNAMES.has(r.type) && !COUNTED_BY_SECTION.has(r.sectionKey ?? ''));
+  const groups = new Map<string, WeightCandidate[]>();
+  for (const r of graded) {
+    const k = foldName(r.moodleSection ?? '');
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  let total = 0;
+  for (const members of groups.values()) {
+    const each = Math.floor((10_000 / groups.size / members.length)) / 100;
+    for (const m of members) {
+      out.set(m.id, each);
+      total = Math.round((total + each) * 100) / 100;
+    }
+  }
+  const last = graded[graded.length - 1];
+  if (last) out.set(last.id, Math.round((out.get(last.id)! + 100 - total) * 100) / 100);
+  return out;
+}

@@ -2,6 +2,7 @@ import { Alert, Box, Card, CardContent, Skeleton, Typography } from '@mui/materi
 import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import type { ChartData } from '@sigaf/contract';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, withReadableColors, type ChartKind } from './chartModel';
@@ -22,6 +23,8 @@ export interface ChartCardProps {
   valueSuffix?: string;
   /** Hint under the title, e.g. "Haga clic en un sector para ver sus tickets". */
   subtitle?: string;
+  /** What "Sin datos" means here and what to do about it (replaces the bare text). */
+  empty?: ReactNode;
 }
 
 /** Hidden on screen, read by screen readers (the chart's figures as a table). */
@@ -162,7 +165,7 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
  * Spanish error otherwise; pie, doughnut, vertical (grouped or stacked) or stacked horizontal
  * bars, drawn with the colours the server sends (Chart.js-shaped ChartData).
  */
-export function ChartCard({ title, kind, data, loading, error, onSelect, height = 280, valueSuffix, subtitle }: ChartCardProps) {
+export function ChartCard({ title, kind, data, loading, error, onSelect, height = 280, valueSuffix, subtitle, empty }: ChartCardProps) {
   const { t } = useTranslation();
   let body;
   if (loading) {
@@ -177,7 +180,7 @@ export function ChartCard({ title, kind, data, loading, error, onSelect, height 
   } else if (!data || isEmptyChart(data)) {
     body = (
       <Box data-state="empty" sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'text.secondary' }}>
-        <Typography>{t('charts.empty')}</Typography>
+        {empty ?? <Typography>{t('charts.empty')}</Typography>}
       </Box>
     );
   } else {

@@ -18,6 +18,7 @@ import { PageCard } from '../../components/PageCard';
 import { PageSection } from '../../components/PageSection';
 import { useRememberedCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
+import { ProgressEmpty } from './ProgressEmpty';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
 import { COURSE_PREF, coursePaths } from './prefetch';
 
@@ -109,8 +110,8 @@ function CourseDashboard({ courseId }: { courseId: number }) {
           </Grid>
           <Chart path={path.studentStatus} title={t('dashboard.chart.studentStatus')} kind="doughnut" />
           <Chart path={path.lastAccess} title={t('dashboard.chart.lastAccess')} kind="doughnut" />
-          <Chart path={path.progress} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} />
-          <Chart path={path.progressDone} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} />
+          <Chart path={path.progress} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} empty={<ProgressEmpty />} />
+          <Chart path={path.progressDone} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} empty={<ProgressEmpty />} />
         </Grid>
       </Section>
     </>

@@ -61,17 +61,21 @@ export function SectionProposals({ courseId }: { courseId: number }) {
   };
 
   const pending = data.proposals;
+  const weights = data.weights;
   return (
     <Box sx={{ mt: 2 }}>
-      {pending.length > 0 && (
+      {(pending.length > 0 || weights.length > 0) && (
         <Box data-testid="section-proposals" component="section" aria-label={t('moodle.sections.title')} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main' }}>
             {t('moodle.sections.title')}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {t('moodle.sections.hint', { count: pending.length })}
-          </Typography>
+          {pending.length > 0 && (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {t('moodle.sections.hint', { count: pending.length })}
+            </Typography>
+          )}
           {applying && <LinearProgress />}
+          {pending.length > 0 && (
           <Table size="small" aria-label={t('moodle.sections.title')}>
             <TableHead>
               <TableRow>
@@ -97,6 +101,8 @@ export function SectionProposals({ courseId }: { courseId: number }) {
               ))}
             </TableBody>
           </Table>
+          )}
+          {weights.length > 0 && <WeightTable weights={weights} />}
           <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>
             <Button variant="contained" startIcon={<DoneAllIcon />} onClick={() => void apply()} disabled={applying}>
               {t('moodle.sections.apply')}
@@ -107,12 +113,42 @@ export function SectionProposals({ courseId }: { courseId: number }) {
           </Stack>
         </Box>
       )}
-      {pending.length === 0 && (data.maps.length > 0 || data.moodleSections.length > 0) && (
+      {pending.length === 0 && weights.length === 0 && (data.maps.length > 0 || data.moodleSections.length > 0) && (
         <Button startIcon={<AccountTreeIcon />} onClick={() => setMapping(true)}>
           {t('moodle.sections.mapsCount', { count: data.maps.length })}
         </Button>
       )}
       {mapping && <SectionMapsDialog courseId={courseId} data={data} onClose={() => setMapping(false)} />}
+    </Box>
+  );
+}
+
+/** The weights proposed for a course nobody has weighted: equal within each Moodle section, 100 in all. */
+function WeightTable({ weights }: { weights: Proposals['weights'] }) {
+  const { t } = useTranslation();
+  return (
+    <Box data-testid="weight-proposals" sx={{ mt: 2 }}>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {t('moodle.sections.weightsHint', { count: weights.length })}
+      </Typography>
+      <Table size="small" aria-label={t('moodle.sections.weights')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('moodle.sections.activity')}</TableCell>
+            <TableCell>{t('moodle.sections.moodleSection')}</TableCell>
+            <TableCell align="right">{t('moodle.sections.weight')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {weights.map((w) => (
+            <TableRow key={w.activityId}>
+              <TableCell>{w.description}</TableCell>
+              <TableCell>{w.moodleSection ?? '—'}</TableCell>
+              <TableCell align="right">{w.weighing.toLocaleString('es-CL', { maximumFractionDigits: 2 })}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
     </Box>
   );
 }
