@@ -1,52 +1,27 @@
-import { chileDateTime, isAdminLike, type AgendaStudent, type AgendaTicket, type AgendaWorkload, type Reminder } from '@sigaf/contract';
-import AddTaskIcon from '@mui/icons-material/AddTask';
-import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
+import { chileDateTime, isAdminLike, type AgendaTicket, type Reminder } from '@sigaf/contract';
 import EventNoteIcon from '@mui/icons-material/EventNote';
-import MailIcon from '@mui/icons-material/Mail';
 import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalk';
 import SnoozeIcon from '@mui/icons-material/Snooze';
-import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Box, Button, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Button, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import TuneIcon from '@mui/icons-material/Tune';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
-import { ApiError, getData } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
-import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
-import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
-import { useAgendaReminders, useAgendaStudents, useAgendaTickets, useDigest, useReassign, useSaveDigest, useStaff, useWorkload } from './api';
+import { useAgendaReminders, useAgendaTickets, useDigest, useSaveDigest, useStaff } from './api';
+import { AtRiskStudents } from './AtRiskStudents';
 import { CourseSettingsDialog } from './CourseSettingsDialog';
 import { LogAttemptDialog } from './LogAttemptDialog';
+import { Section, TableState } from './parts';
 import { ReminderDialog } from './ReminderDialog';
 import { ReminderStateChip } from './ReminderList';
-
-function Section({ id, title, help, children }: { id: string; title: string; help: string; children: ReactNode }) {
-  return (
-    <Box component="section" aria-labelledby={id} sx={{ mt: 3 }}>
-      <Typography id={id} variant="h6" component="h2" sx={{ color: 'primary.main', fontWeight: 700 }}>
-        {title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {help}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
-
-/** Loading, error and empty states around a table. */
-function TableState({ error, empty, emptyText }: { error: boolean; empty: boolean; emptyText: string }) {
-  const { t } = useTranslation();
-  if (error) return <Alert severity="error">{t('common.loadError')}</Alert>;
-  if (empty) return <Alert severity="success">{emptyText}</Alert>;
-  return null;
-}
+import { Workload } from './Workload';
 
 /** (1) Reminders due today and overdue: open the ticket, log the attempt here, snooze. */
 function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: number) => void }) {
@@ -96,87 +71,6 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
   );
 }
 
-const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } as const;
-
-/** (2) Students at risk with no recent contact attempt: each row says which rule matched. */
-function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void }) {
-  const { t } = useTranslation();
-  const { params, grid } = useServerPage(10);
-  const q = useAgendaStudents({ ...params, user_id: userId });
-  const [mail, setMail] = useState<AgendaStudent | null>(null);
-  const [create, setCreate] = useState<AgendaStudent | null>(null);
-  const [remind, setRemind] = useState<AgendaStudent | null>(null);
-  const columns: GridColDef<AgendaStudent>[] = [
-    { field: 'name', headerName: t('agenda.columns.student'), flex: 1, minWidth: 170 },
-    { field: 'course', headerName: t('agenda.columns.course'), flex: 1, minWidth: 140 },
-    { field: 'classroom', headerName: t('agenda.columns.classroom'), width: 120, sortable: false },
-    {
-      field: 'rules',
-      headerName: t('agenda.columns.why'),
-      width: 220,
-      sortable: false,
-      renderCell: ({ row }) => (
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
-          {row.rules.map((r) => (
-            <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, { days: row.daysWithoutAccess ?? 0, progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
-          ))}
-        </Stack>
-      ),
-    },
-    { field: 'progress', headerName: t('agenda.columns.progress'), width: 110, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
-    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 150, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
-    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 150, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
-    {
-      field: 'actions',
-      type: 'actions',
-      headerName: t('common.actions'),
-      width: 150,
-      getActions: ({ row }) => [
-        ...(canWork && row.openTicketId
-          ? [
-              <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openStudentTicket', { name: row.name })} onClick={() => onOpen(row.openTicketId!)} />,
-              <GridActionsCellItem key="remind" icon={<AlarmAddIcon />} label={t('agenda.actions.schedule', { name: row.name })} onClick={() => setRemind(row)} />,
-            ]
-          : []),
-        ...(canWork && !row.openTicketId ? [<GridActionsCellItem key="create" icon={<AddTaskIcon />} label={t('agenda.actions.createTicket', { name: row.name })} onClick={() => setCreate(row)} />] : []),
-        // Staff write through SIGAF's outbox; a tutor (who sends no mail through SIGAF) opens their own mail program.
-        <GridActionsCellItem
-          key="mail"
-          icon={<MailIcon />}
-          label={t('agenda.actions.mail', { name: row.name })}
-          onClick={() => (canWork ? setMail(row) : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self'))}
-          disabled={!row.email}
-        />,
-      ],
-    },
-  ];
-  return (
-    <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
-      {!!q.data?.unsyncedCourses.length && (
-        <Alert severity="info" sx={{ mb: 1 }}>
-          {t('agenda.sections.unsynced', { courses: q.data.unsyncedCourses.map((c) => c.description).join(', ') })}
-        </Alert>
-      )}
-      <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.students')} />
-      {q.data?.total !== 0 && (
-        <ServerDataGrid<AgendaStudent>
-          label={t('agenda.sections.students')}
-          rows={q.data?.rows ?? []}
-          getRowId={(r) => r.enrolmentId}
-          total={q.data?.total ?? 0}
-          loading={q.isPending}
-          columns={columns}
-          disableRowSelectionOnClick
-          {...grid}
-        />
-      )}
-      {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} recipient={`${mail.name} <${mail.email}>`} onClose={() => setMail(null)} />}
-      {create && <CreateMassiveDialog course={{ id: create.courseId, description: create.course }} initialSelection={[create.enrolmentId]} onClose={() => setCreate(null)} />}
-      {remind?.openTicketId && <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />}
-    </Section>
-  );
-}
-
 /** (3) My open tickets without an attempt for more than K days. */
 function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: number) => void }) {
   const { t } = useTranslation();
@@ -222,86 +116,6 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
         <ServerDataGrid<AgendaTicket> label={t('agenda.sections.tickets')} rows={q.data?.rows ?? []} total={q.data?.total ?? 0} loading={q.isPending} columns={columns} disableRowSelectionOnClick {...grid} />
       )}
       {attempt && <LogAttemptDialog ticketId={attempt.id} ticketCode={attempt.ticketCode} onClose={() => setAttempt(null)} />}
-    </Section>
-  );
-}
-
-/** Administrators: per operator, reminders due and overdue, open tickets, at-risk students; reassign one operator's work. */
-function Workload({ onPick }: { onPick: (userId: number) => void }) {
-  const { t } = useTranslation();
-  const notify = useNotify();
-  const q = useWorkload(true);
-  const staff = useStaff(true);
-  const reassign = useReassign();
-  const [from, setFrom] = useState<AgendaWorkload | null>(null);
-  const [to, setTo] = useState<number | ''>('');
-  const columns: GridColDef<AgendaWorkload>[] = [
-    { field: 'name', headerName: t('agenda.columns.operator'), flex: 1, minWidth: 160 },
-    { field: 'due', headerName: t('agenda.columns.dueToday'), type: 'number', width: 120 },
-    { field: 'overdue', headerName: t('agenda.columns.overdue'), type: 'number', width: 120 },
-    { field: 'openTickets', headerName: t('agenda.columns.openTickets'), type: 'number', width: 130 },
-    { field: 'atRisk', headerName: t('agenda.columns.atRisk'), type: 'number', width: 150 },
-    {
-      field: 'actions',
-      type: 'actions',
-      headerName: t('common.actions'),
-      width: 100,
-      getActions: ({ row }) => [
-        <GridActionsCellItem key="see" icon={<EventNoteIcon />} label={t('agenda.actions.seeAgenda', { name: row.name })} onClick={() => onPick(row.userId)} />,
-        <GridActionsCellItem key="move" icon={<SwapHorizIcon />} label={t('agenda.actions.reassign', { name: row.name })} onClick={() => setFrom(row)} />,
-      ],
-    },
-  ];
-  const move = async () => {
-    if (!from || to === '') return;
-    try {
-      // The operator's open tickets (with their pending reminders) go to the chosen operator.
-      const tickets = await getData<{ collections: Array<{ properties: { id: number } }> }>(`/api/v2/tickets/operator/${from.userId}`, { query: { status: 'open', compact: true } });
-      const res = await reassign.mutateAsync({ to_user_id: to, ticket_ids: tickets.collections.map((c) => c.properties.id).slice(0, 500) });
-      notify(res.message);
-      setFrom(null);
-    } catch (err) {
-      notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
-    }
-  };
-  return (
-    <Section id="agenda-workload" title={t('agenda.sections.workload')} help={t('agenda.sections.workloadHelp')}>
-      <TableState error={q.isError} empty={false} emptyText="" />
-      <ServerDataGrid<AgendaWorkload>
-        label={t('agenda.sections.workload')}
-        rows={q.data ?? []}
-        getRowId={(r) => r.userId}
-        total={q.data?.length ?? 0}
-        loading={q.isPending}
-        columns={columns}
-        paginationMode="client"
-        sortingMode="client"
-        initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
-        disableRowSelectionOnClick
-      />
-      {from && (
-        <Alert
-          severity="info"
-          sx={{ mt: 1 }}
-          action={
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <TextField select size="small" label={t('agenda.reassignTo')} value={to} onChange={(e) => setTo(Number(e.target.value))} sx={{ minWidth: 200 }}>
-                {(staff.data ?? [])
-                  .filter((s) => s.id !== from.userId)
-                  .map((s) => (
-                    <MenuItem key={s.id} value={s.id}>
-                      {s.name}
-                    </MenuItem>
-                  ))}
-              </TextField>
-              <Chip clickable color="primary" label={t('agenda.reassignConfirm')} onClick={() => void move()} disabled={to === '' || reassign.isPending} />
-              <Chip clickable label={t('common.cancelSentence')} onClick={() => setFrom(null)} />
-            </Stack>
-          }
-        >
-          {t('agenda.reassignHelp', { name: from.name })}
-        </Alert>
-      )}
     </Section>
   );
 }

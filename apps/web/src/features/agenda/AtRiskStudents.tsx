@@ -1,0 +1,96 @@
+import { chileDateTime, type AgendaStudent } from '@sigaf/contract';
+import AddTaskIcon from '@mui/icons-material/AddTask';
+import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
+import MailIcon from '@mui/icons-material/Mail';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Alert, Chip, Stack } from '@mui/material';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
+import { CreateMassiveDialog } from '../tickets/CreateTickets';
+import { useAgendaStudents } from './api';
+import { Section, TableState } from './parts';
+import { ReminderDialog } from './ReminderDialog';
+
+const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } as const;
+
+/** (2) Students at risk with no recent contact attempt: each row says which rule matched. */
+export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void }) {
+  const { t } = useTranslation();
+  const { params, grid } = useServerPage(10);
+  const q = useAgendaStudents({ ...params, user_id: userId });
+  const [mail, setMail] = useState<AgendaStudent | null>(null);
+  const [create, setCreate] = useState<AgendaStudent | null>(null);
+  const [remind, setRemind] = useState<AgendaStudent | null>(null);
+  const columns: GridColDef<AgendaStudent>[] = [
+    { field: 'name', headerName: t('agenda.columns.student'), flex: 1, minWidth: 170 },
+    { field: 'course', headerName: t('agenda.columns.course'), flex: 1, minWidth: 140 },
+    { field: 'classroom', headerName: t('agenda.columns.classroom'), width: 120, sortable: false },
+    {
+      field: 'rules',
+      headerName: t('agenda.columns.why'),
+      width: 220,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
+          {row.rules.map((r) => (
+            <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, { days: row.daysWithoutAccess ?? 0, progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
+          ))}
+        </Stack>
+      ),
+    },
+    { field: 'progress', headerName: t('agenda.columns.progress'), width: 110, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
+    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 150, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
+    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 150, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
+    {
+      field: 'actions',
+      type: 'actions',
+      headerName: t('common.actions'),
+      width: 150,
+      getActions: ({ row }) => [
+        ...(canWork && row.openTicketId
+          ? [
+              <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openStudentTicket', { name: row.name })} onClick={() => onOpen(row.openTicketId!)} />,
+              <GridActionsCellItem key="remind" icon={<AlarmAddIcon />} label={t('agenda.actions.schedule', { name: row.name })} onClick={() => setRemind(row)} />,
+            ]
+          : []),
+        ...(canWork && !row.openTicketId ? [<GridActionsCellItem key="create" icon={<AddTaskIcon />} label={t('agenda.actions.createTicket', { name: row.name })} onClick={() => setCreate(row)} />] : []),
+        // Staff write through SIGAF's outbox; a tutor (who sends no mail through SIGAF) opens their own mail program.
+        <GridActionsCellItem
+          key="mail"
+          icon={<MailIcon />}
+          label={t('agenda.actions.mail', { name: row.name })}
+          onClick={() => (canWork ? setMail(row) : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self'))}
+          disabled={!row.email}
+        />,
+      ],
+    },
+  ];
+  return (
+    <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
+      {!!q.data?.unsyncedCourses.length && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('agenda.sections.unsynced', { courses: q.data.unsyncedCourses.map((c) => c.description).join(', ') })}
+        </Alert>
+      )}
+      <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.students')} />
+      {q.data?.total !== 0 && (
+        <ServerDataGrid<AgendaStudent>
+          label={t('agenda.sections.students')}
+          rows={q.data?.rows ?? []}
+          getRowId={(r) => r.enrolmentId}
+          total={q.data?.total ?? 0}
+          loading={q.isPending}
+          columns={columns}
+          disableRowSelectionOnClick
+          {...grid}
+        />
+      )}
+      {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} recipient={`${mail.name} <${mail.email}>`} onClose={() => setMail(null)} />}
+      {create && <CreateMassiveDialog course={{ id: create.courseId, description: create.course }} initialSelection={[create.enrolmentId]} onClose={() => setCreate(null)} />}
+      {remind?.openTicketId && <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />}
+    </Section>
+  );
+}
