@@ -26,6 +26,7 @@ export type NavGroup = (typeof NAV_GROUPS)[number];
 export const SCREEN_ROUTES: readonly ScreenRoute[] = [
   { key: 'agenda', path: 'agenda', roles: ALL, menu: true },
   { key: 'dashboard', path: 'estadistica', roles: W, menu: true },
+  { key: 'effectiveness', path: 'efectividad', roles: W, menu: true },
   { key: 'followUp', path: 'seguimiento-alumnos', roles: ALL, menu: true },
   { key: 'ticket', path: 'ticket', roles: W, menu: true },
   { key: 'ticketReport', path: 'reportes/reporte-ticket', group: 'reportes', roles: A, menu: true },

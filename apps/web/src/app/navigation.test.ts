@@ -8,9 +8,9 @@ function keys(o: object, prefix = ''): string[] {
 }
 
 describe('menu by role', () => {
-  it('an operator sees Mi agenda, Estadística, Seguimiento and Ticket only; a tutor Mi agenda and Seguimiento', () => {
+  it('an operator sees Mi agenda, Estadística, Efectividad, Seguimiento and Ticket only; a tutor Mi agenda and Seguimiento', () => {
     const op = buildMenu('operator');
-    expect(op.flat.map((s) => s.key)).toEqual(['agenda', 'dashboard', 'followUp', 'ticket']);
+    expect(op.flat.map((s) => s.key)).toEqual(['agenda', 'dashboard', 'effectiveness', 'followUp', 'ticket']);
     expect(op.groups).toEqual([]);
     const tutor = buildMenu('tutor');
     expect(tutor.flat.map((s) => s.key)).toEqual(['agenda', 'followUp']);

@@ -4,6 +4,7 @@ import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import GroupsIcon from '@mui/icons-material/Groups';
 import InsightsIcon from '@mui/icons-material/Insights';
+import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 
 /**
  * Icons of the flat menu entries. A module of its own so the layout (loaded with the signed-in
@@ -12,6 +13,7 @@ import InsightsIcon from '@mui/icons-material/Insights';
 export const SCREEN_ICONS: Record<string, SvgIconComponent> = {
   agenda: EventNoteIcon,
   dashboard: InsightsIcon,
+  effectiveness: TrendingUpIcon,
   followUp: GroupsIcon,
   ticket: ConfirmationNumberIcon,
   ticketReport: AssessmentIcon,

@@ -19,6 +19,7 @@ const PAGES: Record<string, () => Promise<{ default: ComponentType }>> = {
   followUp: () => import('../features/follow-up/FollowUpPage'),
   activity: () => import('../features/moodle/ActivityPage'),
   dashboard: () => import('../features/dashboard/DashboardPage'),
+  effectiveness: () => import('../features/outcomes/EffectivenessPage'),
   ticketReport: () => import('../features/reports/TicketReportPage'),
   ticketReportStudent: () => import('../features/reports/TicketReportStudentPage'),
   followStudentReport: () => import('../features/reports/FollowStudentReportPage'),

@@ -14,6 +14,8 @@ import enMoodle from './moodle.en.json';
 import esMoodle from './moodle.es.json';
 import enAgenda from './agenda.en.json';
 import esAgenda from './agenda.es.json';
+import enOutcomes from './outcomes.en.json';
+import esOutcomes from './outcomes.es.json';
 
 /**
  * Translations: the shell's file plus one file per feature area (each owns its top-level keys),
@@ -21,7 +23,7 @@ import esAgenda from './agenda.es.json';
  * the shell's file (`./index`); the feature areas load with the signed-in application
  * (`./features`).
  */
-export const esFeatures = { ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda };
-export const enFeatures = { ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda };
+export const esFeatures = { ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda, ...esOutcomes };
+export const enFeatures = { ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda, ...enOutcomes };
 export const es = { ...esBase, ...esFeatures };
 export const en = { ...enBase, ...enFeatures };

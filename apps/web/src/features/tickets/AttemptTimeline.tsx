@@ -4,11 +4,14 @@ import EmailIcon from '@mui/icons-material/Email';
 import { Box, Chip, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useEnrolmentTickets, type Option, type Ticket, type TicketDetail } from './api';
+import { useTicketOutcomes } from '../outcomes/api';
+import { AttemptOutcomeLine } from '../outcomes/OutcomeLines';
 import { outcomeColor, priorityColor, stamp } from './format';
 
-/** A ticket's contact attempts, oldest first, as plain text (never HTML). */
+/** A ticket's contact attempts, oldest first, as plain text (never HTML), each with what the student did in Moodle after it. */
 export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]; onDelete?: (d: TicketDetail) => void }) {
   const { t } = useTranslation();
+  const outcomes = useTicketOutcomes(details[0]?.ticketId, details.length).data?.attempts;
   if (details.length === 0) {
     return (
       <Typography variant="body2" sx={{ color: 'text.secondary', fontStyle: 'italic', py: 1 }}>
@@ -53,6 +56,7 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
             <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', mt: 0.5 }}>
               {d.comment}
             </Typography>
+            <AttemptOutcomeLine outcome={outcomes?.find((o) => o.attemptId === d.id)} />
           </Box>
         );
       })}

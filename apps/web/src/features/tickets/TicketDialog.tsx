@@ -40,6 +40,7 @@ import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
 import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
+import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
 import { TicketReminders } from '../agenda/TicketReminders';
@@ -276,6 +277,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                       : undefined
                   }
                 />
+                <StudentOutcomes ticketId={ticket.id} version={details.length} />
               </Section>
               <Section title={t('tickets.history.title')}>
                 <StudentTickets enrolmentId={enrolment.id} exclude={ticket.id} onOpen={onOpen && !formState.isSubmitting ? (other) => onOpen(other.id) : undefined} />

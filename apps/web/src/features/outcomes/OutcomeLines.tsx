@@ -1,0 +1,39 @@
+import TrendingUpIcon from '@mui/icons-material/TrendingUp';
+import { Box, Typography } from '@mui/material';
+import type { AttemptOutcome } from '@sigaf/contract';
+import { useTranslation } from 'react-i18next';
+import { useTicketOutcomes } from './api';
+import { outcomeLine } from './format';
+
+/** The line under a contact attempt: what the student did in Moodle after it (nothing when unknown). */
+export function AttemptOutcomeLine({ outcome }: { outcome: AttemptOutcome | undefined }) {
+  const { t } = useTranslation();
+  const line = outcome ? outcomeLine(t, outcome) : null;
+  if (!line) return null;
+  return (
+    <Typography variant="caption" component="p" aria-label={`${t('outcomes.line.label')}: ${line}`} sx={{ color: 'text.secondary', display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.25 }}>
+      <TrendingUpIcon sx={{ fontSize: 14 }} aria-hidden />
+      {line}
+    </Typography>
+  );
+}
+
+/** The student card's summary: of the contacts to this student in the course the caller may see, how many were followed by a Moodle access within 7 days. */
+export function StudentOutcomes({ ticketId, version }: { ticketId: number; version?: number }) {
+  const { t } = useTranslation();
+  const { data } = useTicketOutcomes(ticketId, version);
+  if (!data) return null;
+  const s = data.student;
+  return (
+    <Box component="section" aria-label={t('outcomes.student.title')} sx={{ mt: 1.5 }}>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {t('outcomes.student.title')}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {s.attempts === 0 ? t('outcomes.student.none') : t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })}
+        {s.attempts > s.settled7 ? ` ${t('outcomes.student.pending', { count: s.attempts - s.settled7 })}` : ''}
+      </Typography>
+      {s.last && <AttemptOutcomeLine outcome={s.last} />}
+    </Box>
+  );
+}

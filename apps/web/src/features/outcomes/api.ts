@@ -1,0 +1,49 @@
+import type { AttemptOutcome, OutcomeReport, OutcomeSuggestion } from '@sigaf/contract';
+import { useQuery } from '@tanstack/react-query';
+import { download, getData } from '../../lib/api';
+
+/** Calls of the contact outcomes and the Efectividad screen (docs/usage/efectividad.md); the server's routes are in apps/server/src/modules/outcomes. */
+
+export interface TicketOutcomes {
+  attempts: AttemptOutcome[];
+  student: { attempts: number; settled7: number; accessed7: number; last: AttemptOutcome | null };
+}
+
+/** The outcome of each attempt of a ticket and the student's summary; refreshed with the ticket's attempts (`version`). */
+export function useTicketOutcomes(ticketId: number | undefined, version = 0) {
+  return useQuery({
+    queryKey: ['outcomes', 'ticket', ticketId, version],
+    enabled: ticketId !== undefined,
+    queryFn: ({ signal }) => getData<TicketOutcomes>(`/api/v2/tickets/${ticketId}/outcomes`, { signal }),
+    staleTime: 60_000,
+  });
+}
+
+export interface ReportParams {
+  courseId: number | null;
+  from: string;
+  to: string;
+}
+
+const reportQuery = (p: ReportParams) => ({ course_id: p.courseId ?? undefined, from: p.from || undefined, to: p.to || undefined });
+
+export function useOutcomeReport(p: ReportParams) {
+  return useQuery({
+    queryKey: ['outcomes', 'report', p.courseId, p.from, p.to],
+    queryFn: ({ signal }) => getData<OutcomeReport>('/api/v2/outcomes/report', { signal, query: reportQuery(p) }),
+    staleTime: 60_000,
+  });
+}
+
+export const downloadOutcomeReport = (p: ReportParams, lang: 'es' | 'en') =>
+  download('/api/v2/outcomes/report/excel', { ...reportQuery(p), lang }, lang === 'en' ? 'effectiveness.xlsx' : 'efectividad.xlsx');
+
+/** Mi agenda's suggestion for one course (null while none is known). */
+export function useOutcomeSuggestion(courseId: number | undefined) {
+  return useQuery({
+    queryKey: ['outcomes', 'suggestion', courseId],
+    enabled: courseId !== undefined,
+    queryFn: ({ signal }) => getData<OutcomeSuggestion>(`/api/v2/outcomes/suggestion/${courseId}`, { signal }),
+    staleTime: 5 * 60_000,
+  });
+}

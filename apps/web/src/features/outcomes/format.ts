@@ -1,0 +1,34 @@
+import type { AttemptOutcome, OutcomeDimension } from '@sigaf/contract';
+import type { TFunction } from 'i18next';
+
+/**
+ * The line under a contact attempt: when the student came back to Moodle after it and their
+ * progress before and 14 days after (the last known one while 14 days have not passed), e.g.
+ * "Ingresó a Moodle 2 días después; progreso 35 % → 48 %". Null when nothing is known.
+ */
+export function outcomeLine(t: TFunction, o: AttemptOutcome): string | null {
+  const known = o.accessDays !== null || o.progressBefore !== null || o.progress14 !== null;
+  if (!known) return null;
+  const access =
+    o.accessDays !== null
+      ? o.accessDays === 0
+        ? t('outcomes.line.sameDay')
+        : t('outcomes.line.accessed', { count: o.accessDays })
+      : o.settled7
+        ? t('outcomes.line.notIn7')
+        : t('outcomes.line.notYet');
+  const progress = o.progressBefore !== null && o.progress14 !== null ? t('outcomes.line.progress', { before: o.progressBefore, after: o.progress14 }) : null;
+  return progress ? `${access}; ${progress}` : access;
+}
+
+/** A group's name on the Efectividad screen: the catalogue value or operator, else its hour, weekday or idle group. */
+export function groupName(t: TFunction, dim: OutcomeDimension, key: string, label: string | null): string {
+  if (label) return label;
+  if (dim === 'hour') return `${key}:00`;
+  if (dim === 'weekday') return t(`outcomes.weekday.${key}`);
+  if (dim === 'idle') return t(`outcomes.idle.${key}`);
+  return t('outcomes.dim.all');
+}
+
+/** A rate as a whole percentage with one decimal, or a dash. */
+export const percent = (v: number | null) => (v === null ? '—' : `${(Math.round(v * 1000) / 10).toLocaleString()} %`);

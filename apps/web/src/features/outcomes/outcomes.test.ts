@@ -1,0 +1,55 @@
+import type { AttemptOutcome } from '@sigaf/contract';
+import i18next from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import en from '../../i18n/outcomes.en.json';
+import es from '../../i18n/outcomes.es.json';
+import { groupName, outcomeLine } from './format';
+
+const base: AttemptOutcome = { attemptId: 1, ticketId: 1, accessDays: null, settled3: true, settled7: true, settled14: true, progressBefore: null, progress7: null, progress14: null };
+const i18n = i18next.createInstance();
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+beforeAll(async () => {
+  await i18n.init({ lng: 'es', resources: { es: { translation: es }, en: { translation: en } }, interpolation: { escapeValue: false } });
+});
+
+describe('the line under a contact attempt', () => {
+  it('back 2 days later, progress 35 % → 48 %', () => {
+    expect(outcomeLine(i18n.t, { ...base, accessDays: 2, progressBefore: 35, progress7: 48, progress14: 48 })).toBe('Ingresó a Moodle 2 días después; progreso 35 % → 48 %');
+  });
+
+  it('one day, the same day, not within 7 days, not yet', () => {
+    expect(outcomeLine(i18n.t, { ...base, accessDays: 1 })).toBe('Ingresó a Moodle 1 día después');
+    expect(outcomeLine(i18n.t, { ...base, accessDays: 0, progressBefore: 10, progress14: 10 })).toBe('Ingresó a Moodle el mismo día; progreso 10 % → 10 %');
+    expect(outcomeLine(i18n.t, { ...base, progressBefore: 20, progress14: 30 })).toBe('Sin ingreso a Moodle en 7 días; progreso 20 % → 30 %');
+    expect(outcomeLine(i18n.t, { ...base, settled7: false, settled14: false, progressBefore: 20, progress14: 20 })).toBe('Aún sin ingreso a Moodle; progreso 20 % → 20 %');
+  });
+
+  it('nothing known: no line', () => {
+    expect(outcomeLine(i18n.t, base)).toBeNull();
+  });
+
+  it('in English', () => {
+    expect(outcomeLine(i18n.getFixedT('en'), { ...base, accessDays: 3, progressBefore: 35, progress14: 48 })).toBe('Back in Moodle 3 days later; progress 35 % → 48 %');
+  });
+
+  it('groups without a catalogue name: hour, weekday, idle group', () => {
+    expect(groupName(i18n.t, 'hour', '09', null)).toBe('09:00');
+    expect(groupName(i18n.t, 'weekday', '3', null)).toBe('miércoles');
+    expect(groupName(i18n.t, 'idle', '7-13', null)).toBe('7–13 días');
+    expect(groupName(i18n.t, 'type', '2', 'Contacto telefónico')).toBe('Contacto telefónico');
+  });
+});
+
+describe('outcome translations', () => {
+  it('the same keys in Spanish and English, owning only their area, none empty', () => {
+    expect(keys(en).sort()).toEqual(keys(es).sort());
+    expect(Object.keys(es)).toEqual(['outcomes']);
+    const leaves = (o: unknown): unknown[] => (typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o]);
+    expect([...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== '')).toBe(true);
+  });
+});
