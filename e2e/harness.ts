@@ -80,6 +80,12 @@ export async function signedInPage(browser: Browser, product: Product, token: st
   return { page, context };
 }
 
+/** Crear ticket individual: types a name or RUT in the student finder and picks the option that names `option`. */
+export async function pickStudent(page: Page, dialog: Locator, text: string, option: string | RegExp) {
+  await dialog.getByLabel('Alumno: nombre o RUT').fill(text);
+  await page.getByRole('option', { name: option }).first().click();
+}
+
 /**
  * Ticks a row's checkbox in a data grid. A grid that refreshes its rows (its loading state) while
  * the click lands may drop it; the click is repeated until the box is ticked.

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
 import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /**
  * What a first-time user tripped over, on a course synchronised from the Moodle simulator:
@@ -95,8 +95,7 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     await openCourse();
     await page.getByRole('button', { name: 'Individual' }).click();
     const dialog = page.getByRole('dialog', { name: 'Crear ticket individual' });
-    await dialog.getByLabel('RUT del alumno').fill(student.rut!);
-    await dialog.getByLabel('RUT del alumno').press('Enter');
+    await pickStudent(page, dialog, student.rut!, student.firstname);
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await choose(dialog, 'Tipo', 'Contacto telefónico');
     expect(await dialog.getByLabel('Asunto').count()).toBe(0);

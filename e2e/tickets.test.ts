@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /** Ticket screens end to end: two operators and the edit lock, unlocking, single and massive creation, bulk close, administration. */
 
@@ -194,28 +194,28 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialog.getByLabel('Observaciones').fill('Llamar de nuevo');
     await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(200);
     expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data.properties.user.name).toBe('Bruno Operador');
-    await dialog.getByRole('button', { name: 'Cerrar' }).last().click();
+    await dialog.getByRole('button', { name: 'Salir' }).click();
+    // What B typed is not dropped without asking.
+    await b.page.getByRole('dialog', { name: 'Cambios sin guardar' }).getByRole('button', { name: 'Descartar' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(204);
     await b.context.close();
   });
 
-  it('Individual: finds the student by RUT in any spelling, explains refusals, creates the ticket and its first attempt', async () => {
+  it('Individual: finds the student by name or RUT in any spelling, says when nobody matches, creates the ticket and its first attempt', async () => {
     await openCourse(admin);
     await admin.getByRole('button', { name: 'Individual' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Crear ticket individual' });
-    const rut = dialog.getByLabel('RUT del alumno');
-    await rut.fill('11.111.111-2');
-    await rut.press('Enter');
-    await dialog.getByText('El RUT no es válido.').waitFor();
-    await rut.fill('11111111-1');
-    await rut.press('Enter');
-    await dialog.getByText('El alumno no se encuentra registrado.').waitFor();
-    await rut.fill(rutOf(50).replace(/\./g, ''));
-    await rut.press('Enter');
-    await dialog.getByText('El alumno no pertenece a este curso.').waitFor();
-    await rut.fill(rutOf(0).replace(/[.-]/g, ''));
-    await rut.press('Enter');
+    const finder = dialog.getByLabel('Alumno: nombre o RUT');
+    await finder.fill('11111111-1');
+    await admin.getByText('Ningún alumno de un curso activo coincide.').waitFor();
+    // Registered, but enrolled in no course.
+    await finder.fill('Gaspar');
+    await admin.getByText('Ningún alumno de un curso activo coincide.').waitFor();
+    // By name without the accent ("benjamin" finds Benjamín), then by RUT without dots or dash.
+    await finder.fill('benjamin');
+    await admin.getByRole('option', { name: /Benjamín Prueba E2E/ }).waitFor();
+    await pickStudent(admin, dialog, rutOf(0).replace(/[.-]/g, ''), /Valentina Prueba E2E/);
     await dialog.getByText('VALENTINA PRUEBA E2E').waitFor();
     // Her closed ticket from the first test is in the history.
     await dialog.getByRole('table', { name: 'Tickets anteriores del alumno' }).getByText('Cerrado').waitFor();
@@ -241,9 +241,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await openCourse(admin);
     await admin.getByRole('button', { name: 'Individual' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Crear ticket individual' });
-    const rut = dialog.getByLabel('RUT del alumno');
-    await rut.fill(rutOf(5).replace(/[.-]/g, ''));
-    await rut.press('Enter');
+    await pickStudent(admin, dialog, rutOf(5).replace(/[.-]/g, ''), /Felipe Prueba E2E/);
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Contacto telefónico'], ['Motivo', 'Problema'], ['Prioridad', 'Baja']] as const) await choose(admin, dialog, label, option);
     await dialog.getByLabel('Registrar un primer intento de contacto').uncheck();

@@ -72,7 +72,7 @@ describe('finding a student by name or RUT to open a ticket', () => {
 
 describe('the current course, remembered per person on the server', () => {
   const get = (token: string) => ctx.request({ method: 'GET', url: '/api/v2/me/current-course', token });
-  const put = (token: string, payload: unknown) => ctx.request({ method: 'PUT', url: '/api/v2/me/current-course', token, payload });
+  const put = (token: string, payload: Record<string, unknown>) => ctx.request({ method: 'PUT', url: '/api/v2/me/current-course', token, payload });
 
   it('is none at first, then the course chosen, for that person only', async () => {
     expect((await get(operator.token)).json()._data).toBeNull();

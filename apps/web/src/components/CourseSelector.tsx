@@ -35,6 +35,16 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
     queryFn: async () => (await getData<Collection<CourseOption>>(`/api/v2/categories/${categoryId}/courses`)).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
+  // With one category, it is chosen; with one course in the category, that course too.
+  const onlyCategory = categories.data?.length === 1 ? categories.data[0]!.id : undefined;
+  useEffect(() => {
+    if (onlyCategory !== undefined && categoryId === '') setCategoryId(onlyCategory);
+  }, [onlyCategory, categoryId]);
+  const onlyCourse = courses.data?.length === 1 && courses.data[0]!.category.id === categoryId ? courses.data[0]! : undefined;
+  useEffect(() => {
+    if (onlyCourse && !value) onChange(onlyCourse);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [onlyCourse?.id, value?.id]);
   const { role } = useSession();
   const admin = role === 'admin' || role === 'developer';
   // A new instance has no category yet: say what to do next, and where.

@@ -8,19 +8,20 @@ import InsightsIcon from '@mui/icons-material/Insights';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
-import { Box, Grid, Paper, Typography } from '@mui/material';
-import { APP_TIME_ZONE, STATUS_DATASETS } from '@sigaf/contract';
+import { Alert, Box, Grid, Paper, Typography } from '@mui/material';
+import { APP_TIME_ZONE, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
 import { CourseSelector } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { PageSection } from '../../components/PageSection';
-import { useRememberedCourse } from '../../lib/rememberedCourse';
+import { useSession } from '../auth/session';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import { ProgressEmpty } from './ProgressEmpty';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
-import { COURSE_PREF, coursePaths } from './prefetch';
+import { coursePaths } from './prefetch';
 
 
 /** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
@@ -66,11 +67,17 @@ function CourseDashboard({ courseId }: { courseId: number }) {
     if (v) open({ status: statusOf(dataset), motive_ticket_id: v.id });
   };
 
+  const { role } = useSession();
   const hint = t('dashboard.clickHint');
   const count = (key: keyof typeof counts) => ({ value: counts[key].data, loading: counts[key].isPending, error: counts[key].error ?? undefined });
   return (
     <>
       <Section title={t('dashboard.tickets')}>
+        {!isAdminLike(role) && (
+          <Alert severity="info" data-testid="operator-scope" sx={{ mb: 2 }}>
+            {t('dashboard.operatorScope')}
+          </Alert>
+        )}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard label={t('dashboard.count.today')} prefix="+" icon={<FiberNewIcon />} color="#1E88E5" {...count('today')} onClick={() => open({ status: 'all', from: today(), to: today() })} />
@@ -121,7 +128,7 @@ function CourseDashboard({ courseId }: { courseId: number }) {
 /** Estadística (docs/development/screens.md#estadistica): one course's tickets and students at a glance. */
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const [course, setCourse] = useRememberedCourse(COURSE_PREF);
+  const [course, setCourse] = useCurrentCourse();
   return (
     <PageCard title={t('nav.dashboard')} icon={<InsightsIcon />}>
       <Paper variant="outlined" sx={{ p: 2, bgcolor: 'grey.50' }}>

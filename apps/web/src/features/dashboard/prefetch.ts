@@ -3,9 +3,6 @@ import { queryClient } from '../../lib/queryClient';
 import { readRememberedCourse } from '../../lib/rememberedCourse';
 import { followCardQuery, ticketCountQuery, type TicketCountKind } from './api';
 
-/** The dashboard's remembered course (localStorage key). */
-export const COURSE_PREF = 'sigaf.dashboard.course';
-
 /** The API paths of a course's charts and student card. */
 export function coursePaths(courseId: number) {
   const tk = `/api/v2/tickets/${courseId}`;
@@ -32,12 +29,12 @@ export function coursePaths(courseId: number) {
 const COUNT_KINDS: readonly TicketCountKind[] = ['last-day', 'total', 'open', 'close'];
 
 /**
- * Asks for the remembered course's figures when the page is opened on the dashboard with a
+ * Asks for the current course's figures (as last seen in this browser) when the page is opened on the dashboard with a
  * stored token, while the session is checked and the screen's code loads: the same calls the
  * screen makes, so it finds their answers in the data cache or on their way.
  */
 export function prefetch() {
-  const course = readRememberedCourse(COURSE_PREF);
+  const course = readRememberedCourse();
   if (!course) return;
   const paths = coursePaths(course.id);
   for (const kind of COUNT_KINDS) void queryClient.prefetchQuery(ticketCountQuery(course.id, kind));

@@ -10,12 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { CountCard, PathChart } from '../../components/charts';
 import { PageSection } from '../../components/PageSection';
 import { PageCard } from '../../components/PageCard';
-import { readPref, writePref } from '../../lib/storage';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { useSession } from '../auth/session';
 import { useFollowCardAt, useFollowUpClassrooms, useFollowUpCourses } from './api';
 import { StudentTable } from './StudentTable';
-
-const COURSE_PREF = 'sigaf.followUp.course';
 
 const Section = PageSection;
 const Chart = PathChart;
@@ -78,11 +76,6 @@ function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; c
   );
 }
 
-function readCourse(): number | null {
-  const raw = readPref(COURSE_PREF);
-  return raw && /^\d+$/.test(raw) ? Number(raw) : null;
-}
-
 /**
  * Seguimiento (docs/development/screens.md#seguimiento): a course (and classroom) of the follow-up, its figures and the
  * student table. A tutor is offered only the courses and classrooms assigned to them.
@@ -93,7 +86,8 @@ export default function FollowUpPage() {
   const isTutor = role === 'tutor';
   const canReadCourse = Boolean(role && PERMISSIONS.dashboardRead.includes(role));
   const courses = useFollowUpCourses();
-  const [courseId, setCourseId] = useState<number | null>(readCourse);
+  const [current, setCurrent] = useCurrentCourse();
+  const courseId = current?.id ?? null;
   const [categoryId, setCategoryId] = useState<number | ''>('');
   const [classroomId, setClassroomId] = useState<number | ''>('');
   const course: FollowUpCourse | null = courses.data?.find((c) => c.id === courseId) ?? null;
@@ -109,9 +103,8 @@ export default function FollowUpPage() {
   const room = classroomId !== '' && rooms.some((r) => r.id === classroomId) ? classroomId : isTutor || !canReadCourse ? (rooms[0]?.id ?? '') : '';
 
   const chooseCourse = (id: number | null) => {
-    setCourseId(id);
+    setCurrent(id === null ? null : { id });
     setClassroomId('');
-    writePref(COURSE_PREF, id === null ? '' : String(id));
   };
 
   return (

@@ -8,7 +8,8 @@ import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { CourseSelector } from '../../components/CourseSelector';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -47,7 +48,7 @@ export default function ActivityPage() {
   const queryClient = useQueryClient();
   const { role } = useSession();
   const canWrite = Boolean(role && decl.write.includes(role));
-  const [course, setCourse] = useState<CourseOption | null>(null);
+  const [course, setCourse] = useCurrentCourse();
   const [section, setSection] = useState<number | null | 'all'>('all');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Row | null>(null);

@@ -7,10 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useRememberedCourse } from '../../lib/rememberedCourse';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 
 /** The course chosen on any report screen. */
-export const useReportCourse = () => useRememberedCourse('sigaf.reports.course');
+export const useReportCourse = useCurrentCourse;
 
 export function CourseBar({ course, onChange }: { course: CourseOption | null; onChange: (c: CourseOption | null) => void }) {
   return (

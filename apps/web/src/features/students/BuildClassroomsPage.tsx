@@ -6,7 +6,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { CourseSelector } from '../../components/CourseSelector';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -47,7 +48,7 @@ export default function BuildClassroomsPage() {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const [course, setCourse] = useState<CourseOption | null>(null);
+  const [course, setCourse] = useCurrentCourse();
   const [filter, setFilter] = useState<string>('');
   const [search, setSearch] = useState('');
   const { params: page, grid, firstPage } = useServerPage(25);

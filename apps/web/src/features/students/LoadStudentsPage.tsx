@@ -9,7 +9,8 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { CourseSelector } from '../../components/CourseSelector';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
@@ -32,7 +33,7 @@ export default function LoadStudentsPage() {
   );
   function BulkUpload() {
     const notify = useNotify();
-    const [course, setCourse] = useState<CourseOption | null>(null);
+    const [course, setCourse] = useCurrentCourse();
     const [file, setFile] = useState<File | null>(null);
     const [result, setResult] = useState<ImportResult | null>(null);
     const [busy, setBusy] = useState<string | null>(null);
@@ -165,7 +166,7 @@ export default function LoadStudentsPage() {
 
   function SingleEnrolment() {
     const notify = useNotify();
-    const [course, setCourse] = useState<CourseOption | null>(null);
+    const [course, setCourse] = useCurrentCourse();
     const [rut, setRut] = useState('');
     const [student, setStudent] = useState<StudentProps | null>(null);
     const [state, setState] = useState<'idle' | 'found' | 'new'>('idle');

@@ -6,7 +6,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { CourseSelector } from '../../components/CourseSelector';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -67,7 +68,7 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const [course, setCourse] = useState<CourseOption | null>(null);
+  const [course, setCourse] = useCurrentCourse();
   const [removing, setRemoving] = useState<EnrolmentProps | null>(null);
   const enrolments = useQuery({ queryKey: ['student-enrolments', student.id], queryFn: () => studentEnrolments(student.id) });
   const fail = (err: unknown) => notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);

@@ -1,18 +1,18 @@
-import SearchIcon from '@mui/icons-material/Search';
-import { normalizeRut, TICKET_MSG } from '@sigaf/contract';
-import { Alert, Box, Button, Chip, Grid, TextField } from '@mui/material';
+import { TICKET_MSG, type StudentMatch } from '@sigaf/contract';
+import { Alert, Box, Chip, Grid } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { WaitingDialog } from '../../components/WaitingDialog';
 import { ApiError } from '../../lib/api';
-import { addAttempt, addAttempts, createTicket, createTickets, enrolmentOf, studentByRut, type EnrolmentInfo, type Ticket } from './api';
+import { addAttempt, addAttempts, createTicket, createTickets, enrolmentOf, type EnrolmentInfo, type Ticket } from './api';
 import { StudentTickets } from './AttemptTimeline';
 import { errorText, Heading, Shell, useCreateForm, useFailure, type CourseRef } from './create/parts';
 import { RecipientsStep } from './create/RecipientsStep';
 import { noRecipientFilters, type RecipientFilters } from './create/recipients';
 import { RecipientsSummary } from './create/RecipientsSummary';
+import { StudentFinder } from './create/StudentFinder';
 import { TicketStep, useTicketMail } from './create/TicketStep';
 import { fullName } from './format';
 import { splitCreateValues, type CreateTicketValues } from './schemas';
@@ -27,7 +27,7 @@ export type { CourseRef };
 
 // ---------------------------------------------------------------------------------------------
 
-/** One student, found by RUT in any spelling, must be enrolled in the course. */
+/** One student, found by name or RUT among the active courses (the shown course's first). */
 export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onClose: () => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
@@ -35,36 +35,22 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
   const form = useCreateForm();
   const failed = useFailure(form);
   const [step, setStep] = useState(0);
-  const [rut, setRut] = useState('');
   const [searching, setSearching] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [enrolment, setEnrolment] = useState<EnrolmentInfo | null>(null);
+  /** The course of the chosen enrolment (the shown one, or another course of the student's). */
+  const [target, setTarget] = useState<{ id: number; description: string }>(course);
 
-  const search = async (e: FormEvent) => {
-    e.preventDefault();
-    const normal = normalizeRut(rut);
+  const pick = async (match: StudentMatch | null) => {
     setEnrolment(null);
-    if (!normal) {
-      setProblem(t('tickets.single.invalidRut'));
-      return;
-    }
-    setRut(normal);
-    setSearching(true);
     setProblem(null);
+    if (!match) return;
+    setSearching(true);
     try {
-      const student = await studentByRut(normal).catch((err: unknown) => {
-        // An unknown RUT is HTTP 200 with the body's statusCode 204 (the original contract).
-        if (err instanceof ApiError && (err.status === 204 || err.status === 404)) throw new Error(t('tickets.single.notRegistered'));
-        if (err instanceof ApiError && err.status === 406) throw new Error(t('tickets.single.invalidRut'));
-        throw err;
-      });
-      const found = await enrolmentOf(student.properties.id, course.id).catch((err: unknown) => {
-        if (err instanceof ApiError && (err.status === 204 || err.status === 404)) throw new Error(t('tickets.single.notEnrolled'));
-        throw err;
-      });
-      setEnrolment(found.properties);
+      setEnrolment((await enrolmentOf(match.studentId, match.courseId)).properties);
+      setTarget({ id: match.courseId, description: match.course });
     } catch (err) {
-      setProblem(err instanceof Error ? err.message : t('common.error'));
+      setProblem(err instanceof ApiError ? err.message : t('common.error'));
     } finally {
       setSearching(false);
     }
@@ -113,6 +99,7 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
       onStep={setStep}
       canContinue={Boolean(enrolment)}
       formId="single-ticket-form"
+      dirty={form.formState.isDirty}
       submitLabel={t('common.save')}
       busy={busy}
       saving={busy}
@@ -121,20 +108,7 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
     >
       {step === 0 && (
         <>
-          <Box component="form" onSubmit={search} noValidate sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', maxWidth: 520 }}>
-            <TextField
-              autoFocus
-              label={t('tickets.single.rut')}
-              placeholder="12.345.678-9"
-              value={rut}
-              onChange={(e) => setRut(e.target.value)}
-              helperText={t('tickets.single.rutHint', { course: course.description })}
-              slotProps={{ htmlInput: { maxLength: 14 } }}
-            />
-            <Button type="submit" variant="contained" startIcon={<SearchIcon />} disabled={searching || rut.trim() === ''} sx={{ mt: 0.25, flexShrink: 0 }}>
-              {t('common.search')}
-            </Button>
-          </Box>
+          <StudentFinder courseId={course.id} courseName={course.description} onPick={(m) => void pick(m)} />
           {problem && (
             <Alert severity="warning" sx={{ mt: 2, maxWidth: 520 }}>
               {problem}
@@ -156,8 +130,8 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
       )}
       {step === 1 && enrolment && (
         <Box component="form" id="single-ticket-form" onSubmit={save} noValidate>
-          <Chip color="primary" variant="outlined" label={`${fullName(enrolment.registeredUser).toUpperCase()} · ${enrolment.registeredUser.rut}`} />
-          <TicketStep form={form} mail={mail} courseId={course.id} />
+          <Chip color="primary" variant="outlined" label={`${fullName(enrolment.registeredUser).toUpperCase()} · ${enrolment.registeredUser.rut} · ${target.description}`} />
+          <TicketStep form={form} mail={mail} courseId={target.id} />
         </Box>
       )}
     </Shell>
@@ -222,7 +196,8 @@ export function CreateMassiveDialog({ course, onClose, initialSelection }: { cou
   const busy = form.formState.isSubmitting;
   return (
     <Shell
-      title={t('tickets.massive.title', { course: course.description })}
+      // Opened for one student (a student card, Mi agenda): one ticket, not a "masivo".
+      title={t(initialSelection?.length === 1 ? 'tickets.massive.titleOne' : 'tickets.massive.title', { course: course.description })}
       steps={[t('tickets.massive.stepRecipients'), t('tickets.massive.stepTicket')]}
       step={step}
       onStep={setStep}
@@ -231,7 +206,8 @@ export function CreateMassiveDialog({ course, onClose, initialSelection }: { cou
         return selected.length > 0;
       }}
       formId="massive-ticket-form"
-      submitLabel={t('tickets.massive.generate')}
+      dirty={form.formState.isDirty || selected.length !== (initialSelection?.length ?? 0)}
+      submitLabel={t(selected.length === 1 ? 'tickets.massive.generateOne' : 'tickets.massive.generate')}
       busy={busy || mail.uploading}
       saving={busy || mail.uploading}
       invalid={Object.keys(form.formState.errors).length > 0}

@@ -2,48 +2,44 @@ import AddIcon from '@mui/icons-material/Add';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import GroupAddIcon from '@mui/icons-material/GroupAdd';
 import { Box, Button, Paper, Typography } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Resource } from '@sigaf/contract';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { getData } from '../../lib/api';
-import { readTicketLink } from '../../lib/ticketLink';
+import { useCurrentCourse } from '../../lib/rememberedCourse';
+import { readTicketLink, ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import type { TicketFilterValues } from './api';
 import { CreateMassiveDialog, CreateSingleDialog } from './CreateTickets';
 import { TicketDialog, useTicketParam } from './TicketDialog';
 import { TicketsTable } from './TicketsTable';
 
-/** The chosen course survives a reload of the tab. */
-const COURSE_KEY = 'sigaf.tickets.course';
-
-function storedCourse(): CourseOption | null {
-  try {
-    const raw = sessionStorage.getItem(COURSE_KEY);
-    return raw ? (JSON.parse(raw) as CourseOption) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Ticket (docs/development/screens.md#ticket): one course's tickets, worked one by one or in bulk. */
 export default function TicketPage() {
   const { t } = useTranslation();
-  const [course, setCourse] = useState<CourseOption | null>(storedCourse);
+  const [course, choose] = useCurrentCourse();
   const [creating, setCreating] = useState<'single' | 'massive' | null>(null);
   const [openId, setOpenId] = useTicketParam();
   // A link such as /my/ticket?course=3&status=open&source_ticket_id=2 (from the dashboard).
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const link = useMemo(() => readTicketLink(params), [params]);
-  const choose = (c: CourseOption | null) => {
-    setCourse(c);
-    try {
-      if (c) sessionStorage.setItem(COURSE_KEY, JSON.stringify(c));
-      else sessionStorage.removeItem(COURSE_KEY);
-    } catch {
-      /* not remembered */
-    }
+  // The course and filters are kept in the address (replacing the entry: Back returns to them).
+  // The table is rebuilt only for an address this page did not write itself (a dashboard link).
+  const written = useRef<string | null>(null);
+  const tableKey = useRef(link.key);
+  if (params.toString() !== written.current) tableKey.current = link.key;
+  const writeAddress = (courseId: number | null, filters: TicketLinkFilters = {}) => {
+    const q = new URLSearchParams(courseId ? ticketListHref(courseId, filters).split('?')[1] : '');
+    const ticket = params.get('ticket');
+    if (ticket) q.set('ticket', ticket);
+    written.current = q.toString();
+    setParams(q, { replace: true });
+  };
+  const chooseCourse = (c: CourseOption | null) => {
+    choose(c);
+    writeAddress(c?.id ?? null);
   };
   useEffect(() => {
     if (!link.courseId || link.courseId === course?.id) return;
@@ -60,7 +56,7 @@ export default function TicketPage() {
   return (
     <PageCard title={t('nav.ticket')} icon={<ConfirmationNumberIcon />}>
       <Paper variant="outlined" sx={{ p: 2, mb: 2, bgcolor: 'grey.50' }}>
-        <CourseSelector value={course} onChange={choose} />
+        <CourseSelector value={course} onChange={chooseCourse} />
       </Paper>
       {!course ? (
         <Box sx={{ textAlign: 'center', py: 8, color: 'text.secondary' }}>
@@ -72,8 +68,9 @@ export default function TicketPage() {
         </Box>
       ) : (
         <TicketsTable
-          key={link.courseId === course.id ? link.key : 'own'}
+          key={tableKey.current}
           initialFilters={link.courseId === course.id ? (link.filters as Partial<TicketFilterValues>) : undefined}
+          onFiltersChange={(f) => writeAddress(course.id, f as TicketLinkFilters)}
           courseId={course.id}
           onOpen={setOpenId}
           defaultStatus="open"

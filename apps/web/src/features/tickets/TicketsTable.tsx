@@ -26,10 +26,12 @@ interface Props {
   onOpen: (ticketId: number) => void;
   /** Filters to start with (a link from a dashboard chart); the user can change them. */
   initialFilters?: Partial<TicketFilterValues>;
+  /** Told of every change of the filters (the page keeps them in its address). */
+  onFiltersChange?: (filters: TicketFilterValues) => void;
 }
 
 /** Filters, presets, export, the server-side grid and bulk actions: the body of Ticket and Administración ticket. */
-export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket, initialFilters }: Props) {
+export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket, initialFilters, onFiltersChange }: Props) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -42,11 +44,14 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
   /** Codes of the rows seen, to name selected tickets that are on another page. */
   const codes = useRef(new Map<number, string>());
 
+  const filtersChanged = useRef(onFiltersChange);
+  filtersChanged.current = onFiltersChange;
   const changeFilters = useCallback(
     (f: TicketFilterValues) => {
       setFilters(f);
       firstPage();
       setSelection([]);
+      filtersChanged.current?.(f);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
@@ -115,6 +120,11 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
           </IconButton>
         </Tooltip>
       </Box>
+      {!isAdminLike(role) && (
+        <Alert severity="info" data-testid="own-tickets-only" sx={{ mb: 1 }}>
+          {t('tickets.toolbar.ownOnly')}
+        </Alert>
+      )}
       {list.isError && (
         <Alert severity="error" sx={{ mb: 1 }}>
           {list.error instanceof ApiError ? list.error.message : t('common.loadError')}
