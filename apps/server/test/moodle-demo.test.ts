@@ -87,6 +87,18 @@ describe('demo data', () => {
     expect(summary.queuedCourseId).toBe(courses[0]!.id);
   });
 
+  it('has a simulated progress history answering the contacts: the effectiveness report shows phone above mail, with baselines', async () => {
+    const history = await ctx.db.selectFrom('enrolment_progress_history').select(sql<number>`count(distinct enrolment_id)`.as('n')).executeTakeFirstOrThrow();
+    expect(Number(history.n)).toBeGreaterThan(150);
+    const admin = (await ctx.userWithRole('admin')).token;
+    const res = await ctx.request({ method: 'GET', url: '/api/v2/outcomes/report', token: admin });
+    const report = res.json()._data;
+    expect(report.dimensions.all[0].reengaged.n).toBeGreaterThan(150);
+    expect(report.dimensions.all[0].baseline.n).toBeGreaterThan(0);
+    const rate = (label: string) => report.dimensions.type.find((g: { label: string }) => g.label === label).reengaged.rate;
+    expect(rate('Contacto telefónico')).toBeGreaterThan(rate('Correo electrónico'));
+  });
+
   it('adds nothing on a second start (and follows the simulator to its new address)', async () => {
     const before = await totals();
     const again = await seedDemo(ctx.db, ctx.config, ctx.app.services, generated, `${sim.url}/`);

@@ -7,6 +7,7 @@ import { encryptSecret } from '../lib/crypto.js';
 import { hashPassword } from '../lib/passwords.js';
 import { codePrefix } from '../modules/tickets/service.js';
 import type { Services } from '../services.js';
+import { seedSimulatedHistory } from './responses.js';
 
 /**
  * Demo data: a generated Moodle site for the simulator (several courses, ~200 students, units,
@@ -218,6 +219,8 @@ export async function seedDemo(db: Database, config: Config, services: Services,
           }
         }
       }
+      // SIMULATED: the students' Moodle figures over those weeks, answering the contacts (responses.ts).
+      await seedSimulatedHistory(trx, prng(DEMO_SEED + 1), localCourses, WEEKS);
     }
     return { firstCourseId: courseIds.get(moodleCourses[0]!.id)! };
   });
