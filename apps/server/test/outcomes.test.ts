@@ -226,3 +226,40 @@ describe('the progress history', () => {
     expect(new Date(row.recorded_at).toISOString()).toBe(stamp.toISOString());
   });
 });
+
+describe("Mi agenda's suggestion", () => {
+  it('nothing under 30 contacts; with 31 phone contacts at 10:00, 20 of them back within 7 days: phone, 10:00, 64.5 %', async () => {
+    const none = await get(`/api/v2/outcomes/suggestion/${courseId}`, operator.token);
+    expect(none.body._data).toEqual({ courseId, channel: null, hour: null });
+    const db = ctx.db;
+    const category = (await db.selectFrom('courses').select('category_id').where('id', '=', courseId).executeTakeFirstOrThrow()).category_id;
+    const second = (await db.insertInto('courses').values({ description: 'Curso de sugerencias', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
+    const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const catalogue = async (table: 'type_tickets' | 'status_tickets' | 'priority_tickets' | 'source_tickets' | 'motive_tickets' | 'status_detail_tickets', k: string) =>
+      (await db.selectFrom(table).select('id').where('key', '=', k).executeTakeFirstOrThrow()).id;
+    const phone = await catalogue('type_tickets', 'phone');
+    const [open, medium, outgoing, welcome, success] = [
+      await catalogue('status_tickets', 'open'), await catalogue('priority_tickets', 'medium'), await catalogue('source_tickets', 'outgoing'),
+      await catalogue('motive_tickets', 'welcome'), await catalogue('status_detail_tickets', 'success'),
+    ];
+    const at = chileLocalToDate(chileParts(new Date(Date.now() - 25 * DAY)).day, '10:00')!;
+    for (let i = 0; i < 31; i++) {
+      const s = await db.insertInto('registered_users').values({ rut: `3${String(i).padStart(7, '0')}-${i % 10}`, name: `Sug${i}`, last_name: 'Prueba' }).returning('id').executeTakeFirstOrThrow();
+      const e = (await db.insertInto('course_registered_users').values({ course_id: second, registered_user_id: s.id, profile_id: profile }).returning('id').executeTakeFirstOrThrow()).id;
+      await db.insertInto('enrolment_progress_history').values({ enrolment_id: e, recorded_at: new Date(at.getTime() - 9 * DAY), progress: 10, last_access: new Date(at.getTime() - 9 * DAY), completed: 0 }).execute();
+      if (i < 20) await db.insertInto('enrolment_progress_history').values({ enrolment_id: e, recorded_at: new Date(at.getTime() + 3 * DAY), progress: 20, last_access: new Date(at.getTime() + 2 * DAY), completed: 0 }).execute();
+      const t = await db
+        .insertInto('tickets')
+        .values({ course_registered_user_id: e, course_id: second, ticket_code: `SUG-${i}`, type_ticket_id: phone, status_ticket_id: open, priority_ticket_id: medium, source_ticket_id: outgoing, motive_ticket_id: welcome, user_create_id: operator.id, user_assigned_id: operator.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('ticket_details').values({ ticket_id: t.id, user_created_id: operator.id, status_detail_ticket_id: success, comment: 'Llamado', created_at: at, updated_at: at }).execute();
+    }
+    const res = await get(`/api/v2/outcomes/suggestion/${second}`, operator.token);
+    expect(res.body._data.channel).toMatchObject({ key: String(phone), label: 'Contacto telefónico', n: 31 });
+    expect(res.body._data.channel.rate).toBeCloseTo(20 / 31, 10);
+    expect(res.body._data.hour).toMatchObject({ key: '10', n: 31 });
+    expect((await get(`/api/v2/outcomes/suggestion/${second}`, tutor.token)).status).toBe(403);
+    expect((await get(`/api/v2/outcomes/suggestion/999999`, operator.token)).status).toBe(404);
+  });
+});

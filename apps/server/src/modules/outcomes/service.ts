@@ -122,6 +122,7 @@ export class OutcomeService {
    * OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
    */
   async suggestion(courseId: number): Promise<OutcomeSuggestion> {
+    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
     const from = new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS);
     const best = (rows: OutcomeGroupRow[]) =>
       rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];

@@ -16,6 +16,7 @@ import { useSession } from '../auth/session';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
 import { useAgendaReminders, useAgendaTickets, useDigest, useSaveDigest, useStaff } from './api';
 import { AtRiskStudents } from './AtRiskStudents';
+import { AgendaSuggestions } from '../outcomes/AgendaSuggestions';
 import { CourseSettingsDialog } from './CourseSettingsDialog';
 import { LogAttemptDialog } from './LogAttemptDialog';
 import { Section, TableState } from './parts';
@@ -182,6 +183,7 @@ export default function AgendaPage() {
       </Stack>
       {admin && <Workload onPick={setUserId} />}
       {!tutor && <DueReminders userId={userId} onOpen={open} />}
+      {!tutor && <AgendaSuggestions userId={userId} />}
       <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} />
       {!tutor && <StaleTickets userId={userId} onOpen={open} />}
       {!tutor && <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={open} />}

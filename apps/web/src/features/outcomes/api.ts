@@ -38,12 +38,9 @@ export function useOutcomeReport(p: ReportParams) {
 export const downloadOutcomeReport = (p: ReportParams, lang: 'es' | 'en') =>
   download('/api/v2/outcomes/report/excel', { ...reportQuery(p), lang }, lang === 'en' ? 'effectiveness.xlsx' : 'efectividad.xlsx');
 
-/** Mi agenda's suggestion for one course (null while none is known). */
-export function useOutcomeSuggestion(courseId: number | undefined) {
-  return useQuery({
-    queryKey: ['outcomes', 'suggestion', courseId],
-    enabled: courseId !== undefined,
-    queryFn: ({ signal }) => getData<OutcomeSuggestion>(`/api/v2/outcomes/suggestion/${courseId}`, { signal }),
-    staleTime: 5 * 60_000,
-  });
-}
+/** Mi agenda's suggestion for one course. */
+export const suggestionQuery = (courseId: number) => ({
+  queryKey: ['outcomes', 'suggestion', courseId],
+  queryFn: ({ signal }: { signal: AbortSignal }) => getData<OutcomeSuggestion>(`/api/v2/outcomes/suggestion/${courseId}`, { signal }),
+  staleTime: 5 * 60_000,
+});
