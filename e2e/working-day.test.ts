@@ -51,6 +51,13 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await page.getByRole('option', { name: option, exact: true }).click();
   }
 
+  /** A signed-in page; the machine running these may be shared, so waits are generous. */
+  async function session(token: string) {
+    const opened = await signedInPage(browser, product, token);
+    opened.page.setDefaultTimeout(30_000);
+    return opened;
+  }
+
   const discardDialog = (page: Page) => page.getByRole('dialog', { name: 'Cambios sin guardar' });
 
   beforeAll(async () => {
@@ -80,7 +87,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
 
   it('Mi agenda raises no alarm for a course never synchronised, and says why', async () => {
     await ticketFor(enrolments[0]!);
-    const { page, context } = await signedInPage(browser, product, op.token);
+    const { page, context } = await session(op.token);
     await page.goto('/my/agenda');
     const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
     await section.getByText('Aún sin sincronizar con Moodle: Curso recién cargado.', { exact: false }).waitFor();
@@ -93,7 +100,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
 
   it('closes a ticket right after its call without a second attempt; the button beside Guardar reads "Salir"', async () => {
     const ticket = await ticketFor(enrolments[1]!);
-    const { page, context } = await signedInPage(browser, product, op.token);
+    const { page, context } = await session(op.token);
     await page.goto(`/my/ticket?ticket=${ticket.id}`);
     const dialog = page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await dialog.getByLabel('Observaciones').waitFor();
@@ -123,7 +130,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
 
   it('Escape does not drop a typed observation, a chosen tutor or a ticket being created without asking', async () => {
     const ticket = await ticketFor(enrolments[2]!);
-    const { page, context } = await signedInPage(browser, product, op.token);
+    const { page, context } = await session(op.token);
     await page.goto(`/my/ticket?ticket=${ticket.id}`);
     const dialog = page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await dialog.getByLabel('Observaciones').fill('Llamar el lunes a las 10');
@@ -149,7 +156,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     const room = await call('POST', '/classrooms', adminToken, { description: 'Aula Jornada' });
     expect(room.status, JSON.stringify(room.body)).toBe(201);
     await staff('Tito Tutor', 'tito@sigaf.cl', 'tutor');
-    const admin = await signedInPage(browser, product, adminToken);
+    const admin = await session(adminToken);
     await admin.page.goto('/my/mantenedor/aula');
     await admin.page.getByLabel('Buscar').fill('Jornada');
     const row = admin.page.getByRole('row').filter({ hasText: 'Aula Jornada' });
@@ -171,7 +178,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
   });
 
   it('one ticket for one student is "Nuevo ticket" with "Crear ticket", not a "masivo"', async () => {
-    const { page, context } = await signedInPage(browser, product, adminToken);
+    const { page, context } = await session(adminToken);
     await page.goto('/my/seguimiento-alumnos');
     await choose(page, page, 'Categorías', 'Jornada e2e');
     await choose(page, page, 'Cursos', 'Curso recién cargado');

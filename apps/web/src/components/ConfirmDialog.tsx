@@ -7,13 +7,16 @@ export interface ConfirmDialogProps {
   open: boolean;
   message: string;
   title?: string;
+  /** The two buttons' labels, CANCELAR and ACEPTAR unless told. */
+  cancelLabel?: string;
+  confirmLabel?: string;
   onCancel: () => void;
   /** May return a promise: the dialog shows progress until it settles. */
   onConfirm: () => unknown;
 }
 
 /** 350 px confirmation with CANCELAR / ACEPTAR; ACEPTAR shows progress (docs/development/screens.md#conventions). */
-export function ConfirmDialog({ open, message, title = 'SIGAF', onCancel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, message, title = 'SIGAF', cancelLabel, confirmLabel, onCancel, onConfirm }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -38,10 +41,10 @@ export function ConfirmDialog({ open, message, title = 'SIGAF', onCancel, onConf
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={busy}>
-          {t('common.cancel')}
+          {cancelLabel ?? t('common.cancel')}
         </Button>
         <Button onClick={confirm} variant="contained" disabled={busy} autoFocus>
-          {t('common.accept')}
+          {confirmLabel ?? t('common.accept')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError, getData, request } from '../../lib/api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 interface Settings {
   contactDays: number;
@@ -45,6 +46,11 @@ export function CourseSettingsDialog({ onClose }: { onClose: () => void }) {
     },
     onError: (err) => setErrors(err instanceof ApiError ? err.fieldErrors : {}),
   });
+  const saved = settings.data;
+  const { close, guard } = useDiscardGuard(
+    Boolean(saved) && JSON.stringify(form) !== JSON.stringify({ contact_days: String(saved!.contactDays), inactive_days: String(saved!.inactiveDays), progress_percent: String(saved!.progressPercent), starts_on: saved!.startsOn ?? '', ends_on: saved!.endsOn ?? '' }),
+    onClose,
+  );
   const field = (name: keyof typeof form, type: 'number' | 'date') => (
     <TextField
       label={t(`agenda.settings.${name}`)}
@@ -59,7 +65,7 @@ export function CourseSettingsDialog({ onClose }: { onClose: () => void }) {
     />
   );
   return (
-    <Dialog open onClose={save.isPending ? undefined : onClose} maxWidth="sm" fullWidth aria-labelledby="agenda-settings-title">
+    <Dialog open onClose={save.isPending ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="agenda-settings-title">
       <DialogTitle id="agenda-settings-title">{t('agenda.settings.title')}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -85,13 +91,14 @@ export function CourseSettingsDialog({ onClose }: { onClose: () => void }) {
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={save.isPending}>
+        <Button onClick={close} disabled={save.isPending}>
           {t('common.cancel')}
         </Button>
         <Button variant="contained" onClick={() => save.mutate()} disabled={!course || save.isPending || settings.isPending}>
           {t('common.save')}
         </Button>
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }

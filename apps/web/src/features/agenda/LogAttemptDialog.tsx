@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useAttemptResults, useLogAttempt } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /** Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes done). */
 export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: number; ticketCode: string; onClose: () => void }) {
@@ -15,6 +16,7 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [failure, setFailure] = useState<string | null>(null);
+  const { close, guard } = useDiscardGuard(result !== '' || comment.trim() !== '', onClose);
   const save = async () => {
     if (result === '') {
       setErrors({ status_detail_ticket_id: [t('common.required')] });
@@ -30,7 +32,7 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
     }
   };
   return (
-    <Dialog open onClose={log.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="log-attempt-title">
+    <Dialog open onClose={log.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="log-attempt-title">
       <DialogTitle id="log-attempt-title">{t('agenda.attempt.title', { code: ticketCode })}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -55,13 +57,14 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={log.isPending}>
+        <Button onClick={close} disabled={log.isPending}>
           {t('common.cancel')}
         </Button>
         <Button variant="contained" onClick={() => void save()} disabled={log.isPending}>
           {t('agenda.attempt.save')}
         </Button>
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }

@@ -6,6 +6,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { useReminderAction, useStaff } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /**
  * Adds or edits a reminder: day and time in Chilean time (by default tomorrow 10:00), a comment,
@@ -51,9 +52,11 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
     }
   };
 
+  const initialOwner = reminder?.userId ?? session.user?.id ?? '';
+  const { close, guard } = useDiscardGuard(day !== start.day || time !== start.time || comment !== (reminder?.comment ?? '') || owner !== initialOwner, onClose);
   const title = snooze ? t('agenda.reminder.snoozeTitle') : reminder ? t('agenda.reminder.editTitle') : t('agenda.reminder.addTitle');
   return (
-    <Dialog open onClose={action.isPending ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="reminder-dialog-title">
+    <Dialog open onClose={action.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="reminder-dialog-title">
       <DialogTitle id="reminder-dialog-title">{title}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -102,13 +105,14 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={action.isPending}>
+        <Button onClick={close} disabled={action.isPending}>
           {t('common.cancel')}
         </Button>
         <Button variant="contained" onClick={() => void save()} disabled={action.isPending}>
           {t('common.save')}
         </Button>
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }

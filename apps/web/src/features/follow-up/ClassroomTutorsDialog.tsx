@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { ApiError } from '../../lib/api';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { saveClassroomTutors, useClassroomTutors } from './api';
@@ -48,8 +49,11 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
   };
 
   const name = tutors.data?.classroom.description ?? String(row.description ?? '');
+  const ids = (list: TutorRef[]) => list.map((x) => x.id).sort((a, b) => a - b).join(',');
+  // A changed selection is not dropped without asking.
+  const { close, guard } = useDiscardGuard(Boolean(tutors.data && chosen && ids(chosen) !== ids(tutors.data.tutors)), onClose);
   return (
-    <Dialog open onClose={saving ? undefined : onClose} maxWidth="sm" fullWidth aria-labelledby="classroom-tutors-title">
+    <Dialog open onClose={saving ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="classroom-tutors-title">
       <DialogTitle id="classroom-tutors-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('followUp.tutors.title', { classroom: name })}
       </DialogTitle>
@@ -98,8 +102,9 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
           </Alert>
         )}
       </DialogContent>
+      {guard}
       <DialogActions>
-        <Button onClick={onClose} disabled={saving}>
+        <Button onClick={close} disabled={saving}>
           {t('common.cancel')}
         </Button>
         <Button variant="contained" onClick={() => void save()} disabled={saving || !course || !tutors.data}>

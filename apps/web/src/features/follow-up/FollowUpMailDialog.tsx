@@ -10,6 +10,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { emptyMailDraft, MailComposer, mailDraftToBody, OutboxPanel, validateMailDraft, type MailDraft } from '../mail';
 import { previewFollowUpMail, sendFollowUpMail } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 type Step = 'compose' | 'preview' | 'sent';
 
@@ -30,6 +31,7 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, recipient, onClose 
   const [step, setStep] = useState<Step>('compose');
   const [preview, setPreview] = useState<FollowUpMailPreview | null>(null);
   const [result, setResult] = useState<string | null>(null);
+  const { close, guard } = useDiscardGuard(step !== 'sent' && JSON.stringify(draft) !== JSON.stringify(emptyMailDraft()), onClose);
 
   const failed = (err: unknown) => {
     if (err instanceof ApiError) setErrors(err.fieldErrors);
@@ -70,7 +72,7 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, recipient, onClose 
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby="follow-up-mail-title">
+    <Dialog open onClose={busy ? undefined : close} maxWidth="md" fullWidth aria-labelledby="follow-up-mail-title">
       <DialogTitle id="follow-up-mail-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('followUp.mail.title', { count: enrolmentIds.length })}
       </DialogTitle>
@@ -127,7 +129,7 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, recipient, onClose 
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
+        <Button onClick={close} disabled={busy}>
           {t('common.close')}
         </Button>
         {step === 'compose' && (
@@ -146,6 +148,7 @@ export function FollowUpMailDialog({ enrolmentIds, courseId, recipient, onClose 
           </>
         )}
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }

@@ -29,6 +29,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { deleteMailTemplate, saveMailTemplate, useMailTemplates, type MailTemplateDraft } from './api';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 export interface MailTemplatesDialogProps {
   courseId: number;
@@ -97,9 +98,11 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
 
   const first = (key: string) => errors[key]?.[0];
   const list = templates.data ?? [];
+  // A template open in the editor is not dropped without asking.
+  const { close, guard } = useDiscardGuard(editing !== null, onClose);
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby="mail-templates-title">
+    <Dialog open onClose={busy ? undefined : close} maxWidth="md" fullWidth aria-labelledby="mail-templates-title">
       <DialogTitle id="mail-templates-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {editing ? t(editing.id ? 'mail.templates.edit' : 'mail.templates.create') : t('mail.templates.title')}
       </DialogTitle>
@@ -200,6 +203,7 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
         )}
       </DialogActions>
       <ConfirmDialog open={Boolean(removing)} message={t('mail.templates.deleteConfirm', { name: removing?.name ?? '' })} onCancel={() => setRemoving(null)} onConfirm={remove} />
+      {guard}
     </Dialog>
   );
 }

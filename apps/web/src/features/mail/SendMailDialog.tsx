@@ -12,6 +12,7 @@ import { emptyMailDraft, mailDraftToBody, validateMailDraft, type MailDraft } fr
 import { MailComposer } from './MailComposer';
 import { MailPreviewDialog } from './MailPreviewDialog';
 import { OutboxPanel } from './OutboxPanel';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 export interface SendMailDialogProps {
   /** One ticket (a single mail to its student) or many (one mail per ticket's student). */
@@ -33,6 +34,7 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
   const [uploading, setUploading] = useState(false);
   const [sending, setSending] = useState(false);
   const [previewing, setPreviewing] = useState(false);
+  const { close, guard } = useDiscardGuard(JSON.stringify(draft) !== JSON.stringify(emptyMailDraft()), onClose);
 
   const preview = () => {
     const found = validateMailDraft(draft, (key, opts) => t(key, opts ?? {}));
@@ -60,7 +62,7 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
   };
 
   return (
-    <Dialog open onClose={sending ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby="send-mail-title">
+    <Dialog open onClose={sending ? undefined : close} maxWidth="md" fullWidth aria-labelledby="send-mail-title">
       <DialogTitle id="send-mail-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('mail.send.title')}
       </DialogTitle>
@@ -81,7 +83,7 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
         </Box>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={sending}>
+        <Button onClick={close} disabled={sending}>
           {t('common.close')}
         </Button>
         <Button startIcon={<PreviewIcon />} onClick={preview} disabled={sending}>
@@ -92,6 +94,7 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
         </Button>
       </DialogActions>
       {previewing && <MailPreviewDialog ticketIds={ticketIds} draft={draft} onClose={() => setPreviewing(false)} />}
+      {guard}
     </Dialog>
   );
 }

@@ -9,6 +9,7 @@ import { PasswordField } from '../auth/PasswordField';
 import { useOptions, type Row } from './api';
 import { initialValues } from './fields';
 import { FormDialogActions } from '../../components/FormDialogActions';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Record<string, unknown>>; label: string }) {
   const { data = [], isLoading } = useOptions(f.options);
@@ -74,9 +75,10 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
     }
   });
 
+  const { close, guard } = useDiscardGuard(open && formState.isDirty, onClose);
   const title = t(`resources.${decl.key}.${row ? 'edit' : 'create'}`);
   return (
-    <Dialog open={open} onClose={formState.isSubmitting ? undefined : onClose} fullWidth maxWidth={fields.length > 3 ? 'sm' : 'xs'} aria-labelledby="resource-form-title">
+    <Dialog open={open} onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth={fields.length > 3 ? 'sm' : 'xs'} aria-labelledby="resource-form-title">
       <DialogTitle id="resource-form-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {title}
       </DialogTitle>
@@ -125,8 +127,9 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
             })}
           </Stack>
         </DialogContent>
-        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
+        <FormDialogActions onCancel={close} busy={formState.isSubmitting} />
       </form>
+      {guard}
     </Dialog>
   );
 }

@@ -11,6 +11,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { PasswordField } from '../auth/PasswordField';
 import { saveMoodleSettings, testMoodleConnection, useMoodleSettings, usePlatforms, type ConnectionReport } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 type Values = z.input<typeof moodleSettingsSchema>;
 
@@ -115,8 +116,9 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
   };
 
   const busy = formState.isSubmitting || testing;
+  const { close, guard } = useDiscardGuard(open && formState.isDirty, onClose);
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="moodle-settings-title">
+    <Dialog open={open} onClose={busy ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="moodle-settings-title">
       <DialogTitle id="moodle-settings-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.settings.title')}
       </DialogTitle>
@@ -166,8 +168,9 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
             {report && <ConnectionResult report={report} />}
           </Stack>
         </DialogContent>
-        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
+        <FormDialogActions onCancel={close} busy={formState.isSubmitting} />
       </form>
+      {guard}
     </Dialog>
   );
 }

@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/api';
 import { updateStudentContact, type EnrolmentInfo, type StudentContact, type StudentContactBody } from './api';
 import { fullName, lastAccess } from './format';
 import { FormDialogActions } from '../../components/FormDialogActions';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 function Line({ label, value, muted }: { label: string; value: string; muted?: boolean }) {
   return (
@@ -92,6 +93,7 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
     values,
     mode: 'onTouched',
   });
+  const { close, guard } = useDiscardGuard(open && formState.isDirty, onClose);
   const submit = handleSubmit(async (body) => {
     try {
       const res = await updateStudentContact(student.id, body as StudentContactBody);
@@ -103,7 +105,7 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
     }
   });
   return (
-    <Dialog open={open} onClose={formState.isSubmitting ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="student-edit-title">
+    <Dialog open={open} onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="student-edit-title">
       <DialogTitle id="student-edit-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('tickets.student.editTitle')}
       </DialogTitle>
@@ -131,8 +133,9 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
             ))}
           </Grid>
         </DialogContent>
-        <FormDialogActions onCancel={onClose} busy={formState.isSubmitting} />
+        <FormDialogActions onCancel={close} busy={formState.isSubmitting} />
       </form>
+      {guard}
     </Dialog>
   );
 }

@@ -30,6 +30,7 @@ import { useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { addAttempt, deleteAttempt, fetchTicket, updateTicket, type Ticket, type TicketDetail, type TicketUpdateBody } from './api';
@@ -38,7 +39,7 @@ import { useSession } from '../auth/session';
 import { AttemptTimeline, PriorityChip, StudentTickets, TypeIcon } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
-import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workTicketSchema, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
+import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workSchemaFor, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
 import { StudentCard } from './StudentCard';
 import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
@@ -96,8 +97,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const [blocked, setBlocked] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TicketDetail | null>(null);
   const { user } = useSession();
+  const ticketRef = useRef<Ticket | null>(null);
   const form = useForm<FormValues>({
-    resolver: zodResolver(mode === 'work' ? workTicketSchema : adminTicketSchema) as never,
+    // Working: the new attempt may be left empty when only the status, priority or operator change.
+    resolver: ((values: FormValues, context: unknown, options: never) =>
+      zodResolver((mode === 'work' ? workSchemaFor(values, ticketRef.current && ticketFormValues(ticketRef.current)) : adminTicketSchema) as never)(values, context, options)) as never,
     defaultValues: { ...emptyAttempt },
     mode: 'onTouched',
   });
@@ -110,7 +114,6 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     [notify],
   );
   const lock = useTicketLock(ticketId, onLockLost);
-  const ticketRef = useRef<Ticket | null>(null);
   const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
 
   /** Reads the ticket (viewing takes no lock); someone else's lock makes it read-only. What was typed is kept. */
@@ -161,10 +164,12 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     return () => sub.unsubscribe();
   }, [form, lock.heldRef, startEditing]);
 
-  const close = () => {
+  const leave = useCallback(() => {
     lock.release();
     onClose();
-  };
+  }, [lock, onClose]);
+  // A typed attempt or a changed option is not dropped without asking (Escape, ✕, Salir).
+  const { close, guard } = useDiscardGuard(Boolean(ticket && !blocked) && formState.isDirty, leave);
 
   const save = handleSubmit(async (raw) => {
     if (!ticket || !(await startEditing())) return;
@@ -191,10 +196,10 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
       return;
     }
     lock.forget(); // the server frees the lock with the save
-    if (mode === 'work') {
-      const v = raw as unknown as WorkTicketValues;
+    const attempt = raw as unknown as Partial<{ status_detail_ticket_id: number; comment: string }>;
+    if (mode === 'work' && attempt.status_detail_ticket_id && attempt.comment) {
       try {
-        await addAttempt(ticket.id, { status_detail_ticket_id: v.status_detail_ticket_id, comment: v.comment });
+        await addAttempt(ticket.id, { status_detail_ticket_id: attempt.status_detail_ticket_id, comment: attempt.comment });
       } catch (err) {
         notify(t('tickets.dialog.attemptFailed', { message: err instanceof ApiError ? err.message : t('common.error') }), 'error', 10_000);
         void refreshLists();
@@ -336,6 +341,9 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                   </Section>
                   {mode === 'work' && (
                     <Section title={t('tickets.attempt.new')}>
+                      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                        {t('tickets.dialog.attemptOptional')}
+                      </Typography>
                       <AttemptFields control={control} disabled={formState.isSubmitting} />
                     </Section>
                   )}
@@ -355,14 +363,16 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
             </span>
           </Tooltip>
         )}
+        {/* "Salir", not "Cerrar": the button beside Guardar must not read as closing the ticket. */}
         <Button onClick={close} disabled={formState.isSubmitting}>
-          {t('common.close')}
+          {t('tickets.dialog.leave')}
         </Button>
         <Button type="submit" form="ticket-form" variant="contained" disabled={!editable || busy}>
           {t('common.save')}
         </Button>
       </DialogActions>
       <ConfirmDialog open={Boolean(deleting)} message={t('tickets.attempt.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={removeAttempt} />
+      {guard}
       {mailing && ticket && enrolment && (
         <SendMailDialog
           ticketIds={[ticket.id]}

@@ -47,7 +47,22 @@ export const workTicketSchema = attemptSchema.extend({
   priority_ticket_id: option,
   user_assigned_id: optionalOption,
 });
-export type WorkTicketValues = z.output<typeof workTicketSchema>;
+export type WorkTicketValues = z.output<typeof workTicketSchema> | z.output<typeof workOptionsSchema>;
+
+/** Working a ticket without a new attempt (status, priority or operator changed, outcome and comment left empty). */
+export const workOptionsSchema = workTicketSchema.omit({ status_detail_ticket_id: true, comment: true });
+const WORK_OPTIONS = ['status_ticket_id', 'priority_ticket_id', 'user_assigned_id'] as const;
+
+/**
+ * The schema a worked ticket validates with: a change of status, priority or operator may be saved
+ * alone (closing right after the call was logged asks for no second attempt); anything else, or any
+ * attempt field filled in, needs the whole attempt.
+ */
+export function workSchemaFor(values: FormValues, initial: FormValues | null) {
+  const noAttempt = !values.status_detail_ticket_id && !String(values.comment ?? '').trim();
+  const changed = initial !== null && WORK_OPTIONS.some((k) => String(values[k] ?? '') !== String(initial[k] ?? ''));
+  return noAttempt && changed ? workOptionsSchema : workTicketSchema;
+}
 
 /** Administration: every option editable, no attempt. */
 export const adminTicketSchema = ticketOptionsSchema.extend({ user_assigned_id: optionalOption });

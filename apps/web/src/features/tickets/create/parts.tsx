@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api';
 import { useSession } from '../../auth/session';
 import { useCatalogue } from '../api';
 import { createSchemaFor, OPTION_FIELDS, withFirstAttempt, type FormValues } from '../schemas';
+import { useDiscardGuard } from '../../../components/useDiscardGuard';
 
 /** What the creation dialogs share: the form, the stepper shell, headings and failure reporting. */
 
@@ -56,17 +57,20 @@ export interface ShellProps {
   saving: boolean;
   /** The second step has errors: its label turns red. */
   invalid?: boolean;
+  /** Something was typed or chosen: closing asks first. */
+  dirty?: boolean;
   onClose: () => void;
   children: ReactNode;
 }
 
 /** The two-step creation dialog: title bar, stepper, "Cancelar", "Continuar" or "Atrás" + submit. */
-export function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, invalid, onClose, children }: ShellProps) {
+export function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, invalid, dirty = false, onClose, children }: ShellProps) {
   const { t } = useTranslation();
+  const { close, guard } = useDiscardGuard(dirty, onClose);
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="lg" fullScreen={fullScreen} aria-labelledby="create-ticket-title">
+    <Dialog open onClose={busy ? undefined : close} fullWidth maxWidth="lg" fullScreen={fullScreen} aria-labelledby="create-ticket-title">
       <Box sx={{ px: 3, py: 1.5, bgcolor: 'primary.main', color: 'white' }}>
         <Typography id="create-ticket-title" variant="h6" component="h2" sx={{ fontWeight: 600 }}>
           {title}
@@ -84,7 +88,7 @@ export function Shell({ title, steps, step, onStep, onContinue, canContinue = tr
         {children}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} disabled={saving}>
+        <Button onClick={close} disabled={saving}>
           {t('common.cancelSentence')}
         </Button>
         {step === 0 ? (
@@ -102,6 +106,7 @@ export function Shell({ title, steps, step, onStep, onContinue, canContinue = tr
           </>
         )}
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }
