@@ -55,11 +55,14 @@ describe('backup and restore', () => {
     const section = (await ctx.db.selectFrom('sections').select('id').executeTakeFirstOrThrow()).id;
     const activity = await ctx.db.insertInto('activities').values({ course_id: course.course, section_id: section, description: 'Prueba', id_activity_moodle: 77 }).returning('id').executeTakeFirstOrThrow();
     await ctx.db.insertInto('activity_course_users').values(course.enrolments.map((e) => ({ activity_id: activity.id, course_registered_user_id: e.id, completion_state: 1 }))).execute();
+    // The progress history (0035): no sync can rebuild the past, so the backup carries it.
+    await ctx.db.insertInto('enrolment_progress_history').values(course.enrolments.map((e) => ({ enrolment_id: e.id, recorded_at: new Date('2026-03-02T12:00:00Z'), progress: 40, last_access: new Date('2026-03-01T09:00:00Z'), completed: 1, grade: 5.5 }))).execute();
     const before = await snapshot(ctx.db);
     const file = path.join(dir, 'one.json.gz');
     const head = await backupDatabase(ctx.db, file);
     expect(head.tables.find((t) => t.name === 'categories')!.rows).toBeGreaterThan(0);
     expect(head.tables.find((t) => t.name === 'activity_course_users')!.rows).toBe(2);
+    expect(head.tables.find((t) => t.name === 'enrolment_progress_history')!.rows).toBe(2);
     expect(await readBackupHeader(file)).toEqual(head);
 
     // Changes of every kind: an update, a delete, inserts.
