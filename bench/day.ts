@@ -336,7 +336,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     };
     const dir = path.join(here, 'results');
     fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${raw.at.slice(0, 10)}-day${opts.quick ? '-quick' : ''}.json`);
+    // Named by when the run ended (UTC, to the minute): several runs of a day each keep their file.
+    const file = path.join(dir, `${raw.at.slice(0, 16).replace(':', '')}-day${opts.quick ? '-quick' : ''}.json`);
     fs.writeFileSync(file, JSON.stringify(raw, null, 2));
     console.log(`day: raw figures in ${path.relative(path.join(here, '..'), file)}`);
     return { rows, results };

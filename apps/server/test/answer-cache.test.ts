@@ -28,10 +28,6 @@ const urls = (course: number, activity: number, enrolment: number) => ({
   activities: `/api/v2/activities/[${activity}]/course-registered-users/${course}`,
   report: `/api/v2/reports/courses/${course}/student-tickets?page=1`,
   history: `/api/v2/course-registered-user/${enrolment}/tickets`,
-  // One ticket (its attempts and its student's results), kept under its course's version too.
-  ticket: `/api/v2/tickets/${A.ticket}`,
-  // A page of the follow-up table, kept under its course's version too.
-  followUp: `/api/v2/follow-up/courses/${course}/students?page=1&perPage=10&sort=name`,
 });
 type Answer = keyof ReturnType<typeof urls>;
 const headers = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
@@ -172,38 +168,14 @@ describe('whole-course answers kept serialised', () => {
     await ctx.db.deleteFrom('log_editing_tickets').execute();
     await ctx.db.insertInto('log_editing_tickets').values({ ticket_id: A.ticket, user_id: adminId, expires_at: new Date(expires) }).execute();
     expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
-    expect((await kept(u.ticket))._data.properties.lock).not.toBeNull();
     // The database's clock passes the expiry: the row is moved into its past without a new answer
     // version (no write to show). The kept answers hold until the expiry they were read with.
     await withoutTriggers('log_editing_tickets', () => sql`update log_editing_tickets set expires_at = now() - interval '1 second'`.execute(ctx.db));
     const before = counts();
     expect((await kept(u.tickets))._data.collections[0].properties.lock).not.toBeNull();
-    expect((await kept(u.ticket))._data.properties.lock).not.toBeNull();
-    expect(counts().kept - before.kept).toBe(2);
+    expect(counts().kept - before.kept).toBe(1);
     vi.setSystemTime(expires);
     expect((await kept(u.tickets))._data.collections[0].properties.lock).toBeNull();
-    expect((await kept(u.ticket))._data.properties.lock).toBeNull();
-  });
-
-  it("a kept page of the follow-up table: days without access grow with the clock, and the inactivity filter's page holds only until a student crosses it", async () => {
-    const u = urls(A.course, activityA, A.enrolment);
-    const inactive = `/api/v2/follow-up/courses/${A.course}/students?page=1&perPage=10&inactive_days=1`;
-    const start = atFakeClock();
-    // Last access one day ago less a minute: active for the filter, no whole day without access yet.
-    await ctx.db.updateTable('course_registered_users').set({ last_access_registered_moodle: new Date(start - 86_400_000 + 60_000) }).where('id', '=', A.enrolment).execute();
-    const student = async (url: string) => (await kept(url))._data.collections.find((s: { properties: { id: number } }) => s.properties.id === A.enrolment)?.properties;
-    expect((await student(u.followUp)).daysWithoutAccess).toBe(0);
-    expect(await student(inactive)).toBeUndefined();
-    await kept(inactive);
-    // Two minutes later; the database's clock (the filter's now()) with it: the course's follow-up
-    // row (a summary, not versioned) has its last access moved back as much, with no new answer version.
-    vi.setSystemTime(start + 120_000);
-    await sql`update course_follow_up_rows set last_access = last_access - interval '120 seconds' where enrolment_id = ${A.enrolment}`.execute(ctx.db);
-    const before = counts();
-    expect((await student(u.followUp)).daysWithoutAccess).toBe(1);
-    expect(counts().kept - before.kept).toBe(1);
-    expect(await student(inactive)).toBeDefined();
-    expect(await kept(inactive)).toEqual(await rebuilt(inactive));
   });
 
   it("an open ticket's age in a kept answer grows with the clock", async () => {
@@ -238,21 +210,15 @@ describe('whole-course answers kept serialised', () => {
     await kept(u.activities);
     const refused = await ctx.request({ method: 'GET', url: u.activities, token: tutor.token });
     expect(refused.statusCode).toBe(403);
-    // One ticket: kept for the administrator, refused to the operator it is not assigned to, and
-    // a 404 for a ticket that does not exist.
-    await kept(u.ticket);
-    expect((await ctx.request({ method: 'GET', url: u.ticket, token: operator.token })).statusCode).toBe(403);
-    expect((await ctx.request({ method: 'GET', url: '/api/v2/tickets/99999999', token: admin })).statusCode).toBe(404);
-    // The follow-up table: the tutor without a classroom of the course is refused after the
-    // administrator's page was kept.
-    await kept(u.followUp);
-    expect((await ctx.request({ method: 'GET', url: u.followUp, token: tutor.token })).statusCode).toBe(403);
+    // A student's history: kept for the administrator, refused to the tutor.
+    await kept(u.history);
+    expect((await ctx.request({ method: 'GET', url: u.history, token: tutor.token })).statusCode).toBe(403);
   });
 
   it('a second administrator asking for the same answer while nothing changed is served what was kept, not a new build', async () => {
     const u = urls(A.course, activityA, A.enrolment);
     const other = await ctx.userWithRole('admin');
-    for (const url of [u.tickets, u.enrolments, u.ticket]) {
+    for (const url of [u.tickets, u.enrolments]) {
       const mine = await kept(url);
       const before = counts();
       expect(await kept(url, other.token)).toEqual(mine);
@@ -304,7 +270,7 @@ describe('whole-course answers kept serialised', () => {
       'course_progress_stats', 'course_enrolment_stats', 'course_follow_up_rows', 'enrolment_ticket_counts', 'ticket_history',
       'ticket_filter_presets', 'mail_attachments', 'mail_messages', 'mail_message_attachments', 'mail_templates',
       'moodle_course_syncs', 'legacy_alerts', 'reminders', 'agenda_course_settings', 'user_agenda_settings',
-      'moodle_sync_schedule_runs', 'answer_versions', 'kysely_migration', 'kysely_migration_lock',
+      'moodle_sync_schedule_runs', 'answer_versions', 'kysely_migration', 'kysely_migration_lock', 'enrolment_progress_history',
     ];
     const tables = await sql<{ name: string; versioned: boolean }>`
       select c.relname as name, exists (select 1 from pg_trigger g join pg_proc p on p.oid = g.tgfoid where g.tgrelid = c.oid and p.proname like 'sigaf\\_answers\\_%') as versioned
@@ -316,8 +282,8 @@ describe('whole-course answers kept serialised', () => {
   });
 });
 
-describe("a tutor's scope and the kept follow-up page", () => {
-  it('a classroom taken from a tutor while their page is being built is never kept under the newer version, at any moment it lands', async () => {
+describe("a tutor's scope on the follow-up page (built for each request)", () => {
+  it('a classroom taken from a tutor while their page is being built is gone from their next page, at any moment it lands', async () => {
     const tutor = await ctx.userWithRole('tutor');
     const C = await seedChain(ctx.db, adminId, '71003');
     // A second classroom of the course with a student of its own.

@@ -77,9 +77,6 @@ const ENCODERS: Record<Encoding, (body: Buffer, again: boolean) => Promise<Buffe
   gzip: (body) => gzip(body, { level: 6 }),
 };
 
-/** Where a kept answer's version comes from: a course's id (read by the cache), or a version already read. */
-export type KeptAt = number | { version: string };
-
 /** An answer to send, compressed when the client accepts it. */
 export interface Served {
   body: Buffer;
@@ -136,19 +133,11 @@ export class AnswerCache {
   ) {}
 
   /**
-   * A course's version, for a caller that must read it before something else (a tutor's
-   * classrooms): what is read after it is never older than the answer kept under it.
+   * The answer under `key` for a course (its version read here, before the data): the kept one
+   * while still true, else a new build.
    */
-  async at(courseId: number): Promise<KeptAt> {
-    return { version: await this.versions.versionOf(courseId) };
-  }
-
-  /**
-   * The answer under `key` for a course (its version read here) or at a version the caller read
-   * before the data, with what it checked: the kept one while still true, else a new build.
-   */
-  async get(key: string, at: KeptAt, build: () => Promise<Built>, encoding: Encoding | null = null): Promise<Served> {
-    const version = typeof at === 'number' ? await this.versions.versionOf(at) : at.version;
+  async get(key: string, courseId: number, build: () => Promise<Built>, encoding: Encoding | null = null): Promise<Served> {
+    const version = await this.versions.versionOf(courseId);
     const kept = this.entries.get(key);
     if (kept && kept.version === version && kept.validUntil > Date.now()) {
       // Most recently served last: the first entries are the first to go.
@@ -240,9 +229,9 @@ export function keptScope(actor: { id: number; role: RoleKey | null | undefined 
  * Sends a whole-course answer through the cache. The caller has checked access already; the key
  * is the caller's scope (keptScope), the links' base and the request's path and query.
  */
-export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, at: KeptAt, build: () => Promise<Built>) {
+export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, build: () => Promise<Built>) {
   const key = `${keptScope(requireAuth(request))}\n${baseUrl(request)}\n${request.url}`;
-  const { body, encoding } = await cache.get(key, at, build, preferredEncoding(request.headers['accept-encoding']));
+  const { body, encoding } = await cache.get(key, courseId, build, preferredEncoding(request.headers['accept-encoding']));
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body);

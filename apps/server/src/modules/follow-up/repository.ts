@@ -251,18 +251,6 @@ export class FollowUpRepository {
     return { rows: out, ...(q.page ? { meta: pageMeta(q.page, perPage, total) } : {}) };
   }
 
-  /**
-   * When the first student of a course who was accessed within `days` days at `now` (ms) stops
-   * being so (ms; Infinity when none will): the inactivity filter's answer holds until then.
-   */
-  async nextInactive(courseId: number, days: number, now: number): Promise<number> {
-    const since = new Date(now - days * 86_400_000);
-    const { rows } = await sql<{ first: Date | null }>`
-      select min(f.last_access) as first from course_follow_up_rows f where f.course_id = ${courseId} and f.last_access >= ${since}`.execute(this.db);
-    const first = rows[0]?.first;
-    return first ? new Date(first).getTime() + days * 86_400_000 : Infinity;
-  }
-
   /** An enrolment's course and classroom (any profile), or undefined. */
   enrolment(id: number) {
     return this.db

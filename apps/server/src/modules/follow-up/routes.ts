@@ -18,22 +18,9 @@ import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
-import { live, sendKept } from '../answers/cache.js';
-import { daysSince } from './repository.js';
 import { presentTicket } from '../tickets/presenter.js';
 
 const path = (request: FastifyRequest) => request.url.split('?')[0]!;
-
-const DAY_MS = 86_400_000;
-/** Whole days since a last access, written at each serving of a kept page (it grows by the day). */
-const daysWithoutAccess = (lastAccess: string | null) => {
-  if (lastAccess === null) return null;
-  const at = Date.parse(lastAccess);
-  return live(
-    (now) => daysSince(new Date(at), now.getTime()),
-    (now) => at + (Math.floor((now.getTime() - at) / DAY_MS) + 1) * DAY_MS,
-  );
-};
 
 /** Columns of the follow-up export (one row per student enrolment). */
 export const FOLLOW_UP_EXPORT_HEADER = [
@@ -82,20 +69,12 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
     return ok(collection(request, path(request), 'classrooms', rows.map((c) => resource(request, `/api/v2/classrooms/${c.id}`, c))));
   });
 
-  // The student table, its export, one student.
-  // A page of the table is kept serialised under the course's version (answers/cache.ts) once the
-  // caller's access is checked: until a row it reads changes, or, filtered by days without access,
-  // until a student crosses that line; each student's days without access are written at serving.
-  app.get('/follow-up/courses/:id/students', { config: read, schema: { tags, params: idParams, querystring: followUpStudentsQuerySchema } }, async (request, reply) => {
-    // The version first, then the caller's scope: a classroom taken from a tutor after the version
-    // was read changes the version, so a page built with the old scope is never served again.
-    const at = await services.answers.at(request.params.id);
-    const scope = await followUp.courseScope(requireAuth(request), request.params.id, request.query.classroom_id);
-    return sendKept(request, reply, services.answers, at, async () => {
-      const { rows, meta, validUntil } = await followUp.studentsIn(scope, request.query);
-      const students = rows.map((s) => resource(request, `/api/v2/follow-up/enrolments/${s.id}`, { ...s, daysWithoutAccess: daysWithoutAccess(s.lastAccess) }));
-      return { value: ok(collection(request, path(request), 'students', students, meta)), validUntil };
-    });
+  // The student table, its export, one student. A page is built for each request: on a staffed
+  // day nearly every read follows a write in its course (docs/development/performance.md, "Staffed day").
+  app.get('/follow-up/courses/:id/students', { config: read, schema: { tags, params: idParams, querystring: followUpStudentsQuerySchema } }, async (request) => {
+    const { rows, meta } = await followUp.students(requireAuth(request), request.params.id, request.query);
+    const students = rows.map((s) => resource(request, `/api/v2/follow-up/enrolments/${s.id}`, s));
+    return ok(collection(request, path(request), 'students', students, meta));
   });
   app.get('/follow-up/courses/:id/students/export', { config: read, schema: { tags, params: idParams, querystring: followUpFiltersSchema } }, async (request, reply) => {
     const rows = await followUp.exportRows(requireAuth(request), request.params.id, request.query);

@@ -130,20 +130,9 @@ export class FollowUpService {
   // -- the student table -----------------------------------------------------------------------
 
   async students(actor: AuthUser, courseId: number, q: FollowUpStudentsQuery) {
-    return this.studentsIn(await this.courseScope(actor, courseId, q.classroom_id), q);
-  }
-
-  /**
-   * A page of the table for a scope already checked (courseScope), and until when it holds by the
-   * clock alone: filtered by days without access, until the first student not shown as inactive
-   * becomes so (the moment is read from `now`, before the page: never later than the true one).
-   */
-  async studentsIn(scope: { courseId: number; classroomIds?: number[] }, q: FollowUpStudentsQuery, now = Date.now()) {
-    const [{ rows, meta }, validUntil] = await Promise.all([
-      this.repo.students({ ...q, ...scope }),
-      q.inactive_days === undefined ? Infinity : this.repo.nextInactive(scope.courseId, q.inactive_days, now),
-    ]);
-    return { rows: rows.map(presentStudent), meta, validUntil };
+    const scope = await this.courseScope(actor, courseId, q.classroom_id);
+    const { rows, meta } = await this.repo.students({ ...q, ...scope });
+    return { rows: rows.map(presentStudent), meta };
   }
 
   /** Every row the filters select (the export), bounded. */

@@ -7,7 +7,6 @@ import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
 import { coursePeople, orgPeople } from './search-repository.js';
-import { versionText } from '../answers/repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal, codeContains } from './sql.js';
 
 /** The sort keys that read the ticket's enrolment or student (SORTS). */
@@ -344,19 +343,6 @@ export class TicketRepository {
       .select(['t.id', 't.user_assigned_id', 't.user_create_id', 'l.user_id as lock_user_id', 'l.created_at as lock_created_at', pick<string | null>('users', 'name', 'l.user_id').as('lock_user_name')])
       .where(sql<boolean>`t.id = any(${[0]}::int[])`),
   );
-
-  private readonly keptRefQuery = new OneValueQuery(() => sql<{ course_id: number; user_assigned_id: number | null; user_create_id: number; version: string }>`
-    select t.course_id, t.user_assigned_id, t.user_create_id,
-      ${versionText([sql.ref<number>('t.course_id'), sql.lit(0)])} as version
-    from tickets t where t.id = ${0}`);
-
-  /**
-   * A ticket's owners and its course's answer version (the text of versionOf, answers/repository.ts)
-   * in one statement: what a kept answer of the ticket needs before anything else is read.
-   */
-  async keptRef(id: number) {
-    return (await this.keptRefQuery.rows(this.db, id))[0];
-  }
 
   /** Who each of these tickets belongs to (the access rule's input) and who holds its edit lock now; a missing ticket has no row. */
   async owners(ids: number[]) {

@@ -88,8 +88,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {
     const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), tickets.attemptsOf([id])]);
-    const value = presentTicket(request, ticket, { details, results: await results([ticket]) }, true);
-    return { value, lockExpires: ticket.lock_expires_at ? new Date(ticket.lock_expires_at).getTime() : Infinity };
+    return presentTicket(request, ticket, { details, results: await results([ticket]) }, true);
   };
 
   // Lists (operators see only the tickets assigned to them).
@@ -138,16 +137,9 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return sendFile(reply, `tickets-${chileParts(new Date()).day}.xlsx`, body);
   });
 
-  // One ticket, with its attempts and its student's Moodle results: kept serialised (answers/cache.ts)
-  // under its course's version, read with the access check in one statement, until a row it shows
-  // changes or the edit lock it shows expires.
-  app.get('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request, reply) => {
-    const version = await tickets.keptVersion(request.params.id, requireAuth(request));
-    return sendKept(request, reply, services.answers, { version }, async () => {
-      const ticket = await one(request, request.params.id);
-      return { value: ok(ticket.value), validUntil: ticket.lockExpires };
-    });
-  });
+  // One ticket, with its attempts and its student's Moodle results, built for each request: on a
+  // staffed day nearly every read of a ticket follows a write in its course (docs/development/performance.md, "Staffed day").
+  app.get('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => ok(await one(request, request.params.id)));
 
   // A ticket's attempts, oldest first: in `collections` and, as the original client reads them when
   // it follows a ticket's link, in `relationships.collection.data` (docs/development/original-api.md §2.10, §3).
@@ -184,7 +176,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
 
   app.put('/tickets/:id', { config: work, schema: { tags, params: idParams, body: ticketUpdateSchema } }, async (request) => {
     await tickets.update(request.params.id, request.body, requireAuth(request));
-    return ok((await one(request, request.params.id)).value, TICKET_MSG.updated);
+    return ok(await one(request, request.params.id), TICKET_MSG.updated);
   });
 
   app.delete('/tickets/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {

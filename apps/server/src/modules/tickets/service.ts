@@ -97,17 +97,6 @@ export class TicketService {
     return row;
   }
 
-  /**
-   * The version a kept answer of one ticket is read at (answers/cache.ts), for a caller the access
-   * rule lets touch it (404 missing, 403 not theirs): read before the ticket's data.
-   */
-  async keptVersion(id: number, actor: AuthUser): Promise<string> {
-    const row = await this.repo.keptRef(id);
-    if (!row) throw notFound(TICKET_MSG.notFound);
-    this.access.check(actor, row);
-    return row.version;
-  }
-
   /** One ticket, for a caller the access rule lets touch it (404 missing, 403 not theirs). */
   async getFor(id: number, actor: AuthUser) {
     const row = await this.get(id);
