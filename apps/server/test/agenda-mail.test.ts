@@ -104,3 +104,75 @@ describe('agenda: a mail is a contact', () => {
     expect(await atRisk()).toEqual(['Carla Correo']);
   });
 });
+
+describe('agenda: most urgent first', () => {
+  /**
+   * Another course of the same operator: Dora withdrawing (accessed an hour ago), Emilio 10 days
+   * without access, Flor never accessed, Gonzalo 20 days without access. Without a sort: Dora,
+   * Flor, Gonzalo, Emilio; each row with its RUT.
+   */
+  it('lists withdrawing students first, then by last access, oldest first, each with its RUT', async () => {
+    const db = ctx.db;
+    const k = await ticketKeys(db);
+    const category = (await db.selectFrom('categories').select('id').where('category_code', '=', 'AGMA').executeTakeFirstOrThrow()).id;
+    const course = (await db.insertInto('courses').values({ description: 'Curso urgencia', category_id: category, last_sync_at: new Date() }).returning('id').executeTakeFirstOrThrow()).id;
+    const resign = (await db.selectFrom('sections').select('id').where('key', '=', 'resign').executeTakeFirstOrThrow()).id;
+    const form = (await db.insertInto('activities').values({ description: 'Renuncia', course_id: course, section_id: resign, weighing: 0 }).returning('id').executeTakeFirstOrThrow()).id;
+    const student = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const DAY = 86_400_000;
+    const ruts: Record<string, string> = {};
+    let body = 22_200_000;
+    for (const [name, last] of [['Dora', Date.now() - 3_600_000], ['Emilio', Date.now() - 10 * DAY], ['Flor', null], ['Gonzalo', Date.now() - 20 * DAY]] as const) {
+      const rut = formatRut({ body, dv: computeDv(body) });
+      body++;
+      ruts[name] = rut;
+      const person = (await db.insertInto('registered_users').values({ rut, name, last_name: 'Urgencia' }).returning('id').executeTakeFirstOrThrow()).id;
+      const e = (
+        await db
+          .insertInto('course_registered_users')
+          .values({ course_id: course, registered_user_id: person, profile_id: student, is_sincronized: true, last_access_registered_moodle: last === null ? null : new Date(last) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+      if (name === 'Dora') await db.insertInto('activity_course_users').values({ course_registered_user_id: e, activity_id: form, status_moodle: 'En curso', completion_state: 0 }).execute();
+      await db.insertInto('tickets').values({
+        course_registered_user_id: e, course_id: course, ticket_code: `AGMA-URG-${name}`, status_ticket_id: k.closed, type_ticket_id: k.phone, priority_ticket_id: k.high,
+        source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opA.id, user_assigned_id: opA.id, created_at: new Date(Date.now() - 30 * DAY), closing_date: new Date(),
+      }).execute();
+    }
+    const list = ((await call('GET', '/agenda/students?perPage=50'))._data.collections as Json[]).map((c) => c.properties).filter((r) => r.courseId === course);
+    expect(list.map((r) => [r.name, r.rut])).toEqual([
+      ['Dora Urgencia', ruts.Dora],
+      ['Flor Urgencia', ruts.Flor],
+      ['Gonzalo Urgencia', ruts.Gonzalo],
+      ['Emilio Urgencia', ruts.Emilio],
+    ]);
+    // Paged one by one: the same order.
+    const paged: string[] = [];
+    for (let page = 1; page <= 5; page++) paged.push(...((await call('GET', `/agenda/students?page=${page}&perPage=1`))._data.collections as Json[]).map((c) => c.properties).filter((r) => r.courseId === course).map((r) => r.name as string));
+    expect(paged).toEqual(['Dora Urgencia', 'Flor Urgencia', 'Gonzalo Urgencia', 'Emilio Urgencia']);
+  });
+});
+
+describe('agenda: workload per operator', () => {
+  it('counts for each operator the at-risk students with a ticket of theirs, not the whole course for everyone', async () => {
+    const db = ctx.db;
+    const opB = await ctx.userWithRole('operator');
+    const k = await ticketKeys(db);
+    const gonzalo = await db
+      .selectFrom('course_registered_users as e')
+      .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
+      .select(['e.id', 'e.course_id'])
+      .where('r.name', '=', 'Gonzalo')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('tickets').values({
+      course_registered_user_id: gonzalo.id, course_id: gonzalo.course_id, ticket_code: 'AGMA-URG-B1', status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high,
+      source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opB.id, user_assigned_id: opB.id,
+    }).execute();
+    const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+    const list = ((await ctx.request({ method: 'GET', url: '/api/v2/agenda/workload', token: admin })).json() as Json)._data.collections.map((c: Json) => c.properties) as Json[];
+    // opA: Carla, Dora, Emilio, Flor, Gonzalo (Ana and Bruno were written to); opB: Gonzalo only.
+    expect(list.find((w) => w.userId === opA.id)).toMatchObject({ atRisk: 5 });
+    expect(list.find((w) => w.userId === opB.id)).toMatchObject({ atRisk: 1, openTickets: 1 });
+  });
+});

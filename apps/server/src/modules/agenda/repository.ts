@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
 import { daysSince, type FollowUpRepository } from '../follow-up/repository.js';
+import { AgendaSettingsRepository } from './settings-repository.js';
 
 const OPEN_STATUS = sql`(select st.id from status_tickets st where st.key = 'open')`;
 /** The end of today in Chile (reminders due today). */
@@ -55,6 +56,11 @@ const DAY_MS = 86_400_000;
  * contacted) comes first ascending, last descending.
  */
 const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
+  /**
+   * Most urgent first (ascending, the default): withdrawing, then by last access, oldest first
+   * (never accessed before any access), then by progress, lowest first.
+   */
+  urgency: sql`((case when f.stage = 1 then 0 else 1 end) * 1e12 + coalesce(extract(epoch from f.last_access), 0) + coalesce(${percentOf(sql`f.graded`, sql`f.expected`)}, 0) / 1000.0)::float8`,
   name: sql`lower(f.last_name || ' ' || f.name)`,
   course: sql`lower(c.description)`,
   progress: percentOf(sql`f.graded`, sql`f.expected`),
@@ -85,11 +91,13 @@ export function elapsedShare(startsOn: string | null, endsOn: string | null, now
  * nobody logged a contact attempt on the student's tickets of that course, nor wrote them a mail
  * (not failed), in the last N days.
  */
-export class AgendaRepository {
+export class AgendaRepository extends AgendaSettingsRepository {
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly followUp: FollowUpRepository,
-  ) {}
+  ) {
+    super(db);
+  }
 
   // -- whose courses -----------------------------------------------------------------------------
 
@@ -202,8 +210,8 @@ export class AgendaRepository {
   }
 
   /**
-   * A page of the at-risk students of these courses, sorted (name, course, progress, lastAccess,
-   * lastAttemptAt), with each one's newest open ticket (one query). The page is the first rows of
+   * A page of the at-risk students of these courses, sorted (urgency by default, name, course,
+   * progress, lastAccess, lastAttemptAt), with each one's newest open ticket (one query). The page is the first rows of
    * the union of each course's first `offset + perPage` rows in that order (in name order straight
    * from the index of migration 0023, stopping there); the total counts every match apart.
    */
@@ -211,7 +219,7 @@ export class AgendaRepository {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
-    const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'name';
+    const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'urgency';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
     const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now);
@@ -260,6 +268,23 @@ export class AgendaRepository {
       where c.id = any(${courses.map((x) => x.courseId)}::int[])
         and not exists (select 1 from course_follow_up_rows f where f.course_id = c.id and f.synced)
       order by lower(c.description), c.id`.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * Per operator, the at-risk students without contact (of these courses) who have a ticket assigned
+   * to them: each student counts for the operators who work with them, not for everyone in the course.
+   */
+  async atRiskByOperator(courses: AgendaCourse[], now = new Date()): Promise<Array<{ userId: number; n: number }>> {
+    if (!courses.length) return [];
+    const { cfg, matches } = await this.atRiskParts(courses, now);
+    const { rows } = await sql<{ userId: number; n: number }>`
+      with ${cfg}
+      select t.user_assigned_id as "userId", count(distinct f.enrolment_id)::int as n
+      from cfg
+      join course_follow_up_rows f on f.course_id = cfg.course_id and ${matches}
+      join tickets t on t.course_registered_user_id = f.enrolment_id and t.user_assigned_id is not null
+      group by t.user_assigned_id`.execute(this.db);
     return rows;
   }
 
@@ -326,60 +351,18 @@ export class AgendaRepository {
 
   // -- workload -----------------------------------------------------------------------------------
 
-  /** Active operators and administrators with their pending reminders due today (not yet past) and overdue. */
+  /** Active operators and administrators with their pending reminders due today (not yet past) and overdue, and their role. */
   async reminderLoad() {
-    const { rows } = await sql<{ userId: number; name: string; due: number; overdue: number }>`
-      select u.id as "userId", u.name,
+    const { rows } = await sql<{ userId: number; name: string; role: string; due: number; overdue: number }>`
+      select u.id as "userId", u.name, ro.key as role,
         count(rm.id) filter (where rm.due_at > now() and rm.due_at < ${END_OF_TODAY})::int as due,
         count(rm.id) filter (where rm.due_at <= now())::int as overdue
       from users u
       join roles ro on ro.id = u.role_id and ro.key in ('operator', 'admin', 'developer')
       left join reminders rm on rm.user_id = u.id and rm.state = 'pending'
       where u.deleted_at is null
-      group by u.id, u.name
+      group by u.id, u.name, ro.key
       order by lower(u.name), u.id`.execute(this.db);
     return rows;
-  }
-
-  // -- settings and reassignment --------------------------------------------------------------------
-
-  async courseSettings(courseId: number) {
-    const { rows } = await sql<{ contactDays: number; inactiveDays: number; progressPercent: number; startsOn: string | null; endsOn: string | null }>`
-      select coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays", coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays",
-        coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent", to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn"
-      from courses c left join agenda_course_settings s on s.course_id = c.id where c.id = ${courseId}`.execute(this.db);
-    return rows[0];
-  }
-
-  async saveCourseSettings(courseId: number, v: { contact_days: number; inactive_days: number; progress_percent: number; starts_on: string | null; ends_on: string | null }) {
-    await this.db
-      .insertInto('agenda_course_settings')
-      .values({ course_id: courseId, ...v })
-      .onConflict((oc) => oc.column('course_id').doUpdateSet({ ...v, updated_at: new Date() }))
-      .execute();
-  }
-
-  /** Moves pending reminders (by id, or every pending one of the given tickets) to another operator. */
-  async moveReminders(toUserId: number, reminderIds: number[], ticketIds: number[]): Promise<number> {
-    if (!reminderIds.length && !ticketIds.length) return 0;
-    const r = await this.db
-      .updateTable('reminders')
-      .set({ user_id: toUserId, updated_at: new Date() })
-      .where('state', '=', 'pending')
-      .where((eb) => eb.or([...(reminderIds.length ? [eb('id', 'in', reminderIds)] : []), ...(ticketIds.length ? [eb('ticket_id', 'in', ticketIds)] : [])]))
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
-  }
-
-  digest(userId: number) {
-    return this.db.selectFrom('user_agenda_settings').select(['morning_digest']).where('user_id', '=', userId).executeTakeFirst();
-  }
-
-  async saveDigest(userId: number, on: boolean) {
-    await this.db
-      .insertInto('user_agenda_settings')
-      .values({ user_id: userId, morning_digest: on })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ morning_digest: on, updated_at: new Date() }))
-      .execute();
   }
 }

@@ -100,14 +100,19 @@ export class AgendaService {
     };
   }
 
-  /** Per operator: due and overdue reminders, open tickets, stale open tickets, at-risk students without contact. */
+  /**
+   * Per operator: due and overdue reminders, open tickets, stale open tickets, and the at-risk
+   * students without contact who have a ticket of theirs. Operators always; an administrator only
+   * with work of their own (open tickets or pending reminders).
+   */
   async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<Array<AgendaWorkload & { staleTickets: number }>> {
     const [load, stale, courses] = await Promise.all([this.repo.reminderLoad(), this.repo.staleCounts(days), this.repo.assignedCourses()]);
-    const counts = new Map((await this.repo.atRiskCounts(courses)).map((c) => [c.courseId, c.n]));
-    const atRisk = new Map<number, number>();
-    for (const c of courses) for (const u of c.userIds) atRisk.set(u, (atRisk.get(u) ?? 0) + (counts.get(c.courseId) ?? 0));
+    const atRisk = new Map((await this.repo.atRiskByOperator(courses)).map((c) => [c.userId, c.n]));
     const open = new Map(stale.map((s) => [s.userId, s]));
-    return load.map((u) => ({ userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }));
+    return load
+      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }))
+      .filter((u) => u.role === 'operator' || u.openTickets > 0 || u.due + u.overdue > 0)
+      .map(({ role: _, ...u }) => u);
   }
 
   /**

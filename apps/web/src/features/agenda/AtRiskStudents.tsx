@@ -1,6 +1,7 @@
 import { chileDateTime, type AgendaStudent } from '@sigaf/contract';
 import AddTaskIcon from '@mui/icons-material/AddTask';
 import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
+import BadgeIcon from '@mui/icons-material/Badge';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Alert, Chip, Stack } from '@mui/material';
@@ -9,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
+import { StudentDetailDrawer } from '../follow-up/StudentDetail';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { useAgendaStudents } from './api';
 import { Section, TableState } from './parts';
@@ -24,42 +26,53 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
   const [mail, setMail] = useState<AgendaStudent | null>(null);
   const [create, setCreate] = useState<AgendaStudent | null>(null);
   const [remind, setRemind] = useState<AgendaStudent | null>(null);
+  const [card, setCard] = useState<AgendaStudent | null>(null);
+  // Sized to fit a 1366×768 screen beside the menu (about 1,000 px); the classroom goes under the course.
   const columns: GridColDef<AgendaStudent>[] = [
-    { field: 'name', headerName: t('agenda.columns.student'), flex: 1, minWidth: 170 },
-    { field: 'course', headerName: t('agenda.columns.course'), flex: 1, minWidth: 140 },
-    { field: 'classroom', headerName: t('agenda.columns.classroom'), width: 120, sortable: false },
+    { field: 'name', headerName: t('agenda.columns.student'), flex: 1, minWidth: 150 },
+    { field: 'rut', headerName: t('agenda.columns.rut'), width: 105, sortable: false },
+    {
+      field: 'course',
+      headerName: t('agenda.columns.course'),
+      flex: 1,
+      minWidth: 130,
+      valueGetter: (_v, r) => (r.classroom ? `${r.course} · ${r.classroom}` : r.course),
+    },
     {
       field: 'rules',
       headerName: t('agenda.columns.why'),
-      width: 220,
+      width: 190,
       sortable: false,
       renderCell: ({ row }) => (
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
+        <Stack direction="row" sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}>
           {row.rules.map((r) => (
             <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, { days: row.daysWithoutAccess ?? 0, progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
           ))}
         </Stack>
       ),
     },
-    { field: 'progress', headerName: t('agenda.columns.progress'), width: 110, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
-    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 150, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
-    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 150, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
+    { field: 'progress', headerName: t('agenda.columns.progress'), width: 80, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
+    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 120, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
+    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 120, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
     {
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
-      width: 150,
+      width: 100,
+      // "Ver ficha" and the row's main step in sight; the rest in the row's menu.
       getActions: ({ row }) => [
+        <GridActionsCellItem key="card" icon={<BadgeIcon />} label={t('agenda.actions.card', { name: row.name })} onClick={() => setCard(row)} />,
         ...(canWork && row.openTicketId
           ? [
               <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openStudentTicket', { name: row.name })} onClick={() => onOpen(row.openTicketId!)} />,
-              <GridActionsCellItem key="remind" icon={<AlarmAddIcon />} label={t('agenda.actions.schedule', { name: row.name })} onClick={() => setRemind(row)} />,
+              <GridActionsCellItem key="remind" showInMenu icon={<AlarmAddIcon />} label={t('agenda.actions.schedule', { name: row.name })} onClick={() => setRemind(row)} />,
             ]
           : []),
         ...(canWork && !row.openTicketId ? [<GridActionsCellItem key="create" icon={<AddTaskIcon />} label={t('agenda.actions.createTicket', { name: row.name })} onClick={() => setCreate(row)} />] : []),
         // Staff write through SIGAF's outbox; a tutor (who sends no mail through SIGAF) opens their own mail program.
         <GridActionsCellItem
           key="mail"
+          showInMenu
           icon={<MailIcon />}
           label={t('agenda.actions.mail', { name: row.name })}
           onClick={() => (canWork ? setMail(row) : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self'))}
@@ -91,6 +104,19 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
       {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} recipient={`${mail.name} <${mail.email}>`} onClose={() => setMail(null)} />}
       {create && <CreateMassiveDialog course={{ id: create.courseId, description: create.course }} initialSelection={[create.enrolmentId]} onClose={() => setCreate(null)} />}
       {remind?.openTicketId && <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />}
+      {card && (
+        <StudentDetailDrawer
+          enrolmentId={card.enrolmentId}
+          canWork={canWork}
+          onClose={() => setCard(null)}
+          onOpenTicket={() => {
+            const row = card;
+            setCard(null);
+            if (row.openTicketId) onOpen(row.openTicketId);
+            else setCreate(row);
+          }}
+        />
+      )}
     </Section>
   );
 }

@@ -1,15 +1,26 @@
 import { type AgendaWorkload } from '@sigaf/contract';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import { Alert, Chip, MenuItem, Stack, TextField } from '@mui/material';
+import UndoIcon from '@mui/icons-material/Undo';
+import { Alert, Button, Chip, MenuItem, Stack, TextField } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ServerDataGrid } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError, getData } from '../../lib/api';
 import { useReassign, useStaff, useWorkload } from './api';
 import { Section, TableState } from './parts';
+
+/** Tickets sent in one reassignment (the API's limit). */
+const REASSIGN_MAX = 500;
+
+interface Move {
+  from: { id: number; name: string };
+  to: { id: number; name: string };
+  ticketIds: number[];
+}
 
 /** Administrators: per operator, reminders due and overdue, open tickets, at-risk students; reassign one operator's work. */
 export function Workload({ onPick }: { onPick: (userId: number) => void }) {
@@ -20,6 +31,9 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
   const reassign = useReassign();
   const [from, setFrom] = useState<AgendaWorkload | null>(null);
   const [to, setTo] = useState<number | ''>('');
+  /** The reassignment about to be confirmed, then the one just done (which can be undone). */
+  const [pending, setPending] = useState<Move | null>(null);
+  const [done, setDone] = useState<Move | null>(null);
   const columns: GridColDef<AgendaWorkload>[] = [
     { field: 'name', headerName: t('agenda.columns.operator'), flex: 1, minWidth: 160 },
     { field: 'due', headerName: t('agenda.columns.dueToday'), type: 'number', width: 120 },
@@ -37,16 +51,39 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
       ],
     },
   ];
-  const move = async () => {
+  const failed = (err: unknown) => notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
+  // The operator's open tickets (with their pending reminders) go to the chosen operator, once confirmed.
+  const prepare = async () => {
     if (!from || to === '') return;
     try {
-      // The operator's open tickets (with their pending reminders) go to the chosen operator.
       const tickets = await getData<{ collections: Array<{ properties: { id: number } }> }>(`/api/v2/tickets/operator/${from.userId}`, { query: { status: 'open', compact: true } });
-      const res = await reassign.mutateAsync({ to_user_id: to, ticket_ids: tickets.collections.map((c) => c.properties.id).slice(0, 500) });
+      const target = staff.data?.find((s) => s.id === to);
+      setPending({ from: { id: from.userId, name: from.name }, to: { id: to, name: target?.name ?? '' }, ticketIds: tickets.collections.map((c) => c.properties.id).slice(0, REASSIGN_MAX) });
+    } catch (err) {
+      failed(err);
+    }
+  };
+  const confirm = async () => {
+    if (!pending) return;
+    try {
+      const res = await reassign.mutateAsync({ to_user_id: pending.to.id, ticket_ids: pending.ticketIds });
       notify(res.message);
+      setDone(pending);
       setFrom(null);
     } catch (err) {
-      notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
+      failed(err);
+    } finally {
+      setPending(null);
+    }
+  };
+  // Undo: the same tickets (with the reminders that went with them) back to the first operator.
+  const undo = async () => {
+    if (!done) return;
+    try {
+      notify((await reassign.mutateAsync({ to_user_id: done.from.id, ticket_ids: done.ticketIds })).message);
+      setDone(null);
+    } catch (err) {
+      failed(err);
     }
   };
   return (
@@ -79,7 +116,7 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
                     </MenuItem>
                   ))}
               </TextField>
-              <Chip clickable color="primary" label={t('agenda.reassignConfirm')} onClick={() => void move()} disabled={to === '' || reassign.isPending} />
+              <Chip clickable color="primary" label={t('agenda.reassignConfirm')} onClick={() => void prepare()} disabled={to === '' || reassign.isPending} />
               <Chip clickable label={t('common.cancelSentence')} onClick={() => setFrom(null)} />
             </Stack>
           }
@@ -87,6 +124,29 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
           {t('agenda.reassignHelp', { name: from.name })}
         </Alert>
       )}
+      {done && (
+        <Alert
+          severity="success"
+          sx={{ mt: 1 }}
+          data-testid="reassign-done"
+          onClose={() => setDone(null)}
+          action={
+            <Button color="inherit" size="small" startIcon={<UndoIcon />} onClick={() => void undo()} disabled={reassign.isPending}>
+              {t('agenda.reassignUndo')}
+            </Button>
+          }
+        >
+          {t('agenda.reassignDone', { count: done.ticketIds.length, from: done.from.name, to: done.to.name })}
+        </Alert>
+      )}
+      <ConfirmDialog
+        open={pending !== null}
+        title={t('agenda.reassignConfirmTitle')}
+        message={pending ? t(pending.ticketIds.length ? 'agenda.reassignAsk' : 'agenda.reassignNothing', { count: pending.ticketIds.length, from: pending.from.name, to: pending.to.name }) : ''}
+        confirmLabel={t('agenda.reassignConfirm')}
+        onCancel={() => setPending(null)}
+        onConfirm={pending?.ticketIds.length ? confirm : () => setPending(null)}
+      />
     </Section>
   );
 }
