@@ -36,6 +36,7 @@ import { followUpRoutes } from './modules/follow-up/routes.js';
 import { reminderRoutes } from './modules/reminders/routes.js';
 import { outcomeRoutes } from './modules/outcomes/routes.js';
 import { agendaRoutes } from './modules/agenda/routes.js';
+import { setupRoutes } from './modules/setup/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 
@@ -148,7 +149,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   if (config.API_DOCS === 'staff') {
     app.get('/api/docs/json', { config: { access: 'authenticated' }, schema: { hide: true } }, async () => app.swagger());
   }
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, sectionMapRoutes, followUpRoutes, reminderRoutes, agendaRoutes, outcomeRoutes]) {
+  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, sectionMapRoutes, followUpRoutes, reminderRoutes, agendaRoutes, outcomeRoutes, setupRoutes]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

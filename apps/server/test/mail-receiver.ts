@@ -1,5 +1,5 @@
-import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './server-process.js';
 
 /** A real SMTP server on 127.0.0.1 for the mail tests: it keeps every message it accepts, raw. */
 export interface ReceivedMail {
@@ -19,18 +19,6 @@ export interface Receiver {
   stop(): Promise<void>;
   /** Delay before answering each DATA (to keep messages in flight). */
   delayMs: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function createReceiver(opts: { startNow?: boolean } = {}): Promise<Receiver> {

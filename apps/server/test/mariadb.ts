@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
+import { freePort } from './server-process.js';
 
 /** A private MariaDB server for a test file: its own data directory, socket and free port. */
 export interface MariaDbServer {
@@ -28,17 +28,6 @@ export function mariadbAvailable(): boolean {
   }
   console.warn('\n*** mariadbd not found: the legacy import tests are SKIPPED (apt-get install -y mariadb-server) ***\n');
   return false;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function run(cmd: string, args: string[]): Promise<void> {

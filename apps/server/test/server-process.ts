@@ -9,16 +9,21 @@ import path from 'node:path';
  */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** A TCP port free on the loopback interface right now. */
+/**
+ * A TCP port free on the loopback interface now, below the system's range for outgoing connections (32768 and up on Linux): a
+ * port the system handed out (listen on 0) can be taken as the source port of some client's
+ * connection before the server that was meant to have it binds it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    srv.on('error', reject);
-  });
+    if (free) return port;
+  }
 }
 
 export interface ServerProcess {

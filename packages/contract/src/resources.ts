@@ -7,7 +7,8 @@ import { isValidRut } from './rut.js';
  * Maintained resources, declared once. A declaration drives the server's routes and validation
  * AND the maintenance screen (columns, form, dialogs, export). Adding a catalogue is one entry.
  */
-export type FieldKind = 'text' | 'email' | 'password' | 'number' | 'rut' | 'select' | 'status';
+/** `syncedAt`: a read-only date of the last Moodle synchronisation (never in a form). */
+export type FieldKind = 'text' | 'email' | 'password' | 'number' | 'rut' | 'select' | 'status' | 'syncedAt';
 
 export interface FieldDecl {
   /** Name in request bodies (snake_case, as the original API takes it). */
@@ -121,6 +122,7 @@ export const RESOURCES: readonly ResourceDecl[] = [
       status,
     ],
   },
+      { name: 'last_sync_at', prop: 'lastSyncAt', label: 'lastSync', kind: 'syncedAt', form: false },
   {
     key: 'user',
     path: 'users',
