@@ -25,6 +25,7 @@ import { DashboardService } from './modules/dashboard/service.js';
 import { FollowUpRepository } from './modules/follow-up/repository.js';
 import { FollowUpService } from './modules/follow-up/service.js';
 import { CurrentCourseService } from './modules/users/current-course.js';
+import { SetupService } from './modules/setup/service.js';
 import { TicketAccess } from './modules/tickets/access.js';
 import { OutcomeService } from './modules/outcomes/service.js';
 import { TicketDetailService } from './modules/tickets/detail-service.js';
@@ -109,6 +110,7 @@ export function createServices(db: Database, config: Config) {
     auth,
     users: new UserService(repos.users, repos.tokens, repos.audit, auth),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
+    setup: new SetupService(db),
     currentCourse: new CurrentCourseService(repos.users, new CourseService(repos.courses, repos.audit, config.APP_SECRET), followUp),
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),

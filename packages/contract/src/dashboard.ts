@@ -198,3 +198,19 @@ export interface StudentTicketsPage {
 }
 /** Students a page of the per-student ticket report holds unless `perPage` says otherwise. */
 export const STUDENT_TICKETS_PER_PAGE = 10;
+
+/**
+ * How far an installation is on its first steps (GET /api/v2/setup-progress, administrators): the
+ * home page shows them until all are done.
+ */
+export interface SetupProgress {
+  /** A platform has a Moodle address and token. */
+  moodle: boolean;
+  /** Active courses, and those of them synchronised with Moodle at least once. */
+  courses: number;
+  syncedCourses: number;
+  /** Enrolments in active courses. */
+  students: number;
+  /** Active operators and tutors. */
+  staff: number;
+}

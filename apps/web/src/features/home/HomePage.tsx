@@ -1,18 +1,20 @@
-import { screensFor } from '@sigaf/contract';
+import { isAdminLike, screensFor } from '@sigaf/contract';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import { Button, Grid, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
 import { useSession } from '../auth/session';
+import { SetupSteps } from './SetupSteps';
 
-/** /my is never blank: a welcome with shortcuts to the screens of the user's role. */
+/** /my is never blank: for administrators the installation's first steps until done, then shortcuts to the screens of the user's role. */
 export default function HomePage() {
   const { t } = useTranslation();
   const { user, role } = useSession();
   const screens = screensFor(role);
   return (
     <PageCard title={t('app.welcome', { name: user?.name ?? '' })} icon={<DashboardIcon />}>
+      {isAdminLike(role) && <SetupSteps />}
       <Typography sx={{ mb: 2 }}>{t('app.welcomeHint')}</Typography>
       <Grid container spacing={1.5}>
         {screens.map((s) => (

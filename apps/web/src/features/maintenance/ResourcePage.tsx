@@ -20,7 +20,7 @@ import { ApiError } from '../../lib/api';
 import { exportTable } from '../../lib/export';
 import { useSession } from '../auth/session';
 import { deleteResource, fetchAll, resetPassword, saveResource, useResourceList, type Row } from './api';
-import { displayValue } from './fields';
+import { displayValue, neverSynced, statusLabels } from './fields';
 import { ResourceForm } from './ResourceForm';
 import { ROW_ACTIONS, type RowAction } from './rowActions';
 
@@ -51,7 +51,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const params = { ...page, search: search || undefined };
   const { data, isLoading, isError, isFetching } = useResourceList(decl, params);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource', decl.path] });
-  const yesNo = { active: t('common.active'), inactive: t('common.inactive') };
+  const yesNo = statusLabels(t);
   const title = t(`resources.${decl.key}.title`);
   const onSearch = useCallback((s: string) => {
     setSearch(s);
@@ -70,7 +70,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         minWidth: 120,
         sortable: Boolean(f.sortable),
         valueGetter: (_v, row) => displayValue(f, row, yesNo),
-        renderCell: f.kind === 'status' ? (p) => <Chip size="small" color={Number(p.row[f.prop]) === 1 ? 'success' : 'default'} label={p.value as string} /> : undefined,
+        renderCell: f.kind === 'status' ? (p) => <Chip size="small" color={neverSynced(p.row) ? 'warning' : Number(p.row[f.prop]) === 1 ? 'success' : 'default'} label={p.value as string} /> : undefined,
       });
     }
     if (decl.ticketColumn) cols.push({ field: 'ticketsCount', headerName: t('fields.tickets'), width: 100, sortable: false });

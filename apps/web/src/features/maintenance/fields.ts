@@ -1,12 +1,31 @@
-import type { FieldDecl } from '@sigaf/contract';
+import { chileDateTime, type FieldDecl } from '@sigaf/contract';
 import type { Row } from './api';
 
+export interface StatusLabels {
+  active: string;
+  inactive: string;
+  activeNeverSynced: string;
+  neverSynced: string;
+}
+
+/** The status labels, translated. */
+export const statusLabels = (t: (key: string) => string): StatusLabels => ({
+  active: t('common.active'),
+  inactive: t('common.inactive'),
+  activeNeverSynced: t('common.activeNeverSynced'),
+  neverSynced: t('common.neverSynced'),
+});
+
+/** An active row of a synchronised resource (a course) that Moodle has never filled yet. */
+export const neverSynced = (row: Row) => 'lastSyncAt' in row && row.lastSyncAt === null && Number(row.status) === 1;
+
 /** What a cell shows for a declared field. */
-export function displayValue(f: FieldDecl, row: Row, yesNo: { active: string; inactive: string }): string {
+export function displayValue(f: FieldDecl, row: Row, labels: StatusLabels): string {
   const v = row[f.prop];
+  if (f.kind === 'syncedAt') return v ? chileDateTime(v as string) : labels.neverSynced;
   if (v === null || v === undefined) return '';
   if (f.kind === 'select') return (v as { description?: string }).description ?? '';
-  if (f.kind === 'status') return Number(v) === 1 ? yesNo.active : yesNo.inactive;
+  if (f.kind === 'status') return Number(v) === 1 ? (neverSynced(row) ? labels.activeNeverSynced : labels.active) : labels.inactive;
   return String(v);
 }
 

@@ -17,7 +17,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { saveResource, useResourceList, type Row } from '../maintenance/api';
-import { displayValue } from '../maintenance/fields';
+import { displayValue, statusLabels } from '../maintenance/fields';
 import { ResourceForm } from '../maintenance/ResourceForm';
 import { setActivityExcluded, useSectionGroups } from './api';
 import { ImportCourseDialog } from './ImportCourseDialog';
@@ -59,7 +59,7 @@ export default function ActivityPage() {
   const filters = { course_id: course?.id, section_id: section === 'all' || section === null ? undefined : section };
   const list = useResourceList(decl, { ...page, search: search || undefined }, filters, Boolean(course));
   const edit = useMemo(() => editDecl(decl), [decl]);
-  const yesNo = { active: t('common.active'), inactive: t('common.inactive') };
+  const yesNo = statusLabels(t);
   const onSearch = useCallback((s: string) => {
     setSearch(s);
     firstPage();
