@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
+import { writeZip, type ZipEntry } from '../src/lib/xlsx-zip.mjs';
 
 /** Spreadsheets as careless users (and attackers) make them: for the upload tests and the upload benchmark. */
 
@@ -53,9 +54,7 @@ export interface ZipPart {
 
 /** A zip of the entries in the order given, each deflated a part at a time (a 256 MB entry never sits in memory). */
 export async function zipOf(entries: ZipPart[]): Promise<Buffer> {
-  const out: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
+  const written: ZipEntry[] = [];
   for (const entry of entries) {
     const deflate = zlib.createDeflateRaw(entry.runs ? { level: 1, strategy: zlib.constants.Z_RLE } : { level: 9 });
     const data: Buffer[] = [];
@@ -70,42 +69,9 @@ export async function zipOf(entries: ZipPart[]): Promise<Buffer> {
     }
     deflate.end();
     await ended;
-    const body = Buffer.concat(data);
-    const name = Buffer.from(entry.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt16LE(0x21, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(entry.declared ?? size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const head = Buffer.alloc(46);
-    head.writeUInt32LE(0x02014b50, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(20, 6);
-    head.writeUInt16LE(0x800, 8);
-    head.writeUInt16LE(8, 10);
-    head.writeUInt16LE(0x21, 14);
-    head.writeUInt32LE(crc, 16);
-    head.writeUInt32LE(body.length, 20);
-    head.writeUInt32LE(entry.declared ?? size, 24);
-    head.writeUInt16LE(name.length, 28);
-    head.writeUInt32LE(offset, 42);
-    out.push(local, name, body);
-    central.push(head, name);
-    offset += local.length + name.length + body.length;
+    written.push({ name: entry.name, method: 8, crc, size: entry.declared ?? size, data: Buffer.concat(data) });
   }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...out, directory, end]);
+  return writeZip(written);
 }
 
 /** `times` copies of `text` (as a part list sharing one buffer), between `head` and `tail`. */

@@ -103,8 +103,11 @@ function own(name, text) {
   return { name, method: 0, crc: zlib.crc32(data), size: data.length, data };
 }
 
-/** A zip of the entries, in this order, with plain headers (no zip64, no data descriptors). */
-function writeZip(entries) {
+/**
+ * A zip of the entries, in this order, with plain headers (no zip64, no data descriptors): each
+ * `{ name, method (0 stored, 8 deflated), crc, size (as declared, inflated), data (as stored) }`.
+ */
+export function writeZip(entries) {
   const parts = [];
   const central = [];
   let offset = 0;
