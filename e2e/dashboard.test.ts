@@ -233,7 +233,7 @@ describeE2E('dashboard and reports', () => {
     expect(ws.getCell('S4').text).toBe(`Primer intento ${codes[0]}`);
 
     const pdf = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Exportar PDF' }).click();
+    await page.getByRole('button', { name: 'Exportar a PDF (.pdf)' }).click();
     const pdfFile = await pdf;
     expect(pdfFile.suggestedFilename()).toMatch(/^reporte-ticket-curso-uno-\d{4}-\d{2}-\d{2}\.pdf$/);
     const fs = await import('node:fs');
@@ -251,7 +251,7 @@ describeE2E('dashboard and reports', () => {
     await page.getByRole('button').filter({ hasText: '1 ticket' }).first().click();
     await page.getByText(/^Primer intento EST-CUR-\d{4}$/).first().waitFor();
     const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Exportar a Excel' }).click();
+    await page.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile((await (await download).path())!);
     expect(wb.worksheets[0]!.rowCount).toBe(2 + 5);

@@ -193,7 +193,7 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     expect(await table.getByRole('row').filter({ hasText: 'Encuesta de satisfacción' }).count()).toBe(0);
     await screenshot(page, 'moodle-section-proposals');
     await panel.getByRole('button', { name: 'Aplicar propuestas' }).click();
-    await snack('Se archivaron 5 actividades en la sección propuesta; 5 secciones de Moodle quedan asociadas para las próximas sincronizaciones.');
+    await snack('5 actividades quedaron en la sección propuesta; 5 secciones de Moodle quedan asociadas para las próximas sincronizaciones.');
     await panel.waitFor({ state: 'hidden' });
     const sectionOf = async () =>
       Object.fromEntries(
@@ -208,7 +208,7 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     await dialog.getByRole('combobox', { name: 'Sección de Moodle' }).fill('Unidad 1');
     await choose(dialog, 'Sección de SIGAF', 'Encuesta');
     await dialog.getByRole('button', { name: 'Asociar' }).click();
-    await snack('Asociación guardada. Se archivaron 2 actividades en la sección.');
+    await snack('Asociación guardada. 2 actividades quedaron en la sección.');
     await expect.poll(() => dialog.getByRole('row').count()).toBe(1 + 6);
     const sections = await sectionOf();
     expect(Object.entries(sections).filter(([name]) => name.startsWith('Actividad 1.')).map(([, key]) => key)).toEqual(['survey', 'survey']);

@@ -293,7 +293,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
 
     // The export has the same filters.
     const download = admin.waitForEvent('download');
-    await admin.getByRole('button', { name: 'Exportar .xlsx' }).click();
+    await admin.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^tickets-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const book = new ExcelJS.Workbook();

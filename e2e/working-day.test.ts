@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -175,6 +176,76 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await tutors.waitFor({ state: 'hidden' });
     expect((await call('GET', `/courses/${courseId}/classrooms/${room.body._data.properties.id}/tutors`, adminToken)).body._data.tutors ?? []).toEqual([]);
     await admin.context.close();
+  });
+
+  it("Excel's Spanish CSV previews with its accents, a garbled row is refused, and the refused rows download", async () => {
+    const { page, context } = await session(adminToken);
+    await page.goto('/my/configuracion/cargar-estudiantes');
+    const bulk = page.locator('div.MuiPaper-root').filter({ hasText: 'Carga masiva' }).first();
+    await choose(page, bulk, 'Categorías', 'Jornada e2e');
+    await choose(page, bulk, 'Cursos', 'Curso recién cargado');
+    const line = (n: number, rest: string) => `${18_000_100 + n};${computeDv(18_000_100 + n)};${rest}`;
+    // Windows-1252 bytes (ñ = F1, á = E1), not valid UTF-8.
+    const file = Buffer.concat([
+      Buffer.from(`RUT;DV;Nombre;Paterno;Materno\r\n${line(1, 'Iñaki;Muñoz;Cáceres')}\r\n`, 'latin1'),
+    ]);
+    await bulk.getByLabel('Archivo de alumnos').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: file });
+    await bulk.getByRole('button', { name: 'Previsualizar' }).click();
+    const grid = page.getByRole('grid', { name: 'Resultado de la revisión' });
+    await grid.getByText('Iñaki Muñoz Cáceres').waitFor();
+    await page.getByText('se leyó como Windows-1252', { exact: false }).waitFor();
+    await page.getByText('Nuevos: 1').waitFor();
+    await page.getByText('Rechazados: 0').waitFor();
+    // The same rows saved as UTF-8 by a program that had already garbled them: refused, with the reason.
+    const garbled = Buffer.from(`RUT;DV;Nombre;Paterno\r\n${line(3, 'Ana;Rojas')}\r\n${line(4, 'I\uFFFDaki;Mu\uFFFDoz')}\r\n`, 'utf8');
+    await bulk.getByLabel('Archivo de alumnos').setInputFiles({ name: 'roto.csv', mimeType: 'text/csv', buffer: garbled });
+    await bulk.getByRole('button', { name: 'Previsualizar' }).click();
+    await page.getByText('Rechazados: 1').waitFor();
+    await grid.getByText(/caracteres ilegibles/).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Descargar filas rechazadas (.csv)' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^filas-rechazadas-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = fs.readFileSync((await saved.path())!, 'utf8');
+    expect(text).toContain('caracteres ilegibles');
+    expect(text).toContain(`${18_000_104}-${computeDv(18_000_104)}`);
+    expect(text).not.toContain('Ana');
+    await context.close();
+  });
+
+  it('Crear usuario does not offer Developer; the grid menu sorts in words', async () => {
+    const { page, context } = await session(adminToken);
+    await page.goto('/my/mantenedor/Usuario');
+    await page.getByRole('button', { name: 'Crear usuario' }).click();
+    const form = page.getByRole('dialog', { name: 'Crear usuario' });
+    await form.getByRole('combobox', { name: 'Rol' }).click();
+    await page.getByRole('option', { name: 'Operador', exact: true }).waitFor();
+    expect(await page.getByRole('option', { name: 'Developer' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'hidden' });
+    await page.getByRole('columnheader', { name: 'Nombre' }).hover();
+    await page.getByRole('columnheader', { name: 'Nombre' }).getByRole('button', { name: /menú|menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Ordenar de menor a mayor (A→Z)' }).waitFor();
+    expect(await page.getByText(/Ordenar (ASC|DESC)/).count()).toBe(0);
+    await context.close();
+  });
+
+  it('the bell forgets a reminder as soon as the attempt that did it is saved', async () => {
+    const ticket = await ticketFor(enrolments[0]!);
+    expect((await call('POST', '/reminders', op.token, { ticket_id: ticket.id, due_at: new Date(Date.now() - 60_000).toISOString(), comment: 'Llamar' })).status).toBe(201);
+    const { page, context } = await session(op.token);
+    await page.goto(`/my/ticket?ticket=${ticket.id}`);
+    const badge = page.getByTestId('reminder-badge');
+    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 30_000 }).toBe('1 recordatorio vencido');
+    const dialog = page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
+    await choose(page, dialog, 'Intento de contacto', 'Fallido');
+    await dialog.getByLabel('Observaciones').fill('No contesta.');
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Well before the next 30-second poll.
+    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 8000, interval: 250 }).not.toBe('1 recordatorio vencido');
+    await context.close();
   });
 
   it('one ticket for one student is "Nuevo ticket" with "Crear ticket", not a "masivo"', async () => {

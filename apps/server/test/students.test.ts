@@ -247,6 +247,9 @@ describe('student import', () => {
     const res = await ctx.request({ method: 'GET', url: '/api/v2/registered-users/import/template?format=csv', token: admin });
     expect(res.headers['content-disposition']).toContain('plantilla-matricula.csv');
     expect(res.body).toContain('RUT (sin puntos ni dígito verificador);Dígito verificador;Nombre');
+    // The example row holds no cell a spreadsheet would show with a stray apostrophe.
+    expect(res.body).toContain(';9 1234 5678;');
+    expect(res.body).not.toContain(";'");
   });
 });
 

@@ -4,12 +4,12 @@ import { z } from 'zod';
 
 export const MOODLE_SECTION_MSG = {
   applied: (activities: number, maps: number) =>
-    `Se archivaron ${activities} ${activities === 1 ? 'actividad' : 'actividades'} en la sección propuesta` +
+    `${activities === 1 ? '1 actividad quedó' : `${activities} actividades quedaron`} en la sección propuesta` +
     (maps ? `; ${maps} ${maps === 1 ? 'sección de Moodle queda asociada' : 'secciones de Moodle quedan asociadas'} para las próximas sincronizaciones.` : '.'),
   nothingToApply: 'No hay propuestas de sección pendientes en este curso.',
   weighted: (activities: number) => `Se ${activities === 1 ? 'ponderó 1 actividad calificada' : `ponderaron ${activities} actividades calificadas`} (suman 100).`,
-  mapSaved: (filed: number) => `Asociación guardada.${filed ? ` Se archivaron ${filed} ${filed === 1 ? 'actividad' : 'actividades'} en la sección.` : ''}`,
-  mapDeleted: 'Asociación eliminada. Las actividades ya archivadas se mantienen en su sección.',
+  mapSaved: (filed: number) => `Asociación guardada.${filed ? ` ${filed === 1 ? '1 actividad quedó' : `${filed} actividades quedaron`} en la sección.` : ''}`,
+  mapDeleted: 'Asociación eliminada. Las actividades ya asignadas se mantienen en su sección.',
   mapNotFound: 'La asociación no existe en este curso.',
   sectionNotFound: 'La sección no existe.',
   courseNotFound: 'El curso no existe.',

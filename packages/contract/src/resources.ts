@@ -24,6 +24,8 @@ export interface FieldDecl {
   max?: number;
   /** Select options: the resource path whose list gives `{id, description}` items. */
   options?: string;
+  /** Stable keys of options the form does not offer (a value already held is still shown). */
+  hiddenOptionKeys?: readonly string[];
   /** Shown as a table column (default true). */
   column?: boolean;
   /** Shown in the create/edit form (default true). */
@@ -135,7 +137,8 @@ export const RESOURCES: readonly ResourceDecl[] = [
       { name: 'phone', prop: 'phone', label: 'phone', kind: 'text', max: 20, column: false },
       { name: 'mobile', prop: 'mobile', label: 'mobile', kind: 'text', max: 20 },
       { name: 'email', prop: 'email', label: 'email', kind: 'email', required: true, max: 255, sortable: true },
-      { name: 'role_id', prop: 'role', label: 'role', kind: 'select', required: true, options: 'roles' },
+      // Developer is a technical role: not offered to staff creating or editing a user.
+      { name: 'role_id', prop: 'role', label: 'role', kind: 'select', required: true, options: 'roles', hiddenOptionKeys: ['developer'] },
     ],
   },
   {

@@ -16,9 +16,16 @@ void loadSnackToast().catch(() => undefined);
  * texts in the user's language. Loaded after the login screen, which needs neither.
  */
 export default function Shell() {
-  const { i18n } = useTranslation();
+  const { i18n, t } = useTranslation();
   const outer = useTheme();
-  const theme = useMemo(() => createTheme(outer, i18n.language === 'en' ? gridEn : gridEs), [outer, i18n.language]);
+  // The grids' column menu in words (the stock Spanish says "Ordenar ASC / DESC").
+  const theme = useMemo(
+    () =>
+      createTheme(outer, i18n.language === 'en' ? gridEn : gridEs, {
+        components: { MuiDataGrid: { defaultProps: { localeText: { columnMenuSortAsc: t('common.sortAsc'), columnMenuSortDesc: t('common.sortDesc'), columnMenuUnsort: t('common.unsort') } } } },
+      }),
+    [outer, i18n.language, t],
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider theme={theme}>

@@ -186,7 +186,8 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
   app.post('/upload-file', { config: cfg, schema: { tags, consumes: ['multipart/form-data'] } }, (request) => runImport(request, true));
 
   app.get('/registered-users/import/template', { config: cfg, schema: { tags, querystring: z.object({ format: z.enum(['xlsx', 'csv']).default('xlsx') }) } }, async (request, reply) => {
-    const example = [['12345678', '5', 'María', 'González', 'Pérez', 'maria.gonzalez@correo.cl', 'Av. Siempre Viva 123', 'Metropolitana de Santiago', '', '+56912345678', '8930', 'Liceo Bicentenario', 'Metropolitana de Santiago', 'Santiago', '']];
+    // The mobile without a leading "+": a CSV cell starting with it is written as text with a "'" (csvCell).
+    const example = [['12345678', '5', 'María', 'González', 'Pérez', 'maria.gonzalez@correo.cl', 'Av. Siempre Viva 123', 'Metropolitana de Santiago', '', '9 1234 5678', '8930', 'Liceo Bicentenario', 'Metropolitana de Santiago', 'Santiago', '']];
     const header = [...IMPORT_COLUMNS];
     return request.query.format === 'csv'
       ? sendFile(reply, 'plantilla-matricula.csv', writeCsv(header, example))

@@ -29,7 +29,7 @@ function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Rec
           disabled={isLoading}
         >
           {!f.required && <MenuItem value="">—</MenuItem>}
-          {data.map((o) => (
+          {data.filter((o) => !o.key || !f.hiddenOptionKeys?.includes(o.key) || o.id === Number(field.value)).map((o) => (
             <MenuItem key={o.id} value={o.id}>
               {o.description}
             </MenuItem>

@@ -39,8 +39,8 @@ export function useOptions(path: string | undefined) {
     queryKey: ['options', path],
     enabled: Boolean(path),
     queryFn: async () => {
-      const data = await getData<Collection<{ id: number; description: string }>>(`/api/v2/${path}`);
-      return data.collections.map((c) => ({ id: c.properties.id, description: c.properties.description }));
+      const data = await getData<Collection<{ id: number; description: string; key?: string | null }>>(`/api/v2/${path}`);
+      return data.collections.map((c) => ({ id: c.properties.id, description: c.properties.description, key: c.properties.key ?? null }));
     },
     staleTime: 60_000,
   });

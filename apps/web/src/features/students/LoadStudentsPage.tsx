@@ -14,8 +14,15 @@ import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { exportTable } from '../../lib/export';
 import { downloadTemplate, enrol, findByRut, importStudents, saveStudent, type ImportResult, type StudentProps } from './api';
 import { StudentForm } from './StudentForm';
+
+/** The rejected rows of a review as a CSV: row number, RUT and name as the file had them, and why. */
+function downloadRejected(rows: ImportRowResult[], t: (k: string) => string) {
+  const rejected = rows.filter((r) => r.rejected).map((r) => [r.row, r.rutInFile, r.name, r.reasons.join('; ')]);
+  return exportTable('csv', t('students.rejectedFile'), [t('students.row'), t('students.rut'), t('fields.name'), t('students.reasons')], rejected);
+}
 
 function outcome(r: ImportRowResult, t: (k: string) => string) {
   if (r.rejected) return t('students.status.rejected');
@@ -135,7 +142,14 @@ export default function LoadStudentsPage() {
                   {t('students.windows1252')}
                 </Alert>
               )}
-              <FormControlLabel control={<Switch checked={onlyRejected} onChange={(e) => setOnlyRejected(e.target.checked)} />} label={t('students.onlyRejected')} />
+              <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <FormControlLabel control={<Switch checked={onlyRejected} onChange={(e) => setOnlyRejected(e.target.checked)} />} label={t('students.onlyRejected')} />
+                {s.rejected > 0 && (
+                  <Button startIcon={<FileDownloadIcon />} onClick={() => void downloadRejected(result?.rows ?? [], t)}>
+                    {t('students.downloadRejected')}
+                  </Button>
+                )}
+              </Stack>
               <DataGrid aria-label={t('students.previewTitle')} rows={rows} getRowId={(r) => r.row} columns={columns} autoHeight density="compact" pageSizeOptions={[10, 25, 100]} initialState={{ pagination: { paginationModel: { pageSize: 10 } } }} disableRowSelectionOnClick />
               {s.applied ? (
                 <Alert severity="success" sx={{ mt: 2 }}>

@@ -114,7 +114,9 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     [notify],
   );
   const lock = useTicketLock(ticketId, onLockLost);
-  const refreshLists = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
+  // An attempt marks the ticket's due reminders done: the bell and the agenda are asked again at once, not at their next poll.
+  const refreshLists = () =>
+    Promise.all(['tickets', 'reminders', 'agenda'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
 
   /** Reads the ticket (viewing takes no lock); someone else's lock makes it read-only. What was typed is kept. */
   const load = useCallback(async () => {
