@@ -140,6 +140,12 @@ describeE2E('a working day: operator scope, finding a student, the current cours
     await page.getByText('Tickets encontrados: 1').waitFor();
     await page.getByTestId('own-tickets-only').getByText(/Usted ve solo sus tickets/).waitFor();
     await screenshot(page, 'course-scope-operator-list');
+    // Figures that agree: the enrolment counts the three students not yet synchronised, and says so.
+    await page.goBack();
+    await expect.poll(() => countOf(page, 'Matrícula inicial'), WAIT).toBe(3);
+    await page.getByTestId('unsynced-note').getByText(/De la matrícula, 3 estudiantes aún no se han sincronizado/).waitFor();
+    await expect.poll(() => countOf(page, 'Han ingresado'), WAIT).toBe(0);
+    await expect.poll(() => countOf(page, 'Nunca han ingresado'), WAIT).toBe(0);
     await page.context().close();
   });
 

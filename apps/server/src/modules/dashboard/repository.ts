@@ -60,8 +60,8 @@ export class DashboardRepository {
     // Status: any dimension's rows, by their status.
     const value = dimension === 'status' ? sql`k.status_ticket_id` : sql`k.value`;
     const dim = dimension === 'status' ? DIM.type : DIM[dimension];
-    const { rows } = await sql<{ id: number; label: string; n: number }>`
-      select c.id, c.description as label, coalesce(k.n, 0)::int as n
+    const { rows } = await sql<{ id: number; key: string | null; label: string; n: number }>`
+      select c.id, c.key, c.description as label, coalesce(k.n, 0)::int as n
       from ${sql.table(d.table)} c
       left join (select ${value} as id, sum(k.n) as n from ticket_counts k where k.course_id = ${courseId} and k.dim = ${dim} group by 1) k on k.id = c.id
       order by c.id`.execute(this.db);

@@ -116,8 +116,15 @@ export class DashboardService {
     return this.repo.countTickets(courseId, kind);
   }
 
+  /** The status chart draws Abierto and Cerrado in their colours everywhere (STATUS_COLORS), as the open/closed bars do. */
   async catalogueChart(courseId: number, dimension: TicketDimension): Promise<ChartData> {
-    return single(await this.repo.ticketsPerCatalogue(courseId, dimension));
+    const rows = await this.repo.ticketsPerCatalogue(courseId, dimension);
+    const chart = single(rows);
+    if (dimension === 'status') {
+      const colors = chart.datasets[0]!.backgroundColor;
+      chart.datasets[0]!.backgroundColor = rows.map((r, i) => (r.key === 'open' || r.key === 'closed' ? STATUS_COLORS[r.key] : colors[i]!));
+    }
+    return chart;
   }
 
   async motiveChart(courseId: number): Promise<ChartData> {

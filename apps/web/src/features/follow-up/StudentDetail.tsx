@@ -31,7 +31,7 @@ const STAGE_KEYS = ['active', 'resigning', 'resigned'] as const;
 /**
  * A student's state as the summary cards count it: not yet confirmed by Moodle ("Sin
  * sincronizar", outside the cards), withdrawn or withdrawing, never entered the course
- * ("Inactivo", the Inactivos card) or active (the Activos card).
+ * ("Inactivo", the "Nunca han ingresado" card) or active (the "Han ingresado" card).
  */
 export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess' | 'suspended'> }) {
   const { t } = useTranslation();
