@@ -17,6 +17,8 @@ async function main() {
     adminEmail: config.ADMIN_EMAIL,
     adminPassword: config.ADMIN_PASSWORD,
     adminName: config.ADMIN_NAME,
+    // The demo signs in as demo.admin: no second administrator with a one-time password beside it.
+    withAdmin: !demoRequested(config),
   });
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));

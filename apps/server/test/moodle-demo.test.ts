@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
 import { demoRequested } from '../src/config.js';
-import { DEMO_STAFF, demoSite, seedDemo } from '../src/demo/seed.js';
+import { DEMO_PASSWORD, DEMO_STAFF, demoSite, seedDemo } from '../src/demo/seed.js';
 import { demoBanner } from '../src/demo/start.js';
 import { firstAdminBanner } from '../src/banner.js';
 import type { JobWorker } from '../src/jobs/worker.js';
@@ -56,6 +56,9 @@ describe('demo data', () => {
     expect(text.split('\n').filter((l) => l.startsWith('====')).length).toBe(2);
     expect(text).toContain(sim.url);
     for (const u of DEMO_STAFF) expect(text).toContain(u.email);
+    // Roles as the screens name them.
+    for (const role of ['Administrador', 'Operador', 'Tutor']) expect(text).toContain(role);
+    expect(text).not.toMatch(/\b(admin|operator|tutor)$/m);
     expect(text).toContain('admin@sigaf.cl  password Temp-1234');
     expect(firstAdminBanner(null)).toBe('');
     expect(firstAdminBanner({ email: 'a@b.cl', password: null })).toContain('ADMIN_PASSWORD');
@@ -85,6 +88,13 @@ describe('demo data', () => {
     expect(Number(spread.weeks)).toBeGreaterThanOrEqual(4);
     expect(Number(spread.closed)).toBeGreaterThan(0);
     expect(summary.queuedCourseId).toBe(courses[0]!.id);
+    // Each demo tutor follows a classroom of every demo course, so a tutor signing in sees students.
+    const follows = await ctx.db.selectFrom('classroom_tutors as ct').innerJoin('users as u', 'u.id', 'ct.user_id').select(['u.email', 'ct.course_id', 'ct.classroom_id']).where('u.email', 'in', ['tutor1@sigaf.cl', 'tutor2@sigaf.cl']).execute();
+    for (const email of ['tutor1@sigaf.cl', 'tutor2@sigaf.cl']) expect(follows.filter((f) => f.email === email).map((f) => f.course_id).sort()).toEqual(courses.map((c) => c.id).sort());
+    const tutorToken = await ctx.login('tutor1@sigaf.cl', DEMO_PASSWORD);
+    const seen = await ctx.request({ method: 'GET', url: `/api/v2/follow-up/courses/${courses[0]!.id}/students?page=1&perPage=5`, token: tutorToken });
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.json()._data.meta.total).toBeGreaterThan(0);
   });
 
   it('has a simulated progress history answering the contacts: the effectiveness report shows phone above mail, with baselines', async () => {

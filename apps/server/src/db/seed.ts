@@ -66,13 +66,13 @@ export interface SeedResult {
 /** Idempotent: inserts what is missing, never overwrites what staff changed. */
 export async function seed(
   db: Database,
-  opts: { adminEmail: string; adminPassword?: string; adminName: string },
+  opts: { adminEmail: string; adminPassword?: string; adminName: string; withAdmin?: boolean },
 ): Promise<SeedResult> {
   return db.transaction().execute((trx) => seedWithin(trx, opts));
 }
 
 /** The seed inside the caller's transaction (the legacy import prepares its target in its own). */
-export async function seedWithin(trx: Database, opts: { adminEmail: string; adminPassword?: string; adminName: string }): Promise<SeedResult> {
+export async function seedWithin(trx: Database, opts: { adminEmail: string; adminPassword?: string; adminName: string; withAdmin?: boolean }): Promise<SeedResult> {
   for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [CatalogueTableName, { key: string | null; description: string }[]][]) {
     const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
     const keys = new Set(existing.map((r) => r.key).filter(Boolean));
@@ -95,7 +95,8 @@ export async function seedWithin(trx: Database, opts: { adminEmail: string; admi
   }
 
   const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (anyUser) return {};
+  // `withAdmin: false`: the caller brings its own administrator (the demo's demo.admin).
+  if (anyUser || opts.withAdmin === false) return {};
   const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
   const generated = !opts.adminPassword;
   const password = opts.adminPassword ?? generatePassword();

@@ -165,6 +165,11 @@ export async function seedDemo(db: Database, config: Config, services: Services,
       staff.push({ id: user.id, role: s.role });
     }
 
+    // Each tutor follows one classroom of every demo course (tutor1 Aula 1, tutor2 Aula 2): a tutor signing in sees students.
+    const tutors = staff.filter((s) => s.role === 'tutor');
+    const follows = tutors.flatMap((tu, i) => [...courseIds.values()].map((course_id) => ({ course_id, classroom_id: classrooms[i % classrooms.length]!.id, user_id: tu.id })));
+    if (follows.length) await trx.insertInto('classroom_tutors').values(follows).onConflict((oc) => oc.columns(['course_id', 'classroom_id', 'user_id']).doNothing()).execute();
+
     // Tickets with contact attempts over the past weeks: only when the demo courses have none.
     const localCourses = [...courseIds.values()];
     const existing = await trx.selectFrom('tickets').select(sql<number>`count(*)`.as('n')).where('course_id', 'in', localCourses).executeTakeFirstOrThrow();

@@ -1,3 +1,4 @@
+import { ROLE_DESCRIPTIONS } from '@sigaf/contract';
 import { startMoodleSim, type SimServer } from '@sigaf/moodle-sim/server';
 import { firstAdminLines, type FirstAdmin } from '../banner.js';
 import type { Config } from '../config.js';
@@ -28,7 +29,7 @@ export function demoBanner(sim: SimServer, s: DemoSummary, admin: FirstAdmin | n
       ? `  Loaded: ${s.courses} courses, ${s.students} students, ${s.enrolments} enrolments, ${s.tickets} tickets with ${s.attempts} contact attempts.`
       : '  Demo data already loaded (nothing added).',
     `  Staff (password ${DEMO_PASSWORD}):`,
-    ...DEMO_STAFF.map((u) => `    ${u.email.padEnd(22)} ${u.role}`),
+    ...DEMO_STAFF.map((u) => `    ${u.email.padEnd(22)} ${ROLE_DESCRIPTIONS[u.role]}`),
     ...(admin ? firstAdminLines(admin) : []),
     '  Open Configuración > Actividades, pick a course and click "Sincronizar".',
     '=====================================================',
