@@ -272,6 +272,8 @@ describe('§2.14 Seguimiento (FollowUp)', () => {
     // A tutor on Seguimiento: the same pages, with the students of their own classrooms only.
     const tutor = await world.ctx.db.selectFrom('users').select('id').where('email', '=', 'tutor1@sigaf.cl').executeTakeFirstOrThrow();
     const room = rows.find((r) => r.classroom_id !== null)!.classroom_id!;
+    // The demo gives its tutors a classroom of every course: this one only, here.
+    await world.ctx.db.deleteFrom('classroom_tutors').where('user_id', '=', tutor.id).where('course_id', '=', course.id).execute();
     expect((await client.call('PUT', `/api/v2/courses/${course.id}/classrooms/${room}/tutors`, { user_ids: [tutor.id] })).status).toBe(200);
     const asTutor = originalClient(world.ctx);
     asTutor.token = expectShape(authLogin, await asTutor.call('POST', '/api/auth/login', { email: 'tutor1@sigaf.cl', password: world.password, remember_me: false }), 'POST /api/auth/login').access_token;

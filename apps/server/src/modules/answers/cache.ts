@@ -5,6 +5,7 @@ import { isAdminLike, type RoleKey } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
+import { stringifyInTurns } from '../../lib/turns.js';
 import type { AnswerVersionRepository } from './repository.js';
 
 /**
@@ -89,15 +90,17 @@ export interface Built {
   validUntil?: number;
 }
 
-function serialise(value: unknown, version: string, validUntil: number): Entry {
+/** The answer as kept text: written a batch per turn (lib/turns.ts), live values collected in each synchronous batch. */
+async function serialise(value: unknown, version: string, validUntil: number): Promise<Entry> {
   const lives: Live<unknown>[] = [];
-  collecting = lives;
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } finally {
-    collecting = null;
-  }
+  const text = await stringifyInTurns(value, (v) => {
+    collecting = lives;
+    try {
+      return JSON.stringify(v);
+    } finally {
+      collecting = null;
+    }
+  });
   const parts = lives.length ? text.split(MARKS) : [text];
   const at: number[] = [];
   let offset = 0;
@@ -149,7 +152,7 @@ export class AnswerCache {
     const flight = `${key}\n${version}`;
     let pending = this.building.get(flight);
     if (!pending) {
-      pending = build().then(({ value, validUntil }) => this.keep(key, serialise(value, version, validUntil ?? Infinity)));
+      pending = build().then(async ({ value, validUntil }) => this.keep(key, await serialise(value, version, validUntil ?? Infinity)));
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);

@@ -24,6 +24,7 @@ import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
+import { mapInTurns } from '../../lib/turns.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
 import type { EnrolmentRow, StudentRow } from './repository.js';
@@ -110,7 +111,7 @@ export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
  */
 export async function presentRawEnrolments(request: FastifyRequest, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
   const results = await enrolments.activityResults(rows.map((e) => e.id));
-  return rows.map((e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
+  return mapInTurns(rows, (e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
 }
 
 const STUDENTS: ResourceDecl = { key: 'registeredUser', path: 'registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };

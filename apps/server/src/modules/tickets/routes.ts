@@ -31,6 +31,7 @@ import { invalid } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
+import { mapInTurns } from '../../lib/turns.js';
 import { sendKept } from '../answers/cache.js';
 import type { Services } from '../../services.js';
 import { mayTouchTicket } from './access.js';
@@ -67,7 +68,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   };
   const present = async (request: FastifyRequest, rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true) => {
     const loaded = await parts(rows, contents);
-    return rows.map((t) => presentTicket(request, t, loaded, false, contents(t)));
+    return mapInTurns(rows, (t) => presentTicket(request, t, loaded, false, contents(t)));
   };
   // `compact` (this product's own screens) leaves the raw attempts and Moodle results out: no query for them.
   // Unscoped (a student's history): the tickets the caller may not work (TicketAccess) show their summary only.
