@@ -248,6 +248,29 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await context.close();
   });
 
+  it('"/" and Ctrl+K put the cursor in the search field; printed, a page has no menu or app bar', async () => {
+    const { page, context } = await session(adminToken);
+    await page.goto('/my/mantenedor/Usuario');
+    const search = page.getByRole('textbox', { name: 'Buscar' });
+    await search.waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.hasAttribute('data-page-search') ?? false);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    expect(await focused()).toBe(false);
+    await page.keyboard.press('/');
+    expect(await focused()).toBe(true);
+    // The "/" went to the shortcut, not into the field.
+    expect(await search.inputValue()).toBe('');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Control+k');
+    expect(await focused()).toBe(true);
+    const menu = page.getByRole('complementary', { name: 'Menú de la aplicación' });
+    expect(await menu.isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'print' });
+    expect(await menu.isVisible()).toBe(false);
+    expect(await page.locator('header').first().isVisible()).toBe(false);
+    await context.close();
+  });
+
   it('one ticket for one student is "Nuevo ticket" with "Crear ticket", not a "masivo"', async () => {
     const { page, context } = await session(adminToken);
     await page.goto('/my/seguimiento-alumnos');

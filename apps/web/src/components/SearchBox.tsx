@@ -2,8 +2,9 @@ import SearchIcon from '@mui/icons-material/Search';
 import { InputAdornment, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PAGE_SEARCH_ATTR } from './useSearchShortcut';
 
-/** A search field that reports its text 300 ms after typing stops. */
+/** A search field that reports its text 300 ms after typing stops; "/" or Ctrl+K reaches it from anywhere on the page. */
 export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) => void; width?: number }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -18,7 +19,11 @@ export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) 
       label={t('common.search')}
       sx={{ width }}
       fullWidth={false}
-      slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+      title={t('common.searchShortcut')}
+      slotProps={{
+        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        htmlInput: { [PAGE_SEARCH_ATTR]: '', 'aria-keyshortcuts': '/ Control+K' },
+      }}
     />
   );
 }

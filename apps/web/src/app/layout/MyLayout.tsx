@@ -29,6 +29,7 @@ import { buildMenu, initials } from '../navigation';
 import { SCREEN_ICONS } from '../screenIcons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ReminderBadge } from '../../features/agenda/ReminderBadge';
+import { useSearchShortcut } from '../../components/useSearchShortcut';
 
 const WIDTH = 260;
 const DRAWER_KEY = 'sigaf.drawer';
@@ -55,6 +56,7 @@ function usePersistent<T>(key: string, initial: T): [T, (v: T) => void] {
 /** The /my layout: app bar, navigation drawer by role, user, logout, version (docs/development/screens.md#layout). */
 export default function MyLayout() {
   const { t } = useTranslation();
+  useSearchShortcut();
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -142,7 +144,8 @@ export default function MyLayout() {
   const paper = { width: WIDTH, bgcolor: '#05445A', boxSizing: 'border-box' as const };
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
-      <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'white' }}>
+      {/* Printed, a page is its content: no app bar, no menu. */}
+      <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'white', displayPrint: 'none' }}>
         <Toolbar>
           <IconButton edge="start" aria-label={t('app.toggleMenu')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : setOpen(!open))} sx={{ mr: 1 }}>
             <MenuIcon />
@@ -155,15 +158,15 @@ export default function MyLayout() {
         </Toolbar>
       </AppBar>
       {mobile ? (
-        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: paper } }} ModalProps={{ keepMounted: true }}>
+        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: paper } }} ModalProps={{ keepMounted: true }} sx={{ displayPrint: 'none' }}>
           {content}
         </Drawer>
       ) : (
-        <Drawer variant="persistent" open={open} slotProps={{ paper: { sx: { ...paper, top: 64, height: 'calc(100% - 64px)' } } }} sx={{ width: open ? WIDTH : 0, flexShrink: 0 }}>
+        <Drawer variant="persistent" open={open} slotProps={{ paper: { sx: { ...paper, top: 64, height: 'calc(100% - 64px)' } } }} sx={{ width: open ? WIDTH : 0, flexShrink: 0, displayPrint: 'none' }}>
           {content}
         </Drawer>
       )}
-      <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 }, mt: 8, minWidth: 0 }}>
+      <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 }, mt: 8, minWidth: 0, '@media print': { mt: 0, p: 0 } }}>
         <Outlet />
       </Box>
       <ConfirmDialog
