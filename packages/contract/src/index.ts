@@ -22,3 +22,4 @@ export * from './csv.js';
 export * as legacy from './legacy/index.js';
 export * from './reminders.js';
 export * from './outcomes.js';
+export * from './phone.js';

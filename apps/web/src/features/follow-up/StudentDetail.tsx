@@ -23,6 +23,8 @@ import type { TFunction } from 'i18next';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
+import { EmailLink } from '../../components/ContactLinks';
+import { PhoneContact } from '../tickets/ContactActions';
 import { useStudentDetail } from './api';
 
 const STAGE_COLORS = ['success', 'warning', 'error'] as const;
@@ -100,8 +102,18 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
           </Stack>
           <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
             <Field label={t('followUp.columns.rut')}>{s.rut}</Field>
-            <Field label={t('followUp.columns.email')}>{s.email ?? t('followUp.detail.noEmail')}</Field>
-            <Field label={t('followUp.columns.phone')}>{s.phone ?? t('followUp.detail.noPhone')}</Field>
+            <Field label={t('followUp.columns.email')}>{s.email ? <EmailLink address={s.email} /> : t('followUp.detail.noEmail')}</Field>
+            <Field label={t('followUp.columns.phone')}>
+              {s.phone ? (
+                <PhoneContact
+                  number={s.phone}
+                  canLog={canWork}
+                  target={{ enrolmentId: s.id, course: d.course, name: s.name, lastName: s.lastName, rut: s.rut, classroom: s.classroom }}
+                />
+              ) : (
+                t('followUp.detail.noPhone')
+              )}
+            </Field>
             <Field label={t('followUp.detail.course')}>{d.course.description}</Field>
             <Field label={t('followUp.columns.classroom')}>{s.classroom ?? t('followUp.noClassroom')}</Field>
             <Field label={t('followUp.columns.lastAccess')}>

@@ -8,7 +8,7 @@ import { WaitingDialog } from '../../components/WaitingDialog';
 import { ApiError } from '../../lib/api';
 import { addAttempt, addAttempts, createTicket, createTickets, enrolmentOf, type EnrolmentInfo, type Ticket } from './api';
 import { StudentTickets } from './AttemptTimeline';
-import { errorText, Heading, Shell, useCreateForm, useFailure, type CourseRef } from './create/parts';
+import { errorText, Heading, Shell, useCreateForm, useFailure, type CourseRef, type CreatePreset } from './create/parts';
 import { RecipientsStep } from './create/RecipientsStep';
 import { noRecipientFilters, type RecipientFilters } from './create/recipients';
 import { RecipientsSummary } from './create/RecipientsSummary';
@@ -141,11 +141,23 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
 // ---------------------------------------------------------------------------------------------
 
 /** Many students of the course at once: one ticket each, with the same first attempt and mail. */
-export function CreateMassiveDialog({ course, onClose, initialSelection }: { course: CourseRef; onClose: () => void; /** Students chosen beforehand (e.g. in Seguimiento): the dialog opens on the ticket step. */ initialSelection?: number[] }) {
+export function CreateMassiveDialog({
+  course,
+  onClose,
+  initialSelection,
+  preset,
+}: {
+  course: CourseRef;
+  onClose: () => void;
+  /** Students chosen beforehand (e.g. in Seguimiento): the dialog opens on the ticket step. */
+  initialSelection?: number[];
+  /** Options chosen beforehand by catalogue key (a contact logged after a call or a WhatsApp message). */
+  preset?: CreatePreset;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const form = useCreateForm();
+  const form = useCreateForm(preset);
   const failed = useFailure(form);
   const mail = useTicketMail(form);
   const [step, setStep] = useState(initialSelection?.length ? 1 : 0);

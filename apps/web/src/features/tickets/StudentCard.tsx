@@ -2,10 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import EditIcon from '@mui/icons-material/Edit';
 import { studentUpdateSchema } from '@sigaf/contract';
 import { Avatar, Box, Dialog, DialogContent, DialogTitle, Grid, IconButton, LinearProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { initials } from '../../app/navigation';
+import { EmailLink, TelLink } from '../../components/ContactLinks';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { updateStudentContact, type EnrolmentInfo, type StudentContact, type StudentContactBody } from './api';
@@ -13,7 +14,7 @@ import { fullName, lastAccess } from './format';
 import { FormDialogActions } from '../../components/FormDialogActions';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
-function Line({ label, value, muted }: { label: string; value: string; muted?: boolean }) {
+function Line({ label, value, muted }: { label: string; value: ReactNode; muted?: boolean }) {
   return (
     <Box sx={{ display: 'flex', gap: 1, py: 0.25, minWidth: 0 }}>
       <Typography variant="body2" sx={{ color: 'text.secondary', minWidth: 120, flexShrink: 0 }}>
@@ -52,9 +53,9 @@ export function StudentCard({ enrolment, onEdited }: { enrolment: EnrolmentInfo;
           </Tooltip>
         )}
       </Box>
-      <Line label={t('tickets.student.email')} value={s.email || t('tickets.student.noEmail')} muted={!s.email} />
-      <Line label={t('tickets.student.mobile')} value={phone || t('tickets.student.noPhone')} muted={!phone} />
-      {s.mobile && s.phone && <Line label={t('tickets.student.phone')} value={s.phone} />}
+      <Line label={t('tickets.student.email')} value={s.email ? <EmailLink address={s.email} /> : t('tickets.student.noEmail')} muted={!s.email} />
+      <Line label={t('tickets.student.mobile')} value={phone ? <TelLink number={phone} /> : t('tickets.student.noPhone')} muted={!phone} />
+      {s.mobile && s.phone && <Line label={t('tickets.student.phone')} value={<TelLink number={s.phone} />} />}
       <Line label={t('tickets.student.classroom')} value={enrolment.classroom?.id ? enrolment.classroom.description : t('tickets.noClassroom')} muted={!enrolment.classroom?.id} />
       <Line label={t('tickets.student.lastAccess')} value={access || t('tickets.student.never')} muted={!access} />
       {onEdited && <StudentEditDialog open={editing} student={s} onClose={() => setEditing(false)} onSaved={(x) => {

@@ -17,10 +17,20 @@ export interface CourseRef {
   description: string;
 }
 
-/** The create form, with Estado "Abierto" and the signed-in user as operator chosen beforehand. */
-export function useCreateForm(): UseFormReturn<FormValues> {
+/** Catalogue values chosen beforehand, by key (e.g. the source of a contact logged from a call). */
+export interface CreatePreset {
+  source?: string;
+  type?: string;
+}
+
+/** The create form, with Estado "Abierto", the signed-in user as operator and the preset's values chosen beforehand. */
+export function useCreateForm(preset: CreatePreset = {}): UseFormReturn<FormValues> {
   const { user } = useSession();
   const statuses = useCatalogue('status');
+  const sources = useCatalogue('source');
+  const types = useCatalogue('type');
+  const sourceId = preset.source ? sources.data?.find((s) => s.key === preset.source)?.id : undefined;
+  const typeId = preset.type ? types.data?.find((s) => s.key === preset.type)?.id : undefined;
   const form = useForm<FormValues>({
     // The first attempt is validated only when ticked.
     resolver: ((values: FormValues, context: unknown, options: never) => zodResolver(createSchemaFor(values) as never)(values, context, options)) as never,
@@ -31,6 +41,10 @@ export function useCreateForm(): UseFormReturn<FormValues> {
   useEffect(() => {
     if (openId && form.getValues('status_ticket_id') === '') form.setValue('status_ticket_id', openId);
   }, [openId, form]);
+  useEffect(() => {
+    if (sourceId && form.getValues('source_ticket_id') === '') form.setValue('source_ticket_id', sourceId);
+    if (typeId && form.getValues('type_ticket_id') === '') form.setValue('type_ticket_id', typeId);
+  }, [sourceId, typeId, form]);
   return form;
 }
 
