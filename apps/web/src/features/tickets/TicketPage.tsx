@@ -29,12 +29,12 @@ export default function TicketPage() {
   // The table is rebuilt only for an address this page did not write itself (a dashboard link).
   const written = useRef<string | null>(null);
   const tableKey = useRef(link.key);
-  if (params.toString() !== written.current) tableKey.current = link.key;
+  if (link.key !== written.current) tableKey.current = link.key;
   const writeAddress = (courseId: number | null, filters: TicketLinkFilters = {}) => {
     const q = new URLSearchParams(courseId ? ticketListHref(courseId, filters).split('?')[1] : '');
     const ticket = params.get('ticket');
     if (ticket) q.set('ticket', ticket);
-    written.current = q.toString();
+    written.current = readTicketLink(q).key;
     setParams(q, { replace: true });
   };
   const chooseCourse = (c: CourseOption | null) => {
