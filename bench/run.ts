@@ -19,6 +19,7 @@ import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
 import { loadBench, type LoadRow } from './load.js';
 import { uploadsBench } from './uploads.js';
+import { staffStepsBench } from './staff-steps.js';
 import { webBench } from './web.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -50,6 +51,8 @@ const benches: Bench[] = [
   { name: 'import', run: importBench },
   { name: 'uploads', run: uploadsBench },
   { name: 'legacy', run: () => legacyImportBench(quick) },
+  // What staff wait for on a normal course: a small import's preview, the ticket report, Estadística (bench/staff-steps.ts).
+  { name: 'steps', run: () => staffStepsBench(quick) },
   { name: 'moodle', run: moodleSyncBench },
   { name: 'web', run: webBench },
   {
