@@ -110,6 +110,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   it('Mi agenda: most urgent first with the RUT, a card, and a mail that names its recipient and counts as a contact; no sideways scroll at 1366×768', async () => {
     await page.goto('/my/agenda');
     const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
+    const answer = (await call('GET', '/agenda/students?perPage=50')).body;
+    expect(answer._data.collections.length, JSON.stringify(answer).slice(0, 600)).toBeGreaterThan(1);
     await section.getByRole('columnheader', { name: 'RUT' }).waitFor({ timeout: 30_000 });
     const before = (await call('GET', '/agenda/students?perPage=50')).body._data.collections.map((c: Json) => c.properties) as Json[];
     expect(before.length).toBeGreaterThan(1);
@@ -118,6 +120,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     const first = before[0]!;
     await section.getByRole('gridcell', { name: first.rut }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    // The administrator's header keeps its text readable beside the operator picker and buttons.
+    expect((await page.getByTestId('agenda-intro').boundingBox())!.width).toBeGreaterThanOrEqual(320);
     await screenshot(page, 'agenda-at-risk');
 
     // Ver ficha: the student's card, with the mobile as a tel: link and a WhatsApp button.
@@ -169,6 +173,15 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     await expect.poll(async () => (await call('GET', '/agenda/students?perPage=50')).body._data.collections.some((c: Json) => c.properties.enrolmentId === target.enrolmentId)).toBe(false);
     await section.getByRole('gridcell', { name: target.rut }).waitFor({ state: 'detached' });
   }, 120_000);
+
+  it('at 1366×768 the follow-up and ticket screens do not scroll sideways', async () => {
+    for (const path of ['/my/seguimiento-alumnos', '/my/ticket']) {
+      await page.goto(path);
+      await openCourse();
+      await page.getByRole('grid').first().waitFor({ timeout: 30_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
+    }
+  }, 90_000);
 
   it('reassigning an operator’s work asks first and can be undone', async () => {
     await page.goto('/my/agenda');

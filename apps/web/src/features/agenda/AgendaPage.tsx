@@ -169,8 +169,9 @@ export default function AgendaPage() {
   );
   return (
     <PageCard title={t('agenda.title')} icon={<EventNoteIcon />}>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mt: 1 }}>
-        <Typography color="text.secondary" sx={{ flex: 1 }}>
+      {/* The controls wrap below the text rather than squeeze it (an administrator has three). */}
+      <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 2, mt: 1 }}>
+        <Typography color="text.secondary" data-testid="agenda-intro" sx={{ flex: '1 1 360px', minWidth: { xs: '100%', sm: 320 } }}>
           {tutor ? t('agenda.tutorIntro') : t('agenda.intro')}
         </Typography>
         {!tutor && <DigestSwitch />}
