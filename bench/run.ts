@@ -17,6 +17,7 @@ import { growthBench } from './growth.js';
 import { importBench } from './import.js';
 import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
+import { outcomesBench } from './outcomes.js';
 import { loadBench, type LoadRow } from './load.js';
 import { uploadsBench } from './uploads.js';
 import { staffStepsBench } from './staff-steps.js';
@@ -54,6 +55,7 @@ const benches: Bench[] = [
   // What staff wait for on a normal course: a small import's preview, the ticket report, Estadística (bench/staff-steps.ts).
   { name: 'steps', run: () => staffStepsBench(quick) },
   { name: 'moodle', run: moodleSyncBench },
+  { name: 'outcomes', run: () => outcomesBench(quick) },
   { name: 'web', run: webBench },
   {
     name: 'load',

@@ -25,20 +25,28 @@ export interface AttemptFilter {
   settled?: boolean;
 }
 
-/** What each dimension groups attempts by, as SQL over `o` (the attempts' outcomes) and `t` (their tickets). */
-const GROUP_SQL: Record<OutcomeDimension, { key: RawBuilder<unknown>; label: RawBuilder<unknown>; join: RawBuilder<unknown> }> = {
-  all: { key: sql`'all'`, label: sql`null::text`, join: sql`` },
-  type: { key: sql`t.type_ticket_id::text`, label: sql`x.description`, join: sql`join type_tickets x on x.id = t.type_ticket_id` },
-  source: { key: sql`t.source_ticket_id::text`, label: sql`x.description`, join: sql`join source_tickets x on x.id = t.source_ticket_id` },
-  motive: { key: sql`t.motive_ticket_id::text`, label: sql`x.description`, join: sql`join motive_tickets x on x.id = t.motive_ticket_id` },
-  operator: { key: sql`o.operator_id::text`, label: sql`x.name`, join: sql`join users x on x.id = o.operator_id` },
-  hour: { key: sql`lpad(extract(hour from ${local(sql`o.at`)})::text, 2, '0')`, label: sql`null::text`, join: sql`` },
-  weekday: { key: sql`extract(isodow from ${local(sql`o.at`)})::text`, label: sql`null::text`, join: sql`` },
-  idle: { key: sql`o.idle`, label: sql`null::text`, join: sql`` },
+/** What each dimension groups attempts by (its key), as SQL over `g` (an attempt's outcome and its ticket's catalogue values). */
+const GROUP_KEY: Record<OutcomeDimension, RawBuilder<unknown>> = {
+  all: sql`'all'`,
+  type: sql`g.type_ticket_id::text`,
+  source: sql`g.source_ticket_id::text`,
+  motive: sql`g.motive_ticket_id::text`,
+  operator: sql`g.operator_id::text`,
+  hour: sql`lpad(extract(hour from ${local(sql`g.at`)})::text, 2, '0')`,
+  weekday: sql`extract(isodow from ${local(sql`g.at`)})::text`,
+  idle: sql`g.idle`,
 };
+
+/** A group's name where it has one: the catalogue value or the operator's name. */
+const GROUP_LABEL = sql`case c.dim
+    when 'type' then (select x.description from type_tickets x where x.id = c.key::int)
+    when 'source' then (select x.description from source_tickets x where x.id = c.key::int)
+    when 'motive' then (select x.description from motive_tickets x where x.id = c.key::int)
+    when 'operator' then (select x.name from users x where x.id = c.key::int) end`;
 
 /** One group's figures: contacts, re-engaged within 7 days, progress gained within 7 days; the same for its baseline. */
 export interface OutcomeGroupRow {
+  dim: OutcomeDimension;
   key: string;
   label: string | null;
   n: number;
@@ -120,44 +128,61 @@ export class OutcomeRepository {
   }
 
   /**
-   * The report's groups of one dimension over the attempts whose 7 days have passed. The
-   * baseline of a group: the students of the same courses, on the same days, in the same idle
-   * group as its contacts, with no attempt from 7 days before to 7 days after that day; measured
-   * from the start of that day. One query.
+   * The report's groups of these dimensions over the attempts whose 7 days have passed, in one
+   * statement: each attempt's outcome and each population figure is computed once, and grouped
+   * for every dimension. The baseline of a group: the students of the same courses, on the same
+   * days, in the same idle group as its contacts, with no attempt from 7 days before to 7 days
+   * after that day; measured from the start of that day. The CTEs are materialised so that the
+   * population of a course's day is computed once, not once per stratum that joins it.
    */
-  async groups(dim: OutcomeDimension, f: AttemptFilter): Promise<OutcomeGroupRow[]> {
-    const g = GROUP_SQL[dim];
-    const dayStart = sql`(k.day::timestamp at time zone ${APP_TIME_ZONE})`;
-    const { rows } = await sql<OutcomeGroupRow>`
+  async groups(dims: readonly OutcomeDimension[], f: AttemptFilter): Promise<OutcomeGroupRow[]> {
+    return (await this.groupsQuery(dims, f).execute(this.db)).rows;
+  }
+
+  /** The statement of groups() (the benchmark explains it). */
+  groupsQuery(dims: readonly OutcomeDimension[], f: AttemptFilter) {
+    const keys = sql.join(dims.map((d) => sql`(${d}, ${GROUP_KEY[d]})`));
+    return sql<OutcomeGroupRow>`
       with o as (${this.outcomes({ ...f, settled: true })}),
-      g as (
-        select ${g.key} as key, ${g.label} as label, o.course_id, o.day, o.idle,
+      g as materialized (
+        select o.*, t.type_ticket_id, t.source_ticket_id, t.motive_ticket_id,
           o.first_access_after <= o.at + interval '7 days' as accessed, o.progress_7 - o.progress_before as gain
-        from o join tickets t on t.id = o.ticket_id ${g.join}
+        from o join tickets t on t.id = o.ticket_id
+      ),
+      keyed as materialized (
+        select v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain
+        from g cross join lateral (values ${keys}) as v (dim, key)
       ),
       contacts as (
-        select key, max(label) as label, count(*)::int as n, count(*) filter (where accessed)::int as accessed,
-          count(gain)::int as gain_n, avg(gain)::float8 as gain
-        from g group by key
+        select dim, key, count(*)::int as n, count(*) filter (where accessed)::int as accessed, count(gain)::int as gain_n, avg(gain)::float8 as gain
+        from keyed group by dim, key
       ),
-      strata as (select distinct course_id, day, idle from g where idle <> 'unknown'),
-      days as (select distinct course_id, day from strata),
-      population as (
-        select k.course_id, k.day, ${idleGroup(sql`true`, sql`b.last_access`, dayStart)} as idle,
-          (select min(h.last_access) from enrolment_progress_history h
-            where h.enrolment_id = e.id and h.recorded_at > ${dayStart} and h.last_access > ${dayStart}) <= ${dayStart} + interval '7 days' as accessed,
-          (select h.progress from enrolment_progress_history h where h.enrolment_id = e.id and h.recorded_at <= ${dayStart} + interval '7 days'
-            order by h.recorded_at desc limit 1) - b.progress as gain
+      strata as materialized (select distinct course_id, day, idle from g where idle <> 'unknown'),
+      days as materialized (
+        select distinct course_id, day, (day::timestamp at time zone ${APP_TIME_ZONE}) as start from strata
+      ),
+      contacted as materialized (
+        select distinct t2.course_registered_user_id as enrolment_id, d2.created_at as at
+        from ticket_details d2 join tickets t2 on t2.id = d2.ticket_id
+        where d2.created_at > (select min(start) from days) - interval '7 days' and d2.created_at < (select max(start) from days) + interval '8 days'
+          and t2.course_id in (select course_id from days)
+      ),
+      population as materialized (
+        select k.course_id, k.day, ${idleGroup(sql`true`, sql`b.last_access`, sql`k.start`)} as idle,
+          b.first_after <= k.start + interval '7 days' as accessed, b.progress_7 - b.progress as gain
         from days k
         join course_registered_users e on e.course_id = k.course_id
         join profiles p on p.id = e.profile_id and p.key = 'student'
         cross join lateral (
-          select h.progress, h.last_access from enrolment_progress_history h
-          where h.enrolment_id = e.id and h.recorded_at <= ${dayStart} order by h.recorded_at desc limit 1
+          select (array_agg(h.progress order by h.recorded_at desc) filter (where h.recorded_at <= k.start))[1] as progress,
+            (array_agg(h.last_access order by h.recorded_at desc) filter (where h.recorded_at <= k.start))[1] as last_access,
+            bool_or(h.recorded_at <= k.start) as known,
+            min(h.last_access) filter (where h.recorded_at > k.start and h.last_access > k.start) as first_after,
+            (array_agg(h.progress order by h.recorded_at desc) filter (where h.recorded_at <= k.start + interval '7 days'))[1] as progress_7
+          from enrolment_progress_history h where h.enrolment_id = e.id
         ) b
-        where not exists (
-          select 1 from tickets t2 join ticket_details d2 on d2.ticket_id = t2.id
-          where t2.course_registered_user_id = e.id and d2.created_at > ${dayStart} - interval '7 days' and d2.created_at < ${dayStart} + interval '8 days'
+        where b.known and not exists (
+          select 1 from contacted c where c.enrolment_id = e.id and c.at > k.start - interval '7 days' and c.at < k.start + interval '8 days'
         )
       ),
       stratum as (
@@ -167,15 +192,14 @@ export class OutcomeRepository {
         group by 1, 2, 3
       ),
       base as (
-        select x.key, sum(st.n)::int as n, sum(st.accessed)::int as accessed, sum(st.gain_sum) / nullif(sum(st.gain_n), 0) as gain
-        from (select distinct key, course_id, day, idle from g) x
+        select x.dim, x.key, sum(st.n)::int as n, sum(st.accessed)::int as accessed, sum(st.gain_sum) / nullif(sum(st.gain_n), 0) as gain
+        from (select distinct dim, key, course_id, day, idle from keyed) x
         join stratum st on st.course_id = x.course_id and st.day = x.day and st.idle = x.idle
-        group by x.key
+        group by x.dim, x.key
       )
-      select c.key, c.label, c.n, c.accessed, c.gain_n, c.gain,
+      select c.dim, c.key, ${GROUP_LABEL} as label, c.n, c.accessed, c.gain_n, c.gain,
         coalesce(b.n, 0) as base_n, coalesce(b.accessed, 0) as base_accessed, b.gain::float8 as base_gain
-      from contacts c left join base b on b.key = c.key
-      order by c.key`.execute(this.db);
-    return rows;
+      from contacts c left join base b on b.dim = c.dim and b.key = c.key
+      order by c.dim, c.key`;
   }
 }

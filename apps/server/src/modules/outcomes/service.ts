@@ -107,12 +107,12 @@ export class OutcomeService {
     return { courseId: q.course_id ?? null, userId, from, to, bounds };
   }
 
-  /** The effectiveness report: every dimension's groups (one query each). */
+  /** The effectiveness report: every dimension's groups (one statement). */
   async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
     const s = await this.scope(q, actor);
     const filter = { courseId: s.courseId ?? undefined, operatorId: s.userId ?? undefined, from: s.bounds.from, to: s.bounds.to };
-    const dimensions = {} as OutcomeReport['dimensions'];
-    for (const dim of OUTCOME_DIMENSIONS) dimensions[dim] = (await this.repo.groups(dim, filter)).map(presentGroup);
+    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, filter);
+    const dimensions = Object.fromEntries(OUTCOME_DIMENSIONS.map((d) => [d, rows.filter((r) => r.dim === d).map(presentGroup)])) as OutcomeReport['dimensions'];
     return { courseId: s.courseId, userId: s.userId, from: s.from, to: s.to, dimensions };
   }
 
@@ -126,8 +126,9 @@ export class OutcomeService {
     const from = new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS);
     const best = (rows: OutcomeGroupRow[]) =>
       rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
-    const channel = best(await this.repo.groups('type', { courseId, from }));
-    const hour = best(await this.repo.groups('hour', { courseId, from }));
+    const rows = await this.repo.groups(['type', 'hour'], { courseId, from });
+    const channel = best(rows.filter((r) => r.dim === 'type'));
+    const hour = best(rows.filter((r) => r.dim === 'hour'));
     return {
       courseId,
       channel: channel ? { key: channel.key, label: channel.label ?? channel.key, rate: channel.accessed / channel.n, n: channel.n } : null,
