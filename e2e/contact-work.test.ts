@@ -181,6 +181,16 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       await page.getByRole('grid').first().waitFor({ timeout: 30_000 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
     }
+    // On a phone the app bar's title is the short name, on one line.
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto('/my/agenda');
+      const title = page.getByTestId('app-title');
+      await title.getByText('SIGAF', { exact: true }).waitFor();
+      expect((await title.boundingBox())!.height).toBeLessThan(32);
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
   }, 90_000);
 
   it('reassigning an operator’s work asks first and can be undone', async () => {

@@ -150,8 +150,14 @@ export default function MyLayout() {
           <IconButton edge="start" aria-label={t('app.toggleMenu')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : setOpen(!open))} sx={{ mr: 1 }}>
             <MenuIcon />
           </IconButton>
-          <Typography variant="h6" component="div" color="primary" sx={{ flexGrow: 1, fontSize: { xs: 12, sm: 16, md: 18 }, fontWeight: 600 }}>
-            {APP_TITLE.toUpperCase()}
+          {/* The whole name from a laptop's width; on a phone or a tablet, the short one on one line. */}
+          <Typography variant="h6" component="div" color="primary" data-testid="app-title" sx={{ flexGrow: 1, minWidth: 0, fontSize: { xs: 16, md: 18 }, fontWeight: 600 }}>
+            <Box component="span" sx={{ display: { xs: 'none', md: 'inline' } }}>
+              {APP_TITLE.toUpperCase()}
+            </Box>
+            <Box component="span" sx={{ display: { xs: 'inline', md: 'none' } }}>
+              {t('app.short')}
+            </Box>
           </Typography>
           <ReminderBadge />
           <LanguageSwitch />
