@@ -181,6 +181,16 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       await page.getByRole('grid').first().waitFor({ timeout: 30_000 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
     }
+    // Seguimiento's pickers stay inside their card, also on a smaller laptop with the menu open.
+    for (const width of [1366, 1024]) {
+      await page.setViewportSize({ width, height: 768 });
+      await page.goto('/my/seguimiento-alumnos');
+      const pickers = page.getByTestId('follow-up-pickers');
+      await pickers.getByRole('combobox').last().waitFor();
+      const card = (await pickers.boundingBox())!;
+      const room = (await pickers.getByRole('combobox').last().boundingBox())!;
+      expect(room.x + room.width, `${width} px`).toBeLessThanOrEqual(card.x + card.width);
+    }
     // On a phone the app bar's title is the short name, on one line.
     await page.setViewportSize({ width: 390, height: 844 });
     try {

@@ -110,8 +110,9 @@ export default function FollowUpPage() {
 
   return (
     <PageCard title={t('nav.followUp')} icon={<GroupsIcon />}>
-      <Paper variant="outlined" sx={{ p: 2, bgcolor: 'grey.50' }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+      <Paper variant="outlined" sx={{ p: 2, bgcolor: 'grey.50' }} data-testid="follow-up-pickers">
+        {/* The pickers wrap inside their card when it is narrow (a 1366 px screen with the menu open, a phone). */}
+        <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 2 }}>
           <TextField
             select
             label={t('course.category')}
@@ -120,7 +121,7 @@ export default function FollowUpPage() {
               setCategoryId(Number(e.target.value));
               chooseCourse(null);
             }}
-            sx={{ minWidth: 220 }}
+            sx={{ flex: '1 1 220px', minWidth: { xs: '100%', sm: 220 } }}
           >
             {categories.map((c) => (
               <MenuItem key={c.id} value={c.id}>
@@ -134,7 +135,7 @@ export default function FollowUpPage() {
             value={course?.id ?? ''}
             disabled={category === ''}
             onChange={(e) => chooseCourse(Number(e.target.value))}
-            sx={{ minWidth: 260 }}
+            sx={{ flex: '1 1 260px', minWidth: { xs: '100%', sm: 260 } }}
           >
             {(courses.data ?? [])
               .filter((c) => c.category.id === category)
@@ -150,7 +151,7 @@ export default function FollowUpPage() {
             value={room}
             disabled={!course || !rooms.length}
             onChange={(e) => setClassroomId(e.target.value === '' ? '' : Number(e.target.value))}
-            sx={{ minWidth: 220 }}
+            sx={{ flex: '1 1 220px', minWidth: { xs: '100%', sm: 220 } }}
             slotProps={{ select: { displayEmpty: !isTutor && canReadCourse }, inputLabel: { shrink: true } }}
           >
             {!isTutor && canReadCourse && <MenuItem value="">{t('followUp.allClassrooms')}</MenuItem>}
