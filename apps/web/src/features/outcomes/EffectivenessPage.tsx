@@ -45,7 +45,8 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
   const { t } = useTranslation();
   const cols = ['group', 'n', 'rate', 'interval', 'gain', 'baseN', 'baseRate', 'baseGain'] as const;
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // Focusable, so that a keyboard can scroll a table wider than the screen.
+    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
       <Table size="small" aria-label={caption}>
         <TableHead>
           <TableRow>
@@ -58,7 +59,7 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
         </TableHead>
         <TableBody>
           {groups.map((g, i) => (
-            <TableRow key={g.key} sx={g.small ? { '& td': { color: 'text.disabled' } } : undefined}>
+            <TableRow key={g.key} sx={g.small ? { bgcolor: 'action.hover', '& td': { color: 'text.secondary' } } : undefined}>
               <TableCell>
                 {names[i]}
                 {g.small && <Chip size="small" variant="outlined" label={t('outcomes.small')} sx={{ ml: 1, color: 'text.secondary' }} />}
