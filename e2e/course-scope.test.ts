@@ -92,7 +92,7 @@ describeE2E('a working day: operator scope, finding a student, the current cours
     return page;
   }
 
-  const countOf = async (page: Page, label: string) => Number(await page.getByRole('group', { name: label }).getByTestId('count-value').textContent());
+  const countOf = async (page: Page, label: string) => Number(await page.getByRole('group', { name: label, exact: true }).getByTestId('count-value').textContent());
   const shown = (page: Page, label: string) => page.getByRole('combobox', { name: label }).first().textContent();
 
   beforeAll(async () => {
@@ -132,10 +132,18 @@ describeE2E('a working day: operator scope, finding a student, the current cours
     await page.goto('/my/estadistica');
     // One category: it is chosen already.
     await expect.poll(() => shown(page, 'Categorías'), WAIT).toContain(CATEGORY);
+    // The course's figures come in one answer, not one call per chart.
+    const figures: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url()).pathname;
+      if (/^\/api\/v2\/(tickets\/\d+\/|course-registered-users\/\d+\/|dashboard\/)/.test(url)) figures.push(url);
+    });
     await page.getByRole('combobox', { name: 'Cursos' }).click();
     await page.getByRole('option', { name: 'Curso Alfa' }).click();
     await page.getByTestId('operator-scope').getByText(/cuentan todos los tickets del curso/).waitFor();
     await expect.poll(() => countOf(page, 'Tickets abiertos'), WAIT).toBe(3);
+    await page.getByRole('figure').first().waitFor();
+    expect(figures).toEqual([`/api/v2/dashboard/courses/${courses.alfa}`]);
     await page.getByRole('group', { name: 'Tickets abiertos' }).getByRole('button').click();
     await page.getByText('Tickets encontrados: 1').waitFor();
     await page.getByTestId('own-tickets-only').getByText(/Usted ve solo sus tickets/).waitFor();

@@ -214,3 +214,17 @@ export interface SetupProgress {
   /** Active operators and tutors. */
   staff: number;
 }
+
+/**
+ * Estadística's whole course in one answer (GET /api/v2/dashboard/courses/:id): the four ticket
+ * counts (keyed as their count routes), the student card and every chart (keyed as the web
+ * client's chart paths), each the very value its own route answers.
+ */
+export interface CourseOverview {
+  counts: Record<'total' | 'last-day' | 'open' | 'close', number>;
+  card: FollowStudentCard;
+  charts: Record<
+    'source' | 'type' | 'status' | 'priority' | 'motive' | 'age' | 'statusOperator' | 'statusMotive' | 'studentStatus' | 'lastAccess' | 'progress' | 'progressDone',
+    ChartData
+  >;
+}

@@ -41,6 +41,9 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
   const follow = { access: PERMISSIONS.followUpRead };
   const tags = ['dashboard'];
 
+  // Estadística's whole course in one answer (this product's client; the routes below stay for the original's).
+  app.get('/dashboard/courses/:id', { config: dash, schema: { tags, params: idParams } }, async (request) => ok(await dashboard.courseOverview(request.params.id)));
+
   // Bare integers: the body is the count itself.
   const counts: Record<string, TicketCount> = { total: 'total', 'last-day': 'today', open: 'open', close: 'closed' };
   for (const [segment, kind] of Object.entries(counts)) {

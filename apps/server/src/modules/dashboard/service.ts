@@ -11,6 +11,7 @@ import {
   STUDENT_STATES,
   ticketAgeText,
   type ChartData,
+  type CourseOverview,
   type DailyTicketCard,
   type DailyTicketCharts,
   type FollowStudentCard,
@@ -141,6 +142,26 @@ export class DashboardService {
 
   async statusMotiveChart(courseId: number): Promise<ChartData> {
     return openClosed(await this.repo.statusPerMotive(courseId));
+  }
+
+  /** Estadística's whole course in one answer: the same values its 17 routes give one by one. */
+  async courseOverview(courseId: number): Promise<CourseOverview> {
+    const scope = this.wholeCourse(courseId);
+    const [total, lastDay, open, close, card] = await Promise.all([
+      this.ticketCount(courseId, 'total'), this.ticketCount(courseId, 'today'), this.ticketCount(courseId, 'open'), this.ticketCount(courseId, 'closed'), this.card(scope),
+    ]);
+    const [source, type, status, priority, motive, age, statusOperator, statusMotive] = await Promise.all([
+      this.catalogueChart(courseId, 'source'), this.catalogueChart(courseId, 'type'), this.catalogueChart(courseId, 'status'), this.catalogueChart(courseId, 'priority'),
+      this.motiveChart(courseId), this.ageChart(courseId), this.statusOperatorChart(courseId), this.statusMotiveChart(courseId),
+    ]);
+    const [studentStatus, lastAccess, progress, progressDone] = await Promise.all([
+      this.statusChart(scope), this.loggedTimeChart(scope), this.progressChart(scope, 'graded'), this.progressChart(scope, 'completed'),
+    ]);
+    return {
+      counts: { total, 'last-day': lastDay, open, close },
+      card,
+      charts: { source, type, status, priority, motive, age, statusOperator, statusMotive, studentStatus, lastAccess, progress, progressDone },
+    };
   }
 
   // Enrolled students --------------------------------------------------------------------------

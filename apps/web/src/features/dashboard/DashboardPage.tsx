@@ -8,7 +8,8 @@ import InsightsIcon from '@mui/icons-material/Insights';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
-import { Alert, Box, Grid, Paper, Typography } from '@mui/material';
+import { Alert, Box, Grid, LinearProgress, Paper, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { APP_TIME_ZONE, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -21,7 +22,7 @@ import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import { ProgressEmpty } from './ProgressEmpty';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
-import { coursePaths } from './prefetch';
+import { coursePaths, overviewQuery } from './prefetch';
 
 
 /** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
@@ -34,7 +35,15 @@ const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
 const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />;
 const Section = PageSection;
 
+/** Estadística's figures arrive in one answer (overviewQuery); until then, nothing asks for them one by one. */
 function CourseDashboard({ courseId }: { courseId: number }) {
+  const { t } = useTranslation();
+  const overview = useQuery(overviewQuery(courseId));
+  if (overview.isPending) return <LinearProgress sx={{ mt: 3 }} aria-label={t('app.loading')} />;
+  return <CourseFigures courseId={courseId} />;
+}
+
+function CourseFigures({ courseId }: { courseId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const counts = {
