@@ -24,7 +24,7 @@ describe('simulated answers to contacts', () => {
     const contact = from + 3 * DAY + 10 * H;
     const rows = simulateStudent(fixed(0), from, from + 10 * DAY, [{ at: contact, channel: 'phone' }]);
     // Every draw is 0: a return on their own each day at day − 1 h (0 points), and the answer to the contact 2 hours after it.
-    const gains = rows.slice(1).map((r, i) => [r.at, r.progress - rows[i]!.progress]);
+    const gains = rows.slice(1).map((r, i): [number, number] => [r.at, r.progress - rows[i]!.progress]);
     expect(gains.filter(([, g]) => g > 0)).toEqual([[from + 4 * DAY, 4]]);
     expect(rows.find((r) => r.at === from + 4 * DAY)!.lastAccess).toBe(from + 4 * DAY - H);
   });
