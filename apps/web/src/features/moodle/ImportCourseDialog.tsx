@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { importMoodleCourse, useMoodleCategories, useMoodleCourses, usePlatforms } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /** Import a course from Moodle, by its id or by browsing Moodle's categories: links (or creates) the local category and course. */
 export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -38,6 +39,8 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
   const [idError, setIdError] = useState<string | null>(null);
   const [category, setCategory] = useState<MoodleCategoryItem | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  // A typed Moodle course id is not dropped without asking.
+  const { close, guard } = useDiscardGuard(open && moodleId.trim() !== '', onClose);
   const categories = useMoodleCategories(platformId, open && tab === 'browse');
   const courses = useMoodleCourses(platformId, category?.id ?? null);
 
@@ -85,7 +88,7 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
 
   const loadError = categories.error instanceof ApiError ? categories.error.message : courses.error instanceof ApiError ? courses.error.message : null;
   return (
-    <Dialog open={open} onClose={busy !== null ? undefined : onClose} fullWidth maxWidth="md" aria-labelledby="moodle-import-title">
+    <Dialog open={open} onClose={busy !== null ? undefined : close} fullWidth maxWidth="md" aria-labelledby="moodle-import-title">
       <DialogTitle id="moodle-import-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.import.title')}
       </DialogTitle>
@@ -160,10 +163,11 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy !== null}>
+        <Button onClick={close} disabled={busy !== null}>
           {t('common.close')}
         </Button>
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }

@@ -15,6 +15,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
 import { StudentForm } from './StudentForm';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 function formatDate(iso: string | null, never: string) {
   return iso ? new Date(iso).toLocaleString('es-CL', { timeZone: 'America/Santiago' }) : never;
@@ -70,6 +71,8 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
   const queryClient = useQueryClient();
   const [course, setCourse] = useCurrentCourse();
   const [removing, setRemoving] = useState<EnrolmentProps | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const { close, guard } = useDiscardGuard(dirty, onClose);
   const enrolments = useQuery({ queryKey: ['student-enrolments', student.id], queryFn: () => studentEnrolments(student.id) });
   const fail = (err: unknown) => notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
   const reload = () => Promise.all([enrolments.refetch(), queryClient.invalidateQueries({ queryKey: ['students'] })]);
@@ -78,6 +81,7 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
     try {
       const res = await updateStudent(student.id, values);
       notify(res.message);
+      setDirty(false); // saved: closing asks nothing
       await reload();
     } catch (err) {
       fail(err);
@@ -86,13 +90,13 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
   };
 
   return (
-    <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="student-dialog-title">
+    <Dialog open onClose={close} maxWidth="md" fullWidth aria-labelledby="student-dialog-title">
       <DialogTitle id="student-dialog-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('students.editStudent')}: {student.name} {student.lastName}
       </DialogTitle>
       <DialogContent sx={{ pt: 3 }}>
         <Box sx={{ pt: 2 }}>
-          <StudentForm student={student} submitLabel={t('common.save')} onSubmit={save} />
+          <StudentForm student={student} submitLabel={t('common.save')} onSubmit={save} onDirtyChange={setDirty} />
         </Box>
         <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3 }}>
           {t('students.enrolments')}
@@ -154,8 +158,9 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('common.close')}</Button>
+        <Button onClick={close}>{t('common.close')}</Button>
       </DialogActions>
+      {guard}
       <ConfirmDialog
         open={Boolean(removing)}
         message={t('students.removeConfirm', { name: `${student.name} ${student.lastName}`, course: removing?.course.description ?? '' })}

@@ -26,23 +26,27 @@ export function studentValues(s: Partial<StudentProps> | null, rut = ''): Record
 }
 
 /** The student's personal and school data, validated with the server's own schema. */
-export function StudentForm({ student, rut, submitLabel, onSubmit, readOnlyRut }: {
+export function StudentForm({ student, rut, submitLabel, onSubmit, readOnlyRut, onDirtyChange }: {
   student: Partial<StudentProps> | null;
+  /** Told whether the form holds unsaved changes (a dialog around it asks before closing). */
+  onDirtyChange?: (dirty: boolean) => void;
   rut?: string;
   submitLabel: string;
   readOnlyRut?: boolean;
   onSubmit: (values: Record<string, string>) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const { control, handleSubmit, reset, setError, formState } = useForm<Record<string, string>>({
+  const { control, handleSubmit, reset, getValues, setError, formState } = useForm<Record<string, string>>({
     resolver: zodResolver(studentCreateSchema) as never,
     mode: 'onTouched',
     defaultValues: studentValues(student, rut),
   });
   useEffect(() => reset(studentValues(student, rut)), [student, rut, reset]);
+  useEffect(() => onDirtyChange?.(formState.isDirty), [formState.isDirty, onDirtyChange]);
   const submit = handleSubmit(async (v) => {
     try {
       await onSubmit(v);
+      reset(getValues()); // saved: what the fields hold is the new starting point
     } catch (err) {
       if (err instanceof ApiError) for (const [k, m] of Object.entries(err.fieldErrors)) setError(k, { message: m[0] });
     }

@@ -10,6 +10,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { SendMailDialog } from '../mail';
 import { bulkTickets, deleteTickets, useOperators, type Operator, type Refused } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 type Pending = 'close' | 'assign' | 'delete' | 'mail' | null;
 
@@ -25,6 +26,8 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
   const [operator, setOperator] = useState<Operator | null>(null);
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<Refused[]>([]);
+  // An operator chosen for the reassignment is not dropped without asking.
+  const assign = useDiscardGuard(pending === 'assign' && operator !== null, () => setPending(null));
 
   const run = async (call: () => Promise<{ message: string; _data: { refused: Refused[] } }>) => {
     setBusy(true);
@@ -86,7 +89,7 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
         onCancel={() => setPending(null)}
         onConfirm={() => run(() => deleteTickets(ids))}
       />
-      <Dialog open={pending === 'assign'} onClose={busy ? undefined : () => setPending(null)} fullWidth maxWidth="xs" aria-labelledby="assign-title">
+      <Dialog open={pending === 'assign'} onClose={busy ? undefined : assign.close} fullWidth maxWidth="xs" aria-labelledby="assign-title">
         <DialogTitle id="assign-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
           {t('tickets.bulk.assignTitle')}
         </DialogTitle>
@@ -111,7 +114,7 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
             />
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => setPending(null)} disabled={busy}>
+            <Button onClick={assign.close} disabled={busy}>
               {t('common.cancel')}
             </Button>
             <Button type="submit" variant="contained" disabled={busy || !operator}>
@@ -119,6 +122,7 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
             </Button>
           </DialogActions>
         </form>
+        {assign.guard}
       </Dialog>
       <RefusedDialog refused={refused} codeOf={codeOf} onClose={() => setRefused([])} />
       {pending === 'mail' && (

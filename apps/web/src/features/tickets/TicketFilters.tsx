@@ -34,6 +34,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { deletePreset, savePreset, useCatalogue, useOperators, usePresets, type CatalogueName, type FilterPreset, type TicketFilterValues } from './api';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /** The list filters (sent to the server), with the less used ones folded away, and saved presets. */
 
@@ -181,6 +182,8 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
   const [nameError, setNameError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [removing, setRemoving] = useState<FilterPreset | null>(null);
+  // A typed filter name is not dropped without asking.
+  const namingGuard = useDiscardGuard(naming && name.trim() !== '', () => setNaming(false));
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets', 'presets'] });
 
   const save = async () => {
@@ -259,7 +262,7 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
           <ListItemText>{t('tickets.presets.save')}</ListItemText>
         </MenuItem>
       </Menu>
-      <Dialog open={naming} onClose={saving ? undefined : () => setNaming(false)} fullWidth maxWidth="xs" aria-labelledby="preset-title">
+      <Dialog open={naming} onClose={saving ? undefined : namingGuard.close} fullWidth maxWidth="xs" aria-labelledby="preset-title">
         <DialogTitle id="preset-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
           {t('tickets.presets.saveTitle')}
         </DialogTitle>
@@ -286,7 +289,7 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
             />
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => setNaming(false)} disabled={saving}>
+            <Button onClick={namingGuard.close} disabled={saving}>
               {t('common.cancel')}
             </Button>
             <Button type="submit" variant="contained" disabled={saving}>
@@ -294,6 +297,7 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
             </Button>
           </DialogActions>
         </form>
+        {namingGuard.guard}
       </Dialog>
       <ConfirmDialog open={Boolean(removing)} message={t('tickets.presets.deleteConfirm', { name: removing?.name ?? '' })} onCancel={() => setRemoving(null)} onConfirm={remove} />
     </>
