@@ -122,9 +122,9 @@ export const RESOURCES: readonly ResourceDecl[] = [
       { name: 'id_course_moodle', prop: 'idCourseMoodle', label: 'idMoodle', kind: 'number', min: 1, max: 99_999_999, sortable: true },
       { name: 'category_id', prop: 'category', label: 'category', kind: 'select', required: true, options: 'categories' },
       status,
+      { name: 'last_sync_at', prop: 'lastSyncAt', label: 'lastSync', kind: 'syncedAt', form: false },
     ],
   },
-      { name: 'last_sync_at', prop: 'lastSyncAt', label: 'lastSync', kind: 'syncedAt', form: false },
   {
     key: 'user',
     path: 'users',
