@@ -473,16 +473,23 @@ describe('massive mail to chosen students', () => {
     expect(await ctx.db.selectFrom('mail_messages').select('id').execute()).toEqual([]);
   });
 
-  it('queues one message per student with an address, without a ticket; the others are reported', async () => {
+  it("queues one message per student with an address, linked to the student and filed on the student's open ticket; the others are reported", async () => {
     const res = await post('mail', { enrolmentIds: [enr.S1, enr.S5, enr.S3], ...content, CCRecipient: 'jefe@sigaf.test' });
     expect(res.statusCode, res.body).toBe(201);
     const d = res.json()._data;
     expect(d.queued).toBe(2);
     expect(d.skipped).toEqual([{ enrolmentId: enr.S5, reason: 'El alumno no tiene un correo electrónico registrado.' }]);
-    const rows = await ctx.db.selectFrom('mail_messages').select(['id', 'ticket_id', 'course_id', 'to_address', 'subject', 'cc', 'status']).where('id', 'in', d.messages).orderBy('id').execute();
-    expect(rows.map((r) => [r.ticket_id, r.course_id, r.to_address, r.subject, r.status])).toEqual([
-      [null, C, 'ana.perez@correo.test', 'Hola Ana', 'queued'],
-      [null, C, 'carla.munoz@correo.test', 'Hola Carla', 'queued'],
+    const rows = await ctx.db
+      .selectFrom('mail_messages as m')
+      .leftJoin('tickets as t', 't.id', 'm.ticket_id')
+      .leftJoin('status_tickets as s', 's.id', 't.status_ticket_id')
+      .select(['m.id', 'm.enrolment_id', 't.course_registered_user_id as ticket_enrolment', 's.key as ticket_status', 'm.course_id', 'm.to_address', 'm.subject', 'm.cc', 'm.status'])
+      .where('m.id', 'in', d.messages)
+      .orderBy('m.id')
+      .execute();
+    expect(rows.map((r) => [r.enrolment_id, r.ticket_enrolment, r.ticket_status, r.course_id, r.to_address, r.subject, r.status])).toEqual([
+      [enr.S1, enr.S1, 'open', C, 'ana.perez@correo.test', 'Hola Ana', 'queued'],
+      [enr.S3, enr.S3, 'open', C, 'carla.munoz@correo.test', 'Hola Carla', 'queued'],
     ]);
     expect(rows[0]!.cc).toEqual(['jefe@sigaf.test']);
     const jobs = await ctx.db.selectFrom('jobs').select('unique_key').where('type', '=', 'mail.send').execute();
