@@ -105,12 +105,12 @@ describeE2E('student follow-up', () => {
     const { page } = await signedInPage(browser, product, adminToken);
     await openCourse(page);
     const total = page.getByTestId('follow-up-total');
-    await expect.poll(() => total.textContent()).toBe('4 estudiantes');
+    await expect.poll(() => total.textContent(), { timeout: 10_000 }).toBe('4 estudiantes');
     // Never synchronised with Moodle: each row says so (not a green "Activo"), and the cards say why they count nobody.
     const ana = page.getByRole('row').filter({ hasText: 'Ana Pérez' });
     await ana.getByText('Sin sincronizar', { exact: true }).waitFor();
     expect(await ana.getByText('Activo', { exact: true }).count()).toBe(0);
-    await page.getByTestId('unsynced-note').getByText(/^4 estudiantes matriculados aún no sincronizados con Moodle/).waitFor();
+    await page.getByTestId('unsynced-note').getByText(/^De la matrícula, 4 estudiantes aún no se han sincronizado con Moodle/).waitFor();
     await page.getByLabel('Con tickets abiertos').check();
     await expect.poll(() => total.textContent()).toBe('1 estudiante');
     await page.getByRole('row').filter({ hasText: 'Ana Pérez' }).waitFor();
@@ -146,7 +146,7 @@ describeE2E('student follow-up', () => {
   it('a tutor sees only the classrooms assigned to them', async () => {
     const { page } = await signedInPage(browser, product, tutor.token);
     await openCourse(page);
-    await expect.poll(() => page.getByTestId('follow-up-total').textContent()).toBe('2 estudiantes');
+    await expect.poll(() => page.getByTestId('follow-up-total').textContent(), { timeout: 10_000 }).toBe('2 estudiantes');
     await page.getByRole('row').filter({ hasText: 'Ana Pérez' }).waitFor();
     await page.getByRole('row').filter({ hasText: 'Bruno Soto' }).waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'Carla' }).count()).toBe(0);
@@ -164,7 +164,7 @@ describeE2E('student follow-up', () => {
   it('selected students get a massive mail: count and preview first, then the outbox', async () => {
     const { page } = await signedInPage(browser, product, adminToken);
     await openCourse(page);
-    await expect.poll(() => page.getByTestId('follow-up-total').textContent()).toBe('4 estudiantes');
+    await expect.poll(() => page.getByTestId('follow-up-total').textContent(), { timeout: 10_000 }).toBe('4 estudiantes');
     for (const name of ['Bruno Soto', 'Diego Rojas']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByText('2 seleccionados').waitFor();
     await page.getByRole('button', { name: 'Enviar correo' }).click();
@@ -192,7 +192,7 @@ describeE2E('student follow-up', () => {
     const { page } = await signedInPage(browser, product, adminToken);
     await openCourse(page);
     const total = page.getByTestId('follow-up-total');
-    await expect.poll(() => total.textContent()).toBe('4 estudiantes');
+    await expect.poll(() => total.textContent(), { timeout: 10_000 }).toBe('4 estudiantes');
     for (const name of ['Carla Muñoz', 'Diego Rojas']) await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Abrir tickets' }).click();
     const dialog = page.getByRole('dialog', { name: /^Ticket masivo/ });
