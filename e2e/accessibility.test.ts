@@ -77,10 +77,14 @@ describeE2E('accessibility of every screen and the main dialogs, on the demo dat
   });
 
   it('the first-login password dialog', async () => {
+    // A new staff member (the demo has no one-time administrator): their first sign-in asks for a new password.
+    const role = (await api<{ _data: { collections: Array<{ properties: { id: number; key: string } }> } }>(product.url, 'GET', '/api/v2/roles', token)).body._data.collections.find((r) => r.properties.key === 'operator')!.properties.id;
+    const newcomer = { email: 'primer.ingreso@sigaf.cl', password: 'Primera-Clave-1' };
+    expect((await api(product.url, 'POST', '/api/v2/users/signup', token, { name: 'Persona Nueva', email: newcomer.email, role_id: role, password: newcomer.password })).status).toBe(201);
     const { page, context } = await newPage(browser, product.url);
     await page.goto('/login');
-    await page.getByLabel('E-mail').fill(product.admin.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill(product.admin.password);
+    await page.getByLabel('E-mail').fill(newcomer.email);
+    await page.getByLabel('Contraseña', { exact: true }).fill(newcomer.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('dialog', { name: 'Modificar contraseña' }).waitFor();
     await settled(page);

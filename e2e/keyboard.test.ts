@@ -41,7 +41,19 @@ async function focused(page: Page): Promise<Focused> {
  * same element without the focus.
  */
 async function expectVisibleFocus(page: Page, what: string) {
-  const result = await page.evaluate(async () => {
+  // Asked again until it holds or 5 s pass: a dialog still fading in is not yet visible.
+  const deadline = Date.now() + 5_000;
+  let result = await focusLook(page);
+  while (!result.ok && Date.now() < deadline) {
+    await page.waitForTimeout(250);
+    result = await focusLook(page);
+  }
+  expect(result.ok, `${what}: ${result.why}`).toBe(true);
+}
+
+/** Whether the focused element is on screen, matches :focus-visible and looks different from the same element without the focus. */
+function focusLook(page: Page) {
+  return page.evaluate(async () => {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { ok: false, why: 'nothing has the focus' };
     // A checkbox's native input is transparent: what shows is the box drawn around it.
@@ -82,7 +94,6 @@ async function expectVisibleFocus(page: Page, what: string) {
     await wait();
     return { ok: focusVisible && withFocus !== without && document.activeElement === el, why: `focus-visible ${focusVisible}, look changes ${withFocus !== without}: ${el.outerHTML.slice(0, 160)}` };
   });
-  expect(result.ok, `${what}: ${result.why}`).toBe(true);
 }
 
 /** Presses Tab (or Shift+Tab) until the focused element satisfies `wanted`; fails after `max` presses. */
