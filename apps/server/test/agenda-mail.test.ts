@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
-import { outboxCounts, tempDir, testWorker, waitFor } from './mail-data.js';
+import { deliverAll, tempDir } from './mail-data.js';
 
 /**
  * A mail from Mi agenda is a contact: the message names its student (enrolment) in the outbox, is
@@ -82,16 +82,7 @@ describe('agenda: a mail is a contact', () => {
     expect(byStudent['Bruno Correo']).toMatchObject({ enrolmentId: enr.Bruno, ticketId: null, toAddress: 'bruno@correo.test' });
 
     // Delivered: the attempt is on Ana's ticket, by the operator who wrote.
-    const worker = testWorker(ctx);
-    worker.start();
-    try {
-      await waitFor(async () => {
-        const c = await outboxCounts(ctx.db);
-        return !c.queued && !c.sending;
-      }, 20_000, 'outbox drained');
-    } finally {
-      await worker.stop();
-    }
+    await deliverAll(ctx);
     const attempts = await ctx.db.selectFrom('ticket_details').select(['ticket_id', 'user_created_id', 'comment']).where('ticket_id', '=', openTicket).execute();
     expect(attempts).toEqual([{ ticket_id: openTicket, user_created_id: opA.id, comment: expect.stringContaining('Hola Ana') }]);
     expect(await atRisk()).toEqual(['Carla Correo']);

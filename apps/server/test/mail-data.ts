@@ -109,3 +109,17 @@ export async function syncCourseAndWait(ctx: TestContext, call: Call, courseId: 
   }, 30_000, 'the sync job');
   return (await call('GET', `/api/v2/sync/courses/${courseId}/status`)).body._data;
 }
+
+/** Runs a worker until no message is waiting or being sent. */
+export async function deliverAll(ctx: TestContext) {
+  const worker = testWorker(ctx);
+  worker.start();
+  try {
+    await waitFor(async () => {
+      const c = await outboxCounts(ctx.db);
+      return !c.queued && !c.sending;
+    }, 20_000, 'outbox drained');
+  } finally {
+    await worker.stop();
+  }
+}

@@ -7,7 +7,7 @@ import { emlFileName } from '../src/modules/mail/transport.js';
 import { MAIL_CLEANUP_JOB, SENT_FILE_RETENTION_DAYS, UNUSED_UPLOAD_HOURS } from '../src/modules/mail/files.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { leaves, parseMime } from './mail-receiver.js';
-import { multipart, outboxCounts, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
+import { deliverAll, multipart, outboxCounts, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
 
 /** Mail preview (POST /mail/preview) and the clean-up of attachment files. */
 type Json = Record<string, any>;
@@ -38,19 +38,6 @@ async function upload(token: string, name: string, content: Buffer): Promise<str
   const res = await ctx.request({ method: 'POST', url: '/api/v2/mail/upload/file', token, payload: body.payload, headers: body.headers });
   expect(res.statusCode, res.body).toBe(201);
   return res.json()._data.name;
-}
-
-async function deliverAll() {
-  const worker = testWorker(ctx);
-  worker.start();
-  try {
-    await waitFor(async () => {
-      const c = await outboxCounts(ctx.db);
-      return !c.queued && !c.sending;
-    }, 20_000, 'outbox drained');
-  } finally {
-    await worker.stop();
-  }
 }
 
 const fileOf = (name: string) => path.join(dataDir, 'uploads', name);
@@ -85,7 +72,7 @@ describe('preview', () => {
     // The same mail, queued and delivered: the .eml of the first student carries the previewed parts.
     const sent = await api('POST', '/mail/massive', opA.token, body);
     expect(sent.statusCode, sent.body).toBe(201);
-    await deliverAll();
+    await deliverAll(ctx);
     const row = await ctx.db.selectFrom('mail_messages').selectAll().where('id', '=', sent.json()._data.messages[0]).executeTakeFirstOrThrow();
     expect(row.subject).toBe(data.sample.subject);
     const mime = parseMime(fs.readFileSync(path.join(dataDir, 'outbox', emlFileName(row.message_id)), 'utf8'));
@@ -124,7 +111,7 @@ describe('attachment clean-up', () => {
 
     const sent = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'a', text: '<p>b</p>', files: [sentFile] });
     expect(sent.statusCode, sent.body).toBe(201);
-    await deliverAll();
+    await deliverAll(ctx);
     // A message left failed keeps its file whatever its age: it may be retried.
     await ctx.db.updateTable('tickets').set({ user_assigned_id: opB.id }).where('id', '=', course.tickets[2]!).execute();
     const failed = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[2], subject: 'a', text: '<p>b</p>', files: [pendingFile] });

@@ -8,7 +8,7 @@ import { emlFileName } from '../src/modules/mail/transport.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { header, leaves, parseMime } from './mail-receiver.js';
-import { multipart, outboxCounts, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
+import { deliverAll, multipart, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
 
 /** Mail without an SMTP server: the API, the outbox, and .eml files in DATA_DIR/outbox. */
 type Json = Record<string, any>;
@@ -42,20 +42,6 @@ const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: stri
 async function upload(token: string, name: string, content: Buffer) {
   const body = multipart({}, [{ name, content }]);
   return ctx.request({ method: 'POST', url: '/api/v2/mail/upload/file', token, payload: body.payload, headers: body.headers });
-}
-
-/** Runs a worker until no message is waiting. */
-async function deliverAll() {
-  const worker = testWorker(ctx);
-  worker.start();
-  try {
-    await waitFor(async () => {
-      const c = await outboxCounts(ctx.db);
-      return !c.queued && !c.sending;
-    }, 20_000, 'outbox drained');
-  } finally {
-    await worker.stop();
-  }
 }
 
 describe('attachments', () => {
@@ -155,7 +141,7 @@ describe('attachments', () => {
     const refused = await api('POST', '/mail/delete/file', opA.token, { name: used.name });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(MAIL_MSG.fileInPendingMail);
-    await deliverAll();
+    await deliverAll(ctx);
     expect((await api('POST', '/mail/delete/file', opA.token, { name: used.name })).json().message).toBe(MAIL_MSG.fileInSentMail);
   });
 });
@@ -222,7 +208,7 @@ describe('single and massive mail', () => {
     expect(job).toMatchObject({ type: 'mail.send', status: 'queued', max_attempts: 5, payload: { mailId: id } });
 
     const before = await ctx.db.selectFrom('ticket_details').select(sql<number>`count(*)`.as('n')).where('ticket_id', '=', course.tickets[1]!).executeTakeFirstOrThrow();
-    await deliverAll();
+    await deliverAll(ctx);
     const sent = await ctx.db.selectFrom('mail_messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
     expect(sent.sent_at).toBeTruthy();
@@ -313,7 +299,7 @@ describe('single and massive mail', () => {
     expect(unknown.json()._data.errors).toEqual({ ticketsId: [MAIL_MSG.ticketsNotFound([2_000_000_001])] });
     const empty = await api('POST', '/mail/massive', opA.token, { ticketsId: ids, subject: '', text: '   ' });
     expect(empty.json()._data.errors).toMatchObject({ subject: [MAIL_MSG.subjectRequired], text: [MAIL_MSG.bodyRequired] });
-    await deliverAll();
+    await deliverAll(ctx);
   });
 });
 
@@ -358,7 +344,7 @@ describe('outbox, retry and templates', () => {
     expect(retried.json()).toMatchObject({ message: MAIL_MSG.retried, _data: { properties: { status: 'queued' } } });
     const jobs = await ctx.db.selectFrom('jobs').select('status').where('unique_key', '=', `mail.send:${id}`).orderBy('id').execute();
     expect(jobs.map((j) => j.status)).toEqual(['failed', 'queued']);
-    await deliverAll();
+    await deliverAll(ctx);
     expect((await ctx.db.selectFrom('mail_messages').select(['status', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow())).toEqual({ status: 'sent', attempts: 6 });
     expect((await api('POST', '/mail/outbox/2000000000/retry', opA.token)).statusCode).toBe(404);
   });
