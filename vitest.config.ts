@@ -24,6 +24,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // A browser on a busy two-core machine: what the screen shows after a round trip can take
+          // seconds, not the one second expect.poll waits by default.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           fileParallelism: false,
           pool: 'forks',
         },

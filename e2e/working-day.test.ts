@@ -285,7 +285,8 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await discardDialog(page).getByRole('button', { name: 'Seguir editando' }).click();
     expect(await dialog.getByLabel('Apellido materno').inputValue()).toBe('Valdés');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
-    // Saved: the form holds nothing unsaved any more.
+    // Saved (the confirmation shows once the answer is in): the form holds nothing unsaved any more.
+    await page.getByRole('alert').filter({ hasText: 'exitosamente' }).first().waitFor();
     await expect.poll(async () => (await call('GET', `/registered-users?search=${encodeURIComponent(rutOf(1))}`, adminToken)).body._data.collections[0]?.properties.motherLastName).toBe('Valdés');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });

@@ -82,7 +82,7 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
       const res = await updateStudent(student.id, values);
       notify(res.message);
       setDirty(false); // saved: closing asks nothing
-      await reload();
+      void reload(); // the form takes the saved values at once; the lists follow
     } catch (err) {
       fail(err);
       throw err;
