@@ -38,6 +38,8 @@ export interface World {
   motives: Array<{ id: number; description: string }>;
   students: Array<{ id: number; course: number; name: string }>;
   restore: { assignments: Array<{ id: number; user: number | null }> };
+  /** The course linked to the Moodle simulator, synchronised by hand once an administrator's day passes `at` (performance.now()). */
+  moodle: { course: number; students: number; at: number; done: boolean };
 }
 
 /** The day's staff (created once, reused), their assignments, and what they work on. */
@@ -218,6 +220,10 @@ export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, r
       await call('GET', '/api/v2/reminders/due-count');
       lastPoll = performance.now();
     }
+    if (!me.original && !w.moodle.done && performance.now() >= w.moodle.at) {
+      w.moodle.done = true;
+      await moodleSync(call, rec, w, running);
+    }
     const course = pick(me.courses);
     if (me.original) {
       // The original client's course screens: every ticket, every enrolment, students on activities.
@@ -264,6 +270,24 @@ export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, r
     }
     await think();
   }
+}
+
+/**
+ * "Sincronizar" of one course mid-run, as the course screen does: the job queued, its status
+ * asked every 2 s (what the progress bar asks) until it ends. Recorded from the click to the end.
+ */
+async function moodleSync(call: Call, rec: Recorder, w: World, running: () => boolean) {
+  const c = w.moodle.course;
+  const t = performance.now();
+  const queued = await call('POST', `/api/v2/sync/courses/${c}`, { body: {}, write: [c] });
+  let state: string | null = queued ? 'queued' : 'failed';
+  while (running() && (state === 'queued' || state === 'running')) {
+    await sleep(2000);
+    const s = await call<{ _data: { state: string | null; error: string | null } }>('GET', `/api/v2/sync/courses/${c}/status`, { courses: [c] });
+    state = s?._data.state ?? 'failed';
+    if (state === 'failed') rec.errors.push(`Moodle sync of course ${c}: ${s?._data.error ?? 'no status'}`);
+  }
+  if (running()) rec.add(`Moodle sync of one course by hand (${w.moodle.students} students × 50 activities), to its end`, { ms: performance.now() - t, first: false, ok: state !== 'failed' });
 }
 
 export async function tutorDay(me: Staff, w: World, call: Call, _rec: Recorder, running: () => boolean) {

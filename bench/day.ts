@@ -5,8 +5,10 @@
  * order, with think times (0.5–3 s: a working day compressed about tenfold) and writes at their
  * rate relative to reads: an attempt logged on every pass of an operator's queue (every 1–2
  * simulated minutes), tickets created with their first attempt, reminders set, mails queued, now and
- * then a catalogue value or a student's name edited. One operator and one administrator use the
- * original client: its whole-course calls (every ticket, every enrolment, students on activities).
+ * then a catalogue value or a student's name edited, and halfway through an administrator
+ * synchronises one course with Moodle by hand (the simulator, in a thread of its own, answering
+ * each call after 20 ms). One operator and one administrator use the original client: its
+ * whole-course calls (every ticket, every enrolment, students on activities).
  *
  * Reported per route pattern: p50/p95/p99 and count, separately for the first read of a URL
  * after a write the clients made in its course (or its first read of the run: both must build the
@@ -26,7 +28,10 @@ import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
+import { encryptSecret } from '../apps/server/src/lib/crypto.js';
+import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/generator.js';
 import { dataset, ensureData } from './load.js';
+import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 import { startPg } from './pg.js';
 import { adminDay, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
 
@@ -35,6 +40,9 @@ const PASSWORD = 'Day-Bench-Password-1';
 const OPERATORS = 8;
 const ADMINS = 2;
 const TUTORS = 3;
+const APP_SECRET = 'day-bench-secret-day-bench-secret';
+/** The course an administrator synchronises by hand mid-run: 2,000 students × 50 activities (`--quick`: 300), Moodle answering each call after 20 ms. */
+const moodleSite = (quick: boolean): GeneratorOptions => ({ seed: 11, courses: 1, studentsPerCourse: quick ? 300 : 2_000, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 });
 
 export interface DayOptions {
   quick: boolean;
@@ -156,6 +164,7 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
     motives,
     students,
     restore: { assignments },
+    moodle: { course: 0, students: 0, at: Infinity, done: false },
   };
 }
 
@@ -193,6 +202,8 @@ function client(base: string, rec: Recorder, address: string, running: () => boo
     }
     if (ok && opts.write) rec.wrote(opts.write);
     if (!ok) return null;
+    // A browser on another machine reads the whole-course answers: this machine only downloads them.
+    if (isWholeCourse(name)) return {} as never;
     try {
       return JSON.parse(text);
     } catch {
@@ -218,8 +229,16 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     const max = async (table: string) => (await sql<{ id: number }>`select coalesce(max(id), 0)::int as id from ${sql.table(table)}`.execute(h.db)).rows[0]!.id;
     const before = { tickets: await max('tickets'), details: await max('ticket_details'), history: await max('ticket_history'), reminders: await max('reminders') };
     const w = await prepare(h.db, opts.quick);
+    // Moodle (another machine: the simulator in a thread of its own) and the course linked to it.
+    const site = moodleSite(opts.quick);
+    const generated = generateSite(site);
+    const moodleCourse = await linkSimCourse(h.db, generated, 'Jornada: curso sincronizado a mano', 'BDAY');
+    const sim = await startSimWorker(site, 20);
+    const platform = await h.db.selectFrom('platforms').select(['id', 'url', 'token_encrypted']).where('key', '=', 'moodle').executeTakeFirstOrThrow();
+    await h.db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) }).where('id', '=', platform.id).execute();
+    w.moodle = { course: moodleCourse, students: site.studentsPerCourse ?? 0, at: Infinity, done: false };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-day-'));
-    const app = await spawnServer({ DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off', TRUST_PROXY: '1' }, { removeDataDir: dataDir });
+    const app = await spawnServer({ APP_SECRET, DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off', TRUST_PROXY: '1' }, { removeDataDir: dataDir });
     const rec = new Recorder();
     const load1 = os.loadavg()[0]!;
     let cpu0 = 0;
@@ -236,6 +255,7 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       rec.requests = 0;
       cpu0 = cpuSeconds(app.child.pid!);
       const started = performance.now();
+      w.moodle.at = started + (seconds * 1000) / 2;
       const timer = setTimeout(() => (on = false), seconds * 1000);
       await Promise.all(
         clients.map(async (c, n) => {
@@ -251,6 +271,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       for (const e of rec.errors.slice(0, 10)) console.log(`  error: ${e}`);
     } finally {
       await app.stop();
+      await sim.close();
+      await h.db.updateTable('platforms').set({ url: platform.url, token_encrypted: platform.token_encrypted }).where('id', '=', platform.id).execute();
       // Put the data set back as it was: what the clients wrote, the assignments.
       await sql`delete from reminders where id > ${before.reminders}`.execute(h.db);
       await sql`delete from ticket_details where id > ${before.details}`.execute(h.db);

@@ -1,13 +1,12 @@
 import { PGlite } from '@electric-sql/pglite';
-import { normalizeRut } from '@sigaf/contract';
 import { loadConfig } from '../apps/server/src/config.js';
 import { migrate, openDatabase, PGLITE_PARSERS } from '../apps/server/src/db/database.js';
 import { seed } from '../apps/server/src/db/seed.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
 import { appendProgressHistory } from '../apps/server/src/modules/outcomes/history-repository.js';
 import { createServices } from '../apps/server/src/services.js';
-import { Worker } from 'node:worker_threads';
 import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/generator.js';
+import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 
 /**
  * A full Moodle sync of one course of 10,000 students × 50 activities against the simulator
@@ -34,20 +33,8 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   await seed(db, { adminEmail: 'bench@sigaf.cl', adminPassword: 'bench-password', adminName: 'Bench' });
   const config = loadConfig({}, { LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-bench-secret-bench', MOODLE_CONCURRENCY: concurrency });
   const platform = await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow();
-  const cat = await db.insertInto('categories').values({ description: 'Bench Moodle', category_code: 'BMDL', platform_id: platform.id }).returning('id').executeTakeFirstOrThrow();
-  const course = await db.insertInto('courses').values({ description: `Sync ${students}`, category_id: cat.id, id_course_moodle: generated.courseIds[0]! }).returning('id').executeTakeFirstOrThrow();
-  const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const course = { id: await linkSimCourse(db, generated, `Sync ${students}`, 'BMDL') };
   const people = generated.people.filter((p) => p.rut);
-  for (let i = 0; i < people.length; i += 1000) {
-    const part = people.slice(i, i + 1000);
-    const ids = await db
-      .insertInto('registered_users')
-      .values(part.map((p) => ({ rut: normalizeRut(p.rut)!, name: p.firstname, last_name: p.lastname, email: p.email })))
-      .returning('id')
-      .execute();
-    await db.insertInto('course_registered_users').values(ids.map((s) => ({ course_id: course.id, registered_user_id: s.id, profile_id: profile }))).execute();
-  }
-
   // The simulator starts once the local data is loaded (a long-blocked fresh HTTP server may drop its first connection).
   const sim = await startSimWorker(options, 20);
   await db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET) }).where('id', '=', platform.id).execute();
@@ -83,40 +70,6 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   return {
     [`${key}.ms`]: ms, [`${key}.calls`]: calls, [`${key}.resync.ms`]: resyncMs, [`${key}.cpu.ms`]: cpuMs, [`${key}.resync.cpu.ms`]: resyncCpuMs,
     [`${key}.history.ms`]: historyMs, [`${key}.history.pct`]: (100 * historyMs) / ms,
-  };
-}
-
-/** The simulator in a worker thread (bench/moodle-sim-worker.ts), serving the same generated site. */
-async function startSimWorker(options: GeneratorOptions, latencyMs: number) {
-  // The worker loads TypeScript through tsx, as this process does.
-  const script = new URL('./moodle-sim-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { options, latencyMs } });
-  const next = <T>(key: string) =>
-    new Promise<T>((resolve, reject) => {
-      const onMessage = (m: Record<string, unknown>) => {
-        if (!(key in m)) return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-        resolve(m[key] as T);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-    });
-  const url = await next<string>('url');
-  return {
-    url,
-    calls: () => {
-      const answer = next<number>('calls');
-      worker.postMessage('count');
-      return answer;
-    },
-    close: async () => {
-      const closed = next<boolean>('closed');
-      worker.postMessage('close');
-      await closed;
-      await worker.terminate();
-    },
   };
 }
 

@@ -101,26 +101,41 @@ async function serialise(value: unknown, version: string, validUntil: number): P
       collecting = null;
     }
   });
-  const parts = lives.length ? text.split(MARKS) : [text];
+  const utf8 = Buffer.from(text);
+  if (!lives.length) return { version, body: utf8, at: [], lives, bytes: utf8.length, encoded: {}, validUntil };
+  // The marks come in order ("<MARK>0", "<MARK>1", …): each is cut out of the bytes (searched natively, copied once).
+  const body = Buffer.allocUnsafe(utf8.length);
+  const open = Buffer.from(`"${MARK}`);
   const at: number[] = [];
-  let offset = 0;
-  for (let i = 0; i < parts.length - 1; i++) at.push((offset += Buffer.byteLength(parts[i]!)));
-  const body = Buffer.from(lives.length ? parts.join('') : text);
-  return { version, body, at, lives, bytes: body.length + lives.length * 64, encoded: {}, validUntil };
+  let from = 0;
+  let size = 0;
+  for (let i = 0; i < lives.length; i++) {
+    const mark = utf8.indexOf(open, from);
+    size += utf8.copy(body, size, from, mark);
+    at.push(size);
+    from = utf8.indexOf(0x22, mark + open.length) + 1;
+  }
+  size += utf8.copy(body, size, from);
+  const kept = Buffer.from(body.subarray(0, size));
+  return { version, body: kept, at, lives, bytes: kept.length + lives.length * 64, encoded: {}, validUntil };
 }
 
-/** The kept text with the live values written in: slices of it and the values, copied once. */
+/** The kept text with the live values written in: one buffer, the kept bytes copied once. */
 function render(entry: Entry, now = new Date()): Buffer {
   if (!entry.lives.length) return entry.body;
-  const pieces: Buffer[] = [];
+  const values = entry.lives.map((l) => l.render(now));
+  let size = entry.body.length;
+  for (const v of values) size += Buffer.byteLength(v);
+  const out = Buffer.allocUnsafe(size);
   let from = 0;
-  for (let i = 0; i < entry.lives.length; i++) {
-    const to = entry.at[i]!;
-    pieces.push(entry.body.subarray(from, to), Buffer.from(entry.lives[i]!.render(now)));
-    from = to;
+  let to = 0;
+  for (let i = 0; i < values.length; i++) {
+    to += entry.body.copy(out, to, from, entry.at[i]);
+    to += out.write(values[i]!, to);
+    from = entry.at[i]!;
   }
-  pieces.push(entry.body.subarray(from));
-  return Buffer.concat(pieces);
+  entry.body.copy(out, to, from);
+  return out;
 }
 
 export class AnswerCache {
