@@ -5,7 +5,8 @@ import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
-import { firstAdminBanner } from './banner.js';
+import { firstAdminBanner, printAfterLog } from './banner.js';
+import { writeFirstAccessFile } from './first-access.js';
 import { AgendaDigest } from './modules/agenda/digest.js';
 
 async function main() {
@@ -20,6 +21,16 @@ async function main() {
     // The demo signs in as demo.admin: no second administrator with a one-time password beside it.
     withAdmin: !demoRequested(config),
   });
+  // A generated one-time password is also kept in a file only this user reads, until it is changed
+  // (a DATA_DIR that cannot be written leaves the console banner only).
+  let firstAccessFile: string | undefined;
+  if (seeded.admin?.generated) {
+    try {
+      firstAccessFile = writeFirstAccessFile(config.DATA_DIR, seeded.admin);
+    } catch (err) {
+      console.error(`Could not keep the first administrator's password in ${config.DATA_DIR}: ${(err as Error).message}`);
+    }
+  }
   const app = await buildApp(config, handle.db);
   const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
   // The demo (and the Moodle simulator it runs) is loaded only when asked for: a production start never imports it.
@@ -51,9 +62,10 @@ async function main() {
   scheduler.start();
   digest.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
-  console.log(`\nSIGAF listening on http://localhost:${config.PORT} (${where})`);
-  const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null } : null;
-  console.log(demoModule && demo ? demoModule.demoBanner(demo.sim, demo.summary, admin) : firstAdminBanner(admin));
+  const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null, file: firstAccessFile } : null;
+  // The last thing printed at startup, after the log's "Server listening" line.
+  const banner = demoModule && demo ? demoModule.demoBanner(demo.sim, demo.summary, admin) : firstAdminBanner(admin);
+  printAfterLog(app.log, `\nSIGAF listening on http://localhost:${config.PORT} (${where})\n${banner}`);
 }
 
 main().catch((err) => {

@@ -108,7 +108,7 @@ export function createServices(db: Database, config: Config) {
     repos,
     answers: new AnswerCache(answerVersions, config.ANSWER_CACHE_MB * 1024 * 1024),
     auth,
-    users: new UserService(repos.users, repos.tokens, repos.audit, auth),
+    users: new UserService(repos.users, repos.tokens, repos.audit, auth, config.DATA_DIR),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
     setup: new SetupService(db),
     currentCourse: new CurrentCourseService(repos.users, new CourseService(repos.courses, repos.audit, config.APP_SECRET), followUp),

@@ -2,6 +2,7 @@ import type { ListQuery, UserCreateInput, UserUpdateInput } from '@sigaf/contrac
 import { AUTH_MSG, FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
 import type { Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.js';
+import { removeFirstAccessFile } from '../../first-access.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -22,6 +23,8 @@ export class UserService {
     private readonly tokens: TokenRepository,
     private readonly audit: AuditRepository,
     private readonly auth: AuthService,
+    /** Where the first administrator's one-time password file is kept (DATA_DIR). */
+    private readonly dataDir?: string,
   ) {}
 
   /**
@@ -134,6 +137,8 @@ export class UserService {
       if (!(await this.users.updateIfPassword(id, changes, current.password))) throw conflict(MSG.conflict);
     } else if (Object.keys(changes).length) await this.users.update(id, changes);
     if (changes.password) await this.tokens.revokeAllFor(id, self ? actor.tokenId : undefined);
+    // The first administrator's one-time password is no longer needed once they chose their own.
+    if (changes.password && self && current.is_first_login === FIRST_LOGIN_PENDING && this.dataDir) removeFirstAccessFile(this.dataDir, current.email);
     const logged = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'password' ? '***' : (changes as Record<string, unknown>)[k]]));
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'users', entityId: id, changes: logged, ip });
     return (await this.users.findById(id))!;
