@@ -1,3 +1,4 @@
+import { chileDateTime } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
@@ -82,7 +83,11 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await expect(report.getByText(`Encontrados: ${ENROLLED}`).isVisible()).resolves.toBe(true);
     await expect(report.getByText(`No están en SIGAF: ${40 - ENROLLED}`).isVisible()).resolves.toBe(true);
     await expect(report.getByText('Actividades nuevas: 12').isVisible()).resolves.toBe(true);
-    await expect(page.getByTestId('last-sync').innerText()).resolves.toMatch(/^Última sincronización: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    // One date format on every screen: dd-mm-yyyy HH:mm (24 h) in Chilean time, not the browser's zone.
+    const lastSync = (await page.getByTestId('last-sync').innerText()).replace(/^Última sincronización: /, '');
+    expect(lastSync).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
+    const status = await api(product.url, 'GET', `/api/v2/sync/courses/${courseId}/status`, token);
+    expect(lastSync).toBe(chileDateTime(status.body._data.lastSyncAt));
     await screenshot(page, 'moodle-sync-report');
   });
 

@@ -1,4 +1,8 @@
-/** Dates the way Chilean staff read them: days, times and ticket ages in Chilean time. */
+/**
+ * Dates the way Chilean staff read them: days, times and ticket ages in Chilean time. The one
+ * place the web client formats a date for display: `dd-mm-yyyy`, `dd-mm-yyyy HH:mm` (24 h) in
+ * America/Santiago, whatever the browser's zone.
+ */
 
 /** Dates and times are shown in Chilean time, whatever the server's zone. */
 export const APP_TIME_ZONE = 'America/Santiago';
@@ -50,6 +54,12 @@ export function chileDateTime(value: Date | string | null | undefined): string {
   if (!value) return '';
   const p = chileParts(value);
   return `${p.date} ${p.time}`;
+}
+
+/** A calendar day (`yyyy-mm-dd`, as the API and date inputs carry it) as `dd-mm-yyyy`; other text unchanged. */
+export function dayText(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  return m ? `${m[3]}-${m[2]}-${m[1]}` : day;
 }
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { csvText, type CsvCell } from '@sigaf/contract';
+import { chileParts, csvText, type CsvCell } from '@sigaf/contract';
 import { saveBlob } from './api';
 
 export type ExportCell = CsvCell;
@@ -21,9 +21,9 @@ async function xlsx(sheet: string, header: string[], rows: ExportCell[][]): Prom
   return new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
 }
 
-/** Saves a table as .xlsx or .csv, named after the table and the date (never `file.xlsx`). */
+/** Saves a table as .xlsx or .csv, named after the table and the day in Chile (never `file.xlsx`). */
 export async function exportTable(format: 'xlsx' | 'csv', name: string, header: string[], rows: ExportCell[][]) {
   const slug = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
-  const file = `${slug}-${new Date().toISOString().slice(0, 10)}.${format}`;
+  const file = `${slug}-${chileParts(new Date()).day}.${format}`;
   saveBlob(format === 'csv' ? csvBlob(header, rows) : await xlsx(name, header, rows), file);
 }

@@ -3,7 +3,7 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import SchoolIcon from '@mui/icons-material/School';
-import { PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
+import { chileDateTime, PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
 import { Alert, Box, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -164,7 +164,7 @@ export default function FollowUpPage() {
         </Stack>
         {course?.lastSyncAt && (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-            {t('followUp.lastSync', { date: new Date(course.lastSyncAt).toLocaleString('es-CL') })}
+            {t('followUp.lastSync', { date: chileDateTime(course.lastSyncAt) })}
           </Typography>
         )}
       </Paper>

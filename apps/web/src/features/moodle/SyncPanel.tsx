@@ -1,6 +1,6 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import SyncIcon from '@mui/icons-material/Sync';
-import type { MoodlePushRequest, MoodlePushResult, MoodleSyncActivity, MoodleSyncIssue, MoodleSyncResult } from '@sigaf/contract';
+import { chileDateTime, type MoodlePushRequest, type MoodlePushResult, type MoodleSyncActivity, type MoodleSyncIssue, type MoodleSyncResult } from '@sigaf/contract';
 import {
   Accordion,
   AccordionDetails,
@@ -29,23 +29,6 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { isActive, startPush, startSync, usePushStatus, useSyncStatus } from './api';
 import { SectionProposals } from './SectionProposals';
-
-/** Last sync as the original shows it: dd/mm/yyyy HH:MM:SS (Chile's time). */
-export function formatSyncDate(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const parts = new Intl.DateTimeFormat('es-CL', {
-    timeZone: 'America/Santiago',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  }).formatToParts(new Date(iso));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}:${get('second')}`;
-}
 
 function JobProgress({ progress, label }: { progress: { done: number; total: number; message: string } | null; label: string }) {
   const { t } = useTranslation();
@@ -229,7 +212,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
     }
   };
 
-  const last = formatSyncDate(status.data?.lastSyncAt);
+  const last = chileDateTime(status.data?.lastSyncAt);
   const data = status.data;
   return (
     <Box sx={{ my: 2 }}>
@@ -263,7 +246,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
       {data?.result && (
         <Box sx={{ mt: 1 }}>
           <Typography variant="subtitle2">
-            {t('moodle.report.title', { date: formatSyncDate(data.result.finishedAt) })}
+            {t('moodle.report.title', { date: chileDateTime(data.result.finishedAt) })}
           </Typography>
           <SyncReport result={data.result} />
         </Box>
@@ -277,7 +260,7 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
       )}
       {!pushing && push.data?.result && (
         <Box sx={{ mt: 1 }}>
-          <Typography variant="subtitle2">{t('moodle.push.reportTitle', { date: formatSyncDate(push.data.result.finishedAt) })}</Typography>
+          <Typography variant="subtitle2">{t('moodle.push.reportTitle', { date: chileDateTime(push.data.result.finishedAt) })}</Typography>
           <PushReport result={push.data.result} />
         </Box>
       )}

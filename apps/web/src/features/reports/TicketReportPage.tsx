@@ -1,6 +1,6 @@
 import AssessmentIcon from '@mui/icons-material/Assessment';
 import { Alert, Box, Chip, Grid, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import { APP_TIME_ZONE } from '@sigaf/contract';
+import { APP_TIME_ZONE, dayText } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, CountCard } from '../../components/charts';
@@ -8,7 +8,7 @@ import { PageCard } from '../../components/PageCard';
 import { ApiError } from '../../lib/api';
 import { exports, useDayReport } from './api';
 import { daysBetween } from './days';
-import { ChooseCourse, CourseBar, dayLabel, DownloadButton, useReportCourse } from './shared';
+import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }).format(new Date());
 
@@ -142,7 +142,7 @@ export default function TicketReportPage() {
                 key={d}
                 role="option"
                 aria-selected={d === day}
-                label={dayLabel(d)}
+                label={dayText(d)}
                 color={d === day ? 'primary' : 'default'}
                 variant={d === day ? 'filled' : 'outlined'}
                 onClick={() => setDay(d)}
@@ -150,7 +150,7 @@ export default function TicketReportPage() {
             ))}
           </Box>
           <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-            {t('reports.ticket.dayOf', { day: dayLabel(day) })}
+            {t('reports.ticket.dayOf', { day: dayText(day) })}
           </Typography>
           <DayReport courseId={course.id} day={day} />
         </>

@@ -54,6 +54,3 @@ export function DownloadButton({ kind, label, run, disabled }: { kind: 'xlsx' | 
     </Button>
   );
 }
-
-/** dd-mm-yyyy of a yyyy-mm-dd day. */
-export const dayLabel = (day: string) => day.split('-').reverse().join('-');

@@ -2,6 +2,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
+import { chileDateTime } from '@sigaf/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,10 +17,6 @@ import { ApiError } from '../../lib/api';
 import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
 import { StudentForm } from './StudentForm';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
-
-function formatDate(iso: string | null, never: string) {
-  return iso ? new Date(iso).toLocaleString('es-CL', { timeZone: 'America/Santiago' }) : never;
-}
 
 /** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
@@ -121,7 +118,7 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
                   <TableCell>{e.classroom?.id ? e.classroom.description : t('students.noClassroom')}</TableCell>
                   <TableCell>{e.profile.description}</TableCell>
                   <TableCell>{e.finalStatus?.description ?? '—'}</TableCell>
-                  <TableCell>{e.lastAccessText ?? formatDate(e.lastAccess, t('students.never'))}</TableCell>
+                  <TableCell>{e.lastAccessText ?? (e.lastAccess ? chileDateTime(e.lastAccess) : t('students.never'))}</TableCell>
                   <TableCell>{e.ticketsCount}</TableCell>
                   <TableCell>
                     <Tooltip title={t('students.removeEnrolment')}>
