@@ -145,19 +145,18 @@ export class AgendaRepository extends AgendaSettingsRepository {
     return rows.map((r) => ({ ...r, classroomIds: r.classroomIds.map(Number) }));
   }
 
-  /** Every course with an assigned ticket, with its settings and the operators who have tickets there (the workload table). */
-  async assignedCourses(): Promise<Array<AgendaCourse & { userIds: number[] }>> {
-    const { rows } = await sql<AgendaCourse & { userIds: number[] }>`
+  /** Every active course with an assigned ticket, with its settings (the workload table). */
+  async assignedCourses(): Promise<AgendaCourse[]> {
+    const { rows } = await sql<AgendaCourse>`
       select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
         coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
-        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", (st.dirty is distinct from false) as stale,
-        array(select distinct t.user_assigned_id from tickets t where t.course_id = c.id and t.user_assigned_id is not null order by 1) as "userIds"
+        to_char(s.starts_on, 'YYYY-MM-DD') as "startsOn", to_char(s.ends_on, 'YYYY-MM-DD') as "endsOn", (st.dirty is distinct from false) as stale
       from courses c
       left join agenda_course_settings s on s.course_id = c.id
       left join course_stats_state st on st.course_id = c.id
       where c.status = 1 and exists (select 1 from tickets t where t.course_id = c.id and t.user_assigned_id is not null)
       order by c.id`.execute(this.db);
-    return rows.map((r) => ({ ...r, userIds: r.userIds.map(Number) }));
+    return rows;
   }
 
   // -- at-risk students ----------------------------------------------------------------------------
