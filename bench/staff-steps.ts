@@ -8,8 +8,9 @@ import { seed } from '../apps/server/src/db/seed.js';
 /**
  * The steps staff wait for on a normal course (300 students, 600 tickets), through the real app
  * (in-process requests, embedded database): a small CSV import's preview (8 rows, budget 300 ms),
- * the ticket Excel report (budget 1 s) and Estadística's whole load, the one call it makes (budget
- * 1 s). The median of the runs.
+ * the ticket Excel report (budget 1 s), Estadística's whole load, the one call it makes (budget
+ * 1 s), and "reassign all" of Mi agenda's workload table: an operator's open tickets listed, then
+ * moved to another operator with their reminders (budget 1 s). The median of the runs.
  */
 const ADMIN = { email: 'bench-steps@sigaf.cl', password: 'Bench-Steps-2026' };
 const STUDENTS = 300;
@@ -47,6 +48,13 @@ export async function staffStepsBench(quick = false): Promise<Record<string, num
   const ids = async (table: 'status_tickets' | 'type_tickets' | 'priority_tickets' | 'source_tickets' | 'motive_tickets') => (await db.selectFrom(table).select('id').execute()).map((r) => r.id);
   const [statuses, types, priorities, sources, motives] = await Promise.all([ids('status_tickets'), ids('type_tickets'), ids('priority_tickets'), ids('source_tickets'), ids('motive_tickets')]);
   const pick = (xs: number[], i: number) => xs[i % xs.length]!;
+  // Two operators; the first has every ticket of the course.
+  const operatorRole = (await db.selectFrom('roles').select('id').where('key', '=', 'operator').executeTakeFirstOrThrow()).id;
+  const operators = await db
+    .insertInto('users')
+    .values([1, 2].map((n) => ({ name: `Operador ${n}`, email: `operador${n}@bench.cl`, password: 'x', is_first_login: 1, role_id: operatorRole })))
+    .returning('id')
+    .execute();
   for (let i = 0; i < TICKETS; i++) {
     await call('POST', '/api/v2/tickets', {
       course_registered_user_id: enrolments[i % STUDENTS],
@@ -55,6 +63,7 @@ export async function staffStepsBench(quick = false): Promise<Record<string, num
       priority_ticket_id: pick(priorities, i),
       source_ticket_id: pick(sources, i),
       motive_ticket_id: pick(motives, i),
+      user_assigned_id: operators[0]!.id,
     });
   }
 
@@ -84,11 +93,21 @@ export async function staffStepsBench(quick = false): Promise<Record<string, num
   // Estadística asks for the whole course in one answer (web: features/dashboard/prefetch.ts).
   const dashboard = [`/api/v2/dashboard/courses/${course}`];
 
+  // "Reassign all", as Mi agenda does it (web: features/agenda/Workload.tsx): the operator's open
+  // tickets, then the move; each run moves them back the other way.
+  let move = 0;
+  const reassignAll = async () => {
+    const [from, to] = move++ % 2 === 0 ? [operators[0]!.id, operators[1]!.id] : [operators[1]!.id, operators[0]!.id];
+    const open = (await call('GET', `/api/v2/tickets/operator/${from}?status=open&compact=true`)).json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id);
+    await call('POST', '/api/v2/agenda/reassign', { to_user_id: to, ticket_ids: open.slice(0, 500), reminder_ids: [] });
+  };
+
   const results = {
     'steps.import.preview.csv8.ms': await time(preview),
     'steps.report.tickets.xlsx.ms': await time(() => call('GET', `/api/v2/reports/courses/${course}/excel-download`)),
     'steps.dashboard.course.ms': await time(() => Promise.all(dashboard.map((url) => call('GET', url)))),
     'steps.dashboard.requests': dashboard.length,
+    'steps.agenda.reassign.all.ms': await time(reassignAll),
   };
   await app.close();
   await handle.close();

@@ -81,10 +81,11 @@ export class TicketLockRepository {
   }
 
   /** A saved ticket frees the caller's lock (and any expired one). */
-  async releaseAfterUpdate(ticketId: number, userId: number, db: Database) {
+  async releaseAfterUpdate(ticketIds: number[], userId: number, db: Database) {
+    if (!ticketIds.length) return;
     await db
       .deleteFrom('log_editing_tickets')
-      .where('ticket_id', '=', ticketId)
+      .where('ticket_id', 'in', ticketIds)
       .where((eb) => eb.or([eb('user_id', '=', userId), eb('expires_at', '<=', sql<Date>`now()`)]))
       .execute();
   }

@@ -194,8 +194,8 @@ export class TicketRepository {
 
   private readonly byIds = new OneValueQuery(() => this.base().where(sql<boolean>`t.id = any(${[0]}::int[])`));
 
-  /** These tickets' rows in the order of `ids` (a row reads many lookups: planning them each time cost more than running them). */
-  private async inOrder(ids: number[]): Promise<TicketRow[]> {
+  /** These tickets' rows in the order of `ids`, the missing left out (a row reads many lookups: planning them each time cost more than running them). */
+  async inOrder(ids: number[]): Promise<TicketRow[]> {
     if (!ids.length) return [];
     const byId = new Map((await this.byIds.rows(this.db, plannedIds(ids))).map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
@@ -276,18 +276,23 @@ export class TicketRepository {
    * on it; bumps the version and stamps, clears or keeps the closing date. Returns the new
    * closing date, or undefined when nothing matched.
    */
-  async updateGuarded(id: number, version: number, actorId: number, values: Updateable<TicketTable>, closing: 'stamp' | 'clear' | 'keep', db: Database) {
+  /**
+   * Updates these tickets at once, each only while it still has the version it was read at and no
+   * one else holds an edit lock on it: the ones saved, with their closing date after the update.
+   */
+  async updateGuarded(rows: Array<{ id: number; version: number }>, actorId: number, values: Updateable<TicketTable>, closing: 'stamp' | 'clear' | 'keep', db: Database) {
+    if (!rows.length) return [];
     const closingDate = closing === 'stamp' ? { closing_date: sql<Date>`now()` } : closing === 'clear' ? { closing_date: null } : {};
+    const read = sql`select * from unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.version)}::int[]) as x (id, version)`;
     return db
       .updateTable('tickets as t')
       .set({ ...values, ...closingDate, version: sql`t.version + 1`, updated_at: sql`now()` })
-      .where('t.id', '=', id)
-      .where('t.version', '=', version)
+      .where(sql<boolean>`(t.id, t.version) in (${read})`)
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('log_editing_tickets as l').select('l.id').whereRef('l.ticket_id', '=', 't.id').where('l.user_id', '!=', actorId).where('l.expires_at', '>', sql<Date>`now()`))),
       )
-      .returning(['t.closing_date', 't.version'])
-      .executeTakeFirst();
+      .returning(['t.id', 't.closing_date', 't.version'])
+      .execute();
   }
 
   /** Deletes a ticket (its attempts, locks and history go with it) only if it has no attempts and no one else holds a lock. */

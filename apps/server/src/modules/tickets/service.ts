@@ -45,6 +45,11 @@ export const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? a
 
 export type Change = [unknown, unknown];
 
+/** The conflict of a ticket someone else holds an edit lock on (as read), or null. */
+function heldBy(row: TicketRow, actor: AuthUser): AppError | null {
+  return row.lock_user_id && row.lock_user_id !== actor.id ? lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! }) : null;
+}
+
 /** Applies one action to each ticket in turn; a refused one (any domain error) is reported with its reason. */
 export async function eachTicket(ids: number[], action: (id: number) => Promise<unknown>) {
   const done: number[] = [];
@@ -200,37 +205,70 @@ export class TicketService {
   async update(id: number, input: TicketUpdateInput, actor: AuthUser) {
     const row = await this.getFor(id, actor);
     if (input.ticket_id !== undefined && input.ticket_id !== id) throw invalid({ ticket_id: [TICKET_MSG.ticketMismatch] });
-    if (row.lock_user_id && row.lock_user_id !== actor.id) throw lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! });
+    const held = heldBy(row, actor);
+    if (held) throw held;
     if (input.version !== undefined && input.version !== row.version) throw conflict(TICKET_MSG.staleVersion);
-    const refs = await this.resolve(input);
-
-    const values: Updateable<TicketTable> = {};
-    const changes: Record<string, Change> = {};
-    for (const [field, label, ref, current] of OPTION_FIELDS) {
-      const next = input[field];
-      if (next === undefined || next === row[field]) continue;
-      values[field] = next;
-      changes[label] = [row[current], refs[ref]!.description];
-    }
-    if (input.user_assigned_id !== undefined && input.user_assigned_id !== row.user_assigned_id) {
-      values.user_assigned_id = input.user_assigned_id;
-      changes.userAssigned = [row.assigned_name ?? null, refs.assigned?.name ?? null];
-    }
-    const open = values.status_ticket_id !== undefined ? refs.status!.key === 'open' : row.status_key === 'open';
-    const closing = !open && !row.closing_date ? 'stamp' : open && row.closing_date ? 'clear' : 'keep';
-
-    await this.db.transaction().execute(async (trx) => {
-      const saved = await this.repo.updateGuarded(id, row.version, actor.id, values, closing, trx);
-      if (!saved) {
-        const lock = await this.locks.active(id, trx);
-        if (lock && lock.user_id !== actor.id) throw lockedError(lock);
-        throw conflict(TICKET_MSG.staleVersion);
-      }
-      if (closing !== 'keep') changes.closingDate = [chileDateTime(row.closing_date) || null, chileDateTime(saved.closing_date) || null];
-      await this.locks.releaseAfterUpdate(id, actor.id, trx);
-      if (Object.keys(changes).length) await this.repo.addHistory([{ ticketId: id, userId: actor.id, action: 'update', changes }], trx);
-    });
+    const { refused } = await this.updateRows([row], input, await this.resolve(input), actor);
+    if (refused.length) throw refused[0]!.error;
     return this.get(id);
+  }
+
+  /**
+   * One change applied to these tickets (as read) at once: one UPDATE per distinct change, one
+   * history insert, their edit locks released, in one transaction. A ticket another user holds
+   * locked, or changed since it was read, is refused with its reason; the others are saved.
+   */
+  private async updateRows(rows: TicketRow[], input: TicketUpdateInput, refs: Lookups, actor: AuthUser) {
+    const refused: Array<{ id: number; reason: string; error: AppError }> = [];
+    const refuse = (id: number, error: AppError) => refused.push({ id, reason: error.message, error });
+    // Per ticket: the values that change, their history, and what happens to the closing date.
+    const groups = new Map<string, { values: Updateable<TicketTable>; closing: 'stamp' | 'clear' | 'keep'; rows: Array<{ row: TicketRow; changes: Record<string, Change> }> }>();
+    for (const row of rows) {
+      const held = heldBy(row, actor);
+      if (held) {
+        refuse(row.id, held);
+        continue;
+      }
+      const values: Updateable<TicketTable> = {};
+      const changes: Record<string, Change> = {};
+      for (const [field, label, ref, current] of OPTION_FIELDS) {
+        const next = input[field];
+        if (next === undefined || next === row[field]) continue;
+        values[field] = next;
+        changes[label] = [row[current], refs[ref]!.description];
+      }
+      if (input.user_assigned_id !== undefined && input.user_assigned_id !== row.user_assigned_id) {
+        values.user_assigned_id = input.user_assigned_id;
+        changes.userAssigned = [row.assigned_name ?? null, refs.assigned?.name ?? null];
+      }
+      const open = values.status_ticket_id !== undefined ? refs.status!.key === 'open' : row.status_key === 'open';
+      const closing = !open && !row.closing_date ? 'stamp' : open && row.closing_date ? 'clear' : 'keep';
+      const key = JSON.stringify([values, closing]);
+      const group = groups.get(key) ?? { values, closing, rows: [] };
+      group.rows.push({ row, changes });
+      groups.set(key, group);
+    }
+    const done: number[] = [];
+    await this.db.transaction().execute(async (trx) => {
+      const history: Array<{ ticketId: number; userId: number; action: string; changes: Record<string, Change> }> = [];
+      for (const { values, closing, rows: planned } of groups.values()) {
+        const saved = new Map((await this.repo.updateGuarded(planned.map((p) => p.row), actor.id, values, closing, trx)).map((s) => [s.id, s]));
+        for (const { row, changes } of planned) {
+          const after = saved.get(row.id);
+          if (!after) {
+            const lock = await this.locks.active(row.id, trx);
+            refuse(row.id, lock && lock.user_id !== actor.id ? lockedError(lock) : conflict(TICKET_MSG.staleVersion));
+            continue;
+          }
+          if (closing !== 'keep') changes.closingDate = [chileDateTime(row.closing_date) || null, chileDateTime(after.closing_date) || null];
+          if (Object.keys(changes).length) history.push({ ticketId: row.id, userId: actor.id, action: 'update', changes });
+          done.push(row.id);
+        }
+      }
+      await this.locks.releaseAfterUpdate(done, actor.id, trx);
+      await this.repo.addHistory(history, trx);
+    });
+    return { done, refused };
   }
 
   /** Why this caller may not delete this ticket, or null. */
@@ -239,8 +277,7 @@ export class TicketService {
     const attempts = Number(row.details_count);
     if (!canDeleteTicket({ attempts: 0, creatorId: row.user_create_id }, actor)) return forbidden(TICKET_MSG.deleteForbidden);
     if (!canDeleteTicket({ attempts, creatorId: row.user_create_id }, actor)) return conflict(TICKET_MSG.hasDetails);
-    if (row.lock_user_id && row.lock_user_id !== actor.id) return lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! });
-    return null;
+    return heldBy(row, actor);
   }
 
   /** Deletes a ticket without contact attempts, for its creator or an administrator/developer. */
@@ -312,8 +349,23 @@ export class TicketService {
     }
     const refs = await this.resolve(patch);
     if (input.action === 'close' && refs.status?.key === 'open') throw invalid({ status_ticket_id: [FORM_MSG.option] });
-    const { done, refused } = await eachTicket(input.ids, (id) => this.update(id, patch, actor));
-    return { updated: done, refused };
+    // Read at once; a ticket missing or not the caller's to touch is refused, the rest saved together.
+    const ids = [...new Set(input.ids)];
+    const rows = new Map((await this.repo.inOrder(ids)).map((r) => [r.id, r]));
+    const refused: Array<{ id: number; reason: string }> = [];
+    const mine: TicketRow[] = [];
+    for (const id of ids) {
+      const row = rows.get(id);
+      if (!row) refused.push({ id, reason: TICKET_MSG.notFound });
+      else if (!mayTouchTicket(actor, row)) refused.push({ id, reason: TICKET_MSG.notYours });
+      else mine.push(row);
+    }
+    const result = await this.updateRows(mine, patch, refs, actor);
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return {
+      updated: result.done,
+      refused: [...refused, ...result.refused.map(({ id, reason }) => ({ id, reason }))].sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    };
   }
 
   async history(id: number, actor: AuthUser) {
