@@ -26,6 +26,7 @@ import {
 import type { SectionProposals as Proposals } from '@sigaf/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
@@ -162,6 +163,8 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
   const [sectionId, setSectionId] = useState<number | ''>('');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
+  // A mapping typed but not added yet is asked about before the dialog closes.
+  const { close, guard } = useDiscardGuard(moodleSection.trim() !== '' || sectionId !== '', onClose);
 
   const run = async (action: () => Promise<{ message: string }>) => {
     setBusy(true);
@@ -187,7 +190,7 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby="section-maps-title">
+    <Dialog open onClose={busy ? undefined : close} maxWidth="md" fullWidth aria-labelledby="section-maps-title">
       <DialogTitle id="section-maps-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.sections.maps')}
       </DialogTitle>
@@ -256,10 +259,11 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
+        <Button onClick={close} disabled={busy}>
           {t('common.close')}
         </Button>
       </DialogActions>
+      {guard}
     </Dialog>
   );
 }
