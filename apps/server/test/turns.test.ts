@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BATCH, mapInTurns, stringifyInTurns } from '../src/lib/turns.js';
+import { BATCH, mapInTurns, stringifyInTurns, utf8InTurns } from '../src/lib/turns.js';
 
 /** Rows shaped like an answer's: nested objects, dates, nulls, undefined, values with toJSON, odd numbers. */
 const row = (i: number) => ({
@@ -26,6 +26,8 @@ describe('a whole answer written a batch per turn', () => {
   for (const [name, value] of shapes) {
     it(`writes exactly what JSON.stringify writes: ${name}`, async () => {
       expect(await stringifyInTurns(value)).toBe(JSON.stringify(value));
+      // The same as UTF-8 bytes, encoded a megabyte at a time.
+      expect((await utf8InTurns(value)).equals(Buffer.from(JSON.stringify(value) ?? 'null'))).toBe(true);
     });
   }
 
@@ -50,5 +52,19 @@ describe('a whole answer written a batch per turn', () => {
     order.push('other');
     await writing;
     expect(order).toEqual(['other', 'written']);
+
+    // Several megabytes: encoded between turns too (more turns than writing the text alone takes).
+    const big = Array.from({ length: BATCH * 8 }, (_, i) => ({ i, text: `Ñ${'x'.repeat(1000)}` }));
+    const turnsOf = async (work: Promise<unknown>) => {
+      let done = false;
+      void work.then(() => (done = true));
+      let turns = 0;
+      for (; !done; turns++) await nextTurn();
+      return turns;
+    };
+    const bytes = utf8InTurns(big);
+    const encodingTurns = await turnsOf(bytes);
+    expect((await bytes).length).toBe(Buffer.byteLength(JSON.stringify(big)));
+    expect(encodingTurns).toBeGreaterThan(await turnsOf(stringifyInTurns(big)));
   });
 });

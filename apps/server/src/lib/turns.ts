@@ -33,6 +33,23 @@ export async function stringifyInTurns(value: unknown, stringify: Stringify = JS
   return out.join('');
 }
 
+/** The same text as UTF-8 bytes, each batch encoded in its own turn (a megabyte at most between two turns). */
+export async function utf8InTurns(value: unknown, stringify: Stringify = JSON.stringify): Promise<Buffer> {
+  const out: string[] = [];
+  await write(value, out, stringify);
+  const bytes: Buffer[] = [];
+  let since = 0;
+  for (const piece of out) {
+    if (since > 1 << 20) {
+      await nextTurn();
+      since = 0;
+    }
+    bytes.push(Buffer.from(piece));
+    since += piece.length;
+  }
+  return Buffer.concat(bytes);
+}
+
 async function write(value: unknown, out: string[], stringify: Stringify): Promise<void> {
   if (Array.isArray(value) && value.length > BATCH) {
     out.push('[');

@@ -5,7 +5,8 @@ import { isAdminLike, type RoleKey } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
-import { stringifyInTurns } from '../../lib/turns.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { utf8InTurns } from '../../lib/turns.js';
 import type { AnswerVersionRepository } from './repository.js';
 
 /**
@@ -93,7 +94,7 @@ export interface Built {
 /** The answer as kept text: written a batch per turn (lib/turns.ts), live values collected in each synchronous batch. */
 async function serialise(value: unknown, version: string, validUntil: number): Promise<Entry> {
   const lives: Live<unknown>[] = [];
-  const text = await stringifyInTurns(value, (v) => {
+  const utf8 = await utf8InTurns(value, (v) => {
     collecting = lives;
     try {
       return JSON.stringify(v);
@@ -101,7 +102,6 @@ async function serialise(value: unknown, version: string, validUntil: number): P
       collecting = null;
     }
   });
-  const utf8 = Buffer.from(text);
   if (!lives.length) return { version, body: utf8, at: [], lives, bytes: utf8.length, encoded: {}, validUntil };
   // The marks come in order ("<MARK>0", "<MARK>1", …): each is cut out of the bytes (searched natively, copied once).
   const body = Buffer.allocUnsafe(utf8.length);
@@ -120,8 +120,11 @@ async function serialise(value: unknown, version: string, validUntil: number): P
   return { version, body: kept, at, lives, bytes: kept.length + lives.length * 64, encoded: {}, validUntil };
 }
 
-/** The kept text with the live values written in: one buffer, the kept bytes copied once. */
-function render(entry: Entry, now = new Date()): Buffer {
+/** Live values written between two turns of the event loop while a kept answer is rendered. */
+const RENDER_BATCH = 5000;
+
+/** The kept text with the live values written in: one buffer, the kept bytes copied once, a batch of values per turn. */
+async function render(entry: Entry, now = new Date()): Promise<Buffer> {
   if (!entry.lives.length) return entry.body;
   const values = entry.lives.map((l) => l.render(now));
   let size = entry.body.length;
@@ -130,6 +133,7 @@ function render(entry: Entry, now = new Date()): Buffer {
   let from = 0;
   let to = 0;
   for (let i = 0; i < values.length; i++) {
+    if (i % RENDER_BATCH === RENDER_BATCH - 1) await nextTurn();
     to += entry.body.copy(out, to, from, entry.at[i]);
     to += out.write(values[i]!, to);
     from = entry.at[i]!;
@@ -181,13 +185,13 @@ export class AnswerCache {
    * and the server's socket carry is then a twentieth to a thirtieth of it).
    */
   private async serve(key: string, entry: Entry, encoding: Encoding | null): Promise<Served> {
-    if (!encoding) return { body: render(entry), encoding: null };
+    if (!encoding) return { body: await render(entry), encoding: null };
     const now = new Date();
     let encoded = entry.encoded[encoding];
     if (!encoded || encoded.until <= now.getTime()) {
       const previous = encoded;
       const until = entry.lives.reduce((min, l) => Math.min(min, l.changesAt(now)), Infinity);
-      encoded = entry.encoded[encoding] = { body: ENCODERS[encoding](render(entry, now), entry.lives.length > 0), until };
+      encoded = entry.encoded[encoding] = { body: render(entry, now).then((text) => ENCODERS[encoding](text, entry.lives.length > 0)), until };
       encoded.body.then(
         async (z) => {
           const replaced = previous ? (await previous.body.catch(() => null))?.length ?? 0 : 0;
