@@ -35,7 +35,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   async function openCourse() {
     const courses = page.getByRole('combobox', { name: 'Cursos' });
     await courses.waitFor();
-    await page.waitForTimeout(500);
+    // The remembered current course comes from the server after the page opens: its answer is in once the network is idle.
+    await page.waitForLoadState('networkidle');
     if ((await courses.textContent())?.includes('Curso de la jornada')) return;
     if (!(await page.getByRole('combobox', { name: 'Categorías' }).textContent())?.includes('Jornada')) await choose('Categorías', 'Jornada');
     await choose('Cursos', 'Curso de la jornada');
