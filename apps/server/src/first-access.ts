@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { verifyPassword } from './lib/passwords.js';
 
 /**
  * The first administrator's one-time password, kept beside the console banner in a file only the
@@ -30,25 +31,30 @@ export function writeFirstAccessFile(dataDir: string, admin: { email: string; pa
   return file;
 }
 
-/** The e-mail the file was written for, or null when there is no file. */
-export function firstAccessEmail(dataDir: string): string | null {
+/** The e-mail and password the file holds, or null when there is no file (or it cannot be read). */
+export function readFirstAccessFile(dataDir: string): { email: string; password: string } | null {
   let text: string;
   try {
     text = fs.readFileSync(firstAccessPath(dataDir), 'utf8');
   } catch {
     return null;
   }
-  return /^E-mail: (.+)$/m.exec(text)?.[1]?.trim().toLowerCase() ?? '';
+  const field = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+  return { email: field('E-mail').toLowerCase(), password: field('Password') };
 }
 
 /**
- * Deletes the file once the administrator it was written for has chosen their own password. The
- * password change stands whatever happens here: a file that cannot be deleted holds a password
- * that no longer works.
+ * Deletes the file once the administrator it was written for has chosen their own password: when
+ * it names them and holds the very password being replaced (`replacedHash`), so that another
+ * database using the same DATA_DIR (a test run beside a developer's installation) never takes it.
+ * The password change stands whatever happens here: a file left behind holds a password that no
+ * longer works.
  */
-export function removeFirstAccessFile(dataDir: string, email: string): void {
+export async function removeFirstAccessFile(dataDir: string, email: string, replacedHash: string): Promise<void> {
   try {
-    if (firstAccessEmail(dataDir) === email.toLowerCase()) fs.rmSync(firstAccessPath(dataDir), { force: true });
+    const kept = readFirstAccessFile(dataDir);
+    if (!kept?.password || kept.email !== email.toLowerCase()) return;
+    if (await verifyPassword(replacedHash, kept.password)) fs.rmSync(firstAccessPath(dataDir), { force: true });
   } catch {
     /* see above */
   }

@@ -138,7 +138,7 @@ export class UserService {
     } else if (Object.keys(changes).length) await this.users.update(id, changes);
     if (changes.password) await this.tokens.revokeAllFor(id, self ? actor.tokenId : undefined);
     // The first administrator's one-time password is no longer needed once they chose their own.
-    if (changes.password && self && current.is_first_login === FIRST_LOGIN_PENDING && this.dataDir) removeFirstAccessFile(this.dataDir, current.email);
+    if (changes.password && self && current.is_first_login === FIRST_LOGIN_PENDING && this.dataDir) await removeFirstAccessFile(this.dataDir, current.email, current.password);
     const logged = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'password' ? '***' : (changes as Record<string, unknown>)[k]]));
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'users', entityId: id, changes: logged, ip });
     return (await this.users.findById(id))!;
