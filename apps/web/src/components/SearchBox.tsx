@@ -17,7 +17,7 @@ export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) 
       value={text}
       onChange={(e) => setText(e.target.value)}
       label={t('common.search')}
-      sx={{ width }}
+      sx={{ width, maxWidth: '100%' }}
       fullWidth={false}
       title={t('common.searchShortcut')}
       slotProps={{

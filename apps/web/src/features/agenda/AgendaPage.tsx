@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
@@ -50,6 +51,7 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
       ],
     },
   ];
+  const fit = useFitColumns(columns, { remember: 'agenda-reminders', hideFirst: ['comment', 'course', 'state', 'ticket', 'due_at'] });
   return (
     <Section id="agenda-reminders" title={t('agenda.sections.reminders')} help={t('agenda.sections.remindersHelp')}>
       <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.reminders')} />
@@ -60,6 +62,7 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           total={q.data?.total ?? 0}
           loading={q.isPending}
           columns={columns}
+          {...fit}
           getRowClassName={({ row }) => (row.overdue ? 'agenda-overdue' : '')}
           sx={{ '& .agenda-overdue': { bgcolor: 'rgba(211,47,47,0.08)', borderLeft: 4, borderColor: 'error.main' } }}
           disableRowSelectionOnClick
@@ -96,6 +99,7 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
       ],
     },
   ];
+  const fit = useFitColumns(columns, { remember: 'agenda-tickets', hideFirst: ['course', 'lastAttemptAt', 'daysWithoutAttempt', 'ticketCode'] });
   return (
     <Section id="agenda-tickets" title={t('agenda.sections.tickets')} help={t('agenda.sections.ticketsHelp', { days })}>
       <TextField
@@ -114,7 +118,7 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
       </TextField>
       <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.tickets')} />
       {q.data?.total !== 0 && (
-        <ServerDataGrid<AgendaTicket> label={t('agenda.sections.tickets')} rows={q.data?.rows ?? []} total={q.data?.total ?? 0} loading={q.isPending} columns={columns} disableRowSelectionOnClick {...grid} />
+        <ServerDataGrid<AgendaTicket> label={t('agenda.sections.tickets')} rows={q.data?.rows ?? []} total={q.data?.total ?? 0} loading={q.isPending} columns={columns} {...fit} disableRowSelectionOnClick {...grid} />
       )}
       {attempt && <LogAttemptDialog ticketId={attempt.id} ticketCode={attempt.ticketCode} onClose={() => setAttempt(null)} />}
     </Section>

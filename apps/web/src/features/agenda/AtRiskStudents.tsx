@@ -9,6 +9,7 @@ import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
 import { StudentDetailDrawer } from '../follow-up/StudentDetail';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
@@ -27,15 +28,16 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
   const [create, setCreate] = useState<AgendaStudent | null>(null);
   const [remind, setRemind] = useState<AgendaStudent | null>(null);
   const [card, setCard] = useState<AgendaStudent | null>(null);
-  // Sized to fit a 1366×768 screen beside the menu (about 1,000 px); the classroom goes under the course.
+  // Sized to fit a 1366×768 screen beside the menu (about 1,000 px) once the progress (which the
+  // reason's chip also gives) steps aside; the classroom goes under the course.
   const columns: GridColDef<AgendaStudent>[] = [
-    { field: 'name', headerName: t('agenda.columns.student'), flex: 1, minWidth: 150 },
+    { field: 'name', headerName: t('agenda.columns.student'), flex: 1.2, minWidth: 170 },
     { field: 'rut', headerName: t('agenda.columns.rut'), width: 105, sortable: false },
     {
       field: 'course',
       headerName: t('agenda.columns.course'),
       flex: 1,
-      minWidth: 130,
+      minWidth: 150,
       valueGetter: (_v, r) => (r.classroom ? `${r.course} · ${r.classroom}` : r.course),
     },
     {
@@ -52,8 +54,8 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
       ),
     },
     { field: 'progress', headerName: t('agenda.columns.progress'), width: 80, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
-    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 120, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
-    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 120, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
+    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 135, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
+    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 135, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
     {
       field: 'actions',
       type: 'actions',
@@ -81,6 +83,8 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
       ],
     },
   ];
+  // Narrower than that (a phone), the dates give way next; the column menu shows any of them again.
+  const fit = useFitColumns(columns, { remember: 'agenda-students', hideFirst: ['progress', 'lastAttemptAt', 'lastAccess', 'course', 'rut', 'rules'] });
   return (
     <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
       {!!q.data?.unsyncedCourses.length && (
@@ -97,6 +101,7 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
           total={q.data?.total ?? 0}
           loading={q.isPending}
           columns={columns}
+          {...fit}
           disableRowSelectionOnClick
           {...grid}
         />

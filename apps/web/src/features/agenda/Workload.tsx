@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ServerDataGrid } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError, getData } from '../../lib/api';
 import { useReassign, useStaff, useWorkload } from './api';
@@ -36,10 +37,10 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
   const [done, setDone] = useState<Move | null>(null);
   const columns: GridColDef<AgendaWorkload>[] = [
     { field: 'name', headerName: t('agenda.columns.operator'), flex: 1, minWidth: 160 },
-    { field: 'due', headerName: t('agenda.columns.dueToday'), type: 'number', width: 120 },
-    { field: 'overdue', headerName: t('agenda.columns.overdue'), type: 'number', width: 120 },
-    { field: 'openTickets', headerName: t('agenda.columns.openTickets'), type: 'number', width: 130 },
-    { field: 'atRisk', headerName: t('agenda.columns.atRisk'), type: 'number', width: 150 },
+    { field: 'due', headerName: t('agenda.columns.dueToday'), type: 'number', flex: 0.4, minWidth: 110 },
+    { field: 'overdue', headerName: t('agenda.columns.overdue'), type: 'number', flex: 0.4, minWidth: 110 },
+    { field: 'openTickets', headerName: t('agenda.columns.openTickets'), type: 'number', flex: 0.4, minWidth: 130 },
+    { field: 'atRisk', headerName: t('agenda.columns.atRisk'), type: 'number', flex: 0.5, minWidth: 185 },
     {
       field: 'actions',
       type: 'actions',
@@ -86,6 +87,7 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
       failed(err);
     }
   };
+  const fit = useFitColumns(columns, { remember: 'agenda-workload', hideFirst: ['due', 'overdue', 'openTickets', 'atRisk'] });
   return (
     <Section id="agenda-workload" title={t('agenda.sections.workload')} help={t('agenda.sections.workloadHelp')}>
       <TableState error={q.isError} empty={false} emptyText="" />
@@ -96,6 +98,7 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
         total={q.data?.length ?? 0}
         loading={q.isPending}
         columns={columns}
+        {...fit}
         paginationMode="client"
         sortingMode="client"
         initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
@@ -104,9 +107,10 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
       {from && (
         <Alert
           severity="info"
-          sx={{ mt: 1 }}
+          // On a narrow screen the picker and its buttons go below the sentence.
+          sx={{ mt: 1, flexWrap: 'wrap', '& .MuiAlert-action': { ml: { xs: 0, sm: 'auto' }, pl: { xs: 0, sm: 2 } } }}
           action={
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
               <TextField select size="small" label={t('agenda.reassignTo')} value={to} onChange={(e) => setTo(Number(e.target.value))} sx={{ minWidth: 200 }}>
                 {(staff.data ?? [])
                   .filter((s) => s.id !== from.userId)

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
+import { useFitColumns } from '../../components/useFitColumns';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
@@ -84,25 +85,29 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
 
   const columns = useMemo<GridColDef<FollowUpStudent>[]>(
     () => [
-      { field: 'rut', headerName: t('followUp.columns.rut'), width: 125 },
-      { field: 'name', headerName: t('followUp.columns.name'), flex: 1, minWidth: 180, valueGetter: (_v, r) => [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' ') },
-      { field: 'email', headerName: t('followUp.columns.email'), flex: 1, minWidth: 180, valueGetter: (_v, r) => r.email ?? '' },
-      { field: 'phone', headerName: t('followUp.columns.phone'), width: 130, sortable: false, valueGetter: (_v, r) => r.phone ?? '' },
-      { field: 'classroom', headerName: t('followUp.columns.classroom'), width: 120, valueGetter: (_v, r) => r.classroom ?? t('followUp.noClassroom') },
+      { field: 'rut', headerName: t('followUp.columns.rut'), flex: 0.6, minWidth: 110 },
+      { field: 'name', headerName: t('followUp.columns.name'), flex: 1.5, minWidth: 170, valueGetter: (_v, r) => [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' ') },
+      { field: 'email', headerName: t('followUp.columns.email'), flex: 1.2, minWidth: 170, valueGetter: (_v, r) => r.email ?? '' },
+      { field: 'phone', headerName: t('followUp.columns.phone'), flex: 0.7, minWidth: 115, sortable: false, valueGetter: (_v, r) => r.phone ?? '' },
+      { field: 'classroom', headerName: t('followUp.columns.classroom'), flex: 0.6, minWidth: 100, valueGetter: (_v, r) => r.classroom ?? t('followUp.noClassroom') },
       {
         field: 'status',
         headerName: t('followUp.columns.status'),
-        width: 165,
+        flex: 0.8,
+        minWidth: 150,
         renderCell: (p) => <StatusChip student={p.row} />,
       },
-      { field: 'lastAccess', headerName: t('followUp.columns.lastAccess'), width: 150, valueGetter: (_v, r) => lastAccessText(r, t) },
+      { field: 'lastAccess', headerName: t('followUp.columns.lastAccess'), flex: 0.7, minWidth: 125, valueGetter: (_v, r) => lastAccessText(r, t) },
       {
         field: 'progress',
         headerName: t('followUp.columns.progress'),
-        width: 130,
+        flex: 0.7,
+        minWidth: 120,
         renderCell: (p) =>
           p.row.progress === null ? (
-            <Typography variant="body2" color="text.secondary">—</Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ lineHeight: 'inherit' }}>
+              —
+            </Typography>
           ) : (
             <Box sx={{ width: '100%', display: 'flex', alignItems: 'center', gap: 1 }} title={t('followUp.progressOf', { graded: p.row.graded, expected: p.row.expected })}>
               <LinearProgress variant="determinate" value={p.row.progress} sx={{ flex: 1, height: 8, borderRadius: 4 }} color={p.row.progress < 50 ? 'warning' : 'success'} />
@@ -110,12 +115,12 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
             </Box>
           ),
       },
-      { field: 'openTickets', headerName: t('followUp.columns.openTickets'), width: 120, type: 'number' },
+      { field: 'openTickets', headerName: t('followUp.columns.openTickets'), flex: 0.5, minWidth: 110, type: 'number' },
       {
         field: 'actions',
         type: 'actions',
         headerName: t('common.actions'),
-        width: 80,
+        width: 90,
         getActions: ({ row }) => [
           <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('followUp.detail.open', { name: `${row.name} ${row.lastName}` })} onClick={() => setDetail(row.id)} />,
         ],
@@ -123,6 +128,13 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
     ],
     [t],
   );
+  // At 1366 px with the menu open the phone, e-mail and classroom give way (they are on the
+  // student's card); on a phone the name stays. The column menu shows any of them again.
+  const fit = useFitColumns(columns, {
+    remember: 'follow-up',
+    checkbox: canWork,
+    hideFirst: ['phone', 'email', 'classroom', 'openTickets', 'lastAccess', 'progress', 'rut', 'status'],
+  });
 
   const doExport = async () => {
     setExporting(true);
@@ -216,6 +228,7 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
         rows={students.data?.rows ?? []}
         total={total}
         columns={columns}
+        {...fit}
         loading={students.isFetching}
         {...grid}
         {...(canWork ? selectionProps(selected, setSelected) : {})}

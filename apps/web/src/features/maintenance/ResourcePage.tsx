@@ -14,6 +14,7 @@ import { ExportMenu } from '../../components/ExportMenu';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { NotFound } from '../../components/StatusPages';
 import { ApiError } from '../../lib/api';
@@ -99,6 +100,9 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [decl, canWrite, t, user?.id, extras]);
+  // On a narrow screen the first field and the actions stay; the others give way from the last one.
+  const fields = columns.map((c) => c.field).filter((f) => f !== 'id' && f !== 'ticketsCount' && f !== 'actions');
+  const fit = useFitColumns(columns, { remember: `resource-${decl.key}`, hideFirst: ['id', 'ticketsCount', ...fields.slice(1).reverse()] });
 
   const save = async (body: Record<string, unknown>) => {
     try {
@@ -171,6 +175,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         rows={data?.rows ?? []}
         total={data?.total ?? 0}
         columns={columns}
+        {...fit}
         loading={isLoading || isFetching}
         {...grid}
         pageSizeOptions={[5, 10, 25, 50, 100]}

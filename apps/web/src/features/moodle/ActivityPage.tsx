@@ -3,7 +3,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import SettingsEthernetIcon from '@mui/icons-material/SettingsEthernet';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import { Alert, Button, Chip, Stack, TextField, Typography, useTheme } from '@mui/material';
+import { Alert, Box, Button, Chip, Stack, TextField, Typography, useTheme } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -169,7 +169,12 @@ export default function ActivityPage() {
       )}
       {course && (
         <>
-          {canWrite && <SyncPanel courseId={course.id} linked={Boolean(course.idCourseMoodle)} onSynced={() => void refresh()} />}
+          {/* Its tables (section proposals, weights) scroll inside this frame on a phone rather than widen the page. */}
+          {canWrite && (
+            <Box sx={{ minWidth: 0, overflowX: 'auto' }}>
+              <SyncPanel courseId={course.id} linked={Boolean(course.idCourseMoodle)} onSynced={() => void refresh()} />
+            </Box>
+          )}
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 2 }} role="group" aria-label={t('moodle.activities.sections')}>
             <Chip label={t('moodle.activities.allSections', { total: totalWeighing })} color={section === 'all' ? 'primary' : 'default'} onClick={() => setSection('all')} />
             {(sections.data ?? []).map((g) => (

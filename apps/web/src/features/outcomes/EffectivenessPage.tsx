@@ -32,7 +32,8 @@ function DimensionPanel({ dim, groups }: { dim: OutcomeDimension; groups: Outcom
     ],
   };
   return (
-    <Grid size={{ xs: 12, lg: dim === 'hour' || dim === 'operator' || dim === 'motive' ? 12 : 6 }}>
+    // minWidth 0: a table wider than a phone scrolls inside its frame instead of widening the page.
+    <Grid size={{ xs: 12, lg: dim === 'hour' || dim === 'operator' || dim === 'motive' ? 12 : 6 }} sx={{ minWidth: 0 }}>
       <Paper variant="outlined" sx={{ p: 1 }}>
         <ChartCard title={title} kind="bar" data={data} loading={false} valueSuffix=" %" height={240} />
         <OutcomeTable dim={dim} groups={groups} names={names} caption={title} />
@@ -131,7 +132,7 @@ export default function EffectivenessPage() {
         {data && !total && <Alert severity="info">{t('outcomes.page.empty')}</Alert>}
         {data && total && (
           <Grid container spacing={2}>
-            <Grid size={12}>
+            <Grid size={12} sx={{ minWidth: 0 }}>
               <OutcomeTable dim="all" groups={data.dimensions.all} names={[t('outcomes.dim.all')]} caption={t('outcomes.dim.all')} />
             </Grid>
             {OUTCOME_DIMENSIONS.filter((d) => d !== 'all').map((d) => (

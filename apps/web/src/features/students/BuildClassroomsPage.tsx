@@ -11,6 +11,7 @@ import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useOptions } from '../maintenance/api';
@@ -92,6 +93,7 @@ export default function BuildClassroomsPage() {
     ],
     [t],
   );
+  const fit = useFitColumns(columns, { remember: 'build-classrooms', checkbox: true, hideFirst: ['region', 'motherLastName', 'profile', 'rut', 'lastName'] });
 
   const selectAllMatching = async () => {
     if (!course) return;
@@ -167,6 +169,7 @@ export default function BuildClassroomsPage() {
             rows={list.data?.rows ?? []}
             total={list.data?.total ?? 0}
             columns={columns}
+            {...fit}
             loading={list.isFetching}
             checkboxSelection
             keepNonExistentRowsSelected

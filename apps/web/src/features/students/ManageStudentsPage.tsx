@@ -17,6 +17,7 @@ import { ApiError } from '../../lib/api';
 import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
 import { StudentForm } from './StudentForm';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
+import { useFitColumns } from '../../components/useFitColumns';
 
 /** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
@@ -42,6 +43,7 @@ export default function ManageStudentsPage() {
     ],
     [t],
   );
+  const fit = useFitColumns(columns, { remember: 'students', hideFirst: ['mobile', 'motherLastName', 'email', 'lastName'] });
   return (
     <PageCard title={t('students.manageTitle')} icon={<ManageAccountsIcon />} actions={<SearchBox onChange={onSearch} width={320} />}>
       <Typography variant="body2" sx={{ mb: 1 }}>
@@ -52,6 +54,7 @@ export default function ManageStudentsPage() {
         rows={list.data?.rows ?? []}
         total={list.data?.total ?? 0}
         columns={columns}
+        {...fit}
         loading={list.isFetching}
         {...grid}
         onRowClick={(p) => setOpen(p.row)}

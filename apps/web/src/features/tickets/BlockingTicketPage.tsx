@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageCard } from '../../components/PageCard';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { releaseLock, releaseLocks, useLocks, type TicketLock } from './api';
@@ -52,6 +53,7 @@ export default function BlockingTicketPage() {
     ],
     [t],
   );
+  const fit = useFitColumns(columns, { remember: 'locks', checkbox: true, hideFirst: ['expiresAt', 'n', 'createdAt', 'user'] });
 
   const unlock = async () => {
     if (!pending) return;
@@ -101,6 +103,7 @@ export default function BlockingTicketPage() {
         rows={rows}
         total={data?.total ?? 0}
         columns={columns}
+        {...fit}
         loading={isFetching}
         {...grid}
         pageSizeOptions={[10, 25, 50]}

@@ -9,7 +9,7 @@ import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, type useServerPage } from '../../components/ServerDataGrid';
-import { useColumnChoice } from '../../components/useColumnChoice';
+import { useFitColumns } from '../../components/useFitColumns';
 import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
 import { fullName, lockSince, stamp } from './format';
@@ -56,8 +56,6 @@ interface Props {
 export function TicketGrid({ rows, total, loading, grid, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
   const { t } = useTranslation();
   const gridLocale = useGridLocale();
-  // The main columns fit a 1366 px screen; the others are one click away (column menu).
-  const columnChoice = useColumnChoice('tickets', ['classroom', 'motive', 'type', 'age', 'createdAt']);
   const columns = useMemo<GridColDef<Ticket>[]>(() => {
     const cols: GridColDef<Ticket>[] = [
       { field: 'priority', headerName: t('tickets.columns.priority'), width: 100, valueGetter: (_v, r) => r.priorityTicket.description, renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} /> },
@@ -139,9 +137,17 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
     };
     // Row actions right after the attempts, as the original: always in view, however wide the table.
     cols.splice(3, 0, actionsColumn);
-    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 170, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
+    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 160, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
     return cols;
   }, [t, showCourse, onOpen, onDelete]);
+  // The main columns fit a 1366 px screen with the menu open; narrower, the less important ones
+  // leave too. Any of them is one click away (column menu), and that choice is remembered.
+  const fit = useFitColumns(columns, {
+    remember: 'tickets',
+    checkbox: true,
+    hidden: ['classroom', 'motive', 'type', 'age', 'createdAt'],
+    hideFirst: ['rut', 'operator', 'priority', 'attempts', 'course', 'status', 'ticketCode'],
+  });
 
   return (
     <ServerDataGrid
@@ -150,7 +156,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
       total={total}
       columns={columns}
       loading={loading}
-      {...columnChoice}
+      {...fit}
       {...grid}
       {...selectionProps(selection, onSelectionChange)}
       disableRowSelectionOnClick

@@ -1,0 +1,145 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_ADMIN, pickDemoCourse, settled } from './demo.js';
+import { api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * The screens a person works in all day fit a 1366×768 laptop with the side menu open (no
+ * sideways scroll of the page, nor of their tables: the less important columns give way and stay
+ * one click away in the column menu), and a phone (390×844: the page title on two lines at most,
+ * the header's controls stacked), on the demo data as its administrator.
+ */
+describeE2E('layout at 1366×768 and on a phone', () => {
+  let product: Product;
+  let browser: Browser;
+  let token: string;
+  /** The operator whose agenda has students at risk (the administrator's own has none). */
+  let operator: { name: string; atRisk: number };
+
+  beforeAll(async () => {
+    product = await startProduct({ DEMO: 'true' });
+    browser = await launchBrowser();
+    token = (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, DEMO_ADMIN)).body.access_token;
+    expect(token).toBeTruthy();
+    const workload = (await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)).body._data.collections.map((c: Json) => c.properties);
+    operator = workload.sort((a: Json, b: Json) => b.atRisk - a.atRisk)[0];
+    expect(operator.atRisk, JSON.stringify(workload)).toBeGreaterThan(0);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  async function at(width: number, height: number) {
+    const opened = await signedInPage(browser, product, token);
+    opened.page.setDefaultTimeout(30_000);
+    await opened.page.setViewportSize({ width, height });
+    return opened;
+  }
+
+  /** How far the page scrolls sideways, and each grid's own horizontal overflow (0 when it fits). */
+  async function overflow(page: Page) {
+    return page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - window.innerWidth,
+      grids: [...document.querySelectorAll('.MuiDataGrid-virtualScroller')].map((g) => ({
+        grid: g.closest('[aria-label]')?.getAttribute('aria-label') ?? '',
+        extra: g.scrollWidth - g.clientWidth,
+      })),
+    }));
+  }
+
+  async function expectFits(page: Page, screen: string, grids: number) {
+    await settled(page);
+    const o = await overflow(page);
+    expect(o.page, `${screen}: the page scrolls sideways`).toBeLessThanOrEqual(0);
+    expect(o.grids.length, `${screen}: grids shown`).toBeGreaterThanOrEqual(grids);
+    for (const g of o.grids) expect(g.extra, `${screen}: grid "${g.grid}" scrolls sideways`).toBeLessThanOrEqual(1);
+  }
+
+  /** Lines the page title takes: its height over its line height. */
+  async function titleLines(page: Page) {
+    return page.locator('main h1').first().evaluate((h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight));
+  }
+
+  const inside = async (inner: Locator, outer: Locator) => {
+    const [a, b] = [(await inner.boundingBox())!, (await outer.boundingBox())!];
+    return a.x >= b.x - 0.5 && a.x + a.width <= b.x + b.width + 0.5;
+  };
+
+  async function openFollowUp(page: Page) {
+    await page.goto('/my/seguimiento-alumnos');
+    await pickDemoCourse(page);
+    await page.getByRole('grid', { name: 'Estudiantes' }).getByRole('row').nth(1).waitFor();
+  }
+
+  async function openAgendaOf(page: Page) {
+    await page.goto('/my/agenda');
+    await page.getByRole('combobox', { name: 'Operador' }).click();
+    await page.getByRole('option', { name: operator.name }).click();
+    const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
+    await section.getByRole('grid').getByRole('row').nth(1).waitFor();
+    return section;
+  }
+
+  async function openTickets(page: Page) {
+    await page.goto('/my/ticket');
+    await pickDemoCourse(page);
+    await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
+    await page.getByRole('grid').first().getByRole('row').nth(1).waitFor();
+  }
+
+  it('1366×768, menu open: Seguimiento, Mi agenda and Ticket fit without sideways scroll; hidden columns are in the column menu; sorting still works', async () => {
+    const { page, context } = await at(1366, 768);
+
+    await openFollowUp(page);
+    await expectFits(page, 'Seguimiento', 1);
+    const pickers = page.getByTestId('follow-up-pickers');
+    for (const label of ['Categorías', 'Cursos', 'Aula']) expect(await inside(pickers.getByRole('combobox', { name: label }), pickers), label).toBe(true);
+    const grid = page.getByRole('grid', { name: 'Estudiantes' });
+    // The e-mail gave way; the column menu brings it back.
+    expect(await grid.getByRole('columnheader', { name: 'Correo electrónico' }).count()).toBe(0);
+    await grid.getByRole('columnheader', { name: 'Nombre' }).hover();
+    await grid.getByRole('columnheader', { name: 'Nombre' }).getByRole('button', { name: /menú/i }).click();
+    await page.getByRole('menuitem', { name: 'Administrar columnas' }).click();
+    await page.getByRole('checkbox', { name: 'Correo electrónico' }).check();
+    await page.keyboard.press('Escape');
+    await grid.getByRole('columnheader', { name: 'Correo electrónico' }).waitFor();
+    await page.reload();
+    await pickDemoCourse(page);
+    await grid.getByRole('columnheader', { name: 'Correo electrónico' }).waitFor();
+    // Sorting by a column, from the keyboard.
+    await grid.getByRole('columnheader', { name: 'Nombre' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => grid.getByRole('columnheader', { name: 'Nombre' }).getAttribute('aria-sort')).toBe('ascending');
+    await screenshot(page, 'layout-follow-up-1366');
+
+    const section = await openAgendaOf(page);
+    await expectFits(page, 'Mi agenda', 2);
+    expect(await section.getByRole('grid').count()).toBe(1);
+    expect((await page.getByTestId('agenda-intro').boundingBox())!.width).toBeGreaterThan(200);
+    await screenshot(page, 'layout-agenda-1366');
+
+    await openTickets(page);
+    await expectFits(page, 'Ticket', 1);
+    await screenshot(page, 'layout-tickets-1366');
+    await context.close();
+  }, 120_000);
+
+  it('390×844: the page title keeps to two lines and neither the page nor its tables scroll sideways', async () => {
+    const { page, context } = await at(390, 844);
+    for (const [screen, open] of [
+      ['Seguimiento', openFollowUp],
+      ['Mi agenda', openAgendaOf],
+      ['Ticket', openTickets],
+    ] as const) {
+      await open(page);
+      await expectFits(page, screen, 1);
+      expect(await titleLines(page), screen).toBeLessThanOrEqual(2.05);
+      expect((await page.getByTestId('app-title').boundingBox())!.height, screen).toBeLessThanOrEqual(40);
+    }
+    await screenshot(page, 'layout-tickets-390');
+    await context.close();
+  }, 120_000);
+});
