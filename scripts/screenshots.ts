@@ -82,6 +82,8 @@ try {
   await mail.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}, te recordamos completar la actividad de la unidad 2 antes del viernes.');
   await shot(page, 'correo');
   await page.keyboard.press('Escape');
+  // A mail being written is dropped only once confirmed.
+  await page.getByRole('dialog', { name: 'Cambios sin guardar' }).getByRole('button', { name: 'Descartar' }).click();
   await mail.waitFor({ state: 'detached' });
   await page.keyboard.press('Escape');
   await ticket.waitFor({ state: 'detached' });

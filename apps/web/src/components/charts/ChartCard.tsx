@@ -44,29 +44,32 @@ const visuallyHidden = {
 function FiguresTable({ title, data, valueSuffix }: { title: string; data: ChartData; valueSuffix?: string }) {
   const { t } = useTranslation();
   const columns = data.datasets.map((ds, i) => ds.label ?? (data.datasets.length > 1 ? `${t('charts.value')} ${i + 1}` : t('charts.value')));
+  // The table inside a hidden box: a table is never narrower than its text, and would widen a phone's page.
   return (
-    <Box component="table" sx={visuallyHidden}>
-      <caption>{t('charts.tableCaption', { title })}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('charts.category')}</th>
-          {columns.map((c, i) => (
-            <th scope="col" key={i}>
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {data.labels.map((label, row) => (
-          <tr key={row}>
-            <th scope="row">{label}</th>
-            {data.datasets.map((ds, col) => (
-              <td key={col}>{`${ds.data[row] ?? 0}${valueSuffix ?? ''}`}</td>
+    <Box sx={visuallyHidden}>
+      <table>
+        <caption>{t('charts.tableCaption', { title })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('charts.category')}</th>
+            {columns.map((c, i) => (
+              <th scope="col" key={i}>
+                {c}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
+        </thead>
+        <tbody>
+          {data.labels.map((label, row) => (
+            <tr key={row}>
+              <th scope="row">{label}</th>
+              {data.datasets.map((ds, col) => (
+                <td key={col}>{`${ds.data[row] ?? 0}${valueSuffix ?? ''}`}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </Box>
   );
 }

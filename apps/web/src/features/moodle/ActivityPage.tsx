@@ -13,6 +13,7 @@ import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
@@ -111,6 +112,8 @@ export default function ActivityPage() {
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [decl, canWrite, t]);
+  // On a phone the name, the section and the actions stay; the column menu shows the others.
+  const fit = useFitColumns(columns, { remember: 'activities', hideFirst: ['idActivityMoodle', 'type', 'moodleState', 'weighing', 'section'] });
 
   const toggleExcluded = async (row: Row) => {
     try {
@@ -197,6 +200,7 @@ export default function ActivityPage() {
             rows={list.data?.rows ?? []}
             total={list.data?.total ?? 0}
             columns={columns}
+            {...fit}
             loading={list.isLoading || list.isFetching}
             {...grid}
             pageSizeOptions={[10, 25, 50, 100]}
