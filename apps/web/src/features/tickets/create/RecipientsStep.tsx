@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../../components/SearchBox';
+import { useFitColumns } from '../../../components/useFitColumns';
 import { studentsOnActivities, useAllCourseStudents, useCourseSections, type EnrolmentInfo } from '../api';
 import { lastAccess } from '../format';
 import { gridHeaderSx, selectionProps, useGridLocale } from '../TicketGrid';
@@ -63,6 +64,8 @@ export function RecipientsStep({ courseId, filters, onFilters, selected, onSelec
     ],
     [t],
   );
+  // On a phone the names stay; the column menu shows the others.
+  const fit = useFitColumns(columns, { checkbox: true, hideFirst: ['motherLastName', 'classroom', 'lastAccess', 'rut', 'lastName'] });
 
   const chosen = activities.filter((a) => filters.activityIds.includes(a.id));
   const failure = students.error ?? sections.error ?? pending.error;
@@ -127,6 +130,7 @@ export function RecipientsStep({ courseId, filters, onFilters, selected, onSelec
         aria-label={t('tickets.massive.stepRecipients')}
         rows={rows}
         columns={columns}
+        {...fit}
         loading={students.isFetching || pending.isFetching}
         paginationModel={pagination}
         onPaginationModelChange={setPagination}
