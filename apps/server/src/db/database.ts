@@ -41,6 +41,7 @@ import * as m0031 from './migrations/0031_grade_precision.js';
 import * as m0034 from './migrations/0034_mail_enrolment.js';
 import * as m0033 from './migrations/0033_current_course.js';
 import * as m0035 from './migrations/0035_progress_history.js';
+import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
 
 export type Database = Kysely<DB>;
 
@@ -144,6 +145,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034_mail_enrolment': m0034,
   '0033_current_course': m0033,
   '0035_progress_history': m0035,
+  '0036_ticket_enrolment_operator': m0036,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
