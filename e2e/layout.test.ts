@@ -94,6 +94,8 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     const { page, context } = await at(1366, 768);
 
     await openFollowUp(page);
+    // The side menu is open beside the page.
+    expect((await page.getByRole('navigation', { name: 'SIGAF' }).boundingBox())!.width).toBeGreaterThan(200);
     await expectFits(page, 'Seguimiento', 1);
     const pickers = page.getByTestId('follow-up-pickers');
     for (const label of ['Categorías', 'Cursos', 'Aula']) expect(await inside(pickers.getByRole('combobox', { name: label }), pickers), label).toBe(true);
