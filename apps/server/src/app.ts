@@ -39,6 +39,7 @@ import { agendaRoutes } from './modules/agenda/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
+import { LocalBuilder, ThreadBuilder } from './modules/answers/builders.js';
 
 z.config(z.locales.es());
 
@@ -105,9 +106,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerErrorHandler(app);
 
   const services = createServices(db, config);
+  // Whole-course answers are built on a thread of their own when the database is a PostgreSQL
+  // server that thread can reach; the embedded database lives on this thread, and so do its builds.
+  services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : new LocalBuilder(services);
   app.decorate('config', config);
   app.decorate('services', services);
-  app.addHook('onClose', async () => services.mail.close());
+  app.addHook('onClose', async () => {
+    await services.answers.builder?.close();
+    await services.mail.close();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

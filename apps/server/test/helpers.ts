@@ -56,6 +56,8 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
     await admin.query(`create database ${name} template ${template}`);
     await admin.end();
     handle = await openDatabase({ url: withDatabase(url, name), dataDir: '' });
+    // The server's other connections (the thread that builds whole-course answers) reach the same database.
+    config.DATABASE_URL = withDatabase(url, name);
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();

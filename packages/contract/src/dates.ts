@@ -65,13 +65,13 @@ export function dayText(day: string): string {
 const DAY_MS = 86_400_000;
 
 /** Whole days from creation to closing (or to now while open). */
-export function ticketAgeDays(createdAt: Date | string, closingDate: Date | string | null | undefined, now: Date = new Date()): number {
+export function ticketAgeDays(createdAt: Date | string | number, closingDate: Date | string | null | undefined, now: Date = new Date()): number {
   const end = closingDate ? new Date(closingDate) : now;
   return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY_MS));
 }
 
 /** When an open ticket's age in days next changes after `now` (ms): one more whole day after its creation. */
-export function ticketAgeChangesAt(createdAt: Date | string, now: Date = new Date()): number {
+export function ticketAgeChangesAt(createdAt: Date | string | number, now: Date = new Date()): number {
   return new Date(createdAt).getTime() + (ticketAgeDays(createdAt, null, now) + 1) * DAY_MS;
 }
 

@@ -37,7 +37,7 @@ export function bearerToken(request: FastifyRequest): string | null {
   return m ? m[1]! : null;
 }
 
-export function requireAuth(request: FastifyRequest): AuthUser {
+export function requireAuth(request: Pick<FastifyRequest, 'auth'>): AuthUser {
   if (!request.auth) throw unauthorized();
   return request.auth;
 }

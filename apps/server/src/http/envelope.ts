@@ -1,6 +1,14 @@
 import type { Collection, Envelope, PageMeta, Relationship, Resource } from '@sigaf/contract';
 import { MSG } from '@sigaf/contract';
 import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+
+/**
+ * What presenting an answer reads of its request: the path, the caller and the configured public
+ * URL. A request is one; so is the plain description the answer-building thread gets
+ * (modules/answers/builders.ts).
+ */
+export type Asker = Pick<FastifyRequest, 'url' | 'auth'> & { server: { config: Pick<Config, 'PUBLIC_URL'> } };
 
 /** Builders of the envelope, resource and collection shapes (docs/development/architecture.md#envelope). */
 export function ok<T>(data: T, message: string = MSG.ok, statusCode = 200): Envelope<T> {
@@ -20,17 +28,17 @@ export function failure<T = null>(statusCode: number, message: string, data: T =
  * (links are paths from the server's root, which the original client joins to its backend
  * address). Never the request's Host or X-Forwarded-Host: a client could put any host there.
  */
-export function baseUrl(request: FastifyRequest): string {
+export function baseUrl(request: Asker): string {
   const configured = request.server.config.PUBLIC_URL;
   return configured ? configured.replace(/\/+$/, '') : '';
 }
 
-export function href(request: FastifyRequest, path: string): string {
+export function href(request: Asker, path: string): string {
   return `${baseUrl(request)}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
 export function resource<P>(
-  request: FastifyRequest,
+  request: Asker,
   path: string,
   properties: P,
   relationships: Relationship | Record<string, never> = {},
@@ -38,7 +46,7 @@ export function resource<P>(
   return { links: { href: href(request, path), rel: 'self' }, properties, relationships };
 }
 
-export function relationship<T>(request: FastifyRequest, path: string, count: number, data?: T[]): Relationship<T> {
+export function relationship<T>(request: Asker, path: string, count: number, data?: T[]): Relationship<T> {
   return {
     numberOfElements: count,
     links: { href: href(request, path) },
@@ -47,7 +55,7 @@ export function relationship<T>(request: FastifyRequest, path: string, count: nu
 }
 
 export function collection<P>(
-  request: FastifyRequest,
+  request: Asker,
   path: string,
   title: string,
   items: Resource<P>[],
@@ -66,7 +74,7 @@ export function collection<P>(
  * Seguimiento (docs/development/original-api.md#list-containers): `data`, `total`, `current_page`, `next_page_url` (null on
  * the last page), and the rest of Laravel's keys. Page URLs keep the request's other query values.
  */
-export function laravelPaginator<T>(request: FastifyRequest, data: T[], meta: PageMeta) {
+export function laravelPaginator<T>(request: Asker, data: T[], meta: PageMeta) {
   const [path, search = ''] = request.url.split('?') as [string, string?];
   const pageUrl = (page: number) => {
     const query = new URLSearchParams(search);

@@ -1,12 +1,11 @@
-import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { isAdminLike, type RoleKey } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { utf8InTurns } from '../../lib/turns.js';
+import type { Builder, BuildJob } from './build.js';
+import { keptChangesAt, renderKept, type KeptText } from './kept-text.js';
 import type { AnswerVersionRepository } from './repository.js';
 
 /**
@@ -14,51 +13,21 @@ import type { AnswerVersionRepository } from './repository.js';
  *
  * The original client asks for a course's every ticket, every enrolment and every student's
  * results on chosen activities in one answer each (11–28 MB at the largest course). Building one
- * takes a few hundred milliseconds of the server's only thread, most of it presenting and
- * serialising; the answer is the same until a row it shows changes. Each answer is kept as its
+ * takes about a second of presenting and serialising (on PostgreSQL in a thread of its own:
+ * builders.ts); the answer is the same until a row it shows changes. Each answer is kept as its
  * JSON text under the course's answer version (migration 0024: statement triggers give a course a
  * new version in the transaction of every write to a table its answers read), read before the
  * data: a kept answer is served only while the version is the one it was read at, so it is never
  * staler than the last committed change. Values that change with the clock (a ticket's age) are
- * `live`: written at serve time, and a compressed copy holds until the first of them changes. One build per key and version at a time; the kept answers are
- * bounded in bytes (ANSWER_CACHE_MB), the least recently served going first.
+ * `live` (live.ts): written at serve time, and a compressed copy holds until the first of them
+ * changes. One build per key and version at a time; the kept answers are bounded in bytes
+ * (ANSWER_CACHE_MB), the least recently served going first.
  */
-
-const NONCE = crypto.randomBytes(8).toString('hex');
-const MARK = `@sigaf-live-${NONCE}-`;
-const MARKS = new RegExp(`"${MARK}\\d+"`);
-let collecting: Live<unknown>[] | null = null;
-
-/** A value computed at serve time from the clock, inside an answer kept serialised. */
-class Live<T> {
-  constructor(
-    private readonly value: (now: Date) => T,
-    /** When the value next changes after `now` (ms). */
-    readonly changesAt: (now: Date) => number,
-  ) {}
-  toJSON(): unknown {
-    if (!collecting) return this.value(new Date());
-    collecting.push(this as Live<unknown>);
-    return `${MARK}${collecting.length - 1}`;
-  }
-  render(now: Date): string {
-    return JSON.stringify(this.value(now)) ?? 'null';
-  }
-}
-
-/**
- * A value of the clock (`now`) in an answer: computed when it is serialised, or at each serving
- * of a kept answer; `changesAt` says when it next changes, for how long a compressed copy holds.
- */
-export const live = <T>(value: (now: Date) => T, changesAt: (now: Date) => number): T => new Live(value, changesAt) as unknown as T;
 
 interface Entry {
   version: string;
-  /** The answer's text in UTF-8, live values left out. */
-  body: Buffer;
-  /** Where each live value goes in `body` (byte offsets, ascending). */
-  at: number[];
-  lives: Live<unknown>[];
+  /** The answer's text without its live values, and where they go. */
+  text: KeptText;
   bytes: number;
   /** The same text compressed, each encoding made on its first asking; with live values, as written until the first of them changes. */
   encoded: Partial<Record<Encoding, { body: Promise<Buffer>; until: number }>>;
@@ -85,69 +54,15 @@ export interface Served {
   encoding: Encoding | null;
 }
 
-/** What a build returns: the answer, and when it stops being true by the clock alone. */
-export interface Built {
-  value: unknown;
-  validUntil?: number;
-}
-
-/** The answer as kept text: written a batch per turn (lib/turns.ts), live values collected in each synchronous batch. */
-async function serialise(value: unknown, version: string, validUntil: number): Promise<Entry> {
-  const lives: Live<unknown>[] = [];
-  const utf8 = await utf8InTurns(value, (v) => {
-    collecting = lives;
-    try {
-      return JSON.stringify(v);
-    } finally {
-      collecting = null;
-    }
-  });
-  if (!lives.length) return { version, body: utf8, at: [], lives, bytes: utf8.length, encoded: {}, validUntil };
-  // The marks come in order ("<MARK>0", "<MARK>1", …): each is cut out of the bytes (searched natively, copied once).
-  const body = Buffer.allocUnsafe(utf8.length);
-  const open = Buffer.from(`"${MARK}`);
-  const at: number[] = [];
-  let from = 0;
-  let size = 0;
-  for (let i = 0; i < lives.length; i++) {
-    const mark = utf8.indexOf(open, from);
-    size += utf8.copy(body, size, from, mark);
-    at.push(size);
-    from = utf8.indexOf(0x22, mark + open.length) + 1;
-  }
-  size += utf8.copy(body, size, from);
-  const kept = Buffer.from(body.subarray(0, size));
-  return { version, body: kept, at, lives, bytes: kept.length + lives.length * 64, encoded: {}, validUntil };
-}
-
-/** Live values written between two turns of the event loop while a kept answer is rendered. */
-const RENDER_BATCH = 5000;
-
-/** The kept text with the live values written in: one buffer, the kept bytes copied once, a batch of values per turn. */
-async function render(entry: Entry, now = new Date()): Promise<Buffer> {
-  if (!entry.lives.length) return entry.body;
-  const values = entry.lives.map((l) => l.render(now));
-  let size = entry.body.length;
-  for (const v of values) size += Buffer.byteLength(v);
-  const out = Buffer.allocUnsafe(size);
-  let from = 0;
-  let to = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (i % RENDER_BATCH === RENDER_BATCH - 1) await nextTurn();
-    to += entry.body.copy(out, to, from, entry.at[i]);
-    to += out.write(values[i]!, to);
-    from = entry.at[i]!;
-  }
-  entry.body.copy(out, to, from);
-  return out;
-}
-
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
   private bytes = 0;
   /** Answers served from what was kept, and answers built. */
   readonly counts = { kept: 0, built: 0 };
+
+  /** Where builds run (set when the server is composed: app.ts). */
+  builder: Builder | null = null;
 
   constructor(
     private readonly versions: AnswerVersionRepository,
@@ -158,7 +73,7 @@ export class AnswerCache {
    * The answer under `key` for a course (its version read here, before the data): the kept one
    * while still true, else a new build.
    */
-  async get(key: string, courseId: number, build: () => Promise<Built>, encoding: Encoding | null = null): Promise<Served> {
+  async get(key: string, courseId: number, job: BuildJob, encoding: Encoding | null = null): Promise<Served> {
     const version = await this.versions.versionOf(courseId);
     const kept = this.entries.get(key);
     if (kept && kept.version === version && kept.validUntil > Date.now()) {
@@ -171,7 +86,8 @@ export class AnswerCache {
     const flight = `${key}\n${version}`;
     let pending = this.building.get(flight);
     if (!pending) {
-      pending = build().then(async ({ value, validUntil }) => this.keep(key, await serialise(value, version, validUntil ?? Infinity)));
+      if (!this.builder) throw new Error('No builder for kept answers');
+      pending = this.builder.build(job).then(({ validUntil, ...text }) => this.keep(key, { version, text, bytes: text.body.byteLength + text.lives.length * 32, encoded: {}, validUntil }));
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
@@ -185,13 +101,13 @@ export class AnswerCache {
    * and the server's socket carry is then a twentieth to a thirtieth of it).
    */
   private async serve(key: string, entry: Entry, encoding: Encoding | null): Promise<Served> {
-    if (!encoding) return { body: await render(entry), encoding: null };
+    if (!encoding) return { body: await renderKept(entry.text), encoding: null };
     const now = new Date();
     let encoded = entry.encoded[encoding];
     if (!encoded || encoded.until <= now.getTime()) {
       const previous = encoded;
-      const until = entry.lives.reduce((min, l) => Math.min(min, l.changesAt(now)), Infinity);
-      encoded = entry.encoded[encoding] = { body: render(entry, now).then((text) => ENCODERS[encoding](text, entry.lives.length > 0)), until };
+      const until = keptChangesAt(entry.text, now);
+      encoded = entry.encoded[encoding] = { body: renderKept(entry.text, now).then((text) => ENCODERS[encoding](text, entry.text.lives.length > 0)), until };
       encoded.body.then(
         async (z) => {
           const replaced = previous ? (await previous.body.catch(() => null))?.length ?? 0 : 0;
@@ -248,12 +164,15 @@ export function keptScope(actor: { id: number; role: RoleKey | null | undefined 
 }
 
 /**
- * Sends a whole-course answer through the cache. The caller has checked access already; the key
- * is the caller's scope (keptScope), the links' base and the request's path and query.
+ * Sends a whole-course answer through the cache, built by its name (builds.ts). The caller has
+ * checked access already; the key is the caller's scope (keptScope), the links' base and the
+ * request's path and query.
  */
-export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, build: () => Promise<Built>) {
+export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, name: string) {
   const key = `${keptScope(requireAuth(request))}\n${baseUrl(request)}\n${request.url}`;
-  const { body, encoding } = await cache.get(key, courseId, build, preferredEncoding(request.headers['accept-encoding']));
+  // The request as the build reads it, as data (it may be built on another thread).
+  const job: BuildJob = { name, request: { url: request.url, auth: request.auth, query: request.query, params: request.params, server: { config: { PUBLIC_URL: request.server.config.PUBLIC_URL } } } };
+  const { body, encoding } = await cache.get(key, courseId, job, preferredEncoding(request.headers['accept-encoding']));
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(body);

@@ -7,7 +7,6 @@ import { ok } from '../../http/envelope.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
-import { presentRawEnrolments } from '../students/routes.js';
 import type { TicketDimension } from './sql.js';
 import type { ProgressKind, TicketCount } from './service.js';
 
@@ -116,11 +115,6 @@ export const dashboardRoutes: FastifyPluginAsync<{ services: Services }> = async
     if (page) return ok(await dashboard.studentsOnActivities(course, id, actor, { page, perPage }));
     // The whole list is kept serialised until a row it shows changes (answers/cache.ts); access is checked first, every time.
     await dashboard.scope(course, undefined, actor);
-    return sendKept(request, reply, services.answers, course, async () => {
-      const students = await dashboard.studentsOnActivities(course, id, actor);
-      // The original client reads the raw enrolments of the students with a pending activity at the top level (docs/development/original-api.md#activities).
-      const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
-      return { value: { ...ok(students), usersWithPendingActivities: pending } };
-    });
+    return sendKept(request, reply, services.answers, course, 'dashboard.activityStudents');
   });
 };

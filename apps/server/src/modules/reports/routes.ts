@@ -82,8 +82,7 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   // Every page sorts the course's students with tickets by name: kept serialised until one of
   // those rows changes (answers/cache.ts), as the report is paged through and read again.
   app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } }, (request, reply) => {
-    const { search, page = 1, perPage = STUDENT_TICKETS_PER_PAGE } = request.query;
-    return sendKept(request, reply, services.answers, request.params.id, async () => ({ value: ok(await reports.studentTicketsPage(request.params.id, search, page, perPage)) }));
+    return sendKept(request, reply, services.answers, request.params.id, 'reports.studentTickets');
   });
   app.get('/reports/courses/:id/student-tickets/:enrolment', { config, schema: { tags, params: idParams.extend({ enrolment: idParams.shape.id }) } }, async (request) =>
     ok(await reports.studentTicketsOf(request.params.id, request.params.enrolment)),

@@ -19,7 +19,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import { registerCrud } from '../../http/crud.js';
-import { created, failure, laravelPaginator, ok, relationship, resource } from '../../http/envelope.js';
+import { created, failure, laravelPaginator, ok, relationship, resource, type Asker } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
@@ -27,92 +27,9 @@ import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
 import { mapInTurns } from '../../lib/turns.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
-import type { EnrolmentRow, StudentRow } from './repository.js';
-import { lastAccessText, lastSyncText, rawActivityResult, rawClassroom, rawEnrolment, rawEnrolmentStudent, rawStudent } from './raw.js';
-import type { EnrolmentService } from './service.js';
-
-export function presentStudent(request: FastifyRequest, s: StudentRow) {
-  return resource(
-    request,
-    `/api/v2/registered-users/${s.id}`,
-    {
-      id: s.id,
-      rut: s.rut,
-      name: s.name,
-      lastName: s.last_name,
-      motherLastName: s.mother_last_name,
-      email: s.email,
-      phone: s.phone,
-      mobile: s.mobile,
-      address: s.address,
-      city: s.city,
-      region: s.region,
-      rbdSchool: s.rbd_school,
-      nameSchool: s.name_school,
-      citySchool: s.city_school,
-      regionSchool: s.region_school,
-      phoneSchool: s.phone_school,
-      idRegisteredMoodle: s.id_registered_moodle,
-      rutRegisteredMoodle: s.rut_registered_moodle,
-      nameRegisteredMoodle: s.name_registered_moodle,
-      emailRegisteredMoodle: s.email_registered_moodle,
-      statusMoodle: s.status_moodle,
-    },
-    relationship(request, `/api/v2/course-users/${s.id}/courses`, Number(s.enrolments_count)),
-  );
-}
-
-export function presentEnrolment(request: FastifyRequest, e: EnrolmentRow) {
-  return resource(
-    request,
-    `/api/v2/course-registered-users/${e.id}`,
-    {
-      id: e.id,
-      classroomId: e.classroom_id,
-      // Never null: the original client reads `classroom.id` and `classroom.description` of every row.
-      classroom: rawClassroom(e),
-      profile: { id: e.profile_id, description: e.profile_description, key: e.profile_key },
-      finalStatus: e.final_status_id ? { id: e.final_status_id, description: e.final_status_description } : null,
-      finalQualification: e.final_qualification === null ? null : Number(e.final_qualification),
-      finalQualificationMoodle: e.final_qualification_moodle,
-      lastAccess: e.last_access_registered_moodle ? new Date(e.last_access_registered_moodle).toISOString() : null,
-      lastAccessText: e.last_access_text,
-      isSincronized: e.is_sincronized,
-      // The original client reads this one camelCase (Gestión de estudiantes, "Ultima conexión").
-      lastAccessRegisteredMoodle: lastAccessText(e),
-      course: { id: e.course_id, description: e.course_description, id_course_moodle: e.id_course_moodle, category_id: e.category_id },
-      registeredUser: {
-        // The original's raw student (snake_case), which the original client reads and sends back…
-        ...rawEnrolmentStudent(e),
-        // …and the camelCase names of this API.
-        id: e.registered_user_id,
-        rut: e.rut,
-        name: e.name,
-        lastName: e.last_name,
-        motherLastName: e.mother_last_name,
-        email: e.email,
-        mobile: e.mobile,
-        phone: e.phone,
-        region: e.region,
-        city: e.city,
-        idRegisteredMoodle: e.id_registered_moodle,
-        rutRegisteredMoodle: e.rut_registered_moodle,
-      },
-      ticketsCount: Number(e.tickets_count),
-    },
-    relationship(request, `/api/v2/course-registered-user/${e.id}/tickets`, Number(e.tickets_count)),
-  );
-}
-
-/**
- * Enrolments as the original server gave them (raw snake_case rows with their student, classroom,
- * profile, course and Moodle results: docs/development/original-api.md §2.14 "mapUser fields"), each also
- * carrying this API's resource (`links`, `properties`, `relationships`).
- */
-export async function presentRawEnrolments(request: FastifyRequest, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
-  const results = await enrolments.activityResults(rows.map((e) => e.id));
-  return mapInTurns(rows, (e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
-}
+import { courseUsersQuery, listCourseUsers, type CourseUsersQuery } from './lists.js';
+import { presentEnrolment, presentRawEnrolments, presentStudent } from './presenter.js';
+import { lastSyncText, rawActivityResult, rawStudent } from './raw.js';
 
 const STUDENTS: ResourceDecl = { key: 'registeredUser', path: 'registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };
 const ENROLMENTS: ResourceDecl = { key: 'courseRegisteredUser', path: 'course-registered-users', read: PERMISSIONS.ticketWork, write: PERMISSIONS.configurationWrite, fields: [] };
@@ -230,23 +147,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
     return ok(r, r.applied ? `Se distribuyeron ${r.total} estudiantes en ${r.plan.length} ${r.plan.length === 1 ? 'aula' : 'aulas'}.` : MSG.ok);
   });
 
-  const courseUsersQuery = listQuery.extend({
-    classroom_id: z.coerce.number().int().positive().optional(),
-    unassigned: z.enum(['0', '1', 'true', 'false']).optional(),
-    profile: z.string().max(40).optional(),
-  });
-  // A page holds 15 enrolments unless asked otherwise (Laravel's default, which the original's paginator used).
-  const courseUsers = (courseId: number, q: z.infer<typeof courseUsersQuery>, all: boolean, classroomIds?: number[]) =>
-    enrolments.list({
-      ...q,
-      classroomIds,
-      page: all ? undefined : q.page ?? 1,
-      perPage: q.perPage ?? 15,
-      courseId,
-      classroomId: q.classroom_id,
-      unassigned: q.unassigned === '1' || q.unassigned === 'true',
-      profileKey: q.profile,
-    });
+  const courseUsers = (courseId: number, q: CourseUsersQuery, all: boolean, classroomIds?: number[]) => listCourseUsers(enrolments, courseId, q, all, classroomIds);
   // Seguimiento's pages: a Laravel paginator of raw enrolments (docs/development/original-api.md#enrolments). Tutors
   // use Seguimiento too: they get the students of their own classrooms of the course.
   app.get('/course-registered-user/:id/users', { config: { access: PERMISSIONS.followUpRead }, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {
@@ -256,10 +157,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
   });
   // Every enrolment of the course, raw, as an array (kept serialised until a row it shows changes: answers/cache.ts).
   app.get('/course-registered-user/:id/users/all', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, (request, reply) =>
-    sendKept(request, reply, services.answers, request.params.id, async () => {
-      const { rows } = await courseUsers(request.params.id, request.query, true);
-      return { value: ok(await presentRawEnrolments(request, enrolments, rows)) };
-    }),
+    sendKept(request, reply, services.answers, request.params.id, 'enrolments.course'),
   );
   // Gestión de estudiantes / Conformar aulas: the course with its enrolments in `relationships.collection.data`.
   app.get('/courses/:id/registered-users', { config: read, schema: { tags, params: idParams, querystring: courseUsersQuery } }, async (request) => {

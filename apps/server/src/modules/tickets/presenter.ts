@@ -5,7 +5,6 @@ import {
   TICKET_HISTORY_ACTIONS,
   TICKET_MSG,
   type RawTicketDetail,
-  ticketAgeChangesAt,
   ticketAgeDays,
   ticketAgeText,
   type TicketDetailProperties,
@@ -13,10 +12,9 @@ import {
   type TicketLockProperties,
   type TicketProperties,
 } from '@sigaf/contract';
-import type { FastifyRequest } from 'fastify';
-import { relationship, resource } from '../../http/envelope.js';
+import { relationship, resource, type Asker } from '../../http/envelope.js';
 import { cardResults, lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
-import { live } from '../answers/cache.js';
+import { live } from '../answers/live.js';
 import type { TicketDetailRow } from './detail-repository.js';
 import type { TicketFilterRow } from './filter-repository.js';
 import type { TicketHistoryRow, TicketParts, TicketRow } from './repository.js';
@@ -34,7 +32,7 @@ function stamp(value: Date | string) {
  * A contact attempt. `createdAt` is `dd-mm-yyyy HH:mm` (the original client splits it on the
  * space, docs/development/original-api.md#tickets); `createdDate` and `createdTime` are its two halves.
  */
-export function presentDetail(request: FastifyRequest, d: TicketDetailRow) {
+export function presentDetail(request: Asker, d: TicketDetailRow) {
   const s = stamp(d.created_at);
   const properties: TicketDetailProperties = {
     id: d.id,
@@ -72,7 +70,7 @@ function lockProperties(l: LockFields): Omit<TicketLockProperties, 'ticket'> {
   return { id: l.id, user: { id: l.user_id, name: l.user_name }, ...s, since: s.createdTime, expiresAt: iso(l.expires_at)!, expired: new Date(l.expires_at).getTime() <= Date.now() };
 }
 
-export function presentLock(request: FastifyRequest, l: TicketLockRow) {
+export function presentLock(request: Asker, l: TicketLockRow) {
   const properties: TicketLockProperties = { ...lockProperties(l), ticket: { id: l.ticket_id, ticketCode: l.ticket_code, ticket_code: l.ticket_code } };
   return resource(request, `/api/v2/log-editing-tickets/${l.id}`, properties);
 }
@@ -89,16 +87,16 @@ export function presentLock(request: FastifyRequest, l: TicketLockRow) {
  * docs/development/permissions.md): its own fields and its number of attempts, but none of its
  * attempts (`relationships.array` empty and counted 0, as the original client counts that array).
  */
-export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: TicketParts, withDetails = false, contents = true) {
+export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts, withDetails = false, contents = true) {
   const details = parts ? (contents ? (parts.details.get(t.id) ?? []) : []) : undefined;
   const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
   const attempts = details && contents ? details.length : Number(t.details_count);
   const close = t.status_key !== 'open';
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
-  // An open ticket's age grows with the clock: computed when the answer is written (answers/cache.ts).
-  const nextDay = (now: Date) => ticketAgeChangesAt(t.created_at, now);
-  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live((now) => ticketAgeDays(t.created_at, null, now), nextDay);
+  // An open ticket's age grows with the clock: written when the answer is sent (answers/live.ts).
+  const opened = new Date(t.created_at).getTime();
+  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live('ticketAge', opened);
   const actor = request.auth;
   const properties: TicketProperties = {
     id: t.id,
@@ -165,7 +163,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
     updatedAt: created.date,
     createdAtIso: iso(t.created_at)!,
     ageTicket: age,
-    ageText: t.closing_date ? ticketAgeText(age) : live((now) => ticketAgeText(ticketAgeDays(t.created_at, null, now)), nextDay),
+    ageText: t.closing_date ? ticketAgeText(age) : live('ticketAgeText', opened),
     close,
     showDeleteButton: actor ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor) : false,
     attempts,
@@ -178,7 +176,7 @@ export function presentTicket(request: FastifyRequest, t: TicketRow, parts?: Tic
   return resource(request, `/api/v2/tickets/${t.id}`, properties, details ? { ...rel, array: details.map(rawDetail) } : rel);
 }
 
-export function presentHistory(request: FastifyRequest, h: TicketHistoryRow) {
+export function presentHistory(request: Asker, h: TicketHistoryRow) {
   return resource(request, `/api/v2/tickets/${h.ticket_id}/history`, {
     id: Number(h.id),
     ticketId: h.ticket_id,
@@ -190,7 +188,7 @@ export function presentHistory(request: FastifyRequest, h: TicketHistoryRow) {
   });
 }
 
-export function presentPreset(request: FastifyRequest, f: TicketFilterRow) {
+export function presentPreset(request: Asker, f: TicketFilterRow) {
   return resource(request, `/api/v2/ticket-filters/${f.id}`, {
     id: f.id,
     name: f.name,

@@ -31,10 +31,9 @@ import { invalid } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
-import { mapInTurns } from '../../lib/turns.js';
 import { sendKept } from '../answers/cache.js';
 import type { Services } from '../../services.js';
-import { mayTouchTicket } from './access.js';
+import { listTickets, presentTickets, ticketResults } from './lists.js';
 import { presentDetail, presentHistory, presentLock, presentPreset, presentTicket, TICKET_EXPORT_HEADER, ticketExportRows } from './presenter.js';
 import type { TicketParts, TicketRow } from './repository.js';
 import type { TicketQuery } from './sql.js';
@@ -57,35 +56,9 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   const admin = { access: PERMISSIONS.reportRead };
   const tags = ['tickets'];
 
-  // Every ticket resource carries its attempts and its enrolment's Moodle results (docs/development/original-api.md
-  // §2.10): read for the whole page at once (TicketService.parts, two queries whatever the page size).
-  // The Moodle results come from the enrolments' own query (the same the enrolment answers use).
-  const results = (rows: TicketRow[]) => services.enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
-  // `contents` says which tickets carry their attempts (all but, in a student's history, those the caller may not work).
-  const parts = async (rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true): Promise<TicketParts> => {
-    const [details, byEnrolment] = await Promise.all([tickets.attemptsOf(rows.filter(contents).map((t) => t.id)), results(rows)]);
-    return { details, results: byEnrolment };
-  };
-  const present = async (request: FastifyRequest, rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true) => {
-    const loaded = await parts(rows, contents);
-    return mapInTurns(rows, (t) => presentTicket(request, t, loaded, false, contents(t)));
-  };
-  // `compact` (this product's own screens) leaves the raw attempts and Moodle results out: no query for them.
-  // Unscoped (a student's history): the tickets the caller may not work (TicketAccess) show their summary only.
-  const listed = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) => {
-    const actor = requireAuth(request);
-    const { rows, meta } = await tickets.list(kind, { ...q, ...fixed }, actor, { scoped });
-    const contents = (t: TicketRow) => scoped || mayTouchTicket(actor, t);
-    const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await present(request, rows, contents);
-    return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
-  };
-  const list = async (...args: Parameters<typeof listed>) => (await listed(...args)).value;
-  // A list kept serialised (answers/cache.ts): until a row it shows changes, or an edit lock it shows expires.
-  const keptList = async (...args: Parameters<typeof listed>) => {
-    const { rows, value } = await listed(...args);
-    const locks = rows.flatMap((t) => (t.lock_expires_at ? [new Date(t.lock_expires_at).getTime()] : []));
-    return { value, validUntil: Math.min(Infinity, ...locks) };
-  };
+  const list = async (request: FastifyRequest, kind: TicketListKind, q: TicketListQuery, fixed?: Partial<TicketQuery>, scoped?: boolean) =>
+    (await listTickets(services, request, kind, q, fixed, scoped)).value;
+  const results = (rows: TicketRow[]) => ticketResults(services, rows);
   // The ticket and its attempts are read at once (a missing ticket is a 404 all the same), then its enrolment's results.
   const one = async (request: FastifyRequest, id: number) => {
     const [ticket, details] = await Promise.all([tickets.getFor(id, requireAuth(request)), tickets.attemptsOf([id])]);
@@ -100,7 +73,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   app.get('/tickets/course-registered-users/course/:id', { config: work, schema: { tags, params: idParams, querystring: ticketListQuerySchema } }, (request, reply) => {
     const course = { course_id: request.params.id };
     if (request.query.page !== undefined || request.query.compact) return list(request, 'course', request.query, course);
-    return sendKept(request, reply, services.answers, request.params.id, () => keptList(request, 'course', request.query, course));
+    return sendKept(request, reply, services.answers, request.params.id, 'tickets.course');
   });
   app.get('/tickets/code/:code', { config: work, schema: { tags, params: z.object({ code: z.string().trim().min(1).max(30) }), querystring: ticketListQuerySchema } }, (request) =>
     list(request, 'search', request.query, { code: request.params.code }),
@@ -126,7 +99,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const enrolment = await services.enrolments.get(request.params.id);
     const only = { enrolmentId: request.params.id };
     if (request.query.page !== undefined || request.query.compact) return list(request, 'search', request.query, only, false);
-    return sendKept(request, reply, services.answers, enrolment.course_id, () => keptList(request, 'search', request.query, only, false));
+    return sendKept(request, reply, services.answers, enrolment.course_id, 'tickets.enrolment');
   });
 
   app.get('/tickets/export', { config: work, schema: { tags, querystring: ticketFiltersSchema } }, async (request, reply) => {
@@ -167,7 +140,7 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const rows = await tickets.findMany(ids);
     reply.status(201);
     // An array of ticket resources, as the original client reads it (docs/development/original-api.md#list-containers).
-    return created(await present(request, rows), TICKET_MSG.createdMany(rows.length));
+    return created(await presentTickets(services, request, rows), TICKET_MSG.createdMany(rows.length));
   });
 
   app.post('/tickets/bulk', { config: work, schema: { tags, body: ticketBulkSchema } }, async (request) => {

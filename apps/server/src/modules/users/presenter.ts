@@ -1,10 +1,9 @@
 import type { UserProperties } from '@sigaf/contract';
-import type { FastifyRequest } from 'fastify';
-import { resource } from '../../http/envelope.js';
+import { resource, type Asker } from '../../http/envelope.js';
 import type { UserRow } from './repository.js';
 
 /** The user resource (docs/development/original-api.md#users; never the password). */
-export function userResource(request: FastifyRequest, u: UserRow) {
+export function userResource(request: Asker, u: UserRow) {
   const properties: UserProperties = {
     id: u.id,
     name: u.name,

@@ -1,0 +1,25 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../../config.js';
+import { openDatabase } from '../../db/database.js';
+import { createServices } from '../../services.js';
+import type { BuildJob } from './build.js';
+import { runBuild, type BuildFailure } from './builders.js';
+
+/**
+ * The thread that builds kept answers (builders.ts, ThreadBuilder): its own connections to the
+ * server's PostgreSQL and its own services over them; each job's answer goes back as bytes handed
+ * over, not copied.
+ */
+const { config } = workerData as { config: Config };
+const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: '', poolSize: 4 });
+const services = createServices(handle.db, config);
+
+parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
+  runBuild(services, job).then(
+    (built) => parentPort!.postMessage({ id, built }, [built.body.buffer as ArrayBuffer]),
+    (err: Error & { statusCode?: number }) => {
+      const failed: BuildFailure = { statusCode: err.statusCode, message: err.message };
+      parentPort!.postMessage({ id, failed });
+    },
+  );
+});

@@ -1,0 +1,29 @@
+import type { Asker } from '../../http/envelope.js';
+import type { KeptText } from './kept-text.js';
+
+/** What a build returns: the answer, and when it stops being true by the clock alone. */
+export interface Built {
+  value: unknown;
+  validUntil?: number;
+}
+
+/**
+ * A request as a kept answer's build reads it (its path, caller, validated query and parameters,
+ * the public URL): plain data, so that the build can run in another thread.
+ */
+export type BuildRequest = Asker & { query: unknown; params: unknown };
+
+/** A build to run: one of the kept answers (builds.ts) for a request. */
+export interface BuildJob {
+  name: string;
+  request: BuildRequest;
+}
+
+/** An answer built and written as kept text, with when it stops being true by the clock alone. */
+export type BuiltText = KeptText & { validUntil: number };
+
+/** Runs the builds of kept answers: on the server's thread or on a thread of their own (builders.ts). */
+export interface Builder {
+  build(job: BuildJob): Promise<BuiltText>;
+  close(): Promise<void>;
+}
