@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
+import { MOODLE_ACTIVITY_STATUS, MOODLE_CAPABILITIES, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncResult } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
@@ -571,7 +571,7 @@ describe('Moodle as it really behaves', () => {
       const s = (await db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirstOrThrow()).id;
       ids[key] = (await db.insertInto('course_registered_users').values({ course_id: course, registered_user_id: s, profile_id: profile, classroom_id: null }).returning('id').executeTakeFirstOrThrow()).id;
     }
-    return { server, site, course, ids, sync: () => ctx.app.services.moodleSync.syncCourse(course, { scope: 'full' }) };
+    return { server, site, platform, course, ids, sync: () => ctx.app.services.moodleSync.syncCourse(course, { scope: 'full' }) };
   }
   const enrolmentRow = (id: number) => ctx.db.selectFrom('course_registered_users').select(['is_sincronized', 'moodle_suspended', 'final_qualification_moodle']).where('id', '=', id).executeTakeFirstOrThrow();
   const resultRow = (enrolmentId: number, cmid: number) =>
@@ -733,5 +733,129 @@ describe('Moodle as it really behaves', () => {
     } finally {
       await m.server.close();
     }
+  });
+  describe('the connection test lists every capability the sync needs, checks the ones it can, and names the missing ones', () => {
+    type Check = { capability: string; use: string; kind: string; state: string; reason: string; detail: string | null };
+    const TEACHER = 'limitedteachertoken00000000000000';
+    /** "Probar conexión" of a platform: each capability as [state, reason, detail]. */
+    async function capabilities(platform: number, token?: string) {
+      const res = await call('POST', `/api/v2/platforms/${platform}/moodle/test`, token ? { token } : {});
+      expect(res.status).toBe(200);
+      const list = res.body._data.capabilities as Check[];
+      expect(list.map((c) => c.capability)).toEqual(MOODLE_CAPABILITIES.map((c) => c.capability));
+      expect(list.map((c) => [c.use, c.kind])).toEqual(MOODLE_CAPABILITIES.map((c) => [c.use, c.kind]));
+      return { report: res.body._data, caps: Object.fromEntries(list.map((c) => [c.capability, [c.state, c.reason, c.detail]])) as Record<string, [string, string, string | null]> };
+    }
+    const PUSH_UNCHECKED = { 'moodle/user:create': ['unchecked', 'pushNotChecked', null], 'enrol/manual:enrol': ['unchecked', 'pushNotChecked', null] };
+
+    it('a full token: each capability the course shows is ok, the push ones are listed as not checked; a site administrator holds them all', async () => {
+      const m = await fresh();
+      try {
+        // An editing teacher who sees usernames and ID numbers (showuseridentity), in a course with a hidden activity.
+        m.site.settings.showuseridentity = ['email', 'idnumber', 'username'];
+        m.site.module(1)!.visible = 0;
+        const teacher = await capabilities(m.platform, TEACHER);
+        expect(teacher.report.checkedMoodleCourseId).toBe(4);
+        expect(teacher.caps).toEqual({
+          'moodle/course:viewparticipants': ['ok', 'answered', null],
+          'moodle/grade:viewall': ['ok', 'answered', null],
+          'report/progress:view': ['ok', 'answered', null],
+          'moodle/user:viewalldetails': ['ok', 'identityShown', null],
+          'moodle/course:viewhiddenactivities': ['ok', 'hiddenShown', null],
+          // Moodle sends a user's account state only to a user who may update users.
+          'moodle/user:update': ['missing', 'suspendedHidden', null],
+          ...PUSH_UNCHECKED,
+          'moodle/course:managegroups': ['ok', 'answered', null],
+        });
+        expect([teacher.report.identityWarning, teacher.report.hiddenActivitiesWarning]).toEqual([null, null]);
+        // No hidden activity in the course: viewhiddenactivities cannot be told.
+        m.site.module(1)!.visible = 1;
+        expect((await capabilities(m.platform, TEACHER)).caps['moodle/course:viewhiddenactivities']).toEqual(['unchecked', 'noHiddenActivity', null]);
+        const admin = await capabilities(m.platform);
+        expect(admin.report.userIsSiteAdmin).toBe(true);
+        expect(Object.values(admin.caps).every(([state]) => state === 'ok')).toBe(true);
+        expect(admin.caps['moodle/user:update']).toEqual(['ok', 'suspendedShown', null]);
+        expect(admin.caps['moodle/user:create']).toEqual(['ok', 'siteAdmin', null]);
+        expect(admin.caps['moodle/course:viewhiddenactivities']).toEqual(['ok', 'siteAdmin', null]);
+      } finally {
+        await m.server.close();
+      }
+    });
+
+    it('a token lacking each capability it can check: missing, by name, with what Moodle answered', async () => {
+      const m = await fresh();
+      try {
+        m.site.settings.showuseridentity = ['email', 'idnumber', 'username'];
+        const without = async (capability: string) => {
+          m.site.prohibited.clear();
+          m.site.prohibit(3, capability);
+          return capabilities(m.platform, TEACHER);
+        };
+        const participants = await without('moodle/course:viewparticipants');
+        expect(participants.caps).toMatchObject({
+          'moodle/course:viewparticipants': ['missing', 'denied', 'nopermissions'],
+          'moodle/grade:viewall': ['unchecked', 'notReached', null],
+          'report/progress:view': ['unchecked', 'notReached', null],
+          'moodle/user:viewalldetails': ['unchecked', 'notReached', null],
+          'moodle/course:viewhiddenactivities': ['unchecked', 'notReached', null],
+          'moodle/course:managegroups': ['ok', 'answered', null],
+        });
+        // Another user's grades without moodle/grade:viewall: Moodle answers nopermissiontoviewgrades.
+        const grades = await without('moodle/grade:viewall');
+        expect(grades.caps).toMatchObject({
+          'moodle/course:viewparticipants': ['ok', 'answered', null],
+          'moodle/grade:viewall': ['missing', 'denied', 'nopermissiontoviewgrades'],
+          'report/progress:view': ['ok', 'answered', null],
+        });
+        const completion = await without('report/progress:view');
+        expect(completion.caps).toMatchObject({ 'moodle/grade:viewall': ['ok', 'answered', null], 'report/progress:view': ['missing', 'denied', 'nopermissions'] });
+        const groups = await without('moodle/course:managegroups');
+        expect(groups.caps['moodle/course:managegroups']).toEqual(['missing', 'denied', 'nopermissions']);
+        // A hidden graded activity the token's user cannot see: missing, how many, and today's warning.
+        m.site.module(2)!.visible = 0;
+        const hidden = await without('moodle/course:viewhiddenactivities');
+        expect(hidden.caps['moodle/course:viewhiddenactivities']).toEqual(['missing', 'hiddenMissing', '1']);
+        expect(hidden.report.hiddenActivitiesWarning).toBe(MOODLE_MSG.hiddenActivitiesNotVisible(1));
+        m.site.module(2)!.visible = 1;
+        m.site.prohibited.clear();
+        // Identity: ID numbers without usernames, then neither (today's warning).
+        m.site.settings.showuseridentity = ['email', 'idnumber'];
+        const partial = await capabilities(m.platform, TEACHER);
+        expect([partial.caps['moodle/user:viewalldetails'], partial.report.identityWarning]).toEqual([['missing', 'identityPartial', null], null]);
+        m.site.settings.showuseridentity = ['email'];
+        const none = await capabilities(m.platform, TEACHER);
+        expect([none.caps['moodle/user:viewalldetails'], none.report.identityWarning]).toEqual([['missing', 'identityHidden', null], MOODLE_MSG.identityFieldsMissing]);
+        // A function the token's service lacks: its capability cannot be checked, and the report says which function.
+        m.site.addToken('teachernogradestoken0000000000000', 8, ALL_FUNCTIONS.filter((f) => f !== 'gradereport_user_get_grade_items'));
+        const noFunction = await capabilities(m.platform, 'teachernogradestoken0000000000000');
+        expect(noFunction.caps['moodle/grade:viewall']).toEqual(['unchecked', 'functionNotAllowed', 'gradereport_user_get_grade_items']);
+      } finally {
+        await m.server.close();
+      }
+    });
+
+    it('a platform with no linked course: every capability listed, none checked, and why; a linked course Moodle does not have says so', async () => {
+      const m = await fresh();
+      try {
+        const platform = (await ctx.db.insertInto('platforms').values({ description: 'Moodle sin cursos', status: 1 }).returning('id').executeTakeFirstOrThrow()).id;
+        expect((await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: m.server.url, token: TEACHER })).status).toBe(200);
+        const empty = await capabilities(platform);
+        expect(empty.report.checkedMoodleCourseId).toBeNull();
+        expect(empty.caps).toEqual({
+          ...Object.fromEntries(MOODLE_CAPABILITIES.map((c) => [c.capability, ['unchecked', 'noLinkedCourse', null]])),
+          ...PUSH_UNCHECKED,
+        });
+        expect([empty.report.identityWarning, empty.report.hiddenActivitiesWarning]).toEqual([null, null]);
+        // A course linked to a Moodle id the site does not have.
+        const category = (await ctx.db.insertInto('categories').values({ description: 'Sin curso en Moodle', category_code: 'SMDL', platform_id: platform }).returning('id').executeTakeFirstOrThrow()).id;
+        await ctx.db.insertInto('courses').values({ description: 'Curso perdido', category_id: category, id_course_moodle: 999 }).execute();
+        const lost = await capabilities(platform);
+        expect(lost.report.checkedMoodleCourseId).toBe(999);
+        for (const c of MOODLE_CAPABILITIES.filter((c) => c.kind !== 'push' || c.use === 'groups')) expect(lost.caps[c.capability]!.slice(0, 2)).toEqual(['unchecked', 'courseNotAccessible']);
+        expect(lost.caps['moodle/course:viewparticipants']![2]).toBeTruthy();
+      } finally {
+        await m.server.close();
+      }
+    });
   });
 });

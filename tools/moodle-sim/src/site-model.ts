@@ -213,6 +213,18 @@ export const ROLES: Record<number, { shortname: string }> = {
   5: { shortname: 'student' },
 };
 
+/** The Moodle capability behind each capability name of the simulator's role matrix. */
+export const SIM_CAPABILITY_OF: Record<string, string> = {
+  'moodle/course:viewparticipants': 'viewparticipants',
+  'moodle/grade:viewall': 'viewallgrades',
+  'report/progress:view': 'viewcompletionreports',
+  'moodle/course:managegroups': 'managegroups',
+  'enrol/manual:enrol': 'enrol',
+  'moodle/course:viewhiddenactivities': 'viewhiddenactivities',
+  'moodle/user:viewalldetails': 'viewalldetails',
+  'moodle/site:viewuseridentity': 'viewuseridentity',
+};
+
 /** What the roles of the simulator may do in a course (a small part of Moodle's matrix). */
 export const ROLE_CAPABILITIES: Record<number, ReadonlySet<string>> = {
   1: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol', 'viewhiddenactivities', 'viewalldetails', 'viewuseridentity']),

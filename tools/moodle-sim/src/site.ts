@@ -3,7 +3,7 @@
  * modules, users, enrolments, groups, activity completion and grades, web-service tokens.
  * Field names follow Moodle's tables, so that answers can be built the way Moodle builds them.
  */
-import { ROLE_CAPABILITIES, type SimCategory, type SimCourse, type SimSection, type SimModule, type SimGradeItem, type SimUser, type SimEnrolment, type SimGroup, type SimCompletion, type SimGrade, type SimToken, type SimSettings } from './site-model.js';
+import { ROLE_CAPABILITIES, SIM_CAPABILITY_OF, type SimCategory, type SimCourse, type SimSection, type SimModule, type SimGradeItem, type SimUser, type SimEnrolment, type SimGroup, type SimCompletion, type SimGrade, type SimToken, type SimSettings } from './site-model.js';
 
 export * from './site-model.js';
 
@@ -123,6 +123,16 @@ export class Site {
    * activities (moodle/course:viewhiddenactivities).
    */
   prohibited = new Set<string>();
+
+  /**
+   * Takes a capability, by Moodle's name (`moodle/grade:viewall`) or the simulator's, from a role
+   * on the whole site: its calls then answer as Moodle does without it.
+   */
+  prohibit(roleid: number, capability: string) {
+    const name = SIM_CAPABILITY_OF[capability] ?? capability;
+    if (!Object.values(ROLE_CAPABILITIES).some((caps) => caps.has(name))) throw new Error(`Unknown capability in the simulator: ${capability}`);
+    this.prohibited.add(`${roleid}:${name}`);
+  }
 
   /** True when a role of the user in the course has the capability (site admins have all). */
   can(userid: number, courseid: number, capability: string): boolean {

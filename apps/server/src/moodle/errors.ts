@@ -22,6 +22,8 @@ const MESSAGES: Record<string, string> = {
   invalidtoken: 'Token de Moodle inválido',
   accessexception: 'Función no habilitada en el servicio web o sin permiso de uso',
   nopermissions: 'El usuario del token no tiene permiso en Moodle para esta operación',
+  // gradereport_user_get_grade_items for another user without moodle/grade:viewall.
+  nopermissiontoviewgrades: 'El usuario del token no puede ver las calificaciones de otros usuarios en Moodle (moodle/grade:viewall)',
   invalidparameter: 'Moodle rechazó un parámetro de la llamada (parámetro inválido)',
   invalidrecordunknown: 'Moodle no encontró el registro pedido (curso, usuario, grupo o función)',
   invalidrecord: 'Moodle no encontró el registro pedido (curso, usuario, grupo o función)',

@@ -1,4 +1,4 @@
-import { MOODLE_MSG, MOODLE_OPTIONAL_FUNCTIONS, MOODLE_SYNC_FUNCTIONS, type MoodleSettingsInput } from '@sigaf/contract';
+import { MOODLE_MSG, MOODLE_OPTIONAL_FUNCTIONS, MOODLE_SYNC_FUNCTIONS, type MoodleConnectionReport, type MoodleSettingsInput } from '@sigaf/contract';
 import type { Config } from '../../config.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, invalid, notFound } from '../../http/errors.js';
@@ -6,6 +6,7 @@ import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { MoodleClient, normalizeMoodleUrl } from '../../moodle/client.js';
 import { isMoodleError, MoodleError } from '../../moodle/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
+import { probeCapabilities } from './capabilities.js';
 import type { CourseContext, MoodleSyncRepository } from './repository.js';
 
 /** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
@@ -75,7 +76,10 @@ export class MoodleConnectionService {
     });
   }
 
-  /** core_webservice_get_site_info with the stored settings, or with unsaved ones to try. */
+  /**
+   * core_webservice_get_site_info with the stored settings, or with unsaved ones to try: the
+   * functions the token's service lacks, and each capability the sync needs, checked where it can be.
+   */
   async testConnection(platformId: number, override: { url?: string; token?: string }) {
     const p = await this.platform(platformId);
     if (override.url) this.assertTokenForUrl(p, override.url, override.token);
@@ -89,31 +93,14 @@ export class MoodleConnectionService {
     } catch (e) {
       throw isMoodleError(e) ? moodleFailure(e) : e;
     }
-    // One participant of a linked course: without username and ID number nobody can be matched by RUT.
-    // A hidden activity the token's user cannot see (no moodle/course:viewhiddenactivities) is
-    // left out of the course contents but kept in the grade report: graded items whose module
-    // the contents lack.
-    let identityWarning: string | null = null;
-    let hiddenActivitiesWarning: string | null = null;
-    const sample = await this.repo.linkedMoodleCourse(platformId);
-    if (sample) {
-      try {
-        const [someone] = await client.getEnrolledUsers(sample, { limitnumber: 1, userfields: 'id,username,idnumber' });
-        if (someone && !someone.username && !someone.idnumber) identityWarning = MOODLE_MSG.identityFieldsMissing;
-        if (someone) {
-          const [contents, grades] = await Promise.all([client.getCourseContents(sample), client.getGradeItems(sample, someone.id)]);
-          const seen = new Set(contents.flatMap((s) => s.modules.map((m) => m.id)));
-          const graded = new Set(grades.usergrades.flatMap((g) => g.gradeitems.filter((i) => i.itemtype === 'mod' && i.cmid !== undefined).map((i) => i.cmid!)));
-          const unseen = [...graded].filter((cmid) => !seen.has(cmid)).length;
-          if (unseen) hiddenActivitiesWarning = MOODLE_MSG.hiddenActivitiesNotVisible(unseen);
-        }
-      } catch (e) {
-        if (!isMoodleError(e)) throw e;
-      }
-    }
     const available = new Set(info.functions.map((f) => f.name));
     const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
-    return {
+    // The capabilities, judged by their effect on a course already linked (see probeCapabilities):
+    // without username and ID number nobody can be matched by RUT; a hidden activity the token's
+    // user cannot see is left out of the course contents but kept in the grade report.
+    const moodleCourseId = await this.repo.linkedMoodleCourse(platformId);
+    const probe = await probeCapabilities(client, { moodleCourseId, selfId: info.userid, siteAdmin: info.userissiteadmin === true, available });
+    const report: MoodleConnectionReport = {
       ok: missingFunctions.length === 0,
       siteName: info.sitename,
       siteUrl: info.siteurl,
@@ -123,9 +110,12 @@ export class MoodleConnectionService {
       userIsSiteAdmin: info.userissiteadmin ?? null,
       missingFunctions,
       missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
-      identityWarning,
-      hiddenActivitiesWarning,
+      identityWarning: probe.identityWarning,
+      hiddenActivitiesWarning: probe.hiddenActivitiesWarning,
+      capabilities: probe.capabilities,
+      checkedMoodleCourseId: moodleCourseId ?? null,
     };
+    return report;
   }
 
   /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */

@@ -1,6 +1,27 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { moodleSettingsSchema } from '@sigaf/contract';
-import { Alert, Box, Button, Dialog, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlineOutlined';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -11,15 +32,87 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { PasswordField } from '../auth/PasswordField';
 import { saveMoodleSettings, testMoodleConnection, useMoodleSettings, usePlatforms, type ConnectionReport } from './api';
+import { capabilityReasonKey, capabilityStateKey, capabilityUseKey, connectionSeverity, missingCapabilities } from './capabilities';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 type Values = z.input<typeof moodleSettingsSchema>;
 
-/** The connection report: site, version, and the web-service functions the token lacks. */
+const STATE_ICONS = {
+  ok: <CheckCircleIcon fontSize="small" color="success" />,
+  missing: <WarningAmberIcon fontSize="small" color="warning" />,
+  unchecked: <HelpOutlineIcon fontSize="small" color="disabled" />,
+} as const;
+
+/** A capability's name with line-break opportunities after its "/" and ":" (moodle/course:<wbr>viewparticipants). */
+const breakable = (name: string) => name.split(/(?<=[/:])/).flatMap((part, i) => (i ? [<wbr key={i} />, part] : [part]));
+
+/** Each capability the sync needs: its Moodle name, what SIGAF uses it for, and what the test found. */
+function CapabilityTable({ report }: { report: ConnectionReport }) {
+  const { t } = useTranslation();
+  const capabilities = report.capabilities ?? [];
+  if (!capabilities.length) return null;
+  const missing = missingCapabilities(report);
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+        {t('moodle.settings.capabilities.title')}
+      </Typography>
+      <Typography variant="caption" component="p">
+        {report.checkedMoodleCourseId === null ? t('moodle.settings.capabilities.noCourse') : t('moodle.settings.capabilities.checkedOn', { id: report.checkedMoodleCourseId })}
+      </Typography>
+      {missing.map((c) => (
+        <Typography key={c.capability} variant="body2" sx={{ mt: 0.5, fontWeight: 600 }} data-testid="capability-warning">
+          {t('moodle.settings.capabilities.missing', { capability: c.capability, use: t(capabilityUseKey(c.use)) })}
+        </Typography>
+      ))}
+      <Table size="small" aria-label={t('moodle.settings.capabilities.title')} sx={{ mt: 0.5, '& td, & th': { px: 0.5, py: 0.25, bgcolor: 'transparent' } }} data-testid="capability-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('moodle.settings.capabilities.colState')}</TableCell>
+            <TableCell>{t('moodle.settings.capabilities.colCapability')}</TableCell>
+            <TableCell>{t('moodle.settings.capabilities.colUse')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {capabilities.map((c) => {
+            const state = t(capabilityStateKey(c.state));
+            return (
+              <TableRow key={c.capability} data-state={c.state}>
+                <TableCell>
+                  <Tooltip title={state}>
+                    <Box component="span" role="img" aria-label={state} sx={{ display: 'inline-flex' }}>
+                      {STATE_ICONS[c.state]}
+                    </Box>
+                  </Tooltip>
+                </TableCell>
+                <TableCell>
+                  <Typography variant="caption" component="code" sx={{ overflowWrap: 'anywhere' }}>
+                    {breakable(c.capability)}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  <Typography variant="caption" component="p">
+                    {t(capabilityUseKey(c.use))}
+                    {c.kind !== 'sync' && ` (${t(`moodle.settings.capabilities.kind.${c.kind}`)})`}
+                  </Typography>
+                  <Typography variant="caption" component="p" color="text.secondary">
+                    {state}: {t(capabilityReasonKey(c.reason), { detail: c.detail ?? '' })}
+                  </Typography>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
+/** The connection report: site, version, the web-service functions the token lacks, and its capabilities. */
 export function ConnectionResult({ report }: { report: ConnectionReport }) {
   const { t } = useTranslation();
   return (
-    <Alert severity={report.ok && !report.identityWarning && !report.hiddenActivitiesWarning ? 'success' : 'warning'} data-testid="connection-result">
+    <Alert severity={connectionSeverity(report)} data-testid="connection-result" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
         {report.ok ? t('moodle.settings.ok') : t('moodle.settings.missing', { n: report.missingFunctions.length })}
       </Typography>
@@ -50,6 +143,7 @@ export function ConnectionResult({ report }: { report: ConnectionReport }) {
           {report.hiddenActivitiesWarning}
         </Typography>
       )}
+      <CapabilityTable report={report} />
     </Alert>
   );
 }

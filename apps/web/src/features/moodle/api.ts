@@ -2,6 +2,7 @@ import type {
   Collection,
   Envelope,
   MoodleCategoryItem,
+  MoodleConnectionReport,
   MoodleCourseItem,
   MoodleImportResult,
   MoodlePushProgress,
@@ -23,20 +24,8 @@ export interface MoodleSettings {
   hasToken: boolean;
 }
 
-export interface ConnectionReport {
-  ok: boolean;
-  siteName: string;
-  siteUrl: string;
-  release: string | null;
-  version: string | null;
-  username: string;
-  missingFunctions: string[];
-  missingOptionalFunctions: string[];
-  /** Set when a participant comes back without username and ID number (the token's user lacks a capability). */
-  identityWarning?: string | null;
-  /** Set when graded activities of a linked course are missing from its contents (the token's user cannot see hidden activities). */
-  hiddenActivitiesWarning?: string | null;
-}
+/** The connection test's answer: site, functions, the capabilities as far as they could be checked, and the warnings. */
+export type ConnectionReport = MoodleConnectionReport;
 
 type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | null;
 
