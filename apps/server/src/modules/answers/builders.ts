@@ -67,21 +67,24 @@ export class ThreadBuilder implements Builder {
       if ('built' in reply) waiting.resolve(reply.built);
       else waiting.reject(reply.failed.statusCode ? new AppError(reply.failed.statusCode, reply.failed.message) : new Error(reply.failed.message));
     });
-    const fail = (err: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      for (const { reject } of this.pending.values()) reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`The thread that builds answers ended (${code}).`)));
+    worker.on('error', (err) => this.ended(worker, err));
+    worker.on('exit', (code) => this.ended(worker, new Error(`The thread that builds answers ended (${code}).`)));
     this.worker = worker;
     return worker;
   }
 
+  /** The thread ended: the builds in flight fail, the next build starts a new thread. */
+  private ended(worker: Worker, err: Error) {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    for (const { reject } of this.pending.values()) reject(err);
+    this.pending.clear();
+  }
+
   async close() {
     const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    this.ended(worker, new Error('The server is closing.'));
+    await worker.terminate();
   }
 }
