@@ -15,6 +15,7 @@ export * from './tickets.js';
 export * from './ticket-history.js';
 export * from './mail.js';
 export * from './moodle.js';
+export * from './moodle-connection.js';
 export * from './moodle-sections.js';
 export * from './dashboard.js';
 export * from './follow-up.js';
