@@ -238,7 +238,9 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     await h.db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) }).where('id', '=', platform.id).execute();
     w.moodle = { course: moodleCourse, students: site.studentsPerCourse ?? 0, at: Infinity, done: false };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-day-'));
-    const app = await spawnServer({ APP_SECRET, DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off', TRUST_PROXY: '1' }, { removeDataDir: dataDir });
+    // BENCH_SERVER_ARGS: options for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes under the mix.
+    const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(/\s+/).filter(Boolean);
+    const app = await spawnServer({ APP_SECRET, DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off', TRUST_PROXY: '1' }, { removeDataDir: dataDir, nodeArgs });
     const rec = new Recorder();
     const load1 = os.loadavg()[0]!;
     let cpu0 = 0;
