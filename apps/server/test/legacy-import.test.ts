@@ -10,7 +10,6 @@ import { sql } from 'kysely';
 import { decryptSecret } from '../src/lib/crypto.js';
 import { importLegacy, LegacyImportRefused, type ImportReport } from '../src/modules/legacy-import/service.js';
 import { reportMarkdown } from '../src/modules/legacy-import/report.js';
-import { connectionMessage } from '../src/modules/legacy-import/source.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { mariadbAvailable, startMariaDb, type MariaDbServer } from './mariadb.js';
@@ -42,12 +41,26 @@ async function legacyValue(query: string, params: unknown[] = []): Promise<mysql
 const run = (c: TestContext, from: string, extra: Partial<Parameters<typeof importLegacy>[1]> = {}) =>
   importLegacy(c.db, { from, appSecret: c.config.APP_SECRET, batchSize: 7, ...extra });
 
+type CliResult = { code?: number; stdout: string; stderr: string };
+
+/** `npm run import:legacy -- <args>` with an embedded target in `dir`/data (created only when the import opens it). */
+function cliIn(dir: string) {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), APP_SECRET: 'cli-secret-cli-secret-cli-secret' };
+  delete env.DATABASE_URL;
+  const root = path.resolve(import.meta.dirname, '../../..');
+  return (args: string[]): Promise<CliResult> => promisify(execFile)('npm', ['run', '--silent', 'import:legacy', '--', ...args], { cwd: root, env, timeout: 120_000 })
+    .catch((e: CliResult) => e);
+}
+
 describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () => {
   beforeAll(async () => {
-    server = await startMariaDb();
+    // Users and passwords are checked: a wrong password is refused as on a real server.
+    server = await startMariaDb({ grants: true });
     legacy = await server.connect();
     await createLegacyDatabase(legacy, 'sigaf', { drift: true });
     plan = await fillLegacyDatabase(legacy, { students: STUDENTS, drift: true });
+    // A read-only account with a password, as the guide asks for (the CLI cases use it).
+    await legacy.query(`CREATE USER 'lector'@'%' IDENTIFIED BY 'correcta'; GRANT SELECT ON sigaf.* TO 'lector'@'%'; GRANT SELECT ON sigaf_cli_missing.* TO 'lector'@'%'`);
     ctx = await createTestContext();
     admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
   }, 180_000);
@@ -307,34 +320,51 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     }
   });
 
-  it('npm run import:legacy: progress, summary and the report files; a second run is refused; no --merge', async () => {
+  it('npm run import:legacy: a wrong password, an unreachable server, an unknown database or a missing required table is one Spanish line, exit code 1, the target untouched', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-legacy-cli-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), APP_SECRET: 'cli-secret-cli-secret-cli-secret' };
-    delete env.DATABASE_URL;
-    const root = path.resolve(import.meta.dirname, '../../..');
-    const cli = (args: string[]) => promisify(execFile)('npm', ['run', '--silent', 'import:legacy', '--', ...args], { cwd: root, env, timeout: 120_000 })
-      .catch((e: { code: number; stdout: string; stderr: string }) => e);
-    const from = ['--from', `${server.url}/sigaf`];
+    const cli = cliIn(dir);
     try {
-      // The source is checked first: a wrong password, an unreachable server or an unknown database
-      // is one Spanish line, exit code 1, and the target (DATA_DIR) is never opened.
-      const url = new URL(server.url);
+      // The source is checked first, so the target (DATA_DIR) is never opened. This server checks
+      // passwords; the source without ticket_details is otherwise a complete SIGAF 1.x schema.
+      const setup = await server.connect();
+      try {
+        await createLegacyDatabase(setup, 'sigaf_cli_missing', { drift: true });
+        await setup.query('DROP TABLE sigaf_cli_missing.ticket_details');
+      } finally {
+        await setup.end();
+      }
+      const at = `127.0.0.1:${server.port}`;
       const failures: Array<[string, RegExp]> = [
-        [`mysql://${url.username}@127.0.0.1:1/sigaf`, /No se pudo conectar con el servidor de origen 127\.0\.0\.1:1/],
-        [`${server.url}/no_existe`, /La base de datos «no_existe» no existe/],
+        [`mysql://lector:incorrecta@${at}/sigaf`, new RegExp(`^El servidor de origen ${at.replace(/\./g, '\\.')} rechazó el usuario o la clave de --from\\.`)],
+        [`mysql://lector@${at}/sigaf`, /^El servidor de origen .* rechazó el usuario o la clave de --from\./],
+        [`mysql://lector:correcta@${at}/mysql`, /^El usuario de --from no tiene acceso a la base de datos «mysql»/],
+        ['mysql://root@127.0.0.1:1/sigaf', /^No se pudo conectar con el servidor de origen 127\.0\.0\.1:1/],
+        [`${server.url}/no_existe`, /^La base de datos «no_existe» no existe/],
+        [`mysql://lector:correcta@${at}/sigaf_cli_missing`, /^A la base de datos de origen le faltan tablas que SIGAF 1\.x siempre tuvo: ticket_details\. /],
       ];
       for (const [bad, message] of failures) {
-        const r = (await cli(['--from', bad])) as { code: number; stdout: string; stderr: string };
+        const r = await cli(['--from', bad]);
         expect(r.code, bad).toBe(1);
+        // One line on stderr, nothing on stdout: no stack trace, no first administrator's password.
+        expect(r.stderr.trimEnd().split('\n'), bad).toHaveLength(1);
         expect(r.stderr, bad).toMatch(message);
-        expect(r.stderr, bad).not.toMatch(/\n\s+at /);
-        expect(r.stdout, bad).not.toContain('Administrador inicial');
+        expect(r.stderr, bad).toMatch(/No se modificó la base de datos de destino\.\n?$/);
+        expect(r.stdout.trim(), bad).toBe('');
         expect(fs.existsSync(path.join(dir, 'data')), bad).toBe(false);
       }
-      // The test server accepts any password (--skip-grant-tables): the refusal's wording is checked directly.
-      expect(connectionMessage(`mysql://lector:x@db.example.cl:3306/sigaf`, Object.assign(new Error('Access denied for user'), { code: 'ER_ACCESS_DENIED_ERROR' })))
-        .toBe('El servidor de origen db.example.cl:3306 rechazó el usuario o la clave de --from.');
-      const dry = await cli([...from, '--dry-run', '--report', path.join(dir, 'prueba')]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('npm run import:legacy: progress, summary and the report files; a second run is refused; no --merge', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-legacy-cli-'));
+    const cli = cliIn(dir);
+    const from = ['--from', `${server.url}/sigaf`];
+    try {
+      // The read-only account with the right password reads everything the import needs.
+      const reader = ['--from', `mysql://lector:correcta@127.0.0.1:${server.port}/sigaf`];
+      const dry = await cli([...reader, '--dry-run', '--report', path.join(dir, 'prueba')]);
       expect(dry.stdout).toContain('Simulación terminada: no se escribió nada.');
       expect(dry.stdout).toMatch(/tickets: \d+\/\d+ filas \(\d+ filas\/s\)/);
       expect(dry.stdout).toContain('Consulta académica → ');
@@ -344,10 +374,10 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       const real = await cli([...from, '--report', path.join(dir, 'informe')]);
       expect(real.stdout).toContain('Importación terminada.');
       expect(real.stdout).toMatch(/registered_users +leídas +\d+ +importadas +\d+/);
-      const again = (await cli([...from])) as { code: number; stderr: string };
+      const again = await cli([...from]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('ya tiene datos');
-      const merge = (await cli([...from, '--merge'])) as { code: number; stderr: string };
+      const merge = await cli([...from, '--merge']);
       expect(merge.code).toBe(2);
       expect(merge.stderr).toContain('--merge no está disponible');
     } finally {

@@ -40,7 +40,11 @@ function run(cmd: string, args: string[]): Promise<void> {
   });
 }
 
-export async function startMariaDb(): Promise<MariaDbServer> {
+/**
+ * `grants: true` checks users and passwords (root, over 127.0.0.1, has no password either way);
+ * by default the server runs with --skip-grant-tables and accepts any password.
+ */
+export async function startMariaDb(opts: { grants?: boolean } = {}): Promise<MariaDbServer> {
   const bin = mariadbBinary();
   if (!bin) throw new Error('mariadbd not found');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-mariadb-'));
@@ -52,7 +56,7 @@ export async function startMariaDb(): Promise<MariaDbServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(bin, [
     '--no-defaults', `--datadir=${dataDir}`, `--socket=${socket}`, `--port=${port}`, '--bind-address=127.0.0.1',
-    '--skip-grant-tables', '--skip-log-bin', '--innodb-buffer-pool-size=64M', `--pid-file=${path.join(dir, 'mysqld.pid')}`,
+    ...(opts.grants ? [] : ['--skip-grant-tables']), '--skip-log-bin', '--innodb-buffer-pool-size=64M', `--pid-file=${path.join(dir, 'mysqld.pid')}`,
     `--log-error=${path.join(dir, 'error.log')}`, ...userArgs,
   ], { stdio: 'ignore' });
   let exited = false;

@@ -110,8 +110,10 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  // One line, no stack trace: what failed is said in Spanish, anything unforeseen by its message.
-  console.error(err instanceof LegacyImportRefused ? err.message : `La importación falló: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`);
-  console.error('No se modificó la base de datos de destino.');
+  // One line, no stack trace: what failed is said in Spanish, anything unforeseen by its message,
+  // then that the target was left as it was.
+  const why = err instanceof LegacyImportRefused ? err.message : `La importación falló: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`;
+  const sentence = why.trim().replace(/([^.?!])$/, '$1.');
+  console.error(`${sentence} No se modificó la base de datos de destino.`);
   process.exit(1);
 });

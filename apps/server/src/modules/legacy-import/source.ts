@@ -78,7 +78,7 @@ export class LegacySource {
       const present = await source.tables();
       const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
       if (missing.length) {
-        throw new LegacyImportRefused(`A la base de datos de origen le faltan tablas que SIGAF 1.x siempre tuvo: ${missing.join(', ')}. ¿Es la base correcta? No se importó nada.`);
+        throw new LegacyImportRefused(`A la base de datos de origen le faltan tablas que SIGAF 1.x siempre tuvo: ${missing.join(', ')}. ¿Es la base correcta?`);
       }
       return source;
     } catch (err) {
