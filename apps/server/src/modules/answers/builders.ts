@@ -11,10 +11,10 @@ export async function runBuild(services: Services, job: BuildJob): Promise<Built
   const build: Build | undefined = BUILDS[job.name as BuildName];
   if (!build) throw new Error(`Unknown kept answer: ${job.name}`);
   const { value, validUntil } = await build(services, job.request);
-  return { ...(await keptText(value)), validUntil: validUntil ?? Infinity };
+  return { ...keptText(value), validUntil: validUntil ?? Infinity };
 }
 
-/** Builds on the server's own thread, a batch per turn (the embedded database lives on this thread). */
+/** Builds on the server's own thread, where the embedded database (PGlite) runs its queries too. */
 export class LocalBuilder implements Builder {
   constructor(private readonly services: Services) {}
   build(job: BuildJob) {

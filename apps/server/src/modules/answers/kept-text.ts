@@ -1,5 +1,4 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { utf8InTurns } from '../../lib/turns.js';
 import { liveChangesAt, MARK_OPEN, renderLive, withMarks, type LiveValue } from './live.js';
 
 /** An answer as kept: its UTF-8 text without its live values, and where each goes. */
@@ -10,10 +9,10 @@ export interface KeptText {
   lives: LiveValue[];
 }
 
-/** The answer as kept text: written a batch per turn (lib/turns.ts), the live values cut out. */
-export async function keptText(value: unknown): Promise<KeptText> {
+/** The answer as kept text, the live values cut out. */
+export function keptText(value: unknown): KeptText {
   const lives: LiveValue[] = [];
-  const utf8 = await utf8InTurns(value, (v) => withMarks(JSON.stringify, v, lives));
+  const utf8 = Buffer.from(withMarks(JSON.stringify, value, lives) ?? 'null');
   if (!lives.length) return { body: utf8, at: [], lives };
   // The marks come in order ("<MARK>0", "<MARK>1", …): each is cut out of the bytes (searched natively, copied once).
   const body = Buffer.allocUnsafe(utf8.length);

@@ -1,6 +1,5 @@
 import type { Asker } from '../../http/envelope.js';
 import { relationship, resource } from '../../http/envelope.js';
-import { mapInTurns } from '../../lib/turns.js';
 import type { EnrolmentRow, StudentRow } from './repository.js';
 import { lastAccessText, rawClassroom, rawEnrolment, rawEnrolmentStudent } from './raw.js';
 import type { EnrolmentService } from './service.js';
@@ -85,5 +84,5 @@ export function presentEnrolment(request: Asker, e: EnrolmentRow) {
  */
 export async function presentRawEnrolments(request: Asker, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
   const results = await enrolments.activityResults(rows.map((e) => e.id));
-  return mapInTurns(rows, (e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
+  return rows.map((e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
 }

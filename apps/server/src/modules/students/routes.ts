@@ -24,7 +24,6 @@ import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';
 import { idParams, listQuery } from '../../http/params.js';
 import { writeCsv, writeXlsx } from '../../lib/spreadsheet.js';
-import { mapInTurns } from '../../lib/turns.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
 import { courseUsersQuery, listCourseUsers, type CourseUsersQuery } from './lists.js';

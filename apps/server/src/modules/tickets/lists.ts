@@ -1,7 +1,6 @@
 import type { TicketListQuery } from '@sigaf/contract';
 import { requireAuth } from '../../http/auth.js';
 import { collection, ok, type Asker } from '../../http/envelope.js';
-import { mapInTurns } from '../../lib/turns.js';
 import type { Built } from '../answers/build.js';
 import type { EnrolmentService } from '../students/service.js';
 import { mayTouchTicket } from './access.js';
@@ -25,7 +24,7 @@ export const ticketResults = ({ enrolments }: Needs, rows: TicketRow[]) => enrol
 export async function presentTickets(services: Needs, request: Asker, rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true) {
   const [details, results] = await Promise.all([services.tickets.attemptsOf(rows.filter(contents).map((t) => t.id)), ticketResults(services, rows)]);
   const loaded: TicketParts = { details, results };
-  return mapInTurns(rows, (t) => presentTicket(request, t, loaded, false, contents(t)));
+  return rows.map((t) => presentTicket(request, t, loaded, false, contents(t)));
 }
 
 /**
