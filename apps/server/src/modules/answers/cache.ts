@@ -35,6 +35,12 @@ interface Entry {
   validUntil: number;
 }
 
+/**
+ * The memory a kept text holds: its bytes, and per live value its offset (a number in an array:
+ * 8 bytes) and its description (an array of a kind and a number: about 40 bytes with its slot).
+ */
+const keptBytes = (text: KeptText) => text.body.byteLength + text.lives.length * 48;
+
 export type Encoding = 'br' | 'gzip';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -87,7 +93,7 @@ export class AnswerCache {
     let pending = this.building.get(flight);
     if (!pending) {
       if (!this.builder) throw new Error('No builder for kept answers');
-      pending = this.builder.build(job).then(({ validUntil, ...text }) => this.keep(key, { version, text, bytes: text.body.byteLength + text.lives.length * 32, encoded: {}, validUntil }));
+      pending = this.builder.build(job).then(({ validUntil, ...text }) => this.keep(key, { version, text, bytes: keptBytes(text), encoded: {}, validUntil }));
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
