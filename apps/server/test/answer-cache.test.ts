@@ -229,21 +229,22 @@ describe('whole-course answers kept serialised', () => {
   it('sends a kept answer compressed to a client that accepts it, and as it is to one that does not', async () => {
     const u = urls(A.course, activityA, A.enrolment);
     const plain = await kept(u.enrolments);
-    const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
-    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['br;q=0, gzip;q=0.8', 'gzip'], ['gzip', 'gzip']] as const) {
+    for (const accept of ['gzip, deflate, br', 'br;q=0, gzip;q=0.8', 'gzip']) {
       const res = await ctx.request({ method: 'GET', url: u.enrolments, token: admin, headers: { 'accept-encoding': accept } });
-      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-encoding']).toBe('gzip');
       expect(res.headers.vary).toMatch(/accept-encoding/i);
-      expect(JSON.parse(decode[encoding](res.rawPayload).toString())).toEqual(plain);
+      expect(JSON.parse(zlib.gunzipSync(res.rawPayload).toString())).toEqual(plain);
     }
-    const refused = await ctx.request({ method: 'GET', url: u.enrolments, token: admin, headers: { 'accept-encoding': 'gzip;q=0, identity' } });
-    expect(refused.headers['content-encoding']).toBeUndefined();
-    expect(refused.json()).toEqual(plain);
+    for (const accept of ['gzip;q=0, identity', 'br']) {
+      const refused = await ctx.request({ method: 'GET', url: u.enrolments, token: admin, headers: { 'accept-encoding': accept } });
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.json()).toEqual(plain);
+    }
     // An answer with live values (an open ticket's age) is compressed as written until one of them changes.
     const tickets = await ctx.request({ method: 'GET', url: u.tickets, token: admin, headers: { 'accept-encoding': 'gzip, br' } });
-    expect(tickets.headers['content-encoding']).toBe('br');
-    expect(JSON.parse(zlib.brotliDecompressSync(tickets.rawPayload).toString())).toEqual(await rebuilt(u.tickets));
-    expect(['GZIP', '*', 'deflate', undefined, 'x-gzip;q=0.5', 'br, gzip', 'br;q=0'].map(preferredEncoding)).toEqual(['gzip', 'gzip', null, null, 'gzip', 'br', null]);
+    expect(tickets.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(tickets.rawPayload).toString())).toEqual(await rebuilt(u.tickets));
+    expect(['GZIP', '*', 'deflate', undefined, 'x-gzip;q=0.5', 'br, gzip', 'br;q=0', 'br'].map(preferredEncoding)).toEqual(['gzip', 'gzip', null, null, 'gzip', 'gzip', null, null]);
   });
 
   it('keeps no more bytes than it is given', async () => {

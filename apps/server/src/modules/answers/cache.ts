@@ -41,18 +41,16 @@ interface Entry {
  */
 const keptBytes = (text: KeptText) => text.body.byteLength + text.lives.length * 48;
 
-export type Encoding = 'br' | 'gzip';
-const brotli = promisify(zlib.brotliCompress);
+export type Encoding = 'gzip';
 const gzip = promisify(zlib.gzip);
 /**
- * Compressed once per kept answer, so harder than per request: 11.4 MB of results are 0.58 MB
- * gzipped, 0.38 MB in Brotli at quality 9 (0.3 s once). An answer with live values is compressed
- * again when one of them changes (28 MB of tickets: 0.9 MB at quality 5 in 0.26 s).
+ * Compressed once per kept answer, off the main thread: 11.4 MB of results are 0.58 MB gzipped.
+ * Brotli makes them a third smaller at about ten times the CPU (0.3 s at quality 9, 0.26 s for
+ * 28 MB at quality 5, against tens of milliseconds): on a staffed day every write makes a new
+ * build and a new compression, and the server's CPU is what staff wait for; half a megabyte more
+ * on the network is a few milliseconds on a LAN. Gzip alone, then.
  */
-const ENCODERS: Record<Encoding, (body: Buffer, again: boolean) => Promise<Buffer>> = {
-  br: (body, again) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: again ? 5 : 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body) => gzip(body, { level: 6 }),
-};
+const compress = (body: Buffer) => gzip(body, { level: 6 });
 
 /** An answer to send, compressed when the client accepts it. */
 export interface Served {
@@ -113,7 +111,7 @@ export class AnswerCache {
     if (!encoded || encoded.until <= now.getTime()) {
       const previous = encoded;
       const until = keptChangesAt(entry.text, now);
-      encoded = entry.encoded[encoding] = { body: renderKept(entry.text, now).then((text) => ENCODERS[encoding](text, entry.text.lives.length > 0)), until };
+      encoded = entry.encoded[encoding] = { body: renderKept(entry.text, now).then(compress), until };
       encoded.body.then(
         async (z) => {
           const replaced = previous ? (await previous.body.catch(() => null))?.length ?? 0 : 0;
@@ -184,7 +182,7 @@ export async function sendKept(request: FastifyRequest, reply: FastifyReply, cac
   return reply.send(body);
 }
 
-/** The encoding to send for an Accept-Encoding header: Brotli, else gzip, when taken (not at q=0); else none. */
+/** The encoding to send for an Accept-Encoding header: gzip when taken (not at q=0; also as `*` or `x-gzip`); else none. */
 export function preferredEncoding(header: string | string[] | undefined): Encoding | null {
   const taken = new Set<string>();
   for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
@@ -192,6 +190,5 @@ export function preferredEncoding(header: string | string[] | undefined): Encodi
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     if (!q || Number(q.slice(2)) > 0) taken.add(name === 'x-gzip' ? 'gzip' : name);
   }
-  if (taken.has('br')) return 'br';
   return taken.has('gzip') || taken.has('*') ? 'gzip' : null;
 }
