@@ -1,4 +1,4 @@
-import { MOODLE_CAPABILITIES, MOODLE_MSG, type MoodleCapabilityCheck } from '@sigaf/contract';
+import { MOODLE_CAPABILITIES, MOODLE_MSG } from '@sigaf/contract';
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
@@ -7,31 +7,15 @@ import en from '../../i18n/moodle.en.json';
 import es from '../../i18n/moodle.es.json';
 import type { ConnectionReport } from './api';
 import { ConnectionResult } from './MoodleSettingsDialog';
+import { capabilityChecks, connectionReport } from './test-report';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
   await i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es }, en: { translation: en } }, interpolation: { escapeValue: false } });
 });
 
-const checks = (over: Record<string, Partial<MoodleCapabilityCheck>>): MoodleCapabilityCheck[] =>
-  MOODLE_CAPABILITIES.map((c) => ({ capability: c.capability, use: c.use, kind: c.kind, state: 'ok', reason: 'answered', detail: null, ...over[c.capability] }));
-
-const report = (extra: Partial<ConnectionReport>): ConnectionReport => ({
-  ok: true,
-  siteName: 'Campus',
-  siteUrl: 'https://campus.example',
-  release: '5.2',
-  version: null,
-  username: 'sigaf',
-  userIsSiteAdmin: false,
-  missingFunctions: [],
-  missingOptionalFunctions: [],
-  identityWarning: null,
-  hiddenActivitiesWarning: null,
-  checkedMoodleCourseId: 4,
-  capabilities: checks({}),
-  ...extra,
-});
+const checks = capabilityChecks;
+const report = connectionReport;
 
 const render = (r: ConnectionReport) =>
   renderToStaticMarkup(

@@ -1,29 +1,14 @@
-import { MOODLE_CAPABILITIES, MOODLE_CAPABILITY_REASONS, MOODLE_CAPABILITY_STATES, type MoodleCapabilityCheck } from '@sigaf/contract';
+import { MOODLE_CAPABILITIES, MOODLE_CAPABILITY_REASONS, MOODLE_CAPABILITY_STATES } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import en from '../../i18n/moodle.en.json';
 import es from '../../i18n/moodle.es.json';
-import type { ConnectionReport } from './api';
 import { capabilityReasonKey, capabilityStateKey, capabilityUseKey, connectionSeverity, missingCapabilities } from './capabilities';
+import { capabilityChecks, connectionReport } from './test-report';
 
 /** The text of a dotted key in a translation file, or undefined. */
 const text = (messages: unknown, key: string) => key.split('.').reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), messages);
 
-const report = (capabilities: Array<Partial<MoodleCapabilityCheck>>, extra: Partial<ConnectionReport> = {}): ConnectionReport => ({
-  ok: true,
-  siteName: 'Campus',
-  siteUrl: 'https://campus.example',
-  release: null,
-  version: null,
-  username: 'sigaf',
-  userIsSiteAdmin: false,
-  missingFunctions: [],
-  missingOptionalFunctions: [],
-  identityWarning: null,
-  hiddenActivitiesWarning: null,
-  checkedMoodleCourseId: 4,
-  capabilities: MOODLE_CAPABILITIES.map((c, i) => ({ capability: c.capability, use: c.use, kind: c.kind, state: 'ok', reason: 'answered', detail: null, ...capabilities[i] })),
-  ...extra,
-});
+const missing = (capability: string) => ({ capabilities: capabilityChecks({ [capability]: { state: 'missing', reason: 'denied', detail: 'nopermissions' } }) });
 
 describe('the capability list of the connection test', () => {
   it('has, in Spanish and English, what each capability is used for, each state, each reason and each kind', () => {
@@ -37,15 +22,15 @@ describe('the capability list of the connection test', () => {
   });
 
   it('warns when a capability a sync needs is missing, names every missing one, and stays green for a missing push capability', () => {
-    expect(connectionSeverity(report([]))).toBe('success');
-    const grades = report([{}, { state: 'missing', reason: 'denied', detail: 'nopermissions' }]);
+    expect(connectionSeverity(connectionReport())).toBe('success');
+    const grades = connectionReport(missing('moodle/grade:viewall'));
     expect(connectionSeverity(grades)).toBe('warning');
     expect(missingCapabilities(grades).map((c) => c.capability)).toEqual(['moodle/grade:viewall']);
-    const push = report([{}, {}, {}, {}, {}, {}, { state: 'missing', reason: 'denied', detail: 'nopermissions' }]);
+    const push = connectionReport(missing('moodle/user:create'));
     expect([connectionSeverity(push), missingCapabilities(push).map((c) => c.capability)]).toEqual(['success', ['moodle/user:create']]);
-    const unchecked = report(MOODLE_CAPABILITIES.map(() => ({ state: 'unchecked', reason: 'noLinkedCourse' })), { checkedMoodleCourseId: null });
+    const unchecked = connectionReport({ checkedMoodleCourseId: null, capabilities: capabilityChecks(Object.fromEntries(MOODLE_CAPABILITIES.map((c) => [c.capability, { state: 'unchecked', reason: 'noLinkedCourse' }]))) });
     expect([connectionSeverity(unchecked), missingCapabilities(unchecked)]).toEqual(['success', []]);
-    expect(connectionSeverity(report([], { hiddenActivitiesWarning: 'x' }))).toBe('warning');
-    expect(connectionSeverity(report([], { ok: false }))).toBe('warning');
+    expect(connectionSeverity(connectionReport({ hiddenActivitiesWarning: 'x' }))).toBe('warning');
+    expect(connectionSeverity(connectionReport({ ok: false }))).toBe('warning');
   });
 });
