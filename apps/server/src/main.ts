@@ -8,6 +8,7 @@ import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.j
 import { firstAdminBanner, printAfterLog } from './banner.js';
 import { writeFirstAccessFile } from './first-access.js';
 import { AgendaDigest } from './modules/agenda/digest.js';
+import { OutcomeKeeper } from './modules/outcomes/keeper.js';
 
 async function main() {
   const config = loadConfig();
@@ -38,6 +39,7 @@ async function main() {
   const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;
   const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
   const digest = new AgendaDigest(handle.db, app.services.jobs.queue, config, app.log);
+  const keeper = new OutcomeKeeper(handle.db, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -47,6 +49,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 10_000);
     await scheduler.stop();
     await digest.stop();
+    await keeper.stop();
     await worker.stop({ graceMs: 8_000 });
     await app.close();
     await demo?.sim.close();
@@ -61,6 +64,7 @@ async function main() {
   worker.start();
   scheduler.start();
   digest.start();
+  keeper.start();
   const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
   const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null, file: firstAccessFile } : null;
   // The last thing printed at startup, after the log's "Server listening" line.

@@ -2,6 +2,8 @@ import { chileLocalToDate, chileParts } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
+import { KEEP_HORIZON_DAYS, keepOutcomes, REKEEP_DAYS } from '../src/modules/outcomes/keeper.js';
+import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /**
@@ -261,5 +263,59 @@ describe("Mi agenda's suggestion", () => {
     expect(res.body._data.hour).toMatchObject({ key: '10', n: 31 });
     expect((await get(`/api/v2/outcomes/suggestion/${second}`, tutor.token)).status).toBe(403);
     expect((await get(`/api/v2/outcomes/suggestion/999999`, operator.token)).status).toBe(404);
+  });
+});
+
+describe('the kept figures of settled days', () => {
+  it('the nightly keeping gives the same reports as the live query, for every scope', async () => {
+    const today = chileParts(new Date()).day;
+    const from = chileParts(new Date(Date.now() - 40 * DAY)).day;
+    const urls = [
+      [`/api/v2/outcomes/report?from=${from}&to=${today}`, admin.token],
+      [`/api/v2/outcomes/report?course_id=${courseId}&from=${from}&to=${today}`, admin.token],
+      [`/api/v2/outcomes/report?from=${from}&to=${today}`, operator.token],
+      [`/api/v2/outcomes/report?course_id=${courseId}&from=${from}&to=${today}`, operator.token],
+      [`/api/v2/outcomes/report?from=${day}&to=${day}&user_id=${admin.id}`, admin.token],
+      [`/api/v2/outcomes/report?course_id=${courseId}&from=${day}&to=${day}`, admin.token],
+    ] as const;
+    const second = (await ctx.db.selectFrom('courses').select('id').where('description', '=', 'Curso de sugerencias').executeTakeFirstOrThrow()).id;
+    const live = await Promise.all(urls.map(async ([url, token]) => (await get(url, token)).body._data));
+    const liveSuggestion = (await get(`/api/v2/outcomes/suggestion/${second}`, operator.token)).body._data;
+    expect(live[0].dimensions.all[0].reengaged.n).toBe(34);
+
+    const kept = await keepOutcomes(ctx.db);
+    // Every settled day of the horizon, none of the last 8 days; nothing more to keep afterwards.
+    expect(kept).toContain(day);
+    expect(kept.sort().at(-1)).toBe(lastSettledDay());
+    expect(kept).toHaveLength(KEEP_HORIZON_DAYS - OUTCOME_SETTLED_AFTER_DAYS + 1);
+    expect(await keepOutcomes(ctx.db)).toEqual([]);
+    // The day's figures as kept for the organisation: 3 contacts, 2 back; baseline 1 of 2.
+    const row = await ctx.db.selectFrom('outcome_kept_groups').selectAll().where('course_id', '=', 0).where('operator_id', '=', 0).where('day', '=', day).where('dim', '=', 'all').executeTakeFirstOrThrow();
+    expect([row.n, row.accessed, row.gain_n, Number(row.gain_sum), row.base_n, row.base_accessed]).toEqual([3, 2, 3, 23, 2, 1]);
+
+    for (const [i, [url, token]] of urls.entries()) expect((await get(url, token)).body._data).toEqual(live[i]);
+    expect((await get(`/api/v2/outcomes/suggestion/${second}`, operator.token)).body._data).toEqual(liveSuggestion);
+  });
+
+  it("a ticket's channel changed after its day was kept: the day is computed live, then kept again", async () => {
+    const url = `/api/v2/outcomes/report?course_id=${courseId}&from=${day}&to=${day}`;
+    const phone = (await ctx.db.selectFrom('type_tickets').select('id').where('key', '=', 'phone').executeTakeFirstOrThrow()).id;
+    const version = (await ctx.db.selectFrom('tickets').select('version').where('id', '=', ticket.S2!).executeTakeFirstOrThrow()).version;
+    const res = await ctx.request({ method: 'PUT', url: `/api/v2/tickets/${ticket.S2}`, token: admin.token, payload: { version, type_ticket_id: phone } });
+    expect(res.statusCode).toBe(200);
+    expect(await ctx.db.selectFrom('outcome_kept_days').select('day').where('day', '=', day).executeTakeFirst()).toBeUndefined();
+    const phoneOnly = (body: { dimensions: { type: Array<{ key: string; reengaged: { n: number } }> } }) => body.dimensions.type.map((g) => [g.key, g.reengaged.n]);
+    const live = (await get(url, admin.token)).body._data;
+    expect(phoneOnly(live)).toEqual([[String(phone), 3]]);
+    expect(await keepOutcomes(ctx.db)).toEqual([day]);
+    expect((await get(url, admin.token)).body._data).toEqual(live);
+  });
+
+  it('the next day keeps that day and computes again the kept days younger than 14 days', async () => {
+    const tomorrow = new Date(Date.now() + DAY);
+    const again = await keepOutcomes(ctx.db, { now: tomorrow });
+    expect(again.sort().at(-1)).toBe(lastSettledDay(tomorrow));
+    expect(again).toHaveLength(REKEEP_DAYS - OUTCOME_SETTLED_AFTER_DAYS + 1);
+    expect(await keepOutcomes(ctx.db, { now: tomorrow })).toEqual([]);
   });
 });

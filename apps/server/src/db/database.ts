@@ -42,6 +42,7 @@ import * as m0034 from './migrations/0034_mail_enrolment.js';
 import * as m0033 from './migrations/0033_current_course.js';
 import * as m0035 from './migrations/0035_progress_history.js';
 import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
+import * as m0037 from './migrations/0037_outcome_kept.js';
 
 export type Database = Kysely<DB>;
 
@@ -146,6 +147,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0033_current_course': m0033,
   '0035_progress_history': m0035,
   '0036_ticket_enrolment_operator': m0036,
+  '0037_outcome_kept': m0037,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -436,6 +436,8 @@ export interface DB {
   moodle_sync_schedule_runs: MoodleSyncScheduleRunTable;
   answer_versions: AnswerVersionTable;
   enrolment_progress_history: EnrolmentProgressHistoryTable;
+  outcome_kept_days: OutcomeKeptDayTable;
+  outcome_kept_groups: OutcomeKeptGroupTable;
 }
 
 /** The version of what a course's whole answers read (scope = course id), and of what every course shows (scope 0) (0024). */
@@ -536,4 +538,27 @@ export interface EnrolmentProgressHistoryTable {
   last_access: Timestamp | null;
   completed: number;
   grade: Numeric | null;
+}
+
+/** A Chilean day whose effectiveness figures are kept (0037). */
+export interface OutcomeKeptDayTable {
+  day: ColumnType<string, string, string>;
+  kept_at: DefaultTimestamp;
+}
+
+/** A kept day's figures of one dimension group, for the organisation (course 0, operator 0), a course or an operator (0037). */
+export interface OutcomeKeptGroupTable {
+  course_id: number;
+  operator_id: number;
+  day: ColumnType<string, string, string>;
+  dim: string;
+  key: string;
+  n: number;
+  accessed: number;
+  gain_n: number;
+  gain_sum: ColumnType<string, number | string, number | string>;
+  base_n: number;
+  base_accessed: number;
+  base_gain_n: number;
+  base_gain_sum: ColumnType<string, number | string, number | string>;
 }

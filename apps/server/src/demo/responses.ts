@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { prng } from '@sigaf/moodle-sim/generator';
 import type { Database } from '../db/database.js';
+import { OutcomeRepository } from '../modules/outcomes/repository.js';
 
 /**
  * SIMULATED: how the demo's students answer contacts, so that the effectiveness report has
@@ -89,5 +90,7 @@ export async function seedSimulatedHistory(db: Database, rnd: ReturnType<typeof 
     })),
   );
   for (let i = 0; i < values.length; i += 1000) await db.insertInto('enrolment_progress_history').values(values.slice(i, i + 1000)).execute();
+  // Past history: the effectiveness report's kept days are computed again.
+  await new OutcomeRepository(db).forgetKept();
   return values.length;
 }

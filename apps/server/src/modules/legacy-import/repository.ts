@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { CatalogueTableName } from '../../db/schema.js';
 import { appendProgressHistory } from '../outcomes/history-repository.js';
+import { OutcomeRepository } from '../outcomes/repository.js';
 
 /** A target column: its type in the batch, and whether it holds a Santiago wall-clock time. */
 export type Column = [name: string, type: 'int' | 'bigint' | 'text' | 'numeric' | 'boolean' | 'wallclock'];
@@ -102,6 +103,11 @@ export class LegacyImportRepository {
   /** Each student's imported figures as the first point of their progress history, at the enrolment's last update (migration 0035). */
   firstProgressPoints(courseId: number): Promise<number> {
     return appendProgressHistory(this.db, { courseId, all: true, at: 'updated_at' });
+  }
+
+  /** The effectiveness report's kept days are computed again: the import wrote past attempts and history. */
+  forgetKeptOutcomes(): Promise<void> {
+    return new OutcomeRepository(this.db).forgetKept();
   }
 
   async count(table: string): Promise<number> {

@@ -18,6 +18,7 @@ export class Run extends RunBase {
     for (const course of this.courses) await this.repo.firstProgressPoints(course);
     await this.ticketRows();
     await this.details();
+    await this.repo.forgetKeptOutcomes();
     await this.tutors();
     await this.alerts();
     for (const t of ['categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details']) {

@@ -1,4 +1,4 @@
-import { APP_TIME_ZONE, type OutcomeDimension } from '@sigaf/contract';
+import { APP_TIME_ZONE, OUTCOME_DIMENSIONS, type OutcomeDimension } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 
@@ -10,7 +10,7 @@ const idleGroup = (known: RawBuilder<unknown>, access: RawBuilder<unknown>, at: 
     when ${at} - ${access} < interval '3 days' then '0-2' when ${at} - ${access} < interval '7 days' then '3-6'
     when ${at} - ${access} < interval '14 days' then '7-13' when ${at} - ${access} < interval '30 days' then '14-29' else '30+' end`;
 
-/** Which attempts: of a course, of an operator, logged in [from, to). */
+/** Which attempts: of a course, of an operator, logged in [from, to) or on given Chilean days. */
 export interface AttemptFilter {
   courseId?: number;
   /** Attempts logged by this user. */
@@ -21,8 +21,29 @@ export interface AttemptFilter {
   enrolmentId?: number;
   from?: Date;
   to?: Date;
-  /** Only attempts whose 7 days have passed (the report's rates are final). */
-  settled?: boolean;
+  /** Attempts logged on these Chilean days (YYYY-MM-DD, ascending). */
+  days?: readonly string[];
+}
+
+/** What a report covers: a course, an operator (the attempts they logged), and Chilean days, both included. */
+export interface GroupFilter {
+  courseId?: number;
+  operatorId?: number;
+  fromDay: string;
+  toDay: string;
+}
+
+/** The figures summed per group (a kept day's row, or a live day's): contacts and their baseline. */
+const SUM_COLUMNS = sql`n, accessed, gain_n, gain_sum, base_n, base_accessed, base_gain_n, base_gain_sum`;
+
+/** The start of a Chilean day, as the report's SQL computes it. */
+const dayStart = (day: RawBuilder<unknown>) => sql`(${day}::timestamp at time zone ${APP_TIME_ZONE})`;
+
+/** The days from `from` to `to` (YYYY-MM-DD, both included), ascending. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T12:00:00Z`); t <= Date.parse(`${to}T12:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
 }
 
 /** What each dimension groups attempts by (its key), as SQL over `g` (an attempt's outcome and its ticket's catalogue values). */
@@ -88,7 +109,12 @@ export class OutcomeRepository {
         ...(f.enrolmentId ? [sql`t.course_registered_user_id = ${f.enrolmentId}`] : []),
         ...(f.from ? [sql`d.created_at >= ${f.from}`] : []),
         ...(f.to ? [sql`d.created_at < ${f.to}`] : []),
-        ...(f.settled ? [sql`d.created_at <= now() - interval '7 days'`] : []),
+        ...(f.days
+          ? [
+              sql`d.created_at >= ${dayStart(sql`${f.days[0] ?? null}::date`)} and d.created_at < ${dayStart(sql`(${f.days.at(-1) ?? null}::date + 1)`)}`,
+              sql`${local(sql`d.created_at`)}::date = any(${f.days as string[]}::date[])`,
+            ]
+          : []),
       ],
       sql` and `,
     );
@@ -128,38 +154,38 @@ export class OutcomeRepository {
   }
 
   /**
-   * The report's groups of these dimensions over the attempts whose 7 days have passed, in one
-   * statement: each attempt's outcome and each population figure is computed once, and grouped
-   * for every dimension. The baseline of a group: the students of the same courses, on the same
-   * days, in the same idle group as its contacts, with no attempt from 7 days before to 7 days
-   * after that day; measured from the start of that day. The CTEs are materialised so that the
-   * population of a course's day is computed once, not once per stratum that joins it.
+   * Per Chilean day, scope and dimension group, the sums of the attempts `f` selects and of their
+   * baseline: CTEs ending in `sums` (day, s_course, s_op, dim, key, SUM_COLUMNS). Each attempt's
+   * outcome and each population figure is computed once, and grouped for every dimension. The
+   * baseline of a group: the students of the same courses, on the same days, in the same idle
+   * group as its contacts, with no attempt from 7 days before to 7 days after that day; measured
+   * from the start of that day. Scopes: `filter`, the filter's course and operator (0 when none);
+   * `all`, the three a kept day holds (the organisation, the attempt's course, its operator). The
+   * CTEs are materialised so that the population of a course's day is computed once, not once
+   * per stratum that joins it.
    */
-  async groups(dims: readonly OutcomeDimension[], f: AttemptFilter): Promise<OutcomeGroupRow[]> {
-    return (await this.groupsQuery(dims, f).execute(this.db)).rows;
-  }
-
-  /** The statement of groups() (the benchmark explains it). */
-  groupsQuery(dims: readonly OutcomeDimension[], f: AttemptFilter) {
+  private sums(dims: readonly OutcomeDimension[], f: AttemptFilter, scopes: 'filter' | 'all') {
     const keys = sql.join(dims.map((d) => sql`(${d}, ${GROUP_KEY[d]})`));
-    return sql<OutcomeGroupRow>`
-      with o as (${this.outcomes({ ...f, settled: true })}),
+    const scope = scopes === 'all' ? sql`(0, 0), (g.course_id, 0), (0, g.operator_id)` : sql`(${f.courseId ?? 0}::int, ${f.operatorId ?? 0}::int)`;
+    return sql`
+      o as (${this.outcomes(f)}),
       g as materialized (
         select o.*, t.type_ticket_id, t.source_ticket_id, t.motive_ticket_id,
           o.first_access_after <= o.at + interval '7 days' as accessed, o.progress_7 - o.progress_before as gain
         from o join tickets t on t.id = o.ticket_id
       ),
       keyed as materialized (
-        select v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain
-        from g cross join lateral (values ${keys}) as v (dim, key)
+        select s.course_id as s_course, s.operator_id as s_op, v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain
+        from g cross join lateral (values ${keys}) as v (dim, key) cross join lateral (values ${scope}) as s (course_id, operator_id)
       ),
       contacts as (
-        select dim, key, count(*)::int as n, count(*) filter (where accessed)::int as accessed, count(gain)::int as gain_n, avg(gain)::float8 as gain
-        from keyed group by dim, key
+        select day, s_course, s_op, dim, key, count(*)::int as n, count(*) filter (where accessed)::int as accessed,
+          count(gain)::int as gain_n, coalesce(sum(gain), 0)::bigint as gain_sum
+        from keyed group by 1, 2, 3, 4, 5
       ),
       strata as materialized (select distinct course_id, day, idle from g where idle <> 'unknown'),
       days as materialized (
-        select distinct course_id, day, (day::timestamp at time zone ${APP_TIME_ZONE}) as start from strata
+        select distinct course_id, day, ${dayStart(sql`day`)} as start from strata
       ),
       contacted as materialized (
         select distinct t2.course_registered_user_id as enrolment_id, d2.created_at as at
@@ -185,21 +211,138 @@ export class OutcomeRepository {
           select 1 from contacted c where c.enrolment_id = e.id and c.at > k.start - interval '7 days' and c.at < k.start + interval '8 days'
         )
       ),
-      stratum as (
-        select s.course_id, s.day, s.idle, count(*)::int as n, count(*) filter (where p.accessed)::int as accessed,
-          count(p.gain)::int as gain_n, sum(p.gain)::float8 as gain_sum
-        from strata s join population p on p.course_id = s.course_id and p.day = s.day and p.idle = s.idle
-        group by 1, 2, 3
+      stratum as materialized (
+        select p.course_id, p.day, p.idle, count(*)::int as n, count(*) filter (where p.accessed)::int as accessed,
+          count(p.gain)::int as gain_n, coalesce(sum(p.gain), 0)::bigint as gain_sum
+        from population p group by 1, 2, 3
       ),
       base as (
-        select x.dim, x.key, sum(st.n)::int as n, sum(st.accessed)::int as accessed, sum(st.gain_sum) / nullif(sum(st.gain_n), 0) as gain
-        from (select distinct dim, key, course_id, day, idle from keyed) x
+        select x.day, x.s_course, x.s_op, x.dim, x.key, sum(st.n)::int as n, sum(st.accessed)::int as accessed,
+          sum(st.gain_n)::int as gain_n, sum(st.gain_sum)::bigint as gain_sum
+        from (select distinct day, s_course, s_op, dim, key, course_id, idle from keyed) x
         join stratum st on st.course_id = x.course_id and st.day = x.day and st.idle = x.idle
-        group by x.dim, x.key
-      )
-      select c.dim, c.key, ${GROUP_LABEL} as label, c.n, c.accessed, c.gain_n, c.gain,
-        coalesce(b.n, 0) as base_n, coalesce(b.accessed, 0) as base_accessed, b.gain::float8 as base_gain
-      from contacts c left join base b on b.dim = c.dim and b.key = c.key
+        group by 1, 2, 3, 4, 5
+      ),
+      sums as (
+        select c.day, c.s_course, c.s_op, c.dim, c.key, c.n, c.accessed, c.gain_n, c.gain_sum,
+          coalesce(b.n, 0) as base_n, coalesce(b.accessed, 0) as base_accessed, coalesce(b.gain_n, 0) as base_gain_n, coalesce(b.gain_sum, 0)::bigint as base_gain_sum
+        from contacts c left join base b on b.day = c.day and b.s_course = c.s_course and b.s_op = c.s_op and b.dim = c.dim and b.key = c.key
+      )`;
+  }
+
+  /** Whether kept days hold this scope (the organisation, a course or an operator; not a course and an operator together). */
+  static keptScope(f: GroupFilter): boolean {
+    return !(f.courseId && f.operatorId);
+  }
+
+  /** The kept days among these (YYYY-MM-DD). */
+  async keptDays(db: Database, fromDay: string, toDay: string): Promise<Set<string>> {
+    const { rows } = await sql<{ day: string }>`select to_char(day, 'YYYY-MM-DD') as day from outcome_kept_days where day between ${fromDay}::date and ${toDay}::date`.execute(db);
+    return new Set(rows.map((r) => r.day));
+  }
+
+  /**
+   * The report's groups of these dimensions over the filter's days, in one snapshot: the kept
+   * days' rows (outcome_kept_groups) where the scope is kept, and the other days computed live,
+   * summed per group.
+   */
+  async groups(dims: readonly OutcomeDimension[], f: GroupFilter): Promise<OutcomeGroupRow[]> {
+    if (f.fromDay > f.toDay) return [];
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        // The live CTEs' estimates would have the JIT compile a statement that mostly reads kept rows.
+        await sql`set local jit = off`.execute(trx);
+        const kept = OutcomeRepository.keptScope(f) ? await this.keptDays(trx, f.fromDay, f.toDay) : new Set<string>();
+        const live = daysBetween(f.fromDay, f.toDay).filter((d) => !kept.has(d));
+        return (await this.groupsQuery(dims, f, live, kept.size > 0).execute(trx)).rows;
+      });
+  }
+
+  /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days when `useKept`. */
+  groupsQuery(dims: readonly OutcomeDimension[], f: GroupFilter, live: readonly string[], useKept: boolean) {
+    const parts = [
+      ...(live.length ? [sql`select dim, key, ${SUM_COLUMNS} from sums`] : []),
+      ...(useKept
+        ? [
+            sql`select dim, key, ${SUM_COLUMNS} from outcome_kept_groups
+              where course_id = ${f.courseId ?? 0} and operator_id = ${f.operatorId ?? 0} and day between ${f.fromDay}::date and ${f.toDay}::date
+                and dim = any(${dims as string[]}::text[])`,
+          ]
+        : []),
+    ];
+    if (!parts.length) parts.push(sql`select null::text as dim, null::text as key, ${sql.join(['n', 'accessed', 'gain_n', 'gain_sum', 'base_n', 'base_accessed', 'base_gain_n', 'base_gain_sum'].map(() => sql`0::bigint`))} where false`);
+    const attempts: AttemptFilter = { courseId: f.courseId, operatorId: f.operatorId, days: live };
+    return sql<OutcomeGroupRow>`
+      with ${live.length ? sql`${this.sums(dims, attempts, 'filter')},` : sql``}
+      u as (${sql.join(parts, sql` union all `)})
+      select c.dim, c.key, ${GROUP_LABEL} as label, sum(c.n)::int as n, sum(c.accessed)::int as accessed,
+        sum(c.gain_n)::int as gain_n, sum(c.gain_sum)::float8 / nullif(sum(c.gain_n), 0) as gain,
+        sum(c.base_n)::int as base_n, sum(c.base_accessed)::int as base_accessed, sum(c.base_gain_sum)::float8 / nullif(sum(c.base_gain_n), 0) as base_gain
+      from u c group by c.dim, c.key
       order by c.dim, c.key`;
   }
+
+  /**
+   * Which of the days from `fromDay` to `toDay` need keeping: not kept yet, or kept before
+   * `todayStart` and not before `rekeepFrom` (a day's figures may still change with a late
+   * sync; they are computed again once a day until then). Newest first, at most `limit`.
+   */
+  async daysToKeep(fromDay: string, toDay: string, rekeepFrom: string, todayStart: Date, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ day: string }>`
+      select to_char(dd, 'YYYY-MM-DD') as day from generate_series(${fromDay}::date, ${toDay}::date, interval '1 day') dd
+      left join outcome_kept_days k on k.day = dd::date
+      where k.day is null or (dd::date >= ${rekeepFrom}::date and k.kept_at < ${todayStart})
+      order by dd desc limit ${limit}`.execute(this.db);
+    return rows.map((r) => r.day);
+  }
+
+  /**
+   * Keeps these days' figures (every dimension, the three kept scopes), in one transaction: claims
+   * the days, marked kept at `now` (a day another process claimed since `todayStart` is left to it),
+   * replaces their rows.
+   * Returns the days kept.
+   */
+  async keep(days: readonly string[], todayStart: Date, now: Date): Promise<string[]> {
+    if (!days.length) return [];
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local jit = off`.execute(trx);
+      const { rows } = await sql<{ day: string }>`
+        insert into outcome_kept_days (day, kept_at) select unnest(${days as string[]}::date[]), ${now}::timestamptz
+        on conflict (day) do update set kept_at = excluded.kept_at where outcome_kept_days.kept_at < ${todayStart}
+        returning to_char(day, 'YYYY-MM-DD') as day`.execute(trx);
+      const claimed = rows.map((r) => r.day).sort();
+      if (!claimed.length) return [];
+      await sql`delete from outcome_kept_groups where day = any(${claimed}::date[])`.execute(trx);
+      await sql`
+        with ${this.sums(OUTCOME_DIMENSIONS, { days: claimed }, 'all')}
+        insert into outcome_kept_groups (day, course_id, operator_id, dim, key, ${SUM_COLUMNS})
+        select day, s_course, s_op, dim, key, ${SUM_COLUMNS} from sums`.execute(trx);
+      return claimed;
+    });
+  }
+
+  /** Forgets every kept day (after writing past attempts or history, e.g. a legacy import): the keeper computes them again. */
+  async forgetKept(db: Database = this.db): Promise<void> {
+    await sql`delete from outcome_kept_groups`.execute(db);
+    await sql`delete from outcome_kept_days`.execute(db);
+  }
 }
+
+/**
+ * Forgets the kept days an edit changes, so that the report computes them live until the keeper
+ * keeps them again: the days of the attempts on these tickets (or of this one attempt), and with
+ * `baseline` the 8 days either side too (their student's place in those days' baselines: an
+ * attempt keeps a student out of the baseline from 7 days before to 7 days after it).
+ */
+export async function forgetKeptDaysOf(db: Database, of: { ticketIds?: readonly number[]; attemptId?: number }, baseline: boolean): Promise<void> {
+  const which = of.attemptId ? sql`id = ${of.attemptId}` : sql`ticket_id = any(${(of.ticketIds ?? []) as number[]}::int[])`;
+  const reach = baseline ? 8 : 0;
+  await sql`
+    with a as (select distinct ${local(sql`created_at`)}::date as day from ticket_details where ${which}),
+    d as (select distinct a.day + s as day from a cross join generate_series(${-reach}::int, ${reach}::int) s),
+    gone as (delete from outcome_kept_days k using d where k.day = d.day returning k.day)
+    delete from outcome_kept_groups g using gone where g.day = gone.day`.execute(db);
+}
+

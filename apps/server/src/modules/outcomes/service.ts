@@ -23,6 +23,21 @@ import { wilson } from './stats.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A Chilean day's contacts count in the report once this many days have passed since it: their
+ * 7 days of outcome and their baseline's window (7 days before to 7 days after the day) have
+ * closed, so the day's figures are final and the nightly keeper (keeper.ts) keeps them.
+ */
+export const OUTCOME_SETTLED_AFTER_DAYS = 8;
+
+/** The last settled day (YYYY-MM-DD) at `now`. */
+export function lastSettledDay(now = new Date()): string {
+  const today = chileParts(now).day;
+  return new Date(Date.parse(`${today}T12:00:00Z`) - OUTCOME_SETTLED_AFTER_DAYS * DAY_MS).toISOString().slice(0, 10);
+}
+
+const minDay = (a: string, b: string) => (a < b ? a : b);
+
 /** The instants a span of Chilean days covers: [start of `from`, start of the day after `to`). */
 function dayBounds(from: string, to: string) {
   const after = new Date(Date.parse(`${to}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -107,26 +122,29 @@ export class OutcomeService {
     return { courseId: q.course_id ?? null, userId, from, to, bounds };
   }
 
-  /** The effectiveness report: every dimension's groups (one statement). */
+  /**
+   * The effectiveness report: every dimension's groups over the period's settled days (up to
+   * OUTCOME_SETTLED_AFTER_DAYS days ago: every window of their contacts and baseline has closed).
+   */
   async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
     const s = await this.scope(q, actor);
-    const filter = { courseId: s.courseId ?? undefined, operatorId: s.userId ?? undefined, from: s.bounds.from, to: s.bounds.to };
-    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, filter);
+    const toDay = minDay(s.to, lastSettledDay());
+    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, { courseId: s.courseId ?? undefined, operatorId: s.userId ?? undefined, fromDay: s.from, toDay });
     const dimensions = Object.fromEntries(OUTCOME_DIMENSIONS.map((d) => [d, rows.filter((r) => r.dim === d).map(presentGroup)])) as OutcomeReport['dimensions'];
     return { courseId: s.courseId, userId: s.userId, from: s.from, to: s.to, dimensions };
   }
 
   /**
    * Mi agenda's suggestion for a course: the channel (ticket type) and the hour of day with the
-   * best re-engagement over the last OUTCOME_DEFAULT_DAYS days, among groups of at least
-   * OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
+   * best re-engagement over the last OUTCOME_DEFAULT_DAYS days (the settled ones), among groups of
+   * at least OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
    */
   async suggestion(courseId: number): Promise<OutcomeSuggestion> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
-    const from = new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS);
+    const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
     const best = (rows: OutcomeGroupRow[]) =>
       rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
-    const rows = await this.repo.groups(['type', 'hour'], { courseId, from });
+    const rows = await this.repo.groups(['type', 'hour'], { courseId, fromDay, toDay: lastSettledDay() });
     const channel = best(rows.filter((r) => r.dim === 'type'));
     const hour = best(rows.filter((r) => r.dim === 'hour'));
     return {
