@@ -95,6 +95,19 @@ export function cardResults<T extends Pick<ActivityResultRow, 'section_descripti
   return results.every((r) => r.section_description === 'Formativa') ? [] : results;
 }
 
+const presentedResults = new WeakMap<readonly ActivityResultRow[], ReturnType<typeof rawActivityResult>[]>();
+
+/**
+ * An enrolment's results as its card reads them (cardResults, rawActivityResult), presented once
+ * per list of rows: every ticket of a student in a course carries the same results (25 tickets a
+ * student at the largest course), and the same presented array serves them all.
+ */
+export function rawCardResults(results: readonly ActivityResultRow[]) {
+  let presented = presentedResults.get(results);
+  if (!presented) presentedResults.set(results, (presented = cardResults(results).map(rawActivityResult)));
+  return presented;
+}
+
 /** An enrolment as the original's course_registered_users row with its relations (the "mapUser fields"). */
 export function rawEnrolment(e: EnrolmentRow, results: readonly ActivityResultRow[] = []) {
   return {

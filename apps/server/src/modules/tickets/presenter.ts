@@ -13,7 +13,7 @@ import {
   type TicketProperties,
 } from '@sigaf/contract';
 import { relationship, resource, type Asker } from '../../http/envelope.js';
-import { cardResults, lastAccessText, rawActivityResult, rawClassroom } from '../students/raw.js';
+import { lastAccessText, rawCardResults, rawClassroom } from '../students/raw.js';
 import { live } from '../answers/live.js';
 import type { TicketDetailRow } from './detail-repository.js';
 import type { TicketFilterRow } from './filter-repository.js';
@@ -150,7 +150,7 @@ export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts,
         mobile: t.mobile,
         phone: t.phone,
       },
-      ...(results ? { activity_course_users: cardResults(results).map(rawActivityResult) } : {}),
+      ...(results ? { activity_course_users: rawCardResults(results) } : {}),
     },
     closingDate: closing?.date ?? null,
     closingTime: closing?.time ?? null,
