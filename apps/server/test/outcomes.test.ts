@@ -1,8 +1,10 @@
 import { chileLocalToDate, chileParts } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
-import { KEEP_HORIZON_DAYS, keepOutcomes, REKEEP_DAYS } from '../src/modules/outcomes/keeper.js';
+import { KEEP_HORIZON_DAYS, keepOutcomes, REKEEP_DAYS, similarFrom } from '../src/modules/outcomes/keeper.js';
+import { OutcomeRepository } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
@@ -264,6 +266,27 @@ describe("Mi agenda's suggestion", () => {
     expect((await get(`/api/v2/outcomes/suggestion/${second}`, tutor.token)).status).toBe(403);
     expect((await get(`/api/v2/outcomes/suggestion/999999`, operator.token)).status).toBe(404);
   });
+
+  it('for similar students: the 31 were 9 days without access (7–13), so phone and 10:00 brought back 20 of 31 of that group; no other group', async () => {
+    const second = (await ctx.db.selectFrom('courses').select('id').where('description', '=', 'Curso de sugerencias').executeTakeFirstOrThrow()).id;
+    const phone = (await ctx.db.selectFrom('type_tickets').select('id').where('key', '=', 'phone').executeTakeFirstOrThrow()).id;
+    const res = await get(`/api/v2/outcomes/suggestion/${second}/similar`, operator.token);
+    expect(res.status).toBe(200);
+    expect(res.body._data).toEqual({
+      courseId: second,
+      groups: [
+        {
+          idle: '7-13',
+          channel: { key: String(phone), label: 'Contacto telefónico', n: 31, accessed: 20, rate: 20 / 31 },
+          hour: { key: '10', label: '10:00', n: 31, accessed: 20, rate: 20 / 31 },
+        },
+      ],
+    });
+    // The hand-made course has 3 contacts: nothing to suggest.
+    expect((await get(`/api/v2/outcomes/suggestion/${courseId}/similar`, operator.token)).body._data).toEqual({ courseId, groups: [] });
+    expect((await get(`/api/v2/outcomes/suggestion/${second}/similar`, tutor.token)).status).toBe(403);
+    expect((await get(`/api/v2/outcomes/suggestion/999999/similar`, operator.token)).status).toBe(404);
+  });
 });
 
 describe('the kept figures of settled days', () => {
@@ -281,6 +304,8 @@ describe('the kept figures of settled days', () => {
     const second = (await ctx.db.selectFrom('courses').select('id').where('description', '=', 'Curso de sugerencias').executeTakeFirstOrThrow()).id;
     const live = await Promise.all(urls.map(async ([url, token]) => (await get(url, token)).body._data));
     const liveSuggestion = (await get(`/api/v2/outcomes/suggestion/${second}`, operator.token)).body._data;
+    const liveSimilar = (await get(`/api/v2/outcomes/suggestion/${second}/similar`, operator.token)).body._data;
+    expect(liveSimilar.groups).toHaveLength(1);
     expect(live[0].dimensions.all[0].reengaged.n).toBe(34);
 
     const kept = await keepOutcomes(ctx.db);
@@ -295,6 +320,16 @@ describe('the kept figures of settled days', () => {
 
     for (const [i, [url, token]] of urls.entries()) expect((await get(url, token)).body._data).toEqual(live[i]);
     expect((await get(`/api/v2/outcomes/suggestion/${second}`, operator.token)).body._data).toEqual(liveSuggestion);
+    expect((await get(`/api/v2/outcomes/suggestion/${second}/similar`, operator.token)).body._data).toEqual(liveSimilar);
+    // The similar students' groups are kept for courses only, for the days Mi agenda reads.
+    const similarScopes = await ctx.db
+      .selectFrom('outcome_kept_groups')
+      .select(['course_id', 'operator_id', sql<string>`to_char(min(day), 'YYYY-MM-DD')`.as('first')])
+      .where('dim', 'in', ['type_idle', 'hour_idle'])
+      .groupBy(['course_id', 'operator_id'])
+      .execute();
+    expect(similarScopes.length).toBeGreaterThan(0);
+    expect(similarScopes.every((r) => r.course_id !== 0 && r.operator_id === 0 && r.first >= similarFrom(new Date()))).toBe(true);
   });
 
   it("a ticket's channel changed after its day was kept: the day is computed live, then kept again", async () => {
@@ -317,5 +352,13 @@ describe('the kept figures of settled days', () => {
     expect(again.sort().at(-1)).toBe(lastSettledDay(tomorrow));
     expect(again).toHaveLength(REKEEP_DAYS - OUTCOME_SETTLED_AFTER_DAYS + 1);
     expect(await keepOutcomes(ctx.db, { now: tomorrow })).toEqual([]);
+  });
+
+  it("days kept before the similar students' groups existed are computed again", async () => {
+    await ctx.db.deleteFrom('outcome_kept_groups').where('dim', 'in', ['type_idle', 'hour_idle']).where('day', '=', day).execute();
+    await new OutcomeRepository(ctx.db).forgetKeptWithoutSimilar(similarFrom(new Date()));
+    expect(await ctx.db.selectFrom('outcome_kept_days').select('day').where('day', '=', day).executeTakeFirst()).toBeUndefined();
+    expect(await keepOutcomes(ctx.db)).toEqual([day]);
+    expect(await ctx.db.selectFrom('outcome_kept_groups').select('key').where('day', '=', day).where('dim', '=', 'type_idle').execute()).not.toHaveLength(0);
   });
 });

@@ -90,6 +90,42 @@ export interface AttemptOutcome {
   progress14: number | null;
 }
 
+/** The idle group (IDLE_GROUPS) of a student without Moodle access for this many whole days (null: never accessed). */
+export function idleGroupOf(daysWithoutAccess: number | null): (typeof IDLE_GROUPS)[number] {
+  if (daysWithoutAccess === null) return 'never';
+  if (daysWithoutAccess < 3) return '0-2';
+  if (daysWithoutAccess < 7) return '3-6';
+  if (daysWithoutAccess < 14) return '7-13';
+  if (daysWithoutAccess < 30) return '14-29';
+  return '30+';
+}
+
+/** A suggested channel (ticket type) or hour: its contacts, how many were back in Moodle within 7 days, the rate. */
+export interface SuggestedGroup {
+  key: string;
+  label: string;
+  n: number;
+  accessed: number;
+  rate: number;
+}
+
+/**
+ * Mi agenda's suggestion for the students of a course in one idle group: the channel and the hour
+ * with the best re-engagement among that course's contacts to students in the same idle group,
+ * each with n ≥ OUTCOME_SUGGESTION_MIN (null when none has that many).
+ */
+export interface SimilarSuggestion {
+  idle: (typeof IDLE_GROUPS)[number];
+  channel: SuggestedGroup | null;
+  hour: SuggestedGroup | null;
+}
+
+/** The suggestions for similar students of a course: the idle groups with a channel or an hour to suggest. */
+export interface OutcomeSimilarSuggestions {
+  courseId: number;
+  groups: SimilarSuggestion[];
+}
+
 /** Mi agenda's suggestion for a course: the channel (ticket type) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */
 export interface OutcomeSuggestion {
   courseId: number;

@@ -1,4 +1,4 @@
-import { chileLocalToDate, chileParts, OUTCOME_MAX_DAYS } from '@sigaf/contract';
+import { chileLocalToDate, chileParts, OUTCOME_DEFAULT_DAYS, OUTCOME_MAX_DAYS } from '@sigaf/contract';
 import type { Database } from '../../db/database.js';
 import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import { OutcomeRepository } from './repository.js';
@@ -14,6 +14,9 @@ export const REKEEP_DAYS = 14;
 const CHUNK_DAYS = 7;
 
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The first day whose similar students' groups are kept (Mi agenda reads the last OUTCOME_DEFAULT_DAYS days; one more for the clock's edges). */
+export const similarFrom = (now: Date) => shift(chileParts(now).day, -OUTCOME_DEFAULT_DAYS - 1);
 
 export interface KeepOptions {
   now?: Date;
@@ -39,7 +42,7 @@ export async function keepOutcomes(db: Database, o: KeepOptions = {}): Promise<s
   const first = o.fromDay ?? shift(today, -KEEP_HORIZON_DAYS);
   const days = await repo.daysToKeep(first, last, shift(today, -REKEEP_DAYS), todayStart, o.limit ?? KEEP_HORIZON_DAYS);
   const kept: string[] = [];
-  for (let i = 0; i < days.length; i += CHUNK_DAYS) kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), todayStart, now)));
+  for (let i = 0; i < days.length; i += CHUNK_DAYS) kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), todayStart, now, similarFrom(now))));
   return kept;
 }
 
@@ -57,7 +60,13 @@ export class OutcomeKeeper extends MinuteClock {
     super('effectiveness figures could not be kept', log);
   }
 
+  private checked = false;
+
   async tick(now: Date = new Date()): Promise<string[]> {
+    if (!this.checked) {
+      await new OutcomeRepository(this.db).forgetKeptWithoutSimilar(similarFrom(now));
+      this.checked = true;
+    }
     const kept = await keepOutcomes(this.db, { now, limit: 2 * CHUNK_DAYS });
     if (kept.length) this.log?.info({ days: kept.length, first: kept.at(-1), last: kept[0] }, 'effectiveness figures kept');
     return kept;

@@ -46,28 +46,43 @@ export function daysBetween(from: string, to: string): string[] {
   return out;
 }
 
+/**
+ * The dimensions groups are computed for: the report's, and two kept for a course only, for Mi
+ * agenda's suggestion to similar students: the channel and the hour within each idle group (key
+ * `<channel or hour>|<idle group>`).
+ */
+export type GroupDimension = OutcomeDimension | 'type_idle' | 'hour_idle';
+export const SIMILAR_DIMENSIONS = ['type_idle', 'hour_idle'] as const;
+/** What the keeper keeps: every dimension (the similar ones for the course scope only). */
+const KEPT_DIMENSIONS: readonly GroupDimension[] = [...OUTCOME_DIMENSIONS, ...SIMILAR_DIMENSIONS];
+
+const hourOf = sql`lpad(extract(hour from ${local(sql`g.at`)})::text, 2, '0')`;
+
 /** What each dimension groups attempts by (its key), as SQL over `g` (an attempt's outcome and its ticket's catalogue values). */
-const GROUP_KEY: Record<OutcomeDimension, RawBuilder<unknown>> = {
+const GROUP_KEY: Record<GroupDimension, RawBuilder<unknown>> = {
   all: sql`'all'`,
   type: sql`g.type_ticket_id::text`,
   source: sql`g.source_ticket_id::text`,
   motive: sql`g.motive_ticket_id::text`,
   operator: sql`g.operator_id::text`,
-  hour: sql`lpad(extract(hour from ${local(sql`g.at`)})::text, 2, '0')`,
+  hour: hourOf,
   weekday: sql`extract(isodow from ${local(sql`g.at`)})::text`,
   idle: sql`g.idle`,
+  type_idle: sql`g.type_ticket_id::text || '|' || g.idle`,
+  hour_idle: sql`${hourOf} || '|' || g.idle`,
 };
 
 /** A group's name where it has one: the catalogue value or the operator's name. */
 const GROUP_LABEL = sql`case c.dim
     when 'type' then (select x.description from type_tickets x where x.id = c.key::int)
+    when 'type_idle' then (select x.description from type_tickets x where x.id = split_part(c.key, '|', 1)::int)
     when 'source' then (select x.description from source_tickets x where x.id = c.key::int)
     when 'motive' then (select x.description from motive_tickets x where x.id = c.key::int)
     when 'operator' then (select x.name from users x where x.id = c.key::int) end`;
 
 /** One group's figures: contacts, re-engaged within 7 days, progress gained within 7 days; the same for its baseline. */
 export interface OutcomeGroupRow {
-  dim: OutcomeDimension;
+  dim: GroupDimension;
   key: string;
   label: string | null;
   n: number;
@@ -162,9 +177,10 @@ export class OutcomeRepository {
    * from the start of that day. Scopes: `filter`, the filter's course and operator (0 when none);
    * `all`, the three a kept day holds (the organisation, the attempt's course, its operator). The
    * CTEs are materialised so that the population of a course's day is computed once, not once
-   * per stratum that joins it.
+   * per stratum that joins it. With `all`, the similar students' groups are computed for the course
+   * scope only, and only for the days from `similarFrom` (the only ones Mi agenda reads).
    */
-  private sums(dims: readonly OutcomeDimension[], f: AttemptFilter, scopes: 'filter' | 'all') {
+  private sums(dims: readonly GroupDimension[], f: AttemptFilter, scopes: 'filter' | 'all', similarFrom = '0001-01-01') {
     const keys = sql.join(dims.map((d) => sql`(${d}, ${GROUP_KEY[d]})`));
     const scope = scopes === 'all' ? sql`(0, 0), (g.course_id, 0), (0, g.operator_id)` : sql`(${f.courseId ?? 0}::int, ${f.operatorId ?? 0}::int)`;
     return sql`
@@ -177,6 +193,7 @@ export class OutcomeRepository {
       keyed as materialized (
         select s.course_id as s_course, s.operator_id as s_op, v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain
         from g cross join lateral (values ${keys}) as v (dim, key) cross join lateral (values ${scope}) as s (course_id, operator_id)
+        ${scopes === 'all' ? sql`where v.dim not in ('type_idle', 'hour_idle') or (s.course_id <> 0 and s.operator_id = 0 and g.day >= ${similarFrom}::date)` : sql``}
       ),
       contacts as (
         select day, s_course, s_op, dim, key, count(*)::int as n, count(*) filter (where accessed)::int as accessed,
@@ -246,7 +263,7 @@ export class OutcomeRepository {
    * days' rows (outcome_kept_groups) where the scope is kept, and the other days computed live,
    * summed per group.
    */
-  async groups(dims: readonly OutcomeDimension[], f: GroupFilter): Promise<OutcomeGroupRow[]> {
+  async groups(dims: readonly GroupDimension[], f: GroupFilter): Promise<OutcomeGroupRow[]> {
     if (f.fromDay > f.toDay) return [];
     return this.db
       .transaction()
@@ -261,7 +278,7 @@ export class OutcomeRepository {
   }
 
   /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days when `useKept`. */
-  groupsQuery(dims: readonly OutcomeDimension[], f: GroupFilter, live: readonly string[], useKept: boolean) {
+  groupsQuery(dims: readonly GroupDimension[], f: GroupFilter, live: readonly string[], useKept: boolean) {
     const parts = [
       ...(live.length ? [sql`select dim, key, ${SUM_COLUMNS} from sums`] : []),
       ...(useKept
@@ -304,7 +321,7 @@ export class OutcomeRepository {
    * replaces their rows.
    * Returns the days kept.
    */
-  async keep(days: readonly string[], todayStart: Date, now: Date): Promise<string[]> {
+  async keep(days: readonly string[], todayStart: Date, now: Date, similarFrom: string): Promise<string[]> {
     if (!days.length) return [];
     return this.db.transaction().execute(async (trx) => {
       await sql`set local jit = off`.execute(trx);
@@ -316,11 +333,31 @@ export class OutcomeRepository {
       if (!claimed.length) return [];
       await sql`delete from outcome_kept_groups where day = any(${claimed}::date[])`.execute(trx);
       await sql`
-        with ${this.sums(OUTCOME_DIMENSIONS, { days: claimed }, 'all')}
+        with ${this.sums(KEPT_DIMENSIONS, { days: claimed }, 'all', similarFrom)}
         insert into outcome_kept_groups (day, course_id, operator_id, dim, key, ${SUM_COLUMNS})
-        select day, s_course, s_op, dim, key, ${SUM_COLUMNS} from sums`.execute(trx);
+        select day, s_course, s_op, dim, key, ${SUM_COLUMNS} from sums
+        -- In the primary key's order: a scope's rows of the chunk's days sit together, so a report reads few pages.
+        order by s_course, s_op, day, dim, key`.execute(trx);
+      // The similar students' groups of the days Mi agenda no longer reads (two weeks of them: any day the keeper ran).
+      await sql`delete from outcome_kept_groups where day < ${similarFrom}::date and day >= ${similarFrom}::date - 14 and dim in ('type_idle', 'hour_idle')`.execute(trx);
       return claimed;
     });
+  }
+
+  /**
+   * Forgets the kept days from `similarFrom` that hold contacts but not the similar students'
+   * groups (kept before those were added): the keeper computes them again. A server process does
+   * it once.
+   */
+  async forgetKeptWithoutSimilar(similarFrom: string): Promise<void> {
+    await sql`
+      with stale as (
+        select k.day from outcome_kept_days k
+        where k.day >= ${similarFrom}::date and exists (select 1 from outcome_kept_groups x where x.course_id = 0 and x.operator_id = 0 and x.day = k.day and x.dim = 'all')
+          and not exists (select 1 from outcome_kept_groups x where x.day = k.day and x.dim = 'type_idle')
+      ),
+      gone as (delete from outcome_kept_days k using stale where k.day = stale.day returning k.day)
+      delete from outcome_kept_groups g using gone where g.day = gone.day`.execute(this.db);
   }
 
   /** Forgets every kept day (after writing past attempts or history, e.g. a legacy import): the keeper computes them again. */

@@ -14,7 +14,8 @@ const workbookQuery = outcomeReportQuerySchema.extend({ lang: z.enum(['es', 'en'
 /**
  * What followed each contact (docs/usage/efectividad.md): a ticket's attempts' outcomes
  * (ticket work, TicketAccess), the effectiveness report and its workbook (dashboard readers;
- * an operator gets their own contacts) and Mi agenda's suggestion for a course.
+ * an operator gets their own contacts) and Mi agenda's suggestions for a course (course-wide, and
+ * for similar students: those in the same idle group).
  */
 export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -37,5 +38,9 @@ export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (
 
   app.get('/outcomes/suggestion/:id', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
     ok(await outcomes.suggestion(request.params.id)),
+  );
+
+  app.get('/outcomes/suggestion/:id/similar', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
+    ok(await outcomes.similar(request.params.id)),
   );
 };

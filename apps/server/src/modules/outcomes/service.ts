@@ -13,12 +13,15 @@ import {
   type OutcomeReport,
   type OutcomeReportQuery,
   type OutcomeSuggestion,
+  type OutcomeSimilarSuggestions,
+  type SuggestedGroup,
+  IDLE_GROUPS,
 } from '@sigaf/contract';
 import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, forbidden, notFound } from '../../http/errors.js';
 import { ownerScope, type TicketAccess } from '../tickets/access.js';
-import { OutcomeRepository, type AttemptOutcomeRow, type OutcomeGroupRow } from './repository.js';
+import { OutcomeRepository, SIMILAR_DIMENSIONS, type AttemptOutcomeRow, type OutcomeGroupRow } from './repository.js';
 import { wilson } from './stats.js';
 
 const DAY_MS = 86_400_000;
@@ -152,5 +155,32 @@ export class OutcomeService {
       channel: channel ? { key: channel.key, label: channel.label ?? channel.key, rate: channel.accessed / channel.n, n: channel.n } : null,
       hour: hour ? { key: hour.key, rate: hour.accessed / hour.n, n: hour.n } : null,
     };
+  }
+
+  /**
+   * Mi agenda's suggestion for similar students: for each idle group (days without Moodle access),
+   * the channel and the hour with the best re-engagement among the course's contacts to students
+   * in that group over the last OUTCOME_DEFAULT_DAYS days (the settled ones), each among groups of
+   * at least OUTCOME_SUGGESTION_MIN contacts of which some brought the student back; the idle
+   * groups with neither are left out.
+   */
+  async similar(courseId: number): Promise<OutcomeSimilarSuggestions> {
+    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
+    const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
+    const rows = await this.repo.groups(SIMILAR_DIMENSIONS, { courseId, fromDay, toDay: lastSettledDay() });
+    const pick = (dim: string, idle: string, label: (r: OutcomeGroupRow, key: string) => string): SuggestedGroup | null => {
+      const r = rows
+        .filter((x) => x.dim === dim && x.key.endsWith(`|${idle}`) && x.n >= OUTCOME_SUGGESTION_MIN && x.accessed > 0)
+        .sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
+      if (!r) return null;
+      const key = r.key.slice(0, r.key.lastIndexOf('|'));
+      return { key, label: label(r, key), n: r.n, accessed: r.accessed, rate: r.accessed / r.n };
+    };
+    const groups = IDLE_GROUPS.filter((g) => g !== 'unknown').flatMap((idle) => {
+      const channel = pick('type_idle', idle, (r, key) => r.label ?? key);
+      const hour = pick('hour_idle', idle, (_, key) => `${key}:00`);
+      return channel || hour ? [{ idle, channel, hour }] : [];
+    });
+    return { courseId, groups };
   }
 }

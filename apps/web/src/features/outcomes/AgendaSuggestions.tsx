@@ -1,28 +1,29 @@
 import LightbulbIcon from '@mui/icons-material/Lightbulb';
 import { Alert, Stack, Typography } from '@mui/material';
+import { idleGroupOf } from '@sigaf/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAgendaStudents } from '../agenda/api';
-import { suggestionQuery } from './api';
-import { percent } from './format';
+import { similarQuery } from './api';
+import { similarLine } from './format';
 
 /**
- * Mi agenda's suggestion for each course with students at risk: the channel and the hour with the
- * best re-engagement in that course (groups of at least 30 contacts; nothing otherwise), and why.
+ * Mi agenda's suggestions for the students at risk: for each course, and each group of days
+ * without access its students at risk are in, the channel and the hour that brought back most of
+ * the course's students in that same group (groups of at least 30 contacts; nothing otherwise),
+ * and why ("trajo de vuelta a 34 de 80").
  */
 export function AgendaSuggestions({ userId }: { userId?: number }) {
   const { t } = useTranslation();
   const students = useAgendaStudents({ user_id: userId, page: 1, perPage: 100 });
-  const courses = [...new Map((students.data?.rows ?? []).map((s) => [s.courseId, s.course])).entries()];
-  const suggestions = useQueries({
-    queries: courses.map(([id]) => suggestionQuery(id)),
+  const rows = students.data?.rows ?? [];
+  const courses = [...new Map(rows.map((s) => [s.courseId, s.course])).entries()];
+  const similar = useQueries({
+    queries: courses.map(([id]) => similarQuery(id)),
   });
-  const lines = courses.flatMap(([, name], i) => {
-    const s = suggestions[i]?.data;
-    if (!s?.channel) return [];
-    const channel = t('outcomes.suggestion.channel', { course: name, channel: s.channel.label, rate: percent(s.channel.rate), n: s.channel.n });
-    const hour = s.hour ? `; ${t('outcomes.suggestion.hour', { hour: s.hour.key, rate: percent(s.hour.rate), n: s.hour.n })}` : '';
-    return [`${channel}${hour}`];
+  const lines = courses.flatMap(([id, name], i) => {
+    const atRisk = new Set(rows.filter((s) => s.courseId === id).map((s) => idleGroupOf(s.daysWithoutAccess)));
+    return (similar[i]?.data?.groups ?? []).filter((g) => atRisk.has(g.idle)).map((g) => similarLine(t, name, g));
   });
   if (!lines.length) return null;
   return (

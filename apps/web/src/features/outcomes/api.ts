@@ -1,4 +1,4 @@
-import type { AttemptOutcome, OutcomeReport, OutcomeSuggestion } from '@sigaf/contract';
+import type { AttemptOutcome, OutcomeReport, OutcomeSimilarSuggestions } from '@sigaf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
 
@@ -38,9 +38,9 @@ export function useOutcomeReport(p: ReportParams) {
 export const downloadOutcomeReport = (p: ReportParams, lang: 'es' | 'en') =>
   download('/api/v2/outcomes/report/excel', { ...reportQuery(p), lang }, lang === 'en' ? 'effectiveness.xlsx' : 'efectividad.xlsx');
 
-/** Mi agenda's suggestion for one course. */
-export const suggestionQuery = (courseId: number) => ({
-  queryKey: ['outcomes', 'suggestion', courseId],
-  queryFn: ({ signal }: { signal: AbortSignal }) => getData<OutcomeSuggestion>(`/api/v2/outcomes/suggestion/${courseId}`, { signal }),
+/** Mi agenda's suggestions for one course's similar students (by days without access). */
+export const similarQuery = (courseId: number) => ({
+  queryKey: ['outcomes', 'suggestion', courseId, 'similar'],
+  queryFn: ({ signal }: { signal: AbortSignal }) => getData<OutcomeSimilarSuggestions>(`/api/v2/outcomes/suggestion/${courseId}/similar`, { signal }),
   staleTime: 5 * 60_000,
 });

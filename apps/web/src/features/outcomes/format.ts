@@ -1,4 +1,4 @@
-import type { AttemptOutcome, OutcomeDimension } from '@sigaf/contract';
+import type { AttemptOutcome, OutcomeDimension, SimilarSuggestion } from '@sigaf/contract';
 import type { TFunction } from 'i18next';
 
 /**
@@ -32,3 +32,15 @@ export function groupName(t: TFunction, dim: OutcomeDimension, key: string, labe
 
 /** A rate as a whole percentage with one decimal, or a dash. */
 export const percent = (v: number | null) => (v === null ? '—' : `${(Math.round(v * 1000) / 10).toLocaleString()} %`);
+
+/**
+ * Mi agenda's suggestion for a course's students in one idle group, and why, e.g. "Para
+ * estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de
+ * vuelta a 34 de 80; a las 10:00, a 20 de 45".
+ */
+export function similarLine(t: TFunction, course: string, s: SimilarSuggestion): string {
+  const who = t(`outcomes.suggestion.who.${s.idle}`);
+  if (!s.channel) return s.hour ? t('outcomes.suggestion.hourOnly', { course, who, hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n }) : '';
+  const channel = t('outcomes.suggestion.channel', { course, who, channel: s.channel.label, accessed: s.channel.accessed, n: s.channel.n });
+  return s.hour ? `${channel}${t('outcomes.suggestion.hourAfter', { hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n })}` : channel;
+}

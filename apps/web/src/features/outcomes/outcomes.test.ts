@@ -1,9 +1,9 @@
-import type { AttemptOutcome } from '@sigaf/contract';
+import { idleGroupOf, type AttemptOutcome, type SimilarSuggestion } from '@sigaf/contract';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/outcomes.en.json';
 import es from '../../i18n/outcomes.es.json';
-import { groupName, outcomeLine } from './format';
+import { groupName, outcomeLine, similarLine } from './format';
 
 const base: AttemptOutcome = { attemptId: 1, ticketId: 1, accessDays: null, settled3: true, settled7: true, settled14: true, progressBefore: null, progress7: null, progress14: null };
 const i18n = i18next.createInstance();
@@ -42,6 +42,30 @@ describe('the line under a contact attempt', () => {
     expect(groupName(i18n.t, 'weekday', '3', null)).toBe('miércoles');
     expect(groupName(i18n.t, 'idle', '7-13', null)).toBe('7–13 días');
     expect(groupName(i18n.t, 'type', '2', 'Contacto telefónico')).toBe('Contacto telefónico');
+  });
+});
+
+describe("Mi agenda's suggestion for similar students", () => {
+  const phone = { key: '2', label: 'Contacto telefónico', n: 80, accessed: 34, rate: 34 / 80 };
+  const ten = { key: '10', label: '10:00', n: 45, accessed: 20, rate: 20 / 45 };
+  const similar: SimilarSuggestion = { idle: '7-13', channel: phone, hour: ten };
+
+  it('says who, what and why: 34 of 80 back by phone, 20 of 45 at 10:00', () => {
+    expect(similarLine(i18n.t, 'Curso X', similar)).toBe(
+      'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80; a las 10:00, a 20 de 45',
+    );
+    expect(similarLine(i18n.getFixedT('en'), 'Course X', similar)).toBe('For students of Course X with 7–13 days without access, the channel “Contacto telefónico” brought back 34 of 80; at 10:00, 20 of 45');
+  });
+
+  it('a channel or an hour alone; students who never accessed', () => {
+    expect(similarLine(i18n.t, 'Curso X', { ...similar, hour: null })).toBe('Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80');
+    expect(similarLine(i18n.t, 'Curso X', { idle: 'never', channel: null, hour: ten })).toBe(
+      'Para estudiantes de Curso X que nunca ingresaron a Moodle, los contactos a las 10:00 trajeron de vuelta a 20 de 45',
+    );
+  });
+
+  it("a student's days without access give the report's idle group", () => {
+    expect([null, 0, 2, 3, 6, 7, 13, 14, 29, 30, 400].map(idleGroupOf)).toEqual(['never', '0-2', '0-2', '3-6', '3-6', '7-13', '7-13', '14-29', '14-29', '30+', '30+']);
   });
 });
 
