@@ -207,7 +207,13 @@ export class StudentFiguresRepository {
           count(acu.id) filter (where acu.completion_state > 0)::int
         from activities a
         join enr on true
-        left join activity_course_users acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
+        -- The course's results read through its activities (an index range each): joined to the
+        -- whole table, the planner hashed all of it (1.2 million rows: 1.1 s instead of 90 ms).
+        left join (
+          select r.id, r.activity_id, r.course_registered_user_id, r.grade, r.completion_state
+          from activities ra join activity_course_users r on r.activity_id = ra.id
+          where ra.course_id = ${courseId}
+        ) acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
         where a.course_id = ${courseId}
         group by 2, 3, 4, 5`.execute(trx);
       await sql`update course_stats_state set dirty = false, refreshed_at = now() where course_id = ${courseId}`.execute(trx);
