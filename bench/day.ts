@@ -26,6 +26,7 @@ import { FIRST_LOGIN_DONE } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import { StudentFiguresRepository } from '../apps/server/src/modules/dashboard/student-figures.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
@@ -234,6 +235,11 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     const generated = generateSite(site);
     const moodleCourse = await linkSimCourse(h.db, generated, 'Jornada: curso sincronizado a mano', 'BDAY');
     const sim = await startSimWorker(site, 20);
+    // The day starts with every course's student figures as the night left them: recomputed where a
+    // change marked them (a previous run's restored names, the course linked above), so the run
+    // measures the day's own changes.
+    const courseIds = (await sql<{ id: number }>`select id from courses order by id`.execute(h.db)).rows.map((r) => r.id);
+    await new StudentFiguresRepository(h.db).freshAll(courseIds);
     const platform = await h.db.selectFrom('platforms').select(['id', 'url', 'token_encrypted']).where('key', '=', 'moodle').executeTakeFirstOrThrow();
     await h.db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) }).where('id', '=', platform.id).execute();
     w.moodle = { course: moodleCourse, students: site.studentsPerCourse ?? 0, at: Infinity, done: false };
@@ -282,8 +288,9 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       await sql`delete from tickets where id > ${before.tickets}`.execute(h.db);
       const a = w.restore.assignments;
       await sql`update tickets t set user_assigned_id = x.u from unnest(${a.map((r) => r.id)}::int[], ${a.map((r) => r.user)}::int[]) as x(id, u) where t.id = x.id`.execute(h.db);
-      for (const m of w.motives) await sql`update motive_tickets set description = ${m.description} where id = ${m.id}`.execute(h.db);
-      for (const s of w.students) await sql`update registered_users set name = ${s.name} where id = ${s.id}`.execute(h.db);
+      for (const m of w.motives) await sql`update motive_tickets set description = ${m.description} where id = ${m.id} and description is distinct from ${m.description}`.execute(h.db);
+      // Only the names the run changed: an update that changes nothing still marks the student's courses' figures for recomputing.
+      for (const s of w.students) await sql`update registered_users set name = ${s.name} where id = ${s.id} and name is distinct from ${s.name}`.execute(h.db);
       await sql`vacuum analyze tickets`.execute(h.db).catch(() => undefined);
       await h.close();
     }
