@@ -272,6 +272,7 @@ describe('whole-course answers kept serialised', () => {
       'ticket_filter_presets', 'mail_attachments', 'mail_messages', 'mail_message_attachments', 'mail_templates',
       'moodle_course_syncs', 'legacy_alerts', 'reminders', 'agenda_course_settings', 'user_agenda_settings',
       'moodle_sync_schedule_runs', 'answer_versions', 'kysely_migration', 'kysely_migration_lock', 'enrolment_progress_history',
+      'outcome_kept_days', 'outcome_kept_groups',
     ];
     const tables = await sql<{ name: string; versioned: boolean }>`
       select c.relname as name, exists (select 1 from pg_trigger g join pg_proc p on p.oid = g.tgfoid where g.tgrelid = c.oid and p.proname like 'sigaf\\_answers\\_%') as versioned
