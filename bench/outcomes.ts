@@ -14,7 +14,8 @@ import { startPg } from './pg.js';
  * data set (1 million tickets; `--quick` 50,000), with a progress history added once: twelve rows
  * per student enrolment over the year before the data set's day. The settled days the report
  * covers are kept first, as the server's nightly keeper does (once; `outcomes.keep.day` is what
- * one night costs: the last settled day computed again). `cold` is the first report on fresh
+ * one day's keeping costs: the last settled day computed again; a night keeps one day and computes
+ * again the six younger than 14 days). `cold` is the first report on fresh
  * connections (every dimension, the default 90 days, as an administrator opens the screen);
  * `warm` the median of three more. Budget: `outcomes.report.org.1000000.cold.ms`.
  */
@@ -42,7 +43,7 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
       await fill.close();
     }
     // The nightly keeping (modules/outcomes/keeper.ts) as a server would have done it: every settled
-    // day the report covers, then what one night costs (the last settled day computed again).
+    // day the report covers, then what one day's keeping costs (the last settled day computed again).
     const keep = await openDatabase({ url: server.url(ds.database), dataDir: '' });
     const kept: Record<string, number> = {};
     try {
@@ -56,7 +57,7 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
       t = performance.now();
       await keepOutcomes(keep.db, { fromDay });
       kept[`outcomes.keep.day.${ds.tickets}.ms`] = performance.now() - t;
-      console.log(`outcomes: one night's keeping (the last settled day) in ${kept[`outcomes.keep.day.${ds.tickets}.ms`]!.toFixed(0)} ms`);
+      console.log(`outcomes: one day's keeping (the last settled day) in ${kept[`outcomes.keep.day.${ds.tickets}.ms`]!.toFixed(0)} ms`);
     } finally {
       await keep.close();
     }

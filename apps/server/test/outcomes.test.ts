@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
-import { KEEP_HORIZON_DAYS, keepOutcomes, REKEEP_DAYS, similarFrom } from '../src/modules/outcomes/keeper.js';
+import { KEEP_HORIZON_DAYS, keepOutcomes, OutcomeKeeper, REKEEP_DAYS, similarFrom } from '../src/modules/outcomes/keeper.js';
 import { OutcomeRepository } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -360,5 +360,9 @@ describe('the kept figures of settled days', () => {
     expect(await ctx.db.selectFrom('outcome_kept_days').select('day').where('day', '=', day).executeTakeFirst()).toBeUndefined();
     expect(await keepOutcomes(ctx.db)).toEqual([day]);
     expect(await ctx.db.selectFrom('outcome_kept_groups').select('key').where('day', '=', day).where('dim', '=', 'type_idle').execute()).not.toHaveLength(0);
+  });
+
+  it("the server's clock: a look with nothing to keep keeps nothing", async () => {
+    expect(await new OutcomeKeeper(ctx.db).tick()).toEqual([]);
   });
 });
