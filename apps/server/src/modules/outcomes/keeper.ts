@@ -68,7 +68,8 @@ export class OutcomeKeeper extends MinuteClock {
       this.checked = true;
     }
     const kept = await keepOutcomes(this.db, { now, limit: 2 * CHUNK_DAYS });
-    if (kept.length) this.log?.info({ days: kept.length, first: kept.at(-1), last: kept[0] }, 'effectiveness figures kept');
+    const sorted = [...kept].sort();
+    if (kept.length) this.log?.info({ days: kept.length, first: sorted[0], last: sorted.at(-1) }, 'effectiveness figures kept');
     return kept;
   }
 }
