@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEMO_STAFF } from '../apps/server/src/demo/seed.js';
 import { DEMO_ADMIN, pickDemoCourse, settled } from './demo.js';
 import { api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
@@ -46,6 +47,24 @@ describeE2E('contact effectiveness on the demo', () => {
     await page.getByText('Operación segura de grúa horquilla').first().waitFor();
     await total.waitFor({ timeout: 60_000 });
     await screenshot(page, 'efectividad-curso');
+    await context.close();
+  });
+
+  it("Mi agenda: an operator of the demo is told which channel brought back the course's students, and why", async () => {
+    // The demo's first course is synchronised by a job after the start: its students are judged at risk once it ends.
+    const workload = async () => (await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)).body._data.collections.map((c: Json) => c.properties);
+    let operator: Json;
+    for (const deadline = Date.now() + 90_000; !(operator = (await workload()).sort((a: Json, b: Json) => b.atRisk - a.atRisk)[0]).atRisk && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1000));
+    expect(operator.atRisk).toBeGreaterThan(0);
+    const staff = DEMO_STAFF.find((s) => s.name === operator.name)!;
+    const own = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: staff.email, password: DEMO_ADMIN.password })).body.access_token;
+    const { page, context } = await signedInPage(browser, product, own);
+    await page.goto('/my/agenda');
+    const suggestion = page.getByRole('region', { name: 'Sugerencias según resultados anteriores' });
+    await suggestion.waitFor({ timeout: 30_000 });
+    // Its groups are small on the demo: the course's contacts as a whole, with the sample and the caveat.
+    expect(await suggestion.innerText()).toMatch(/Para estudiantes de .+, el canal «.+» trajo de vuelta a \d+ de \d+/);
+    expect(await suggestion.innerText()).toContain('Es una correlación, no una garantía');
     await context.close();
   });
 

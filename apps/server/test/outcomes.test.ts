@@ -281,9 +281,14 @@ describe("Mi agenda's suggestion", () => {
           hour: { key: '10', label: '10:00', n: 31, accessed: 20, rate: 20 / 31 },
         },
       ],
+      // Over all the course's contacts (the same 31): for the students at risk of other groups.
+      course: {
+        channel: { key: String(phone), label: 'Contacto telefónico', n: 31, accessed: 20, rate: 20 / 31 },
+        hour: { key: '10', label: '10:00', n: 31, accessed: 20, rate: 20 / 31 },
+      },
     });
     // The hand-made course has 3 contacts: nothing to suggest.
-    expect((await get(`/api/v2/outcomes/suggestion/${courseId}/similar`, operator.token)).body._data).toEqual({ courseId, groups: [] });
+    expect((await get(`/api/v2/outcomes/suggestion/${courseId}/similar`, operator.token)).body._data).toEqual({ courseId, groups: [], course: null });
     expect((await get(`/api/v2/outcomes/suggestion/${second}/similar`, tutor.token)).status).toBe(403);
     expect((await get(`/api/v2/outcomes/suggestion/999999/similar`, operator.token)).status).toBe(404);
   });

@@ -120,10 +120,15 @@ export interface SimilarSuggestion {
   hour: SuggestedGroup | null;
 }
 
-/** The suggestions for similar students of a course: the idle groups with a channel or an hour to suggest. */
+/**
+ * The suggestions for similar students of a course: the idle groups with a channel or an hour to
+ * suggest, and the course's own over all its contacts (`course`, the same rule) for the students
+ * at risk whose group has none.
+ */
 export interface OutcomeSimilarSuggestions {
   courseId: number;
   groups: SimilarSuggestion[];
+  course: Omit<SimilarSuggestion, 'idle'> | null;
 }
 
 /** Mi agenda's suggestion for a course: the channel (ticket type) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */

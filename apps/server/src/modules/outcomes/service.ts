@@ -162,25 +162,31 @@ export class OutcomeService {
    * the channel and the hour with the best re-engagement among the course's contacts to students
    * in that group over the last OUTCOME_DEFAULT_DAYS days (the settled ones), each among groups of
    * at least OUTCOME_SUGGESTION_MIN contacts of which some brought the student back; the idle
-   * groups with neither are left out.
+   * groups with neither are left out. Also the course's own over all its contacts by the same
+   * rule, for the students at risk whose group has no suggestion.
    */
   async similar(courseId: number): Promise<OutcomeSimilarSuggestions> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
-    const rows = await this.repo.groups(SIMILAR_DIMENSIONS, { courseId, fromDay, toDay: lastSettledDay() });
-    const pick = (dim: string, idle: string, label: (r: OutcomeGroupRow, key: string) => string): SuggestedGroup | null => {
+    const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'type', 'hour'], { courseId, fromDay, toDay: lastSettledDay() });
+    // The best group of a dimension (`idle`: of that idle group only, the key's last part).
+    const pick = (dim: string, idle: string | null, label: (r: OutcomeGroupRow, key: string) => string): SuggestedGroup | null => {
       const r = rows
-        .filter((x) => x.dim === dim && x.key.endsWith(`|${idle}`) && x.n >= OUTCOME_SUGGESTION_MIN && x.accessed > 0)
+        .filter((x) => x.dim === dim && (idle === null || x.key.endsWith(`|${idle}`)) && x.n >= OUTCOME_SUGGESTION_MIN && x.accessed > 0)
         .sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
       if (!r) return null;
-      const key = r.key.slice(0, r.key.lastIndexOf('|'));
+      const key = idle === null ? r.key : r.key.slice(0, r.key.lastIndexOf('|'));
       return { key, label: label(r, key), n: r.n, accessed: r.accessed, rate: r.accessed / r.n };
     };
+    const channelLabel = (r: OutcomeGroupRow, key: string) => r.label ?? key;
+    const hourLabel = (_: OutcomeGroupRow, key: string) => `${key}:00`;
     const groups = IDLE_GROUPS.filter((g) => g !== 'unknown').flatMap((idle) => {
-      const channel = pick('type_idle', idle, (r, key) => r.label ?? key);
-      const hour = pick('hour_idle', idle, (_, key) => `${key}:00`);
+      const channel = pick('type_idle', idle, channelLabel);
+      const hour = pick('hour_idle', idle, hourLabel);
       return channel || hour ? [{ idle, channel, hour }] : [];
     });
-    return { courseId, groups };
+    // A small organisation's groups rarely reach the minimum: the course's contacts as a whole then.
+    const course = { channel: pick('type', null, channelLabel), hour: pick('hour', null, hourLabel) };
+    return { courseId, groups, course: course.channel || course.hour ? course : null };
   }
 }

@@ -10,8 +10,8 @@ import { similarLine } from './format';
 /**
  * Mi agenda's suggestions for the students at risk: for each course, and each group of days
  * without access its students at risk are in, the channel and the hour that brought back most of
- * the course's students in that same group (groups of at least 30 contacts; nothing otherwise),
- * and why ("trajo de vuelta a 34 de 80").
+ * the course's students in that same group (groups of at least 30 contacts), else the course's
+ * contacts as a whole by the same rule (nothing when neither), and why ("trajo de vuelta a 34 de 80").
  */
 export function AgendaSuggestions({ userId }: { userId?: number }) {
   const { t } = useTranslation();
@@ -23,11 +23,15 @@ export function AgendaSuggestions({ userId }: { userId?: number }) {
   });
   const lines = courses.flatMap(([id, name], i) => {
     const atRisk = new Set(rows.filter((s) => s.courseId === id).map((s) => idleGroupOf(s.daysWithoutAccess)));
-    return (similar[i]?.data?.groups ?? []).filter((g) => atRisk.has(g.idle)).map((g) => similarLine(t, name, g));
+    const data = similar[i]?.data;
+    const own = (data?.groups ?? []).filter((g) => atRisk.has(g.idle));
+    // Students at risk whose group has no suggestion of its own: the course's contacts as a whole.
+    const rest = data?.course && [...atRisk].some((idle) => !own.some((g) => g.idle === idle)) ? [similarLine(t, name, { idle: 'all', ...data.course })] : [];
+    return [...own.map((g) => similarLine(t, name, g)), ...rest];
   });
   if (!lines.length) return null;
   return (
-    <Alert severity="info" icon={<LightbulbIcon />} sx={{ mt: 2 }} component="section" aria-label={t('outcomes.suggestion.title')}>
+    <Alert severity="info" icon={<LightbulbIcon />} sx={{ mt: 2 }} component="section" role="region" aria-label={t('outcomes.suggestion.title')}>
       <Stack spacing={0.5}>
         {lines.map((l) => (
           <Typography key={l} variant="body2">

@@ -36,9 +36,9 @@ export const percent = (v: number | null) => (v === null ? '—' : `${(Math.roun
 /**
  * Mi agenda's suggestion for a course's students in one idle group, and why, e.g. "Para
  * estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de
- * vuelta a 34 de 80; a las 10:00, a 20 de 45".
+ * vuelta a 34 de 80; a las 10:00, a 20 de 45". `all`: the course's contacts as a whole.
  */
-export function similarLine(t: TFunction, course: string, s: SimilarSuggestion): string {
+export function similarLine(t: TFunction, course: string, s: Omit<SimilarSuggestion, 'idle'> & { idle: SimilarSuggestion['idle'] | 'all' }): string {
   const who = t(`outcomes.suggestion.who.${s.idle}`);
   if (!s.channel) return s.hour ? t('outcomes.suggestion.hourOnly', { course, who, hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n }) : '';
   const channel = t('outcomes.suggestion.channel', { course, who, channel: s.channel.label, accessed: s.channel.accessed, n: s.channel.n });
