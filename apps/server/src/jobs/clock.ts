@@ -1,6 +1,7 @@
 export interface ClockLogger {
   info(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+  debug?(obj: object, msg?: string): void;
 }
 
 /** One minute: how often a clock-driven task looks at the time. */

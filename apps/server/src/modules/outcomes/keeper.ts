@@ -69,7 +69,8 @@ export class OutcomeKeeper extends MinuteClock {
     }
     const kept = await keepOutcomes(this.db, { now, limit: 2 * CHUNK_DAYS });
     const sorted = [...kept].sort();
-    if (kept.length) this.log?.info({ days: kept.length, first: sorted[0], last: sorted.at(-1) }, 'effectiveness figures kept');
+    // Routine (it runs at every start too): at debug level, so that nothing comes after the first start's one-time password.
+    if (kept.length) this.log?.debug?.({ days: kept.length, first: sorted[0], last: sorted.at(-1) }, 'effectiveness figures kept');
     return kept;
   }
 }
