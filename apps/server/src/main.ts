@@ -61,6 +61,8 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // The thread that builds whole-course answers starts now, not on a user's first request.
+  void app.services.answers.builder?.warm().catch((err: Error) => app.log.error({ err }, 'the answer-building thread did not start'));
   worker.start();
   scheduler.start();
   digest.start();

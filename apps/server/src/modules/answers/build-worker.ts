@@ -14,6 +14,7 @@ const { config } = workerData as { config: Config };
 const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: '', poolSize: 4 });
 const services = createServices(handle.db, config);
 
+parentPort!.postMessage({ ready: true });
 parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
   runBuild(services, job).then(
     (built) => parentPort!.postMessage({ id, built }, [built.body.buffer as ArrayBuffer]),

@@ -25,5 +25,7 @@ export type BuiltText = KeptText & { validUntil: number };
 /** Runs the builds of kept answers: on the server's thread or on a thread of their own (builders.ts). */
 export interface Builder {
   build(job: BuildJob): Promise<BuiltText>;
+  /** Makes ready what the first build would (the building thread): at startup, not on a user's first request. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ export class LocalBuilder implements Builder {
   build(job: BuildJob) {
     return runBuild(this.services, job);
   }
+  async warm() {}
   async close() {}
 }
 
@@ -29,7 +30,7 @@ export interface BuildFailure {
   message: string;
 }
 
-type Reply = { id: number; built: BuiltText } | { id: number; failed: BuildFailure };
+type Reply = { id: number; built: BuiltText } | { id: number; failed: BuildFailure } | { ready: true };
 
 /**
  * Builds on a thread of its own with its own connections to PostgreSQL (build-worker.ts): a
@@ -40,6 +41,8 @@ type Reply = { id: number; built: BuiltText } | { id: number; failed: BuildFailu
  */
 export class ThreadBuilder implements Builder {
   private worker: Worker | null = null;
+  /** Settles when the thread has its connections and services (or has ended). */
+  private ready: Promise<void> = Promise.resolve();
   private readonly pending = new Map<number, { resolve: (b: BuiltText) => void; reject: (e: Error) => void }>();
   private next = 1;
 
@@ -60,7 +63,12 @@ export class ThreadBuilder implements Builder {
     const tsx = import.meta.resolve('tsx/esm/api');
     const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); })`;
     const worker = new Worker(boot, { eval: true, workerData: { config: this.config } });
+    this.ready = new Promise((resolve) => {
+      worker.once('exit', () => resolve());
+      worker.on('message', (reply: Reply) => 'ready' in reply && resolve());
+    });
     worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) return;
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
@@ -71,6 +79,12 @@ export class ThreadBuilder implements Builder {
     worker.on('exit', (code) => this.ended(worker, new Error(`The thread that builds answers ended (${code}).`)));
     this.worker = worker;
     return worker;
+  }
+
+  /** Starts the thread and waits until it can build (about a second: it loads the server's modules and connects). */
+  warm(): Promise<void> {
+    if (!this.worker) this.start();
+    return this.ready;
   }
 
   /** The thread ended: the builds in flight fail, the next build starts a new thread. */
