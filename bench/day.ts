@@ -82,6 +82,44 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / tick;
 }
 
+/**
+ * The database's CPU time (seconds): its postmaster's and every backend's, those still running and
+ * those ended (counted into the postmaster's children time), read from /proc through the data
+ * directory's postmaster.pid. Null when the server is not on this machine or not readable.
+ */
+async function databaseCpuSeconds(db: Database): Promise<number | null> {
+  try {
+    const dir = (await sql<{ d: string }>`select current_setting('data_directory') as d`.execute(db)).rows[0]!.d;
+    const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const fields = (pid: number) => {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    };
+    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    const own = fields(postmaster);
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+      try {
+        const f = fields(Number(pid));
+        if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      } catch {
+        // The process ended meanwhile: its time is in the postmaster's children time.
+      }
+    }
+    return ticks / tick;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine's busy CPU time (seconds, all cores), from /proc/stat. */
+function machineCpuSeconds(): number {
+  const [, ...v] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  return (v.reduce((a, b) => a + b, 0) - v[3]! - v[4]!) / tick;
+}
+
 async function prepare(db: Database, quick: boolean): Promise<World> {
   const q = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
   const courses = (await q(sql<{ id: number }>`select course_id as id from tickets group by 1 order by count(*) desc limit 6`)).map((r) => r.id);
@@ -252,6 +290,10 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     let cpu0 = 0;
     let cpu1 = 0;
     let requests = 0;
+    let db0: number | null = null;
+    let db1: number | null = null;
+    let machine0 = 0;
+    let machine1 = 0;
     try {
       console.log(`bench: day on ${ds.database}: ${OPERATORS} operators, ${ADMINS} administrators, ${TUTORS} tutors for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`);
       let on = true;
@@ -262,6 +304,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       rec.errors = [];
       rec.requests = 0;
       cpu0 = cpuSeconds(app.child.pid!);
+      db0 = await databaseCpuSeconds(h.db);
+      machine0 = machineCpuSeconds();
       const started = performance.now();
       w.moodle.at = started + (seconds * 1000) / 2;
       const timer = setTimeout(() => (on = false), seconds * 1000);
@@ -275,6 +319,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       clearTimeout(timer);
       requests = rec.requests;
       cpu1 = cpuSeconds(app.child.pid!);
+      db1 = await databaseCpuSeconds(h.db);
+      machine1 = machineCpuSeconds();
       console.log(`bench: day ran ${((performance.now() - started) / 1000).toFixed(0)} s, ${requests} requests, ${rec.errors.length} errors`);
       for (const e of rec.errors.slice(0, 10)) console.log(`  error: ${e}`);
     } finally {
@@ -332,11 +378,14 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     results['day.requests'] = requests;
     results['day.server.cpu.ms.per.request'] = cpuMsPerRequest;
     results['day.errors'] = rec.errors.length;
+    const dbCpuMsPerRequest = requests && db0 !== null && db1 !== null ? ((db1 - db0) * 1000) / requests : null;
+    const machineCpuMsPerRequest = requests ? ((machine1 - machine0) * 1000) / requests : 0;
 
     console.log('\n| endpoint | n | p50 | p95 | p99 | first after write: n | p50 | p95 | p99 | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const f = (x: number) => x.toFixed(1);
     for (const r of rows) console.log(`| ${r.name} | ${r.count} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.firstCount} | ${f(r.firstP50)} | ${f(r.firstP95)} | ${f(r.firstP99)} | ${r.errors} |`);
     console.log(`\nday: ${requests} requests in ${seconds} s (${(requests / seconds).toFixed(1)}/s); server CPU ${(cpu1 - cpu0).toFixed(1)} s, ${cpuMsPerRequest.toFixed(2)} ms per request; load average ${load1.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`);
+    console.log(`day: database CPU ${dbCpuMsPerRequest === null ? 'not readable' : `${dbCpuMsPerRequest.toFixed(2)} ms per request`}; the whole machine (clients included) ${machineCpuMsPerRequest.toFixed(2)} ms per request`);
     for (const [name, h] of Object.entries(hits)) console.log(`day: ${name}: kept answers served ${h.hits} of ${h.of} (${((100 * h.hits) / h.of).toFixed(0)} %, from timing)`);
 
     // The dated raw file.
@@ -361,6 +410,10 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       requests,
       serverCpuSeconds: cpu1 - cpu0,
       serverCpuMsPerRequest: cpuMsPerRequest,
+      databaseCpuSeconds: db0 !== null && db1 !== null ? db1 - db0 : null,
+      databaseCpuMsPerRequest: dbCpuMsPerRequest,
+      machineCpuSeconds: machine1 - machine0,
+      machineCpuMsPerRequest,
       keptAnswers: hits,
       rows,
       errors: rec.errors.slice(0, 50),
