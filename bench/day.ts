@@ -34,6 +34,7 @@ import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/gen
 import { dataset, ensureData } from './load.js';
 import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 import { startPg } from './pg.js';
+import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
 import { adminDay, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -72,52 +73,6 @@ function percentile(sorted: number[], p: number): number {
 export function routeOf(method: string, url: string): string {
   const p = url.split('?')[0]!.split('/').map((s) => (/^\d+$/.test(s) ? ':id' : /^\d{4}-\d\d-\d\d$/.test(s) ? ':day' : /^(\[|%5B)/i.test(s) ? ':ids' : s));
   return `${method} ${p.join('/')}`;
-}
-
-/** Server CPU time (user + system) in seconds, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  return (Number(fields[11]) + Number(fields[12])) / tick;
-}
-
-/**
- * The database's CPU time (seconds): its postmaster's and every backend's, those still running and
- * those ended (counted into the postmaster's children time), read from /proc through the data
- * directory's postmaster.pid. Null when the server is not on this machine or not readable.
- */
-async function databaseCpuSeconds(db: Database): Promise<number | null> {
-  try {
-    const dir = (await sql<{ d: string }>`select current_setting('data_directory') as d`.execute(db)).rows[0]!.d;
-    const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const fields = (pid: number) => {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    };
-    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    const own = fields(postmaster);
-    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-    for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      try {
-        const f = fields(Number(pid));
-        if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
-      } catch {
-        // The process ended meanwhile: its time is in the postmaster's children time.
-      }
-    }
-    return ticks / tick;
-  } catch {
-    return null;
-  }
-}
-
-/** The machine's busy CPU time (seconds, all cores), from /proc/stat. */
-function machineCpuSeconds(): number {
-  const [, ...v] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
-  const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  return (v.reduce((a, b) => a + b, 0) - v[3]! - v[4]!) / tick;
 }
 
 async function prepare(db: Database, quick: boolean): Promise<World> {

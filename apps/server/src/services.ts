@@ -50,7 +50,6 @@ import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
 import { AnswerCache } from './modules/answers/cache.js';
 import { AnswerVersionRepository } from './modules/answers/repository.js';
-import { KeptTotals } from './modules/answers/totals.js';
 
 /** The composition root: repositories over the database, services over repositories. */
 export function createServices(db: Database, config: Config) {
@@ -115,7 +114,7 @@ export function createServices(db: Database, config: Config) {
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
     activities: new ActivityService(repos.activities, repos.audit),
-    students: new StudentService(repos.students, repos.audit, new KeptTotals(answerVersions)),
+    students: new StudentService(repos.students, repos.audit),
     enrolments: new EnrolmentService(repos.enrolments, repos.audit),
     studentImport: new StudentImporter(db, repos.students, repos.enrolments),
     tickets,

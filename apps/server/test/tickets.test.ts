@@ -566,6 +566,23 @@ describe('lists', () => {
     expect(bad.json()._data.errors).toHaveProperty('compact');
   });
 
+  it('a whole list (its names joined) shows each ticket as its page does (names looked up per row)', async () => {
+    // One ticket under an edit lock (its holder's name), one student without a classroom.
+    const lock = await api('POST', '/log-editing-tickets', opB.token, { ticket_id: made[1]!.id });
+    expect(lock.statusCode, lock.body).toBe(201);
+    await ctx.db.updateTable('course_registered_users').set({ classroom_id: null }).where('id', '=', course.enrolments[3]!.id).execute();
+    try {
+      const whole = (await api('GET', `/tickets${q({ course_id: course.course, status: 'all' })}`, admin.token)).json()._data.collections;
+      const paged = (await api('GET', `/tickets${q({ course_id: course.course, status: 'all', page: 1, perPage: 50 })}`, admin.token)).json()._data.collections;
+      expect(whole).toHaveLength(made.length);
+      expect(whole).toEqual(paged);
+      expect(JSON.stringify(whole.find((c: Json) => c.properties.id === made[1]!.id).properties.lock)).toContain(opB.name);
+    } finally {
+      await api('DELETE', `/log-editing-tickets/${lock.json()._data?.properties?.id ?? 0}`, opB.token);
+      await ctx.db.updateTable('course_registered_users').set({ classroom_id: course.classroom }).where('id', '=', course.enrolments[3]!.id).execute();
+    }
+  });
+
   it('totals across every course (read from the kept counts) equal the tickets themselves', async () => {
     const live = async (where: ReturnType<typeof sql>) => (await sql<{ n: number }>`select count(*)::int as n from tickets t where ${where}`.execute(ctx.db)).rows[0]!.n;
     const open = sql`t.status_ticket_id = ${keys.open}`;

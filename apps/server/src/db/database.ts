@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
-import { markServerDatabase, preparedName } from './compiled.js';
+import { preparedName } from './compiled.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_tickets.js';
@@ -43,6 +43,7 @@ import * as m0033 from './migrations/0033_current_course.js';
 import * as m0035 from './migrations/0035_progress_history.js';
 import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
 import * as m0037 from './migrations/0037_outcome_kept.js';
+import * as m0038 from './migrations/0038_fewer_kept_copies.js';
 
 export type Database = Kysely<DB>;
 
@@ -89,7 +90,6 @@ export async function openDatabase(opts: { url?: string; dataDir: string; pglite
       }) as typeof client.query;
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    markServerDatabase(db);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   let instance = opts.pglite;
@@ -148,6 +148,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035_progress_history': m0035,
   '0036_ticket_enrolment_operator': m0036,
   '0037_outcome_kept': m0037,
+  '0038_fewer_kept_copies': m0038,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -183,9 +183,6 @@ export interface CourseRegisteredUserTable extends Timestamps {
   moodle_seen: Generated<boolean>;
   /** Activo / Renuncia en curso / Renunciado, from the course's Renuncia activity in Moodle (0004). */
   status_moodle: string | null;
-  /** The student's folded name and RUT, kept by triggers (0028): a course's students are searched here. */
-  search_name: ColumnType<string | null, never, never>;
-  search_rut: ColumnType<string | null, never, never>;
 }
 
 export interface ActivityCourseUserTable extends Timestamps {

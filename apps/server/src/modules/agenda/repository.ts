@@ -1,6 +1,6 @@
 import { AGENDA_DEFAULTS, type AgendaRule } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { executeWithGenericPlan, OneValueQuery } from '../../db/compiled.js';
+import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
 import { percentOf } from '../dashboard/sql.js';
@@ -222,7 +222,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
     const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now);
-    const rows = await executeWithGenericPlan(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
+    const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${cfg},
       total as (select sum(c.n)::int as n from (${counts}) c),
       r as (

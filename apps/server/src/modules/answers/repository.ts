@@ -1,9 +1,6 @@
 import { sql, type Expression } from 'kysely';
 import type { Database } from '../../db/database.js';
 
-/** The scope of the students as a whole (migration 0025). */
-const STUDENTS_SCOPE = -1;
-
 /**
  * The version text of these scopes, `a:b` (a scope never written is 0): what an answer is kept
  * under. One expression, so that a query of its own (a ticket's owners) can carry it.
@@ -12,7 +9,7 @@ export function versionText(scopes: Array<number | Expression<number>>) {
   return sql<string>`concat_ws(':', ${sql.join(scopes.map((scope) => sql`coalesce((select v.version from answer_versions v where v.scope = ${scope}), 0)`))})`;
 }
 
-/** The versions of what kept answers read (answer_versions, migrations 0024 and 0025). */
+/** The versions of what kept answers read (answer_versions, migration 0024). */
 export class AnswerVersionRepository {
   constructor(private readonly db: Database) {}
 
@@ -23,10 +20,5 @@ export class AnswerVersionRepository {
   /** `course:global`: both change whenever a row a course's answers show changes. */
   versionOf(courseId: number): Promise<string> {
     return this.versions([courseId, 0]);
-  }
-
-  /** `students:global`: changes whenever a student is added or removed, or what a search matches changes. */
-  studentsVersion(): Promise<string> {
-    return this.versions([STUDENTS_SCOPE, 0]);
   }
 }

@@ -16,7 +16,7 @@ export interface StudentMatchRow {
 
 /**
  * Enrolments in active courses whose student matches a name or RUT (the one person matcher, on the
- * folded name and RUT each enrolment holds: migration 0028), the given course's first, then by
+ * student's folded name and RUT), the given course's first, then by
  * surname; at most `limit`.
  */
 export async function findEnrolments(db: Database, search: string, firstCourseId: number | undefined, limit: number): Promise<StudentMatchRow[]> {
@@ -27,7 +27,7 @@ export async function findEnrolments(db: Database, search: string, firstCourseId
     join registered_users r on r.id = e.registered_user_id
     join courses c on c.id = e.course_id and c.status = 1
     join categories g on g.id = c.category_id
-    where ${foldedPersonSearch(sql`e.search_name`, sql`e.search_rut`, search)}
+    where ${foldedPersonSearch(sql`r.search_name`, sql`r.rut`, search)}
     order by (c.id = ${firstCourseId ?? 0}) desc, r.last_name, r.mother_last_name, r.name, c.description, e.id
     limit ${limit}`.execute(db);
   return rows;

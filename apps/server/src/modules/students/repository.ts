@@ -1,6 +1,6 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
-import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js';
+import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PER_PAGE, foldedPersonSearch, pageMeta, paginate, sortColumn, type Page } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
@@ -32,8 +32,7 @@ export class StudentRepository {
       .select(sql<number>`(select count(*) from course_registered_users e where e.registered_user_id = r.id)`.as('enrolments_count'));
   }
 
-  /** `total`: how a search's total is had, given how to count it (the service may keep it). */
-  async list(q: ListQuery & { courseId?: number }, total: (count: () => Promise<number>) => Promise<number> = (count) => count()): Promise<Page<StudentRow>> {
+  async list(q: ListQuery & { courseId?: number }): Promise<Page<StudentRow>> {
     let query = this.base();
     if (q.search) query = query.where(foldedPersonSearch(FULL_NAME, sql`r.rut`, q.search, [sql`r.email`]));
     if (q.courseId) {
@@ -46,9 +45,11 @@ export class StudentRepository {
     // planner would read every student in order (it costs the count as if the limit stopped it);
     // counted apart, the matches come from the trigram indexes (migration 0016).
     const perPage = q.perPage ?? DEFAULT_PER_PAGE;
-    const count = async () => Number((await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
-    const [rows, n] = await Promise.all([ordered.limit(perPage).offset((q.page - 1) * perPage).execute(), total(count)]);
-    return { rows, meta: pageMeta(q.page, perPage, n) };
+    const [rows, total] = await Promise.all([
+      ordered.limit(perPage).offset((q.page - 1) * perPage).execute(),
+      query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, meta: pageMeta(q.page, perPage, Number(total.n)) };
   }
 
   findById(id: number) {
@@ -169,7 +170,7 @@ export class EnrolmentRepository {
   }
 
   /** One enrolment (read by every call about a student's enrolment: compiled once). */
-  private readonly byId = new OneValueQuery(() => this.base().where('e.id', '=', 0), { genericPlan: true });
+  private readonly byId = new OneValueQuery(() => this.base().where('e.id', '=', 0));
 
   async findById(id: number) {
     return (await this.byId.rows(this.db, id))[0];
@@ -197,12 +198,11 @@ export class EnrolmentRepository {
     const ids = sql`${enrolmentIds}::int[]`;
     // A page's few enrolments (a ticket list): one query with the activities joined.
     if (enrolmentIds.length <= FEW_ENROLMENTS) {
-      // Padded to the length PostgreSQL plans an array for: one plan kept for every page (plannedIds).
       return executePrepared(this.db, sql<ActivityResultRow>`
         select acu.id, acu.activity_id, acu.course_registered_user_id, acu.status_moodle, acu.qualification_moodle,
           a.description, a.type, a.weighing, a.id_activity_moodle, a.section_id, s.description as section_description
         from activity_course_users acu join activities a on a.id = acu.activity_id left join sections s on s.id = a.section_id
-        where acu.course_registered_user_id = any(${plannedIds(enrolmentIds)}::int[]) and a.removed_at is null
+        where acu.course_registered_user_id = any(${enrolmentIds}::int[]) and a.removed_at is null
         order by acu.course_registered_user_id, a.id`);
     }
     const [results, activities] = await Promise.all([

@@ -1,7 +1,6 @@
 import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery, type StudentMatch } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
-import type { KeptTotals } from '../answers/totals.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { requireOption, withoutUndefined } from '../shared/rules.js';
 import type { ActivityResultRow, EnrolmentRepository, StudentRepository, StudentRow, StudentValues } from './repository.js';
@@ -10,13 +9,10 @@ export class StudentService {
   constructor(
     private readonly repo: StudentRepository,
     private readonly audit: AuditRepository,
-    private readonly totals: KeptTotals,
   ) {}
 
-  /** A search across every student pages with its total counted once per version of the students (KeptTotals). */
   list(q: ListQuery & { courseId?: number }) {
-    const search = q.search;
-    return this.repo.list(q, search && !q.courseId ? (count) => this.totals.studentSearch(search, count) : undefined);
+    return this.repo.list(q);
   }
 
   async get(id: number) {

@@ -1,7 +1,7 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { OneValueQuery, plannedIds } from '../../db/compiled.js';
+import { OneValueQuery } from '../../db/compiled.js';
 import { attempts } from './sql.js';
 import { forgetKeptDaysOf } from '../outcomes/repository.js';
 import { likePattern, paginate } from '../../db/pagination.js';
@@ -53,7 +53,7 @@ export class TicketDetailRepository {
   async byTicket(ticketIds: number[]): Promise<Map<number, TicketDetailRow[]>> {
     const out = new Map<number, TicketDetailRow[]>();
     if (!ticketIds.length) return out;
-    for (const d of await this.byTicketQuery.rows(this.db, plannedIds(ticketIds))) {
+    for (const d of await this.byTicketQuery.rows(this.db, ticketIds)) {
       const list = out.get(d.ticket_id);
       if (list) list.push(d);
       else out.set(d.ticket_id, [d]);

@@ -1,6 +1,6 @@
 import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
-import { OneValueQuery, plannedIds } from '../../db/compiled.js';
+import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 
@@ -43,7 +43,7 @@ export class TicketLockRepository {
   /** The locks on these tickets that have not expired (asked before every attempt is written: one prepared query). */
   activeOn(ticketIds: number[], db: Database = this.db) {
     if (!ticketIds.length) return Promise.resolve([]);
-    return this.activeQuery.rows(db, plannedIds(ticketIds));
+    return this.activeQuery.rows(db, ticketIds);
   }
 
   async active(ticketId: number, db: Database = this.db) {

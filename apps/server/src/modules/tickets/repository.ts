@@ -3,7 +3,7 @@ import type { ActivityResultRow } from '../students/repository.js';
 import type { Database } from '../../db/database.js';
 import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
-import { executePrepared, OneValueQuery, plannedIds } from '../../db/compiled.js';
+import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
 import { forgetKeptDaysOf } from '../outcomes/repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
@@ -187,7 +187,7 @@ export class TicketRepository {
     const name = `${key} ${dir}`;
     let query = this.histories.get(name);
     if (!query) {
-      query = new OneValueQuery(() => this.ordered(this.filtered({ enrolmentId: 1 }), key, dir).limit(sql.lit(UNPAGED_LIMIT)), { genericPlan: true });
+      query = new OneValueQuery(() => this.ordered(this.filtered({ enrolmentId: 1 }), key, dir).limit(sql.lit(UNPAGED_LIMIT)));
       this.histories.set(name, query);
     }
     return query;
@@ -198,7 +198,7 @@ export class TicketRepository {
   /** These tickets' rows in the order of `ids`, the missing left out (a row reads many lookups: planning them each time cost more than running them). */
   async inOrder(ids: number[]): Promise<TicketRow[]> {
     if (!ids.length) return [];
-    const byId = new Map((await this.byIds.rows(this.db, plannedIds(ids))).map((r) => [r.id, r]));
+    const byId = new Map((await this.byIds.rows(this.db, ids)).map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
@@ -248,7 +248,7 @@ export class TicketRepository {
   /** The enrolments tickets are about, with what their codes are made of. */
   async enrolments(ids: number[]): Promise<EnrolmentRef[]> {
     if (!ids.length) return [];
-    return this.enrolmentRefs.rows(this.db, plannedIds(ids));
+    return this.enrolmentRefs.rows(this.db, ids);
   }
 
   async enrolmentExists(id: number) {
@@ -358,7 +358,7 @@ export class TicketRepository {
   /** Who each of these tickets belongs to (the access rule's input) and who holds its edit lock now; a missing ticket has no row. */
   async owners(ids: number[]) {
     if (!ids.length) return [];
-    return this.ownersQuery.rows(this.db, plannedIds(ids));
+    return this.ownersQuery.rows(this.db, ids);
   }
 }
 

@@ -4,12 +4,12 @@ import { foldedPersonSearch } from '../../db/pagination.js';
 
 /**
  * The enrolments of a course whose student matches a ticket search (name or RUT), read once for a
- * list page and its total (TicketRepository.list): from the course's enrolments alone, which hold
- * their student's folded name and RUT (migration 0028), compared as the student's are everywhere.
+ * list page and its total (TicketRepository.list): the course's enrolments and their students' folded
+ * name and RUT, compared as everywhere.
  */
 export async function coursePeople(db: Database, courseId: number, search: string): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`select se.id from course_registered_users se
-    where se.course_id = ${courseId} and ${foldedPersonSearch(sql`se.search_name`, sql`se.search_rut`, search)}`.execute(db);
+  const { rows } = await sql<{ id: number }>`select se.id from course_registered_users se join registered_users sr on sr.id = se.registered_user_id
+    where se.course_id = ${courseId} and ${foldedPersonSearch(sql`sr.search_name`, sql`sr.rut`, search)}`.execute(db);
   return rows.map((r) => r.id);
 }
 
