@@ -16,7 +16,6 @@ import { migrate, openDatabase, type Database } from '../apps/server/src/db/data
 import { seed } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { codePrefix, formatCode } from '../apps/server/src/modules/tickets/service.js';
-import { TRIGGER_REFERENCES } from '../apps/server/src/db/references.js';
 
 export interface LargeOptions {
   tickets: number;
@@ -142,8 +141,7 @@ async function verifyForeignKeys(db: Database, tables: string[]) {
     join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
     join pg_attribute pa on pa.attrelid = c.confrelid and pa.attnum = c.confkey[1]
     where c.contype = 'f' and cardinality(c.conkey) = 1 and c.conrelid::regclass::text in (${sql.join(tables)})`.execute(db);
-  const kept = TRIGGER_REFERENCES.filter((r) => tables.includes(r.child)).map((r) => ({ child: r.child, parent: r.parent, ccol: r.column, pcol: 'id', name: r.name }));
-  for (const fk of [...rows, ...kept]) {
+  for (const fk of rows) {
     const { rows: bad } = await sql<{ n: number }>`
       select count(*)::int as n from ${sql.table(fk.child)} x
       where x.${sql.ref(fk.ccol)} is not null and not exists (select 1 from ${sql.table(fk.parent)} p where p.${sql.ref(fk.pcol)} = x.${sql.ref(fk.ccol)})`.execute(db);

@@ -5,10 +5,10 @@ import { createTestContext, type TestContext } from './helpers.js';
 import { seedCourse } from './data.js';
 
 /*
- * Students' activity results reference their activity and enrolment through statement triggers
- * (migration 0026) with a foreign key's guarantees: checked (23503) on insert and on a change of
- * reference, the referenced rows locked until commit, the results deleted with their activity or
- * enrolment, and the referenced ids fixed.
+ * Students' activity results reference their activity and enrolment by foreign keys (for a while
+ * statement triggers stood for them: migrations 0026 and 0038), with their guarantees: checked
+ * (23503) on insert and on a change of reference, the referenced rows locked until commit, the
+ * results deleted with their activity or enrolment, and the referenced ids fixed.
  */
 let ctx: TestContext;
 let admin: string;

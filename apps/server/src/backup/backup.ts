@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import { TRIGGER_REFERENCES } from '../db/references.js';
 
 /**
  * Backup and restore of the whole database as a portable logical dump written by our own code,
@@ -43,7 +42,7 @@ export class BackupError extends Error {}
 
 const ident = (name: string) => sql.id(name);
 
-/** The application's tables, parents before children (foreign keys and TRIGGER_REFERENCES), then by name. */
+/** The application's tables, parents before children (foreign keys), then by name. */
 async function tablesInOrder(db: Database): Promise<string[]> {
   const tables = (
     await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(db)
@@ -56,8 +55,7 @@ async function tablesInOrder(db: Database): Promise<string[]> {
       from pg_constraint c join pg_namespace n on n.oid = c.connamespace
       where c.contype = 'f' and n.nspname = 'public'`.execute(db)
   )
-    .rows.map((e) => ({ child: e.child.replace(/^"|"$/g, ''), parent: e.parent.replace(/^"|"$/g, '') }))
-    .concat(TRIGGER_REFERENCES.map(({ child, parent }) => ({ child, parent })));
+    .rows.map((e) => ({ child: e.child.replace(/^"|"$/g, ''), parent: e.parent.replace(/^"|"$/g, '') }));
   const ordered: string[] = [];
   const done = new Set<string>();
   const visiting = new Set<string>();

@@ -43,7 +43,7 @@ import * as m0033 from './migrations/0033_current_course.js';
 import * as m0035 from './migrations/0035_progress_history.js';
 import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
 import * as m0037 from './migrations/0037_outcome_kept.js';
-import * as m0038 from './migrations/0038_fewer_kept_copies.js';
+import * as m0038 from './migrations/0038_less_machinery.js';
 
 export type Database = Kysely<DB>;
 
@@ -148,7 +148,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035_progress_history': m0035,
   '0036_ticket_enrolment_operator': m0036,
   '0037_outcome_kept': m0037,
-  '0038_fewer_kept_copies': m0038,
+  '0038_less_machinery': m0038,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
