@@ -279,7 +279,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
     const { cfg, matches } = await this.atRiskParts(courses, now);
     // Each (student, operator) pair once, then counted per operator: hashed, where a count of
     // distinct students per operator sorted every ticket of every matching student (about 225,000
-    // rows at 1 million tickets: 114 → 88 ms).
+    // rows at 1 million tickets: 84 → 62 ms alone).
     const { rows } = await sql<{ userId: number; n: number }>`
       with ${cfg}
       select p.user_assigned_id as "userId", count(*)::int as n
