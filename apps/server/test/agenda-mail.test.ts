@@ -68,13 +68,17 @@ const mail = (name: string) => call('POST', '/follow-up/mail', { enrolmentIds: [
 describe('agenda: a mail is a contact', () => {
   it('a mail to an at-risk student takes them off the list, names them in the outbox and is logged on their open ticket when sent', async () => {
     expect(await atRisk()).toEqual(['Ana Correo', 'Bruno Correo', 'Carla Correo']);
+    // The workload table counts Ana for opA (her open ticket is theirs; Bruno's and Carla's are closed).
+    const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+    const opAtRisk = async () =>
+      ((await ctx.request({ method: 'GET', url: '/api/v2/agenda/workload', token: admin })).json() as Json)._data.collections.find((c: Json) => c.properties.userId === opA.id)?.properties.atRisk;
+    expect(await opAtRisk()).toBe(1);
 
     await mail('Ana');
     await mail('Bruno');
     // Queued is enough: the operator has written to them.
     expect(await atRisk()).toEqual(['Carla Correo']);
-    const workload = (await ctx.request({ method: 'GET', url: '/api/v2/agenda/workload', token: await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password) })).json() as Json;
-    expect(workload._data.collections.find((c: Json) => c.properties.userId === opA.id)?.properties.atRisk).toBe(1);
+    expect(await opAtRisk()).toBe(0);
 
     const outbox = (await call('GET', '/mail/outbox'))._data.collections.map((c: Json) => c.properties) as Json[];
     const byStudent = Object.fromEntries(outbox.map((m) => [m.student, m]));
@@ -146,7 +150,7 @@ describe('agenda: most urgent first', () => {
 });
 
 describe('agenda: workload per operator', () => {
-  it('counts for each operator the at-risk students with a ticket of theirs, not the whole course for everyone', async () => {
+  it('counts for each operator the at-risk students with an open ticket of theirs: not the whole course, not closed cases, and the count moves with the ticket', async () => {
     const db = ctx.db;
     const opB = await ctx.userWithRole('operator');
     const k = await ticketKeys(db);
@@ -156,14 +160,22 @@ describe('agenda: workload per operator', () => {
       .select(['e.id', 'e.course_id'])
       .where('r.name', '=', 'Gonzalo')
       .executeTakeFirstOrThrow();
-    await db.insertInto('tickets').values({
+    const ticket = await db.insertInto('tickets').values({
       course_registered_user_id: gonzalo.id, course_id: gonzalo.course_id, ticket_code: 'AGMA-URG-B1', status_ticket_id: k.open, type_ticket_id: k.phone, priority_ticket_id: k.high,
       source_ticket_id: k.outgoing, motive_ticket_id: k.welcome, user_create_id: opB.id, user_assigned_id: opB.id,
-    }).execute();
+    }).returning('id').executeTakeFirstOrThrow();
     const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
-    const list = ((await ctx.request({ method: 'GET', url: '/api/v2/agenda/workload', token: admin })).json() as Json)._data.collections.map((c: Json) => c.properties) as Json[];
-    // opA: Carla, Dora, Emilio, Flor, Gonzalo (Ana and Bruno were written to); opB: Gonzalo only.
-    expect(list.find((w) => w.userId === opA.id)).toMatchObject({ atRisk: 5 });
+    const workload = async () => ((await ctx.request({ method: 'GET', url: '/api/v2/agenda/workload', token: admin })).json() as Json)._data.collections.map((c: Json) => c.properties) as Json[];
+    let list = await workload();
+    // At risk with a ticket of opA's: Carla, Dora, Emilio, Flor, Gonzalo, every one closed (Ana, with
+    // the open one, was written to): none is opA's load. Gonzalo's open ticket is opB's.
+    expect(list.find((w) => w.userId === opA.id)).toMatchObject({ atRisk: 0 });
     expect(list.find((w) => w.userId === opB.id)).toMatchObject({ atRisk: 1, openTickets: 1 });
+    // Reassigned to opA, the ticket takes Gonzalo with it.
+    const moved = await ctx.request({ method: 'POST', url: '/api/v2/agenda/reassign', payload: { to_user_id: opA.id, ticket_ids: [ticket.id], reminder_ids: [] }, token: admin });
+    expect(moved.statusCode, moved.body).toBe(200);
+    list = await workload();
+    expect(list.find((w) => w.userId === opA.id)).toMatchObject({ atRisk: 1 });
+    expect(list.find((w) => w.userId === opB.id)).toMatchObject({ atRisk: 0, openTickets: 0 });
   });
 });

@@ -44,6 +44,7 @@ import * as m0035 from './migrations/0035_progress_history.js';
 import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
 import * as m0037 from './migrations/0037_outcome_kept.js';
 import * as m0038 from './migrations/0038_less_machinery.js';
+import * as m0039 from './migrations/0039_workload_indexes.js';
 
 export type Database = Kysely<DB>;
 
@@ -149,6 +150,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0036_ticket_enrolment_operator': m0036,
   '0037_outcome_kept': m0037,
   '0038_less_machinery': m0038,
+  '0039_workload_indexes': m0039,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

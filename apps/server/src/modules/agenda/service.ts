@@ -102,12 +102,16 @@ export class AgendaService {
 
   /**
    * Per operator: due and overdue reminders, open tickets, stale open tickets, and the at-risk
-   * students without contact who have a ticket of theirs. Operators always; an administrator only
+   * students without contact who have an open ticket of theirs. Operators always; an administrator only
    * with work of their own (open tickets or pending reminders).
    */
   async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<Array<AgendaWorkload & { staleTickets: number }>> {
-    const [load, stale, courses] = await Promise.all([this.repo.reminderLoad(), this.repo.staleCounts(days), this.repo.assignedCourses()]);
-    const atRisk = new Map((await this.repo.atRiskByOperator(courses)).map((c) => [c.userId, c.n]));
+    const [load, stale, byOperator] = await Promise.all([
+      this.repo.reminderLoad(),
+      this.repo.staleCounts(days),
+      this.repo.assignedCourses().then((courses) => this.repo.atRiskByOperator(courses)),
+    ]);
+    const atRisk = new Map(byOperator.map((c) => [c.userId, c.n]));
     const open = new Map(stale.map((s) => [s.userId, s]));
     return load
       .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }))
