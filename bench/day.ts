@@ -17,16 +17,15 @@
  * its counts). Budgets `day.<name>.p95.ms` (and `.p50.ms` for the whole-course answers cold).
  * The staff, their assignments and everything the clients write are removed or put back at the end.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FIRST_LOGIN_DONE } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { StudentFiguresRepository } from '../apps/server/src/modules/dashboard/student-figures.js';
+import { keepOutcomes } from '../apps/server/src/modules/outcomes/keeper.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
@@ -35,9 +34,9 @@ import { dataset, ensureData } from './load.js';
 import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
+import { writeRaw } from './raw.js';
 import { adminDay, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const PASSWORD = 'Day-Bench-Password-1';
 const OPERATORS = 8;
 const ADMINS = 2;
@@ -228,11 +227,12 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     const generated = generateSite(site);
     const moodleCourse = await linkSimCourse(h.db, generated, 'Jornada: curso sincronizado a mano', 'BDAY');
     const sim = await startSimWorker(site, 20);
-    // The day starts with every course's student figures as the night left them: recomputed where a
-    // change marked them (a previous run's restored names, the course linked above), so the run
-    // measures the day's own changes.
+    // The day starts with every course's student figures and the effectiveness report's kept days
+    // as the night left them: recomputed where a change marked them (a previous run's restored
+    // names, the course linked above), kept up to yesterday, so the run measures the day's own work.
     const courseIds = (await sql<{ id: number }>`select id from courses order by id`.execute(h.db)).rows.map((r) => r.id);
     await new StudentFiguresRepository(h.db).freshAll(courseIds);
+    await keepOutcomes(h.db);
     const platform = await h.db.selectFrom('platforms').select(['id', 'url', 'token_encrypted']).where('key', '=', 'moodle').executeTakeFirstOrThrow();
     await h.db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) }).where('id', '=', platform.id).execute();
     w.moodle = { course: moodleCourse, students: site.studentsPerCourse ?? 0, at: Infinity, done: false };
@@ -343,25 +343,13 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     console.log(`day: database CPU ${dbCpuMsPerRequest === null ? 'not readable' : `${dbCpuMsPerRequest.toFixed(2)} ms per request`}; the whole machine (clients included) ${machineCpuMsPerRequest.toFixed(2)} ms per request`);
     for (const [name, h] of Object.entries(hits)) console.log(`day: ${name}: kept answers served ${h.hits} of ${h.of} (${((100 * h.hits) / h.of).toFixed(0)} %, from timing)`);
 
-    // The dated raw file.
-    const commit = (() => {
-      try {
-        return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();
-      } catch {
-        return 'unknown';
-      }
-    })();
-    const cpuModel = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
-    const raw = {
-      at: new Date().toISOString(),
-      commit,
+    const file = writeRaw(opts.quick ? 'day-quick' : 'day', load1, {
       quick: opts.quick,
       dataset: ds,
       seconds,
       staff: { operators: OPERATORS, administrators: ADMINS, tutors: TUTORS, originalClient: w.staff.filter((s) => s.original).map((s) => s.email) },
       courses: w.courses,
       largestCourse: w.largest,
-      machine: { nproc: os.availableParallelism(), memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1), cpu: cpuModel, loadAverageAtStart: load1, loadAverageAtEnd: os.loadavg()[0] },
       requests,
       serverCpuSeconds: cpu1 - cpu0,
       serverCpuMsPerRequest: cpuMsPerRequest,
@@ -372,13 +360,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       keptAnswers: hits,
       rows,
       errors: rec.errors.slice(0, 50),
-    };
-    const dir = path.join(here, 'results');
-    fs.mkdirSync(dir, { recursive: true });
-    // Named by when the run ended (UTC, to the minute): several runs of a day each keep their file.
-    const file = path.join(dir, `${raw.at.slice(0, 16).replace(':', '')}-day${opts.quick ? '-quick' : ''}.json`);
-    fs.writeFileSync(file, JSON.stringify(raw, null, 2));
-    console.log(`day: raw figures in ${path.relative(path.join(here, '..'), file)}`);
+    });
+    console.log(`day: raw figures in ${file}`);
     return { rows, results };
   } finally {
     await server.stop();

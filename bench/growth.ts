@@ -13,14 +13,17 @@
  * two servers run side by side and each endpoint is measured 1 M, 10 M, 10 M, 1 M (the mean p95 of
  * each side): a change in the machine's load during the run weighs on both sides alike.
  */
+import os from 'node:os';
 import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { createServices } from '../apps/server/src/services.js';
 import { DIM } from '../apps/server/src/modules/dashboard/sql.js';
+import { keepOutcomes } from '../apps/server/src/modules/outcomes/keeper.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { api, context, dataset, drain, endpoints, ensureData, load, startServer, type Ctx, type Endpoint } from './load.js';
 import { startPg } from './pg.js';
+import { writeRaw } from './raw.js';
 
 /** p95 values below this count as this much in a ratio (ms). */
 export const FLOOR_MS = 2;
@@ -151,6 +154,11 @@ async function openSide(label: string, url: string, pick: (db: Database) => Prom
   const services = createServices(h.db, loadConfig({ ...process.env, DATABASE_URL: '' }, { APP_SECRET: 'bench-secret-not-used-for-anything-here' }));
   const { rows: courses } = await sql<{ id: number }>`select distinct course_id as id from tickets where user_assigned_id = ${ctx.operatorId}`.execute(h.db);
   for (const id of new Set([ctx.courseId, ...courses.map((c) => c.id)])) await services.dashboard.freshFigures(id);
+  // Likewise the effectiveness report's kept days (the server keeps at most two weeks of them a
+  // minute: on a data set new to them that work would run beside the measurements for many minutes).
+  const started = performance.now();
+  const kept = await keepOutcomes(h.db);
+  if (kept.length) console.log(`growth ${label}: kept the effectiveness figures of ${kept.length} days first (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const app = await startServer(url);
   const token = (await api(app.url, 'POST', '/api/auth/login', undefined, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })).access_token as string;
   const list = [...endpoints(ctx, h.db).filter((e) => !NOT_COURSE_LEVEL.has(e.name)), ...(await orgEndpoints(ctx, h.db))];
@@ -190,6 +198,7 @@ async function coldRequest(s: Side, ep: Endpoint): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function growthBench(opts: GrowthOptions): Promise<Record<string, number>> {
+  const loadAtStart = os.loadavg()[0]!;
   const server = await startPg();
   const [small, large] = opts.sets ?? [dataset(false), growthDataset()];
   const sides: Side[] = [];
@@ -242,6 +251,8 @@ export async function growthBench(opts: GrowthOptions): Promise<Record<string, n
       else results[`growth.${r.name}.ratio`] = r.ratio;
     }
     results['growth.errors'] = rows.reduce((a, r) => a + r.errors, 0);
+    const sidesInfo = sides.map((s) => ({ label: s.label, course: s.ctx.courseId, ...s.size, operator: s.ctx.operatorId, operatorStudents: s.workload }));
+    console.log(`growth: raw figures in ${writeRaw(opts.quick ? 'growth-quick' : 'growth', loadAtStart, { quick: opts.quick, sets: [small, large], sides: sidesInfo, rows })}`);
     return results;
   } finally {
     for (const s of sides) await s.close().catch(() => undefined);
