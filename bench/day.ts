@@ -30,7 +30,7 @@ import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
 import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/generator.js';
-import { dataset, ensureData } from './load.js';
+import { dataset, ensureData, percentile } from './load.js';
 import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
@@ -60,11 +60,6 @@ export interface DayRow {
   firstP95: number;
   firstP99: number;
   errors: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 

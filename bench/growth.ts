@@ -21,7 +21,7 @@ import { createServices } from '../apps/server/src/services.js';
 import { DIM } from '../apps/server/src/modules/dashboard/sql.js';
 import { keepOutcomes } from '../apps/server/src/modules/outcomes/keeper.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
-import { api, context, dataset, drain, endpoints, ensureData, load, startServer, type Ctx, type Endpoint } from './load.js';
+import { api, context, dataset, drain, endpoints, ensureData, load, percentile, startServer, type Ctx, type Endpoint } from './load.js';
 import { startPg } from './pg.js';
 import { writeRaw } from './raw.js';
 
@@ -195,7 +195,7 @@ async function coldRequest(s: Side, ep: Endpoint): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
 export async function growthBench(opts: GrowthOptions): Promise<Record<string, number>> {
   const loadAtStart = os.loadavg()[0]!;

@@ -301,11 +301,11 @@ describe('agenda: administration', () => {
   it('the workload table counts, per operator, due and overdue reminders, open tickets and the at-risk students with an open ticket of theirs', async () => {
     type Load = { userId: number; due: number; overdue: number; openTickets: number; atRisk: number };
     // At risk: S2, S3 (no ticket) and S5 (opA's closed ticket): a closed case is nobody's load.
-    const open = (await ticketKeys(ctx.db)).open;
-    await ctx.db.updateTable('tickets').set({ status_ticket_id: open, closing_date: null }).where('id', '=', tk.S5!).execute();
+    const k = await ticketKeys(ctx.db);
+    await ctx.db.updateTable('tickets').set({ status_ticket_id: k.open, closing_date: null }).where('id', '=', tk.S5!).execute();
     // Reopened, S5 is opA's.
     expect(rows<Load>(await get('/api/v2/agenda/workload', admin)).find((w) => w.userId === opA.id)).toMatchObject({ openTickets: 3, atRisk: 1 });
-    await ctx.db.updateTable('tickets').set({ status_ticket_id: (await ticketKeys(ctx.db)).closed, closing_date: new Date() }).where('id', '=', tk.S5!).execute();
+    await ctx.db.updateTable('tickets').set({ status_ticket_id: k.closed, closing_date: new Date() }).where('id', '=', tk.S5!).execute();
     const list = rows<Load>(await get('/api/v2/agenda/workload', admin));
     expect(list.find((w) => w.userId === opA.id)).toMatchObject({ due: 1, overdue: 1, openTickets: 2, atRisk: 0 });
     expect(list.find((w) => w.userId === opB.id)).toMatchObject({ due: 0, overdue: 0, openTickets: 0, atRisk: 0 });

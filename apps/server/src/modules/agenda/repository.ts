@@ -8,6 +8,8 @@ import { daysSince, type FollowUpRepository } from '../follow-up/repository.js';
 import { AgendaSettingsRepository } from './settings-repository.js';
 
 const OPEN_STATUS = sql`(select st.id from status_tickets st where st.key = 'open')`;
+/** The staff the workload table lists (`u`: users, `ro`: their role): active operators, administrators and developers. */
+const WORKLOAD_STAFF = sql`users u join roles ro on ro.id = u.role_id and ro.key in ('operator', 'admin', 'developer') where u.deleted_at is null`;
 /** The end of today in Chile (reminders due today). */
 const END_OF_TODAY = sql`((now() at time zone 'America/Santiago')::date + 1)::timestamp at time zone 'America/Santiago'`;
 
@@ -345,12 +347,11 @@ export class AgendaRepository extends AgendaSettingsRepository {
   async staleCounts(days: number) {
     const { rows } = await sql<{ userId: number; n: number; open: number }>`
       with open as (select ${OPEN_STATUS} as id)
-      select o.id as "userId",
-        (select coalesce(sum(k.n), 0)::int from ticket_counts k where k.dim = ${DIM.operator} and k.value = o.id and k.status_ticket_id = (select id from open)) as open,
-        (select count(*)::int from tickets t where t.user_assigned_id = o.id and t.status_ticket_id = (select id from open)
+      select u.id as "userId",
+        (select coalesce(sum(k.n), 0)::int from ticket_counts k where k.dim = ${DIM.operator} and k.value = u.id and k.status_ticket_id = (select id from open)) as open,
+        (select count(*)::int from tickets t where t.user_assigned_id = u.id and t.status_ticket_id = (select id from open)
           and coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days})) as n
-      from users o join roles ro on ro.id = o.role_id and ro.key in ('operator', 'admin', 'developer')
-      where o.deleted_at is null`.execute(this.db);
+      from ${WORKLOAD_STAFF}`.execute(this.db);
     return rows;
   }
 
@@ -367,9 +368,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
       select u.id as "userId", u.name, ro.key as role,
         (select count(*)::int from reminders rm where ${pending} and rm.due_at > now() and rm.due_at < ${END_OF_TODAY}) as due,
         (select count(*)::int from reminders rm where ${pending} and rm.due_at <= now()) as overdue
-      from users u
-      join roles ro on ro.id = u.role_id and ro.key in ('operator', 'admin', 'developer')
-      where u.deleted_at is null
+      from ${WORKLOAD_STAFF}
       order by lower(u.name), u.id`.execute(this.db);
     return rows;
   }
