@@ -52,7 +52,6 @@ export interface Endpoint {
   direct?: () => Promise<unknown>;
 }
 
-/** The p-th percentile of sorted values (the nearest rank; 0 when there are none). */
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
