@@ -208,6 +208,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     await page.goto('/my/agenda');
     const workload = page.getByRole('region', { name: 'Carga por operador' });
     await workload.getByRole('gridcell', { name: operator.name, exact: true }).waitFor({ timeout: 30_000 });
+    // The at-risk column says when it was counted.
+    await workload.getByTestId('workload-counted-at').getByText(/^Estudiantes en riesgo contados a las \d\d:\d\d;/).waitFor();
     const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties;
     const mine = async () => (await call('GET', `/tickets/operator/${me.id}?status=open&compact=true`)).body._data.collections.length as number;
     expect(await mine()).toBe(1);

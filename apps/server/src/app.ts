@@ -105,7 +105,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerJsonParser(app);
   registerErrorHandler(app);
 
-  const services = createServices(db, config);
+  const services = createServices(db, config, app.log);
   // Whole-course answers are built on a thread of their own when the database is a PostgreSQL
   // server that thread can reach; the embedded database lives on this thread, and so do its builds.
   services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : new LocalBuilder(services);

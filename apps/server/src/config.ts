@@ -84,6 +84,8 @@ export const configSchema = z.object({
   LOCK_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
   /** Memory for the whole-course answers kept serialised (modules/answers/cache.ts); 0 keeps none. */
   ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(256),
+  /** How long the workload table's at-risk column is served as counted (modules/agenda/at-risk-tally.ts); 0 counts at every request. */
+  WORKLOAD_AT_RISK_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CORS_ORIGINS: list.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),

@@ -48,11 +48,13 @@ import { ReminderRepository } from './modules/reminders/repository.js';
 import { ReminderService } from './modules/reminders/service.js';
 import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
+import { AtRiskTally } from './modules/agenda/at-risk-tally.js';
+import type { ClockLogger } from './jobs/clock.js';
 import { AnswerCache } from './modules/answers/cache.js';
 import { AnswerVersionRepository } from './modules/answers/repository.js';
 
 /** The composition root: repositories over the database, services over repositories. */
-export function createServices(db: Database, config: Config) {
+export function createServices(db: Database, config: Config, log?: ClockLogger) {
   const repos = {
     audit: new AuditRepository(db),
     tokens: new TokenRepository(db),
@@ -100,6 +102,7 @@ export function createServices(db: Database, config: Config) {
   const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, repos.users, ticketAccess, repos.audit);
   const answerVersions = new AnswerVersionRepository(db);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
+  const agendaRepo = new AgendaRepository(db, followUpRepo);
   const auth = new AuthService(config, repos.users, repos.tokens, repos.audit);
   return {
     db,
@@ -132,7 +135,7 @@ export function createServices(db: Database, config: Config) {
     moodlePush,
     moodleImport,
     reminders,
-    agenda: new AgendaService(new AgendaRepository(db, followUpRepo), reminders, tickets, repos.audit),
+    agenda: new AgendaService(agendaRepo, reminders, tickets, repos.audit, new AtRiskTally(() => agendaRepo.atRiskByOperator(), config.WORKLOAD_AT_RISK_SECONDS, log)),
     outcomes: new OutcomeService(db, ticketAccess),
   };
 }

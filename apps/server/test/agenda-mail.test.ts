@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { AtRiskTally } from '../src/modules/agenda/at-risk-tally.js';
+import { AgendaRepository } from '../src/modules/agenda/repository.js';
+import { StudentFiguresRepository } from '../src/modules/dashboard/student-figures.js';
+import { FollowUpRepository } from '../src/modules/follow-up/repository.js';
 import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -150,6 +155,7 @@ describe('agenda: most urgent first', () => {
 });
 
 describe('agenda: workload per operator', () => {
+  let gonzaloTicket: number;
   it('counts for each operator the at-risk students with an open ticket of theirs: not the whole course, not closed cases, and the count moves with the ticket', async () => {
     const db = ctx.db;
     const opB = await ctx.userWithRole('operator');
@@ -177,5 +183,64 @@ describe('agenda: workload per operator', () => {
     list = await workload();
     expect(list.find((w) => w.userId === opA.id)).toMatchObject({ atRisk: 1 });
     expect(list.find((w) => w.userId === opB.id)).toMatchObject({ atRisk: 0, openTickets: 0 });
+    gonzaloTicket = ticket.id;
+  });
+
+  it('keeps the at-risk column for WORKLOAD_AT_RISK_SECONDS: served as counted, then recounted behind, then before answering; a reassignment counts again at once', async () => {
+    const db = ctx.db;
+    const k = await ticketKeys(db);
+    const opB = (await db.selectFrom('tickets').select('user_create_id').where('id', '=', gonzaloTicket).executeTakeFirstOrThrow()).user_create_id!;
+    const setOpen = (open: boolean) => db.updateTable('tickets').set({ status_ticket_id: open ? k.open : k.closed, closing_date: open ? null : new Date() }).where('id', '=', gonzaloTicket).execute();
+    // Through the API of a server that keeps the column (the tests' own server counts at every request).
+    const kept = await buildApp({ ...ctx.config, WORKLOAD_AT_RISK_SECONDS: 60 }, db);
+    try {
+      const admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
+      const read = async () => {
+        const body = (await kept.inject({ method: 'GET', url: '/api/v2/agenda/workload', headers: { authorization: `Bearer ${admin}` } })).json() as Json;
+        const at = (id: number) => body._data.collections.find((c: Json) => c.properties.userId === id)?.properties.atRisk ?? 0;
+        return { countedAt: body._data.atRiskCountedAt as string, opA: at(opA.id), opB: at(opB) };
+      };
+      const first = await read();
+      expect(first.opA).toBe(1);
+      await setOpen(false);
+      // Gonzalo's case closed meanwhile: served as counted, with the time it was counted.
+      expect(await read()).toEqual(first);
+      // A reassignment (back to opB, reopened) counts again before the next answer.
+      await setOpen(true);
+      const moved = await kept.inject({ method: 'POST', url: '/api/v2/agenda/reassign', payload: { to_user_id: opB, ticket_ids: [gonzaloTicket], reminder_ids: [] }, headers: { authorization: `Bearer ${admin}` } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      const after = await read();
+      expect(after).toMatchObject({ opA: 0, opB: 1 });
+      expect(Date.parse(after.countedAt)).toBeGreaterThanOrEqual(Date.parse(first.countedAt));
+    } finally {
+      await kept.close();
+    }
+
+    // The ages, on a clock of the test's own, with the real count.
+    let now = 0;
+    const repo = new AgendaRepository(db, new FollowUpRepository(db, new StudentFiguresRepository(db)));
+    const tally = new AtRiskTally(() => repo.atRiskByOperator(), 60, undefined, () => now);
+    expect((await tally.read()).counts.get(opB)).toBe(1);
+    await setOpen(false);
+    now = 59_000;
+    expect(await tally.read()).toMatchObject({ at: 0 });
+    // Older than a minute: still served as counted, while a recount runs behind it.
+    now = 61_000;
+    const stale = await tally.read();
+    expect(stale.at).toBe(0);
+    expect(stale.counts.get(opB)).toBe(1);
+    await vi.waitFor(async () => expect((await tally.read()).at).toBe(61_000), { timeout: 10_000 });
+    expect((await tally.read()).counts.get(opB) ?? 0).toBe(0);
+    // Ten minutes unread: the request waits for a new count.
+    await setOpen(true);
+    now = 61_000 + 601_000;
+    const waited = await tally.read();
+    expect(waited.at).toBe(now);
+    expect(waited.counts.get(opB)).toBe(1);
+    // Forgotten: counted again at once, even within the minute.
+    await setOpen(false);
+    tally.forget();
+    expect((await tally.read()).counts.get(opB) ?? 0).toBe(0);
+    await setOpen(true);
   });
 });

@@ -148,7 +148,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
   }
 
   /** Every active course with an assigned ticket, with its settings (the workload table). */
-  async assignedCourses(): Promise<AgendaCourse[]> {
+  private async assignedCourses(): Promise<AgendaCourse[]> {
     const { rows } = await sql<AgendaCourse>`
       select c.id as "courseId", coalesce(s.contact_days, ${AGENDA_DEFAULTS.contactDays}) as "contactDays",
         coalesce(s.inactive_days, ${AGENDA_DEFAULTS.inactiveDays}) as "inactiveDays", coalesce(s.progress_percent, ${AGENDA_DEFAULTS.progressPercent}) as "progressPercent",
@@ -275,9 +275,11 @@ export class AgendaRepository extends AgendaSettingsRepository {
   /**
    * Per operator, the at-risk students without contact (of these courses) who have an open ticket
    * assigned to them: each student counts for the operators with a case open on them, not for
-   * everyone in the course, and moves with the ticket when it is reassigned.
+   * everyone in the course, and moves with the ticket when it is reassigned. Every active course
+   * with an assigned ticket is judged (the workload table; kept a while by AtRiskTally).
    */
-  async atRiskByOperator(courses: AgendaCourse[], now = new Date()): Promise<Array<{ userId: number; n: number }>> {
+  async atRiskByOperator(now = new Date()): Promise<Array<{ userId: number; n: number }>> {
+    const courses = await this.assignedCourses();
     if (!courses.length) return [];
     const { cfg, matches } = await this.atRiskParts(courses, now);
     // Each (student, operator) pair once, then counted per operator: each student's open tickets

@@ -38,8 +38,8 @@ export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   });
 
   app.get('/agenda/workload', { config: admin, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const rows = await agenda.workload(request.query.days);
-    return ok(collection(request, path(request), 'agendaWorkload', rows.map((w) => resource(request, `/api/v2/agenda/workload`, w))));
+    const { rows, atRiskCountedAt } = await agenda.workload(request.query.days);
+    return ok({ ...collection(request, path(request), 'agendaWorkload', rows.map((w) => resource(request, `/api/v2/agenda/workload`, w))), atRiskCountedAt });
   });
 
   app.post('/agenda/reassign', { config: admin, schema: { tags, body: agendaReassignSchema } }, async (request) => {

@@ -15,6 +15,7 @@ import { forbidden, invalid, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { ReminderService } from '../reminders/service.js';
 import type { TicketService } from '../tickets/service.js';
+import type { AtRiskTally } from './at-risk-tally.js';
 import type { AgendaRepository, AtRiskRow } from './repository.js';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
@@ -51,6 +52,7 @@ export class AgendaService {
     private readonly reminders: ReminderService,
     private readonly tickets: TicketService,
     private readonly audit: AuditRepository,
+    private readonly atRiskTally: AtRiskTally,
   ) {}
 
   /** Whose agenda: the caller's, or (administrators) the operator asked for. */
@@ -102,28 +104,26 @@ export class AgendaService {
 
   /**
    * Per operator: due and overdue reminders, open tickets, stale open tickets, and the at-risk
-   * students without contact who have an open ticket of theirs. Operators always; an administrator only
-   * with work of their own (open tickets or pending reminders).
+   * students without contact who have an open ticket of theirs (counted at `atRiskCountedAt`, kept
+   * a while: AtRiskTally). Operators always; an administrator only with work of their own (open
+   * tickets or pending reminders).
    */
-  async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<Array<AgendaWorkload & { staleTickets: number }>> {
-    const [load, stale, byOperator] = await Promise.all([
-      this.repo.reminderLoad(),
-      this.repo.staleCounts(days),
-      this.repo.assignedCourses().then((courses) => this.repo.atRiskByOperator(courses)),
-    ]);
-    const atRisk = new Map(byOperator.map((c) => [c.userId, c.n]));
+  async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<{ rows: Array<AgendaWorkload & { staleTickets: number }>; atRiskCountedAt: string }> {
+    const [load, stale, atRisk] = await Promise.all([this.repo.reminderLoad(), this.repo.staleCounts(days), this.atRiskTally.read()]);
     const open = new Map(stale.map((s) => [s.userId, s]));
-    return load
-      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.get(u.userId) ?? 0 }))
+    const rows = load
+      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.counts.get(u.userId) ?? 0 }))
       .filter((u) => u.role === 'operator' || u.openTickets > 0 || u.due + u.overdue > 0)
       .map(({ role: _, ...u }) => u);
+    return { rows, atRiskCountedAt: new Date(atRisk.at).toISOString() };
   }
 
   /**
    * Moves reminders and tickets to another operator (a ticket's pending reminders go with it). A
    * reminder goes only where the single reminder routes would put it (ReminderService.assertOwner):
    * otherwise the whole request is a 422 with the same reason, and nothing is written. A ticket
-   * reassigned in the same request counts as the operator's.
+   * reassigned in the same request counts as the operator's. The workload table's at-risk column
+   * is counted again at its next read.
    */
   async reassign(body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] }, actor: AuthUser, ip: string) {
     const to = (await this.repo.reminderLoad()).find((u) => u.userId === body.to_user_id);
@@ -139,6 +139,8 @@ export class AgendaService {
       const r = await this.tickets.bulk({ ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id }, actor);
       tickets = r.updated.length;
       refused = r.refused.length;
+      // The at-risk students move with their tickets: the workload table counts them again.
+      if (tickets) this.atRiskTally.forget();
       moved = await this.repo.moveReminders(body.to_user_id, [], r.updated);
       // A ticket whose reassignment was refused (reported) stays as it was: its reminders move only if it is already the operator's to touch.
       const kept = new Set(r.refused.map((x) => x.id));
@@ -161,6 +163,7 @@ export class AgendaService {
   async saveCourseSettings(courseId: number, body: AgendaCourseSettings, actor: AuthUser, ip: string) {
     await this.courseSettings(courseId);
     await this.repo.saveCourseSettings(courseId, body);
+    this.atRiskTally.forget();
     await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_course_settings', entityId: String(courseId), changes: body, ip });
     return this.courseSettings(courseId);
   }

@@ -1,8 +1,8 @@
-import { type AgendaWorkload } from '@sigaf/contract';
+import { chileParts, type AgendaWorkload } from '@sigaf/contract';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import UndoIcon from '@mui/icons-material/Undo';
-import { Alert, Button, Chip, MenuItem, Stack, TextField } from '@mui/material';
+import { Alert, Button, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -93,9 +93,9 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
       <TableState error={q.isError} empty={false} emptyText="" />
       <ServerDataGrid<AgendaWorkload>
         label={t('agenda.sections.workload')}
-        rows={q.data ?? []}
+        rows={q.data?.rows ?? []}
         getRowId={(r) => r.userId}
-        total={q.data?.length ?? 0}
+        total={q.data?.rows.length ?? 0}
         loading={q.isPending}
         columns={columns}
         {...fit}
@@ -104,6 +104,11 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
         initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
         disableRowSelectionOnClick
       />
+      {q.data && (
+        <Typography variant="caption" color="text.secondary" data-testid="workload-counted-at">
+          {t('agenda.atRiskCountedAt', { time: chileParts(q.data.atRiskCountedAt).time })}
+        </Typography>
+      )}
       {from && (
         <Alert
           severity="info"

@@ -141,7 +141,10 @@ export function useWorkload(enabled: boolean) {
   return useQuery({
     queryKey: ['agenda', 'workload'],
     enabled,
-    queryFn: async () => props(await getData<Collection<AgendaWorkload>>('/api/v2/agenda/workload')),
+    queryFn: async () => {
+      const c = await getData<Collection<AgendaWorkload> & { atRiskCountedAt: string }>('/api/v2/agenda/workload');
+      return { rows: props(c), atRiskCountedAt: c.atRiskCountedAt };
+    },
   });
 }
 

@@ -1,0 +1,67 @@
+import type { ClockLogger } from '../../jobs/clock.js';
+
+/** A count of at-risk students per operator (user id → students), and when it began. */
+export interface AtRiskCount {
+  at: number;
+  counts: Map<number, number>;
+}
+
+/**
+ * The workload table's at-risk column, counted for every administrator at once and kept for
+ * `seconds` (WORKLOAD_AT_RISK_SECONDS). The count (AgendaRepository.atRiskByOperator) judges every
+ * student of every course and looks each at-risk one up among the open tickets, after recomputing
+ * the follow-up figures of any course a change has marked: 20 ms of database alone at 1 M tickets,
+ * 30–45 ms beside a staffed day's other requests, and up to 300 ms when a course had to be
+ * recomputed first (docs/development/performance.md#the-workload-table).
+ *
+ * Within `seconds` of its start a count is served as it is; after that it is still served while one
+ * recount runs behind it; once it is ten times as old (nobody looked for a while), or after a
+ * reassignment (`forget`), the request waits for a new count. With `seconds` 0 every request counts.
+ */
+export class AtRiskTally {
+  private kept: AtRiskCount | null = null;
+  /** The count running now, and the generation it belongs to (`forget` starts a new one). */
+  private counting: { generation: number; promise: Promise<AtRiskCount> } | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly count: () => Promise<Array<{ userId: number; n: number }>>,
+    private readonly seconds: number,
+    private readonly log?: ClockLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async read(): Promise<AtRiskCount> {
+    const ms = this.seconds * 1000;
+    const age = this.kept ? this.now() - this.kept.at : Infinity;
+    if (this.kept && this.seconds > 0 && age <= ms) return this.kept;
+    if (this.kept && this.seconds > 0 && age <= 10 * ms) {
+      this.recount().catch((err) => this.log?.error({ err }, 'the workload table could not count at-risk students'));
+      return this.kept;
+    }
+    return this.recount();
+  }
+
+  /** Drops the kept count (a reassignment moved students between operators): the next read counts again. */
+  forget(): void {
+    this.generation += 1;
+    this.kept = null;
+  }
+
+  /** One count at a time per generation; a count begun before `forget` is not kept. */
+  private recount(): Promise<AtRiskCount> {
+    const generation = this.generation;
+    if (this.counting?.generation === generation) return this.counting.promise;
+    const promise = (async () => {
+      const at = this.now();
+      const counts = new Map((await this.count()).map((c) => [c.userId, c.n]));
+      const result = { at, counts };
+      if (generation === this.generation) this.kept = result;
+      return result;
+    })().finally(() => {
+      if (this.counting?.promise === promise) this.counting = null;
+    });
+    this.counting = { generation, promise };
+    return promise;
+  }
+}
