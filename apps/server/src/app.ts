@@ -111,7 +111,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : new LocalBuilder(services);
   app.decorate('config', config);
   app.decorate('services', services);
+  // A write answered: the courses it marked are recomputed now rather than by their next reader.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) services.figuresKeeper.poke();
+  });
   app.addHook('onClose', async () => {
+    await services.figuresKeeper.settle();
     await services.answers.builder?.close();
     await services.mail.close();
   });

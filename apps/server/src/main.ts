@@ -33,7 +33,7 @@ async function main() {
     }
   }
   const app = await buildApp(config, handle.db);
-  const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, workerOptions(config, app.log));
+  const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, { ...workerOptions(config, app.log), afterJob: () => app.services.figuresKeeper.poke() });
   // The demo (and the Moodle simulator it runs) is loaded only when asked for: a production start never imports it.
   const demoModule = demoRequested(config) ? await loadDemo() : null;
   const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;

@@ -49,6 +49,7 @@ import { ReminderService } from './modules/reminders/service.js';
 import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
 import { AtRiskTally } from './modules/agenda/at-risk-tally.js';
+import { FiguresKeeper } from './modules/dashboard/figures-keeper.js';
 import type { ClockLogger } from './jobs/clock.js';
 import { AnswerCache } from './modules/answers/cache.js';
 import { AnswerVersionRepository } from './modules/answers/repository.js';
@@ -125,6 +126,7 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, ticketAccess, config.LOCK_TTL_MINUTES),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
     dashboard: new DashboardService(repos.dashboard, repos.studentFigures, followUp),
+    figuresKeeper: new FiguresKeeper(repos.studentFigures, log),
     followUp,
     jobs,
     mail,

@@ -1,7 +1,7 @@
 import { computeDv, FOLLOW_UP_MSG, formatRut, MSG, STUDENT_STATES } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -269,6 +269,24 @@ describe('follow-up student table', () => {
       { id: room.Alfa, description: 'Aula Alfa', students: 2 },
       { id: room.Beta, description: 'Aula Beta', students: 2 },
     ]);
+  });
+
+  it('a write that marks a course is followed by its recomputation at once, before any reader asks', async () => {
+    const db = ctx.db;
+    await get(`/api/v2/follow-up/courses/${C}/students`);
+    const person = (await db.selectFrom('course_registered_users').select('registered_user_id').where('id', '=', enr.S1!).executeTakeFirstOrThrow()).registered_user_id;
+    const before = (await db.selectFrom('registered_users').select('name').where('id', '=', person).executeTakeFirstOrThrow()).name;
+    const marked = async () => (await db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', C).executeTakeFirstOrThrow()).dirty;
+    const shown = async () => (await db.selectFrom('course_follow_up_rows').select('name').where('enrolment_id', '=', enr.S1!).executeTakeFirstOrThrow()).name;
+    try {
+      const res = await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${person}/view-update`, token: admin, payload: { name: `${before} Editado` } });
+      expect(res.statusCode, res.body).toBe(200);
+      // Nobody has read the course since: the server recomputed it after answering the edit.
+      await vi.waitFor(async () => expect(await marked()).toBe(false), { timeout: 10_000 });
+      expect(await shown()).toBe(`${before} Editado`);
+    } finally {
+      await ctx.request({ method: 'PUT', url: `/api/v2/registered-users/${person}/view-update`, token: admin, payload: { name: before } });
+    }
   });
 });
 

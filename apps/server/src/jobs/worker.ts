@@ -95,6 +95,8 @@ export interface WorkerOptions {
   /** A running job whose lock is older than this (no heartbeat) is taken for abandoned. */
   staleMs: number;
   logger?: Logger;
+  /** Called after each job that ended well (the server recomputes the figures its writes marked). */
+  afterJob?: () => void;
 }
 
 /** The worker settings of the configuration (JOBS_*). */
@@ -294,6 +296,7 @@ export class JobWorker {
         if (!(await this.queue.complete(job.id, this.id, result ?? null))) {
           this.logger.warn({ job: job.id, worker: this.id }, 'job finished after losing its lock');
         }
+        this.opts.afterJob?.();
       } catch (err) {
         const message = errorText(err);
         const permanent = err instanceof PermanentJobError;

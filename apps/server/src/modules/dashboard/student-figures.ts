@@ -220,6 +220,13 @@ export class StudentFiguresRepository {
     });
   }
 
+  /** The active courses a change has marked since their figures were last computed. */
+  async markedCourses(): Promise<number[]> {
+    const { rows } = await sql<{ id: number }>`
+      select s.course_id as id from course_stats_state s join courses c on c.id = s.course_id and c.status = 1 where s.dirty order by 1`.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
   /** fresh() for each of these courses that a change has marked (one query finds them). */
   async freshAll(courseIds: number[]): Promise<void> {
     if (!courseIds.length) return;
