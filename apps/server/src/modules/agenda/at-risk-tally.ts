@@ -36,10 +36,20 @@ export class AtRiskTally {
     const age = this.kept ? this.now() - this.kept.at : Infinity;
     if (this.kept && this.seconds > 0 && age <= ms) return this.kept;
     if (this.kept && this.seconds > 0 && age <= 10 * ms) {
-      this.recount().catch((err) => this.log?.error({ err }, 'the workload table could not count at-risk students'));
+      this.behind();
       return this.kept;
     }
     return this.recount();
+  }
+
+  /** Counts now, in the background (the server's start: the first administrator does not wait). */
+  warm(): void {
+    if (this.seconds > 0) this.behind();
+  }
+
+  /** A count that nobody waits for: a failure is logged, and the next read tries again. */
+  private behind(): void {
+    this.recount().catch((err) => this.log?.error({ err }, 'the workload table could not count at-risk students'));
   }
 
   /** Drops the kept count (a reassignment moved students between operators): the next read counts again. */

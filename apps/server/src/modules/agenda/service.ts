@@ -118,6 +118,11 @@ export class AgendaService {
     return { rows, atRiskCountedAt: new Date(atRisk.at).toISOString() };
   }
 
+  /** The workload table's first count, started with the server. */
+  warmWorkload(): void {
+    this.atRiskTally.warm();
+  }
+
   /**
    * Moves reminders and tickets to another operator (a ticket's pending reminders go with it). A
    * reminder goes only where the single reminder routes would put it (ReminderService.assertOwner):
