@@ -37,8 +37,8 @@ export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     return ok(collection(request, path(request), 'agendaTickets', rows.map((t) => resource(request, `/api/v2/tickets/${t.id}`, t)), meta));
   });
 
-  app.get('/agenda/workload', { config: admin, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const { rows, atRiskCountedAt } = await agenda.workload(request.query.days);
+  app.get('/agenda/workload', { config: admin, schema: { tags } }, async (request) => {
+    const { rows, atRiskCountedAt } = await agenda.workload();
     return ok({ ...collection(request, path(request), 'agendaWorkload', rows.map((w) => resource(request, `/api/v2/agenda/workload`, w))), atRiskCountedAt });
   });
 

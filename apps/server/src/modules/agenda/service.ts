@@ -103,16 +103,16 @@ export class AgendaService {
   }
 
   /**
-   * Per operator: due and overdue reminders, open tickets, stale open tickets, and the at-risk
+   * Per operator: due and overdue reminders, open tickets, and the at-risk
    * students without contact who have an open ticket of theirs (counted at `atRiskCountedAt`, kept
    * a while: AtRiskTally). Operators always; an administrator only with work of their own (open
    * tickets or pending reminders).
    */
-  async workload(days = AGENDA_STALE_TICKET_DAYS): Promise<{ rows: Array<AgendaWorkload & { staleTickets: number }>; atRiskCountedAt: string }> {
-    const [load, stale, atRisk] = await Promise.all([this.repo.reminderLoad(), this.repo.staleCounts(days), this.atRiskTally.read()]);
-    const open = new Map(stale.map((s) => [s.userId, s]));
+  async workload(): Promise<{ rows: AgendaWorkload[]; atRiskCountedAt: string }> {
+    const [load, openCounts, atRisk] = await Promise.all([this.repo.reminderLoad(), this.repo.openCounts(), this.atRiskTally.read()]);
+    const open = new Map(openCounts.map((s) => [s.userId, s.open]));
     const rows = load
-      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId)?.open ?? 0, staleTickets: open.get(u.userId)?.n ?? 0, atRisk: atRisk.counts.get(u.userId) ?? 0 }))
+      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId) ?? 0, atRisk: atRisk.counts.get(u.userId) ?? 0 }))
       .filter((u) => u.role === 'operator' || u.openTickets > 0 || u.due + u.overdue > 0)
       .map(({ role: _, ...u }) => u);
     return { rows, atRiskCountedAt: new Date(atRisk.at).toISOString() };
