@@ -34,11 +34,20 @@ afterAll(async () => {
 });
 
 /** Every application table's rows, as one checksum per table (order-independent); the answer versions are the server's state, not copied. */
+/**
+ * Whether each course's figures are marked for recomputation, and when they were last computed, is
+ * the server's own bookkeeping, not data: a restore marks every course (sigaf_rebuild_stats), and
+ * the server recomputes marked courses after a write (FiguresKeeper), whenever that lands. Only the
+ * courses are compared.
+ */
+const FIGURES_STATE = 'course_stats_state';
+
 async function snapshot(db: Database): Promise<Record<string, string>> {
   const tables = (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' and tablename not like 'kysely_%' and tablename <> 'answer_versions' order by 1`.execute(db)).rows;
   const out: Record<string, string> = {};
   for (const { name } of tables) {
-    const r = await sql<{ sum: string; n: number }>`select md5(coalesce(string_agg(j, ',' order by j), '')) as sum, count(*)::int as n from (select row_to_json(t)::text as j from ${sql.id(name)} t) x`.execute(db);
+    const rows = name === FIGURES_STATE ? sql`select course_id from ${sql.id(name)}` : sql`select * from ${sql.id(name)}`;
+    const r = await sql<{ sum: string; n: number }>`select md5(coalesce(string_agg(j, ',' order by j), '')) as sum, count(*)::int as n from (select row_to_json(t)::text as j from (${rows}) t) x`.execute(db);
     out[name] = `${r.rows[0]!.n}:${r.rows[0]!.sum}`;
   }
   return out;
@@ -141,7 +150,17 @@ describe('backup and restore', () => {
       const copy = path.join(dir, 'copy.json.gz');
       const backed = await run('npm', ['run', '--silent', 'backup', '--', copy], { cwd: ROOT, env, timeout: 120_000 });
       expect(backed.stdout).toContain(`escrito en ${copy}`);
-      const body = (f: string) => zlib.gunzipSync(fs.readFileSync(f)).toString().split('\n').slice(1).join('\n');
+      const body = (f: string) =>
+        zlib
+          .gunzipSync(fs.readFileSync(f))
+          .toString()
+          .split('\n')
+          .slice(1)
+          .map((line) => {
+            const chunk = line && (JSON.parse(line) as { table: string; rows: Array<{ course_id: number }> });
+            return chunk && chunk.table === FIGURES_STATE ? JSON.stringify({ ...chunk, rows: chunk.rows.map((r) => r.course_id) }) : line;
+          })
+          .join('\n');
       expect(body(copy)).toBe(body(source));
       const a = await readBackupHeader(source);
       const b = await readBackupHeader(copy);

@@ -14,9 +14,10 @@ export interface AtRiskCount {
  * 30–45 ms beside a staffed day's other requests, and up to 300 ms when a course had to be
  * recomputed first (docs/development/performance.md#the-workload-table).
  *
- * Within `seconds` of its start a count is served as it is; after that it is still served while one
- * recount runs behind it; once it is ten times as old (nobody looked for a while), or after a
- * reassignment (`forget`), the request waits for a new count. With `seconds` 0 every request counts.
+ * The first count starts with the server (`warm`). Within `seconds` of its start a count is served
+ * as it is; after that it is still served while one recount runs behind it; once it is ten times as
+ * old (nobody looked for a while), or after a reassignment or a change of a course's thresholds
+ * (`forget`), the request waits for a new count. With `seconds` 0 every request counts.
  */
 export class AtRiskTally {
   private kept: AtRiskCount | null = null;
