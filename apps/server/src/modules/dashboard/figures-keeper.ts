@@ -38,7 +38,8 @@ export class FiguresKeeper {
   private async run(): Promise<void> {
     do {
       this.again = false;
-      await this.figures.freshAll(await this.figures.markedCourses());
+      // fresh() looks at each course's mark again under its lock: a reader may have been first.
+      for (const courseId of await this.figures.markedCourses()) await this.figures.fresh(courseId);
     } while (this.again);
   }
 }
