@@ -63,6 +63,25 @@ export interface DayRow {
 }
 
 
+/**
+ * Hours to move the open tickets' creation back so that the run falls in the hours they were opened
+ * in. An open ticket's age changes once a day at its creation's time of day, and the generator opens
+ * tickets 09:00–19:00 in Chile: a run at night there would see none change. Between 10:00 and 18:00
+ * none is needed; otherwise the middle of those hours (14:00) is brought to the run's hour.
+ */
+export function workingHoursShift(now: Date): number {
+  const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Santiago', hour: '2-digit', hourCycle: 'h23' }).format(now));
+  return hour >= 10 && hour < 18 ? 0 : (((14 - hour) % 24) + 24) % 24;
+}
+
+/** Moves the creation of the given tickets by `hours` (no trigger runs: the data set's figures are not about the hour). */
+async function moveCreation(db: Database, ids: number[], hours: number) {
+  await db.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await sql`update tickets set created_at = created_at + make_interval(hours => ${hours}) where id = any(${ids}::int[])`.execute(trx);
+  });
+}
+
 /** The route pattern of a URL: numbers and id lists as parameters, no query. */
 export function routeOf(method: string, url: string): string {
   const p = url.split('?')[0]!.split('/').map((s) => (/^\d+$/.test(s) ? ':id' : /^\d{4}-\d\d-\d\d$/.test(s) ? ':day' : /^(\[|%5B)/i.test(s) ? ':ids' : s));
@@ -240,11 +259,20 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     let cpu0 = 0;
     let cpu1 = 0;
     let requests = 0;
+    const ran = { from: new Date(), to: new Date() };
+    let ageChanges = 0;
+    const shift = workingHoursShift(new Date());
+    let moved: number[] = [];
     let db0: number | null = null;
     let db1: number | null = null;
     let machine0 = 0;
     let machine1 = 0;
     try {
+      if (shift) {
+        moved = (await sql<{ id: number }>`select id from tickets where closing_date is null`.execute(h.db)).rows.map((r) => r.id);
+        await moveCreation(h.db, moved, -shift);
+        console.log(`bench: the ${moved.length} open tickets' creation moved ${shift} h back for the run (their ages change in working hours)`);
+      }
       console.log(`bench: day on ${ds.database}: ${OPERATORS} operators, ${ADMINS} administrators, ${TUTORS} tutors for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`);
       let on = true;
       const running = () => on;
@@ -257,6 +285,7 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       db0 = await databaseCpuSeconds(h.db);
       machine0 = machineCpuSeconds();
       const started = performance.now();
+      ran.from = new Date();
       w.moodle.at = started + (seconds * 1000) / 2;
       const timer = setTimeout(() => (on = false), seconds * 1000);
       await Promise.all(
@@ -267,7 +296,11 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
         }),
       );
       clearTimeout(timer);
+      ran.to = new Date();
       requests = rec.requests;
+      // How often the clock alone changed the largest course's every-ticket answer: the open tickets whose age (in whole days) changed during the run.
+      const changed = await sql<{ n: number }>`select count(*)::int as n from tickets where course_id = ${w.largest} and closing_date is null and created_at < ${ran.from} and floor(extract(epoch from (${ran.to}::timestamptz - created_at)) / 86400) > floor(extract(epoch from (${ran.from}::timestamptz - created_at)) / 86400)`.execute(h.db);
+      ageChanges = changed.rows[0]!.n;
       cpu1 = cpuSeconds(app.child.pid!);
       db1 = await databaseCpuSeconds(h.db);
       machine1 = machineCpuSeconds();
@@ -277,7 +310,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       await app.stop();
       await sim.close();
       await h.db.updateTable('platforms').set({ url: platform.url, token_encrypted: platform.token_encrypted }).where('id', '=', platform.id).execute();
-      // Put the data set back as it was: what the clients wrote, the assignments.
+      // Put the data set back as it was: the open tickets' creation, what the clients wrote, the assignments.
+      if (moved.length) await moveCreation(h.db, moved, shift);
       await sql`delete from reminders where id > ${before.reminders}`.execute(h.db);
       await sql`delete from ticket_details where id > ${before.details}`.execute(h.db);
       await sql`delete from ticket_history where id > ${before.history}`.execute(h.db);
@@ -336,6 +370,7 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     for (const r of rows) console.log(`| ${r.name} | ${r.count} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.firstCount} | ${f(r.firstP50)} | ${f(r.firstP95)} | ${f(r.firstP99)} | ${r.errors} |`);
     console.log(`\nday: ${requests} requests in ${seconds} s (${(requests / seconds).toFixed(1)}/s); server CPU ${(cpu1 - cpu0).toFixed(1)} s, ${cpuMsPerRequest.toFixed(2)} ms per request; load average ${load1.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`);
     console.log(`day: database CPU ${dbCpuMsPerRequest === null ? 'not readable' : `${dbCpuMsPerRequest.toFixed(2)} ms per request`}; the whole machine (clients included) ${machineCpuMsPerRequest.toFixed(2)} ms per request`);
+    console.log(`day: ran ${ran.from.toISOString()} – ${ran.to.toISOString()}${shift ? ` (open tickets' creation moved ${shift} h back)` : ''}; ${ageChanges} open tickets of the largest course changed age during it`);
     for (const [name, h] of Object.entries(hits)) console.log(`day: ${name}: kept answers served ${h.hits} of ${h.of} (${((100 * h.hits) / h.of).toFixed(0)} %, from timing)`);
 
     const file = writeRaw(opts.quick ? 'day-quick' : 'day', load1, {
@@ -353,6 +388,9 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       machineCpuSeconds: machine1 - machine0,
       machineCpuMsPerRequest,
       keptAnswers: hits,
+      ran: { from: ran.from.toISOString(), to: ran.to.toISOString() },
+      openTicketsCreationMovedHours: shift,
+      openTicketAgesChangedInLargestCourse: ageChanges,
       rows,
       errors: rec.errors.slice(0, 50),
     });

@@ -1,5 +1,4 @@
 import type { Asker } from '../../http/envelope.js';
-import type { KeptText } from './kept-text.js';
 
 /** What a build returns: the answer, and when it stops being true by the clock alone. */
 export interface Built {
@@ -19,8 +18,12 @@ export interface BuildJob {
   request: BuildRequest;
 }
 
-/** An answer built and written as kept text, with when it stops being true by the clock alone. */
-export type BuiltText = KeptText & { validUntil: number };
+/** An answer built and written as UTF-8 JSON text, with when it stops being true by the clock alone. */
+export interface BuiltText {
+  /** A buffer of its own (not a slice of a larger one), so that it can be handed from one thread to another. */
+  body: Uint8Array;
+  validUntil: number;
+}
 
 /** Runs the builds of kept answers: on the server's thread or on a thread of their own (builders.ts). */
 export interface Builder {

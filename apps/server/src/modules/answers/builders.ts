@@ -4,14 +4,13 @@ import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
 import type { Builder, BuildJob, BuiltText } from './build.js';
 import { BUILDS, type Build, type BuildName } from './builds.js';
-import { keptText } from './kept-text.js';
 
-/** Runs a named build and writes its answer as kept text: where it runs is the builder's choice. */
+/** Runs a named build and writes its answer as JSON text: where it runs is the builder's choice. */
 export async function runBuild(services: Services, job: BuildJob): Promise<BuiltText> {
   const build: Build | undefined = BUILDS[job.name as BuildName];
   if (!build) throw new Error(`Unknown kept answer: ${job.name}`);
   const { value, validUntil } = await build(services, job.request);
-  return { ...keptText(value), validUntil: validUntil ?? Infinity };
+  return { body: new TextEncoder().encode(JSON.stringify(value) ?? 'null'), validUntil: validUntil ?? Infinity };
 }
 
 /** Builds on the server's own thread, where the embedded database (PGlite) runs its queries too. */

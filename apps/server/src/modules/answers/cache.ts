@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
 import type { Builder, BuildJob } from './build.js';
-import { keptChangesAt, renderKept, type KeptText } from './kept-text.js';
 import type { AnswerVersionRepository } from './repository.js';
 
 /**
@@ -18,28 +17,22 @@ import type { AnswerVersionRepository } from './repository.js';
  * JSON text under the course's answer version (migration 0024: statement triggers give a course a
  * new version in the transaction of every write to a table its answers read), read before the
  * data: a kept answer is served only while the version is the one it was read at, so it is never
- * staler than the last committed change. Values that change with the clock (a ticket's age) are
- * `live` (live.ts): written at serve time, and a compressed copy holds until the first of them
- * changes. One build per key and version at a time; the kept answers are bounded in bytes
- * (ANSWER_CACHE_MB), the least recently served going first.
+ * staler than the last committed change; nor past the time its build says the clock makes it
+ * untrue (an open ticket's age, an edit lock's expiry). One build per key and version at a time;
+ * the kept answers are bounded in bytes (ANSWER_CACHE_MB), the least recently served going first.
  */
 
 interface Entry {
   version: string;
-  /** The answer's text without its live values, and where they go. */
-  text: KeptText;
+  /** The answer's UTF-8 JSON text. */
+  body: Buffer;
+  /** The memory it holds: its text and its compressed copies. */
   bytes: number;
-  /** The same text compressed, each encoding made on its first asking; with live values, as written until the first of them changes. */
-  encoded: Partial<Record<Encoding, { body: Promise<Buffer>; until: number }>>;
-  /** Time (ms) after which the answer must be read again (e.g. an edit lock it shows expires). */
+  /** The same text compressed, each encoding made on its first asking. */
+  encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** Time (ms) after which the answer must be read again (an open ticket's age or an edit lock it shows changes). */
   validUntil: number;
 }
-
-/**
- * The memory a kept text holds: its bytes, and per live value its offset (a number in an array:
- * 8 bytes) and its description (an array of a kind and a number: about 40 bytes with its slot).
- */
-const keptBytes = (text: KeptText) => text.body.byteLength + text.lives.length * 48;
 
 export type Encoding = 'gzip';
 const gzip = promisify(zlib.gzip);
@@ -91,7 +84,10 @@ export class AnswerCache {
     let pending = this.building.get(flight);
     if (!pending) {
       if (!this.builder) throw new Error('No builder for kept answers');
-      pending = this.builder.build(job).then(({ validUntil, ...text }) => this.keep(key, { version, text, bytes: keptBytes(text), encoded: {}, validUntil }));
+      pending = this.builder.build(job).then(({ body, validUntil }) => {
+        const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        return this.keep(key, { version, body: text, bytes: text.length, encoded: {}, validUntil });
+      });
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
@@ -105,28 +101,24 @@ export class AnswerCache {
    * and the server's socket carry is then a twentieth to a thirtieth of it).
    */
   private async serve(key: string, entry: Entry, encoding: Encoding | null): Promise<Served> {
-    if (!encoding) return { body: await renderKept(entry.text), encoding: null };
-    const now = new Date();
+    if (!encoding) return { body: entry.body, encoding: null };
     let encoded = entry.encoded[encoding];
-    if (!encoded || encoded.until <= now.getTime()) {
-      const previous = encoded;
-      const until = keptChangesAt(entry.text, now);
-      encoded = entry.encoded[encoding] = { body: renderKept(entry.text, now).then(compress), until };
-      encoded.body.then(
-        async (z) => {
-          const replaced = previous ? (await previous.body.catch(() => null))?.length ?? 0 : 0;
+    if (!encoded) {
+      const made = (encoded = entry.encoded[encoding] = compress(entry.body));
+      made.then(
+        (z) => {
           if (this.entries.get(key) !== entry) return;
-          entry.bytes += z.length - replaced;
-          this.bytes += z.length - replaced;
+          entry.bytes += z.length;
+          this.bytes += z.length;
           this.evict();
         },
         () => {
           // A failed compression is not kept: the next asking tries again.
-          if (entry.encoded[encoding] === encoded) delete entry.encoded[encoding];
+          if (entry.encoded[encoding] === made) delete entry.encoded[encoding];
         },
       );
     }
-    return { body: await encoded.body, encoding };
+    return { body: await encoded, encoding };
   }
 
   private keep(key: string, entry: Entry): Entry {

@@ -1,4 +1,4 @@
-import type { TicketListQuery } from '@sigaf/contract';
+import { ticketAgeChangesAt, type TicketListQuery } from '@sigaf/contract';
 import { requireAuth } from '../../http/auth.js';
 import { collection, ok, type Asker } from '../../http/envelope.js';
 import type { Built } from '../answers/build.js';
@@ -40,9 +40,18 @@ export async function listTickets(services: Needs, request: Asker, kind: TicketL
   return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
 }
 
-/** A whole list to keep (answers/cache.ts): true until a row it shows changes, or an edit lock it shows expires. */
+/**
+ * A whole list to keep (answers/cache.ts): true until a row it shows changes, an edit lock it shows
+ * expires, or the age of an open ticket in it changes (read from the clock before the rows, so that
+ * an age that changes while they are presented ends the kept answer at once).
+ */
 export async function keptTickets(...args: Parameters<typeof listTickets>): Promise<Built> {
+  const now = new Date();
   const { rows, value } = await listTickets(...args);
-  const locks = rows.flatMap((t) => (t.lock_expires_at ? [new Date(t.lock_expires_at).getTime()] : []));
-  return { value, validUntil: Math.min(Infinity, ...locks) };
+  let validUntil = Infinity;
+  for (const t of rows) {
+    if (t.lock_expires_at) validUntil = Math.min(validUntil, new Date(t.lock_expires_at).getTime());
+    if (!t.closing_date) validUntil = Math.min(validUntil, ticketAgeChangesAt(t.created_at, now));
+  }
+  return { value, validUntil };
 }

@@ -14,7 +14,6 @@ import {
 } from '@sigaf/contract';
 import { relationship, resource, type Asker } from '../../http/envelope.js';
 import { lastAccessText, rawCardResults, rawClassroom } from '../students/raw.js';
-import { live } from '../answers/live.js';
 import type { TicketDetailRow } from './detail-repository.js';
 import type { TicketFilterRow } from './filter-repository.js';
 import type { TicketHistoryRow, TicketParts, TicketRow } from './repository.js';
@@ -94,9 +93,8 @@ export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts,
   const close = t.status_key !== 'open';
   const created = chileParts(t.created_at);
   const closing = t.closing_date ? chileParts(t.closing_date) : null;
-  // An open ticket's age grows with the clock: written when the answer is sent (answers/live.ts).
-  const opened = new Date(t.created_at).getTime();
-  const age = t.closing_date ? ticketAgeDays(t.created_at, t.closing_date) : live('ticketAge', opened);
+  // An open ticket's age grows with the clock: a kept list holds only until the first of them changes (lists.ts).
+  const age = ticketAgeDays(t.created_at, t.closing_date);
   const actor = request.auth;
   const properties: TicketProperties = {
     id: t.id,
@@ -163,7 +161,7 @@ export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts,
     updatedAt: created.date,
     createdAtIso: iso(t.created_at)!,
     ageTicket: age,
-    ageText: t.closing_date ? ticketAgeText(age) : live('ticketAgeText', opened),
+    ageText: ticketAgeText(age),
     close,
     showDeleteButton: actor ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor) : false,
     attempts,
