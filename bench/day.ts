@@ -36,6 +36,7 @@ import { linkSimCourse, startSimWorker } from './moodle-sim.js';
 import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
 import { writeRaw } from './raw.js';
+import { agesChanged, moveCreation, workingHoursShift } from './day-hours.js';
 import { adminDay, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
 
 const PASSWORD = 'Day-Bench-Password-1';
@@ -63,25 +64,6 @@ export interface DayRow {
   errors: number;
 }
 
-
-/**
- * Hours to move the open tickets' creation back so that the run falls in the hours they were opened
- * in. An open ticket's age changes once a day at its creation's time of day, and the generator opens
- * tickets 09:00–19:00 in Chile: a run at night there would see none change. Between 10:00 and 18:00
- * none is needed; otherwise the middle of those hours (14:00) is brought to the run's hour.
- */
-export function workingHoursShift(now: Date): number {
-  const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Santiago', hour: '2-digit', hourCycle: 'h23' }).format(now));
-  return hour >= 10 && hour < 18 ? 0 : (((14 - hour) % 24) + 24) % 24;
-}
-
-/** Moves the creation of the given tickets by `hours` (no trigger runs: the data set's figures are not about the hour). */
-async function moveCreation(db: Database, ids: number[], hours: number) {
-  await db.transaction().execute(async (trx) => {
-    await sql`set local session_replication_role = replica`.execute(trx);
-    await sql`update tickets set created_at = created_at + make_interval(hours => ${hours}) where id = any(${ids}::int[])`.execute(trx);
-  });
-}
 
 /** The route pattern of a URL: numbers and id lists as parameters, no query. */
 export function routeOf(method: string, url: string): string {
@@ -299,9 +281,7 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       clearTimeout(timer);
       ran.to = new Date();
       requests = rec.requests;
-      // How often the clock alone changed the largest course's every-ticket answer: the open tickets whose age (in whole days) changed during the run.
-      const changed = await sql<{ n: number }>`select count(*)::int as n from tickets where course_id = ${w.largest} and closing_date is null and created_at < ${ran.from} and floor(extract(epoch from (${ran.to}::timestamptz - created_at)) / 86400) > floor(extract(epoch from (${ran.from}::timestamptz - created_at)) / 86400)`.execute(h.db);
-      ageChanges = changed.rows[0]!.n;
+      ageChanges = await agesChanged(h.db, w.largest, ran.from, ran.to);
       cpu1 = cpuSeconds(app.child.pid!);
       db1 = await databaseCpuSeconds(h.db);
       machine1 = machineCpuSeconds();
