@@ -1,8 +1,9 @@
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { LocalBuilder } from '../src/modules/answers/builders.js';
 import { preferredEncoding } from '../src/modules/answers/cache.js';
 import { seedChain, ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
@@ -179,6 +180,14 @@ describe('whole-course answers kept serialised', () => {
   });
 
   it("an open ticket's age in a kept answer grows with the clock", async () => {
+    // The ages are read from the clock where the answer is built; the fake clock is this thread's, so
+    // the build runs here (on PostgreSQL it would run on its own thread, on the real clock).
+    const answers = ctx.app.services.answers;
+    const threaded = answers.builder;
+    answers.builder = new LocalBuilder(ctx.app.services);
+    onTestFinished(() => {
+      answers.builder = threaded;
+    });
     const u = urls(A.course, activityA, A.enrolment);
     const start = atFakeClock();
     await ctx.db.updateTable('tickets').set({ created_at: new Date(start - 86_400_000 + 60_000), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
