@@ -104,7 +104,8 @@ export class AnswerCache {
     if (!encoding) return { body: entry.body, encoding: null };
     let encoded = entry.encoded[encoding];
     if (!encoded) {
-      const made = (encoded = entry.encoded[encoding] = compress(entry.body));
+      const made = compress(entry.body);
+      encoded = entry.encoded[encoding] = made;
       made.then(
         (z) => {
           if (this.entries.get(key) !== entry) return;
