@@ -92,6 +92,8 @@ describeE2E('maintenance area', () => {
     await page.getByText('Eliminará un registro de forma permanente').waitFor();
     await page.getByRole('button', { name: 'ACEPTAR' }).click();
     await page.getByRole('alert').filter({ hasText: 'Registro eliminado exitosamente.' }).waitFor();
+    // The row goes first (a failure here says the list was not read again), then the empty table's text.
+    await expect.poll(() => page.getByRole('row').filter({ hasText: edited }).count(), { timeout: 15_000 }).toBe(0);
     await page.getByText('No hay registros para mostrar').waitFor();
   });
 
