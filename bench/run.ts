@@ -6,7 +6,7 @@
  *   npm run bench                      everything, on the full data set (generated once, reused)
  *   npm run bench -- --quick           a small data set and short runs, for development
  *   npm run bench -- --only dashboard  only the measures whose name contains this (repeatable)
- *   npm run bench -- --only day        a staffed day: 13 staff members on the load data set for 5 minutes (--quick: 60 s)
+ *   npm run bench -- --only day        a staffed day: 13 staff members on the load data set for 10 minutes (--quick: 60 s)
  *   npm run bench -- --growth          the same course at 1 M and at 10 M tickets (needs the 10 M data set; alone)
  */
 import fs from 'node:fs';
@@ -32,7 +32,7 @@ if (argv.includes('--help') || argv.includes('-h')) {
   (sin opciones)       todas las mediciones, con el conjunto de datos completo
   --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
   --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
-  --only day           una jornada con personal: 13 usuarios a la vez durante 5 minutos (--quick: 60 s)
+  --only day           una jornada con personal: 13 usuarios a la vez durante 10 minutos (--quick: 60 s)
   --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
   -h, --help           esta ayuda`);
   process.exit(0);

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { computeDv } from '@sigaf/contract';
+import { computeDv, SEARCH_COUNT_CAP } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
@@ -80,6 +80,25 @@ describeE2E('students: load, find, build classrooms', () => {
     await expect(dialog.getByRole('cell', { name: 'Grúa horquilla' }).isVisible()).resolves.toBe(true);
     await expect(dialog.getByRole('cell', { name: 'Sin aula' }).isVisible()).resolves.toBe(true);
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
+  });
+
+  it('a search matching more students than it counts says so and asks to narrow it', async () => {
+    // SEARCH_COUNT_CAP + 2 students named alike, through the original client's one-step upload.
+    const token = await page.evaluate(() => localStorage.getItem('access_token')!);
+    const category = (await api(product.url, 'GET', '/api/v2/categories', token)).body._data.collections[0].properties.id;
+    const course = (await api(product.url, 'POST', '/api/v2/courses', token, { description: 'Curso numeroso', category_id: category })).body._data.properties.id;
+    const lines = Array.from({ length: SEARCH_COUNT_CAP + 2 }, (_, i) => `${17_000_000 + i};${computeDv(17_000_000 + i)};Numeroso;Alumno ${i};;`);
+    const form = new FormData();
+    form.append('courseId', String(course));
+    form.append('file', new Blob([`rut;dv;nombre;paterno;materno;email\r\n${lines.join('\r\n')}\r\n`]), 'numerosos.csv');
+    const uploaded = await fetch(`${product.url}/api/v2/upload-file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(uploaded.status).toBe(200);
+    await page.goto('/my/configuracion/gestion-estudiantes');
+    await page.getByLabel('Buscar').fill('numeroso');
+    await page.getByRole('alert').filter({ hasText: /Más de 1\.?000 alumnos coinciden con la búsqueda/ }).waitFor();
+    await page.getByLabel('Buscar').fill('alumno 1001');
+    await page.getByRole('row').filter({ hasText: 'Alumno 1001' }).waitFor();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Más de' }).count()).toBe(0);
   });
 
   it('builds two classrooms and the chart follows', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { computeDv, formatRut, IMPORT_LIMITS, MSG, STUDENT_MSG } from '@sigaf/contract';
+import { computeDv, formatRut, IMPORT_LIMITS, MSG, SEARCH_COUNT_CAP, STUDENT_MSG } from '@sigaf/contract';
 import { SHEET_MSG } from '../src/lib/spreadsheet.js';
 import { heapBombWorkbook, lastColumnWorkbook, lineCsv, tallWorkbook, zipBombWorkbook } from './hostile-files.js';
 import { sql } from 'kysely';
@@ -354,6 +354,22 @@ describe('students and enrolments', () => {
     const found = await ctx.request({ method: 'GET', url: '/api/v2/users?search=nunoa%20perez', token: admin });
     expect(found.json()._data.collections.map((c: { properties: { id: number } }) => c.properties.id)).toContain(staff.id);
     await ctx.request({ method: 'DELETE', url: `/api/v2/course-registered-users/${enrolment.json()._data.properties.id}`, token: admin });
+  });
+
+  it('a search across courses counts its matches up to SEARCH_COUNT_CAP, and says when there are more', async () => {
+    const n = SEARCH_COUNT_CAP + 3;
+    await sql`insert into registered_users (rut, name, last_name) select 'cap-' || i, 'Capado', 'Número ' || i from generate_series(1, ${n}) i`.execute(ctx.db);
+    try {
+      const many = (await ctx.request({ method: 'GET', url: '/api/v2/registered-users?search=capado&page=2&perPage=10', token: admin })).json();
+      expect(many._data.meta).toEqual({ page: 2, perPage: 10, total: SEARCH_COUNT_CAP, lastPage: SEARCH_COUNT_CAP / 10, totalCapped: true });
+      expect(many._data.collections).toHaveLength(10);
+      const last = (await ctx.request({ method: 'GET', url: `/api/v2/registered-users?search=capado&page=${SEARCH_COUNT_CAP / 10 + 1}&perPage=10`, token: admin })).json();
+      expect(last._data.collections).toHaveLength(3); // past the counted ones, the pages still answer
+      const few = (await ctx.request({ method: 'GET', url: '/api/v2/registered-users?search=n%C3%BAmero%2010&page=1&perPage=10', token: admin })).json();
+      expect(few._data.meta).toEqual({ page: 1, perPage: 10, total: 15, lastPage: 2 }); // 10, 100-109, 1000-1003: exact
+    } finally {
+      await sql`delete from registered_users where rut like 'cap-%'`.execute(ctx.db);
+    }
   });
 
   it('builds classrooms: assigns many, says so, counts per classroom, splits the rest evenly', async () => {

@@ -48,7 +48,15 @@ export interface PageMeta {
   perPage: number;
   total: number;
   lastPage: number;
+  /** The matches were counted no further than `total` (SEARCH_COUNT_CAP): there are more. */
+  totalCapped?: true;
 }
+
+/**
+ * A search across the organisation's students counts its matches up to this many: beyond it the
+ * total says "more than", and staff narrow the search (a common name matches 13,000 of 200,000).
+ */
+export const SEARCH_COUNT_CAP = 1000;
 
 /** Per-field validation errors (422): field path -> Spanish messages. */
 export type FieldErrors = Record<string, string[]>;

@@ -21,7 +21,7 @@ import { useFitColumns } from '../../components/useFitColumns';
 
 /** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [search, setSearch] = useState('');
   const { params: page, grid, firstPage } = useServerPage();
   const [open, setOpen] = useState<StudentProps | null>(null);
@@ -49,6 +49,11 @@ export default function ManageStudentsPage() {
       <Typography variant="body2" sx={{ mb: 1 }}>
         {t('students.manageHint')}
       </Typography>
+      {list.data?.capped && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t('students.moreMatches', { n: list.data.total.toLocaleString(i18n.language) })}
+        </Alert>
+      )}
       <ServerDataGrid
         label={t('students.manageTitle')}
         rows={list.data?.rows ?? []}

@@ -112,5 +112,6 @@ export const autoSplit = (courseId: number, classroomIds: number[], confirm: boo
 
 export async function searchStudents(q: { page: number; perPage: number; search?: string; sort?: string; order?: 'asc' | 'desc' }) {
   const data = await getData<Collection<StudentProps>>('/api/v2/registered-users', { query: { ...q } });
-  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements };
+  // A search counts its matches no further than SEARCH_COUNT_CAP: `capped` says there are more.
+  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements, capped: Boolean(data.meta?.totalCapped) };
 }
