@@ -1,5 +1,5 @@
 import type { ListQuery, PageMeta } from '@sigaf/contract';
-import { sql, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 export const DEFAULT_PER_PAGE = 10;
 /** Without `page`, a list answers everything up to this many rows (the original client reads whole lists). */
@@ -41,27 +41,6 @@ export async function paginate<DB, TB extends keyof DB, O>(
 /** Where a page stands: its number and size, how many rows there are, the last page (at least 1). */
 export function pageMeta(page: number, perPage: number, total: number): PageMeta {
   return { page, perPage, total, lastPage: Math.max(1, Math.ceil(total / perPage)) };
-}
-
-/**
- * A page and its total counted no further than `cap` rows (the count stops there rather than
- * reading every match): past it, the total is `cap` and `totalCapped` says there are more.
- */
-export async function pageCountedUpTo<DB, TB extends keyof DB, O>(
-  db: QueryExecutorProvider,
-  query: SelectQueryBuilder<DB, TB, O>,
-  ordered: SelectQueryBuilder<DB, TB, O>,
-  page: number,
-  perPage: number,
-  cap: number,
-): Promise<Page<O>> {
-  const matches = query.clearSelect().select(sql<number>`1`.as('one')).limit(cap + 1);
-  const [rows, counted] = await Promise.all([
-    ordered.limit(perPage).offset((page - 1) * perPage).execute(),
-    sql<{ n: number }>`select count(*) as n from (${matches}) m`.execute(db),
-  ]);
-  const n = Number(counted.rows[0]!.n);
-  return { rows, meta: n > cap ? { ...pageMeta(page, perPage, cap), totalCapped: true } : pageMeta(page, perPage, n) };
 }
 
 /**

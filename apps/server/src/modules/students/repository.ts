@@ -2,7 +2,7 @@ import { SEARCH_COUNT_CAP, type ListQuery } from '@sigaf/contract';
 import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PER_PAGE, foldedPersonSearch, pageCountedUpTo, paginate, sortColumn, type Page } from '../../db/pagination.js';
+import { DEFAULT_PER_PAGE, foldedPersonSearch, pageMeta, paginate, sortColumn, type Page } from '../../db/pagination.js';
 import type { RegisteredUserTable } from '../../db/schema.js';
 import { findEnrolments } from './find.js';
 
@@ -46,7 +46,14 @@ export class StudentRepository {
     // counted apart, the matches come from the trigram indexes (migration 0016), and no further
     // than SEARCH_COUNT_CAP: a common name's 13,000 matches at 200,000 students took 22-28 ms to
     // count, the first thousand 3 ms (docs/development/performance.md#growth).
-    return pageCountedUpTo(this.db, query, ordered, q.page, q.perPage ?? DEFAULT_PER_PAGE, SEARCH_COUNT_CAP);
+    const perPage = q.perPage ?? DEFAULT_PER_PAGE;
+    const matches = query.clearSelect().select(sql<number>`1`.as('one')).limit(SEARCH_COUNT_CAP + 1);
+    const [rows, counted] = await Promise.all([
+      ordered.limit(perPage).offset((q.page - 1) * perPage).execute(),
+      sql<{ n: number }>`select count(*) as n from (${matches}) m`.execute(this.db),
+    ]);
+    const n = Number(counted.rows[0]!.n);
+    return { rows, meta: n > SEARCH_COUNT_CAP ? { ...pageMeta(q.page, perPage, SEARCH_COUNT_CAP), totalCapped: true } : pageMeta(q.page, perPage, n) };
   }
 
   findById(id: number) {
