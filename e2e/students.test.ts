@@ -96,6 +96,8 @@ describeE2E('students: load, find, build classrooms', () => {
     await page.goto('/my/configuracion/gestion-estudiantes');
     await page.getByLabel('Buscar').fill('numeroso');
     await page.getByRole('alert').filter({ hasText: /Más de 1\.?000 alumnos coinciden con la búsqueda/ }).waitFor();
+    await page.getByText(/^1–10 de más de 1\.?000$/).waitFor();
+    await screenshot(page, 'students-more-matches');
     await page.getByLabel('Buscar').fill('alumno 1001');
     await page.getByRole('row').filter({ hasText: 'Alumno 1001' }).waitFor();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Más de' }).count()).toBe(0);

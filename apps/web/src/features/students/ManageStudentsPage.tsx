@@ -18,6 +18,7 @@ import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStuden
 import { StudentForm } from './StudentForm';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useFitColumns } from '../../components/useFitColumns';
+import { useGridLocale } from '../tickets/TicketGrid';
 
 /** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
@@ -27,6 +28,9 @@ export default function ManageStudentsPage() {
   const [open, setOpen] = useState<StudentProps | null>(null);
   const params = { ...page, search: search || undefined };
   const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
+  // Past SEARCH_COUNT_CAP matches the server stops counting: the table says "more than".
+  const capped = Boolean(list.data?.capped);
+  const gridLocale = useGridLocale();
   const onSearch = useCallback((s: string) => {
     setSearch(s);
     firstPage();
@@ -49,9 +53,9 @@ export default function ManageStudentsPage() {
       <Typography variant="body2" sx={{ mb: 1 }}>
         {t('students.manageHint')}
       </Typography>
-      {list.data?.capped && (
+      {capped && (
         <Alert severity="info" sx={{ mb: 1 }}>
-          {t('students.moreMatches', { n: list.data.total.toLocaleString(i18n.language) })}
+          {t('students.moreMatches', { n: list.data!.total.toLocaleString(i18n.language) })}
         </Alert>
       )}
       <ServerDataGrid
@@ -62,6 +66,7 @@ export default function ManageStudentsPage() {
         {...fit}
         loading={list.isFetching}
         {...grid}
+        localeText={capped ? { ...gridLocale, paginationDisplayedRows: ({ from, to, count }) => t('students.displayedCapped', { from, to, n: count }) } : undefined}
         onRowClick={(p) => setOpen(p.row)}
         sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
       />
