@@ -98,7 +98,8 @@ describe('faults', () => {
     console.log(`faults: import ${String(outcome)} after ${elapsed} ms; ${after} of ${ROWS} enrolments after the restart`);
     // All of it or none of it: never part of the rows.
     expect([0, ROWS], `import ${String(outcome)} after ${elapsed} ms, ${after} enrolments`).toContain(after);
-    const students = (await call(server.url, 'GET', '/api/v2/registered-users?page=1&perPage=1&search=correo.cl', token)).body._data.meta.total;
+    // Every student of the fresh server is one of the file's (a search would count no further than SEARCH_COUNT_CAP).
+    const students = (await call(server.url, 'GET', '/api/v2/registered-users?page=1&perPage=1', token)).body._data.meta.total;
     expect(students).toBe(after);
 
     // Run again: the whole file is there, once.
