@@ -1,4 +1,5 @@
 /** The staffed day's people: what each role's screens call, in order, and what the run records (bench/day.ts runs them). */
+import http from 'node:http';
 
 export interface Sample {
   ms: number;
@@ -128,6 +129,28 @@ export async function wholeCourse(call: Call, w: World, course: number, which: '
 }
 
 export const isWholeCourse = (name: string) => name.startsWith('original:');
+
+/**
+ * A GET whose answer is only downloaded, as the bytes the server sends (1.5 MB gzipped for 28 MB
+ * of JSON): a browser on another machine decompresses and parses the original client's
+ * whole-course answers, not this one, whose two cores the server runs on. fetch would decompress
+ * and decode them here (0.2 s alone for every ticket of the largest course, more beside the other
+ * clients), counted in the answer's time and taken from the server's CPU.
+ */
+export function download(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        // An error answer is read whole (it is short); an answer is only counted.
+        if ((res.statusCode ?? 0) >= 300) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
 
 export async function operatorDay(me: Staff, w: World, call: Call, rec: Recorder, running: () => boolean) {
   const mine = w.mine.get(me.id)!;

@@ -37,7 +37,7 @@ import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
 import { writeRaw } from './raw.js';
 import { agesChanged, moveCreation, workingHoursShift } from './day-hours.js';
-import { adminDay, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
+import { adminDay, download, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
 
 const PASSWORD = 'Day-Bench-Password-1';
 const OPERATORS = 8;
@@ -167,19 +167,20 @@ function client(base: string, rec: Recorder, address: string, running: () => boo
     const t = performance.now();
     let status = 0;
     let text = '';
+    const headers = {
+      'content-type': 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'x-forwarded-for': address,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
     try {
-      const res = await fetch(`${base}${url}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          'accept-encoding': 'gzip, deflate, br',
-          'x-forwarded-for': address,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      });
-      text = await res.text();
-      status = res.status;
+      if (method === 'GET' && isWholeCourse(name)) {
+        ({ status, text } = await download(`${base}${url}`, headers));
+      } else {
+        const res = await fetch(`${base}${url}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+        text = await res.text();
+        status = res.status;
+      }
     } catch (err) {
       text = String(err);
     }
@@ -192,7 +193,7 @@ function client(base: string, rec: Recorder, address: string, running: () => boo
     }
     if (ok && opts.write) rec.wrote(opts.write);
     if (!ok) return null;
-    // A browser on another machine reads the whole-course answers: this machine only downloads them.
+    // A browser on another machine reads the whole-course answers: this machine only downloads them (download).
     if (isWholeCourse(name)) return {} as never;
     try {
       return JSON.parse(text);
