@@ -30,6 +30,7 @@ export default function ManageStudentsPage() {
   const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
   // Past SEARCH_COUNT_CAP matches the server stops counting: the table says "more than".
   const capped = Boolean(list.data?.capped);
+  const counted = (list.data?.total ?? 0).toLocaleString(i18n.language);
   const gridLocale = useGridLocale();
   const onSearch = useCallback((s: string) => {
     setSearch(s);
@@ -55,7 +56,7 @@ export default function ManageStudentsPage() {
       </Typography>
       {capped && (
         <Alert severity="info" sx={{ mb: 1 }}>
-          {t('students.moreMatches', { n: list.data!.total.toLocaleString(i18n.language) })}
+          {t('students.moreMatches', { n: counted })}
         </Alert>
       )}
       <ServerDataGrid
@@ -66,7 +67,7 @@ export default function ManageStudentsPage() {
         {...fit}
         loading={list.isFetching}
         {...grid}
-        localeText={capped ? { ...gridLocale, paginationDisplayedRows: ({ from, to, count }) => t('students.displayedCapped', { from, to, n: count }) } : undefined}
+        localeText={capped ? { ...gridLocale, paginationDisplayedRows: ({ from, to }) => t('students.displayedCapped', { from, to, n: counted }) } : undefined}
         onRowClick={(p) => setOpen(p.row)}
         sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
       />
