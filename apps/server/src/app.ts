@@ -39,7 +39,7 @@ import { agendaRoutes } from './modules/agenda/routes.js';
 import { setupRoutes } from './modules/setup/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
-import { LocalBuilder, ThreadBuilder } from './modules/answers/builders.js';
+import { localBuilder, ThreadBuilder } from './modules/answers/builders.js';
 
 z.config(z.locales.es());
 
@@ -108,7 +108,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const services = createServices(db, config, app.log);
   // Whole-course answers are built on a thread of their own when the database is a PostgreSQL
   // server that thread can reach; the embedded database lives on this thread, and so do its builds.
-  services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : new LocalBuilder(services);
+  services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : localBuilder(services);
   app.decorate('config', config);
   app.decorate('services', services);
   // A write answered: the courses it marked are recomputed now rather than by their next reader.

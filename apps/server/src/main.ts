@@ -62,7 +62,7 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   // The thread that builds whole-course answers starts now, not on a user's first request.
-  void app.services.answers.builder?.warm().catch((err: Error) => app.log.error({ err }, 'the answer-building thread did not start'));
+  app.services.answers.builder?.warm();
   // So does the workload table's count of at-risk students (modules/agenda/at-risk-tally.ts).
   app.services.agenda.warmWorkload();
   worker.start();

@@ -21,9 +21,8 @@ export interface AtRiskCount {
  */
 export class AtRiskTally {
   private kept: AtRiskCount | null = null;
-  /** The count running now, and the generation it belongs to (`forget` starts a new one). */
-  private counting: { generation: number; promise: Promise<AtRiskCount> } | null = null;
-  private generation = 0;
+  /** The count running now (one at a time); `forget` disowns it. */
+  private counting: Promise<AtRiskCount> | null = null;
 
   constructor(
     private readonly count: () => Promise<Array<{ userId: number; n: number }>>,
@@ -33,12 +32,11 @@ export class AtRiskTally {
   ) {}
 
   async read(): Promise<AtRiskCount> {
-    const ms = this.seconds * 1000;
-    const age = this.kept ? this.now() - this.kept.at : Infinity;
-    if (this.kept && this.seconds > 0 && age <= ms) return this.kept;
-    if (this.kept && this.seconds > 0 && age <= 10 * ms) {
+    const age = this.kept && this.seconds > 0 ? this.now() - this.kept.at : Infinity;
+    if (age <= this.seconds * 1000) return this.kept!;
+    if (age <= this.seconds * 10_000) {
       this.behind();
-      return this.kept;
+      return this.kept!;
     }
     return this.recount();
   }
@@ -55,24 +53,23 @@ export class AtRiskTally {
 
   /** Drops the kept count (a reassignment moved students between operators): the next read counts again. */
   forget(): void {
-    this.generation += 1;
     this.kept = null;
+    this.counting = null;
   }
 
-  /** One count at a time per generation; a count begun before `forget` is not kept. */
+  /** One count at a time; a count that `forget` disowned while it ran is not kept. */
   private recount(): Promise<AtRiskCount> {
-    const generation = this.generation;
-    if (this.counting?.generation === generation) return this.counting.promise;
-    const promise = (async () => {
-      const at = this.now();
-      const counts = new Map((await this.count()).map((c) => [c.userId, c.n]));
-      const result = { at, counts };
-      if (generation === this.generation) this.kept = result;
-      return result;
-    })().finally(() => {
-      if (this.counting?.promise === promise) this.counting = null;
-    });
-    this.counting = { generation, promise };
-    return promise;
+    if (this.counting) return this.counting;
+    const at = this.now();
+    const counting: Promise<AtRiskCount> = this.count()
+      .then((rows) => {
+        const result = { at, counts: new Map(rows.map((c) => [c.userId, c.n])) };
+        if (this.counting === counting) this.kept = result;
+        return result;
+      })
+      .finally(() => {
+        if (this.counting === counting) this.counting = null;
+      });
+    return (this.counting = counting);
   }
 }

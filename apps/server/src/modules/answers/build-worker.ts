@@ -2,8 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { createServices } from '../../services.js';
-import type { BuildJob } from './build.js';
 import { runBuild, type BuildFailure } from './builders.js';
+import type { BuildJob } from './builds.js';
 
 /**
  * The thread that builds kept answers (builders.ts, ThreadBuilder): its own connections to the
@@ -14,7 +14,6 @@ const { config } = workerData as { config: Config };
 const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: '', poolSize: 4 });
 const services = createServices(handle.db, config);
 
-parentPort!.postMessage({ ready: true });
 parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
   runBuild(services, job).then(
     (built) => parentPort!.postMessage({ id, built }, [built.body.buffer as ArrayBuffer]),
