@@ -34,8 +34,7 @@ export async function executePrepared<R>(db: Database, query: RawBuilder<R>): Pr
  * A query that runs on every request with one value changing: built and compiled on its first
  * use, then run with the new value (building a query with many columns costs more than running
  * it). On PostgreSQL it is also a prepared statement on each connection, so the server parses it
- * once and may keep its plan. The query must take
- * exactly one parameter; that is checked when it is compiled.
+ * once and may keep its plan. The query must take exactly one parameter (checked when compiled).
  */
 export class OneValueQuery<R> {
   private compiled?: CompiledQuery<R>;

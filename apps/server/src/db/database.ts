@@ -68,13 +68,10 @@ export const PGLITE_PARSERS = {
 /** Opens PostgreSQL when a URL is given, otherwise an embedded PGlite in `dataDir/pgdata`. */
 export async function openDatabase(opts: { url?: string; dataDir: string; pglite?: PGlite; poolSize?: number }): Promise<DatabaseHandle> {
   if (opts.url) {
-    // Memoize caches an inner lookup per outer value; our lookups are of distinct keys (each
-    // student of a course once), where it only adds work: measured 12 % slower on the per-student
-    // report, and no query here gains from it. JIT compilation (on by default for plans the planner
-    // thinks costly) spends tens of milliseconds compiling for queries that run in a few: requests
-    // here are short reads and writes, never analytical scans. Parallel workers likewise: many short
-    // requests run at once, and workers started for one query took the cores the others wait for
-    // (docs/development/performance.md, "What each mechanism buys").
+    // Requests here are many short reads and writes at once, never analytical scans: Memoize only
+    // adds work to our lookups of distinct keys (the per-student report 12 % slower with it), JIT
+    // compiles for tens of milliseconds queries that run in a few, and parallel workers take the
+    // cores the other requests wait for (docs/development/performance.md, "What each mechanism buys").
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20, options: '-c enable_memoize=off -c jit=off -c max_parallel_workers_per_gather=0' });
     // An idle connection the server closes (restart, administrator command) is an 'error' event on
     // the pool; unhandled, it would end the process. The pool simply opens a new one when needed.

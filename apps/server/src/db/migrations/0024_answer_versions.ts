@@ -5,7 +5,7 @@ import { bumpAnswerVersions, triggerFunction as fn } from './sql-helpers.js';
  * Versions of what the whole-course answers read (docs/development/performance.md, "Whole-course
  * answers"). The original client asks for a course's every ticket, every enrolment and every
  * student's results on chosen activities in one answer each (11–28 MB); the server keeps each
- * serialised answer (http/answer-cache.ts) under the version of its course and the global
+ * serialised answer (modules/answers/cache.ts) under the version of its course and the global
  * version it was read at, and serves it again while both are unchanged.
  *
  * - answer_versions: one row per course (scope = the course id) and one for everything every

@@ -1,17 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Takes out what the staffed-day benchmark showed buys nothing staff feel, or too little for what
- * it costs to read (docs/development/performance.md, "What each mechanism buys"):
- * - each enrolment's copy of its student's folded name and RUT and its triggers (0028, now a step
- *   that creates nothing): a course's students are searched on the students' own (registered_users, 0016);
- * - the version of the students as a whole (answer_versions scope -1, 0025, likewise), under
- *   which the totals of searches across every student were kept: they are counted each time;
- * - the statement triggers that stood for the activity results' foreign keys (0026, which now only
- *   drops a redundant index): the foreign keys are back, as 0001 declares them;
- * - the early return that 0029 wrote into every statement trigger function reading a transition
- *   table (0029 now rewrites nothing): the functions get their migrations' bodies back.
- * Every step is idempotent: a database created after these changes has none of it to drop.
+ * Takes out what the staffed-day benchmark showed buys nothing staff feel (docs/development/
+ * performance.md, "What each mechanism buys"): each enrolment's copy of its student's folded name
+ * and RUT (0028); the version of the students as a whole (0025), under which the totals of searches
+ * across every student were kept; the statement triggers that stood for the activity results'
+ * foreign keys (0026): the foreign keys are back; the early return 0029 wrote into every statement
+ * trigger function. Those steps now create nothing, and every step here is idempotent.
  */
 const FOREIGN_KEYS = [
   ['activity_course_users_activity_id_fkey', 'activity_id', 'activities'],
@@ -23,25 +18,12 @@ const QUIET_LINE = String.raw`\n  if not exists \\(select from [^)]*\\) then ret
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const statements = [
-    'drop trigger if exists course_registered_users_search on course_registered_users',
-    'drop trigger if exists registered_users_enrolment_search on registered_users',
-    'drop function if exists sigaf_enrolment_search()',
-    'drop function if exists sigaf_enrolment_search_of_students()',
+    // Each function's triggers go with it.
+    `drop function if exists sigaf_enrolment_search(), sigaf_enrolment_search_of_students(), sigaf_answers_students(),
+      sigaf_results_references(), sigaf_results_references_update(), sigaf_results_of_activities(),
+      sigaf_results_of_course_registered_users(), sigaf_referenced_id_fixed() cascade`,
     'alter table course_registered_users drop column if exists search_name, drop column if exists search_rut',
-    'drop trigger if exists registered_users_answers_students on registered_users',
-    'drop function if exists sigaf_answers_students()',
     'delete from answer_versions where scope = -1',
-    'drop trigger if exists activity_course_users_references_insert on activity_course_users',
-    'drop trigger if exists activity_course_users_references_update on activity_course_users',
-    'drop trigger if exists activities_results_cascade on activities',
-    'drop trigger if exists course_registered_users_results_cascade on course_registered_users',
-    'drop trigger if exists activities_id_fixed on activities',
-    'drop trigger if exists course_registered_users_id_fixed on course_registered_users',
-    'drop function if exists sigaf_results_references()',
-    'drop function if exists sigaf_results_references_update()',
-    'drop function if exists sigaf_results_of_activities()',
-    'drop function if exists sigaf_results_of_course_registered_users()',
-    'drop function if exists sigaf_referenced_id_fixed()',
   ];
   for (const statement of statements) await sql.raw(statement).execute(db);
   await sql

@@ -2,13 +2,9 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The workload table's count of at-risk students per operator, read from indexes alone
- * (docs/development/performance.md, "What each mechanism buys": 36 → 24 ms over the 1 million-ticket
- * data set, alone):
- * - a course's cached follow-up rows carry, in their primary key's index, the columns the at-risk
- *   rules compare (synced, stage, classroom, last access, last attempt, graded, expected): the rules
- *   read the index, not the rows with their names and contact details;
- * - a student's open tickets carry their operator in the enrolment-and-status index, which replaces
- *   0036's enrolment-and-operator index (the count now reads open tickets only).
+ * (docs/development/performance.md, "What each mechanism buys"): a course's cached follow-up rows
+ * carry the columns the at-risk rules compare in their primary key's index; a student's open
+ * tickets carry their operator in the enrolment-and-status index (replacing 0036's index).
  */
 const RULE_COLUMNS = 'synced, stage, classroom_id, last_access, last_attempt_at, graded, expected';
 

@@ -7,17 +7,12 @@ export interface AtRiskCount {
 }
 
 /**
- * The workload table's at-risk column, counted for every administrator at once and kept for
- * `seconds` (WORKLOAD_AT_RISK_SECONDS). The count (AgendaRepository.atRiskByOperator) judges every
- * student of every course and looks each at-risk one up among the open tickets, after recomputing
- * the follow-up figures of any course a change has marked: 20 ms of database alone at 1 M tickets,
- * 30–45 ms beside a staffed day's other requests, and up to 300 ms when a course had to be
- * recomputed first (docs/development/performance.md#the-workload-table).
- *
- * The first count starts with the server (`warm`). Within `seconds` of its start a count is served
- * as it is; after that it is still served while one recount runs behind it; once it is ten times as
- * old (nobody looked for a while), or after a reassignment or a change of a course's thresholds
- * (`forget`), the request waits for a new count. With `seconds` 0 every request counts.
+ * The workload table's at-risk column, counted once for every administrator (AgendaRepository.
+ * atRiskByOperator: 20–45 ms beside a staffed day, more when a marked course is recomputed first:
+ * docs/development/performance.md#the-workload-table). Counted when the server starts (`warm`),
+ * served as counted for `seconds` (WORKLOAD_AT_RISK_SECONDS), then while one recount runs behind
+ * it; once ten times as old, or after `forget` (a reassignment, a course's thresholds changed), the
+ * request waits for a new count. With `seconds` 0 every request counts.
  */
 export class AtRiskTally {
   private kept: AtRiskCount | null = null;

@@ -17,9 +17,6 @@ const services = createServices(handle.db, config);
 parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
   runBuild(services, job).then(
     (built) => parentPort!.postMessage({ id, built }, [built.body.buffer as ArrayBuffer]),
-    (err: Error & { statusCode?: number }) => {
-      const failed: BuildFailure = { statusCode: err.statusCode, message: err.message };
-      parentPort!.postMessage({ id, failed });
-    },
+    (err: Error & BuildFailure) => parentPort!.postMessage({ id, failed: { statusCode: err.statusCode, message: err.message } }),
   );
 });

@@ -39,10 +39,7 @@ export async function runBuild(services: Services, job: BuildJob): Promise<Built
 export const localBuilder = (services: Services): Builder => ({ build: (job) => runBuild(services, job), warm() {}, close: async () => {} });
 
 /** A build's failure as it crosses back from the building thread. */
-export interface BuildFailure {
-  statusCode?: number;
-  message: string;
-}
+export type BuildFailure = { statusCode?: number; message: string };
 
 type Reply = { id: number; built: BuiltText } | { id: number; failed: BuildFailure };
 
@@ -100,8 +97,7 @@ export class ThreadBuilder implements Builder {
 
   async close() {
     const worker = this.worker;
-    if (!worker) return;
-    this.ended(worker, new Error('The server is closing.'));
-    await worker.terminate();
+    if (worker) this.ended(worker, new Error('The server is closing.'));
+    await worker?.terminate();
   }
 }

@@ -4,8 +4,7 @@ import { ok, type Asker } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { ReportRepository } from '../reports/repository.js';
 import { ReportService } from '../reports/service.js';
-import type { CourseUsersQuery } from '../students/lists.js';
-import { listCourseUsers } from '../students/lists.js';
+import { listCourseUsers, type CourseUsersQuery } from '../students/lists.js';
 import { presentRawEnrolments } from '../students/presenter.js';
 import { keptTickets } from '../tickets/lists.js';
 

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { isAdminLike, type RoleKey } from '@sigaf/contract';
+import { isAdminLike } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
@@ -85,20 +85,17 @@ export class AnswerCache {
     return pending;
   }
 
+  /** Keeps an answer within the bytes given, the least recently served going first. */
   private keep(key: string, entry: Entry): Entry {
     this.drop(key);
     if (entry.body.length > this.maxBytes) return entry;
     this.entries.set(key, entry);
     this.bytes += entry.body.length;
-    this.evict();
-    return entry;
-  }
-
-  private evict() {
     for (const [old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(old);
     }
+    return entry;
   }
 
   private drop(key: string) {
@@ -115,21 +112,14 @@ export class AnswerCache {
 }
 
 /**
- * What a caller may see of a kept answer: administrators (and developers) all the same, so one
- * kept answer serves them all; anyone else their own (an operator's tickets and delete flags, a
- * tutor's classrooms).
- */
-export function keptScope(actor: { id: number; role: RoleKey | null | undefined }): string {
-  return isAdminLike(actor.role) ? 'admin' : `user ${actor.id}`;
-}
-
-/**
  * Sends a whole-course answer through the cache, built by its name (builds.ts). The caller has
- * checked access already; the key is the caller's scope (keptScope), the links' base and the
- * request's path and query.
+ * checked access already. The key is what the caller may see (administrators and developers all
+ * the same, so one kept answer serves them all; anyone else their own: an operator's tickets and
+ * delete flags, a tutor's classrooms), the links' base and the request's path and query.
  */
 export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, name: string) {
-  const key = `${keptScope(requireAuth(request))}\n${baseUrl(request)}\n${request.url}`;
+  const actor = requireAuth(request);
+  const key = `${isAdminLike(actor.role) ? 'admin' : `user ${actor.id}`}\n${baseUrl(request)}\n${request.url}`;
   // The request as the build reads it, as data (it may be built on another thread).
   const job: BuildJob = { name, request: { url: request.url, auth: request.auth, query: request.query, params: request.params, server: { config: { PUBLIC_URL: request.server.config.PUBLIC_URL } } } };
   const { body, gzipped } = await cache.get(key, courseId, job, takesGzip(request.headers['accept-encoding']));
@@ -140,11 +130,6 @@ export async function sendKept(request: FastifyRequest, reply: FastifyReply, cac
 
 /** Whether an Accept-Encoding header takes gzip (not at q=0; also as `*` or `x-gzip`). */
 export function takesGzip(header: string | string[] | undefined): boolean {
-  const taken = new Set<string>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (!q || Number(q.slice(2)) > 0) taken.add(name === 'x-gzip' ? 'gzip' : name);
-  }
-  return taken.has('gzip') || taken.has('*');
+  const codings = (Array.isArray(header) ? header.join(',') : (header ?? '')).toLowerCase().split(',');
+  return codings.some((c) => /^\s*(x-gzip|gzip|\*)\s*(;|$)/.test(c) && !/;\s*q=0(\.0*)?\s*(;|$)/.test(c));
 }

@@ -2,14 +2,11 @@ import type { ClockLogger } from '../../jobs/clock.js';
 import type { StudentFiguresRepository } from './student-figures.js';
 
 /**
- * Recomputes the student figures of the courses a write has marked (migration 0008's marks: a
- * student's name edited, an enrolment moved, a Moodle sync) right after the write is answered or
- * the job has ended, instead of leaving it to the course's next reader, who would wait for it (and
- * every reader of the course arriving meanwhile with them): 30–100 ms for a course of 1,000
- * students beside a staffed day's other requests (docs/development/performance.md#marked-courses).
- * Readers still recompute a course they find marked (StudentFiguresRepository.fresh), so nothing
- * depends on this: it only moves the wait off the readers. One pass at a time per server process;
- * a poke during a pass makes one more after it.
+ * Recomputes the student figures of the courses a write has marked (migration 0008: a student's
+ * name edited, an enrolment moved, a Moodle sync) right after the write is answered, rather than
+ * by the course's next readers, who would wait for it (docs/development/performance.md#marked-courses).
+ * Readers still recompute a course they find marked, so nothing depends on this. One pass at a
+ * time per server process; a poke during a pass makes one more after it.
  */
 export class FiguresKeeper {
   private pass: Promise<void> | null = null;
