@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
-import type { BuildJob } from '../src/modules/answers/builds.js';
+import type { BuildJob } from '../src/modules/answers/build.js';
 import { runBuild, ThreadBuilder } from '../src/modules/answers/builders.js';
 import { seedChain } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Takes out what the staffed-day benchmark showed buys nothing staff feel (docs/development/
- * performance.md, "What each mechanism buys"): each enrolment's copy of its student's folded name
+ * Takes out what the staffed-day benchmark showed buys nothing staff feel
+ * (docs/development/performance.md, "What each mechanism buys"): each enrolment's copy of its student's folded name
  * and RUT (0028); the version of the students as a whole (0025), under which the totals of searches
  * across every student were kept; the statement triggers that stood for the activity results'
  * foreign keys (0026): the foreign keys are back; the early return 0029 wrote into every statement

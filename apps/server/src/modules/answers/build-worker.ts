@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import { openDatabase } from '../../db/database.js';
 import { createServices } from '../../services.js';
 import { runBuild, type BuildFailure } from './builders.js';
-import type { BuildJob } from './builds.js';
+import type { BuildJob } from './build.js';
 
 /**
  * The thread that builds kept answers (builders.ts, ThreadBuilder): its own connections to the

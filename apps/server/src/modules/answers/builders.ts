@@ -4,22 +4,8 @@ import zlib from 'node:zlib';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import { BUILDS, type Build, type BuildJob, type BuildName } from './builds.js';
-
-/** An answer built: its JSON text gzipped, and when it stops being true by the clock alone. */
-export interface BuiltText {
-  /** A buffer of its own (not a slice of a larger one), so that it can be handed from one thread to another. */
-  body: Uint8Array;
-  validUntil: number;
-}
-
-/** Runs the builds of kept answers: on the server's thread (`localBuilder`) or on a thread of their own. */
-export interface Builder {
-  build(job: BuildJob): Promise<BuiltText>;
-  /** Starts what the first build would need (the building thread): at startup, not on a user's first request. */
-  warm(): void;
-  close(): Promise<void>;
-}
+import type { Builder, BuildJob, BuiltText } from './build.js';
+import { BUILDS, type Build, type BuildName } from './builds.js';
 
 const gzip = promisify(zlib.gzip);
 

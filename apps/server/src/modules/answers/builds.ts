@@ -1,25 +1,13 @@
 import { STUDENT_TICKETS_PER_PAGE, type TicketListQuery } from '@sigaf/contract';
 import { requireAuth } from '../../http/auth.js';
-import { ok, type Asker } from '../../http/envelope.js';
+import { ok } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { ReportRepository } from '../reports/repository.js';
 import { ReportService } from '../reports/service.js';
 import { listCourseUsers, type CourseUsersQuery } from '../students/lists.js';
 import { presentRawEnrolments } from '../students/presenter.js';
 import { keptTickets } from '../tickets/lists.js';
-
-/** A request as a build reads it (path, caller, validated query and parameters, public URL): plain data, for another thread. */
-export type BuildRequest = Asker & { query: unknown; params: unknown };
-/** A build to run: one of the answers below, by name, for a request. */
-export interface BuildJob {
-  name: string;
-  request: BuildRequest;
-}
-/** What a build returns: the answer, and when it stops being true by the clock alone. */
-export interface Built {
-  value: unknown;
-  validUntil?: number;
-}
+import type { Built, BuildRequest } from './build.js';
 
 /**
  * The answers kept serialised (cache.ts), each built by name from a request described as data, so

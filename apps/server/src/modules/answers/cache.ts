@@ -4,8 +4,7 @@ import { isAdminLike } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
-import type { Builder } from './builders.js';
-import type { BuildJob } from './builds.js';
+import type { Builder, BuildJob } from './build.js';
 import type { AnswerVersionRepository } from './repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ticketAgeChangesAt, type TicketListQuery } from '@sigaf/contract';
 import { requireAuth } from '../../http/auth.js';
 import { collection, ok, type Asker } from '../../http/envelope.js';
-import type { Built } from '../answers/builds.js';
+import type { Built } from '../answers/build.js';
 import type { EnrolmentService } from '../students/service.js';
 import { mayTouchTicket } from './access.js';
 import { presentTicket } from './presenter.js';
