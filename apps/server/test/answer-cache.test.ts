@@ -261,6 +261,23 @@ describe('whole-course answers kept serialised', () => {
     expect(['GZIP', '*', 'deflate', undefined, 'x-gzip;q=0.5', 'br, gzip', 'br;q=0', 'br', 'gzip;q=0', 'gzip; q=0.000', 'gzip;q=0.01', 'x-gzipped'].map(takesGzip)).toEqual([true, true, false, false, true, true, false, false, false, false, true, false]);
   });
 
+  it('keeps each answer once, gzipped: the memory it counts is the bytes a browser is sent', async () => {
+    const own = await buildApp({ ...ctx.config, ANSWER_CACHE_MB: 1 }, ctx.db);
+    try {
+      const u = urls(A.course, activityA, A.enrolment);
+      const plain = await own.inject({ method: 'GET', url: u.tickets, headers: headers(admin) });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const gzipped = await own.inject({ method: 'GET', url: u.tickets, headers: { ...headers(admin), 'accept-encoding': 'gzip' } });
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
+      expect(own.services.answers.counts).toMatchObject({ built: 1, kept: 1 });
+      expect(own.services.answers.size).toBe(gzipped.rawPayload.length);
+      expect(own.services.answers.size).toBeLessThan(Buffer.byteLength(plain.body));
+    } finally {
+      await own.close();
+    }
+  });
+
   it('keeps no more bytes than it is given', async () => {
     const small = await buildApp({ ...ctx.config, ANSWER_CACHE_MB: 0 }, ctx.db);
     try {
