@@ -193,7 +193,7 @@ describe('whole-course answers kept serialised', () => {
     await ctx.db.updateTable('tickets').set({ created_at: new Date(start - 86_400_000 + 60_000), closing_date: null, status_ticket_id: (await ticketKeys(ctx.db)).open }).where('id', '=', A.ticket).execute();
     const young = (await kept(u.tickets))._data.collections[0].properties;
     expect([young.ageTicket, young.ageText]).toEqual([0, '< 24h']);
-    // Its compressed copy too: made now, it holds only until the age changes.
+    // Sent gzipped (as it is kept) to a client that takes it: the same answer.
     const compressed = async () => {
       const res = await ctx.request({ method: 'GET', url: u.tickets, token: admin, headers: { 'accept-encoding': 'gzip' } });
       expect(res.headers['content-encoding']).toBe('gzip');
@@ -205,7 +205,7 @@ describe('whole-course answers kept serialised', () => {
     let before = counts();
     expect((await kept(u.tickets))._data.collections[0].properties.ageTicket).toBe(0);
     expect(counts().kept - before.kept).toBe(1);
-    // The age changes a minute later: the answer is built again, plain and compressed alike.
+    // The age changes a minute later: the answer is built again, for either client.
     vi.setSystemTime(start + 60_000);
     before = counts();
     const old = (await kept(u.tickets))._data.collections[0].properties;
