@@ -2,11 +2,11 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Takes out what the staffed-day benchmark showed buys nothing staff feel
- * (docs/development/performance.md, "What each mechanism buys"): each enrolment's copy of its student's folded name
- * and RUT (0028); the version of the students as a whole (0025), under which the totals of searches
- * across every student were kept; the statement triggers that stood for the activity results'
- * foreign keys (0026): the foreign keys are back; the early return 0029 wrote into every statement
- * trigger function. Those steps now create nothing, and every step here is idempotent.
+ * (docs/development/performance.md, "What each mechanism buys"): each enrolment's copy of its
+ * student's folded name and RUT (0028); the version of the students as a whole (0025), under which
+ * the totals of searches across every student were kept; the statement triggers that stood for the
+ * activity results' foreign keys (0026): the foreign keys are back; the early return 0029 wrote
+ * into every statement trigger function. Those steps now create nothing; every step is idempotent.
  */
 const FOREIGN_KEYS = [
   ['activity_course_users_activity_id_fkey', 'activity_id', 'activities'],

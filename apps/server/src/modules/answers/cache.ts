@@ -31,12 +31,6 @@ interface Entry {
 
 const gunzip = promisify(zlib.gunzip);
 
-/** An answer to send: gzipped when the client accepts it. */
-export interface Served {
-  body: Buffer;
-  gzipped: boolean;
-}
-
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
   private readonly building = new Map<string, Promise<Entry>>();
@@ -56,9 +50,9 @@ export class AnswerCache {
    * The answer under `key` for a course (its version read here, before the data): the kept one
    * while still true, else a new build; decompressed for a client that does not take gzip.
    */
-  async get(key: string, courseId: number, job: BuildJob, gzipped: boolean): Promise<Served> {
-    const entry = await this.entry(key, courseId, job);
-    return { body: gzipped ? entry.body : await gunzip(entry.body), gzipped };
+  async get(key: string, courseId: number, job: BuildJob, gzipped: boolean): Promise<Buffer> {
+    const { body } = await this.entry(key, courseId, job);
+    return gzipped ? body : gunzip(body);
   }
 
   private async entry(key: string, courseId: number, job: BuildJob): Promise<Entry> {
@@ -121,7 +115,8 @@ export async function sendKept(request: FastifyRequest, reply: FastifyReply, cac
   const key = `${isAdminLike(actor.role) ? 'admin' : `user ${actor.id}`}\n${baseUrl(request)}\n${request.url}`;
   // The request as the build reads it, as data (it may be built on another thread).
   const job: BuildJob = { name, request: { url: request.url, auth: request.auth, query: request.query, params: request.params, server: { config: { PUBLIC_URL: request.server.config.PUBLIC_URL } } } };
-  const { body, gzipped } = await cache.get(key, courseId, job, takesGzip(request.headers['accept-encoding']));
+  const gzipped = takesGzip(request.headers['accept-encoding']);
+  const body = await cache.get(key, courseId, job, gzipped);
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (gzipped) reply.header('content-encoding', 'gzip');
   return reply.send(body);
