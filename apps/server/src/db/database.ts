@@ -45,6 +45,7 @@ import * as m0036 from './migrations/0036_ticket_enrolment_operator.js';
 import * as m0037 from './migrations/0037_outcome_kept.js';
 import * as m0038 from './migrations/0038_less_machinery.js';
 import * as m0039 from './migrations/0039_workload_indexes.js';
+import * as m0041 from './migrations/0041_idempotent_sends.js';
 
 export type Database = Kysely<DB>;
 
@@ -150,6 +151,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0037_outcome_kept': m0037,
   '0038_less_machinery': m0038,
   '0039_workload_indexes': m0039,
+  '0041_idempotent_sends': m0041,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

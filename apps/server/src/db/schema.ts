@@ -435,6 +435,18 @@ export interface DB {
   enrolment_progress_history: EnrolmentProgressHistoryTable;
   outcome_kept_days: OutcomeKeptDayTable;
   outcome_kept_groups: OutcomeKeptGroupTable;
+  idempotent_sends: IdempotentSendTable;
+}
+
+/** A user's send under a key, with its first answer once made (0041). */
+export interface IdempotentSendTable {
+  user_id: number;
+  key: string;
+  fingerprint: string;
+  status_code: number | null;
+  response: unknown;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
 }
 
 /** The version of what a course's whole answers read (scope = course id), and of what every course shows (scope 0) (0024). */
