@@ -85,8 +85,7 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
   const work = { access: PERMISSIONS.ticketWork };
   const previewSchema = followUpMailSchema.pick({ enrolmentIds: true, subject: true, text: true });
   app.post('/follow-up/mail/preview', { config: work, schema: { tags, body: previewSchema } }, async (request) => {
-    requireAuth(request);
-    return ok(await services.mail.previewForEnrolments(request.body));
+    return ok(await services.mail.previewForEnrolments(request.body, requireAuth(request)));
   });
   app.post('/follow-up/mail', { config: work, schema: { tags, body: followUpMailSchema } }, async (request, reply) => {
     const result = await services.mail.queueForEnrolments(request.body, requireAuth(request));

@@ -169,19 +169,30 @@ export class MailRepository {
     );
   }
 
-  /**
-   * The students of enrolments (any course): mail from the follow-up or Mi agenda. Each comes with
-   * the student's open ticket of the course, if any (the caller's own first, then the latest), so
-   * that the message is logged there as a contact attempt once it is sent.
-   */
-  enrolments(ids: number[], callerId: number | null = null): Promise<MailRecipientRow[]> {
-    const open = sql`(select t.id from tickets t where t.course_registered_user_id = e.id and t.status_ticket_id = (select s.id from status_tickets s where s.key = 'open')
-      order by (t.user_assigned_id is not distinct from ${callerId}::int) desc, t.updated_at desc, t.id desc limit 1)`;
+  /** The students of enrolments (any course): mail from the follow-up or Mi agenda, without a ticket. */
+  enrolments(ids: number[]): Promise<MailRecipientRow[]> {
     return inChunks(ids, 1000, (chunk) =>
       this.recipients()
-        .leftJoin('tickets as ot', (j) => j.on(sql`ot.id = ${open}`))
-        .select(['ot.id as ticket_id', 'ot.ticket_code', ...RECIPIENT_COLUMNS])
+        .select([sql<null>`null::int`.as('ticket_id'), sql<null>`null::text`.as('ticket_code'), ...RECIPIENT_COLUMNS])
         .where('e.id', 'in', chunk)
+        .execute(),
+    );
+  }
+
+  /**
+   * The open tickets of enrolments with their owners, the ones assigned to `callerId` first, then
+   * the latest: where a mail to the student is filed (the service keeps those the caller may touch).
+   */
+  openTickets(enrolmentIds: number[], callerId: number) {
+    return inChunks(enrolmentIds, 1000, (chunk) =>
+      this.db
+        .selectFrom('tickets as t')
+        .select(['t.id as ticket_id', 't.ticket_code', 't.course_registered_user_id as enrolment_id', 't.user_assigned_id', 't.user_create_id'])
+        .where('t.course_registered_user_id', 'in', chunk)
+        .where('t.status_ticket_id', '=', (eb) => eb.selectFrom('status_tickets as s').select('s.id').where('s.key', '=', 'open'))
+        .orderBy(sql`t.user_assigned_id is not distinct from ${callerId}::int`, 'desc')
+        .orderBy('t.updated_at', 'desc')
+        .orderBy('t.id', 'desc')
         .execute(),
     );
   }
@@ -211,6 +222,17 @@ export class MailRepository {
       }
     }
     return ids;
+  }
+
+  /** The owners of a message's ticket and the role of the one who wrote it: may they log the attempt there? */
+  ticketAndWriter(ticketId: number, userId: number, db: Database) {
+    return db
+      .selectFrom('tickets as t')
+      .innerJoin('users as u', (j) => j.on('u.id', '=', userId))
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .select(['t.id', 't.user_assigned_id', 't.user_create_id', 'r.key as role'])
+      .where('t.id', '=', ticketId)
+      .executeTakeFirst();
   }
 
   courseMailbox(courseId: number) {
@@ -280,7 +302,7 @@ export class MailRepository {
         sql<string | null>`nullif(concat_ws(' ', mr.name, mr.last_name, mr.mother_last_name), '')`.as('student_name'),
         'm.id', 'm.ticket_id', 't.ticket_code', 'm.course_id', 'c.description as course_description', 'm.to_address', 'm.cc', 'm.from_address',
         'm.reply_to', 'm.subject', 'm.status', 'm.attempts', 'm.last_error', 'm.message_id', 'm.sent_at', 'm.created_at', 'm.updated_at',
-        'm.created_by', 'u.name as created_by_name',
+        'm.created_by', 'u.name as created_by_name', 't.user_assigned_id as ticket_assigned_id', 't.user_create_id as ticket_creator_id',
       ]);
   }
 

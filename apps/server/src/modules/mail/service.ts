@@ -187,14 +187,14 @@ export class MailService {
    * students without an e-mail address are reported as skipped. Every enrolment must exist.
    */
   async queueForEnrolments(input: FollowUpMailInput, actor: AuthUser): Promise<FollowUpMailResult> {
-    const rows = await this.enrolmentRecipients(input.enrolmentIds, actor.id);
+    const rows = await this.enrolmentRecipients(input.enrolmentIds, actor);
     if (!rows.some((r) => r.email && isEmailAddress(r.email.trim()))) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.noRecipients] });
     return this.queueFor(rows, input, actor, (r) => ({ enrolmentId: r.enrolment_id, reason: MAIL_MSG.noStudentEmail }));
   }
 
   /** What queueForEnrolments would queue: how many messages, who is skipped, the first message as delivered. */
-  async previewForEnrolments(input: Pick<FollowUpMailInput, 'enrolmentIds' | 'subject' | 'text'>): Promise<FollowUpMailPreview> {
-    const rows = await this.enrolmentRecipients(input.enrolmentIds);
+  async previewForEnrolments(input: Pick<FollowUpMailInput, 'enrolmentIds' | 'subject' | 'text'>, actor: AuthUser): Promise<FollowUpMailPreview> {
+    const rows = await this.enrolmentRecipients(input.enrolmentIds, actor);
     const html = this.cleanBody(input.text);
     const result: FollowUpMailPreview = { count: 0, skipped: [], sample: null };
     for (const r of rows) {
@@ -209,13 +209,22 @@ export class MailService {
     return result;
   }
 
-  /** The recipients of enrolments, in the order given; a 422 naming the ones that do not exist. */
-  private async enrolmentRecipients(ids: number[], callerId: number | null = null) {
-    const rows = await this.repo.enrolments(ids, callerId);
+  /**
+   * The recipients of enrolments, in the order given; a 422 naming the ones that do not exist.
+   * Each comes with the open ticket its mail is filed on: the first one of the student's the caller
+   * may touch (TicketAccess; assigned to them first). Without one, the mail is a contact without a ticket.
+   */
+  private async enrolmentRecipients(ids: number[], actor: AuthUser): Promise<MailRecipientRow[]> {
+    const [rows, open] = await Promise.all([this.repo.enrolments(ids), this.repo.openTickets(ids, actor.id)]);
     const byId = new Map(rows.map((r) => [r.enrolment_id, r]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
-    return ids.map((id) => byId.get(id)!);
+    const ticketOf = new Map<number, { ticket_id: number; ticket_code: string }>();
+    for (const t of this.access.allowed(actor, open)) if (!ticketOf.has(t.enrolment_id)) ticketOf.set(t.enrolment_id, t);
+    return ids.map((id) => {
+      const t = ticketOf.get(id);
+      return { ...byId.get(id)!, ticket_id: t?.ticket_id ?? null, ticket_code: t?.ticket_code ?? null };
+    });
   }
 
   private async queueFor<R extends MailRecipientRow, S>(
@@ -330,8 +339,9 @@ export class MailService {
     await this.db.transaction().execute(async (trx) => {
       if (!(await this.repo.markSent(row.id, trx))) return;
       if (!row.ticket_id || !row.created_by || !detail) return;
-      const ticket = await trx.selectFrom('tickets').select('id').where('id', '=', row.ticket_id).executeTakeFirst();
-      if (!ticket) return;
+      // Only on a ticket its writer may still touch (it may have been reassigned since it was queued).
+      const ticket = await this.repo.ticketAndWriter(row.ticket_id, row.created_by, trx);
+      if (!ticket || !this.access.allowed({ id: row.created_by, role: ticket.role as AuthUser['role'] }, [ticket]).length) return;
       const comment = MAIL_MSG.contactComment(row.subject);
       await this.details.insertMany([{ ticket_id: row.ticket_id, user_created_id: row.created_by, status_detail_ticket_id: detail.id, comment }], trx);
       await this.tickets.addHistory(
@@ -361,16 +371,28 @@ export class MailService {
 
   // -- outbox ----------------------------------------------------------------------------------
 
-  /** Operators see the messages they sent; administrators and developers see all. */
-  outbox(q: MailOutboxQuery, actor: AuthUser) {
-    return this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
+  /**
+   * Operators see the messages they sent; administrators and developers see all. Filtering by a
+   * ticket asks TicketAccess first, like opening it.
+   */
+  async outbox(q: MailOutboxQuery, actor: AuthUser) {
+    if (q.ticket_id) await this.access.assert(actor, [q.ticket_id], 'skip');
+    const page = await this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
+    return { ...page, rows: page.rows.map((r) => this.openable(r, actor)) };
   }
 
   /** One message of the outbox: its sender's, or any for administrators and developers; another's is the same 404 as one that does not exist. */
   async message(id: number, actor: AuthUser) {
     const row = await this.repo.findMessage(id);
     if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound(MAIL_MSG.messageNotFound);
-    return row;
+    return this.openable(row, actor);
+  }
+
+  /** A message as the caller may see it: the ticket it is filed on only when the caller may open it. */
+  private openable<T extends { ticket_id: number | null; ticket_code: string | null; ticket_assigned_id: number | null; ticket_creator_id: number | null }>(row: T, actor: AuthUser): T {
+    // A creator of 0: the ticket row is gone, no one's.
+    if (row.ticket_id === null || this.access.allowed(actor, [{ user_assigned_id: row.ticket_assigned_id, user_create_id: row.ticket_creator_id ?? 0 }]).length) return row;
+    return { ...row, ticket_id: null, ticket_code: null };
   }
 
   attachmentsOf(messageIds: number[]) {

@@ -38,6 +38,11 @@ export class TicketAccess {
     return rows;
   }
 
+  /** Of rows already read, those whose ticket the caller may touch, in their order. */
+  allowed<T extends TicketOwners>(actor: Pick<AuthUser, 'id' | 'role'>, rows: T[]): T[] {
+    return rows.filter((r) => mayTouchTicket(actor, r));
+  }
+
   /** `assert` for a row already read. */
   check(actor: AuthUser, ticket: TicketOwners): void {
     if (!mayTouchTicket(actor, ticket)) throw forbidden(TICKET_MSG.notYours);
