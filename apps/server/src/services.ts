@@ -34,6 +34,8 @@ import { TicketLockService } from './modules/tickets/lock-service.js';
 import { TicketService } from './modules/tickets/service.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/worker.js';
+import { IdempotencyRepository } from './modules/idempotency/repository.js';
+import { IdempotencyService } from './modules/idempotency/service.js';
 import { MailRepository } from './modules/mail/repository.js';
 import { MailFileService } from './modules/mail/files.js';
 import { MAIL_SEND_TIMEOUT_MS, MailService } from './modules/mail/service.js';
@@ -139,6 +141,8 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     reminders,
     agenda: new AgendaService(agendaRepo, reminders, tickets, repos.audit, new AtRiskTally(() => agendaRepo.atRiskByOperator(), config.WORKLOAD_AT_RISK_SECONDS, log)),
     outcomes: new OutcomeService(db, ticketAccess),
+    /** Sends made once (Idempotency-Key, or the same content within seconds). */
+    sends: new IdempotencyService(new IdempotencyRepository(db)),
   };
 }
 

@@ -24,3 +24,4 @@ export * as legacy from './legacy/index.js';
 export * from './reminders.js';
 export * from './outcomes.js';
 export * from './phone.js';
+export * from './idempotency.js';

@@ -444,7 +444,8 @@ export interface IdempotentSendTable {
   key: string;
   fingerprint: string;
   status_code: number | null;
-  response: unknown;
+  /** The answer's body as sent (JSON text). */
+  response: string | null;
   expires_at: Timestamp;
   created_at: CreatedAt;
 }

@@ -11,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     key text not null,
     fingerprint text not null,
     status_code integer,
-    response jsonb,
+    response text,
     expires_at timestamptz not null,
     created_at timestamptz not null default now(),
     primary key (user_id, key)

@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
 import { collection, created, ok, resource } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
+import { sendOnce } from '../../http/idempotency.js';
 import { idParams } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';
@@ -87,11 +88,12 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
   app.post('/follow-up/mail/preview', { config: work, schema: { tags, body: previewSchema } }, async (request) => {
     return ok(await services.mail.previewForEnrolments(request.body, requireAuth(request)));
   });
-  app.post('/follow-up/mail', { config: work, schema: { tags, body: followUpMailSchema } }, async (request, reply) => {
-    const result = await services.mail.queueForEnrolments(request.body, requireAuth(request));
-    reply.status(201);
-    return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
-  });
+  app.post('/follow-up/mail', { config: work, schema: { tags, body: followUpMailSchema } }, async (request, reply) =>
+    sendOnce(services.sends, request, reply, request.body, 201, async () => {
+      const result = await services.mail.queueForEnrolments(request.body, requireAuth(request));
+      return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
+    }),
+  );
 
   app.get('/follow-up/enrolments/:id', { config: read, schema: { tags, params: idParams } }, async (request) => {
     const actor = requireAuth(request);

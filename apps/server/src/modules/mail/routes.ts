@@ -17,12 +17,13 @@ import {
   type MailTemplateProps,
   type MailUploadResult,
 } from '@sigaf/contract';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, type AuthUser } from '../../http/auth.js';
 import { collection, created, href, ok, resource } from '../../http/envelope.js';
 import { AppError, invalid } from '../../http/errors.js';
+import { sendOnce } from '../../http/idempotency.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { safeFileName } from './content.js';
@@ -125,12 +126,19 @@ async function mailBody(request: FastifyRequest, mailFiles: MailFileService, act
   return { body: { ...fields, files: named.success ? [...names, ...files.map((f) => f.stored_name)] : fields.files }, uploaded: files };
 }
 
-/** Parses and queues a mail; the files a refused multipart request brought are removed again. */
-async function queueMail<T>(request: FastifyRequest, mailFiles: MailFileService, run: (body: Record<string, unknown>, actor: AuthUser) => Promise<T>) {
+/**
+ * Parses and queues a mail, once (sendOnce: a repeat gets the first answer, 201); the files a
+ * refused multipart request brought are removed again (a repeat's, by the clean-up: no message
+ * uses them). Files sent in the request count in the send's content by their bytes.
+ */
+async function queueMail(request: FastifyRequest, reply: FastifyReply, services: Services, run: (body: Record<string, unknown>, actor: AuthUser) => Promise<unknown>) {
   const actor = requireAuth(request);
+  const { mailFiles } = services;
   const { body, uploaded } = await mailBody(request, mailFiles, actor);
+  const bytes = new Map(uploaded.map((f) => [f.stored_name, `sha256:${f.sha256}`]));
+  const files = Array.isArray(body.files) ? body.files.map((f) => bytes.get(String(f)) ?? f) : body.files;
   try {
-    const result = await run(body, actor);
+    const result = await sendOnce(services.sends, request, reply, { ...body, files }, 201, () => run(body, actor));
     if (uploaded.length) await mailFiles.scheduleCleanup(0);
     return result;
   } catch (err) {
@@ -178,17 +186,16 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     return ok(true, MAIL_MSG.fileDeleted);
   });
 
-  app.post('/mail/single', { config: work, schema: { tags } }, async (request, reply) => {
-    const result = await queueMail(request, mailFiles, (body, actor) => mail.queueSingle(mailSingleSchema.parse(body), actor));
-    reply.status(201);
-    return created(result, MAIL_MSG.queued);
-  });
+  app.post('/mail/single', { config: work, schema: { tags } }, async (request, reply) =>
+    queueMail(request, reply, services, async (body, actor) => created(await mail.queueSingle(mailSingleSchema.parse(body), actor), MAIL_MSG.queued)),
+  );
 
-  app.post('/mail/massive', { config: work, schema: { tags } }, async (request, reply) => {
-    const result = await queueMail(request, mailFiles, (body, actor) => mail.queueMassive(mailMassiveSchema.parse(body), actor));
-    reply.status(201);
-    return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
-  });
+  app.post('/mail/massive', { config: work, schema: { tags } }, async (request, reply) =>
+    queueMail(request, reply, services, async (body, actor) => {
+      const result = await mail.queueMassive(mailMassiveSchema.parse(body), actor);
+      return created(result, MAIL_MSG.queuedMany(result.queued, result.skipped.length));
+    }),
+  );
 
   // The message one student would receive and the number of recipients; nothing is queued.
   app.post('/mail/preview', { config: work, schema: { tags, body: mailPreviewSchema } }, async (request) => {
