@@ -98,6 +98,23 @@ describe('a send with an Idempotency-Key', () => {
     expect(await messagesOf(ticketId)).toBe(1);
   });
 
+  it('two clicks, two keys, the same content within seconds: one send, and either key answers it later', async () => {
+    const body = { ticketId: course.tickets[3]!, subject: 'Doble clic', text: '<p>Hola</p>' };
+    const before = await messagesOf(course.tickets[3]!);
+    const [k1, k2] = [freshKey(), freshKey()];
+    const first = await post('/mail/single', op.token, body, k1);
+    const second = await post('/mail/single', op.token, body, k2);
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(await messagesOf(course.tickets[3]!)).toBe(before + 1);
+    // Past the seconds of the same content, each key still answers with the one send.
+    await ctx.db.deleteFrom('idempotent_sends').where('key', 'like', 'same:%').execute();
+    const retry = await post('/mail/single', op.token, body, k2);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await messagesOf(course.tickets[3]!)).toBe(before + 1);
+  });
+
   it('two servers on one database, the same key at the same moment: one send', async () => {
     const key = freshKey();
     const ticketIds = [course.tickets[4]!, course.tickets[5]!];
