@@ -34,6 +34,8 @@ import {
   getTicketsOfCourse,
   sectionSave,
   sectionsList,
+  PROGRESS_LEFT_OUT,
+  UNFILED_SECTION,
 } from '../../../../packages/contract/src/legacy/index.js';
 import { computeDv, IMPORT_COLUMNS } from '@sigaf/contract';
 import { sql } from 'kysely';
@@ -135,8 +137,9 @@ describe('§2.13 registered users and §2.14 enrolment lookups', () => {
       'GET /api/v2/course-registered-user/{id}/courses/{course}',
     );
     expect(enrolment._data).toMatchObject({ id: synced.enrolmentId, is_sincronized: 1, registered_user: { rut: synced.rut } });
-    // Every result still in Formativa: none for the card (its "Progreso" would read NaN%; §5.9 below files them).
-    expect(enrolment._data.activity_course_users).toEqual([]);
+    // Every result still in Formativa, and every one listed: the card keeps them (its divisor is never 0, §5.9 below).
+    expect(enrolment._data.activity_course_users.length).toBeGreaterThan(0);
+    expect(enrolment._data.activity_course_users.every((a) => a.activity.section.description === 'Formativa')).toBe(true);
 
     const elsewhere = await world.ctx.db.selectFrom('courses').select('id').where('id', 'not in', world.ctx.db.selectFrom('course_registered_users').select('course_id').where('registered_user_id', '=', synced.id)).executeTakeFirst();
     const otherCourse = elsewhere?.id ?? 2_147_480_000;
@@ -265,8 +268,13 @@ describe('§2.14 Seguimiento (FollowUp)', () => {
     // The progress bar must reach exactly 100 %.
     expect((rows.length / total) * 100).toBe(100);
     expect(new Set(rows.map((r) => r.id)).size).toBe(total);
-    // Results reach the card once filed outside Formativa (the "Progreso" test below); until then none.
-    expect(rows.every((r) => r.activity_course_users.length === 0)).toBe(true);
+    // Straight after the first sync (every result in Formativa), Seguimiento shows every student
+    // Moodle has, each card a number (one never matched in Moodle has no results: left out, as in 1.x).
+    const students = rows.filter((r) => r.profile.description === 'Estudiante' && r.is_sincronized === 1);
+    expect(students.length).toBeGreaterThan(rows.length / 2);
+    expect(students.filter((r) => !followUpKeeps(r)).map((r) => r.id)).toEqual([]);
+    const sections = expectShape(sectionsList, http200(await client.call('GET', '/api/v2/sections'), 'sections'), 'GET /api/v2/sections')._data.collections;
+    expect(students.map((r) => cardProgress(r, sections)).filter((p) => p !== '0')).toEqual([]);
     for (const r of rows) for (const a of r.activity_course_users) expect(typeof a.activity.section.description).toBe('string');
 
     // A tutor on Seguimiento: the same pages, with the students of their own classrooms only.
@@ -356,6 +364,9 @@ describe('§2.15 Moodle synchronisation (Actividad, Gestión de estudiantes)', (
     type Row = { id: number; activities: Array<{ completionState: number | null; grade: number | null }> };
     const isPending = (r: Row) => r.activities.some((a) => !(a.completionState !== null && a.completionState > 0) && a.grade === null);
     expect(found.usersWithPendingActivities.map((u) => u.id).sort()).toEqual((pending.body._data as Row[]).filter(isPending).map((r) => r.id).sort());
+    // "Seleccionados": every student with one pending is offered (none has withdrawn), results all in Formativa as synchronised.
+    expect(found.usersWithPendingActivities.length).toBeGreaterThan(0);
+    expect(found.usersWithPendingActivities.filter((u) => !masivoKeeps(u as unknown as RawEnrolment)).map((u) => u.id)).toEqual([]);
   });
 });
 
@@ -378,20 +389,28 @@ describe('§2.16 Mail', () => {
   });
 });
 
-/** The sections the student card's and Seguimiento's "Progreso" leaves out of its denominator (constants.js mapUser, FollowUp.vue). */
-const LEFT_OUT = ['Formativa', 'Renuncia', 'Pre Test A', 'Pre Test B', 'Post Test A', 'Post Test B', 'Encuesta'];
+type RawEnrolment = { activity_course_users: Array<{ qualification_moodle: string; status_moodle: string; activity: { weighing: number; section: { description: string } } } | null> };
 
-type RawEnrolment = { activity_course_users: Array<{ qualification_moodle: string; activity: { weighing: number } } | null> };
+/** Seguimiento (FollowUp.vue mapActivityUserByCourse) adds a student only when they have results. */
+function followUpKeeps(e: RawEnrolment) {
+  return e.activity_course_users.length !== 0;
+}
+
+/** Ticket › Masivo (SigafCreateMultipleTicket.vue filterQuitUser): results, none a withdrawal finished or in course. */
+function masivoKeeps(e: RawEnrolment) {
+  if (e.activity_course_users.length === 0) return false;
+  return !e.activity_course_users.some((a) => a!.activity.section.description === 'Renuncia' && ['Finalizado', 'En curso'].includes(a!.status_moodle));
+}
 
 /**
  * "Progreso" as the original client computes it (constants.js mapUser; FollowUp.vue the same):
  * the enrolment's graded activities with a weighing ÷ the activities of every section outside
- * LEFT_OUT, from GET /api/v2/sections (across every course), as a percentage text.
+ * PROGRESS_LEFT_OUT, from GET /api/v2/sections (across every course), as a percentage text.
  */
-function cardProgress(e: RawEnrolment, sections: Array<{ properties: { description: string; activities: unknown[] } }>) {
+function cardProgress(e: RawEnrolment, sections: ReadonlyArray<{ properties: { description: string; activities: unknown[] } }>) {
   if (e.activity_course_users.length === 0) return '0';
   const progress = e.activity_course_users.filter((a) => a && !['', '-'].includes(a.qualification_moodle) && a.activity.weighing !== 0).length;
-  const total = sections.filter((s) => !LEFT_OUT.includes(s.properties.description)).reduce((n, s) => n + s.properties.activities.length, 0);
+  const total = sections.filter((s) => !PROGRESS_LEFT_OUT.includes(s.properties.description)).reduce((n, s) => n + s.properties.activities.length, 0);
   return Number.parseFloat(String((progress / total) * 100)).toFixed(0);
 }
 
@@ -399,9 +418,12 @@ describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento
   it('§5.9 draws 0 % (never "NaN%") while every activity is still in Formativa, and a percentage once staff file them in units', async () => {
     const sections = async () => expectShape(sectionsList, http200(await client.call('GET', '/api/v2/sections'), 'sections'), 'GET /api/v2/sections')._data.collections;
     // As synchronised: every activity in Formativa with weighing 0, and every section the server
-    // has is one the client leaves out: the card's denominator is 0.
+    // has is one the client leaves out; the list ends with the activities still outside a unit.
     const before = await sections();
-    expect(before.every((s) => LEFT_OUT.includes(s.properties.description))).toBe(true);
+    const unfiledEntry = before.find((s) => s.properties.id === UNFILED_SECTION.id)!;
+    expect(unfiledEntry.properties).toMatchObject({ description: UNFILED_SECTION.description, key: UNFILED_SECTION.key });
+    expect(unfiledEntry.properties.activities.length).toBeGreaterThan(0);
+    expect(before.filter((s) => s !== unfiledEntry).every((s) => PROGRESS_LEFT_OUT.includes(s.properties.description))).toBe(true);
     const page = async () => expectShape(getCourseRegisteredUserUsersPage, http200(await client.call('GET', `/api/v2/course-registered-user/${course.id}/users?page=1`), 'page 1'), 'Seguimiento page 1')._data.data;
     const ticketCards = async () => {
       const tickets = expectShape(getTicketsOfCourse, http200(await client.call('GET', `/api/v2/tickets/course-registered-users/course/${course.id}`), 'tickets'), 'GET /api/v2/tickets/course-registered-users/course/{c}');
@@ -409,6 +431,7 @@ describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento
     };
     const unfiled = [...(await page()), ...(await ticketCards())];
     expect(unfiled.length).toBeGreaterThan(0);
+    expect(unfiled.filter((e) => (e as { is_sincronized?: number }).is_sincronized === 1).every(followUpKeeps)).toBe(true);
     expect(unfiled.map((e) => cardProgress(e, before)).filter((p) => p !== '0')).toEqual([]);
     // The results are still there for the screens that list them (Ticket's "Actividades").
     const enrolled = unfiled[0] as RawEnrolment & { id: number };
@@ -429,6 +452,8 @@ describe('§2.14 "Progreso" on the student card (ticket dialogs) and Seguimiento
       http200(await client.call('PUT', `/api/v2/activities/${a.id}`, row), `PUT /api/v2/activities/${a.id}`);
     }
     const after = await sections();
+    // Filed: the entry is gone, the units divide.
+    expect(after.some((s) => s.properties.id === UNFILED_SECTION.id)).toBe(false);
     const cards = [...(await page()), ...(await ticketCards())].map((e) => Number(cardProgress(e, after)));
     expect(cards.length).toBeGreaterThan(0);
     expect(cards.every((p) => Number.isFinite(p) && p >= 0 && p <= 100), JSON.stringify(cards)).toBe(true);

@@ -92,6 +92,16 @@ export class CatalogueRepository {
       .execute();
   }
 
+  /** Every activity not removed in Moodle, wherever it is filed (the original client's progress divisor, service.ts). */
+  liveActivities(): Promise<SectionActivity[]> {
+    return this.db
+      .selectFrom('activities as a')
+      .select(['a.id', 'a.description', 'a.type', sql<number>`a.weighing::float8`.as('weighing'), 'a.id_activity_moodle', 'a.section_id', 'a.course_id'])
+      .where('a.removed_at', 'is', null)
+      .orderBy('a.id')
+      .execute();
+  }
+
   async descriptionTaken(table: CatalogueTable, description: string, exceptId?: number): Promise<boolean> {
     let q = this.from(table).select('c.id').where(sql`lower(c.description)`, '=', description.toLowerCase());
     if (exceptId !== undefined) q = q.where('c.id', '!=', exceptId);

@@ -1,4 +1,4 @@
-import type { ListQuery, ResourceDecl } from '@sigaf/contract';
+import { legacy, type ListQuery, type ResourceDecl } from '@sigaf/contract';
 import { conflict, notFound } from '../../http/errors.js';
 import type { AuthUser } from '../../http/auth.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -28,7 +28,25 @@ export class CatalogueService {
 
   async list(decl: ResourceDecl, q: ListQuery) {
     const page = await this.repo.list(this.meta(decl).table, q, this.counts(decl));
-    return { ...page, rows: await this.withRelated(decl, page.rows) };
+    const rows = await this.withRelated(decl, page.rows);
+    // The whole list of sections, as the original client reads it for its progress divisor.
+    if (decl.path === 'sections' && !q.page && !q.search) rows.push(...(await this.unfiledSection(rows)));
+    return { ...page, rows };
+  }
+
+  /**
+   * The original client's "Progreso" divides by the activities of every section outside
+   * PROGRESS_LEFT_OUT (by name, across courses). While none is filed in such a section (a new
+   * installation, the demo, a course just synchronised: all in Formativa), that is 0 and every card
+   * reads "NaN%": the whole list then ends with UNFILED_SECTION listing the activities still
+   * outside one, so the divisor is at least every activity a card's results can name.
+   */
+  private async unfiledSection(sections: CatalogueRow[]): Promise<CatalogueRow[]> {
+    if (sections.some((s) => !legacy.PROGRESS_LEFT_OUT.includes(s.description) && s.activities?.length)) return [];
+    const activities = await this.repo.liveActivities();
+    if (!activities.length) return [];
+    const at = new Date(0);
+    return [{ ...legacy.UNFILED_SECTION, created_at: at, updated_at: at, children_count: 0, activities }];
   }
 
   /**

@@ -383,6 +383,8 @@ export class MoodleSyncService {
         await this.repo.saveState(courseId, { state: 'failed', scope: o.scope, error: message.slice(0, 4000), finished_at: new Date() });
       }
       throw e;
+    } finally {
+      client.close();
     }
   }
 

@@ -83,28 +83,17 @@ export function rawActivityResult(r: ActivityResultRow) {
   };
 }
 
-/**
- * The results the original client's student card reads (its `mapUser`: ticket dialogs and
- * Seguimiento), none while every one sits in Formativa. That card's "Progreso" divides by the
- * activities of every section but Formativa and six other fixed ones (docs/operations/original-client.md),
- * which stays 0 until staff file activities in units: the card would read "NaN%". Without results
- * it draws 0 % and "Sin actividades sincronizadas"; it never shows results in Formativa (it
- * filters them out), so nothing else is lost. The client compares the description, so do we.
- */
-export function cardResults<T extends Pick<ActivityResultRow, 'section_description'>>(results: readonly T[]): readonly T[] {
-  return results.every((r) => r.section_description === 'Formativa') ? [] : results;
-}
-
 const presentedResults = new WeakMap<readonly ActivityResultRow[], ReturnType<typeof rawActivityResult>[]>();
 
 /**
- * An enrolment's results as its card reads them (cardResults, rawActivityResult), presented once
- * per list of rows: every ticket of a student in a course carries the same results (25 tickets a
- * student at the largest course), and the same presented array serves them all.
+ * An enrolment's results as its card reads them, every one (Seguimiento and Ticket › Masivo keep
+ * only students with results; the card's divisor is never 0, see catalogs/progress-divisor.ts),
+ * presented once per list of rows: every ticket of a student in a course carries the same results
+ * (25 tickets a student at the largest course), and the same presented array serves them all.
  */
 export function rawCardResults(results: readonly ActivityResultRow[]) {
   let presented = presentedResults.get(results);
-  if (!presented) presentedResults.set(results, (presented = cardResults(results).map(rawActivityResult)));
+  if (!presented) presentedResults.set(results, (presented = results.map(rawActivityResult)));
   return presented;
 }
 
@@ -128,6 +117,6 @@ export function rawEnrolment(e: EnrolmentRow, results: readonly ActivityResultRo
     classroom: rawClassroom(e),
     profile: { id: e.profile_id, description: e.profile_description },
     course: { id: e.course_id, description: e.course_description, category_id: e.category_id, id_course_moodle: e.id_course_moodle },
-    activity_course_users: cardResults(results).map(rawActivityResult),
+    activity_course_users: results.map(rawActivityResult),
   };
 }

@@ -40,7 +40,8 @@ export function useOptions(path: string | undefined) {
     enabled: Boolean(path),
     queryFn: async () => {
       const data = await getData<Collection<{ id: number; description: string; key?: string | null }>>(`/api/v2/${path}`);
-      return data.collections.map((c) => ({ id: c.properties.id, description: c.properties.description, key: c.properties.key ?? null }));
+      // Rows only: the sections' list ends with an entry of id 0 for the original client's progress (legacy UNFILED_SECTION).
+      return data.collections.filter((c) => c.properties.id > 0).map((c) => ({ id: c.properties.id, description: c.properties.description, key: c.properties.key ?? null }));
     },
     staleTime: 60_000,
   });
