@@ -1,4 +1,4 @@
-import { MSG, type Envelope, type FieldErrors } from '@sigaf/contract';
+import { IDEMPOTENCY_HEADER, MSG, type Envelope, type FieldErrors } from '@sigaf/contract';
 import { clearStoredToken, getStoredToken, setStoredToken } from './storage';
 
 /** Same origin: the API server serves the app (and Vite proxies /api in development). */
@@ -39,6 +39,8 @@ export interface RequestOptions {
   /** Do not sign the user out on a 401 (the login call and the first-login flow). */
   skipAuthRedirect?: boolean;
   signal?: AbortSignal;
+  /** Sent as the Idempotency-Key header: the server makes a send under one key once (sendOnce). */
+  idempotencyKey?: string;
 }
 
 type UnauthorizedHandler = () => void;
@@ -107,13 +109,15 @@ async function readBody(response: Response): Promise<unknown> {
  * signs the user out.
  */
 export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, signal, skipAuthRedirect = false } = options;
+  const { method = 'GET', body, query, signal, skipAuthRedirect = false, idempotencyKey } = options;
   const token = options.token === undefined ? tokenStore.get() : options.token;
+  const headers = buildHeaders(token);
+  if (idempotencyKey) headers.set(IDEMPOTENCY_HEADER, idempotencyKey);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
-      headers: buildHeaders(token),
+      headers,
       body: body === undefined || method === 'GET' ? undefined : JSON.stringify(body),
       signal,
     });
@@ -134,6 +138,28 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     throw new ApiError(parsed.statusCode, extractMessage(parsed) ?? MSG.operationFailed, extractFieldErrors(parsed), parsed);
   }
   return parsed as T;
+}
+
+/** A fresh Idempotency-Key (random, 32 hex digits): crypto.getRandomValues works on plain HTTP too, randomUUID does not. */
+export function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** No answer came back (the network, or a proxy in front of the server): the send may have been made. */
+const answerLost = (err: unknown) => err instanceof ApiError && (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
+
+/**
+ * A send (a mail) for one user action: a fresh Idempotency-Key, and one automatic retry with the
+ * same key when the answer was lost, so that the server makes it once (docs/development/api.md#idempotency).
+ */
+export async function sendOnce<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const sent = { ...options, method: options.method ?? 'POST', idempotencyKey: newIdempotencyKey() };
+  try {
+    return await request<T>(path, sent);
+  } catch (err) {
+    if (!answerLost(err) || sent.signal?.aborted) throw err;
+    return request<T>(path, sent);
+  }
 }
 
 /** GET (by default) an envelope and return its `_data`. */

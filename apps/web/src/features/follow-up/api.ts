@@ -13,7 +13,7 @@ import type {
   TicketProperties,
 } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { download, getData, request, type QueryValue } from '../../lib/api';
+import { download, getData, request, sendOnce, type QueryValue } from '../../lib/api';
 
 /** Calls of the Seguimiento screen; the server's routes are in apps/server/src/modules/follow-up. */
 
@@ -116,7 +116,7 @@ export const previewFollowUpMail = (enrolmentIds: number[], body: Pick<FollowUpM
   getDataPost<FollowUpMailPreview>('/api/v2/follow-up/mail/preview', { enrolmentIds, ...body });
 
 export const sendFollowUpMail = (enrolmentIds: number[], body: FollowUpMailBody) =>
-  request<Envelope<FollowUpMailResult>>('/api/v2/follow-up/mail', { method: 'POST', body: { enrolmentIds, ...body } });
+  sendOnce<Envelope<FollowUpMailResult>>('/api/v2/follow-up/mail', { body: { enrolmentIds, ...body } });
 
 async function getDataPost<T>(path: string, body: unknown): Promise<T> {
   return (await request<Envelope<T>>(path, { method: 'POST', body }))._data;

@@ -11,7 +11,7 @@ import {
   type MailUploadResult,
 } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ApiError, buildUrl, extractFieldErrors, getData, isEnvelope, request, tokenStore } from '../../lib/api';
+import { ApiError, buildUrl, extractFieldErrors, getData, isEnvelope, request, sendOnce, tokenStore } from '../../lib/api';
 
 /**
  * Uploads one attachment with XMLHttpRequest, so that the composer can show its progress
@@ -65,11 +65,11 @@ export interface MailRequestBody {
 }
 
 export const sendSingle = (ticketId: number, body: MailRequestBody) =>
-  request<Envelope<MailQueuedResult>>('/api/v2/mail/single', { method: 'POST', body: { ticketId, ...body } });
+  sendOnce<Envelope<MailQueuedResult>>('/api/v2/mail/single', { body: { ticketId, ...body } });
 
 /** `ticketsId` goes as a JSON string, as the original client sends it. */
 export const sendMassive = (ticketIds: number[], body: MailRequestBody) =>
-  request<Envelope<MailQueuedResult>>('/api/v2/mail/massive', { method: 'POST', body: { ticketsId: JSON.stringify(ticketIds), ...body } });
+  sendOnce<Envelope<MailQueuedResult>>('/api/v2/mail/massive', { body: { ticketsId: JSON.stringify(ticketIds), ...body } });
 
 export const retryMessage = (id: number) => request<Envelope<{ properties: MailMessageProps }>>(`/api/v2/mail/outbox/${id}/retry`, { method: 'POST', body: {} });
 
