@@ -1,5 +1,5 @@
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { chileanMobile, fillPlaceholders, MAIL_PLACEHOLDERS, whatsAppHref } from '@sigaf/contract';
+import { chileanMobile, fillPlaceholders, MAIL_PLACEHOLDERS, phoneNumbers, whatsAppHref } from '@sigaf/contract';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, IconButton, TextField, Tooltip, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,11 +31,12 @@ const SOURCE_KEY: Record<Channel, string> = { phone: 'phone', whatsapp: 'whatsap
  */
 export function PhoneContact({ number, target, canLog }: { number: string; target: ContactTarget; canLog: boolean }) {
   const { t } = useTranslation();
-  const [composing, setComposing] = useState(false);
+  const [composing, setComposing] = useState<string | null>(null);
   const [pending, setPending] = useState<Channel | null>(null);
   const [asking, setAsking] = useState<Channel | null>(null);
   const [logging, setLogging] = useState<Channel | null>(null);
-  const mobile = chileanMobile(number);
+  // A field with several numbers: a link (and a WhatsApp button for a mobile) each.
+  const numbers = phoneNumbers(number);
 
   // Back on this tab after the call or the message: offer to log it, once.
   useEffect(() => {
@@ -55,21 +56,26 @@ export function PhoneContact({ number, target, canLog }: { number: string; targe
 
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
-      <TelLink number={number} label={t('contact.call', { number, name: target.name })} onClick={() => setPending('phone')} />
-      {mobile && (
-        <Tooltip title={t('contact.whatsapp.open', { name: target.name })}>
-          <IconButton size="small" sx={{ color: '#1e7e34' }} aria-label={t('contact.whatsapp.open', { name: target.name })} onClick={() => setComposing(true)}>
-            <WhatsAppIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      )}
+      {numbers.length === 0 && number}
+      {numbers.map((n, i) => (
+        <Box component="span" key={`${i}-${n}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+          <TelLink number={n} label={(shown) => t('contact.call', { number: shown, name: target.name })} onClick={() => setPending('phone')} />
+          {chileanMobile(n) && (
+            <Tooltip title={t('contact.whatsapp.open', { name: target.name })}>
+              <IconButton size="small" sx={{ color: '#1e7e34' }} aria-label={`${t('contact.whatsapp.open', { name: target.name })} (${n})`} onClick={() => setComposing(n)}>
+                <WhatsAppIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          )}
+        </Box>
+      ))}
       {composing && (
         <WhatsAppDialog
-          number={number}
+          number={composing}
           target={target}
-          onClose={() => setComposing(false)}
+          onClose={() => setComposing(null)}
           onOpened={() => {
-            setComposing(false);
+            setComposing(null);
             setPending('whatsapp');
           }}
         />
