@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { describe, vi } from 'vitest';
-import { callApi, spawnServer } from '../apps/server/test/server-process.js';
+import { callApi, firstAdminSession, spawnServer } from '../apps/server/test/server-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -64,12 +64,7 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /** Takes the bootstrap administrator past the first login through the API; returns a token. */
-export async function adminSession(product: Product, password = 'Admin-Clave-9'): Promise<string> {
-  const login = await api(product.url, 'POST', '/api/auth/login', undefined, product.admin);
-  const me = await api(product.url, 'GET', '/api/auth/user', login.body.access_token);
-  await api(product.url, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password, isFirstLogin: 1 });
-  return (await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password })).body.access_token;
-}
+export const adminSession = (product: Product, password?: string) => firstAdminSession(product.url, product.admin, password);
 
 /** A page already signed in with the given token (10 s default timeout). */
 export async function signedInPage(browser: Browser, product: Product, token: string) {

@@ -118,6 +118,8 @@ export const configSchema = z.object({
   MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Largest Moodle answer read, compressed or decoded, in MB (a whole course's grade report of 10,000 students × 50 activities is 125 MB). */
   MOODLE_MAX_ANSWER_MB: z.coerce.number().int().min(1).max(1024).default(256),
+  /** Memory that the Moodle answers of every sync at once may build, in MB (docs/operations/moodle.md#memory). */
+  MOODLE_READ_MEMORY_MB: z.coerce.number().int().min(16).max(16384).default(1024),
   /** Nightly Moodle sync of every active linked course: local time "HH:MM", or "off". */
   SYNC_SCHEDULE: z
     .string()

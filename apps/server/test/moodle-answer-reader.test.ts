@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../src/config.js';
-import { AnswerTooLarge, JsonAnswerReader, type ReadAnswer } from '../src/moodle/answer-reader.js';
+import { AnswerTooLarge, DROP, JsonAnswerReader, type AnswerHooks, type ReadAnswer } from '../src/moodle/answer-reader.js';
 import { generateSite } from '../../../tools/moodle-sim/src/generator.js';
 import { dispatch, phpJson } from '../../../tools/moodle-sim/src/server.js';
 
@@ -48,6 +48,49 @@ describe('reading a Moodle answer in slices', () => {
     const proto = read('{"__proto__":{"polluted":true},"x":[1]}');
     expect('json' in proto && Object.keys(proto.json.value as object)).toEqual(['__proto__', 'x']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("hands each list element to the caller as its slice is parsed, keeps what it returns, and tells the memory a slice builds before building it", () => {
+    const seen: Array<[string, number]> = [];
+    let held = 0;
+    const hooks: AnswerHooks = {
+      element: (list, value, index) => {
+        seen.push([list, index]);
+        return (value as { n: number }).n % 2 ? DROP : { kept: (value as { n: number }).n };
+      },
+      hold: (bytes) => (held += bytes),
+    };
+    const text = JSON.stringify({ usergrades: [{ n: 0 }, { n: 1 }, { n: 2 }], warnings: [], name: 'x' });
+    const reader = new JsonAnswerReader({ maxBytes: 1024 * 1024 }, hooks);
+    reader.write(Buffer.from(text));
+    expect(reader.end()).toEqual({ json: { value: { usergrades: [{ kept: 0 }, { kept: 2 }], warnings: [], name: 'x' } } });
+    expect(seen).toEqual([['usergrades', 0], ['usergrades', 1], ['usergrades', 2]]);
+    // Every byte of the values, plus 64 per object or list and 8 per value.
+    expect(held).toBeGreaterThanOrEqual(text.length - '{"usergrades":,"warnings":,"name":}'.length + 4 * 64);
+
+    // A refusal stops the reading at the slice that holds the element, long before the answer's end.
+    const big = Buffer.from(`[${Array.from({ length: 200_000 }, (_, i) => JSON.stringify({ id: i, name: 'x'.repeat(20) })).join(',')}]`);
+    const refusing = new JsonAnswerReader({ maxBytes: 64 * 1024 * 1024 }, {
+      element: (_list, value) => {
+        if ((value as { id: number }).id === 10) throw new Error('element 10 refused');
+        return value;
+      },
+    });
+    let written = 0;
+    expect(() => {
+      for (; written < big.length; written += 64 * 1024) refusing.write(big.subarray(written, written + 64 * 1024));
+    }).toThrow('element 10 refused');
+    expect(written).toBeLessThan(512 * 1024);
+    // A budget that refuses refuses before the slice is parsed.
+    const budgeted = new JsonAnswerReader({ maxBytes: 64 * 1024 * 1024 }, {
+      hold: () => {
+        throw new AnswerTooLarge('sin memoria');
+      },
+      element: () => {
+        throw new Error('never parsed');
+      },
+    });
+    expect(refusal(() => budgeted.write(big))).toBe('sin memoria');
   });
 
   it('drops a byte order mark; what is not JSON is reported by its first bytes', () => {

@@ -7,6 +7,7 @@ import { REPO_ROOT } from '../src/config.js';
 import { interpretResponse, mapConcurrent, MoodleClient, normalizeMoodleUrl } from '../src/moodle/client.js';
 import { batchByFields, countFields, encodeFields, MAX_FIELDS_PER_REQUEST } from '../src/moodle/encode.js';
 import { MoodleError } from '../src/moodle/errors.js';
+import { ReadBudget } from '../src/moodle/read-budget.js';
 import type { MoodleFunction } from '../src/moodle/schemas.js';
 import { FIXTURE_TOKENS, fixtureSite } from '../../../tools/moodle-sim/src/fixture-site.js';
 import { generateSite } from '../../../tools/moodle-sim/src/generator.js';
@@ -404,29 +405,64 @@ describe('Moodle client: hostile answers', () => {
     }
   }
 
-  it('refuses compression bombs, a 100 MB site name and answers past the size limit, closing the connection, the event loop free meanwhile', async () => {
+  it('refuses compression bombs, a 100 MB site name, answers past the size limit and answers of the wrong shape at their first element, closing the connection, the event loop free meanwhile', async () => {
     const sim = await startMoodleSim({ site: fixtureSite() });
     const client = (maxAnswerBytes?: number) => new MoodleClient({ baseUrl: sim.url, token: FIXTURE_TOKENS.admin, retries: 2, retryDelayMs: 1, maxAnswerBytes });
     try {
+      const tooLarge = 'La respuesta de Moodle supera el tamaño admitido y no se leyó';
+      const unexpected = 'Respuesta inesperada de Moodle';
       const cases = [
         // 146 million elements in ~300 KB: too many values for their size, seen in the first kilobytes.
-        { fault: { kind: 'gzipbomb' as const }, detail: 'demasiados valores para su tamaño' },
-        { fault: { kind: 'hugename' as const }, detail: 'un elemento de más de 16 MB' },
-        { fault: { kind: 'hugejson' as const, bytes: 40 * 1024 * 1024 }, detail: 'más de 8 MB', max: 8 * 1024 * 1024 },
+        { fault: { kind: 'gzipbomb' as const }, code: 'toolarge', message: `${tooLarge}: demasiados valores para su tamaño` },
+        { fault: { kind: 'hugename' as const }, code: 'toolarge', message: `${tooLarge}: un elemento de más de 16 MB` },
+        // A list where an object is expected: refused at its first element, not read to the end.
+        { fault: { kind: 'hugejson' as const, bytes: 40 * 1024 * 1024 }, code: 'invalidresponse', message: `${unexpected}: core_webservice_get_site_info: (raíz): se esperaba otro tipo de valor` },
+        // Valid users, smallest form: read up to the limit.
+        { fault: { kind: 'denseusers' as const, bytes: 40 * 1024 * 1024 }, code: 'toolarge', message: `${tooLarge}: más de 8 MB`, max: 8 * 1024 * 1024, users: true },
+        // 6.6 million small objects of no function's shape: refused at the first one.
+        { fault: { kind: 'dense' as const }, code: 'invalidresponse', message: `${unexpected}: core_enrol_get_enrolled_users: [0].fullname: Invalid input: expected string, received undefined`, users: true },
       ];
       for (const c of cases) {
         sim.faults.splice(0, sim.faults.length, { ...c.fault, times: 1 });
         const before = sim.calls.length;
-        const { outcome, heldMs } = await withLoopWatch(() => client(c.max).getSiteInfo());
+        const { outcome, heldMs } = await withLoopWatch(() => (c.users ? client(c.max).getEnrolledUsers(2) : client(c.max).getSiteInfo()));
         expect(outcome, c.fault.kind).toBeInstanceOf(MoodleError);
         const e = outcome as MoodleError;
-        expect([e.code, e.retryable, e.message]).toEqual(['toolarge', false, `La respuesta de Moodle supera el tamaño admitido y no se leyó: ${c.detail}`]);
+        expect([e.code, e.retryable, e.message], c.fault.kind).toEqual([c.code, false, c.message]);
         // Not retried: the same answer would come again.
         expect(sim.calls.length - before).toBe(1);
         expect(heldMs, c.fault.kind).toBeLessThan(1000);
       }
       // The site answers normally afterwards.
       expect((await client().getSiteInfo()).sitename).toBeTruthy();
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('clients share one memory budget: what an answer would build past it is refused before it is built, a failed read gives its share back, and so does a closed client', async () => {
+    const sim = await startMoodleSim({ site: fixtureSite() });
+    try {
+      const g = generateSite({ seed: 5, courses: 1, studentsPerCourse: 600, units: 11, activitiesPerUnit: 4, invalidRutRate: 0 });
+      sim.site = g.site;
+      const budget = new ReadBudget(48 * 1024 * 1024);
+      const first = new MoodleClient({ baseUrl: sim.url, token: g.tokens.admin, retries: 0, budget });
+      const report = await first.getGradeItems(g.courseIds[0]!);
+      expect(report.usergrades).toHaveLength(600);
+      const held = budget.held;
+      // The report's text plus its objects and values: more than its bytes, well under the budget.
+      expect(held).toBeGreaterThan(4 * 1024 * 1024);
+      expect(held).toBeLessThan(24 * 1024 * 1024);
+      sim.faults.push({ kind: 'denseusers', times: 1 });
+      const second = new MoodleClient({ baseUrl: sim.url, token: g.tokens.admin, retries: 0, budget });
+      const { outcome, heldMs } = await withLoopWatch(() => second.getEnrolledUsers(g.courseIds[0]!));
+      expect(outcome).toBeInstanceOf(MoodleError);
+      expect((outcome as MoodleError).message).toBe('La respuesta de Moodle supera el tamaño admitido y no se leyó: las respuestas de Moodle que el servidor lee a la vez ocuparían más de 48 MB de memoria');
+      expect(heldMs).toBeLessThan(1000);
+      expect(budget.held).toBe(held);
+      first.close();
+      expect(budget.held).toBe(0);
+      expect((await second.getEnrolledUsers(g.courseIds[0]!)).length).toBeGreaterThan(0);
     } finally {
       await sim.close();
     }

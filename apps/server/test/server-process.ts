@@ -96,3 +96,11 @@ export async function callApi<T = any>(base: string, method: string, url: string
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
+
+/** Takes the bootstrap administrator past the first login through the API; returns a token. */
+export async function firstAdminSession(base: string, admin: { email: string; password: string }, password = 'Admin-Clave-9'): Promise<string> {
+  const login = await callApi(base, 'POST', '/api/auth/login', undefined, admin);
+  const me = await callApi(base, 'GET', '/api/auth/user', login.body.access_token);
+  await callApi(base, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password, isFirstLogin: 1 });
+  return (await callApi(base, 'POST', '/api/auth/login', undefined, { email: admin.email, password })).body.access_token;
+}

@@ -13,7 +13,7 @@ import type { Site } from './site.js';
  * benchmarks; `/__sim` shows the call log and takes fault rules at run time.
  */
 
-export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'terminated' | 'maintenance' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson';
+export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'terminated' | 'maintenance' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson' | 'dense' | 'denseusers';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -25,7 +25,7 @@ export interface FaultRule {
   times?: number;
   /** Chance (0–1) that a matching call fails: random faults for development and benchmarks. */
   rate?: number;
-  /** Decoded size of a hostile answer ('gzipbomb', 'hugename', 'hugejson'; see HOSTILE). */
+  /** Decoded size of a hostile answer ('gzipbomb', 'hugename', 'hugejson', 'dense', 'denseusers'; see HOSTILE). */
   bytes?: number;
 }
 
@@ -43,6 +43,10 @@ const HOSTILE = {
   hugename: { prefix: '{"sitename":"', unit: 'x', suffix: '","functions":[]}', gzip: true, bytes: 100 * MB },
   /** A list of 1,000-character strings, 100 MB uncompressed. */
   hugejson: { prefix: '[', unit: `"${'x'.repeat(998)}",`, suffix: '""]', gzip: false, bytes: 100 * MB },
+  /** Small objects of no function's shape: 6.6 million in 240 MB, about 730 KB gzipped. */
+  dense: { prefix: '[', unit: '{"id":1,"n":"aaaaaaaaaaaaaaaaaaaaaa"},', suffix: '{"id":1,"n":""}]', gzip: true, bytes: 240 * MB },
+  /** Enrolled users as small as the reader's density check admits: 7.6 million in 240 MB. */
+  denseusers: { prefix: '[', unit: '{"id":1,"fullname":"abcdefghij"},', suffix: '{"id":2,"fullname":"b"}]', gzip: true, bytes: 240 * MB },
 } as const;
 type HostileKind = keyof typeof HOSTILE;
 const hostileBlocks = new Map<HostileKind, Buffer>();
@@ -57,7 +61,15 @@ async function sendHostile(res: http.ServerResponse, kind: HostileKind, bytes = 
   res.writeHead(200, { ...JSON_HEADERS, ...(h.gzip ? { 'Content-Encoding': 'gzip' } : {}) });
   res.write(piece(h.prefix));
   for (let sent = 0; sent + text.length < bytes && !res.destroyed; sent += text.length) {
-    if (!res.write(block)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(block)) {
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          res.off('drain', go).off('close', go);
+          resolve();
+        };
+        res.on('drain', go).on('close', go);
+      });
+    }
   }
   if (!res.destroyed) res.end(piece(h.suffix));
 }
@@ -320,6 +332,8 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
         case 'gzipbomb':
         case 'hugename':
         case 'hugejson':
+        case 'dense':
+        case 'denseusers':
           return sendHostile(res, fault.kind, fault.bytes);
       }
     }

@@ -15,7 +15,11 @@
  *   a time, every other field on its own. One slice may hold at most `maxSliceBytes`.
  *
  * So the time of one synchronous step is bounded by a slice of data of real density, the memory
- * by the limits, and the event loop keeps turning between chunks. A body that is not JSON is not
+ * by the limits, and the event loop keeps turning between chunks. Each element of a list is
+ * handed to the caller as soon as its slice is parsed (`AnswerHooks.element`: checked, and kept
+ * only as far as it is needed), and the memory a slice may build is told before it is parsed
+ * (`AnswerHooks.hold`: its bytes, plus 64 per object or list and 8 per value, more than V8 keeps
+ * of them), so a caller can bound what all its answers hold together. A body that is not JSON is not
  * parsed: its first bytes are kept to say what it was.
  */
 
@@ -25,6 +29,20 @@ export interface AnswerLimits {
   /** Bytes of one element of a list, or of one field, parsed at once. */
   maxSliceBytes?: number;
 }
+
+/** What the caller does with an answer's values as they are built (see `JsonAnswerReader`). */
+export interface AnswerHooks {
+  /**
+   * Each element of a streamed list as it is parsed (`list`: the member's name, '' for a list
+   * answered whole): returns what to keep of it, or DROP; throws to refuse the answer.
+   */
+  element?: (list: string, value: unknown, index: number) => unknown;
+  /** The memory about to be built from a slice (bytes, estimated before parsing); throws to refuse it. */
+  hold?: (bytes: number) => void;
+}
+
+/** Returned by `AnswerHooks.element`: the element is not kept. */
+export const DROP: unique symbol = Symbol('drop');
 
 /** What an answer turned out to be: a parsed JSON value, or the first bytes of something else. */
 export type ReadAnswer = { json: { value: unknown } } | { text: string };
@@ -56,6 +74,9 @@ const BYTES_PER_CONTAINER = 32;
 const BYTES_PER_SEPARATOR = 4;
 const ALLOWANCE = 2000;
 const HEAD_BYTES = 2048;
+/** Memory charged per container and per value beyond the slice's bytes (see `AnswerHooks.hold`). */
+const HELD_PER_CONTAINER = 64;
+const HELD_PER_SEPARATOR = 8;
 const BRACKETS = Buffer.from('[]');
 
 /** As JSON.parse sets a member: an own property, even one named __proto__. */
@@ -88,14 +109,22 @@ export class JsonAnswerReader {
   private keyParts: Buffer[] = [];
   /** No member read yet in the top-level object. */
   private empty = true;
-  /** The list that slices are parsed into, while one is open. */
+  /** The list that slices are parsed into, while one is open; its name and elements so far. */
   private list: unknown[] | null = null;
+  private listName = '';
+  private listIndex = 0;
+  /** Containers and separators already charged to `hooks.hold`. */
+  private heldContainers = 0;
+  private heldSeparators = 0;
   /** Parts of the open slice from earlier chunks, and where it starts in the current one. */
   private parts: Buffer[] = [];
   private partsBytes = 0;
   private sliceFrom = -1;
 
-  constructor(private readonly limits: AnswerLimits) {
+  constructor(
+    private readonly limits: AnswerLimits,
+    private readonly hooks: AnswerHooks = {},
+  ) {
     this.maxSlice = limits.maxSliceBytes ?? DEFAULT_MAX_SLICE;
   }
 
@@ -177,6 +206,8 @@ export class JsonAnswerReader {
             const name = this.keyName();
             if (name === undefined) return;
             setField(this.result, name, (this.list = []));
+            this.listName = name;
+            this.listIndex = 0;
             this.open(2);
             this.sliceFrom = i + 1;
             continue;
@@ -303,7 +334,12 @@ export class JsonAnswerReader {
     const text = this.takeSlice(chunk, end, BRACKETS);
     const values = this.parse(text, true) as unknown[] | undefined;
     if (!values || !this.list) return;
-    for (const v of values) this.list.push(v);
+    const { element } = this.hooks;
+    for (const v of values) {
+      const kept = element ? element(this.listName, v, this.listIndex) : v;
+      this.listIndex++;
+      if (kept !== DROP) this.list.push(kept);
+    }
     if (more) this.sliceFrom = end + 1;
   }
 
@@ -316,6 +352,10 @@ export class JsonAnswerReader {
     this.sliceFrom = -1;
     const size = pieces.reduce((s, p) => s + p.length, 0);
     if (size > this.maxSlice + SLICE_TARGET) throw new AnswerTooLarge(`un elemento de más de ${mb(this.maxSlice)}`);
+    const held = size + HELD_PER_CONTAINER * (this.containers - this.heldContainers) + HELD_PER_SEPARATOR * (this.separators - this.heldSeparators);
+    this.heldContainers = this.containers;
+    this.heldSeparators = this.separators;
+    this.hooks.hold?.(held);
     return Buffer.concat(pieces, size);
   }
 

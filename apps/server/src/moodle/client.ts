@@ -1,6 +1,7 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { batchByFields, encodeFields, toFormBody, type MoodleParams } from './encode.js';
-import { AnswerTooLarge, type ReadAnswer } from './answer-reader.js';
+import { AnswerTooLarge, DROP, type AnswerHooks, type ReadAnswer } from './answer-reader.js';
+import { ReadBudget, type ReadLease } from './read-budget.js';
 import { fromMoodleErrorBody, MoodleError } from './errors.js';
 import { MoodleTransport, RedirectAnswer } from './transport.js';
 import {
@@ -36,6 +37,8 @@ export interface MoodleClientOptions {
   allowedRoleIds?: readonly number[];
   /** Bytes of one answer, compressed and decoded (MOODLE_MAX_ANSWER_MB); see answer-reader.ts. */
   maxAnswerBytes?: number;
+  /** The memory shared with other clients (MOODLE_READ_MEMORY_MB); one of this client's own otherwise. */
+  budget?: ReadBudget;
   /** Observes every HTTP attempt (counting calls in a sync, logging). */
   onCall?: (info: { wsfunction: string; attempt: number; ms: number; error?: MoodleError }) => void;
 }
@@ -45,6 +48,8 @@ export type RawResponse = { status: number; contentType: string } & ({ body: str
 
 /** 256 MB: twice a whole course's grade report of 10,000 students × 50 activities (125 MB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** 1 GB: what the answers of all syncs may build at once (MOODLE_READ_MEMORY_MB; docs/operations/moodle.md). */
+export const DEFAULT_READ_MEMORY_BYTES = 1024 * 1024 * 1024;
 
 /** The site's base URL: scheme, host and path of the Moodle root, without a trailing slash. */
 export function normalizeMoodleUrl(input: string): string {
@@ -56,11 +61,80 @@ export function normalizeMoodleUrl(input: string): string {
   return `${u.protocol}//${u.host}${path}`;
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.ZodError, at: PropertyKey[] = []): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(raíz)'}: ${i.message}`)
+    .map((i) => {
+      const path = [...at, ...i.path];
+      return `${path.length ? path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(raíz)'}: ${i.message}`;
+    })
     .join('; ');
+}
+
+/**
+ * How a function's answer is checked as it streams in: the schema of the elements of each list
+ * (the answer itself, or a member of the answer's object; '' names the answer), and the schema of
+ * the rest, with those lists already checked. A member the schema does not know is dropped as
+ * it arrives (the schema would drop it at the end).
+ */
+interface StreamCheck {
+  elements: ReadonlyMap<string, z.ZodType>;
+  rest: z.ZodType;
+  /** The members of an answer that is an object (null: the answer is not). */
+  members: ReadonlySet<string> | null;
+}
+
+/** `t` with its list (under optional, nullable and default) taking any elements. */
+function anyElements(t: z.ZodType): z.ZodType {
+  if (t instanceof z.ZodArray) return z.array(z.unknown());
+  if (t instanceof z.ZodOptional) return anyElements(t.unwrap() as z.ZodType).optional();
+  if (t instanceof z.ZodNullable) return anyElements(t.unwrap() as z.ZodType).nullable();
+  if (t instanceof z.ZodDefault) return anyElements(t.unwrap() as z.ZodType).default(t._zod.def.defaultValue as never);
+  return t;
+}
+
+/** The list's element schema under optional, nullable and default; undefined when `t` is no list. */
+function elementOf(t: z.ZodType): z.ZodType | undefined {
+  if (t instanceof z.ZodArray) return t.element as z.ZodType;
+  if (t instanceof z.ZodOptional || t instanceof z.ZodNullable || t instanceof z.ZodDefault) return elementOf(t.unwrap() as z.ZodType);
+  return undefined;
+}
+
+const streamChecks = new Map<MoodleFunction, StreamCheck>();
+
+function streamCheck(wsfunction: MoodleFunction): StreamCheck {
+  let check = streamChecks.get(wsfunction);
+  if (check) return check;
+  const schema = RESPONSE_SCHEMAS[wsfunction] as z.ZodType;
+  const elements = new Map<string, z.ZodType>();
+  if (schema instanceof z.ZodObject) {
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const lists = Object.entries(shape).filter(([, t]) => elementOf(t));
+    for (const [name, t] of lists) elements.set(name, elementOf(t)!);
+    check = { elements, rest: schema.extend(Object.fromEntries(lists.map(([name, t]) => [name, anyElements(t)]))), members: new Set(Object.keys(shape)) };
+  } else {
+    const element = elementOf(schema);
+    if (element) elements.set('', element);
+    check = { elements, rest: element ? anyElements(schema) : schema, members: null };
+  }
+  streamChecks.set(wsfunction, check);
+  return check;
+}
+
+/** The element hook of a call: each element checked against its schema as it is read, kept as the schema keeps it. */
+function checkElements(wsfunction: MoodleFunction): NonNullable<AnswerHooks['element']> {
+  const { elements, members } = streamCheck(wsfunction);
+  return (list, value, index) => {
+    const schema = elements.get(list);
+    if (!schema) {
+      // A member the schema would drop (or, in a list answer, a member of an error body): not kept.
+      if (list !== '' && !members?.has(list)) return DROP;
+      throw new MoodleError({ code: 'invalidresponse', wsfunction, detail: `${wsfunction}: ${list || '(raíz)'}: se esperaba otro tipo de valor` });
+    }
+    const result = schema.safeParse(value);
+    if (!result.success) throw new MoodleError({ code: 'invalidresponse', wsfunction, detail: `${wsfunction}: ${describeIssues(result.error, list ? [list, index] : [index])}` });
+    return result.data;
+  };
 }
 
 /**
@@ -86,7 +160,9 @@ export function interpretResponse<F extends MoodleFunction>(wsfunction: F, raw: 
     const body = errorBodySchema.safeParse(parsed);
     if (body.success) throw fromMoodleErrorBody(wsfunction, body.data);
   }
-  const schema = RESPONSE_SCHEMAS[wsfunction] as unknown as z.ZodType<MoodleResponse<F>>;
+  // Lists read as a stream were checked element by element as they arrived.
+  const checked = 'json' in raw && raw.status === 200;
+  const schema = (checked ? streamCheck(wsfunction).rest : RESPONSE_SCHEMAS[wsfunction]) as unknown as z.ZodType<MoodleResponse<F>>;
   const result = schema.safeParse(parsed);
   if (!result.success) {
     throw new MoodleError({ code: 'invalidresponse', wsfunction, detail: `${wsfunction}: ${describeIssues(result.error)}` });
@@ -140,6 +216,8 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn
   return results;
 }
 
+const unclosed = new FinalizationRegistry<ReadLease>((lease) => lease.close());
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface EnrolledUsersOptions {
@@ -180,6 +258,8 @@ export class MoodleClient {
   private readonly allowedRoleIds: readonly number[];
   /** Calls in flight at most. */
   private readonly concurrency: number;
+  /** What this client's answers hold of the shared budget, until `close`. */
+  private readonly lease: ReadLease;
 
   constructor(private readonly options: MoodleClientOptions) {
     this.baseUrl = normalizeMoodleUrl(options.baseUrl);
@@ -191,6 +271,15 @@ export class MoodleClient {
     this.retries = Math.max(0, options.retries ?? 2);
     this.retryDelayMs = options.retryDelayMs ?? 300;
     this.allowedRoleIds = options.allowedRoleIds ?? [5];
+    this.lease = (options.budget ?? new ReadBudget(DEFAULT_READ_MEMORY_BYTES)).lease();
+    // A client dropped without `close` gives its share back when it is collected.
+    unclosed.register(this, this.lease, this.lease);
+  }
+
+  /** The answers read are no longer held by the caller: their memory goes back to the budget. */
+  close() {
+    this.lease.close();
+    unclosed.unregister(this.lease);
   }
 
   /** One call: encoded, sent, retried when transient and safe, answered as typed data. */
@@ -204,8 +293,16 @@ export class MoodleClient {
     const attempts = WRITE_FUNCTIONS.has(wsfunction) ? 1 : 1 + this.retries;
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
+      let held = 0;
+      const hooks: AnswerHooks = {
+        element: checkElements(wsfunction),
+        hold: (n) => {
+          this.lease.hold(n);
+          held += n;
+        },
+      };
       try {
-        const raw = await this.gate.run(() => this.send(wsfunction, body));
+        const raw = await this.gate.run(() => this.send(wsfunction, body, hooks));
         let data: MoodleResponse<F>;
         try {
           data = interpretResponse(wsfunction, raw);
@@ -219,6 +316,7 @@ export class MoodleClient {
         this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started });
         return data;
       } catch (e) {
+        this.lease.give(held);
         const error = e instanceof MoodleError ? e : new MoodleError({ code: 'network', wsfunction, detail: String(e), retryable: true, cause: e });
         this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started, error });
         if (!error.retryable || attempt >= attempts) throw error;
@@ -228,12 +326,12 @@ export class MoodleClient {
     }
   }
 
-  private async send(wsfunction: string, body: string): Promise<RawResponse> {
+  private async send(wsfunction: string, body: string, hooks: AnswerHooks): Promise<RawResponse> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
       // The token goes to this address only: a redirect is an answer, never followed.
-      return await this.transport.post(this.endpoint, body, controller.signal);
+      return await this.transport.post(this.endpoint, body, controller.signal, hooks);
     } catch (e) {
       if (controller.signal.aborted) {
         throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });

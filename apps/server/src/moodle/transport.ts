@@ -2,13 +2,15 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { JsonAnswerReader, type AnswerLimits, type ReadAnswer } from './answer-reader.js';
+import { JsonAnswerReader, type AnswerHooks, type AnswerLimits, type ReadAnswer } from './answer-reader.js';
 
 /**
  * One form POST to Moodle over node:http(s) on kept-alive connections (a sync makes thousands
  * of calls: this costs a fraction of the CPU of fetch per call). Redirects are answers, never
  * followed; gzip, deflate and br answers are decoded; the body is read as it streams in, within
- * limits, by JsonAnswerReader (a BOM dropped). Past a limit the connection is closed at once.
+ * limits, by JsonAnswerReader (a BOM dropped), with the caller's hooks (the elements of an error
+ * status's answer are not checked). Past a limit, or when a hook refuses, the connection is
+ * closed at once.
  */
 
 export type HttpAnswer = { status: number; contentType: string } & ReadAnswer;
@@ -33,7 +35,7 @@ export class MoodleTransport {
     this.request = secure ? https.request : http.request;
   }
 
-  post(endpoint: string, body: string, signal: AbortSignal): Promise<HttpAnswer> {
+  post(endpoint: string, body: string, signal: AbortSignal, hooks: AnswerHooks = {}): Promise<HttpAnswer> {
     return new Promise<HttpAnswer>((resolve, reject) => {
       const payload = Buffer.from(body, 'utf8');
       const req = this.request(endpoint, {
@@ -58,7 +60,7 @@ export class MoodleTransport {
         const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
         const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
         const stream: Readable = decoder ? res.pipe(decoder) : res;
-        const reader = new JsonAnswerReader(this.limits);
+        const reader = new JsonAnswerReader(this.limits, status === 200 ? hooks : { hold: hooks.hold });
         const fail = (e: unknown) => {
           req.destroy();
           decoder?.destroy();

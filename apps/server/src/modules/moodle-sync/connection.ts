@@ -4,6 +4,7 @@ import type { AuthUser } from '../../http/auth.js';
 import { AppError, invalid, notFound } from '../../http/errors.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { MoodleClient, normalizeMoodleUrl } from '../../moodle/client.js';
+import { ReadBudget } from '../../moodle/read-budget.js';
 import { isMoodleError, MoodleError } from '../../moodle/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { probeCapabilities } from './capabilities.js';
@@ -21,11 +22,16 @@ export function moodleFailure(e: MoodleError): AppError {
  * the stored URL.
  */
 export class MoodleConnectionService {
+  /** Shared by every client of this server: what their answers may hold at once. */
+  private readonly budget: ReadBudget;
+
   constructor(
     private readonly repo: MoodleSyncRepository,
     private readonly audit: AuditRepository,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.budget = new ReadBudget(config.MOODLE_READ_MEMORY_MB * 1024 * 1024);
+  }
 
   private async platform(id: number) {
     const p = await this.repo.platform(id);
@@ -62,7 +68,7 @@ export class MoodleConnectionService {
     return this.settings(platformId);
   }
 
-  /** A client with the configured limits; `allowedRoleIds`: the roles it may enrol with. */
+  /** A client with the configured limits; `allowedRoleIds`: the roles it may enrol with. Close it when its answers are no longer held. */
   client(url: string, token: string, onCall?: () => void, allowedRoleIds?: readonly number[]): MoodleClient {
     return new MoodleClient({
       baseUrl: url,
@@ -71,6 +77,7 @@ export class MoodleConnectionService {
       retries: this.config.MOODLE_RETRIES,
       concurrency: this.config.MOODLE_CONCURRENCY,
       maxAnswerBytes: this.config.MOODLE_MAX_ANSWER_MB * 1024 * 1024,
+      budget: this.budget,
       allowedRoleIds,
       onCall: onCall && (() => onCall()),
     });
@@ -86,36 +93,40 @@ export class MoodleConnectionService {
     const url = override.url ?? p.url;
     const token = override.token ?? (p.token_encrypted ? this.decrypt(p.token_encrypted) : null);
     if (!url || !token) throw new AppError(422, MOODLE_MSG.notConfigured);
-    let info;
     const client = this.client(url, token);
     try {
-      info = await client.getSiteInfo();
-    } catch (e) {
-      throw isMoodleError(e) ? moodleFailure(e) : e;
+      let info;
+      try {
+        info = await client.getSiteInfo();
+      } catch (e) {
+        throw isMoodleError(e) ? moodleFailure(e) : e;
+      }
+      const available = new Set(info.functions.map((f) => f.name));
+      const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
+      // The capabilities, judged by their effect on a course already linked (see probeCapabilities):
+      // without username and ID number nobody can be matched by RUT; a hidden activity the token's
+      // user cannot see is left out of the course contents but kept in the grade report.
+      const moodleCourseId = await this.repo.linkedMoodleCourse(platformId);
+      const probe = await probeCapabilities(client, { moodleCourseId, selfId: info.userid, siteAdmin: info.userissiteadmin === true, available });
+      const report: MoodleConnectionReport = {
+        ok: missingFunctions.length === 0,
+        siteName: info.sitename,
+        siteUrl: info.siteurl,
+        release: info.release ?? null,
+        version: info.version ?? null,
+        username: info.username,
+        userIsSiteAdmin: info.userissiteadmin ?? null,
+        missingFunctions,
+        missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
+        identityWarning: probe.identityWarning,
+        hiddenActivitiesWarning: probe.hiddenActivitiesWarning,
+        capabilities: probe.capabilities,
+        checkedMoodleCourseId: moodleCourseId ?? null,
+      };
+      return report;
+    } finally {
+      client.close();
     }
-    const available = new Set(info.functions.map((f) => f.name));
-    const missingFunctions = MOODLE_SYNC_FUNCTIONS.filter((f) => !available.has(f));
-    // The capabilities, judged by their effect on a course already linked (see probeCapabilities):
-    // without username and ID number nobody can be matched by RUT; a hidden activity the token's
-    // user cannot see is left out of the course contents but kept in the grade report.
-    const moodleCourseId = await this.repo.linkedMoodleCourse(platformId);
-    const probe = await probeCapabilities(client, { moodleCourseId, selfId: info.userid, siteAdmin: info.userissiteadmin === true, available });
-    const report: MoodleConnectionReport = {
-      ok: missingFunctions.length === 0,
-      siteName: info.sitename,
-      siteUrl: info.siteurl,
-      release: info.release ?? null,
-      version: info.version ?? null,
-      username: info.username,
-      userIsSiteAdmin: info.userissiteadmin ?? null,
-      missingFunctions,
-      missingOptionalFunctions: MOODLE_OPTIONAL_FUNCTIONS.filter((f) => !available.has(f)),
-      identityWarning: probe.identityWarning,
-      hiddenActivitiesWarning: probe.hiddenActivitiesWarning,
-      capabilities: probe.capabilities,
-      checkedMoodleCourseId: moodleCourseId ?? null,
-    };
-    return report;
   }
 
   /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */

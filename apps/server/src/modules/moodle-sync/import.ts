@@ -2,6 +2,7 @@ import { MOODLE_MSG_MORE, type MoodleCategoryItem, type MoodleCourseItem, type M
 import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
+import type { MoodleClient } from '../../moodle/client.js';
 import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleCategory } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -119,7 +120,7 @@ export class MoodleImportService {
 
   async categories(platformId: number): Promise<MoodleCategoryItem[]> {
     const client = await this.connection.platformClient(platformId);
-    const [categories, links] = await Promise.all([this.moodle(() => client.getCategories()), this.repo.categoryLinks(platformId)]);
+    const [categories, links] = await Promise.all([this.moodle(() => client.getCategories()), this.repo.categoryLinks(platformId)]).finally(() => client.close());
     return categories
       .map((c) => ({ id: c.id, name: c.name, parent: c.parent, depth: c.depth, path: c.path, courseCount: c.coursecount, localCategoryId: links.get(c.id) ?? null }))
       .sort((a, b) => a.path.localeCompare(b.path, undefined, { numeric: true }));
@@ -127,7 +128,7 @@ export class MoodleImportService {
 
   async courses(platformId: number, categoryId: number): Promise<MoodleCourseItem[]> {
     const client = await this.connection.platformClient(platformId);
-    const [answer, links] = await Promise.all([this.moodle(() => client.getCoursesByField('category', categoryId)), this.repo.courseLinks(platformId)]);
+    const [answer, links] = await Promise.all([this.moodle(() => client.getCoursesByField('category', categoryId)), this.repo.courseLinks(platformId)]).finally(() => client.close());
     return answer.courses
       .filter((c) => c.id !== 1)
       .map((c) => ({ id: c.id, shortname: c.shortname, fullname: c.fullname, categoryId: c.categoryid ?? categoryId, localCourseId: links.get(c.id) ?? null }));
@@ -135,12 +136,8 @@ export class MoodleImportService {
 
   async importCourse(platformId: number, moodleCourseId: number, actor: AuthUser, ip: string): Promise<MoodleImportResult> {
     const client = await this.connection.platformClient(platformId);
-    const found = await this.moodle(() => client.getCoursesByField('id', moodleCourseId));
-    const course = found.courses[0];
-    if (!course || course.id === 1) throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);
-    const categoryId = course.categoryid;
-    if (!categoryId) throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);
-    const categories = await this.moodle(() => client.getCategories([{ key: 'id', value: categoryId }]));
+    const { course, categories } = await this.moodleCourse(client, moodleCourseId).finally(() => client.close());
+    const categoryId = course.categoryid!;
     const category = categories[0] ?? { id: categoryId, name: course.categoryname ?? `Categoría ${categoryId}`, idnumber: null };
     const result = await this.repo.link(
       platformId,
@@ -149,5 +146,13 @@ export class MoodleImportService {
     );
     await this.audit.record({ userId: actor.id, action: 'moodle.import', entity: 'courses', entityId: result.course.id, changes: { moodleCourseId, ...result }, ip });
     return result;
+  }
+
+  private async moodleCourse(client: MoodleClient, moodleCourseId: number) {
+    const found = await this.moodle(() => client.getCoursesByField('id', moodleCourseId));
+    const course = found.courses[0];
+    if (!course || course.id === 1 || !course.categoryid) throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);
+    const categoryId = course.categoryid;
+    return { course, categories: await this.moodle(() => client.getCategories([{ key: 'id', value: categoryId }])) };
   }
 }
