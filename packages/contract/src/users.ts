@@ -65,3 +65,10 @@ export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 export const currentCourseSchema = z.object({
   course_id: z.coerce.number({ error: 'Elija un curso.' }).int('Elija un curso.').positive('Elija un curso.').max(2_147_483_647, 'Elija un curso.').nullable(),
 });
+
+/**
+ * The account id 2 goes to on a new installation: the original client removes the user with id 2
+ * from every operator picker (SAutocompleteOperatorTicket.vue), so no staff member may have it.
+ * Created deleted, with no usable password: it signs nobody in and no list shows it.
+ */
+export const RESERVED_USER = { id: 2, name: 'Cuenta reservada del sistema', email: 'cuenta.reservada@sigaf.invalid' } as const;

@@ -1,4 +1,5 @@
-import { CHILE_REGIONS, FIRST_LOGIN_PENDING, ROLE_DESCRIPTIONS, ROLE_KEYS } from '@sigaf/contract';
+import { CHILE_REGIONS, FIRST_LOGIN_PENDING, RESERVED_USER, ROLE_DESCRIPTIONS, ROLE_KEYS } from '@sigaf/contract';
+import { sql } from 'kysely';
 import type { Database } from './database.js';
 import type { CatalogueTableName } from './schema.js';
 import { generatePassword, hashPassword } from '../lib/passwords.js';
@@ -97,9 +98,12 @@ export async function seedWithin(trx: Database, opts: { adminEmail: string; admi
     await trx.insertInto('platforms').values({ key: 'moodle', description: 'Moodle', status: 1 }).execute();
   }
 
-  const anyUser = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  const anyUser = await trx.selectFrom('users').select('id').where('deleted_at', 'is', null).limit(1).executeTakeFirst();
   // `withAdmin: false`: the caller brings its own administrator (the demo's demo.admin).
-  if (anyUser || opts.withAdmin === false) return {};
+  if (anyUser || opts.withAdmin === false) {
+    await reserveUserId(trx);
+    return {};
+  }
   const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
   const generated = !opts.adminPassword;
   const password = opts.adminPassword ?? generatePassword();
@@ -116,5 +120,24 @@ export async function seedWithin(trx: Database, opts: { adminEmail: string; admi
       rut: null,
     })
     .execute();
+  await reserveUserId(trx);
   return { admin: { email: opts.adminEmail.toLowerCase(), password, generated } };
+}
+
+/**
+ * Gives id 2 to RESERVED_USER while no account was ever given it (a new installation, before or
+ * just after its first administrator), so that no staff member gets the id the original client
+ * hides. An installation whose id 2 was already handed out keeps it as it is.
+ */
+async function reserveUserId(trx: Database) {
+  const { id } = RESERVED_USER;
+  const seq = await sql<{ next: number }>`select case when is_called then last_value + 1 else last_value end as next from users_id_seq`.execute(trx);
+  if (Number(seq.rows[0]!.next) > id) return;
+  const role = await trx.selectFrom('roles').select('id').where('key', '=', 'developer').executeTakeFirstOrThrow();
+  await trx
+    .insertInto('users')
+    // No password hash can match '!': it signs nobody in; deleted: no list, picker or count shows it.
+    .values({ id, name: RESERVED_USER.name, email: RESERVED_USER.email, password: '!', is_first_login: 0, role_id: role.id, rut: null, phone: null, mobile: null, deleted_at: sql`now()` })
+    .execute();
+  await sql`select setval('users_id_seq', greatest(${id}, (select max(id) from users)))`.execute(trx);
 }

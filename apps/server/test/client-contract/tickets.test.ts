@@ -21,13 +21,17 @@ import {
   postTicketLock,
   postTicketsMultiple,
   putTicket,
+  usersList,
 } from '../../../../packages/contract/src/legacy/index.js';
-import { PERMISSIONS, ROLE_KEYS, TICKET_MSG, type Capability } from '@sigaf/contract';
+import { PERMISSIONS, RESERVED_USER, ROLE_KEYS, TICKET_MSG, type Capability } from '@sigaf/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { seed } from '../../src/db/seed.js';
+import { TEST_ADMIN } from '../fixtures.js';
+import { createTestContext } from '../helpers.js';
 import { waitFor } from '../mail-data.js';
 import { ROOT } from '../server-process.js';
 import { demoWorld, expectShape, originalClient, type ClientAnswer, type DemoWorld, type OriginalClient } from './original-client.js';
@@ -119,7 +123,7 @@ beforeAll(async () => {
   );
   const db = world.ctx.db;
   // What staff do first (Mantenedor › Sección, Configuración › Actividades): the course's
-  // activities filed in a unit, so the student card carries their results (none while all are in Formativa).
+  // activities filed in a unit, so the student card reads a percentage of them.
   const unit = await db.insertInto('sections').values({ description: 'Unidad 1' }).returning('id').executeTakeFirstOrThrow();
   await db.updateTable('activities').set({ section_id: unit.id }).where('course_id', '=', courseId).execute();
   const key = async (table: 'status_tickets' | 'type_tickets' | 'source_tickets' | 'priority_tickets' | 'motive_tickets' | 'status_detail_tickets', k: string) =>
@@ -447,5 +451,51 @@ describe('§2.10 Administración ticket', () => {
     const actions = rowOf(/Administración ticket.*Eliminar/);
     expect(actions.roles).toEqual(['admin', 'developer']);
     for (const url of ['/api/v2/tickets/multiple/:ids', '/api/v2/ticket-details/:id']) expect(access('DELETE', url), url).toEqual(PERMISSIONS[actions.key]);
+  });
+});
+
+describe('§2.3 the operator pickers (SAutocompleteOperatorTicket.vue drops the user with id 2)', () => {
+  /** user.js fetchUsers: no tutors, no developers; the picker then leaves out id 2. */
+  const pickable = (users: Array<{ id: number; role: { description: string } }>) =>
+    users.filter((u) => u.role.description !== 'Tutor' && u.role.description !== 'Developer').filter((u) => u.id !== 2);
+
+  it('offers every operator of the demo: id 2 is the reserved account, which signs nobody in and no list shows', async () => {
+    const db = world.ctx.db;
+    const operators = await db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.role_id').select('users.id').where('roles.key', '=', 'operator').where('users.deleted_at', 'is', null).execute();
+    expect(operators.length).toBeGreaterThan(1);
+    const users = expectShape(usersList, await admin.call('GET', '/api/v2/users'), 'GET /api/v2/users')._data.collections.map((u) => u.properties);
+    expect(pickable(users).map((u) => u.id)).toEqual(expect.arrayContaining(operators.map((o) => o.id)));
+    expect(users.some((u) => u.id === RESERVED_USER.id)).toBe(false);
+    // Searching by operador1 in Administración ticket: her own id, not the hidden one.
+    expect(op1Id).not.toBe(RESERVED_USER.id);
+    const reserved = await db.selectFrom('users').select(['email', 'deleted_at']).where('id', '=', RESERVED_USER.id).executeTakeFirstOrThrow();
+    expect(reserved.email).toBe(RESERVED_USER.email);
+    expect(reserved.deleted_at).not.toBeNull();
+    for (const password of ['!', '', world.password]) expect((await originalClient(world.ctx).signIn(RESERVED_USER.email, password)).status).not.toBe(200);
+    expect((await admin.call('GET', `/api/v2/users/${RESERVED_USER.id}`)).status).toBe(404);
+  });
+
+  it('a new installation: the first administrator is 1, id 2 is reserved, the second account created gets 3; an installation whose id 2 is a person keeps her', async () => {
+    const ctx = await createTestContext();
+    try {
+      const first = await ctx.db.selectFrom('users').select('id').where('email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow();
+      expect(first.id).toBe(1);
+      const second = await ctx.userWithRole('operator');
+      expect(second.id).toBe(3);
+      const client = originalClient(ctx);
+      client.token = second.token;
+      const users = expectShape(usersList, await client.call('GET', '/api/v2/users'), 'GET /api/v2/users')._data.collections.map((u) => u.properties);
+      expect(pickable(users).map((u) => u.id)).toContain(second.id);
+
+      // An installation from before: id 2 is a person. Starting again (the seed runs at every start) leaves her as she is.
+      await ctx.db.deleteFrom('users').where('id', '=', RESERVED_USER.id).execute();
+      const role = (await ctx.db.selectFrom('roles').select('id').where('key', '=', 'operator').executeTakeFirstOrThrow()).id;
+      await ctx.db.insertInto('users').values({ id: RESERVED_USER.id, name: 'Olga Operadora', email: 'olga@sigaf.test', password: '!', is_first_login: 0, role_id: role, rut: null, phone: null, mobile: null }).execute();
+      await seed(ctx.db, { adminEmail: TEST_ADMIN.email, adminPassword: TEST_ADMIN.password, adminName: TEST_ADMIN.name });
+      const kept = await ctx.db.selectFrom('users').select(['email', 'deleted_at']).where('id', '=', RESERVED_USER.id).executeTakeFirstOrThrow();
+      expect(kept).toEqual({ email: 'olga@sigaf.test', deleted_at: null });
+    } finally {
+      await ctx.close();
+    }
   });
 });
