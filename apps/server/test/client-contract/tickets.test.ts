@@ -334,6 +334,30 @@ describe('§2.10 §2.12 working a ticket under its edit lock', () => {
     expect(closed._data.properties).toMatchObject({ statusTicket: { description: 'Cerrado' }, closingDate: closed._data.properties.createdAt });
   });
 
+  it('§5.7 an administrator takes the lock over while the operator edits: her save is refused (409, who holds it), nothing written, and her "Cancelar" leaves the new lock', async () => {
+    const created = await expectCall(op1, 'POST', '/api/v2/tickets', postTicket, 201, ticketBody(nextEnrolment()));
+    const id = created._data.properties.id;
+    const fresh = await expectCall(op1, 'GET', `/api/v2/tickets/${id}`, getTicket);
+    const mine = await expectCall(op1, 'POST', '/api/v2/log-editing-tickets', postTicketLock, 201, { ticket_id: id, user_id: op1Id });
+    // Desbloqueo ticket, then the administrator opens it.
+    await expectCall(admin, 'DELETE', `/api/v2/log-editing-tickets/${mine._data.properties.id}`, deleteTicketLock);
+    await expectCall(admin, 'POST', '/api/v2/log-editing-tickets', postTicketLock, 201, { ticket_id: id, user_id: adminId });
+
+    // Her "Guardar": refused. SigafEditSingleTicket.vue reads only `success` of putTicket and shows
+    // nothing when it is false, whatever the status and message (no answer makes it speak).
+    const refused = await op1.call('PUT', `/api/v2/tickets/${id}`, editBody(fresh._data, { priority_ticket_id: ids.high }));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ success: false });
+    expect(refused.body.message).toMatch(/^No se puede editar\. Este ticket está bloqueado por .+ desde las \d{2}:\d{2}\.$/);
+    const after = await expectCall(op1, 'GET', `/api/v2/tickets/${id}`, getTicket);
+    expect(after._data.properties).toMatchObject({ version: fresh._data.properties.version, priorityTicket: fresh._data.properties.priorityTicket });
+    // Closing the dialog deletes the lock she took: gone, the administrator's stays.
+    expect((await op1.call('DELETE', `/api/v2/log-editing-tickets/${mine._data.properties.id}`)).status).toBe(404);
+    const held = await expectCall(op1, 'GET', `/api/v2/log-editing-tickets/ticket/${id}`, getTicketLockHeld);
+    expect(held._data.properties.user.id).toBe(adminId);
+    await expectCall(admin, 'PUT', `/api/v2/tickets/${id}`, putTicket, 200, editBody(after._data, { priority_ticket_id: ids.low }));
+  });
+
   it('§5.7 "Desbloqueo ticket": the lock list with the ticket code and operator, and an unlock by the administrator', async () => {
     const created = await expectCall(op1, 'POST', '/api/v2/tickets', postTicket, 201, ticketBody(nextEnrolment()));
     const id = created._data.properties.id;
