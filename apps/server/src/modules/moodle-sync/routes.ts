@@ -22,6 +22,7 @@ import { notFound } from '../../http/errors.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import type { MoodleSyncRepository } from './repository.js';
+import { statusFor } from './status.js';
 
 type StudentResult = Awaited<ReturnType<MoodleSyncRepository['studentResults']>>[number];
 
@@ -139,8 +140,9 @@ export const moodleSyncRoutes: FastifyPluginAsync<{ services: Services }> = asyn
     return ok({ ...job, status: `/api/v2/sync/courses/${courseId}/status` }, job.created ? MOODLE_MSG.syncQueued : MOODLE_MSG.syncRunning, 202);
   });
 
+  // Operators read whether a course is synchronised and its counts; the lists of people are the administrators'.
   app.get('/sync/courses/:courseId/status', { config: read, schema: { tags, params: courseParams } }, async (request) => {
-    const status = await moodle.status(request.params.courseId);
+    const status = statusFor(requireAuth(request).role, await moodle.status(request.params.courseId));
     return ok(status, status.state ? MSG.ok : MOODLE_MSG.neverSynced);
   });
 
