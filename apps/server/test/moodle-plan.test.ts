@@ -79,6 +79,7 @@ describe('change plan', () => {
       removed: 0,
       removedList: [],
       hiddenFromToken: [],
+      refused: [],
     });
   });
 

@@ -36,6 +36,12 @@ export const MOODLE_MSG = {
   userNotInMoodle: 'El usuario no se encuentra registrado en moodle',
   noCourseForMoodleId: 'No hay cursos con ese id de Moodle.',
   neverSynced: 'El curso aún no se ha sincronizado.',
+  refusedValues: (n: number) =>
+    `Moodle entregó ${n} valor(es) fuera de rango: no se guardaron y se conservan los datos anteriores de esos campos (ver «Valores rechazados»); el resto del curso se sincronizó.`,
+  refusedTime: 'Fecha fuera de rango: se aceptan fechas desde el 1 de enero de 2000 hasta un día después de hoy.',
+  refusedGrade: 'Calificación fuera de rango: se acepta un número entre -99999,99999 y 99999,99999.',
+  refusedState: 'Estado de finalización desconocido: Moodle usa 0 (incompleta) a 3 (reprobada).',
+  refusedId: 'Id de Moodle no válido: debe ser un entero positivo.',
 } as const;
 
 /** Settings body of PUT /api/v2/platforms/{id}/moodle. The token is write-only. */
@@ -136,6 +142,23 @@ export interface MoodleSyncActivity {
   detail?: string;
 }
 
+/**
+ * A value Moodle sent outside the range SIGAF accepts: not stored, the field keeps what it had
+ * (a student's last access, an activity result, the course total), or the record is not used (an id).
+ */
+export interface MoodleSyncRefused {
+  /** The student the value is about (name and RUT, or Moodle's name), if any. */
+  student: string | null;
+  /** The activity the value is about (name), if any. */
+  activity: string | null;
+  /** Moodle's field: lastcourseaccess, lastaccess, graderaw, state, timecompleted, id. */
+  field: string;
+  /** The value as Moodle sent it. */
+  value: string;
+  /** Why it was refused. */
+  detail: string;
+}
+
 export interface MoodleSyncResult {
   courseId: number;
   courseMoodleId: number;
@@ -173,6 +196,8 @@ export interface MoodleSyncResult {
   suspendedStudents?: MoodleSyncIssue[];
   /** Enrolments, students and activity results written (changed rows only). */
   rowsWritten: number;
+  /** Values out of range, not stored (absent from results of older versions). */
+  refused?: MoodleSyncRefused[];
   /** Non-fatal problems (one student's completion could not be read...). */
   errors: string[];
   moodleCalls: number;

@@ -1,7 +1,8 @@
-import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue } from '@sigaf/contract';
+import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue, type MoodleSyncRefused } from '@sigaf/contract';
 
 const MOODLE_IDENTITY_HIDDEN_DETAIL = MOODLE_MSG.identityHiddenDetail;
 import type { MoodleActivityCompletion, MoodleEnrolledUser, MoodleGradeItem, MoodleSection, MoodleUserGrades } from '../../moodle/schemas.js';
+import { checkCompletionState, checkGrade, checkId, checkTime, type RangeCheck } from './ranges.js';
 
 /**
  * The pure part of a course sync: who is who (RUT matching), and which local rows must change
@@ -70,9 +71,18 @@ export interface Matching {
    * moodle/user:viewalldetails): their RUT may be there, so they are neither invalid nor missing.
    */
   identityHidden?: MoodleSyncIssue[];
-  /** Local enrolments not matched while some students' usernames were hidden: left as they were. */
+  /** Local enrolments not matched while some students' usernames were hidden, or whose Moodle user has an invalid id: left as they were. */
   unverified?: Set<number>;
+  /** Moodle users refused for an invalid id (ranges.ts). */
+  refused?: MoodleSyncRefused[];
   errors: string[];
+}
+
+/** Checks one value from Moodle: true when it may be used; otherwise it is added to `refused`. */
+function accepted(refused: MoodleSyncRefused[], check: RangeCheck, value: number, about: Omit<MoodleSyncRefused, 'value' | 'detail'>): boolean {
+  const detail = check(value);
+  if (detail) refused.push({ ...about, value: String(value), detail });
+  return !detail;
 }
 
 /** The RUT a Moodle user carries: its idnumber, else its username, in any spelling. */
@@ -94,8 +104,14 @@ const localName = (e: LocalEnrolment) => `${e.name} ${e.last_name}`.trim();
 export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly MoodleEnrolledUser[]): Matching {
   const out: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
   const byRut = new Map<string, { user: MoodleEnrolledUser; raw: string }>();
+  // RUTs of users refused for their id: their enrolments are left as they were.
+  const refusedRuts = new Set<string>();
   for (const user of [...moodle].sort((a, b) => a.id - b.id)) {
     const found = moodleRutOf(user);
+    if (!accepted((out.refused ??= []), checkId, user.id, { student: user.fullname, activity: null, field: 'id' })) {
+      if (found) refusedRuts.add(found.rut);
+      continue;
+    }
     if (!found) {
       if (isMoodleStudent(user) && user.username === undefined) {
         (out.identityHidden ??= []).push({ source: 'moodle', id: user.id, rut: null, name: user.fullname, detail: MOODLE_IDENTITY_HIDDEN_DETAIL });
@@ -119,7 +135,7 @@ export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly M
       continue;
     }
     const hit = byRut.get(rut);
-    if (!hit && out.identityHidden?.length) {
+    if (!hit && (out.identityHidden?.length || refusedRuts.has(rut))) {
       (out.unverified ??= new Set()).add(enrolment.id);
       continue;
     }
@@ -164,6 +180,8 @@ export interface ActivityPlan {
   removedList: Array<{ cmid: number; name: string }>;
   /** Absent from the contents but still in Moodle's grades or completion: hidden from the token's user. */
   hiddenFromToken: Array<{ cmid: number; name: string }>;
+  /** Course modules refused for an invalid id. */
+  refused: MoodleSyncRefused[];
 }
 
 /**
@@ -172,9 +190,10 @@ export interface ActivityPlan {
  */
 export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[], now = new Date(), stillInMoodle: ReadonlySet<number> = new Set()): ActivityPlan {
   const byMoodleId = new Map(local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]));
-  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0, removedList: [], hiddenFromToken: [] };
+  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0, removedList: [], hiddenFromToken: [], refused: [] };
   const present = new Set<number>();
   for (const m of moodle) {
+    if (!accepted(plan.refused, checkId, m.cmid, { student: null, activity: m.name, field: 'id' })) continue;
     present.add(m.cmid);
     const existing = byMoodleId.get(m.cmid);
     if (!existing) plan.inserts.push({ id_activity_moodle: m.cmid, description: m.name, type: m.modname, hidden: m.hidden });
@@ -271,6 +290,8 @@ export interface PeopleInput {
   suspended?: ReadonlySet<number>;
   /** Enrolments whose stored results are known to equal what Moodle says (not in `results`). */
   unchanged?: ReadonlySet<number>;
+  /** The time Moodle's times are checked against (ranges.ts). */
+  now?: Date;
 }
 
 export interface EnrolmentValues {
@@ -298,6 +319,8 @@ export interface PeoplePlan {
   students: StudentValues[];
   resultInserts: Array<Omit<LocalResult, 'id'>>;
   resultUpdates: LocalResult[];
+  /** Values out of range: not stored, the field keeps what it had. */
+  refused: MoodleSyncRefused[];
 }
 
 const sameTime = (a: Date | null, b: Date | null) => (a ? new Date(a).getTime() : null) === (b ? new Date(b).getTime() : null);
@@ -305,7 +328,8 @@ const sameNumber = (a: number | null, b: number | null) => (a === null || b === 
 
 /** Changed rows only: enrolments, students' Moodle data, activity results. */
 export function planPeople(input: PeopleInput): PeoplePlan {
-  const plan: PeoplePlan = { enrolments: [], students: [], resultInserts: [], resultUpdates: [] };
+  const plan: PeoplePlan = { enrolments: [], students: [], resultInserts: [], resultUpdates: [], refused: [] };
+  const validTime = checkTime(input.now ?? new Date());
   const resign = new Set(input.activities.filter((a) => a.section_key === 'resign').map((a) => a.id));
   const tracked = input.activities.filter((a) => a.id_activity_moodle !== null);
   const existing = new Map(input.results.map((r) => [`${r.course_registered_user_id}:${r.activity_id}`, r]));
@@ -313,11 +337,14 @@ export function planPeople(input: PeopleInput): PeoplePlan {
 
   for (const { enrolment: e, user, moodleRut } of input.matching.matches) {
     matchedEnrolments.add(e.id);
+    const who = `${localName(e)} (${e.rut})`;
+    const accessField = user.lastcourseaccess !== undefined && user.lastcourseaccess !== null ? 'lastcourseaccess' : 'lastaccess';
     const access = user.lastcourseaccess ?? user.lastaccess ?? 0;
+    const accessOk = accepted(plan.refused, validTime, access, { student: who, activity: null, field: accessField });
     const next: EnrolmentValues = {
       id: e.id,
-      last_access_registered_moodle: access > 0 ? new Date(access * 1000) : null,
-      last_access_text: access > 0 ? null : 'Nunca',
+      last_access_registered_moodle: !accessOk ? e.last_access_registered_moodle : access > 0 ? new Date(access * 1000) : null,
+      last_access_text: !accessOk ? e.last_access_text : access > 0 ? null : 'Nunca',
       is_sincronized: true,
       moodle_suspended: input.suspended?.has(user.id) ?? e.moodle_suspended,
       moodle_seen: true,
@@ -335,7 +362,16 @@ export function planPeople(input: PeopleInput): PeoplePlan {
       const unchanged = input.unchanged?.has(e.id) ?? false;
       for (const a of tracked) {
         const current = unchanged ? undefined : existing.get(`${e.id}:${a.id}`);
-        let values = known ? resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!)) : null;
+        const c = completion.get(a.id_activity_moodle!);
+        const g = grades?.byCmid.get(a.id_activity_moodle!);
+        // A value out of range leaves the student's result on the activity as it was.
+        const about = { student: who, activity: a.description };
+        const inRange = [
+          !c || accepted(plan.refused, checkCompletionState, c.state, { ...about, field: 'state' }),
+          !c || accepted(plan.refused, validTime, c.timecompleted, { ...about, field: 'timecompleted' }),
+          typeof g?.graderaw !== 'number' || accepted(plan.refused, checkGrade, g.graderaw, { ...about, field: 'graderaw' }),
+        ].every(Boolean);
+        let values = known && inRange ? resultFor(c, g) : null;
         if (values && !grades && current) values = { ...values, qualification_moodle: current.qualification_moodle, grade: current.grade };
         if (!values) {
           if (current) mine.push(current);
@@ -353,7 +389,9 @@ export function planPeople(input: PeopleInput): PeoplePlan {
           plan.resultUpdates.push({ ...current, ...values });
         }
       }
-      next.final_qualification_moodle = grades ? formatGrade(grades.total?.graderaw) : e.final_qualification_moodle;
+      const total = grades?.total?.graderaw;
+      const totalOk = typeof total !== 'number' || accepted(plan.refused, checkGrade, total, { student: who, activity: null, field: 'graderaw' });
+      next.final_qualification_moodle = grades && totalOk ? formatGrade(total) : e.final_qualification_moodle;
       next.status_moodle = studentStatus(mine, resign);
       studentStatusValue = next.status_moodle;
     }

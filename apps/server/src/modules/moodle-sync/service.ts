@@ -4,6 +4,7 @@ import {
   normalizeRut,
   type MoodleSyncActivity,
   type MoodleSyncProgress,
+  type MoodleSyncRefused,
   type MoodleSyncResult,
   type MoodleSyncScope,
 } from '@sigaf/contract';
@@ -292,6 +293,8 @@ export class MoodleSyncService {
         let removedActivities: MoodleSyncActivity[] = [];
         let hiddenActivities: MoodleSyncActivity[] = [];
         const activityWarnings: string[] = [];
+        // Values out of range (ranges.ts): not stored, listed in the report.
+        const refused: MoodleSyncRefused[] = [];
         if (wantsActivities) {
           // Course modules Moodle's grade report or completion still has (evidence that an
           // activity missing from the contents is hidden from the token, not deleted).
@@ -305,6 +308,7 @@ export class MoodleSyncService {
           activitiesRemoved = plan.removed;
           activitiesUpdated = (await this.repo.updateActivities(trx, plan.updates)) - plan.removed;
           removedActivities = plan.removedList;
+          refused.push(...plan.refused);
           hiddenActivities = [
             ...inContents.filter((a) => a.hidden).map((a) => ({ cmid: a.cmid, name: a.name, detail: MOODLE_MSG.hiddenDetail })),
             ...plan.hiddenFromToken.map((a) => ({ ...a, detail: MOODLE_MSG.hiddenFromTokenDetail })),
@@ -330,6 +334,7 @@ export class MoodleSyncService {
             completion,
             suspended: wantsProgress && !o.enrolmentId ? suspended : undefined,
           });
+          refused.push(...(matching.refused ?? []), ...plan.refused);
           rowsWritten += await this.repo.updateEnrolments(trx, plan.enrolments);
           rowsWritten += await this.repo.updateStudents(trx, plan.students);
           rowsWritten += await this.repo.insertResults(trx, plan.resultInserts);
@@ -363,7 +368,9 @@ export class MoodleSyncService {
               detail: suspendedAccounts.has(m.user.id) ? MOODLE_MSG.accountSuspended : MOODLE_MSG.enrolmentSuspended,
             })),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
+          refused,
           errors: [
+            ...(refused.length ? [MOODLE_MSG.refusedValues(refused.length)] : []),
             ...activityWarnings,
             ...(matching.identityHidden?.length ? [MOODLE_MSG.identityPartial(matching.identityHidden.length, matching.unverified?.size ?? 0)] : []),
             ...matching.errors,
