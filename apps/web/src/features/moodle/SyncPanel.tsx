@@ -1,6 +1,6 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import SyncIcon from '@mui/icons-material/Sync';
-import { chileDateTime, type MoodlePushRequest, type MoodlePushResult, type MoodleSyncActivity, type MoodleSyncIssue, type MoodleSyncResult } from '@sigaf/contract';
+import { chileDateTime, type MoodlePushRequest, type MoodlePushResult, type MoodleSyncActivity, type MoodleSyncIssue, type MoodleSyncRefused, type MoodleSyncResult } from '@sigaf/contract';
 import {
   Accordion,
   AccordionDetails,
@@ -78,6 +78,12 @@ function ActivityList({ title, items }: { title: string; items: MoodleSyncActivi
   return <NamedList title={title} lines={items.map((a) => ({ key: String(a.cmid), text: withDetail(a.name, a.detail) }))} />;
 }
 
+/** Values Moodle sent out of range: who or what, the field, the value, why. */
+function RefusedList({ title, items }: { title: string; items: MoodleSyncRefused[] }) {
+  const text = (r: MoodleSyncRefused) => withDetail(`${[r.student, r.activity].filter(Boolean).join(' · ')} · ${r.field} = ${r.value}`, r.detail);
+  return <NamedList title={title} lines={items.map((r, i) => ({ key: String(i), text: text(r) }))} />;
+}
+
 function Errors({ title, items }: { title: string; items: string[] }) {
   if (!items.length) return null;
   return (
@@ -105,6 +111,7 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
     ['activitiesRemoved', result.activitiesRemoved ?? 0],
     ['hiddenActivities', result.hiddenActivities?.length ?? 0],
     ['suspended', result.suspended ?? 0],
+    ['refused', result.refused?.length ?? 0],
     ['errors', result.errors.length],
   ];
   return (
@@ -122,6 +129,7 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
       <ActivityList title={t('moodle.report.activitiesRemoved')} items={result.removedActivities ?? []} />
       <ActivityList title={t('moodle.report.hiddenActivities')} items={result.hiddenActivities ?? []} />
       <IssueList title={t('moodle.report.suspended')} items={result.suspendedStudents ?? []} />
+      <RefusedList title={t('moodle.report.refused')} items={result.refused ?? []} />
       <Errors title={t('moodle.report.errors')} items={result.errors} />
     </Box>
   );
