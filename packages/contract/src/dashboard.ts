@@ -1,5 +1,6 @@
 import type { PageMeta } from './envelope.js';
 import type { StudentSummary } from './students.js';
+import { STUDENT_STATE_LOOKS, TICKET_STATUS_LOOKS } from './state-looks.js';
 
 /** Dashboard (Estadística), follow-up reports and daily ticket reports (docs/development/domain.md#dashboard and #reports; the screens: docs/development/screens.md#estadistica, #reports). */
 
@@ -93,7 +94,7 @@ export interface StudentsOnActivitiesPage {
 /** A student's state from the course's Renuncia (withdrawal) activity. */
 export const STUDENT_STATES = ['Activo', 'Renuncia en curso', 'Renunciado'] as const;
 export type StudentState = (typeof STUDENT_STATES)[number];
-export const STUDENT_STATE_COLORS = ['#5cb85c', '#F9A825', '#D32F2F'] as const;
+export const STUDENT_STATE_COLORS = [STUDENT_STATE_LOOKS.active.color, STUDENT_STATE_LOOKS.resigning.color, STUDENT_STATE_LOOKS.resigned.color] as const;
 
 export const LOGGED_TIME_LABELS = ['Nunca', 'Menos de un día', 'Menos de una semana', 'Más de una semana'] as const;
 export const LOGGED_TIME_COLORS = ['#9E9E9E', '#5cb85c', '#F9A825', '#D32F2F'] as const;
@@ -102,7 +103,7 @@ export const PROGRESS_LABELS = { done: 'Realizado', notDone: 'No realizado' } as
 export const PROGRESS_COLORS = { done: '#5cb85c', notDone: '#D32F2F' } as const;
 
 export const STATUS_DATASETS = { open: 'Abierto', closed: 'Cerrado' } as const;
-export const STATUS_COLORS = { open: '#5cb85c', closed: '#D32F2F' } as const;
+export const STATUS_COLORS = { open: TICKET_STATUS_LOOKS.open.color, closed: TICKET_STATUS_LOOKS.closed.color } as const;
 
 /** Colours of catalogue charts, cycled in catalogue order. */
 export const CHART_PALETTE = [

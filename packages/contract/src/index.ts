@@ -11,6 +11,8 @@ export * from './resources.js';
 export * from './permissions.js';
 export * from './students.js';
 export * from './dates.js';
+export * from './format.js';
+export * from './state-looks.js';
 export * from './tickets.js';
 export * from './ticket-history.js';
 export * from './mail.js';
