@@ -425,7 +425,7 @@ describe('Moodle client: hostile answers', () => {
       for (const c of cases) {
         sim.faults.splice(0, sim.faults.length, { ...c.fault, times: 1 });
         const before = sim.calls.length;
-        const { outcome, heldMs } = await withLoopWatch(() => (c.users ? client(c.max).getEnrolledUsers(2) : client(c.max).getSiteInfo()));
+        const { outcome, heldMs } = await withLoopWatch<unknown>(() => (c.users ? client(c.max).getEnrolledUsers(2) : client(c.max).getSiteInfo()));
         expect(outcome, c.fault.kind).toBeInstanceOf(MoodleError);
         const e = outcome as MoodleError;
         expect([e.code, e.retryable, e.message], c.fault.kind).toEqual([c.code, false, c.message]);

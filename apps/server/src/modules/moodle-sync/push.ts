@@ -13,7 +13,7 @@ import type { AuthUser } from '../../http/auth.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { PermanentJobError, type JobHandlers } from '../../jobs/worker.js';
-import { SYNC_USER_FIELDS } from '../../moodle/client.js';
+import { SYNC_USER_FIELDS, type MoodleClient } from '../../moodle/client.js';
 import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleEnrolledUser, MoodleUser } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
@@ -146,10 +146,20 @@ export class MoodlePushService {
     };
   }
 
-  /** One push of a course to Moodle. */
+  /** One push of a course to Moodle; its clients' answers are let go when it ends. */
   async push(courseId: number, options: MoodlePushRequest, onProgress?: (p: MoodlePushProgress) => Promise<void> | void, signal?: AbortSignal): Promise<MoodlePushResult> {
+    const clients: MoodleClient[] = [];
+    try {
+      return await this.pushWith(clients, courseId, options, onProgress, signal);
+    } finally {
+      for (const c of clients) c.close();
+    }
+  }
+
+  private async pushWith(clients: MoodleClient[], courseId: number, options: MoodlePushRequest, onProgress?: (p: MoodlePushProgress) => Promise<void> | void, signal?: AbortSignal): Promise<MoodlePushResult> {
     let calls = 0;
     const { course, client: reader } = await this.connection.courseClient(courseId, () => calls++);
+    clients.push(reader);
     const moodleId = course.id_course_moodle;
     const startedAt = new Date();
     const progress = async (phase: MoodlePushProgress['phase'], message: string, done = 0, total = 0) => {
@@ -167,6 +177,7 @@ export class MoodlePushService {
     const studentRoleId = studentRoleOf(enrolled);
     // The client refuses any role but this one before calling Moodle.
     const client = this.connection.client(course.url, course.token, () => calls++, studentRoleId ? [studentRoleId] : []);
+    clients.push(client);
     const inCourse = new Map<string, MoodleEnrolledUser>();
     for (const u of enrolled) {
       const found = moodleRutOf(u);
