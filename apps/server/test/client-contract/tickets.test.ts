@@ -478,7 +478,7 @@ describe('§2.10 Administración ticket', () => {
   });
 });
 
-describe('§2.3 the operator pickers (SAutocompleteOperatorTicket.vue drops the user with id 2)', () => {
+describe('§2.2 the operator pickers (SAutocompleteOperatorTicket.vue drops the user with id 2)', () => {
   /** user.js fetchUsers: no tutors, no developers; the picker then leaves out id 2. */
   const pickable = (users: Array<{ id: number; role: { description: string } }>) =>
     users.filter((u) => u.role.description !== 'Tutor' && u.role.description !== 'Developer').filter((u) => u.id !== 2);
