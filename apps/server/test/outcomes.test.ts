@@ -1,9 +1,9 @@
-import { chileLocalToDate, chileParts } from '@sigaf/contract';
+import { chileLocalToDate, chileParts, OUTCOME_MSG, OUTCOME_SUGGESTION_MIN } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
-import { KEEP_HORIZON_DAYS, keepOutcomes, OutcomeKeeper, REKEEP_DAYS, similarFrom } from '../src/modules/outcomes/keeper.js';
+import { KEEP_HORIZON_DAYS, keepOutcomes, OutcomeKeeper, similarFrom } from '../src/modules/outcomes/keeper.js';
 import { OutcomeRepository } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -234,7 +234,7 @@ describe('the progress history', () => {
 describe("Mi agenda's suggestion", () => {
   it('nothing under 30 contacts; with 31 phone contacts at 10:00, 20 of them back within 7 days: phone, 10:00, 64.5 %', async () => {
     const none = await get(`/api/v2/outcomes/suggestion/${courseId}`, operator.token);
-    expect(none.body._data).toEqual({ courseId, channel: null, hour: null });
+    expect(none.body._data).toEqual({ courseId, scope: 'course', minContacts: 30, channel: null, hour: null });
     const db = ctx.db;
     const category = (await db.selectFrom('courses').select('category_id').where('id', '=', courseId).executeTakeFirstOrThrow()).category_id;
     const second = (await db.insertInto('courses').values({ description: 'Curso de sugerencias', category_id: category }).returning('id').executeTakeFirstOrThrow()).id;
@@ -274,6 +274,8 @@ describe("Mi agenda's suggestion", () => {
     expect(res.status).toBe(200);
     expect(res.body._data).toEqual({
       courseId: second,
+      scope: 'course',
+      minContacts: 30,
       groups: [
         {
           idle: '7-13',
@@ -288,9 +290,34 @@ describe("Mi agenda's suggestion", () => {
       },
     });
     // The hand-made course has 3 contacts: nothing to suggest.
-    expect((await get(`/api/v2/outcomes/suggestion/${courseId}/similar`, operator.token)).body._data).toEqual({ courseId, groups: [], course: null });
+    expect((await get(`/api/v2/outcomes/suggestion/${courseId}/similar`, operator.token)).body._data).toEqual({ courseId, scope: 'course', minContacts: 30, groups: [], course: null });
     expect((await get(`/api/v2/outcomes/suggestion/${second}/similar`, tutor.token)).status).toBe(403);
     expect((await get(`/api/v2/outcomes/suggestion/999999/similar`, operator.token)).status).toBe(404);
+  });
+});
+
+describe("Mi agenda's suggestion: whose figures, for whom", () => {
+  it('course-wide figures, said so; an operator only for the courses of their agenda, an administrator any', async () => {
+    const second = (await ctx.db.selectFrom('courses').select('id').where('description', '=', 'Curso de sugerencias').executeTakeFirstOrThrow()).id;
+    // Another operator, no ticket in the course: neither route, a 403 in Spanish.
+    for (const url of [`/api/v2/outcomes/suggestion/${second}`, `/api/v2/outcomes/suggestion/${second}/similar`]) {
+      const res = await get(url, other.token);
+      expect(res.status, url).toBe(403);
+      expect(res.body.message).toBe(OUTCOME_MSG.suggestionOwnCourses);
+    }
+    // An administrator: any course, the same figures, stated as the course's (every staff member's contacts, groups of 30 or more).
+    const byAdmin = (await get(`/api/v2/outcomes/suggestion/${second}/similar`, admin.token)).body._data;
+    const byOperator = (await get(`/api/v2/outcomes/suggestion/${second}/similar`, operator.token)).body._data;
+    expect(byAdmin).toEqual(byOperator);
+    expect(byAdmin).toMatchObject({ scope: 'course', minContacts: OUTCOME_SUGGESTION_MIN });
+    expect(byAdmin.groups[0].channel.n).toBeGreaterThanOrEqual(OUTCOME_SUGGESTION_MIN);
+    // Once the other operator works the course (a ticket assigned there), they read its course-wide figures too.
+    const t = await ctx.db.selectFrom('tickets').select('id').where('course_id', '=', second).orderBy('id').executeTakeFirstOrThrow();
+    await ctx.db.updateTable('tickets').set({ user_assigned_id: other.id }).where('id', '=', t.id).execute();
+    const theirs = await get(`/api/v2/outcomes/suggestion/${second}/similar`, other.token);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body._data).toEqual(byAdmin);
+    await ctx.db.updateTable('tickets').set({ user_assigned_id: operator.id }).where('id', '=', t.id).execute();
   });
 });
 
@@ -351,11 +378,9 @@ describe('the kept figures of settled days', () => {
     expect((await get(url, admin.token)).body._data).toEqual(live);
   });
 
-  it('the next day keeps that day and computes again the kept days younger than 14 days', async () => {
+  it('the next day keeps the day that settled, and no other day without a write that changed it', async () => {
     const tomorrow = new Date(Date.now() + DAY);
-    const again = await keepOutcomes(ctx.db, { now: tomorrow });
-    expect(again.sort().at(-1)).toBe(lastSettledDay(tomorrow));
-    expect(again).toHaveLength(REKEEP_DAYS - OUTCOME_SETTLED_AFTER_DAYS + 1);
+    expect(await keepOutcomes(ctx.db, { now: tomorrow })).toEqual([lastSettledDay(tomorrow)]);
     expect(await keepOutcomes(ctx.db, { now: tomorrow })).toEqual([]);
   });
 

@@ -27,6 +27,7 @@ export const OUTCOME_MSG = {
   rangeTooLong: `El período no puede superar ${OUTCOME_MAX_DAYS} días.`,
   courseNotFound: 'El curso no existe.',
   operatorOnlySelf: 'Un operador solo puede ver la efectividad de sus propios contactos.',
+  suggestionOwnCourses: 'Solo puede ver sugerencias de los cursos donde tiene tickets asignados.',
 } as const;
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
@@ -125,14 +126,23 @@ export interface SimilarSuggestion {
  * suggest, and the course's own over all its contacts (`course`, the same rule) for the students
  * at risk whose group has none.
  */
-export interface OutcomeSimilarSuggestions {
+/**
+ * What a suggestion's figures are: always the whole course's contacts (every staff member's, not
+ * only the caller's), each group of at least `minContacts` of them; never one person's figures.
+ */
+export interface SuggestionScope {
+  scope: 'course';
+  minContacts: number;
+}
+
+export interface OutcomeSimilarSuggestions extends SuggestionScope {
   courseId: number;
   groups: SimilarSuggestion[];
   course: Omit<SimilarSuggestion, 'idle'> | null;
 }
 
 /** Mi agenda's suggestion for a course: the channel (ticket type) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */
-export interface OutcomeSuggestion {
+export interface OutcomeSuggestion extends SuggestionScope {
   courseId: number;
   channel: { key: string; label: string; rate: number; n: number } | null;
   hour: { key: string; rate: number; n: number } | null;

@@ -14,8 +14,8 @@ const workbookQuery = outcomeReportQuerySchema.extend({ lang: z.enum(['es', 'en'
 /**
  * What followed each contact (docs/usage/efectividad.md): a ticket's attempts' outcomes
  * (ticket work, TicketAccess), the effectiveness report and its workbook (dashboard readers;
- * an operator gets their own contacts) and Mi agenda's suggestions for a course (course-wide, and
- * for similar students: those in the same idle group).
+ * an operator gets their own contacts) and Mi agenda's suggestions for a course (course-wide figures
+ * of every staff member's contacts, stated as such; an operator only for the courses of their agenda).
  */
 export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -37,10 +37,10 @@ export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (
   });
 
   app.get('/outcomes/suggestion/:id', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
-    ok(await outcomes.suggestion(request.params.id)),
+    ok(await outcomes.suggestion(request.params.id, requireAuth(request))),
   );
 
   app.get('/outcomes/suggestion/:id/similar', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
-    ok(await outcomes.similar(request.params.id)),
+    ok(await outcomes.similar(request.params.id, requireAuth(request))),
   );
 };

@@ -77,6 +77,9 @@ function presentGroup(r: OutcomeGroupRow): OutcomeGroup {
   };
 }
 
+/** What every suggestion's figures are (SuggestionScope). */
+const COURSE_WIDE = { scope: 'course', minContacts: OUTCOME_SUGGESTION_MIN } as const;
+
 /** Contact outcomes on tickets, the effectiveness report and Mi agenda's suggestion (docs/usage/efectividad.md). */
 export class OutcomeService {
   private readonly repo: OutcomeRepository;
@@ -142,8 +145,8 @@ export class OutcomeService {
    * best re-engagement over the last OUTCOME_DEFAULT_DAYS days (the settled ones), among groups of
    * at least OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
    */
-  async suggestion(courseId: number): Promise<OutcomeSuggestion> {
-    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
+  async suggestion(courseId: number, actor: AuthUser): Promise<OutcomeSuggestion> {
+    await this.assertSuggestionCourse(courseId, actor);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
     const best = (rows: OutcomeGroupRow[]) =>
       rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
@@ -152,6 +155,7 @@ export class OutcomeService {
     const hour = best(rows.filter((r) => r.dim === 'hour'));
     return {
       courseId,
+      ...COURSE_WIDE,
       channel: channel ? { key: channel.key, label: channel.label ?? channel.key, rate: channel.accessed / channel.n, n: channel.n } : null,
       hour: hour ? { key: hour.key, rate: hour.accessed / hour.n, n: hour.n } : null,
     };
@@ -165,8 +169,8 @@ export class OutcomeService {
    * groups with neither are left out. Also the course's own over all its contacts by the same
    * rule, for the students at risk whose group has no suggestion.
    */
-  async similar(courseId: number): Promise<OutcomeSimilarSuggestions> {
-    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
+  async similar(courseId: number, actor: AuthUser): Promise<OutcomeSimilarSuggestions> {
+    await this.assertSuggestionCourse(courseId, actor);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
     const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'type', 'hour'], { courseId, fromDay, toDay: lastSettledDay() });
     // The best group of a dimension (`idle`: of that idle group only, the key's last part).
@@ -187,6 +191,16 @@ export class OutcomeService {
     });
     // A small organisation's groups rarely reach the minimum: the course's contacts as a whole then.
     const course = { channel: pick('type', null, channelLabel), hour: pick('hour', null, hourLabel) };
-    return { courseId, groups, course: course.channel || course.hour ? course : null };
+    return { courseId, ...COURSE_WIDE, groups, course: course.channel || course.hour ? course : null };
+  }
+
+  /**
+   * The suggestions are the whole course's figures (every staff member's contacts, in groups of at
+   * least OUTCOME_SUGGESTION_MIN): an administrator reads any course's, an operator only those of the
+   * courses in their agenda (a ticket assigned to them there); a 404 for a course that does not exist.
+   */
+  private async assertSuggestionCourse(courseId: number, actor: AuthUser): Promise<void> {
+    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
+    if (!isAdminLike(actor.role) && !(await this.repo.assignedInCourse(actor.id, courseId))) throw forbidden(OUTCOME_MSG.suggestionOwnCourses);
   }
 }
