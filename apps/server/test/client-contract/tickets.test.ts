@@ -478,6 +478,7 @@ describe('§2.10 Administración ticket', () => {
   });
 });
 
+/** The operator pickers and user id 2: docs/development/original-api.md §2.2. */
 describe('§2.2 the operator pickers (SAutocompleteOperatorTicket.vue drops the user with id 2)', () => {
   /** user.js fetchUsers: no tutors, no developers; the picker then leaves out id 2. */
   const pickable = (users: Array<{ id: number; role: { description: string } }>) =>
