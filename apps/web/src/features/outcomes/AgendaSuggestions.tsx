@@ -1,6 +1,6 @@
 import LightbulbIcon from '@mui/icons-material/Lightbulb';
 import { Alert, Stack, Typography } from '@mui/material';
-import { idleGroupOf } from '@sigaf/contract';
+import { idleGroupOf, OUTCOME_SUGGESTION_MIN } from '@sigaf/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAgendaStudents } from '../agenda/api';
@@ -12,6 +12,7 @@ import { similarLine } from './format';
  * without access its students at risk are in, the channel and the hour that brought back most of
  * the course's students in that same group (groups of at least 30 contacts), else the course's
  * contacts as a whole by the same rule (nothing when neither), and why ("trajo de vuelta a 34 de 80").
+ * Said on screen to be the whole course's figures (every staff member's contacts), not the caller's.
  */
 export function AgendaSuggestions({ userId }: { userId?: number }) {
   const { t } = useTranslation();
@@ -33,13 +34,16 @@ export function AgendaSuggestions({ userId }: { userId?: number }) {
   return (
     <Alert severity="info" icon={<LightbulbIcon />} sx={{ mt: 2 }} component="section" role="region" aria-label={t('outcomes.suggestion.title')}>
       <Stack spacing={0.5}>
+        <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="suggestion-scope">
+          {t('outcomes.suggestion.scope')}
+        </Typography>
         {lines.map((l) => (
           <Typography key={l} variant="body2">
             {l}
           </Typography>
         ))}
         <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-          {t('outcomes.suggestion.why')}
+          {t('outcomes.suggestion.why', { min: OUTCOME_SUGGESTION_MIN })}
         </Typography>
       </Stack>
     </Alert>

@@ -66,9 +66,9 @@ describe("Mi agenda's suggestion for similar students", () => {
 
   it("the course's contacts as a whole, where a group has too few", () => {
     expect(similarLine(i18n.t, 'Curso X', { idle: 'all', channel: phone, hour: null })).toBe(
-      'Para estudiantes de Curso X (todos sus contactos), el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
+      'Para estudiantes de Curso X (todos los contactos del curso), el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
     );
-    expect(similarLine(i18n.getFixedT('en'), 'Course X', { idle: 'all', channel: null, hour: ten })).toBe('For students of Course X (all its contacts), contacts at 10:00 brought back 20 of 45');
+    expect(similarLine(i18n.getFixedT('en'), 'Course X', { idle: 'all', channel: null, hour: ten })).toBe("For students of Course X (all the course's contacts), contacts at 10:00 brought back 20 of 45");
   });
 
   it("a student's days without access give the report's idle group", () => {
