@@ -72,22 +72,22 @@ export class DashboardRepository {
    * Tickets created in a window per value of every catalogue (every value, zero included, in
    * catalogue order): the window's tickets are read once for all five.
    */
-  async ticketsPerCatalogues(courseId: number, window: TimeWindow): Promise<Record<TicketDimension, Array<{ id: number; label: string; n: number }>>> {
+  async ticketsPerCatalogues(courseId: number, window: TimeWindow): Promise<Record<TicketDimension, Array<{ id: number; key: string | null; label: string; n: number }>>> {
     const names = Object.keys(DIMENSIONS) as TicketDimension[];
     const parts = names.map((name) => {
       const d = DIMENSIONS[name];
-      return sql`select ${name}::text as dim, c.id, c.description as label, count(w.id)::int as n
+      return sql`select ${name}::text as dim, c.id, c.key, c.description as label, count(w.id)::int as n
         from ${sql.table(d.table)} c left join win w on w.${sql.ref(d.column)} = c.id
-        group by c.id, c.description`;
+        group by c.id, c.key, c.description`;
     });
-    const rows = await executePrepared(this.db, sql<{ dim: TicketDimension; id: number; label: string; n: number }>`
+    const rows = await executePrepared(this.db, sql<{ dim: TicketDimension; id: number; key: string | null; label: string; n: number }>`
       with win as materialized (
         select t.id, ${sql.join(names.map((name) => sql`t.${sql.ref(DIMENSIONS[name].column)}`))}
         from tickets t where t.course_id = ${courseId} and ${createdIn(window)}
       )
       ${sql.join(parts, sql` union all `)}
       order by dim, id`);
-    const out = Object.fromEntries(names.map((name) => [name, [] as Array<{ id: number; label: string; n: number }>])) as Record<TicketDimension, Array<{ id: number; label: string; n: number }>>;
+    const out = Object.fromEntries(names.map((name) => [name, [] as Array<{ id: number; key: string | null; label: string; n: number }>])) as Record<TicketDimension, Array<{ id: number; key: string | null; label: string; n: number }>>;
     for (const { dim, ...row } of rows) out[dim].push(row);
     return out;
   }
@@ -193,12 +193,12 @@ export class DashboardRepository {
 
   /** Attempts logged that day per outcome (every outcome, zero included). */
   async attemptsPerOutcome(courseId: number, day: string) {
-    const rows = await executePrepared(this.db, sql<{ id: number; label: string; n: number }>`
-      select c.id, c.description as label, count(d.id)::int as n
+    const rows = await executePrepared(this.db, sql<{ id: number; key: string | null; label: string; n: number }>`
+      select c.id, c.key, c.description as label, count(d.id)::int as n
       from status_detail_tickets c
       left join ticket_details d
         on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
-      group by c.id, c.description
+      group by c.id, c.key, c.description
       order by c.id`);
     return rows;
   }

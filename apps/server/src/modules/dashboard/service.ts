@@ -9,7 +9,9 @@ import {
   STATUS_DATASETS,
   STUDENT_STATE_COLORS,
   STUDENT_STATES,
+  stateLook,
   ticketAgeText,
+  type StateKind,
   type ChartData,
   type CourseOverview,
   type DailyTicketCard,
@@ -32,9 +34,16 @@ export type ProgressKind = 'graded' | 'completed';
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const repeat = (color: string, n: number) => Array.from({ length: n }, () => color);
 
-/** One dataset over labelled rows, coloured from the palette. */
-function single(rows: Array<{ label: string; n: number }>): ChartData {
-  return { labels: rows.map((r) => r.label), datasets: [{ data: rows.map((r) => r.n), backgroundColor: paletteColors(rows.length) }] };
+/** The catalogues whose values are states with a look of their own (STATE_LOOKS). */
+const STATE_OF: Partial<Record<TicketDimension, StateKind>> = { status: 'ticketStatus', priority: 'priority' };
+
+/** One dataset over labelled rows: a state in its own colour (by key), any other value from the palette. */
+function single(rows: Array<{ label: string; n: number; key?: string | null }>, kind?: StateKind): ChartData {
+  const palette = paletteColors(rows.length);
+  return {
+    labels: rows.map((r) => r.label),
+    datasets: [{ data: rows.map((r) => r.n), backgroundColor: rows.map((r, i) => (kind && stateLook(kind, r.key)?.color) || palette[i]!) }],
+  };
 }
 
 function openClosed(rows: Array<{ label: string; open: number; closed: number }>): ChartData {
@@ -117,15 +126,9 @@ export class DashboardService {
     return this.repo.countTickets(courseId, kind);
   }
 
-  /** The status chart draws Abierto and Cerrado in their colours everywhere (STATUS_COLORS), as the open/closed bars do. */
+  /** Status and priority values are drawn in their own colours (STATE_LOOKS), as everywhere else. */
   async catalogueChart(courseId: number, dimension: TicketDimension): Promise<ChartData> {
-    const rows = await this.repo.ticketsPerCatalogue(courseId, dimension);
-    const chart = single(rows);
-    if (dimension === 'status') {
-      const colors = chart.datasets[0]!.backgroundColor;
-      chart.datasets[0]!.backgroundColor = rows.map((r, i) => (r.key === 'open' || r.key === 'closed' ? STATUS_COLORS[r.key] : colors[i]!));
-    }
-    return chart;
+    return single(await this.repo.ticketsPerCatalogue(courseId, dimension), STATE_OF[dimension]);
   }
 
   async motiveChart(courseId: number): Promise<ChartData> {
@@ -217,7 +220,7 @@ export class DashboardService {
   async dayCharts(courseId: number, day: string | null): Promise<DailyTicketCharts> {
     await this.requireCourse(courseId);
     const counts = day === null ? null : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(day) });
-    const chart = (d: TicketDimension) => ({ chartData: single(counts?.[d] ?? []) });
+    const chart = (d: TicketDimension) => ({ chartData: single(counts?.[d] ?? [], STATE_OF[d]) });
     return { priority: chart('priority'), type: chart('type'), motive: chart('motive'), source: chart('source'), status: chart('status') };
   }
 
@@ -225,6 +228,6 @@ export class DashboardService {
     await this.requireCourse(courseId);
     if (day === null) return { table: [], chartData: single([]) };
     const [table, outcomes] = await Promise.all([this.repo.operatorDay(courseId, day), this.repo.attemptsPerOutcome(courseId, day)]);
-    return { table, chartData: single(outcomes) };
+    return { table, chartData: single(outcomes, 'attemptResult') };
   }
 }

@@ -156,11 +156,6 @@ export class OutcomeRepository {
     return (await this.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', ticketId).executeTakeFirstOrThrow()).course_registered_user_id;
   }
 
-  /** Whether the user has a ticket of the course assigned to them (the course is in their agenda). */
-  async assignedInCourse(userId: number, courseId: number): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('tickets').select('id').where('user_assigned_id', '=', userId).where('course_id', '=', courseId).limit(1).executeTakeFirst());
-  }
-
   async courseExists(courseId: number): Promise<boolean> {
     return Boolean(await this.db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst());
   }
