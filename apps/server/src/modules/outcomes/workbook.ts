@@ -1,5 +1,5 @@
 import type { OutcomeDimension, OutcomeReport } from '@sigaf/contract';
-import { reportWorkbook, type XlsxCell } from '../reports/workbook.js';
+import { reportWorkbook, type XlsxCell } from '../../lib/workbook.js';
 
 type Lang = 'es' | 'en';
 

@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { DashboardService } from '../dashboard/service.js';
 import { PdfReport } from './pdf.js';
 import type { ReportRepository } from './repository.js';
-import { reportWorkbook, type XlsxCell } from './workbook.js';
+import { reportWorkbook, type XlsxCell } from '../../lib/workbook.js';
 
 /** Largest course a report document is built for (tickets). */
 export const REPORT_MAX_TICKETS = 50_000;
