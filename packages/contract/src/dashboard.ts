@@ -16,19 +16,28 @@ export interface ChartData {
   datasets: ChartDataset[];
 }
 
-/** `_data` of follow-student-card and follow-student-classroom. */
+/** `_data` of follow-student-card and follow-student-classroom (docs/development/domain.md#figures). */
 export interface FollowStudentCard {
-  /** Withdrawn (Renuncia activity finished). */
+  /** Synchronised, withdrawn (Renuncia activity finished). */
   resign: number;
-  /** Not withdrawn, accessed the course at least once. */
+  /** Synchronised, not withdrawn, accessed the course at least once. */
   active: number;
-  /** Not withdrawn, never accessed the course. */
+  /** Synchronised, not withdrawn, never accessed the course. */
   inactive: number;
-  /** Synchronised student enrolments. */
+  /** Matrícula inicial: every student enrolment, synchronised or not (resign + active + inactive + unsynced). */
   total: number;
-  /** Student enrolments not (yet) confirmed by a Moodle sync: outside every other figure. */
+  /** Of the matrícula, not (yet) confirmed by a Moodle sync: outside every other figure. */
   unsynced: number;
 }
+
+/** The card's labels where the server writes them (the PDF); the screens have the same in their translations. */
+export const FOLLOW_CARD_LABELS = {
+  total: 'Matrícula inicial',
+  resign: 'Renuncias',
+  active: 'Han ingresado',
+  inactive: 'Nunca han ingresado',
+  unsynced: 'Sin sincronizar',
+} as const;
 
 /** `_data` of GET /reports/courses/{c}/data-card/{date}. */
 export interface DailyTicketCard {
@@ -94,6 +103,11 @@ export interface StudentsOnActivitiesPage {
 /** A student's state from the course's Renuncia (withdrawal) activity. */
 export const STUDENT_STATES = ['Activo', 'Renuncia en curso', 'Renunciado'] as const;
 export type StudentState = (typeof STUDENT_STATES)[number];
+/** The state written for a student Moodle has not confirmed yet (workbooks): in no state of STUDENT_STATES. */
+export const UNSYNCED_STATE = 'Sin sincronizar';
+/** A student's state as the workbooks write it: unsynchronised students have none of the three. */
+export const studentStateText = (stage: number, synced: boolean): StudentState | typeof UNSYNCED_STATE =>
+  synced ? (STUDENT_STATES[stage] ?? STUDENT_STATES[0]) : UNSYNCED_STATE;
 export const STUDENT_STATE_COLORS = [STUDENT_STATE_LOOKS.active.color, STUDENT_STATE_LOOKS.resigning.color, STUDENT_STATE_LOOKS.resigned.color] as const;
 
 export const LOGGED_TIME_LABELS = ['Nunca', 'Menos de un día', 'Menos de una semana', 'Más de una semana'] as const;

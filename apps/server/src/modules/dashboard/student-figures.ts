@@ -1,6 +1,7 @@
 import { type StudentOnActivities } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { FIGURES, STAGE } from './figures.js';
 import { resignStages, testForm, countsTowardProgress, formApplies, type Scope, inClassrooms, type ProgressRow } from './sql.js';
 
 /** The enrolled-student figures of a course or classroom (card, status, last access, progress, students on activities), one grouped query each. */
@@ -42,44 +43,52 @@ export class StudentFiguresRepository {
       )`;
   }
 
-  /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado]. */
+  /** The scope's students as the course's cached follow-up rows `f` (every student enrolment, synchronised or not). */
+  private rows(scope: Scope) {
+    const classroom = scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`f.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+    return sql`course_follow_up_rows f where f.course_id = ${scope.courseId} and ${classroom} and ${classrooms}`;
+  }
+
+  /** Students per withdrawal stage: [Activo, Renuncia en curso, Renunciado] (FIGURES.stage). */
   async stageCounts(scope: Scope): Promise<[number, number, number]> {
     await this.fresh(scope.courseId);
     const { rows } = await sql<{ s0: number; s1: number; s2: number }>`
-      with ${this.students(scope)}
-      select count(*) filter (where stage = 0)::int as s0, count(*) filter (where stage = 1)::int as s1, count(*) filter (where stage = 2)::int as s2
-      from enr`.execute(this.db);
+      select count(*) filter (where ${FIGURES.stage('f', STAGE.active)})::int as s0,
+        count(*) filter (where ${FIGURES.stage('f', STAGE.resigning)})::int as s1,
+        count(*) filter (where ${FIGURES.stage('f', STAGE.resigned)})::int as s2
+      from ${this.rows(scope)}`.execute(this.db);
     const r = rows[0] ?? { s0: 0, s1: 0, s2: 0 };
     return [r.s0, r.s1, r.s2];
   }
 
-  /** The follow-student card; `unsynced` counts the students enrolled here that Moodle has not confirmed (outside the other figures). */
+  /**
+   * The follow-student card (docs/development/domain.md#figures): `total` the matrícula (every
+   * student enrolment), of which `unsynced` not confirmed by Moodle yet, and of the others `resign`
+   * withdrawn, `active` accessed at least once, `inactive` never accessed.
+   */
   async card(scope: Scope) {
     await this.fresh(scope.courseId);
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
-    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
     const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number; unsynced: number }>`
-      with ${this.students(scope)}
-      select count(*) filter (where stage = 2)::int as resign,
-        count(*) filter (where stage < 2 and last_access is not null)::int as active,
-        count(*) filter (where stage < 2 and last_access is null)::int as inactive,
-        count(*)::int as total,
-        (select count(*)::int from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student'
-          where e.course_id = ${scope.courseId} and not e.is_sincronized and ${classroom} and ${classrooms}) as unsynced
-      from enr`.execute(this.db);
+      select count(*) filter (where ${FIGURES.stage('f', STAGE.resigned)})::int as resign,
+        count(*) filter (where ${FIGURES.accessed('f')})::int as active,
+        count(*) filter (where ${FIGURES.neverAccessed('f')})::int as inactive,
+        count(*) filter (where ${FIGURES.enrolled('f')})::int as total,
+        count(*) filter (where ${FIGURES.unsynced('f')})::int as unsynced
+      from ${this.rows(scope)}`.execute(this.db);
     return rows[0] ?? { resign: 0, active: 0, inactive: 0, total: 0, unsynced: 0 };
   }
 
-  /** Students per last access: [never, < 1 day, < 1 week, older]. */
+  /** Synchronised students per last access: [never, < 1 day, < 1 week, older]. */
   async lastAccessCounts(scope: Scope): Promise<[number, number, number, number]> {
     await this.fresh(scope.courseId);
     const { rows } = await sql<{ never: number; day: number; week: number; older: number }>`
-      with ${this.students(scope)}
       select count(*) filter (where last_access is null)::int as never,
         count(*) filter (where last_access >= now() - interval '1 day')::int as day,
         count(*) filter (where last_access < now() - interval '1 day' and last_access >= now() - interval '7 days')::int as week,
         count(*) filter (where last_access < now() - interval '7 days')::int as older
-      from enr`.execute(this.db);
+      from ${this.rows(scope)} and not ${FIGURES.unsynced('f')}`.execute(this.db);
     const r = rows[0] ?? { never: 0, day: 0, week: 0, older: 0 };
     return [r.never, r.day, r.week, r.older];
   }

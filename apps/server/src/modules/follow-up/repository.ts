@@ -2,7 +2,8 @@ import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { foldedPersonSearch, likePattern, pageMeta } from '../../db/pagination.js';
-import { countsTowardProgress, formApplies, percentOf } from '../dashboard/sql.js';
+import { FIGURES, STAGE } from '../dashboard/figures.js';
+import { countsTowardProgress, formApplies } from '../dashboard/sql.js';
 import type { StudentFiguresRepository } from '../dashboard/student-figures.js';
 
 /**
@@ -13,7 +14,8 @@ import type { StudentFiguresRepository } from '../dashboard/student-figures.js';
  * not), optionally one classroom, optionally only a tutor's classrooms, read from the course's
  * cached rows (course_follow_up_rows, never staler than the last committed change: migration 0015)
  * and each enrolment's ticket counts (enrolment_ticket_counts, kept by triggers). Per enrolment:
- *   stage     the dashboard's withdrawal stage (dashboard/sql.ts resignStages)
+ *   stage     the dashboard's withdrawal stage (dashboard/sql.ts resignStages); a state filter
+ *             counts only synchronised students (dashboard/figures.ts)
  *   expected  the course's activities that count toward progress (survey, tests, weighing > 0;
  *             never resign) that this student has to do (a test section only for its form)
  *   graded    of those, the ones with a numeric grade
@@ -43,8 +45,6 @@ const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
   progress: sql`s.progress`,
   openTickets: sql`s."openTickets"`,
 };
-
-const STAGES = { active: 0, resigning: 1, resigned: 2 } as const;
 
 /** Whole days from a moment to `now` (ms), or null without one (computed for the rows shown, not in SQL for every row). */
 export const daysSince = (at: Date | null, now: number) => (at ? Math.floor((now - new Date(at).getTime()) / 86_400_000) : null);
@@ -157,7 +157,7 @@ export class FollowUpRepository {
     return q.orderBy('cat.description').orderBy('c.description').orderBy('c.id').execute();
   }
 
-  /** The classrooms with students in a course, with how many; optionally only some classrooms. */
+  /** The classrooms with students in a course, with their matrícula (every student enrolment, FIGURES.enrolled); optionally only some classrooms. */
   async classrooms(courseId: number, classroomIds?: number[]) {
     const { rows } = await sql<{ id: number; description: string; students: number }>`
       select cl.id, cl.description, count(*)::int as students
@@ -187,7 +187,7 @@ export class FollowUpRepository {
         select f.enrolment_id as id, f.registered_user_id as "registeredUserId", f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName",
           f.email, f.phone, f.classroom_id as "classroomId", cl.description as classroom, f.stage, f.form,
           f.last_access as "lastAccess", f.last_access_text as "lastAccessText",
-          ${percentOf(sql`f.graded`, sql`f.expected`)} as progress,
+          ${FIGURES.progress('f')} as progress,
           f.graded, f.expected,
           coalesce(k.open, 0) as "openTickets", coalesce(k.total, 0) as tickets, f.synced, f.suspended, f.search_name as "searchName"
         from course_follow_up_rows f
@@ -205,7 +205,7 @@ export class FollowUpRepository {
 
   private where(q: StudentTableQuery) {
     const parts: RawBuilder<unknown>[] = [sql`true`];
-    if (q.status) parts.push(sql`s.stage = ${STAGES[q.status]}`);
+    if (q.status) parts.push(FIGURES.stage('s', STAGE[q.status]));
     if (q.inactive_days !== undefined) parts.push(sql`(s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${q.inactive_days}))`);
     if (q.progress_below !== undefined) parts.push(sql`s.progress < ${q.progress_below}`);
     if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);

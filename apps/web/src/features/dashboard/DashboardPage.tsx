@@ -118,7 +118,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
         )}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.card.total')} icon={<GroupsIcon />} color="#006C8D" value={card.data ? card.data.total + card.data.unsynced : undefined} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard label={t('dashboard.card.total')} icon={<GroupsIcon />} color="#006C8D" value={card.data?.total} loading={card.isPending} error={card.error ?? undefined} />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard label={t('dashboard.card.resign')} icon={<DirectionsRunIcon />} color="#D32F2F" value={card.data?.resign} loading={card.isPending} error={card.error ?? undefined} />

@@ -33,8 +33,8 @@ function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; c
     : { card: `${base}/follow-student-card`, status: `${base}/status/count`, access: `${base}/logged-time/count`, progress: `${base}/progress-chart` };
   const card = useFollowCardAt(room || canReadCourse ? paths.card : null);
   if (!room && !canReadCourse) return <Alert severity="info">{t('followUp.summary.chooseClassroom')}</Alert>;
-  // The enrolment counts every student, synchronised or not (the note below says how many are not).
-  const count = (key: 'total' | 'resign' | 'active' | 'inactive') => ({ value: key === 'total' && card.data ? card.data.total + card.data.unsynced : card.data?.[key], loading: card.isPending, error: card.error ?? undefined });
+  // The server's figures as they come (docs/development/domain.md#figures): the matrícula counts every student, synchronised or not (the note below says how many are not).
+  const count = (key: 'total' | 'resign' | 'active' | 'inactive') => ({ value: card.data?.[key], loading: card.isPending, error: card.error ?? undefined });
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
