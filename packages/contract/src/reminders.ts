@@ -166,6 +166,8 @@ export const agendaQuerySchema = z.object({
   /** Open tickets without an attempt for more than K days (third section). */
   days: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.numberMin(0)).max(365, FORM_MSG.numberMax(365)).optional()),
   sort: z.preprocess(blank, z.string().trim().max(40).optional()),
+  /** At-risk students: only those with an open ticket assigned to the agenda's operator (what the workload table counts). */
+  own_open_tickets: queryFlag,
 });
 export type AgendaQuery = z.infer<typeof agendaQuerySchema>;
 

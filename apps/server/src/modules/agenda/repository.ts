@@ -3,7 +3,8 @@ import { sql, type RawBuilder } from 'kysely';
 import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { pageMeta } from '../../db/pagination.js';
-import { DIM, percentOf } from '../dashboard/sql.js';
+import { FIGURES } from '../dashboard/figures.js';
+import { DIM } from '../dashboard/sql.js';
 import { daysSince, type FollowUpRepository } from '../follow-up/repository.js';
 import { AgendaSettingsRepository } from './settings-repository.js';
 
@@ -12,6 +13,9 @@ const OPEN_STATUS = sql`(select st.id from status_tickets st where st.key = 'ope
 const WORKLOAD_STAFF = sql`users u join roles ro on ro.id = u.role_id and ro.key in ('operator', 'admin', 'developer') where u.deleted_at is null`;
 /** The end of today in Chile (reminders due today). */
 const END_OF_TODAY = sql`((now() at time zone 'America/Santiago')::date + 1)::timestamp at time zone 'America/Santiago'`;
+/** The student of row `f` has an open ticket assigned to this user: the workload table's at-risk column counts these (atRiskByOperator). */
+const ownOpenTicket = (userId: number) =>
+  sql`exists (select 1 from tickets t where t.course_registered_user_id = f.enrolment_id and t.status_ticket_id = ${OPEN_STATUS} and t.user_assigned_id = ${userId})`;
 
 /** A course of someone's agenda with its settings; `classroomIds` narrows it to a tutor's classrooms. */
 export interface AgendaCourse {
@@ -62,10 +66,10 @@ const STUDENT_SORTS: Record<string, RawBuilder<unknown>> = {
    * Most urgent first (ascending, the default): withdrawing, then by last access, oldest first
    * (never accessed before any access), then by progress, lowest first.
    */
-  urgency: sql`((case when f.stage = 1 then 0 else 1 end) * 1e12 + coalesce(extract(epoch from f.last_access), 0) + coalesce(${percentOf(sql`f.graded`, sql`f.expected`)}, 0) / 1000.0)::float8`,
+  urgency: sql`((case when f.stage = 1 then 0 else 1 end) * 1e12 + coalesce(extract(epoch from f.last_access), 0) + coalesce(${FIGURES.progress('f')}, 0) / 1000.0)::float8`,
   name: sql`lower(f.last_name || ' ' || f.name)`,
   course: sql`lower(c.description)`,
-  progress: percentOf(sql`f.graded`, sql`f.expected`),
+  progress: FIGURES.progress('f'),
   lastAccess: sql`f.last_access`,
   lastAttemptAt: sql`f.last_attempt_at`,
 };
@@ -171,7 +175,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * recomputed first where a change has marked them. One range per course, no other table per
    * student; the page's names and contact details are read afterwards for its rows alone.
    */
-  private async atRiskParts(courses: AgendaCourse[], now: Date) {
+  private async atRiskParts(courses: AgendaCourse[], now: Date, ownedBy?: number) {
     await this.followUp.fresh(courses.filter((c) => c.stale !== false).map((c) => c.courseId));
     // The courses' settings as arrays (the same text whatever the number of courses, so the page
     // query is a prepared statement, planned once per connection); a tutor's classrooms as pairs.
@@ -194,7 +198,8 @@ export class AgendaRepository extends AgendaSettingsRepository {
     const matches = sql`f.synced and (not cfg.limited or f.classroom_id = any(cfg.rooms))
         and (f.stage = 1 or (f.stage = 0 and (${inactive} or ${behind})))
         and (f.last_attempt_at is null or f.last_attempt_at < cfg.contact_before)
-        and not exists (select 1 from mail_messages m where m.enrolment_id = f.enrolment_id and m.status <> 'failed' and m.created_at >= cfg.contact_before)`;
+        and not exists (select 1 from mail_messages m where m.enrolment_id = f.enrolment_id and m.status <> 'failed' and m.created_at >= cfg.contact_before)
+        and ${ownedBy === undefined ? sql`true` : ownOpenTicket(ownedBy)}`;
     return {
       cfg: sql`cfg (course_id, threshold, inactive_before, contact_before, limited, rooms) as (
         select course_id, threshold, inactive_before, contact_before, limited, rooms::int[]
@@ -214,16 +219,17 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * A page of the at-risk students of these courses, sorted (urgency by default, name, course,
    * progress, lastAccess, lastAttemptAt), with each one's newest open ticket (one query). The page is the first rows of
    * the union of each course's first `offset + perPage` rows in that order (in name order straight
-   * from the index of migration 0023, stopping there); the total counts every match apart.
+   * from the index of migration 0023, stopping there); the total counts every match apart. With
+   * `ownedBy`, only the students with an open ticket assigned to that user (the workload's column).
    */
-  async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date()) {
+  async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date(), ownedBy?: number) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
     const key = q.sort && Object.hasOwn(STUDENT_SORTS, q.sort) ? q.sort : 'urgency';
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
-    const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now);
+    const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now, ownedBy);
     const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${cfg},
       total as (select sum(c.n)::int as n from (${counts}) c),
@@ -241,7 +247,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
       )
       select p."enrolmentId", p."courseId", c.description as course, cl.description as classroom,
         f.rut, f.name, f.last_name as "lastName", f.mother_last_name as "motherLastName", f.email, f.phone, f.stage,
-        f.last_access as "lastAccess", ${percentOf(sql`f.graded`, sql`f.expected`)} as progress, p."expectedProgress",
+        f.last_access as "lastAccess", ${FIGURES.progress('f')} as progress, p."expectedProgress",
         p.resigning, p.inactive, p.behind, p."lastAttemptAt", (select n from total) as __total,
         (select t.id from tickets t where t.course_registered_user_id = p."enrolmentId" and t.status_ticket_id = ${OPEN_STATUS} order by t.id desc limit 1) as "openTicketId"
       from p
@@ -249,7 +255,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
       join courses c on c.id = p."courseId"
       left join classrooms cl on cl.id = f.classroom_id
       order by p.n`);
-    const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now)).reduce((n, c) => n + c.n, 0) : 0;
+    const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now, ownedBy)).reduce((n, c) => n + c.n, 0) : 0;
     const out = rows.map(({ __total: _, ...r }) => ({
       ...r,
       daysWithoutAccess: daysSince(r.lastAccess, now.getTime()),
@@ -274,7 +280,7 @@ export class AgendaRepository extends AgendaSettingsRepository {
 
   /**
    * Per operator, the at-risk students without contact (of these courses) who have an open ticket
-   * assigned to them: each student counts for the operators with a case open on them, not for
+   * assigned to them (ownOpenTicket, as their agenda filtered with `own_open_tickets` lists them): each student counts for the operators with a case open on them, not for
    * everyone in the course, and moves with the ticket when it is reassigned. Every active course
    * with an assigned ticket is judged (the workload table; kept a while by AtRiskTally).
    */
@@ -298,9 +304,9 @@ export class AgendaRepository extends AgendaSettingsRepository {
   }
 
   /** How many at-risk students without contact each course has. */
-  async atRiskCounts(courses: AgendaCourse[], now = new Date()): Promise<Array<{ courseId: number; n: number }>> {
+  async atRiskCounts(courses: AgendaCourse[], now = new Date(), ownedBy?: number): Promise<Array<{ courseId: number; n: number }>> {
     if (!courses.length) return [];
-    const { cfg, counts } = await this.atRiskParts(courses, now);
+    const { cfg, counts } = await this.atRiskParts(courses, now, ownedBy);
     const { rows } = await sql<{ courseId: number; n: number }>`
       with ${cfg}
       select c.course_id as "courseId", c.n from (${counts}) c where c.n > 0 order by 1`.execute(this.db);

@@ -76,7 +76,7 @@ export class AgendaService {
   async students(actor: AuthUser, q: AgendaQuery) {
     const userId = this.subject(actor, q.user_id);
     const courses = actor.role === 'tutor' ? await this.repo.tutorCourses(userId) : await this.repo.operatorCourses(userId);
-    const { rows, meta } = await this.repo.atRisk(courses, q);
+    const { rows, meta } = await this.repo.atRisk(courses, q, new Date(), q.own_open_tickets && actor.role !== 'tutor' ? userId : undefined);
     return { rows: rows.map(presentStudent), meta, unsyncedCourses: await this.repo.unsyncedCourses(courses) };
   }
 
