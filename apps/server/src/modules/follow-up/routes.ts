@@ -7,6 +7,7 @@ import {
   followUpStudentsQuerySchema,
   MAIL_MSG,
   PERMISSIONS,
+  studentStateText,
   type FollowUpStudent,
 } from '@sigaf/contract';
 import { z } from 'zod';
@@ -31,7 +32,7 @@ export const FOLLOW_UP_EXPORT_HEADER = [
 
 export function followUpExportRow(s: FollowUpStudent): Array<string | number | null> {
   return [
-    s.rut, s.name, s.lastName, s.motherLastName, s.email, s.phone, s.classroom, s.status,
+    s.rut, s.name, s.lastName, s.motherLastName, s.email, s.phone, s.classroom, studentStateText(s.stage, s.synced),
     s.lastAccess ? chileDateTime(s.lastAccess) : 'Nunca', s.daysWithoutAccess, s.progress, s.graded, s.expected, s.openTickets, s.tickets,
   ];
 }

@@ -45,6 +45,8 @@ export interface RosterRow {
   lastAccess: string;
   /** Withdrawal stage: 0 active, 1 withdrawal in progress, 2 withdrawn (STUDENT_STATES order). */
   stage: number;
+  /** Confirmed by a Moodle sync (otherwise in no state: studentStateText). */
+  synced: boolean;
 }
 
 /**
@@ -117,13 +119,16 @@ export class ReportRepository {
     return rows;
   }
 
-  /** The course's enrolments (every profile), optionally of one classroom, by classroom and surname. */
-  async roster(courseId: number, classroomId?: number): Promise<RosterRow[]> {
+  /**
+   * The course's enrolments, optionally of one classroom, by classroom and surname: every profile,
+   * or with `studentsOnly` the matrícula (docs/development/domain.md#figures).
+   */
+  async roster(courseId: number, classroomId?: number, studentsOnly = false): Promise<RosterRow[]> {
     const { rows } = await sql<RosterRow>`
       select r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
         cl.description as classroom, p.description as profile, c.description as course,
         coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess",
-        coalesce(rs.stage, 0)::int as stage
+        coalesce(rs.stage, 0)::int as stage, e.is_sincronized as synced
       from course_registered_users e
       join registered_users r on r.id = e.registered_user_id
       join courses c on c.id = e.course_id
@@ -131,6 +136,7 @@ export class ReportRepository {
       left join profiles p on p.id = e.profile_id
       left join (${resignStages(courseId)}) rs on rs.id = e.id
       where e.course_id = ${courseId} and ${classroomId === undefined ? sql`true` : sql`e.classroom_id = ${classroomId}`}
+        and ${studentsOnly ? sql`p.key = 'student'` : sql`true`}
       order by cl.description nulls last, r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
     return rows;
   }

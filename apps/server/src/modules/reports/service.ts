@@ -4,7 +4,8 @@ import {
   DASHBOARD_MSG,
   REPORT_MSG,
   ROSTER_HEADER,
-  STUDENT_STATES,
+  FOLLOW_CARD_LABELS,
+  studentStateText,
   STUDENT_TICKETS_HEADER,
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
@@ -97,7 +98,7 @@ export class ReportService {
       sheet: 'Matrícula',
       title: `NÓMINA CURSO ${course.description.toUpperCase()}${room ? ` — ${room.toUpperCase()}` : ''}`,
       header: ROSTER_HEADER,
-      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess, STUDENT_STATES[r.stage] ?? STUDENT_STATES[0]]),
+      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess, studentStateText(r.stage, r.synced)]),
       widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18, 18],
     });
     return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${todayStamp()}.xlsx`, body };
@@ -215,20 +216,24 @@ export class ReportService {
       this.dashboard.statusChart(scope),
       this.dashboard.progressChart(scope, 'graded'),
       this.dashboard.progressChart(scope, 'completed'),
-      this.repo.roster(courseId, scope.classroomId),
+      this.repo.roster(courseId, scope.classroomId, true),
     ]);
     const room = roster[0]?.classroom ?? classroomRef;
     const pdf = new PdfReport('Reporte de seguimiento de alumnos', `${course.category} · ${course.description} · ${room}`);
+    // The screens' card (docs/development/domain.md#figures): the states of the chart below add up to
+    // the matrícula less those not synchronised; Han ingresado + Nunca han ingresado = Activo + Renuncia en curso.
     pdf.cards([
-      ['Matrícula inicial', card.total],
-      ['Renuncias', card.resign],
-      ['Activos', card.active],
-      ['Inactivos', card.inactive],
+      [FOLLOW_CARD_LABELS.total, card.total],
+      [FOLLOW_CARD_LABELS.resign, card.resign],
+      [FOLLOW_CARD_LABELS.active, card.active],
+      [FOLLOW_CARD_LABELS.inactive, card.inactive],
+      [FOLLOW_CARD_LABELS.unsynced, card.unsynced],
     ]);
     pdf.bars('Alumnos según estado', status);
     pdf.bars('Progreso de actividades calificadas según unidad (%)', graded, '%');
     pdf.bars('Progreso de actividades realizadas según unidad (%)', done, '%');
     pdf.heading('Nómina del aula');
+    // The matrícula's students, those not synchronised included (no last access from Moodle yet).
     pdf.table(
       ['RUT', 'Nombre', 'E-mail', 'Rol', 'Último acceso'],
       roster.map((r) => [r.rut, [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' '), r.email, r.profile, r.lastAccess]),
