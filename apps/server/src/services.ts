@@ -106,6 +106,9 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
   const answerVersions = new AnswerVersionRepository(db);
   const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
   const agendaRepo = new AgendaRepository(db, followUpRepo);
+  const atRiskTally = new AtRiskTally(() => agendaRepo.atRiskByOperator(), config.WORKLOAD_AT_RISK_SECONDS, log);
+  // A ticket saved with another operator, by any route, moves its at-risk student: counted again at the next read.
+  tickets.onReassigned = () => atRiskTally.forget();
   const auth = new AuthService(config, repos.users, repos.tokens, repos.audit);
   return {
     db,
@@ -139,7 +142,7 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     moodlePush,
     moodleImport,
     reminders,
-    agenda: new AgendaService(agendaRepo, reminders, tickets, repos.audit, new AtRiskTally(() => agendaRepo.atRiskByOperator(), config.WORKLOAD_AT_RISK_SECONDS, log)),
+    agenda: new AgendaService(agendaRepo, reminders, tickets, repos.audit, atRiskTally),
     outcomes: new OutcomeService(db, ticketAccess),
     /** Sends made once (Idempotency-Key, or the same content within seconds). */
     sends: new IdempotencyService(new IdempotencyRepository(db)),

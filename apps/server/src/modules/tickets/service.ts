@@ -89,6 +89,9 @@ export class TicketService {
     readonly access: TicketAccess,
   ) {}
 
+  /** Told when saved tickets changed operator, by any route (the workload table's kept at-risk column: services.ts). */
+  onReassigned: () => void = () => {};
+
   list(kind: TicketListKind, q: TicketQuery, actor: AuthUser, opts: { scoped?: boolean } = {}) {
     const d = TICKET_LISTS[kind];
     // Asking for one status id means "whatever its state".
@@ -249,6 +252,7 @@ export class TicketService {
       groups.set(key, group);
     }
     const done: number[] = [];
+    let reassigned = false;
     await this.db.transaction().execute(async (trx) => {
       const history: Array<{ ticketId: number; userId: number; action: string; changes: Record<string, Change> }> = [];
       for (const { values, closing, rows: planned } of groups.values()) {
@@ -262,12 +266,14 @@ export class TicketService {
           }
           if (closing !== 'keep') changes.closingDate = [chileDateTime(row.closing_date) || null, chileDateTime(after.closing_date) || null];
           if (Object.keys(changes).length) history.push({ ticketId: row.id, userId: actor.id, action: 'update', changes });
+          reassigned ||= 'userAssigned' in changes;
           done.push(row.id);
         }
       }
       await this.locks.releaseAfterUpdate(done, actor.id, trx);
       await this.repo.addHistory(history, trx);
     });
+    if (reassigned) this.onReassigned();
     return { done, refused };
   }
 
