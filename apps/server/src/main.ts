@@ -7,11 +7,14 @@ import { JobWorker, workerOptions } from './jobs/worker.js';
 import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
 import { firstAdminBanner, printAfterLog } from './banner.js';
 import { writeFirstAccessFile } from './first-access.js';
+import { keepDataDirPrivate } from './data-dir.js';
 import { AgendaDigest } from './modules/agenda/digest.js';
 import { OutcomeKeeper } from './modules/outcomes/keeper.js';
 
 async function main() {
   const config = loadConfig();
+  // Before anything is written: DATA_DIR and what goes in it are the server's user's only.
+  keepDataDirPrivate(config.DATA_DIR);
   config.APP_SECRET = resolveSecret(config);
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrate(handle.db);

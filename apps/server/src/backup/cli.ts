@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../config.js';
+import { keepDataDirPrivate } from '../data-dir.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { backupDatabase, BackupError, restoreDatabase } from './backup.js';
 
@@ -30,6 +31,8 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
+  // A backup holds everything: written for this user only, like DATA_DIR.
+  keepDataDirPrivate(config.DATA_DIR);
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const where = handle.kind === 'pglite' ? `base de datos embebida en ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL (DATABASE_URL)';
   try {

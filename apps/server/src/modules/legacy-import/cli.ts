@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, resolveSecret } from '../../config.js';
+import { keepDataDirPrivate } from '../../data-dir.js';
 import { migrate, openDatabase } from '../../db/database.js';
 import { seedWithin, type SeedResult } from '../../db/seed.js';
 import { importLegacy, LegacyImportRefused, type ImportReport } from './service.js';
@@ -53,6 +54,7 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
+  keepDataDirPrivate(config.DATA_DIR);
   // The source first (it answers, the credentials work, the tables SIGAF 1.x always had are
   // there): a failure there leaves the target untouched.
   const source = await LegacySource.openChecked(args.from);

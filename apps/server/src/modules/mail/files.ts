@@ -50,9 +50,9 @@ export class MailFileService {
     const checked = checkAttachment(originalName, file.buffer);
     if ('error' in checked) throw invalid({ file: [checked.error === 'type' ? MAIL_MSG.fileType : MAIL_MSG.fileContent] });
     const storedName = `${randomBytes(16).toString('hex')}.${checked.ext}`;
-    await fs.promises.mkdir(this.uploadsDir, { recursive: true });
+    await fs.promises.mkdir(this.uploadsDir, { recursive: true, mode: 0o700 });
     const target = this.filePath(storedName);
-    await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o640 });
+    await fs.promises.writeFile(target, file.buffer, { flag: 'wx', mode: 0o600 });
     try {
       return await this.repo.insertAttachment({
         stored_name: storedName,

@@ -115,10 +115,11 @@ class FileTransport implements MailTransport {
 
   async send(mail: OutgoingMail) {
     const info = await this.composer.sendMail(message(mail));
-    fs.mkdirSync(this.dir, { recursive: true });
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = path.join(this.dir, emlFileName(mail.messageId));
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.writeFile(tmp, info.message as Buffer);
+    // Students' mail: the server's user's only (DATA_DIR is 0700 as well).
+    await fs.promises.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
     await fs.promises.rename(tmp, file);
     return { response: `saved ${path.basename(file)}` };
   }
