@@ -370,11 +370,15 @@ describe('the kept figures of settled days', () => {
     const version = (await ctx.db.selectFrom('tickets').select('version').where('id', '=', ticket.S2!).executeTakeFirstOrThrow()).version;
     const res = await ctx.request({ method: 'PUT', url: `/api/v2/tickets/${ticket.S2}`, token: admin.token, payload: { version, type_ticket_id: phone } });
     expect(res.statusCode).toBe(200);
-    expect(await ctx.db.selectFrom('outcome_kept_days').select('day').where('day', '=', day).executeTakeFirst()).toBeUndefined();
+    // Marked stale (migration 0043), with the days whose baseline the attempt is part of.
+    expect(await ctx.db.selectFrom('outcome_stale_days').select('day').where('day', '=', day).executeTakeFirst()).toBeDefined();
     const phoneOnly = (body: { dimensions: { type: Array<{ key: string; reengaged: { n: number } }> } }) => body.dimensions.type.map((g) => [g.key, g.reengaged.n]);
     const live = (await get(url, admin.token)).body._data;
     expect(phoneOnly(live)).toEqual([[String(phone), 3]]);
-    expect(await keepOutcomes(ctx.db)).toEqual([day]);
+    expect(await keepOutcomes(ctx.db)).toContain(day);
+    // Kept again: no settled day is still marked.
+    const marked = await sql<{ n: number }>`select count(*)::int as n from outcome_stale_days where day <= ${lastSettledDay()}::date`.execute(ctx.db);
+    expect(marked.rows[0]!.n).toBe(0);
     expect((await get(url, admin.token)).body._data).toEqual(live);
   });
 

@@ -435,6 +435,7 @@ export interface DB {
   enrolment_progress_history: EnrolmentProgressHistoryTable;
   outcome_kept_days: OutcomeKeptDayTable;
   outcome_kept_groups: OutcomeKeptGroupTable;
+  outcome_stale_days: OutcomeStaleDayTable;
   idempotent_sends: IdempotentSendTable;
 }
 
@@ -554,6 +555,11 @@ export interface EnrolmentProgressHistoryTable {
 export interface OutcomeKeptDayTable {
   day: ColumnType<string, string, string>;
   kept_at: DefaultTimestamp;
+}
+
+/** A kept day a write made stale (0043): computed live until the keeper keeps it again. */
+export interface OutcomeStaleDayTable {
+  day: ColumnType<string, string, string>;
 }
 
 /** A kept day's figures of one dimension group, for the organisation (course 0, operator 0), a course or an operator (0037). */

@@ -1,4 +1,4 @@
-import { chileLocalToDate, chileParts, OUTCOME_DEFAULT_DAYS, OUTCOME_MAX_DAYS } from '@sigaf/contract';
+import { chileParts, OUTCOME_DEFAULT_DAYS, OUTCOME_MAX_DAYS } from '@sigaf/contract';
 import type { Database } from '../../db/database.js';
 import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import { OutcomeRepository } from './repository.js';
@@ -8,8 +8,6 @@ const DAY_MS = 86_400_000;
 
 /** How far back days are kept: the longest period a report may cover, and a day. */
 export const KEEP_HORIZON_DAYS = OUTCOME_MAX_DAYS + 1;
-/** A kept day younger than this is computed again once a day (a sync that ran late may still add an access inside its windows). */
-export const REKEEP_DAYS = 14;
 /** Days kept in one transaction. */
 const CHUNK_DAYS = 7;
 
@@ -27,29 +25,26 @@ export interface KeepOptions {
 }
 
 /**
- * Keeps the effectiveness report's figures of the settled days not kept yet, newest first, and
- * computes again those younger than REKEEP_DAYS kept before today (outcome_kept_days and
- * outcome_kept_groups, migration 0037; docs/usage/efectividad.md). Each chunk of days is one
- * transaction that claims its days first, so several server processes never keep the same day
- * twice. Returns the days kept.
+ * Keeps the effectiveness report's figures of the settled days not kept yet, or made stale by a
+ * write since they were kept (outcome_kept_days, outcome_kept_groups and outcome_stale_days,
+ * migrations 0037 and 0043; docs/usage/efectividad.md), newest first, a chunk of days per
+ * transaction. Returns the days kept.
  */
 export async function keepOutcomes(db: Database, o: KeepOptions = {}): Promise<string[]> {
   const now = o.now ?? new Date();
   const repo = new OutcomeRepository(db);
   const today = chileParts(now).day;
-  const todayStart = chileLocalToDate(today, '00:00')!;
-  const last = lastSettledDay(now);
   const first = o.fromDay ?? shift(today, -KEEP_HORIZON_DAYS);
-  const days = await repo.daysToKeep(first, last, shift(today, -REKEEP_DAYS), todayStart, o.limit ?? KEEP_HORIZON_DAYS);
+  const days = await repo.daysToKeep(first, lastSettledDay(now), o.limit ?? KEEP_HORIZON_DAYS);
   const kept: string[] = [];
-  for (let i = 0; i < days.length; i += CHUNK_DAYS) kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), todayStart, now, similarFrom(now))));
+  for (let i = 0; i < days.length; i += CHUNK_DAYS) kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), now, similarFrom(now))));
   return kept;
 }
 
 /**
  * The nightly keeping of the effectiveness report's figures: every server process looks every
- * minute; a look keeps up to two weeks of days that need it (usually one day, just after
- * midnight, and nothing the rest of the day), so a first run over a year of contacts spreads
+ * minute; a look keeps up to two weeks of days that need it (one day just after midnight, and
+ * through the day those a late sync or an edit made stale), so a first run over a year of contacts spreads
  * over a few minutes instead of holding one look for long.
  */
 export class OutcomeKeeper extends MinuteClock {

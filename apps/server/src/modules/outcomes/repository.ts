@@ -156,6 +156,11 @@ export class OutcomeRepository {
     return (await this.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', ticketId).executeTakeFirstOrThrow()).course_registered_user_id;
   }
 
+  /** Whether the user has a ticket of the course assigned to them (the course is in their agenda). */
+  async assignedInCourse(userId: number, courseId: number): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('tickets').select('id').where('user_assigned_id', '=', userId).where('course_id', '=', courseId).limit(1).executeTakeFirst());
+  }
+
   async courseExists(courseId: number): Promise<boolean> {
     return Boolean(await this.db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst());
   }
@@ -252,9 +257,11 @@ export class OutcomeRepository {
     return !(f.courseId && f.operatorId);
   }
 
-  /** The kept days among these (YYYY-MM-DD). */
+  /** The kept days among these (YYYY-MM-DD) that no write has made stale since (outcome_stale_days, migration 0043). */
   async keptDays(db: Database, fromDay: string, toDay: string): Promise<Set<string>> {
-    const { rows } = await sql<{ day: string }>`select to_char(day, 'YYYY-MM-DD') as day from outcome_kept_days where day between ${fromDay}::date and ${toDay}::date`.execute(db);
+    const { rows } = await sql<{ day: string }>`
+      select to_char(k.day, 'YYYY-MM-DD') as day from outcome_kept_days k
+      where k.day between ${fromDay}::date and ${toDay}::date and not exists (select 1 from outcome_stale_days s where s.day = k.day)`.execute(db);
     return new Set(rows.map((r) => r.day));
   }
 
@@ -301,36 +308,36 @@ export class OutcomeRepository {
       order by c.dim, c.key`;
   }
 
-  /**
-   * Which of the days from `fromDay` to `toDay` need keeping: not kept yet, or kept before
-   * `todayStart` and not before `rekeepFrom` (a day's figures may still change with a late
-   * sync; they are computed again once a day until then). Newest first, at most `limit`.
-   */
-  async daysToKeep(fromDay: string, toDay: string, rekeepFrom: string, todayStart: Date, limit: number): Promise<string[]> {
+  /** Which of the days from `fromDay` to `toDay` need keeping: not kept yet, or made stale by a write since (migration 0043). Newest first, at most `limit`. */
+  async daysToKeep(fromDay: string, toDay: string, limit: number): Promise<string[]> {
     const { rows } = await sql<{ day: string }>`
       select to_char(dd, 'YYYY-MM-DD') as day from generate_series(${fromDay}::date, ${toDay}::date, interval '1 day') dd
-      left join outcome_kept_days k on k.day = dd::date
-      where k.day is null or (dd::date >= ${rekeepFrom}::date and k.kept_at < ${todayStart})
+      where not exists (select 1 from outcome_kept_days k where k.day = dd::date) or exists (select 1 from outcome_stale_days s where s.day = dd::date)
       order by dd desc limit ${limit}`.execute(this.db);
     return rows.map((r) => r.day);
   }
 
   /**
-   * Keeps these days' figures (every dimension, the three kept scopes), in one transaction: claims
-   * the days, marked kept at `now` (a day another process claimed since `todayStart` is left to it),
-   * replaces their rows.
-   * Returns the days kept.
+   * Keeps these days' figures (every dimension, the three kept scopes), in one transaction: one
+   * keeper at a time (the others wait, then find those days kept); the days that still need it
+   * lose their stale marks before they are computed (a write committed later marks them again),
+   * are marked kept at `now` and have their rows replaced. Returns the days kept.
    */
-  async keep(days: readonly string[], todayStart: Date, now: Date, similarFrom: string): Promise<string[]> {
+  async keep(days: readonly string[], now: Date, similarFrom: string): Promise<string[]> {
     if (!days.length) return [];
     return this.db.transaction().execute(async (trx) => {
       await sql`set local jit = off`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtext('sigaf-outcome-keeper'))`.execute(trx);
       const { rows } = await sql<{ day: string }>`
-        insert into outcome_kept_days (day, kept_at) select unnest(${days as string[]}::date[]), ${now}::timestamptz
-        on conflict (day) do update set kept_at = excluded.kept_at where outcome_kept_days.kept_at < ${todayStart}
-        returning to_char(day, 'YYYY-MM-DD') as day`.execute(trx);
-      const claimed = rows.map((r) => r.day).sort();
+        select to_char(d, 'YYYY-MM-DD') as day from unnest(${days as string[]}::date[]) d
+        where not exists (select 1 from outcome_kept_days k where k.day = d) or exists (select 1 from outcome_stale_days s where s.day = d)
+        order by d`.execute(trx);
+      const claimed = rows.map((r) => r.day);
       if (!claimed.length) return [];
+      await sql`delete from outcome_stale_days where day = any(${claimed}::date[])`.execute(trx);
+      await sql`
+        insert into outcome_kept_days (day, kept_at) select unnest(${claimed}::date[]), ${now}::timestamptz
+        on conflict (day) do update set kept_at = excluded.kept_at`.execute(trx);
       await sql`delete from outcome_kept_groups where day = any(${claimed}::date[])`.execute(trx);
       await sql`
         with ${this.sums(KEPT_DIMENSIONS, { days: claimed }, 'all', similarFrom)}
@@ -360,26 +367,10 @@ export class OutcomeRepository {
       delete from outcome_kept_groups g using gone where g.day = gone.day`.execute(this.db);
   }
 
-  /** Forgets every kept day (after writing past attempts or history, e.g. a legacy import): the keeper computes them again. */
+  /** Forgets every kept day (a legacy import or the demo's data rewrite most of them: cheaper than marking each): the keeper computes them again. */
   async forgetKept(db: Database = this.db): Promise<void> {
     await sql`delete from outcome_kept_groups`.execute(db);
     await sql`delete from outcome_kept_days`.execute(db);
+    await sql`delete from outcome_stale_days`.execute(db);
   }
 }
-
-/**
- * Forgets the kept days an edit changes, so that the report computes them live until the keeper
- * keeps them again: the days of the attempts on these tickets (or of this one attempt), and with
- * `baseline` the 8 days either side too (their student's place in those days' baselines: an
- * attempt keeps a student out of the baseline from 7 days before to 7 days after it).
- */
-export async function forgetKeptDaysOf(db: Database, of: { ticketIds?: readonly number[]; attemptId?: number }, baseline: boolean): Promise<void> {
-  const which = of.attemptId ? sql`id = ${of.attemptId}` : sql`ticket_id = any(${(of.ticketIds ?? []) as number[]}::int[])`;
-  const reach = baseline ? 8 : 0;
-  await sql`
-    with a as (select distinct ${local(sql`created_at`)}::date as day from ticket_details where ${which}),
-    d as (select distinct a.day + s as day from a cross join generate_series(${-reach}::int, ${reach}::int) s),
-    gone as (delete from outcome_kept_days k using d where k.day = d.day returning k.day)
-    delete from outcome_kept_groups g using gone where g.day = gone.day`.execute(db);
-}
-

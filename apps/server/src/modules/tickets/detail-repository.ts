@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { OneValueQuery } from '../../db/compiled.js';
 import { attempts } from './sql.js';
-import { forgetKeptDaysOf } from '../outcomes/repository.js';
 import { likePattern, paginate } from '../../db/pagination.js';
 
 /** A contact attempt with its outcome and author (every attempt read goes through here). */
@@ -117,8 +116,6 @@ export class TicketDetailRepository {
   }
 
   async delete(id: number, db: Database) {
-    // The effectiveness report's kept days that counted this attempt are computed again.
-    await forgetKeptDaysOf(db, { attemptId: id }, true);
     await db.deleteFrom('ticket_details').where('id', '=', id).execute();
   }
 }

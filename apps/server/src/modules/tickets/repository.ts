@@ -5,7 +5,6 @@ import type { TicketTable } from '../../db/schema.js';
 import { DEFAULT_PER_PAGE, pageMeta, foldedPersonSearch, UNPAGED_LIMIT, type Page, isSortKey } from '../../db/pagination.js';
 import { executePrepared, OneValueQuery } from '../../db/compiled.js';
 import { TicketDetailRepository, type TicketDetailRow } from './detail-repository.js';
-import { forgetKeptDaysOf } from '../outcomes/repository.js';
 import { allocateCodes, createWithCodes, ensureCodeSequences } from './codes.js';
 import { coursePeople, orgPeople } from './search-repository.js';
 import { type TicketQuery, type SortDirection, attempts, pick, OPEN_STATUS, SORTS, dayStart, option, type EnrolmentRef, type Lookups, createdInRangeTotal, codeContains } from './sql.js';
@@ -285,11 +284,6 @@ export class TicketRepository {
     if (!rows.length) return [];
     const closingDate = closing === 'stamp' ? { closing_date: sql<Date>`now()` } : closing === 'clear' ? { closing_date: null } : {};
     const read = sql`select * from unnest(${rows.map((r) => r.id)}::int[], ${rows.map((r) => r.version)}::int[]) as x (id, version)`;
-    // What the effectiveness report groups attempts by: their kept days are computed again.
-    const moves = values.course_id !== undefined || values.course_registered_user_id !== undefined;
-    if (moves || values.type_ticket_id !== undefined || values.source_ticket_id !== undefined || values.motive_ticket_id !== undefined) {
-      await forgetKeptDaysOf(db, { ticketIds: rows.map((r) => r.id) }, moves);
-    }
     return db
       .updateTable('tickets as t')
       .set({ ...values, ...closingDate, version: sql`t.version + 1`, updated_at: sql`now()` })
