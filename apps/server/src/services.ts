@@ -51,7 +51,7 @@ import { ReminderService } from './modules/reminders/service.js';
 import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
 import { AtRiskTally } from './modules/agenda/at-risk-tally.js';
-import { FiguresKeeper } from './modules/dashboard/figures-keeper.js';
+import { FiguresKeeper } from './kept/figures-keeper.js';
 import type { ClockLogger } from './jobs/clock.js';
 import { AnswerCache } from './modules/answers/cache.js';
 import { AnswerVersionRepository } from './modules/answers/repository.js';

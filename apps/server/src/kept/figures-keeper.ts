@@ -1,5 +1,5 @@
-import type { ClockLogger } from '../../jobs/clock.js';
-import type { StudentFiguresRepository } from './student-figures.js';
+import type { ClockLogger } from '../jobs/clock.js';
+import type { StudentFiguresRepository } from '../modules/dashboard/student-figures.js';
 
 /**
  * Recomputes the student figures of the courses a write has marked (migration 0008: a student's
