@@ -12,7 +12,7 @@ import { createTestContext, type TestContext } from './helpers.js';
  *   S2 form B (odd digit),        Aula Norte, accessed 3 days ago, resign "En curso"      -> Renuncia en curso
  *   S3 form B (check digit K),    Aula Sur,   never accessed,      no resign row          -> Activo
  *   S4 form A (even digit),       Aula Sur,   accessed 10 days ago, resign complete       -> Renunciado
- *   S5 unsynced (Aula Norte): only in the cards' `unsynced`; T1 a tutor (Aula Norte): never counted.
+ *   S5 unsynced (Aula Norte): in the matrícula (`total`) as `unsynced`, in no other figure; T1 a tutor (Aula Norte): never counted.
  * Activities: R (Renuncia), E (Encuesta), PA (Pre Test A), PB (Pre Test B), U1a (Unidad 1,
  * weighing 20, Moodle id 9001), U1b (Unidad 1, weighing 0: not graded), F (Formativa, weighing 0).
  */
@@ -223,7 +223,7 @@ describe('dashboard: enrolled students', () => {
     expect(logged.labels).toEqual(['Nunca', 'Menos de un día', 'Menos de una semana', 'Más de una semana']);
     expect(data(logged)).toEqual([[1, 1, 1, 1]]);
     const card = await get(`/api/v2/course-registered-users/${course}/follow-student-card`);
-    expect(card.json()._data).toEqual({ resign: 1, active: 2, inactive: 1, total: 4, unsynced: 1 });
+    expect(card.json()._data).toEqual({ resign: 1, active: 2, inactive: 1, total: 5, unsynced: 1 });
   });
 
   it('progress per section: graded (numeric grade) and advance (completion), tests by A/B form', async () => {
@@ -252,7 +252,7 @@ describe('dashboard: enrolled students', () => {
     await ctx.db.deleteFrom('activities').where('id', '=', act.R!).execute();
     try {
       expect(data(await chart(`/api/v2/course-registered-users/${course}/status/count`))).toEqual([[4, 0, 0]]);
-      expect((await get(`/api/v2/course-registered-users/${course}/follow-student-card`)).json()._data).toEqual({ resign: 0, active: 3, inactive: 1, total: 4, unsynced: 1 });
+      expect((await get(`/api/v2/course-registered-users/${course}/follow-student-card`)).json()._data).toEqual({ resign: 0, active: 3, inactive: 1, total: 5, unsynced: 1 });
     } finally {
       const resign = (await ctx.db.selectFrom('sections').select('id').where('key', '=', 'resign').executeTakeFirstOrThrow()).id;
       act.R = (await ctx.db.insertInto('activities').values({ description: 'Actividad R', course_id: course, section_id: resign, weighing: 0 }).returning('id').executeTakeFirstOrThrow()).id;
@@ -268,7 +268,7 @@ describe('dashboard: enrolled students', () => {
 describe('follow-up per classroom', () => {
   it('card, status and progress of a classroom by id (Aula Norte: S1, S2)', async () => {
     const base = `/api/v2/course-registered-users/${course}/classrooms/${norte}`;
-    expect((await get(`${base}/follow-student-classroom`)).json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 2, unsynced: 1 });
+    expect((await get(`${base}/follow-student-classroom`)).json()._data).toEqual({ resign: 0, active: 2, inactive: 0, total: 3, unsynced: 1 });
     expect(data(await chart(`${base}/status-user-classroom`))).toEqual([[1, 1, 0]]);
     // Encuesta S1 of S1,S2 -> 50; Pre Test A S1 -> 100; Pre Test B S2 -> 100; Unidad 1 S2 of S1,S2 -> 50.
     const progress = await chart(`${base}/progress-classroom-chart`);
