@@ -159,11 +159,16 @@ export default function AgendaPage() {
   const tutor = session.role === 'tutor';
   const staff = useStaff(admin);
   const [userId, setUserId] = useState<number | undefined>(undefined);
+  /** The at-risk students narrowed to those the workload table counts (opened from its row). */
+  const [ownOpen, setOwnOpen] = useState(false);
   const [openId, setOpenId] = useTicketParam();
   const [settings, setSettings] = useState(false);
   const open = (id: number) => setOpenId(id);
   const picker = admin && (
-    <TextField select size="small" label={t('agenda.operator')} value={staff.data?.length ? (userId ?? session.user?.id ?? '') : ''} onChange={(e) => setUserId(Number(e.target.value))} sx={{ minWidth: 240 }}>
+    <TextField select size="small" label={t('agenda.operator')} value={staff.data?.length ? (userId ?? session.user?.id ?? '') : ''} onChange={(e) => {
+      setUserId(Number(e.target.value));
+      setOwnOpen(false);
+    }} sx={{ minWidth: 240 }}>
       {(staff.data ?? []).map((s) => (
         <MenuItem key={s.id} value={s.id}>
           {s.name}
@@ -186,10 +191,17 @@ export default function AgendaPage() {
         )}
         {picker}
       </Stack>
-      {admin && <Workload onPick={setUserId} />}
+      {admin && (
+        <Workload
+          onPick={(id) => {
+            setUserId(id);
+            setOwnOpen(true);
+          }}
+        />
+      )}
       {!tutor && <DueReminders userId={userId} onOpen={open} />}
       {!tutor && <AgendaSuggestions userId={userId} />}
-      <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} />
+      <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} ownOpen={ownOpen} onOwnOpen={tutor ? undefined : setOwnOpen} />
       {!tutor && <StaleTickets userId={userId} onOpen={open} />}
       {!tutor && <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={open} />}
       {settings && <CourseSettingsDialog onClose={() => setSettings(false)} />}

@@ -4,7 +4,7 @@ import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
 import BadgeIcon from '@mui/icons-material/Badge';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Chip, Stack } from '@mui/material';
+import { Alert, Chip, FormControlLabel, Stack, Switch } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,11 +19,14 @@ import { ReminderDialog } from './ReminderDialog';
 
 const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } as const;
 
-/** (2) Students at risk with no recent contact attempt: each row says which rule matched. */
-export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void }) {
+/**
+ * (2) Students at risk with no recent contact attempt: each row says which rule matched. Staff may
+ * narrow it to the students with an open ticket of the agenda's operator: the workload table's count.
+ */
+export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwnOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void; ownOpen?: boolean; onOwnOpen?: (on: boolean) => void }) {
   const { t } = useTranslation();
   const { params, grid } = useServerPage(10);
-  const q = useAgendaStudents({ ...params, user_id: userId });
+  const q = useAgendaStudents({ ...params, user_id: userId, own_open_tickets: ownOpen || undefined });
   const [mail, setMail] = useState<AgendaStudent | null>(null);
   const [create, setCreate] = useState<AgendaStudent | null>(null);
   const [remind, setRemind] = useState<AgendaStudent | null>(null);
@@ -87,6 +90,9 @@ export function AtRiskStudents({ userId, canWork, onOpen }: { userId?: number; c
   const fit = useFitColumns(columns, { remember: 'agenda-students', hideFirst: ['progress', 'lastAttemptAt', 'lastAccess', 'course', 'rut', 'rules'] });
   return (
     <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
+      {onOwnOpen && (
+        <FormControlLabel control={<Switch checked={ownOpen} onChange={(e) => onOwnOpen(e.target.checked)} />} label={t('agenda.ownOpenTickets')} data-testid="agenda-own-open" />
+      )}
       {!!q.data?.unsyncedCourses.length && (
         <Alert severity="info" sx={{ mb: 1 }}>
           {t('agenda.sections.unsynced', { courses: q.data.unsyncedCourses.map((c) => c.description).join(', ') })}

@@ -40,7 +40,7 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
     { field: 'due', headerName: t('agenda.columns.dueToday'), type: 'number', flex: 0.4, minWidth: 110 },
     { field: 'overdue', headerName: t('agenda.columns.overdue'), type: 'number', flex: 0.4, minWidth: 110 },
     { field: 'openTickets', headerName: t('agenda.columns.openTickets'), type: 'number', flex: 0.4, minWidth: 130 },
-    { field: 'atRisk', headerName: t('agenda.columns.atRisk'), type: 'number', flex: 0.5, minWidth: 185 },
+    { field: 'atRisk', headerName: t('agenda.columns.atRisk'), description: t('agenda.columns.atRiskHelp'), type: 'number', flex: 0.5, minWidth: 185 },
     {
       field: 'actions',
       type: 'actions',

@@ -106,6 +106,8 @@ export interface AgendaParams {
   perPage: number;
   sort?: string;
   order?: 'asc' | 'desc';
+  /** At-risk students with an open ticket of the agenda's operator only (what the workload table counts). */
+  own_open_tickets?: boolean;
 }
 
 export function useAgendaReminders(p: AgendaParams, enabled = true) {
