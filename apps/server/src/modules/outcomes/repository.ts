@@ -284,7 +284,7 @@ export class OutcomeRepository {
       });
   }
 
-  /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days when `useKept`. */
+  /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days not made stale when `useKept`. */
   groupsQuery(dims: readonly GroupDimension[], f: GroupFilter, live: readonly string[], useKept: boolean) {
     const parts = [
       ...(live.length ? [sql`select dim, key, ${SUM_COLUMNS} from sums`] : []),
@@ -292,7 +292,7 @@ export class OutcomeRepository {
         ? [
             sql`select dim, key, ${SUM_COLUMNS} from outcome_kept_groups
               where course_id = ${f.courseId ?? 0} and operator_id = ${f.operatorId ?? 0} and day between ${f.fromDay}::date and ${f.toDay}::date
-                and dim = any(${dims as string[]}::text[])`,
+                and dim = any(${dims as string[]}::text[]) and not exists (select 1 from outcome_stale_days s where s.day = outcome_kept_groups.day)`,
           ]
         : []),
     ];
