@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   FOLLOW_UP_MSG,
-  isAdminLike,
   isEmailAddress,
   MAIL_MAX_ATTEMPTS,
   MAIL_MSG,
@@ -34,6 +33,7 @@ import type { TicketDetailRepository } from '../tickets/detail-repository.js';
 import type { TicketRepository } from '../tickets/repository.js';
 import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
 import type { MailFileService } from './files.js';
+import { MailOutbox } from './outbox.js';
 import type { MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
 import { isPermanentSmtpError, type MailboxAuth, type MailTransport } from './transport.js';
 
@@ -66,6 +66,7 @@ function domainOf(from: string): string {
  */
 export class MailService {
   private readonly idDomain: string;
+  private readonly box: MailOutbox;
   private successDetail: { id: number; description: string } | null = null;
 
   constructor(
@@ -81,6 +82,7 @@ export class MailService {
     private readonly opts: { busyMs?: number } = {},
   ) {
     this.idDomain = domainOf(config.MAIL_FROM);
+    this.box = new MailOutbox(repo, access);
   }
 
   /** Registers the delivery job with the worker's handlers. */
@@ -221,10 +223,7 @@ export class MailService {
     if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
     const ticketOf = new Map<number, { ticket_id: number; ticket_code: string }>();
     for (const t of this.access.allowed(actor, open)) if (!ticketOf.has(t.enrolment_id)) ticketOf.set(t.enrolment_id, t);
-    return ids.map((id) => {
-      const t = ticketOf.get(id);
-      return { ...byId.get(id)!, ticket_id: t?.ticket_id ?? null, ticket_code: t?.ticket_code ?? null };
-    });
+    return ids.map((id) => ({ ...byId.get(id)!, ticket_id: ticketOf.get(id)?.ticket_id ?? null, ticket_code: ticketOf.get(id)?.ticket_code ?? null }));
   }
 
   private async queueFor<R extends MailRecipientRow, S>(
@@ -371,28 +370,12 @@ export class MailService {
 
   // -- outbox ----------------------------------------------------------------------------------
 
-  /**
-   * Operators see the messages they sent; administrators and developers see all. Filtering by a
-   * ticket asks TicketAccess first, like opening it.
-   */
-  async outbox(q: MailOutboxQuery, actor: AuthUser) {
-    if (q.ticket_id) await this.access.assert(actor, [q.ticket_id], 'skip');
-    const page = await this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
-    return { ...page, rows: page.rows.map((r) => this.openable(r, actor)) };
+  outbox(q: MailOutboxQuery, actor: AuthUser) {
+    return this.box.list(q, actor);
   }
 
-  /** One message of the outbox: its sender's, or any for administrators and developers; another's is the same 404 as one that does not exist. */
-  async message(id: number, actor: AuthUser) {
-    const row = await this.repo.findMessage(id);
-    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound(MAIL_MSG.messageNotFound);
-    return this.openable(row, actor);
-  }
-
-  /** A message as the caller may see it: the ticket it is filed on only when the caller may open it. */
-  private openable<T extends { ticket_id: number | null; ticket_code: string | null; ticket_assigned_id: number | null; ticket_creator_id: number | null }>(row: T, actor: AuthUser): T {
-    // A creator of 0: the ticket row is gone, no one's.
-    if (row.ticket_id === null || this.access.allowed(actor, [{ user_assigned_id: row.ticket_assigned_id, user_create_id: row.ticket_creator_id ?? 0 }]).length) return row;
-    return { ...row, ticket_id: null, ticket_code: null };
+  message(id: number, actor: AuthUser) {
+    return this.box.message(id, actor);
   }
 
   attachmentsOf(messageIds: number[]) {
