@@ -2,54 +2,15 @@ import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut
 
 const MOODLE_IDENTITY_HIDDEN_DETAIL = MOODLE_MSG.identityHiddenDetail;
 import type { MoodleActivityCompletion, MoodleEnrolledUser, MoodleGradeItem, MoodleSection, MoodleUserGrades } from '../../moodle/schemas.js';
-import { checkCompletionState, checkGrade, checkId, checkTime, type RangeCheck } from './ranges.js';
+import type { LocalActivity, LocalEnrolment, LocalResult } from './local-rows.js';
+import { accepted, checkGrade, checkId, checkTime, resultInRange } from './ranges.js';
 
 /**
  * The pure part of a course sync: who is who (RUT matching), and which local rows must change
  * for the local data to say what Moodle says. No I/O: the service feeds it what it read.
  */
 
-// --- Local rows, as the repository reads them ----------------------------------------------
-
-export interface LocalEnrolment {
-  id: number;
-  registered_user_id: number;
-  rut: string;
-  name: string;
-  last_name: string;
-  last_access_registered_moodle: Date | null;
-  last_access_text: string | null;
-  is_sincronized: boolean;
-  moodle_suspended: boolean;
-  moodle_seen: boolean;
-  final_qualification_moodle: string | null;
-  status_moodle: string | null;
-  id_registered_moodle: number | null;
-  rut_registered_moodle: string | null;
-  name_registered_moodle: string | null;
-  email_registered_moodle: string | null;
-  student_status_moodle: string | null;
-}
-
-export interface LocalActivity {
-  id: number;
-  id_activity_moodle: number | null;
-  description: string;
-  type: string | null;
-  section_key: string | null;
-  removed_at: Date | null;
-  hidden: boolean;
-}
-
-export interface LocalResult {
-  id: number;
-  activity_id: number;
-  course_registered_user_id: number;
-  status_moodle: string | null;
-  qualification_moodle: string | null;
-  completion_state: number | null;
-  grade: number | null;
-}
+export type { LocalActivity, LocalEnrolment, LocalResult } from './local-rows.js';
 
 // --- Matching ---------------------------------------------------------------------------------
 
@@ -78,12 +39,6 @@ export interface Matching {
   errors: string[];
 }
 
-/** Checks one value from Moodle: true when it may be used; otherwise it is added to `refused`. */
-function accepted(refused: MoodleSyncRefused[], check: RangeCheck, value: number, about: Omit<MoodleSyncRefused, 'value' | 'detail'>): boolean {
-  const detail = check(value);
-  if (detail) refused.push({ ...about, value: String(value), detail });
-  return !detail;
-}
 
 /** The RUT a Moodle user carries: its idnumber, else its username, in any spelling. */
 export function moodleRutOf(u: Pick<MoodleEnrolledUser, 'idnumber' | 'username'>): { rut: string; raw: string } | null {
@@ -338,9 +293,8 @@ export function planPeople(input: PeopleInput): PeoplePlan {
   for (const { enrolment: e, user, moodleRut } of input.matching.matches) {
     matchedEnrolments.add(e.id);
     const who = `${localName(e)} (${e.rut})`;
-    const accessField = user.lastcourseaccess !== undefined && user.lastcourseaccess !== null ? 'lastcourseaccess' : 'lastaccess';
     const access = user.lastcourseaccess ?? user.lastaccess ?? 0;
-    const accessOk = accepted(plan.refused, validTime, access, { student: who, activity: null, field: accessField });
+    const accessOk = accepted(plan.refused, validTime, access, { student: who, activity: null, field: user.lastcourseaccess != null ? 'lastcourseaccess' : 'lastaccess' });
     const next: EnrolmentValues = {
       id: e.id,
       last_access_registered_moodle: !accessOk ? e.last_access_registered_moodle : access > 0 ? new Date(access * 1000) : null,
@@ -365,13 +319,7 @@ export function planPeople(input: PeopleInput): PeoplePlan {
         const c = completion.get(a.id_activity_moodle!);
         const g = grades?.byCmid.get(a.id_activity_moodle!);
         // A value out of range leaves the student's result on the activity as it was.
-        const about = { student: who, activity: a.description };
-        const inRange = [
-          !c || accepted(plan.refused, checkCompletionState, c.state, { ...about, field: 'state' }),
-          !c || accepted(plan.refused, validTime, c.timecompleted, { ...about, field: 'timecompleted' }),
-          typeof g?.graderaw !== 'number' || accepted(plan.refused, checkGrade, g.graderaw, { ...about, field: 'graderaw' }),
-        ].every(Boolean);
-        let values = known && inRange ? resultFor(c, g) : null;
+        let values = known && resultInRange(plan.refused, validTime, { student: who, activity: a.description }, c, g) ? resultFor(c, g) : null;
         if (values && !grades && current) values = { ...values, qualification_moodle: current.qualification_moodle, grade: current.grade };
         if (!values) {
           if (current) mine.push(current);

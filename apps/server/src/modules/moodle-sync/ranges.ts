@@ -1,4 +1,5 @@
-import { MOODLE_MSG } from '@sigaf/contract';
+import { MOODLE_MSG, type MoodleSyncRefused } from '@sigaf/contract';
+import type { MoodleActivityCompletion, MoodleGradeItem } from '../../moodle/schemas.js';
 
 /**
  * The values from Moodle a sync accepts (docs/usage/moodle.md, "Valores rechazados"). Moodle's
@@ -33,3 +34,19 @@ export const checkTime =
   (now: Date): RangeCheck =>
   (v) =>
     v === 0 || (Number.isSafeInteger(v) && v >= MOODLE_RANGES.earliestTime && v <= now.getTime() / 1000 + MOODLE_RANGES.futureMarginSeconds) ? null : MOODLE_MSG.refusedTime;
+
+/** Checks one value from Moodle: true when it may be used; otherwise it is added to `refused`. */
+export function accepted(refused: MoodleSyncRefused[], check: RangeCheck, value: number, about: Omit<MoodleSyncRefused, 'value' | 'detail'>): boolean {
+  const detail = check(value);
+  if (detail) refused.push({ ...about, value: String(value), detail });
+  return !detail;
+}
+
+/** Whether a student's completion and grade of one activity are all in range (each one out of range is added to `refused`). */
+export function resultInRange(refused: MoodleSyncRefused[], time: RangeCheck, about: { student: string; activity: string }, c?: MoodleActivityCompletion, g?: MoodleGradeItem): boolean {
+  return [
+    !c || accepted(refused, checkCompletionState, c.state, { ...about, field: 'state' }),
+    !c || accepted(refused, time, c.timecompleted, { ...about, field: 'timecompleted' }),
+    typeof g?.graderaw !== 'number' || accepted(refused, checkGrade, g.graderaw, { ...about, field: 'graderaw' }),
+  ].every(Boolean);
+}

@@ -4,7 +4,6 @@ import {
   normalizeRut,
   type MoodleSyncActivity,
   type MoodleSyncProgress,
-  type MoodleSyncRefused,
   type MoodleSyncResult,
   type MoodleSyncScope,
 } from '@sigaf/contract';
@@ -22,6 +21,7 @@ import { fileNewActivities } from './section-map.service.js';
 import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
 import { moodleFailure, type MoodleConnectionService } from './connection.js';
 import { storedResults } from './diff.js';
+import { suspendedStudents } from './report.js';
 import type { MoodleSyncRepository } from './repository.js';
 
 export const MOODLE_SYNC_JOB = 'moodle.sync';
@@ -293,8 +293,7 @@ export class MoodleSyncService {
         let removedActivities: MoodleSyncActivity[] = [];
         let hiddenActivities: MoodleSyncActivity[] = [];
         const activityWarnings: string[] = [];
-        // Values out of range (ranges.ts): not stored, listed in the report.
-        const refused: MoodleSyncRefused[] = [];
+        const refused: NonNullable<MoodleSyncResult['refused']> = []; // values out of range (ranges.ts): not stored, listed in the report
         if (wantsActivities) {
           // Course modules Moodle's grade report or completion still has (evidence that an
           // activity missing from the contents is hidden from the token, not deleted).
@@ -358,15 +357,7 @@ export class MoodleSyncService {
           removedActivities,
           hiddenActivities,
           suspended: suspended.size,
-          suspendedStudents: matching.matches
-            .filter((m) => suspended.has(m.user.id))
-            .map((m) => ({
-              source: 'local' as const,
-              id: m.enrolment.id,
-              rut: normalizeRut(m.enrolment.rut) ?? m.enrolment.rut,
-              name: `${m.enrolment.name} ${m.enrolment.last_name}`.trim(),
-              detail: suspendedAccounts.has(m.user.id) ? MOODLE_MSG.accountSuspended : MOODLE_MSG.enrolmentSuspended,
-            })),
+          suspendedStudents: suspendedStudents(matching, suspended, suspendedAccounts),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,
           refused,
           errors: [
