@@ -25,7 +25,8 @@ import { apply, REASSIGNING, writeArb, type World } from './kept/writes.js';
  * equals a fresh count right after a reassignment. The state carries over from one sequence to
  * the next; a failure names the writes of its sequence and fast-check's seed.
  */
-const RUNS = 16;
+/** Sequences per run (KEPT_RUNS for a longer search). */
+const RUNS = Number(process.env.KEPT_RUNS ?? 16);
 
 let ctx: TestContext;
 let fresh: FastifyInstance;
@@ -159,7 +160,7 @@ describe('kept figures', () => {
       }),
       { numRuns: RUNS, endOnFailure: true },
     );
-  });
+  }, 60_000 + RUNS * 6_000);
 
   it('the rebuild of every kept figure gives the figures computed from the data, whatever the kept figures held', async () => {
     const db = ctx.db;

@@ -108,10 +108,11 @@ export async function apply(w: World, { kind, a, b, c }: Write): Promise<string>
       return attempt ? call('DELETE', `/api/v2/ticket-details/${attempt.id}`) : 'no attempt';
     }
     case 'move ticket': {
-      const to = pick(enrolments.filter((e) => e.course_id === ticket?.course_id), b);
+      // To another student of its course, or (a data fix) of another course.
+      const to = pick(enrolments.filter((e) => (e.course_id === ticket?.course_id) === (c % 2 === 0)), b);
       if (!ticket || !to) return 'no ticket';
-      await db.updateTable('tickets').set({ course_registered_user_id: to.id }).where('id', '=', ticket.id).execute();
-      return `to enrolment ${to.id}`;
+      await db.updateTable('tickets').set({ course_registered_user_id: to.id, course_id: to.course_id }).where('id', '=', ticket.id).execute();
+      return `to enrolment ${to.id} of course ${to.course_id}`;
     }
     case 'rename':
     case 'new rut': {
@@ -124,7 +125,9 @@ export async function apply(w: World, { kind, a, b, c }: Write): Promise<string>
     case 'classroom': {
       const e = pick(enrolments, a);
       const rooms = (await db.selectFrom('classrooms').select('id').orderBy('id').execute()).map((r) => r.id);
-      return e ? call('PUT', `/api/v2/course-registered-user/classroom/${e.id}`, { classroom_id: pick([...rooms, null], b) }) : 'no enrolment';
+      const profiles = (await db.selectFrom('profiles').select('id').orderBy('id').execute()).map((r) => r.id);
+      const profile = c % 3 ? {} : { profile_id: pick(profiles, b) };
+      return e ? call('PUT', `/api/v2/course-registered-user/classroom/${e.id}`, { classroom_id: pick([...rooms, null], b), ...profile }) : 'no enrolment';
     }
     case 'enrol': {
       const courses = [...new Set(enrolments.map((e) => e.course_id))].sort((x, y) => x - y);
@@ -150,7 +153,8 @@ export async function apply(w: World, { kind, a, b, c }: Write): Promise<string>
     case 'activity': {
       const activity = pick(await db.selectFrom('activities').select('id').orderBy('id').execute(), a);
       if (!activity) return 'no activity';
-      const change = [{ weighing: b % 3 ? 0 : 10 }, { excluded_from_progress: b % 2 === 0 }, { removed_at: b % 2 ? new Date() : null }][c % 3]!;
+      const section = pick(await db.selectFrom('sections').select('id').orderBy('id').execute(), b)?.id ?? null;
+      const change = [{ weighing: b % 3 ? 0 : 10 }, { excluded_from_progress: b % 2 === 0 }, { removed_at: b % 2 ? new Date() : null }, { section_id: section }][c % 4]!;
       await db.updateTable('activities').set(change).where('id', '=', activity.id).execute();
       return JSON.stringify(change);
     }
