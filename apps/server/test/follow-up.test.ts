@@ -238,7 +238,10 @@ describe('follow-up student table', () => {
     const rows = [3, 4].map((i) => (ws.getRow(i).values as unknown[]).slice(1));
     expect(rows.map((r) => r[0])).toEqual([rut.S1, rut.S3]);
     expect(rows[0]!.slice(1, 8)).toEqual(['Ana', 'Pérez', '', 'ana.perez@correo.test', '+56912345678', 'Aula Alfa', 'Activo']);
-    expect(rows[0]!.slice(10)).toEqual([100, 3, 3, 1, 2]);
+    // Progress a percentage cell (the fraction), the last access a date cell, counts numbers.
+    expect(rows[0]!.slice(10)).toEqual([1, 3, 3, 1, 2]);
+    expect(ws.getRow(3).getCell(11).numFmt).toBe('0.0%');
+    expect([ws.getRow(3).getCell(9).type, ws.getRow(3).getCell(9).numFmt]).toEqual([ExcelJS.ValueType.Date, 'dd-mm-yyyy hh:mm']);
     expect(rows[1]![8]).toBe('Nunca');
     expect(rows[1]!.slice(10)).toEqual([0, 0, 3, 2, 2]);
     // A student not synchronised is written in no state.

@@ -36,7 +36,7 @@ let dayStart: Date;
 
 async function get(url: string, token: string) {
   const res = await ctx.request({ method: 'GET', url, token });
-  return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? res.json() : null, raw: res.rawPayload };
+  return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? res.json() : null, raw: res.rawPayload, headers: res.headers };
 }
 
 beforeAll(async () => {
@@ -191,10 +191,15 @@ describe('the effectiveness report', () => {
       expect(res.status).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
-      const rows = wb.worksheets[0]!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+      const ws = wb.worksheets[0]!;
+      const rows = ws.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
       const first = rows.find((r) => r[0] === total)!;
-      expect(first.slice(2, 5)).toEqual([3, 2, 66.7]);
-      expect(first[9]).toBe(50);
+      // Rates are percentage cells (the fraction, shown with one decimal).
+      expect(first.slice(2, 5)).toEqual([3, 2, 0.667]);
+      expect(first[9]).toBe(0.5);
+      const rate = ws.getRow(rows.indexOf(first) + 1).getCell(5);
+      expect([rate.type, rate.numFmt]).toEqual([ExcelJS.ValueType.Number, '0.0%']);
+      expect(res.headers['content-disposition']).toContain(`-${day.split('-').reverse().join('-')}.xlsx`);
       expect(rows.filter((r) => r[0] === phone)).toHaveLength(2);
     }
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
+import { shownCell } from './workbook-cells.js';
 
 /**
  * A hand-made course; every expected row below is written out from these facts.
@@ -41,7 +42,7 @@ async function workbook(url: string) {
   const rows: string[][] = [];
   ws.eachRow({ includeEmpty: true }, (row) => {
     const cells: string[] = [];
-    for (let c = 1; c <= ws.columnCount; c++) cells.push(row.getCell(c).text);
+    for (let c = 1; c <= ws.columnCount; c++) cells.push(shownCell(row.getCell(c)));
     rows.push(cells);
   });
   return { rows, ws, disposition: String(res.headers['content-disposition']) };
@@ -189,6 +190,11 @@ describe('ticket history workbook', () => {
       adminName, '', label[`status_tickets:${k.open}`], '10-03-2024 10:00', '', `${ageDays} días`,
       '', '', '', '', '',
     ]);
+    // Typed cells: dates are dates in Chilean time (sortable, filterable), numbers are numbers.
+    const created = ws.getRow(4).getCell(15);
+    expect([created.type, created.numFmt, (created.value as Date).toISOString()]).toEqual([ExcelJS.ValueType.Date, 'dd-mm-yyyy hh:mm', '2024-03-09T12:00:00.000Z']);
+    expect([ws.getRow(4).getCell(7).type, ws.getRow(5).getCell(7).value]).toEqual([ExcelJS.ValueType.Date, 'Nunca']);
+    expect([ws.getRow(4).getCell(1).type, ws.getRow(4).getCell(1).value]).toEqual([ExcelJS.ValueType.Number, 1]);
   });
 
   it('is announced first by `excel` (the envelope, with where to get it), then sent by `excel-download`', async () => {
@@ -197,7 +203,7 @@ describe('ticket history workbook', () => {
     expect(res.headers['content-type']).toContain('application/json');
     const body = res.json();
     expect(body).toMatchObject({ success: true, statusCode: 200 });
-    expect(body._data.filename).toMatch(/^reporte-historico-tickets-curso-nandu-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(body._data.filename).toMatch(/^reporte-historico-tickets-curso-nandu-\d{2}-\d{2}-\d{4}\.xlsx$/);
     expect(body._data.href).toBe(`/api/v2/reports/courses/${course}/excel-download`); // a path from the server root without PUBLIC_URL
   });
 
@@ -338,7 +344,7 @@ describe('report PDFs', () => {
   it('ticket report of a day: data card, charts and the operators table', async () => {
     const k = await ticketKeys(ctx.db);
     const { text, disposition } = await pdf(`/api/v2/reports/courses/${course}/pdf/ticket/10-03-2024`);
-    expect(disposition).toContain('reporte-ticket-curso-nandu-2024-03-10.pdf');
+    expect(disposition).toContain('reporte-ticket-curso-nandu-10-03-2024.pdf');
     expect(text).toContain('Reporte de ticket');
     expect(text).toContain('Informes · Curso Ñandú · 10-03-2024');
     // Created that day: T2; up to the end of it: T1 and T2, none closed by then.

@@ -720,7 +720,7 @@ describe('lists', () => {
     const res = await api('GET', `/tickets/export${q({ course_id: course.course })}`, admin.token);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
-    expect(res.headers['content-disposition']).toContain(`tickets-${chileParts(new Date()).day}.xlsx`);
+    expect(res.headers['content-disposition']).toContain(`tickets-${chileParts(new Date()).date}.xlsx`);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
@@ -735,6 +735,8 @@ describe('lists', () => {
     expect(row.slice(0, 4)).toEqual([1, t.ticketCode, course.enrolments[0]!.rut, 'Valentina']);
     expect(row[4]).toBe('Prueba Test');
     expect(row[16]).toBe('10 días');
+    // The ticket's dates are date cells.
+    expect([ws.getRow(3).getCell(15).type, ws.getRow(3).getCell(15).numFmt, ws.getRow(3).getCell(20).type]).toEqual([ExcelJS.ValueType.Date, 'dd-mm-yyyy hh:mm', ExcelJS.ValueType.Date]);
     expect(row.slice(17, 19)).toEqual(['Fallido', 'Contestó; pide otra llamada']);
     expect(row[20]).toBe(TEST_ADMIN.name);
     expect(String(row[21])).toMatch(/^1\. \d{2}-\d{2}-\d{4} \d{2}:\d{2} - Fallido - .+: No contesta\n2\. .+No contesta$/);

@@ -1,10 +1,10 @@
-import { csvText, IMPORT_LIMITS } from '@sigaf/contract';
+import { csvText, IMPORT_LIMITS, type XlsxFormat } from '@sigaf/contract';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import ExcelJS from 'exceljs';
 import { AppError } from '../http/errors.js';
+import { reportWorkbook, type XlsxCell } from './workbook.js';
 
 export const SHEET_MSG = {
   wrongType: 'Tipo de archivo no soportado. Cargue un archivo .xlsx o .csv.',
@@ -99,20 +99,9 @@ export async function readSheet(buf: Buffer, filename: string, maxRows: number, 
   return { rows: answer.rows, encoding: answer.encoding ?? null };
 }
 
-/** Writes rows as an .xlsx workbook with a bold header row. */
-export async function writeXlsx(sheetName: string, header: string[], rows: Array<Array<string | number | null>>, title?: string): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'SIGAF';
-  const ws = wb.addWorksheet(sheetName.slice(0, 31));
-  if (title) {
-    ws.addRow([title]).font = { bold: true, size: 13 };
-  }
-  const h = ws.addRow(header);
-  h.font = { bold: true, color: { argb: 'FFFFFFFF' } };
-  h.eachCell((c) => (c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF006C8D' } }));
-  for (const r of rows) ws.addRow(r.map((v) => (v === null ? '' : v)));
-  ws.columns.forEach((col, i) => (col.width = Math.min(50, Math.max(10, header[i]?.length ?? 10) + 4)));
-  return Buffer.from(await wb.xlsx.writeBuffer());
+/** Writes rows as an .xlsx workbook with a bold header row (typed cells: reportWorkbook). */
+export function writeXlsx(sheetName: string, header: string[], rows: XlsxCell[][], title?: string, formats?: ReadonlyArray<XlsxFormat | null>): Promise<Buffer> {
+  return reportWorkbook({ sheet: sheetName, header, rows, ...(title ? { title } : {}), ...(formats ? { formats } : {}), widths: header.map((h) => Math.min(50, Math.max(10, h.length) + 4)) });
 }
 
 /** The product's one CSV writer (formulas neutralised: `csvText` in the contract). */

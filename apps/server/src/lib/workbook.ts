@@ -1,13 +1,19 @@
+import { workbookDate, XLSX_FORMATS, type XlsxFormat } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 
-export type XlsxCell = string | number | null;
+/**
+ * A workbook cell: text (always a text cell, never a formula, whatever it starts with), a number,
+ * or a moment (a date cell in the organisation's time, see workbookDate).
+ */
+export type XlsxCell = string | number | Date | null;
 
 const HEADER_FILL = 'FF006C8D';
 const GROUP_FILL = 'FFAC1315';
 
 /**
  * One sheet: an optional title row, optional group row (labels spanning several columns,
- * merged), the header row (white on blue), then the rows. Long texts wrap.
+ * merged), the header row (white on blue), then the rows. Long texts wrap. `formats` gives a
+ * column's number format (XLSX_FORMATS); a date without one is shown with its time.
  */
 export async function reportWorkbook(opts: {
   sheet: string;
@@ -16,6 +22,7 @@ export async function reportWorkbook(opts: {
   header: readonly string[];
   rows: XlsxCell[][];
   widths?: number[];
+  formats?: ReadonlyArray<XlsxFormat | null | undefined>;
 }): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'SIGAF';
@@ -46,8 +53,12 @@ export async function reportWorkbook(opts: {
   header.eachCell((c) => (c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: HEADER_FILL } }));
   ws.views = [{ state: 'frozen', ySplit: header.number }];
   for (const r of opts.rows) {
-    const row = ws.addRow(r.map((v) => (v === null ? '' : v)));
+    const row = ws.addRow(r.map((v) => (v === null ? '' : v instanceof Date ? workbookDate(v) : v)));
     row.alignment = { vertical: 'top', wrapText: true };
+    r.forEach((v, i) => {
+      const format = opts.formats?.[i] ?? (v instanceof Date ? 'dateTime' : null);
+      if (format && (typeof v === 'number' || v instanceof Date)) row.getCell(i + 1).numFmt = XLSX_FORMATS[format];
+    });
   }
   ws.columns.forEach((col, i) => {
     col.width = opts.widths?.[i] ?? Math.min(40, Math.max(10, (opts.header[i]?.length ?? 10) + 4));

@@ -1,6 +1,5 @@
 import {
-  chileDateTime,
-  chileParts,
+  fileDay,
   classroomTutorsSchema,
   followUpFiltersSchema,
   followUpMailSchema,
@@ -30,10 +29,13 @@ export const FOLLOW_UP_EXPORT_HEADER = [
   'Último acceso', 'Días sin acceso', 'Progreso (%)', 'Actividades calificadas', 'Actividades a realizar', 'Tickets abiertos', 'Tickets',
 ];
 
-export function followUpExportRow(s: FollowUpStudent): Array<string | number | null> {
+/** Number formats of its columns: last access a date, progress a percentage. */
+const FOLLOW_UP_EXPORT_FORMATS = [null, null, null, null, null, null, null, null, 'dateTime', 'integer', 'percent', 'integer', 'integer', 'integer', 'integer'] as const;
+
+export function followUpExportRow(s: FollowUpStudent): Array<string | number | Date | null> {
   return [
     s.rut, s.name, s.lastName, s.motherLastName, s.email, s.phone, s.classroom, studentStateText(s.stage, s.synced),
-    s.lastAccess ? chileDateTime(s.lastAccess) : 'Nunca', s.daysWithoutAccess, s.progress, s.graded, s.expected, s.openTickets, s.tickets,
+    s.lastAccess ? new Date(s.lastAccess) : 'Nunca', s.daysWithoutAccess, s.progress === null ? null : s.progress / 100, s.graded, s.expected, s.openTickets, s.tickets,
   ];
 }
 
@@ -80,8 +82,8 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
   });
   app.get('/follow-up/courses/:id/students/export', { config: read, schema: { tags, params: idParams, querystring: followUpFiltersSchema } }, async (request, reply) => {
     const rows = await followUp.exportRows(requireAuth(request), request.params.id, request.query);
-    const body = await writeXlsx('Seguimiento', FOLLOW_UP_EXPORT_HEADER, rows.map(followUpExportRow), 'SEGUIMIENTO DE ESTUDIANTES');
-    return sendFile(reply, `seguimiento-${request.params.id}-${chileParts(new Date()).day}.xlsx`, body);
+    const body = await writeXlsx('Seguimiento', FOLLOW_UP_EXPORT_HEADER, rows.map(followUpExportRow), 'SEGUIMIENTO DE ESTUDIANTES', FOLLOW_UP_EXPORT_FORMATS);
+    return sendFile(reply, `seguimiento-${request.params.id}-${fileDay()}.xlsx`, body);
   });
   // Massive mail to chosen students (no ticket needed): the preview (count, one rendered message), then the queue.
   const work = { access: PERMISSIONS.ticketWork };

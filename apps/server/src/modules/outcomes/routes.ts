@@ -1,4 +1,4 @@
-import { outcomeReportQuerySchema, PERMISSIONS } from '@sigaf/contract';
+import { formatDate, outcomeReportQuerySchema, PERMISSIONS } from '@sigaf/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,7 +32,7 @@ export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (
 
   app.get('/outcomes/report/excel', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: workbookQuery } }, async (request, reply) => {
     const report = await outcomes.report(request.query, requireAuth(request));
-    const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${report.from}-${report.to}.xlsx`;
+    const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${formatDate(report.from)}-${formatDate(report.to)}.xlsx`;
     return sendFile(reply, name, await outcomeWorkbook(report, request.query.lang));
   });
 

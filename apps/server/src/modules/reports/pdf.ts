@@ -1,4 +1,4 @@
-import { chileDateTime, type ChartData } from '@sigaf/contract';
+import { chileDateTime, formatNumber, formatPercent, type ChartData } from '@sigaf/contract';
 import PDFDocument from 'pdfkit';
 
 /** Colours of the product (docs/development/domain.md#constants). */
@@ -7,6 +7,10 @@ const GRAY = '#404040';
 const LIGHT = '#EEF5F8';
 
 export type PdfCell = string | number | null | undefined;
+
+/** A figure as the screens write it in Spanish: "41,7 %" for a percentage, "12.345" for a count. */
+const figure = (v: number, suffix = '') => (suffix === '%' ? formatPercent(v, 'es') : `${formatNumber(v, 'es')}${suffix}`);
+const cellText = (c: PdfCell) => (c === null || c === undefined ? '' : typeof c === 'number' ? formatNumber(c, 'es') : c);
 
 /**
  * A report as a PDF (A4): title band, figure cards, tables and charts drawn as horizontal bars
@@ -73,7 +77,7 @@ export class PdfReport {
       this.doc.rect(x, y, w, h).fill(LIGHT);
       this.doc.rect(x, y, 4, h).fill(BLUE);
       this.doc.fillColor(GRAY).font('Helvetica').fontSize(9).text(label, x + 10, y + 7, { width: w - 14 });
-      this.doc.fillColor('black').font('Helvetica-Bold').fontSize(16).text(String(value), x + 10, y + 24, { width: w - 14 });
+      this.doc.fillColor('black').font('Helvetica-Bold').fontSize(16).text(typeof value === 'number' ? figure(value) : value, x + 10, y + 24, { width: w - 14 });
     });
     this.doc.y = y + h + 10;
     this.doc.x = this.left;
@@ -119,7 +123,7 @@ export class PdfReport {
         if (w > 0) this.doc.rect(x, y + 2, w, rowH - 4).fill(d.backgroundColor[i] ?? d.backgroundColor[0] ?? BLUE);
         x += w;
       });
-      const value = chart.datasets.length > 1 ? chart.datasets.map((d) => `${d.data[i] ?? 0}${suffix}`).join(' / ') : `${totals[i]}${suffix}`;
+      const value = chart.datasets.length > 1 ? chart.datasets.map((d) => figure(d.data[i] ?? 0, suffix)).join(' / ') : figure(totals[i]!, suffix);
       this.doc.fillColor('black').font('Helvetica').fontSize(8).text(value, x + 4, y + 3, { lineBreak: false });
       this.doc.y = y + rowH;
     });
@@ -154,7 +158,7 @@ export class PdfReport {
     }
     rows.forEach((row, r) => {
       this.doc.font('Helvetica').fontSize(8);
-      const texts = row.map((c) => (c === null || c === undefined ? '' : String(c)));
+      const texts = row.map(cellText);
       const h = Math.max(...texts.map((t, i) => this.doc.heightOfString(t || ' ', { width: cols[i]! - 2 * pad }))) + 2 * pad;
       if (this.doc.y + h > this.doc.page.height - this.doc.page.margins.bottom - 20) {
         this.doc.addPage();

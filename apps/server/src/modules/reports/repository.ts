@@ -16,6 +16,7 @@ export interface TicketHistoryRow {
   lastNames: string;
   classroom: string | null;
   lastAccess: string;
+  lastAccessAt: Date | null;
   source: string;
   type: string;
   motive: string;
@@ -23,12 +24,12 @@ export interface TicketHistoryRow {
   creator: string | null;
   operator: string | null;
   status: string;
-  createdAt: string;
-  closedAt: string | null;
+  createdAt: Date;
+  closedAt: Date | null;
   ageDays: number;
   lastOutcome: string | null;
   lastComment: string | null;
-  lastAt: string | null;
+  lastAt: Date | null;
   lastOperator: string | null;
   history: string | null;
 }
@@ -43,6 +44,7 @@ export interface RosterRow {
   profile: string | null;
   course: string;
   lastAccess: string;
+  lastAccessAt: Date | null;
   /** Withdrawal stage: 0 active, 1 withdrawal in progress, 2 withdrawn (STUDENT_STATES order). */
   stage: number;
   /** Confirmed by a Moodle sync (otherwise in no state: studentStateText). */
@@ -75,10 +77,10 @@ export class ReportRepository {
     const { rows } = await sql<TicketHistoryRow>`
       select t.id, t.ticket_code as code, r.rut, r.name, concat_ws(' ', r.last_name, r.mother_last_name) as "lastNames",
         cl.description as classroom,
-        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess",
+        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess", e.last_access_registered_moodle as "lastAccessAt",
         so.description as source, ty.description as type, mo.description as motive, pr.description as priority,
         uc.name as creator, ua.name as operator, st.description as status,
-        ${chileText(sql`t.created_at`)} as "createdAt", ${chileText(sql`t.closing_date`)} as "closedAt",
+        t.created_at as "createdAt", t.closing_date as "closedAt",
         greatest(0, floor(extract(epoch from (coalesce(t.closing_date, now()) - t.created_at)) / 86400))::int as "ageDays",
         la.outcome as "lastOutcome", la.comment as "lastComment", la.at as "lastAt", la.operator as "lastOperator",
         hist.text as history
@@ -94,7 +96,7 @@ export class ReportRepository {
       left join users uc on uc.id = t.user_create_id
       left join users ua on ua.id = t.user_assigned_id
       left join lateral (
-        select sd.description as outcome, d.comment, ${chileText(sql`d.created_at`)} as at, u.name as operator
+        select sd.description as outcome, d.comment, d.created_at as at, u.name as operator
         from ticket_details d
         join status_detail_tickets sd on sd.id = d.status_detail_ticket_id
         join users u on u.id = d.user_created_id
@@ -127,7 +129,7 @@ export class ReportRepository {
     const { rows } = await sql<RosterRow>`
       select r.rut, r.name, r.last_name as "lastName", r.mother_last_name as "motherLastName", r.email,
         cl.description as classroom, p.description as profile, c.description as course,
-        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess",
+        coalesce(${chileText(sql`e.last_access_registered_moodle`)}, nullif(e.last_access_text, ''), 'Nunca') as "lastAccess", e.last_access_registered_moodle as "lastAccessAt",
         coalesce(rs.stage, 0)::int as stage, e.is_sincronized as synced
       from course_registered_users e
       join registered_users r on r.id = e.registered_user_id

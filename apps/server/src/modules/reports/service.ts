@@ -1,7 +1,8 @@
 import {
   chileDateTime,
-  chileParts,
   DASHBOARD_MSG,
+  dayText,
+  fileDay,
   REPORT_MSG,
   ROSTER_HEADER,
   FOLLOW_CARD_LABELS,
@@ -37,8 +38,8 @@ export const slug = (text: string) =>
     .toLowerCase()
     .slice(0, 60) || 'curso';
 
-const todayStamp = () => chileParts(new Date()).day;
-const dayText = (day: string) => day.split('-').reverse().join('-');
+/** A moment, or the text standing for it (Moodle's own, or "Nunca"). */
+const momentOr = (at: Date | string | null, text: string): XlsxCell => (at ? new Date(at) : text);
 
 /** The report documents: ticket history and roster workbooks, per-student tickets, and the three report PDFs. */
 export class ReportService {
@@ -60,7 +61,7 @@ export class ReportService {
   }
 
   private ticketHistoryName(course: { description: string }) {
-    return `reporte-historico-tickets-${slug(course.description)}-${todayStamp()}.xlsx`;
+    return `reporte-historico-tickets-${slug(course.description)}-${fileDay()}.xlsx`;
   }
 
   /** Whether the ticket history workbook can be made (the course exists and is not too large): its file name. */
@@ -79,10 +80,11 @@ export class ReportService {
       header: TICKET_HISTORY_HEADER,
       rows: rows.map((t, i): XlsxCell[] => [
         i + 1, t.code,
-        t.rut, t.name, t.lastNames, t.classroom ?? 'Sin aula', t.lastAccess,
-        t.source, t.type, t.motive, t.priority, t.creator, t.operator, t.status, t.createdAt, t.closedAt, ticketAgeText(t.ageDays),
-        t.lastOutcome, t.lastComment, t.lastAt, t.lastOperator, t.history,
+        t.rut, t.name, t.lastNames, t.classroom ?? 'Sin aula', momentOr(t.lastAccessAt, t.lastAccess),
+        t.source, t.type, t.motive, t.priority, t.creator, t.operator, t.status, new Date(t.createdAt), t.closedAt && new Date(t.closedAt), ticketAgeText(t.ageDays),
+        t.lastOutcome, t.lastComment, t.lastAt && new Date(t.lastAt), t.lastOperator, t.history,
       ]),
+      formats: ['integer'],
       widths: [6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60],
     });
     return { filename: this.ticketHistoryName(course), body };
@@ -98,10 +100,11 @@ export class ReportService {
       sheet: 'Matrícula',
       title: `NÓMINA CURSO ${course.description.toUpperCase()}${room ? ` — ${room.toUpperCase()}` : ''}`,
       header: ROSTER_HEADER,
-      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, r.lastAccess, studentStateText(r.stage, r.synced)]),
+      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, momentOr(r.lastAccessAt, r.lastAccess), studentStateText(r.stage, r.synced)]),
+      formats: ['integer'],
       widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18, 18],
     });
-    return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${todayStamp()}.xlsx`, body };
+    return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${fileDay()}.xlsx`, body };
   }
 
   async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
@@ -134,10 +137,10 @@ export class ReportService {
       for (const t of s.tickets) {
         const base: XlsxCell[] = [
           s.rut, s.name, lastNames, s.classroom ?? 'Sin aula', t.ticketCode, t.status, t.motive, t.type, t.priority, t.operator,
-          chileDateTime(t.createdAt), chileDateTime(t.closingDate),
+          new Date(t.createdAt), t.closingDate && new Date(t.closingDate),
         ];
-        if (t.attempts.length === 0) rows.push([...base, 0, '', '', '', '']);
-        t.attempts.forEach((a, n) => rows.push([...base, n + 1, chileDateTime(a.createdAt), a.outcome, a.operator, a.comment]));
+        if (t.attempts.length === 0) rows.push([...base, 0, null, '', '', '']);
+        t.attempts.forEach((a, n) => rows.push([...base, n + 1, new Date(a.createdAt), a.outcome, a.operator, a.comment]));
       }
     }
     const body = await reportWorkbook({
@@ -147,7 +150,7 @@ export class ReportService {
       rows,
       widths: [14, 16, 22, 14, 18, 12, 18, 18, 12, 20, 18, 18, 10, 18, 18, 20, 40],
     });
-    return { filename: `tickets-por-alumno-${slug(course.description)}-${todayStamp()}.xlsx`, body };
+    return { filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.xlsx`, body };
   }
 
   /** Reporte de ticket of one day: the data card, that day's charts and the operators' production. */
@@ -178,7 +181,7 @@ export class ReportService {
       [0.46, 0.18, 0.18, 0.18],
     );
     pdf.bars('Intentos según estado', operators.chartData);
-    return { filename: `reporte-ticket-${slug(course.description)}-${day}.pdf`, body: await pdf.finish() };
+    return { filename: `reporte-ticket-${slug(course.description)}-${dayText(day)}.pdf`, body: await pdf.finish() };
   }
 
   /** Every student's tickets with their contact attempts. */
@@ -204,7 +207,7 @@ export class ReportService {
         );
       }
     }
-    return { filename: `tickets-por-alumno-${slug(course.description)}-${todayStamp()}.pdf`, body: await pdf.finish() };
+    return { filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.pdf`, body: await pdf.finish() };
   }
 
   /** Seguimiento de alumnos of one classroom: card, students by status, progress per section (graded and done). */
@@ -239,6 +242,6 @@ export class ReportService {
       roster.map((r) => [r.rut, [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' '), r.email, r.profile, r.lastAccess]),
       [0.15, 0.3, 0.27, 0.12, 0.16],
     );
-    return { filename: `seguimiento-${slug(course.description)}-${slug(room)}-${todayStamp()}.pdf`, body: await pdf.finish() };
+    return { filename: `seguimiento-${slug(course.description)}-${slug(room)}-${fileDay()}.pdf`, body: await pdf.finish() };
   }
 }

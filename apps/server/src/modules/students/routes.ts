@@ -1,4 +1,5 @@
 import {
+  fileDay,
   autoSplitSchema,
   classroomAssignSchema,
   enrolmentClassroomSchema,
@@ -219,7 +220,7 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
       const header = ['RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'CORREO ELECTRÓNICO', 'AULA', 'ROL', 'CURSO'];
       const data = rows.map((r) => [r.rut, r.name, r.last_name, r.mother_last_name, r.email, r.classroom_description ?? 'Sin aula', r.profile_description, course.description]);
       const slug = course.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
-      return sendFile(reply, `matricula-${slug}-${new Date().toISOString().slice(0, 10)}.xlsx`, await writeXlsx('Matrícula', header, data, `MATRÍCULA CURSO ${course.description.toUpperCase()}`));
+      return sendFile(reply, `matricula-${slug}-${fileDay()}.xlsx`, await writeXlsx('Matrícula', header, data, `MATRÍCULA CURSO ${course.description.toUpperCase()}`));
     },
   );
 };

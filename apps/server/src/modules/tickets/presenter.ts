@@ -204,7 +204,7 @@ export const TICKET_EXPORT_HEADER = [
 ];
 
 /** One row per ticket: the student, every ticket field, its age, the latest attempt, and the earlier ones as numbered text. */
-export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[]): Array<Array<string | number | null>> {
+export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[]): Array<Array<string | number | Date | null>> {
   const byTicket = new Map<number, TicketDetailRow[]>();
   for (const d of details) byTicket.set(d.ticket_id, [...(byTicket.get(d.ticket_id) ?? []), d]);
   return tickets.map((t, i) => {
@@ -221,7 +221,7 @@ export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[
       t.student_name,
       [t.last_name, t.mother_last_name].filter(Boolean).join(' '),
       t.classroom_description ?? 'Sin aula',
-      t.last_access_registered_moodle ? chileDateTime(t.last_access_registered_moodle) : (t.last_access_text ?? 'Nunca'),
+      t.last_access_registered_moodle ? new Date(t.last_access_registered_moodle) : (t.last_access_text ?? 'Nunca'),
       t.source_description,
       t.type_description,
       t.motive_description,
@@ -229,12 +229,12 @@ export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[
       t.creator_name,
       t.assigned_name ?? '',
       t.status_description,
-      chileDateTime(t.created_at),
-      chileDateTime(t.closing_date),
+      new Date(t.created_at),
+      t.closing_date ? new Date(t.closing_date) : null,
       ticketAgeText(ticketAgeDays(t.created_at, t.closing_date)),
       last?.status_description ?? '',
       last?.comment ?? '',
-      last ? chileDateTime(last.created_at) : '',
+      last ? new Date(last.created_at) : null,
       last?.user_name ?? '',
       earlier,
     ];

@@ -1,5 +1,5 @@
 import {
-  chileParts,
+  fileDay,
   MSG,
   parseDay,
   parsedText,
@@ -107,8 +107,8 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (i
     const details = await ticketDetails.ofTickets(rows.map((t) => t.id));
     const course = request.query.course_id ? rows[0]?.course_description : undefined;
     const title = course ? `REPORTE HISTÓRICO DE TICKET CURSO ${course.toUpperCase()}` : 'REPORTE HISTÓRICO DE TICKETS';
-    const body = await writeXlsx('Tickets', TICKET_EXPORT_HEADER, ticketExportRows(rows, details), title);
-    return sendFile(reply, `tickets-${chileParts(new Date()).day}.xlsx`, body);
+    const body = await writeXlsx('Tickets', TICKET_EXPORT_HEADER, ticketExportRows(rows, details), title, ['integer']);
+    return sendFile(reply, `tickets-${fileDay()}.xlsx`, body);
   });
 
   // One ticket, with its attempts and its student's Moodle results, built for each request: on a
