@@ -1,7 +1,7 @@
-import { CHART_PALETTE, LOGGED_TIME_COLORS, PROGRESS_COLORS, STATUS_COLORS, STUDENT_STATE_COLORS, THEME_COLORS } from '@sigaf/contract';
+import { CHART_PALETTE, LOGGED_TIME_COLORS, PROGRESS_COLORS, STATE_LOOKS, THEME_COLORS } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import { withReadableColors } from '../components/charts/chartModel';
-import { outcomeColor, priorityColor } from '../features/tickets/format';
+import { textOn } from '../components/StateChip';
 import { AA_NON_TEXT, AA_TEXT, contrastRatio, withContrast } from '../lib/contrast';
 import { buildTheme } from './theme';
 
@@ -53,25 +53,21 @@ describe.each(['es', 'en'])('theme colours reach WCAG AA (%s)', (lang) => {
     expect(ratio(THEME_COLORS.gray, '#ffffff')).toBeGreaterThanOrEqual(AA_TEXT);
   });
 
-  it('the priority and outcome chips: filled and outlined, every key', () => {
-    const keys = ['high', 'medium', 'low', 'success', 'failure'];
-    const chips = [...new Set([...keys.map(priorityColor), ...keys.map(outcomeColor)])].filter((c) => c !== 'default');
-    expect(chips.sort()).toEqual(['error', 'success', 'warning']);
-    for (const chip of chips) {
-      const c = palette[chip];
-      expect(ratio(c.contrastText, c.main), `filled ${chip}`).toBeGreaterThanOrEqual(AA_TEXT);
-      for (const bg of Object.values(backgrounds)) expect(ratio(c.main, bg), `outlined ${chip} on ${bg}`).toBeGreaterThanOrEqual(AA_TEXT);
-    }
-  });
+});
+
+describe('state chips (StateChip) in their one colour', () => {
+  it.each(Object.entries(STATE_LOOKS).flatMap(([kind, looks]) => Object.entries(looks).map(([key, look]) => [`${kind} ${key}`, look.color] as const)))(
+    '%s: its name reads at 4.5:1 on its colour',
+    (_name, color) => expect(ratio(textOn(color), color)).toBeGreaterThanOrEqual(AA_TEXT),
+  );
 });
 
 describe('chart palettes as drawn reach 3:1 against the card (graphics, WCAG AA)', () => {
   const palettes: Record<string, readonly string[]> = {
     catalogue: CHART_PALETTE,
-    'student state': STUDENT_STATE_COLORS,
     'last access': LOGGED_TIME_COLORS,
     progress: Object.values(PROGRESS_COLORS),
-    'ticket status': Object.values(STATUS_COLORS),
+    ...Object.fromEntries(Object.entries(STATE_LOOKS).map(([kind, looks]) => [kind, Object.values(looks).map((l) => l.color)])),
   };
   it.each(Object.entries(palettes))('%s', (_name, colors) => {
     const drawn = withReadableColors({ labels: colors.map((_, i) => `L${i}`), datasets: [{ data: colors.map(() => 1), backgroundColor: [...colors] }] });

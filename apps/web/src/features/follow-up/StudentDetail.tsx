@@ -1,7 +1,9 @@
 import CloseIcon from '@mui/icons-material/Close';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { chileDateTime, type FollowUpStudent } from '@sigaf/contract';
+import { FOLLOW_UP_STATUSES, type FollowUpStudent } from '@sigaf/contract';
+import { StateChip } from '../../components/StateChip';
+import { useFormat } from '../../lib/format';
 import {
   Alert,
   Box,
@@ -27,8 +29,7 @@ import { EmailLink } from '../../components/ContactLinks';
 import { PhoneContact } from '../tickets/ContactActions';
 import { useStudentDetail } from './api';
 
-const STAGE_COLORS = ['success', 'warning', 'error'] as const;
-const STAGE_KEYS = ['active', 'resigning', 'resigned'] as const;
+const STAGE_KEYS = FOLLOW_UP_STATUSES;
 
 /**
  * A student's state as the summary cards count it: not yet confirmed by Moodle ("Sin
@@ -41,7 +42,7 @@ export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage'
   if (student.suspended) return <Chip size="small" color="warning" variant="outlined" label={t('followUp.status.suspended')} />;
   const stage = Math.min(2, Math.max(0, student.stage));
   if (stage === 0 && !student.lastAccess) return <Chip size="small" label={t('followUp.status.inactive')} />;
-  return <Chip size="small" color={STAGE_COLORS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;
+  return <StateChip kind="studentState" stateKey={STAGE_KEYS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;
 }
 
 /** "Nunca", "Hoy", "Hace N días" (the date in the tooltip). */
@@ -67,6 +68,7 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 /** One student of the follow-up: data, activities with status and grade, ticket history; a ticket worker may open a ticket. */
 export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicket }: { enrolmentId: number; canWork: boolean; onClose: () => void; onOpenTicket: (id: number) => void }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const detail = useStudentDetail(enrolmentId);
   const d = detail.data;
   const s = d?.student;
@@ -91,7 +93,7 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
         <>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }} useFlexGap>
             <StatusChip student={s} />
-            <Chip size="small" variant="outlined" label={t('followUp.detail.progress', { value: s.progress === null ? '—' : `${s.progress}%`, graded: s.graded, expected: s.expected })} />
+            <Chip size="small" variant="outlined" label={t('followUp.detail.progress', { value: f.percent(s.progress), graded: s.graded, expected: s.expected })} />
             <Chip size="small" variant="outlined" label={t('followUp.detail.form', { form: s.form })} />
             <Box sx={{ flex: 1 }} />
             {canWork && (
@@ -118,7 +120,7 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
             <Field label={t('followUp.columns.classroom')}>{s.classroom ?? t('followUp.noClassroom')}</Field>
             <Field label={t('followUp.columns.lastAccess')}>
               {lastAccessText(s, t)}
-              {s.lastAccess ? ` (${chileDateTime(s.lastAccess)})` : ''}
+              {s.lastAccess ? ` (${f.dateTime(s.lastAccess)})` : ''}
             </Field>
           </Box>
 
@@ -150,7 +152,7 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
                       )}
                     </TableCell>
                     <TableCell>{a.statusMoodle ?? t('followUp.detail.noRow')}</TableCell>
-                    <TableCell align="right">{a.grade ?? a.qualificationMoodle ?? '—'}</TableCell>
+                    <TableCell align="right">{a.grade !== null ? f.grade(a.grade) : (a.qualificationMoodle ?? '—')}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>

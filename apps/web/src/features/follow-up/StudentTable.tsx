@@ -3,13 +3,14 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { FOLLOW_UP_MAX_DAYS, FOLLOW_UP_STATUSES, PERMISSIONS, type FollowUpCourse, type FollowUpStatus, type FollowUpStudent } from '@sigaf/contract';
-import { Alert, Box, Button, Chip, CircularProgress, FormControlLabel, InputAdornment, LinearProgress, MenuItem, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, FormControlLabel, InputAdornment, LinearProgress, MenuItem, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { StateChip } from '../../components/StateChip';
 import { useNotify } from '../../components/Snackbar';
 import { useFitColumns } from '../../components/useFitColumns';
 import { ApiError } from '../../lib/api';
@@ -20,7 +21,6 @@ import { exportFollowUp, useFollowUpStudents, type FollowUpFilterValues } from '
 import { FollowUpMailDialog } from './FollowUpMailDialog';
 import { StatusChip, StudentDetailDrawer, lastAccessText } from './StudentDetail';
 
-const STATUS_COLORS: Record<FollowUpStatus, 'success' | 'warning' | 'error'> = { active: 'success', resigning: 'warning', resigned: 'error' };
 
 /** A whole number within [min, max] typed in a field, or undefined when blank or out of range. */
 function parseNumber(text: string, min: number, max: number): number | undefined {
@@ -183,7 +183,7 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
           {t('followUp.table.count', { count: total })}
         </Typography>
         {chips.map((c) => (
-          <Chip key={c.key} label={c.label} color={c.key === 'status' && filters.status ? STATUS_COLORS[filters.status] : 'primary'} variant="outlined" onDelete={() => (c.key === 'search' ? clearAll() : change({ [c.key]: undefined }))} />
+          <StateChip key={c.key} kind="studentState" stateKey={c.key === 'status' ? filters.status : null} size="medium" label={c.label} color="primary" variant="outlined" onDelete={() => (c.key === 'search' ? clearAll() : change({ [c.key]: undefined }))} />
         ))}
         {chips.length > 0 && (
           <Button size="small" onClick={clearAll}>

@@ -22,6 +22,7 @@ import {
   Typography,
 } from '@mui/material';
 import { chileDateTime, type StudentTicketsSummary } from '@sigaf/contract';
+import { StateChip } from '../../components/StateChip';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/PageCard';
@@ -41,7 +42,7 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
         <Paper key={tk.id} variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mb: 1 }}>
             <Typography sx={{ fontWeight: 700 }}>{tk.ticketCode}</Typography>
-            <Chip size="small" color={tk.closed ? 'default' : 'success'} label={tk.status} />
+            <StateChip kind="ticketStatus" stateKey={tk.closed ? 'closed' : 'open'} label={tk.status} />
             <Typography variant="body2">
               {[tk.motive, tk.type, t('reports.student.priority', { priority: tk.priority }), tk.operator ?? t('reports.student.unassigned')].join(' · ')}
             </Typography>

@@ -1,12 +1,14 @@
 import CallIcon from '@mui/icons-material/Call';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EmailIcon from '@mui/icons-material/Email';
-import { Box, Chip, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useEnrolmentTickets, type Option, type Ticket, type TicketDetail } from './api';
 import { useTicketOutcomes } from '../outcomes/api';
 import { AttemptOutcomeLine } from '../outcomes/OutcomeLines';
-import { outcomeColor, priorityColor, stamp } from './format';
+import { stateLook } from '@sigaf/contract';
+import { StateChip } from '../../components/StateChip';
+import { stamp } from './format';
 
 /** A ticket's contact attempts, oldest first, as plain text (never HTML), each with what the student did in Moodle after it. */
 export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]; onDelete?: (d: TicketDetail) => void }) {
@@ -22,7 +24,6 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
   return (
     <Box component="ol" aria-label={t('tickets.attempt.title')} sx={{ listStyle: 'none', m: 0, p: 0 }}>
       {details.map((d, i) => {
-        const color = outcomeColor(d.statusDetailTicket.key);
         return (
           <Box
             component="li"
@@ -35,13 +36,13 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
             }}
           >
             <Box
-              sx={{ position: 'absolute', left: 0, top: 6, width: 16, height: 16, borderRadius: '50%', bgcolor: color === 'default' ? 'grey.500' : `${color}.main`, border: 3, borderColor: 'background.paper' }}
+              sx={{ position: 'absolute', left: 0, top: 6, width: 16, height: 16, borderRadius: '50%', bgcolor: stateLook('attemptResult', d.statusDetailTicket.key)?.color ?? 'grey.500', border: 3, borderColor: 'background.paper' }}
             />
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 #{i + 1}
               </Typography>
-              <Chip size="small" color={color} label={d.statusDetailTicket.description} />
+              <StateChip kind="attemptResult" stateKey={d.statusDetailTicket.key} label={d.statusDetailTicket.description} />
               <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                 {d.createdAt} · {d.userCreated.name}
               </Typography>
@@ -74,7 +75,7 @@ export function TypeIcon({ type }: { type: Option }) {
 }
 
 export function PriorityChip({ priority }: { priority: Option }) {
-  return <Chip size="small" color={priorityColor(priority.key)} label={priority.description.toUpperCase()} sx={{ fontWeight: 600, minWidth: 64 }} />;
+  return <StateChip kind="priority" stateKey={priority.key} label={priority.description.toUpperCase()} sx={{ fontWeight: 600, minWidth: 64 }} />;
 }
 
 /** The other tickets of the same student in the same course, every status. */
@@ -120,7 +121,7 @@ export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: 
                 <TypeIcon type={r.typeTicket} />
               </TableCell>
               <TableCell>
-                <Chip size="small" variant="outlined" color={r.close ? 'default' : 'primary'} label={r.statusTicket.description} />
+                <StateChip kind="ticketStatus" stateKey={r.statusTicket.key} label={r.statusTicket.description} />
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{stamp(r)}</TableCell>
               <TableCell align="center">{r.attempts}</TableCell>

@@ -4,11 +4,12 @@ import EditNoteIcon from '@mui/icons-material/EditNote';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box, Chip, Stack, Tooltip, useTheme } from '@mui/material';
+import { Box, Stack, Tooltip, useTheme } from '@mui/material';
 import { GridActionsCellItem, type GridColDef, type GridRowSelectionModel } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, type useServerPage } from '../../components/ServerDataGrid';
+import { StateChip } from '../../components/StateChip';
 import { useFitColumns } from '../../components/useFitColumns';
 import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
@@ -98,13 +99,7 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
         valueGetter: (_v, r) => r.statusTicket.description,
         renderCell: (p) => (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
-            <Chip
-              size="small"
-              variant="outlined"
-              color={p.row.close ? 'default' : 'primary'}
-              icon={p.row.close ? <LockIcon /> : <LockOpenIcon />}
-              label={p.row.statusTicket.description}
-            />
+            <StateChip kind="ticketStatus" stateKey={p.row.statusTicket.key} icon={p.row.close ? <LockIcon /> : <LockOpenIcon />} label={p.row.statusTicket.description} />
             {p.row.lock && !p.row.lock.expired && (
               <Tooltip title={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })}>
                 <EditNoteIcon fontSize="small" color="warning" aria-label={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })} role="img" />

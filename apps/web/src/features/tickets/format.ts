@@ -3,17 +3,7 @@ import type { EnrolmentInfo, StudentContact } from './api';
 
 /** Display helpers of the ticket screens: behaviour follows catalogue keys, never descriptions. */
 
-export type ChipColor = 'error' | 'warning' | 'success' | 'default';
-
-/** Alta red, Media orange, Baja green. */
-export function priorityColor(key: string | null | undefined): ChipColor {
-  return key === 'high' ? 'error' : key === 'medium' ? 'warning' : key === 'low' ? 'success' : 'default';
-}
-
-/** Exitoso green, Fallido red. */
-export function outcomeColor(key: string | null | undefined): ChipColor {
-  return key === 'success' ? 'success' : key === 'failure' ? 'error' : 'default';
-}
+/** Colours of priorities, statuses and attempt results: StateChip (STATE_LOOKS in the contract). */
 
 export const fullName = (s: Pick<StudentContact, 'name' | 'lastName' | 'motherLastName'>) => [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ');
 

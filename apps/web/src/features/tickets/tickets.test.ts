@@ -1,17 +1,12 @@
 import { chileParts, FORM_MSG, TICKET_MSG } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from './api';
-import { lastAccess, lockSince, outcomeColor, priorityColor, stamp } from './format';
+import { lastAccess, lockSince, stamp } from './format';
 import { createSchemaFor, createTicketSchema, OPTION_FIELDS, splitCreateValues, ticketFormValues, workTicketSchema } from './schemas';
 
 const messages = (issues: Array<{ path: PropertyKey[]; message: string }>) => Object.fromEntries(issues.map((i) => [String(i.path[0]), i.message]));
 
 describe('ticket display helpers', () => {
-  it('colours follow catalogue keys, never descriptions', () => {
-    expect(['high', 'medium', 'low', 'other', null].map(priorityColor)).toEqual(['error', 'warning', 'success', 'default', 'default']);
-    expect(['success', 'failure', undefined].map(outcomeColor)).toEqual(['success', 'error', 'default']);
-  });
-
   it('dates read dd-mm-yyyy HH:mm; a lock taken today shows only its time', () => {
     expect(stamp({ createdAt: '05-03-2026', createdTime: '09:07' })).toBe('05-03-2026 09:07');
     const today = chileParts(new Date()).date;
