@@ -405,3 +405,31 @@ describe('the kept figures of settled days', () => {
     expect(await new OutcomeKeeper(ctx.db).tick()).toEqual([]);
   });
 });
+
+describe('the student box counts contacts one way', () => {
+  it('of the contacts whose week has passed, those followed by an access within 7 days: never more re-engaged than contacts ("4 de 3")', async () => {
+    const db = ctx.db;
+    const now = Date.now();
+    const s = await db.insertInto('registered_users').values({ rut: '18.888.888-8', name: 'S4', last_name: 'Prueba' }).returning('id').executeTakeFirstOrThrow();
+    const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const e = (await db.insertInto('course_registered_users').values({ course_id: courseId, registered_user_id: s.id, profile_id: profile }).returning('id').executeTakeFirstOrThrow()).id;
+    await db.insertInto('enrolment_progress_history').values({ enrolment_id: e, recorded_at: new Date(now - 3 * DAY), progress: 10, last_access: new Date(now - 5 * DAY), completed: 0 }).execute();
+    await db.insertInto('enrolment_progress_history').values({ enrolment_id: e, recorded_at: new Date(now - H), progress: 20, last_access: new Date(now - DAY), completed: 0 }).execute();
+    const like = await db.selectFrom('tickets').selectAll().where('id', '=', ticket.S1!).executeTakeFirstOrThrow();
+    const t = await db
+      .insertInto('tickets')
+      .values({ ...like, id: undefined, course_registered_user_id: e, ticket_code: 'EFE-4', user_create_id: operator.id, user_assigned_id: operator.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const success = (await db.selectFrom('status_detail_tickets').select('id').where('key', '=', 'success').executeTakeFirstOrThrow()).id;
+    // One contact 7.5 days ago (back 2.5 days later), two within their week (back a day or less later).
+    for (const back of [7.5, 2, 1.5]) {
+      const at = new Date(now - back * DAY);
+      await db.insertInto('ticket_details').values({ ticket_id: t.id, user_created_id: operator.id, status_detail_ticket_id: success, comment: 'Llamado', created_at: at, updated_at: at }).execute();
+    }
+    const res = await get(`/api/v2/tickets/${t.id}/outcomes`, operator.token);
+    expect(res.body._data.student).toMatchObject({ scope: 'own', attempts: 3, settled7: 1, accessed7: 1 });
+    expect(res.body._data.attempts.map((o: { accessDays: number }) => o.accessDays)).toEqual([2, 1, 0]);
+    expect((await get(`/api/v2/tickets/${t.id}/outcomes`, admin.token)).body._data.student.scope).toBe('course');
+  });
+});

@@ -10,6 +10,13 @@ const idleGroup = (known: RawBuilder<unknown>, access: RawBuilder<unknown>, at: 
     when ${at} - ${access} < interval '3 days' then '0-2' when ${at} - ${access} < interval '7 days' then '3-6'
     when ${at} - ${access} < interval '14 days' then '7-13' when ${at} - ${access} < interval '30 days' then '14-29' else '30+' end`;
 
+/**
+ * Re-engaged: the student's first Moodle access after the contact came within 7 days of it. The
+ * one definition behind the report's rate, its kept days, the student box and Mi agenda's
+ * suggestions (over an attempt's outcome, `o`).
+ */
+const REENGAGED = sql`coalesce(o.first_access_after <= o.at + interval '7 days', false)`;
+
 /** Which attempts: of a course, of an operator, logged in [from, to) or on given Chilean days. */
 export interface AttemptFilter {
   courseId?: number;
@@ -100,6 +107,8 @@ export interface AttemptOutcomeRow {
   at: Date;
   progress_before: number | null;
   first_access_after: Date | null;
+  /** Back in Moodle within 7 days of the attempt (REENGAGED). */
+  reengaged: boolean;
   progress_7: number | null;
   progress_14: number | null;
 }
@@ -169,7 +178,7 @@ export class OutcomeRepository {
   async ofAttempts(f: AttemptFilter): Promise<AttemptOutcomeRow[]> {
     const { rows } = await sql<AttemptOutcomeRow>`
       with o as (${this.outcomes(f)})
-      select o.id, o.ticket_id, o.at, o.progress_before, o.first_access_after, o.progress_7, o.progress_14 from o order by o.at, o.id`.execute(this.db);
+      select o.id, o.ticket_id, o.at, o.progress_before, o.first_access_after, ${REENGAGED} as reengaged, o.progress_7, o.progress_14 from o order by o.at, o.id`.execute(this.db);
     return rows;
   }
 
@@ -192,7 +201,7 @@ export class OutcomeRepository {
       o as (${this.outcomes(f)}),
       g as materialized (
         select o.*, t.type_ticket_id, t.source_ticket_id, t.motive_ticket_id,
-          o.first_access_after <= o.at + interval '7 days' as accessed, o.progress_7 - o.progress_before as gain
+          ${REENGAGED} as accessed, o.progress_7 - o.progress_before as gain
         from o join tickets t on t.id = o.ticket_id
       ),
       keyed as materialized (

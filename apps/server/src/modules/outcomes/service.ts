@@ -92,22 +92,27 @@ export class OutcomeService {
   }
 
   /**
-   * The outcome of each attempt of a ticket (the caller must be allowed the ticket), and of every
-   * attempt on the same student in the course that the caller may see (the student card).
+   * The outcome of each attempt of a ticket (the caller must be allowed the ticket), and the
+   * student box: of every attempt on the same student in the course that the caller may see (an
+   * operator: on tickets assigned to or created by them, whoever logged it; `scope` says which),
+   * those whose 7 days have passed and, among them, the re-engaged ones (REENGAGED, as the report).
    */
   async ofTicket(ticketId: number, actor: AuthUser) {
     const [ticket] = await this.access.assert(actor, [ticketId]);
     const enrolmentId = await this.repo.enrolmentOfTicket(ticket!.id);
-    const rows = await this.repo.ofAttempts({ enrolmentId, ownerId: ownerScope(actor) });
-    const all = rows.map((r) => presentOutcome(r));
+    const ownerId = ownerScope(actor);
+    const rows = await this.repo.ofAttempts({ enrolmentId, ownerId });
+    const now = Date.now();
+    const settled = rows.filter((r) => presentOutcome(r, now).settled7);
     const mine = await this.repo.ofAttempts({ ticketId });
     return {
-      attempts: mine.map((r) => presentOutcome(r)),
+      attempts: mine.map((r) => presentOutcome(r, now)),
       student: {
-        attempts: all.length,
-        settled7: all.filter((o) => o.settled7).length,
-        accessed7: all.filter((o) => o.accessDays !== null && o.accessDays < 7).length,
-        last: all.at(-1) ?? null,
+        scope: ownerId === undefined ? ('course' as const) : ('own' as const),
+        attempts: rows.length,
+        settled7: settled.length,
+        accessed7: settled.filter((r) => r.reengaged).length,
+        last: rows.length ? presentOutcome(rows.at(-1)!, now) : null,
       },
     };
   }
