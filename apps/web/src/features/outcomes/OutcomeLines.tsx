@@ -33,6 +33,9 @@ export function StudentOutcomes({ ticketId, version }: { ticketId: number; versi
         {s.attempts === 0 ? t('outcomes.student.none') : t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })}
         {s.attempts > s.settled7 ? ` ${t('outcomes.student.pending', { count: s.attempts - s.settled7 })}` : ''}
       </Typography>
+      <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }}>
+        {t(`outcomes.student.scope.${s.scope}`)}
+      </Typography>
       {s.last && <AttemptOutcomeLine outcome={s.last} />}
     </Box>
   );

@@ -6,7 +6,8 @@ import { download, getData } from '../../lib/api';
 
 export interface TicketOutcomes {
   attempts: AttemptOutcome[];
-  student: { attempts: number; settled7: number; accessed7: number; last: AttemptOutcome | null };
+  /** The student box; `scope`: the contacts on the caller's own tickets (an operator) or every contact in the course. */
+  student: { scope: 'own' | 'course'; attempts: number; settled7: number; accessed7: number; last: AttemptOutcome | null };
 }
 
 /** The outcome of each attempt of a ticket and the student's summary; refreshed with the ticket's attempts (`version`). */
