@@ -156,7 +156,7 @@ describe('kept figures', () => {
           const ends = write.kind === 'settings' ? said === '200' : watched && (await operatorsOfTickets()) !== before;
           if (ends) expect(await workload(), `the workload's at-risk column after\n${done.join('\n')}`).toEqual(await countedNow());
         }
-        await check(done.join("\n"));
+        await check(done.join('\n'));
       }),
       { numRuns: RUNS, endOnFailure: true },
     );
