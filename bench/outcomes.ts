@@ -14,8 +14,8 @@ import { startPg } from './pg.js';
  * data set (1 million tickets; `--quick` 50,000), with a progress history added once: twelve rows
  * per student enrolment over the year before the data set's day. The settled days the report
  * covers are kept first, as the server's nightly keeper does (once; `outcomes.keep.day` is what
- * one day's keeping costs: the last settled day computed again; a night keeps one day and computes
- * again the six younger than 14 days). `cold` is the first report on fresh
+ * one day's keeping costs: the last settled day computed again; a night keeps one day, and the
+ * day the kept days a write made stale). `cold` is the first report on fresh
  * connections (every dimension, the default 90 days, as an administrator opens the screen);
  * `warm` the median of three more. Budget: `outcomes.report.org.1000000.cold.ms`.
  */

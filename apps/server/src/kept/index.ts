@@ -66,7 +66,7 @@ export const KEPT_FIGURES: readonly KeptFigure[] = [
   },
   { name: 'kept answers', where: 'memory (modules/answers/cache.ts), versions in answer_versions', keeper: 'migration 0024 (statement triggers); modules/answers/cache.ts', rebuild: answers },
   { name: 'workload at-risk column', where: 'memory (modules/agenda/at-risk-tally.ts)', keeper: 'modules/agenda/at-risk-tally.ts: a minute, or the next read after a reassignment' },
-  { name: 'effectiveness kept days', where: 'outcome_kept_days, outcome_kept_groups', keeper: 'modules/outcomes/keeper.ts (nightly)', rebuild: outcomeDays },
+  { name: 'effectiveness kept days', where: 'outcome_kept_days, outcome_kept_groups', keeper: 'triggers mark the days a write changes (0043); modules/outcomes/keeper.ts', rebuild: outcomeDays },
 ];
 
 /** Makes every kept figure true again from the data, each rebuild once, in order. */
