@@ -3,13 +3,13 @@ import { triggerFunction as fn } from './sql-helpers.js';
 
 /**
  * Kept effectiveness days (0037) that a write made stale (docs/development/performance.md,
- * "Contact outcomes"). Every write to what a day's figures are computed from marks the days it
+ * "What keeps the kept days true"). Every write to what a day's figures are computed from marks the days it
  * changes in outcome_stale_days, in the writer's transaction: progress history (a sync, the legacy
  * import, a restore; an access or progress dated in the past), attempts (created, moved, deleted),
  * a ticket's channel, source, motive, course or student, an enrolment's profile or course. The
  * report computes a marked day live; the keeper computes it again and removes its marks. Only
- * days that may be kept are marked: from the oldest kept day (or the keeper's horizon, 367 days)
- * to 7 days ago (a day is kept 8 days after it, OUTCOME_SETTLED_AFTER_DAYS; a day's margin for a
+ * days that may be kept are marked: from the oldest kept day (or the keeper's horizon, 367 days
+ * back) to 7 days ago (a day is kept 8 days after it, OUTCOME_SETTLED_AFTER_DAYS; a day's margin for a
  * transaction that spans midnight). Marks are appended, never updated: writers do not wait on
  * each other or on the keeper.
  *
