@@ -106,7 +106,7 @@ function expectConsistent(out: Awaited<ReturnType<typeof run>>) {
     expect(sum(chart.datasets.flatMap((d: { data: number[] }) => d.data)), key).toBe(total);
   }
   const card = out['§2.18 #15 follow-student-card']!.data._data;
-  // The matrícula holds the students not synchronised too, in no other figure (docs/development/domain.md#figures).
+  // The matrícula holds the students not synchronised too, in no other figure (the domain rules' table of figures).
   expect(card.resign + card.active + card.inactive + card.unsynced).toBe(card.total);
   expect(sum(chartOf('§2.18 #12 status/count').datasets[0].data)).toBe(card.total - card.unsynced);
   expect(sum(chartOf('§2.18 #13 logged-time/count').datasets[0].data)).toBe(card.total - card.unsynced);
