@@ -162,7 +162,8 @@ describe('attachment clean-up', () => {
     const gone = await api('GET', `/mail/file/${sentFile}`, opA.token);
     expect(gone.statusCode).toBe(410);
     expect(gone.json().message).toBe(MAIL_MSG.fileRemoved);
-    const again = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'a', text: '<p>b</p>', files: [sentFile] });
+    // (Another subject: the same content within seconds would be the first send answered again.)
+    const again = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'a de nuevo', text: '<p>b</p>', files: [sentFile] });
     expect(again.statusCode).toBe(422);
     expect(again.json()._data.errors).toEqual({ files: [MAIL_MSG.fileRemoved] });
 
