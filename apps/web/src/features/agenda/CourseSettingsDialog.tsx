@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError, getData, request } from '../../lib/api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
@@ -51,19 +52,14 @@ export function CourseSettingsDialog({ onClose }: { onClose: () => void }) {
     Boolean(saved) && JSON.stringify(form) !== JSON.stringify({ contact_days: String(saved!.contactDays), inactive_days: String(saved!.inactiveDays), progress_percent: String(saved!.progressPercent), starts_on: saved!.startsOn ?? '', ends_on: saved!.endsOn ?? '' }),
     onClose,
   );
-  const field = (name: keyof typeof form, type: 'number' | 'date') => (
-    <TextField
-      label={t(`agenda.settings.${name}`)}
-      type={type}
-      value={form[name]}
-      onChange={(e) => setForm({ ...form, [name]: e.target.value })}
-      error={Boolean(errors[name])}
-      helperText={errors[name]?.[0]}
-      slotProps={type === 'date' ? { inputLabel: { shrink: true } } : undefined}
-      disabled={!course || settings.isPending}
-      fullWidth
-    />
-  );
+  const field = (name: keyof typeof form, type: 'number' | 'date') => {
+    const common = { label: t(`agenda.settings.${name}`), error: Boolean(errors[name]), helperText: errors[name]?.[0], disabled: !course || settings.isPending, fullWidth: true };
+    return type === 'date' ? (
+      <DayField {...common} value={form[name]} onChange={(day) => setForm({ ...form, [name]: day })} />
+    ) : (
+      <TextField {...common} type={type} value={form[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} />
+    );
+  };
   return (
     <Dialog open onClose={save.isPending ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="agenda-settings-title">
       <DialogTitle id="agenda-settings-title">{t('agenda.settings.title')}</DialogTitle>

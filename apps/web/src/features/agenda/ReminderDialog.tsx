@@ -2,6 +2,7 @@ import { chileLocalToDate, chileParts, defaultReminderDue, isAdminLike, type Rem
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
@@ -62,12 +63,10 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
         <Stack spacing={2} sx={{ pt: 1 }}>
           {failure && <Alert severity="error">{failure}</Alert>}
           <Stack direction="row" spacing={2}>
-            <TextField
+            <DayField
               label={t('agenda.reminder.day')}
-              type="date"
               value={day}
-              onChange={(e) => setDay(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
+              onChange={setDay}
               error={Boolean(errors.due_at)}
               helperText={errors.due_at?.[0] ?? t('agenda.reminder.chileTime')}
               fullWidth

@@ -1,16 +1,17 @@
 import AssessmentIcon from '@mui/icons-material/Assessment';
-import { Alert, Box, Chip, Grid, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import { APP_TIME_ZONE, dayText } from '@sigaf/contract';
+import { Alert, Box, Chip, Grid, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { chileParts, dayText } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, CountCard } from '../../components/charts';
+import { DayField } from '../../components/DayField';
 import { PageCard } from '../../components/PageCard';
 import { ApiError } from '../../lib/api';
 import { exports, useDayReport } from './api';
 import { daysBetween } from './days';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }).format(new Date());
+const today = () => chileParts(new Date()).day;
 
 function DayReport({ courseId, day }: { courseId: number; day: string }) {
   const { t } = useTranslation();
@@ -121,17 +122,15 @@ export default function TicketReportPage() {
                 ['to', to, setTo],
               ] as const
             ).map(([k, v, set]) => (
-              <TextField
+              <DayField
                 key={k}
-                type="date"
                 label={t(`reports.ticket.${k}`)}
                 value={v}
-                onChange={(e) => {
-                  if (!e.target.value) return;
-                  set(e.target.value);
-                  setDay(e.target.value);
+                onChange={(d) => {
+                  if (!d) return;
+                  set(d);
+                  setDay(d);
                 }}
-                slotProps={{ inputLabel: { shrink: true } }}
                 sx={{ maxWidth: 200 }}
               />
             ))}

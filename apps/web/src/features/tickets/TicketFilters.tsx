@@ -30,6 +30,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
@@ -92,13 +93,7 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
   }, [text, value, onChange]);
 
   const dateField = (key: 'from' | 'to') => (
-    <TextField
-      type="date"
-      label={t(`tickets.filters.${key}`)}
-      value={value[key] ?? ''}
-      onChange={(e) => set({ [key]: e.target.value || undefined })}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: key === 'from' ? value.to : undefined, min: key === 'to' ? value.from : undefined } }}
-    />
+    <DayField label={t(`tickets.filters.${key}`)} value={value[key] ?? ''} onChange={(day) => set({ [key]: day || undefined })} max={key === 'from' ? value.to : undefined} min={key === 'to' ? value.from : undefined} />
   );
   const idField = ([name, catalogue, label]: (typeof ID_FILTERS)[number]) => (
     <Grid key={name} size={{ xs: 12, sm: 6, md: 2 }}>
