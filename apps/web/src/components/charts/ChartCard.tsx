@@ -5,6 +5,7 @@ import type { ChartData } from '@sigaf/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
+import { useFormat, type Format } from '../../lib/format';
 import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, withReadableColors, type ChartKind } from './chartModel';
 
 export type { ChartKind } from './chartModel';
@@ -40,9 +41,13 @@ const visuallyHidden = {
   width: '1px',
 } as const;
 
+/** A chart's value in the current language: a percentage ("%" suffix) or a figure with its suffix. */
+const valueText = (f: Format, v: number | null, suffix?: string) => (v === null ? '' : suffix?.trim() === '%' ? f.percent(v) : `${f.number(v)}${suffix ?? ''}`);
+
 /** The chart's numbers as a table: its text alternative (one row per label, one column per dataset). */
 function FiguresTable({ title, data, valueSuffix }: { title: string; data: ChartData; valueSuffix?: string }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const columns = data.datasets.map((ds, i) => ds.label ?? (data.datasets.length > 1 ? `${t('charts.value')} ${i + 1}` : t('charts.value')));
   // The table inside a hidden box: a table is never narrower than its text, and would widen a phone's page.
   return (
@@ -64,7 +69,7 @@ function FiguresTable({ title, data, valueSuffix }: { title: string; data: Chart
             <tr key={row}>
               <th scope="row">{label}</th>
               {data.datasets.map((ds, col) => (
-                <td key={col}>{`${ds.data[row] ?? 0}${valueSuffix ?? ''}`}</td>
+                <td key={col}>{valueText(f, ds.data[row] ?? 0, valueSuffix)}</td>
               ))}
             </tr>
           ))}
@@ -81,7 +86,8 @@ function errorText(error: unknown): string | null {
 }
 
 function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<ChartCardProps, 'kind' | 'data' | 'height'>> & Pick<ChartCardProps, 'onSelect' | 'valueSuffix'>) {
-  const format = (v: number | null) => (v === null ? '' : `${v}${valueSuffix ?? ''}`);
+  const f = useFormat();
+  const format = (v: number | null) => valueText(f, v, valueSuffix);
   const legend = { legend: { direction: 'horizontal' as const, position: { vertical: 'bottom' as const, horizontal: 'center' as const } } };
 
   if (kind === 'pie' || kind === 'doughnut') {

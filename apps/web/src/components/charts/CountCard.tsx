@@ -1,6 +1,7 @@
 import { Box, Card, CardActionArea, CardContent, Skeleton, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { withContrast } from '../../lib/contrast';
+import { useFormat } from '../../lib/format';
 
 export interface CountCardProps {
   label: string;
@@ -20,7 +21,8 @@ export interface CountCardProps {
 export function CountCard({ label, value, loading = false, error, icon, color = 'primary.main', prefix = '', onClick }: CountCardProps) {
   // The icon and the border are graphics: at least 3:1 against the card.
   const tint = color.startsWith('#') ? withContrast(color) : color;
-  const shown = error || value === undefined || value === null ? '—' : `${prefix}${value.toLocaleString('es-CL')}`;
+  const f = useFormat();
+  const shown = error || value === undefined || value === null ? '—' : `${prefix}${f.number(value)}`;
   // A clickable card is one button (Tab and Enter open its tickets); the group keeps its name.
   const content = (
     <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>

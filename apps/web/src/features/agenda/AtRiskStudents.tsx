@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
+import { useFormat } from '../../lib/format';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
 import { StudentDetailDrawer } from '../follow-up/StudentDetail';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
@@ -25,6 +26,7 @@ const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } 
  */
 export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwnOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void; ownOpen?: boolean; onOwnOpen?: (on: boolean) => void }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const { params, grid } = useServerPage(10);
   const q = useAgendaStudents({ ...params, user_id: userId, own_open_tickets: ownOpen || undefined });
   const [mail, setMail] = useState<AgendaStudent | null>(null);
@@ -56,7 +58,7 @@ export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwn
         </Stack>
       ),
     },
-    { field: 'progress', headerName: t('agenda.columns.progress'), width: 80, valueGetter: (_v, r) => (r.progress === null ? '—' : `${r.progress} %`) },
+    { field: 'progress', headerName: t('agenda.columns.progress'), width: 80, valueGetter: (_v, r) => f.percent(r.progress) },
     { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 135, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
     { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 135, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
     {

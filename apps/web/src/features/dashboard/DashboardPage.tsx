@@ -10,7 +10,7 @@ import PersonOffIcon from '@mui/icons-material/PersonOff';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
 import { Alert, Box, Grid, LinearProgress, Paper, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { APP_TIME_ZONE, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
+import { chileParts, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
@@ -26,7 +26,7 @@ import { coursePaths, overviewQuery } from './prefetch';
 
 
 /** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: APP_TIME_ZONE }).format(new Date());
+const today = () => chileParts(new Date()).day;
 
 const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
   datasetLabel === STATUS_DATASETS.open ? 'open' : datasetLabel === STATUS_DATASETS.closed ? 'closed' : 'all';

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { StateChip } from '../../components/StateChip';
+import { useFormat } from '../../lib/format';
 import { useNotify } from '../../components/Snackbar';
 import { useFitColumns } from '../../components/useFitColumns';
 import { ApiError } from '../../lib/api';
@@ -57,6 +58,7 @@ function NumberFilter({ label, value, max, onChange, unit }: { label: string; va
  */
 export function StudentTable({ course, classroomId }: { course: FollowUpCourse; classroomId?: number }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const gridLocale = useGridLocale();
@@ -111,7 +113,7 @@ export function StudentTable({ course, classroomId }: { course: FollowUpCourse; 
           ) : (
             <Box sx={{ width: '100%', display: 'flex', alignItems: 'center', gap: 1 }} title={t('followUp.progressOf', { graded: p.row.graded, expected: p.row.expected })}>
               <LinearProgress variant="determinate" value={p.row.progress} sx={{ flex: 1, height: 8, borderRadius: 4 }} color={p.row.progress < 50 ? 'warning' : 'success'} />
-              <Typography variant="body2">{p.row.progress}%</Typography>
+              <Typography variant="body2">{f.percent(p.row.progress)}</Typography>
             </Box>
           ),
       },

@@ -37,7 +37,7 @@ export interface MailComposerProps {
  * shown as removable chips. It only edits a MailDraft; the parent sends it.
  */
 export function MailComposer({ value, onChange, errors = {}, courseId, disabled, onUploadingChange, placeholders = true }: MailComposerProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const editor = useRef<RichTextEditorHandle>(null);
   const input = useRef<HTMLInputElement>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
@@ -171,7 +171,7 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
             <Typography variant="subtitle2">{t('mail.attachments')}</Typography>
             <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mt: 0.5 }}>
               {value.files.map((f) => (
-                <Chip key={f.name} label={`${f.originalName} (${formatSize(f.size)})`} onDelete={disabled ? undefined : () => void remove(f)} />
+                <Chip key={f.name} label={`${f.originalName} (${formatSize(f.size, i18n.language)})`} onDelete={disabled ? undefined : () => void remove(f)} />
               ))}
             </Stack>
           </Box>

@@ -27,7 +27,9 @@ describe('mail draft', () => {
     expect(mailDraftIsEmpty({ ...emptyMailDraft(), html: '<p>x</p>' })).toBe(false);
     expect(formatSize(10)).toBe('1 KB');
     expect(formatSize(2048)).toBe('2 KB');
-    expect(formatSize(5 * 1024 * 1024)).toBe('5.0 MB');
+    expect(formatSize(5 * 1024 * 1024)).toBe('5 MB');
+    expect(formatSize(1.5 * 1024 * 1024, 'es')).toBe('1,5 MB');
+    expect(formatSize(1.5 * 1024 * 1024, 'en')).toBe('1.5 MB');
   });
 
   it('has the same texts in Spanish and English', () => {

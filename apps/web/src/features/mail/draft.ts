@@ -1,4 +1,4 @@
-import { parseCcList, type FieldErrors, type MailUploadResult } from '@sigaf/contract';
+import { formatNumber, parseCcList, type FieldErrors, type MailUploadResult } from '@sigaf/contract';
 import type { MailRequestBody } from './api';
 
 /** What the composer edits; the parent keeps it (e.g. in its form) and sends it with the ticket. */
@@ -35,7 +35,8 @@ export function validateMailDraft(d: MailDraft, t: (key: string, opts?: Record<s
   return errors;
 }
 
-export function formatSize(bytes: number): string {
+/** A file's size, "12 KB" or "1,5 MB" (a decimal comma in Spanish). */
+export function formatSize(bytes: number, language?: string): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${formatNumber(bytes / 1024 / 1024, language)} MB`;
 }

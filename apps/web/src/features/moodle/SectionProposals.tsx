@@ -30,6 +30,7 @@ import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { applySectionProposals, deleteSectionMap, saveSectionMap, useSectionProposals } from './api';
 
 const message = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
@@ -127,6 +128,7 @@ export function SectionProposals({ courseId }: { courseId: number }) {
 /** The weights proposed for a course nobody has weighted: equal within each Moodle section, 100 in all. */
 function WeightTable({ weights }: { weights: Proposals['weights'] }) {
   const { t } = useTranslation();
+  const f = useFormat();
   return (
     <Box data-testid="weight-proposals" sx={{ mt: 2 }}>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
@@ -145,7 +147,7 @@ function WeightTable({ weights }: { weights: Proposals['weights'] }) {
             <TableRow key={w.activityId}>
               <TableCell>{w.description}</TableCell>
               <TableCell>{w.moodleSection ?? '—'}</TableCell>
-              <TableCell align="right">{w.weighing.toLocaleString('es-CL', { maximumFractionDigits: 2 })}</TableCell>
+              <TableCell align="right">{f.number(w.weighing, 2)}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,23 +1,23 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import { Alert, Box, Button, Chip, Grid, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Grid, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { isAdminLike, OUTCOME_DIMENSIONS, type OutcomeDimension, type OutcomeGroup } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../../components/charts';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
+import { DayField } from '../../components/DayField';
 import { PageCard } from '../../components/PageCard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { downloadOutcomeReport, useOutcomeReport, type ReportParams } from './api';
-import { groupName, percent } from './format';
+import { useFormat } from '../../lib/format';
+import { groupName, ratePoints } from './format';
 
 const CONTACTED = '#006C8D';
 const SMALL = '#B0BEC5';
 const BASELINE = '#AC1315';
-
-const points = (v: number | null) => (v === null ? '—' : v.toLocaleString());
 
 /** One dimension: a chart of the re-engagement rates against their baselines, and the table behind it. */
 function DimensionPanel({ dim, groups }: { dim: OutcomeDimension; groups: OutcomeGroup[] }) {
@@ -44,6 +44,8 @@ function DimensionPanel({ dim, groups }: { dim: OutcomeDimension; groups: Outcom
 
 function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; groups: OutcomeGroup[]; names: string[]; caption: string }) {
   const { t } = useTranslation();
+  const f = useFormat();
+  const percent = (v: number | null) => f.percent(ratePoints(v));
   const cols = ['group', 'n', 'rate', 'interval', 'gain', 'baseN', 'baseRate', 'baseGain'] as const;
   return (
     // Focusable, so that a keyboard can scroll a table wider than the screen.
@@ -70,10 +72,10 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {g.reengaged.low === null ? '—' : `${percent(g.reengaged.low)} – ${percent(g.reengaged.high)}`}
               </TableCell>
-              <TableCell align="right">{g.gain === null ? '—' : t('outcomes.points', { value: points(g.gain) })}</TableCell>
+              <TableCell align="right">{g.gain === null ? '—' : t('outcomes.points', { value: f.number(g.gain) })}</TableCell>
               <TableCell align="right">{g.baseline.n}</TableCell>
               <TableCell align="right">{percent(g.baseline.rate)}</TableCell>
-              <TableCell align="right">{g.baselineGain === null ? '—' : t('outcomes.points', { value: points(g.baselineGain) })}</TableCell>
+              <TableCell align="right">{g.baselineGain === null ? '—' : t('outcomes.points', { value: f.number(g.baselineGain) })}</TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -85,6 +87,7 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
 /** Efectividad (docs/usage/efectividad.md): what followed the contacts of a course or of the organisation, per dimension, against the baseline. */
 export default function EffectivenessPage() {
   const { t, i18n } = useTranslation();
+  const f = useFormat();
   const notify = useNotify();
   const session = useSession();
   const [course, setCourse] = useState<CourseOption | null>(null);
@@ -119,12 +122,12 @@ export default function EffectivenessPage() {
           <Box sx={{ flex: 1 }}>
             <CourseSelector value={course} onChange={setCourse} />
           </Box>
-          <TextField type="date" size="small" label={t('outcomes.page.from')} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField type="date" size="small" label={t('outcomes.page.to')} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <DayField size="small" label={t('outcomes.page.from')} value={from} onChange={setFrom} />
+          <DayField size="small" label={t('outcomes.page.to')} value={to} onChange={setTo} />
         </Stack>
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
           {course ? course.description : t('outcomes.page.organisation')}
-          {data ? ` · ${data.from} – ${data.to}` : ''}
+          {data ? ` · ${f.date(data.from)} – ${f.date(data.to)}` : ''}
         </Typography>
         {session.user && !isAdminLike(session.role) && <Alert severity="info">{t('outcomes.page.own')}</Alert>}
         {report.isError && <Alert severity="error">{report.error instanceof ApiError ? report.error.message : t('common.loadError')}</Alert>}

@@ -30,8 +30,8 @@ export function groupName(t: TFunction, dim: OutcomeDimension, key: string, labe
   return t('outcomes.dim.all');
 }
 
-/** A rate as a whole percentage with one decimal, or a dash. */
-export const percent = (v: number | null) => (v === null ? '—' : `${(Math.round(v * 1000) / 10).toLocaleString()} %`);
+/** A rate (0–1) in percentage points, for formatPercent. */
+export const ratePoints = (v: number | null) => (v === null ? null : v * 100);
 
 /**
  * Mi agenda's suggestion for a course's students in one idle group, and why, e.g. "Para

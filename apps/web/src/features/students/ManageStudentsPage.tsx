@@ -14,6 +14,7 @@ import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
 import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
 import { StudentForm } from './StudentForm';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
@@ -22,7 +23,7 @@ import { useGridLocale } from '../tickets/TicketGrid';
 
 /** Gestión de estudiantes: find a student across courses, edit their data and their enrolments. */
 export default function ManageStudentsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const { params: page, grid, firstPage } = useServerPage();
   const [open, setOpen] = useState<StudentProps | null>(null);
@@ -30,7 +31,7 @@ export default function ManageStudentsPage() {
   const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
   // Past SEARCH_COUNT_CAP matches the server stops counting: the table says "more than".
   const capped = Boolean(list.data?.capped);
-  const counted = (list.data?.total ?? 0).toLocaleString(i18n.language);
+  const counted = useFormat().number(list.data?.total ?? 0);
   const gridLocale = useGridLocale();
   const onSearch = useCallback((s: string) => {
     setSearch(s);
