@@ -222,7 +222,7 @@ describeE2E('dashboard and reports', () => {
     const xlsx = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Descargar reporte' }).click();
     const file = await xlsx;
-    expect(file.suggestedFilename()).toMatch(/^reporte-historico-tickets-curso-uno-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(file.suggestedFilename()).toMatch(/^reporte-historico-tickets-curso-uno-\d{2}-\d{2}-\d{4}\.xlsx$/);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile((await file.path())!);
     const ws = wb.worksheets[0]!;
@@ -236,7 +236,7 @@ describeE2E('dashboard and reports', () => {
     const pdf = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar a PDF (.pdf)' }).click();
     const pdfFile = await pdf;
-    expect(pdfFile.suggestedFilename()).toMatch(/^reporte-ticket-curso-uno-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect(pdfFile.suggestedFilename()).toMatch(/^reporte-ticket-curso-uno-\d{2}-\d{2}-\d{4}\.pdf$/);
     const fs = await import('node:fs');
     expect(fs.readFileSync((await pdfFile.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });

@@ -133,7 +133,7 @@ describeE2E('student follow-up', () => {
     await expect.poll(() => total.textContent()).toBe('4 estudiantes');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
-    expect((await download).suggestedFilename()).toMatch(/^seguimiento-\d+-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect((await download).suggestedFilename()).toMatch(/^seguimiento-\d+-\d{2}-\d{2}-\d{4}\.xlsx$/);
 
     await page.getByRole('row').filter({ hasText: 'Ana Pérez' }).getByRole('menuitem', { name: /Ver ficha de Ana/ }).or(page.getByRole('button', { name: /Ver ficha de Ana/ })).click();
     const drawer = page.getByRole('dialog', { name: 'Ana Pérez' });

@@ -295,7 +295,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const download = admin.waitForEvent('download');
     await admin.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
     const file = await download;
-    expect(file.suggestedFilename()).toMatch(/^tickets-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(file.suggestedFilename()).toMatch(/^tickets-\d{2}-\d{2}-\d{4}\.xlsx$/);
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile((await file.path())!);
     expect(book.worksheets[0]!.rowCount).toBe(2 + 5);
