@@ -2,7 +2,7 @@
  * One formatter per kind of value, for every screen, PDF, workbook and file name
  * (docs/development/figures-and-formats.md): dates `dd-mm-yyyy` and 24 h times in the
  * organisation's time zone (APP_TIME_ZONE); numbers with a decimal comma in Spanish and a point
- * in English. The original client's API answers keep their own formats (original-api.md).
+ * in English. The original client's API answers keep their own formats (docs/development/original-api.md).
  */
 import { chileDateTime, chileParts, dayText } from './dates.js';
 
