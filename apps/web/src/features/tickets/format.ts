@@ -1,9 +1,8 @@
 import { chileDateTime, chileParts } from '@sigaf/contract';
 import type { EnrolmentInfo, StudentContact } from './api';
 
-/** Display helpers of the ticket screens: behaviour follows catalogue keys, never descriptions. */
-
-/** Colours of priorities, statuses and attempt results: StateChip (STATE_LOOKS in the contract). */
+// Display helpers of the ticket screens; the colours of priorities, statuses and attempt results
+// are StateChip's (STATE_LOOKS in the contract), by catalogue key, never by description.
 
 export const fullName = (s: Pick<StudentContact, 'name' | 'lastName' | 'motherLastName'>) => [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ');
 
