@@ -1,7 +1,7 @@
 /**
  * The staffed day in the tickets' working hours (day.ts): an open ticket's age changes once a day at
  * the time of day it was opened, which a kept whole-course answer must follow
- * (docs/development/performance.md, "In working hours, whatever the clock").
+ * (docs/development/performance.md#staffed-day).
  */
 import { sql } from 'kysely';
 import type { Database } from '../apps/server/src/db/database.js';
