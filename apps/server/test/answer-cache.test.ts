@@ -295,7 +295,7 @@ describe('whole-course answers kept serialised', () => {
 
   it('every table is either versioned for the answers or named here as not shown in them', async () => {
     // Tables none of the three answers reads: sign-in, audit and job bookkeeping, mail, Moodle sync
-    // runs, agenda and reminders, saved filters, history, and summaries derived in the same
+    // runs, agenda and reminders, saved filters, history, sends made once, and summaries derived in the same
     // transaction from versioned tables (ticket_counts, the course figures, enrolment_ticket_counts).
     const notShown = [
       'access_tokens', 'login_attempts', 'audit_log', 'jobs', 'ticket_code_sequences', 'ticket_counts', 'course_stats_state',
@@ -303,7 +303,7 @@ describe('whole-course answers kept serialised', () => {
       'ticket_filter_presets', 'mail_attachments', 'mail_messages', 'mail_message_attachments', 'mail_templates',
       'moodle_course_syncs', 'legacy_alerts', 'reminders', 'agenda_course_settings', 'user_agenda_settings',
       'moodle_sync_schedule_runs', 'answer_versions', 'kysely_migration', 'kysely_migration_lock', 'enrolment_progress_history',
-      'outcome_kept_days', 'outcome_kept_groups',
+      'outcome_kept_days', 'outcome_kept_groups', 'outcome_stale_days', 'idempotent_sends',
     ];
     const tables = await sql<{ name: string; versioned: boolean }>`
       select c.relname as name, exists (select 1 from pg_trigger g join pg_proc p on p.oid = g.tgfoid where g.tgrelid = c.oid and p.proname like 'sigaf\\_answers\\_%') as versioned
