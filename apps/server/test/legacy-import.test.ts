@@ -95,8 +95,8 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     report = await run(ctx, `${server.url}/sigaf`, { onProgress: (p) => progress.push(`${p.table} ${p.done}/${p.total}`) });
     expect(progress).toContain(`tickets ${STUDENTS + STUDENTS / 2 + 3}/${STUDENTS + STUDENTS / 2 + 3}`);
     const c = await counts(ctx);
-    // One seeded administrator plus the three legacy staff.
-    expect(c.users).toBe(4);
+    // One seeded administrator, the account that holds id 2, and the three legacy staff.
+    expect(c.users).toBe(5);
     expect(c.categories).toBe(2);
     expect(c.courses).toBe(2);
     expect(c.activities).toBe(4);
@@ -226,7 +226,8 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
         (SELECT COUNT(*) FROM e WHERE e.k = 1 AND NOT e.is_sincronized AND e.profile_id = 1) AS unsynced FROM p`, [course]);
     const follow = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/${course}/follow-student-card`, token: admin });
     expect(follow.statusCode, follow.body).toBe(200);
-    expect(follow.json()._data).toEqual({ resign: Number(f!.resign), active: Number(f!.active), inactive: Number(f!.inactive), total: Number(f!.total), unsynced: Number(f!.unsynced) });
+    // The matrícula counts the students not synchronised too, in no other figure (the domain rules' table of figures).
+    expect(follow.json()._data).toEqual({ resign: Number(f!.resign), active: Number(f!.active), inactive: Number(f!.inactive), total: Number(f!.total) + Number(f!.unsynced), unsynced: Number(f!.unsynced) });
   });
 
   it('staff sign in with their legacy bcrypt password once; it becomes argon2id', async () => {

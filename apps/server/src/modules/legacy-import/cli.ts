@@ -54,7 +54,8 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
-  keepDataDirPrivate(config.DATA_DIR);
+  // A refused import leaves no DATA_DIR behind: the database creates it (0700, by the umask) when it opens.
+  keepDataDirPrivate(config.DATA_DIR, { create: false });
   // The source first (it answers, the credentials work, the tables SIGAF 1.x always had are
   // there): a failure there leaves the target untouched.
   const source = await LegacySource.openChecked(args.from);
