@@ -1,11 +1,11 @@
-import zlib from 'node:zlib';
 import { computeDv, formatRut } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoWorld, originalClient, type DemoWorld, type OriginalClient } from './client-contract/original-client.js';
+import { demoWorld, firstSyncDone, originalClient, type DemoWorld, type OriginalClient } from './client-contract/original-client.js';
 import { ticketKeys } from './data.js';
 import { waitFor } from './mail-data.js';
+import { pdfText as pdfStrings } from './pdf-text.js';
 
 /**
  * One truth per figure (docs/development/domain.md#figures): on the demo and on a generated course
@@ -35,34 +35,8 @@ async function get(url: string, token = admin) {
 }
 const data = async (url: string, token = admin) => (await get(url, token)).json()._data;
 
-/** The text drawn in a PDF (every content stream inflated, its strings decoded). */
-function pdfText(buf: Buffer): string {
-  const latin = buf.toString('latin1');
-  const decoder = new TextDecoder('windows-1252');
-  const parts: string[] = [];
-  let from = 0;
-  for (;;) {
-    const start = latin.indexOf('stream', from);
-    if (start === -1) break;
-    const dataStart = start + (latin[start + 6] === '\r' ? 8 : 7);
-    const end = latin.indexOf('endstream', dataStart);
-    if (end === -1) break;
-    from = end + 9;
-    if (latin.slice(start - 3, start) === 'end') continue;
-    let content: string;
-    try {
-      content = zlib.inflateSync(buf.subarray(dataStart, end)).toString('latin1');
-    } catch {
-      content = buf.subarray(dataStart, end).toString('latin1');
-    }
-    for (const op of content.matchAll(/\[((?:<[0-9a-fA-F]*>|[-\d.\s])*)\]\s*TJ/g)) {
-      const hex = [...op[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]).join('');
-      parts.push(decoder.decode(Buffer.from(hex, 'hex')));
-    }
-  }
-  // A label wrapped over two lines reads as one.
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
+/** The text drawn in a PDF, a label wrapped over two lines read as one. */
+const pdfText = (buf: Buffer) => pdfStrings(buf).replace(/\s+/g, ' ');
 
 /** A workbook's rows as text, below its title and header (the first row whose first cell is `firstHeader`). */
 async function sheet(url: string, firstHeader: string) {
@@ -303,16 +277,8 @@ async function generatedCourse() {
 
 beforeAll(async () => {
   world = await demoWorld();
-  // The first demo course arrives synchronised with Moodle: wait for its sync.
-  world.worker.start();
-  await waitFor(
-    async () => {
-      const { rows } = await sql<{ active: number; done: number }>`select count(*) filter (where status in ('queued', 'running'))::int as active, count(*) filter (where status = 'done')::int as done from jobs`.execute(world.ctx.db);
-      return rows[0]!.active === 0 && rows[0]!.done > 0;
-    },
-    90_000,
-    'the first course synchronised',
-  );
+  // The first demo course arrives synchronised with Moodle (activities, grades).
+  await firstSyncDone(world);
   demoCourse = world.summary.queuedCourseId!;
   const login = async (email: string) => {
     const token = await world.ctx.login(email, world.password);

@@ -1,4 +1,3 @@
-import zlib from 'node:zlib';
 import { computeDv, formatRut } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { ticketKeys } from './data.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { shownCell } from './workbook-cells.js';
+import { pdfText } from './pdf-text.js';
 
 /**
  * A hand-made course; every expected row below is written out from these facts.
@@ -46,34 +46,6 @@ async function workbook(url: string) {
     rows.push(cells);
   });
   return { rows, ws, disposition: String(res.headers['content-disposition']) };
-}
-
-/** The text drawn in a PDF: inflates every content stream and decodes its strings (WinAnsi). */
-function pdfText(buf: Buffer): string {
-  const latin = buf.toString('latin1');
-  const decoder = new TextDecoder('windows-1252');
-  const parts: string[] = [];
-  let from = 0;
-  for (;;) {
-    const start = latin.indexOf('stream', from);
-    if (start === -1) break;
-    const dataStart = start + (latin[start + 6] === '\r' ? 8 : 7);
-    const end = latin.indexOf('endstream', dataStart);
-    if (end === -1) break;
-    from = end + 9;
-    if (latin.slice(start - 3, start) === 'end') continue;
-    let content: string;
-    try {
-      content = zlib.inflateSync(buf.subarray(dataStart, end)).toString('latin1');
-    } catch {
-      content = buf.subarray(dataStart, end).toString('latin1');
-    }
-    for (const op of content.matchAll(/\[((?:<[0-9a-fA-F]*>|[-\d.\s])*)\]\s*TJ/g)) {
-      const hex = [...op[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((m) => m[1]).join('');
-      parts.push(decoder.decode(Buffer.from(hex, 'hex')));
-    }
-  }
-  return parts.join(' ');
 }
 
 async function pdf(url: string) {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { TEST_ADMIN } from '../fixtures.js';
 import { createTestContext, type TestContext } from '../helpers.js';
 import { waitFor } from '../mail-data.js';
-import { demoWorld, expectShape, originalClient, type ClientAnswer, type DemoWorld, type OriginalClient } from './original-client.js';
+import { demoWorld, firstSyncDone, expectShape, originalClient, type ClientAnswer, type DemoWorld, type OriginalClient } from './original-client.js';
 
 /**
  * docs/development/original-api.md §2.18 Dashboard ("Estadística") and §2.19 Reports, as the original client
@@ -122,16 +122,8 @@ describe('§2.18 Estadística and §2.19 reports on the demo data', () => {
 
   beforeAll(async () => {
     world = await demoWorld();
-    // The first demo course arrives synchronised with Moodle (activities, grades): wait for its sync to finish.
-    world.worker.start();
-    await waitFor(
-      async () => {
-        const { rows } = await sql<{ active: number; done: number }>`select count(*) filter (where status in ('queued', 'running'))::int as active, count(*) filter (where status = 'done')::int as done from jobs`.execute(world.ctx.db);
-        return rows[0]!.active === 0 && rows[0]!.done > 0;
-      },
-      90_000,
-      'the first course synchronised',
-    );
+    // The first demo course arrives synchronised with Moodle (activities, grades).
+    await firstSyncDone(world);
     operator = originalClient(world.ctx);
     admin = originalClient(world.ctx);
     expect((await operator.signIn('operador1@sigaf.cl', world.password)).status).toBe(200);

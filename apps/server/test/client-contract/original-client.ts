@@ -2,7 +2,8 @@ import { startMoodleSim, type SimServer } from '../../../../tools/moodle-sim/src
 import { DEMO_PASSWORD, DEMO_STAFF, demoSite, seedDemo, type DemoSummary } from '../../src/demo/seed.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import { createTestContext, type TestContext } from '../helpers.js';
-import { testWorker } from '../mail-data.js';
+import { testWorker, waitFor } from '../mail-data.js';
+import { sql } from 'kysely';
 import type { z } from 'zod';
 
 /**
@@ -114,4 +115,17 @@ export function expectShape<T extends z.ZodTypeAny>(schema: T, answer: ClientAns
     throw new Error(`${what} (HTTP ${answer.status}) does not match the original client's reads: ${issues}\n${JSON.stringify(answer.body).slice(0, 600)}`);
   }
   return result.data;
+}
+
+/** Starts the world's job worker and waits until the demo's first course has been synchronised (every job ended, one done). */
+export async function firstSyncDone(world: DemoWorld): Promise<void> {
+  world.worker.start();
+  await waitFor(
+    async () => {
+      const { rows } = await sql<{ active: number; done: number }>`select count(*) filter (where status in ('queued', 'running'))::int as active, count(*) filter (where status = 'done')::int as done from jobs`.execute(world.ctx.db);
+      return rows[0]!.active === 0 && rows[0]!.done > 0;
+    },
+    90_000,
+    'the first course synchronised',
+  );
 }
