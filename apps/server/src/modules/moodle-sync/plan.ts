@@ -249,16 +249,11 @@ export interface PeopleInput {
   now?: Date;
 }
 
-export interface EnrolmentValues {
-  id: number;
-  last_access_registered_moodle: Date | null;
-  last_access_text: string | null;
-  is_sincronized: boolean;
-  moodle_suspended: boolean;
-  moodle_seen: boolean;
-  final_qualification_moodle: string | null;
-  status_moodle: string | null;
-}
+/** An enrolment's columns a sync writes. */
+export type EnrolmentValues = Pick<
+  LocalEnrolment,
+  'id' | 'last_access_registered_moodle' | 'last_access_text' | 'is_sincronized' | 'moodle_suspended' | 'moodle_seen' | 'final_qualification_moodle' | 'status_moodle'
+>;
 
 export interface StudentValues {
   id: number;
