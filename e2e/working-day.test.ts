@@ -205,7 +205,7 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Descargar filas rechazadas (.csv)' }).click();
     const saved = await download;
-    expect(saved.suggestedFilename()).toMatch(/^filas-rechazadas-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(saved.suggestedFilename()).toMatch(/^filas-rechazadas-\d{2}-\d{2}-\d{4}\.csv$/);
     const text = fs.readFileSync((await saved.path())!, 'utf8');
     expect(text).toContain('caracteres ilegibles');
     expect(text).toContain(`${18_000_104}-${computeDv(18_000_104)}`);
