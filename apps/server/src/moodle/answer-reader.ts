@@ -21,6 +21,10 @@
  * (`AnswerHooks.hold`: its bytes, plus 64 per object or list and 8 per value, more than V8 keeps
  * of them), so a caller can bound what all its answers hold together. A body that is not JSON is not
  * parsed: its first bytes are kept to say what it was.
+ *
+ * Hand-written rather than a streaming JSON library (stream-json and the like): those build every
+ * value token by token in JavaScript; this scanner only finds the slices' edges, lets the native
+ * JSON.parse build them, and counts the density that refuses a bomb in its first kilobytes.
  */
 
 export interface AnswerLimits {
