@@ -95,3 +95,18 @@ export async function checkRow(row: Locator) {
     { timeout: 30_000, interval: 250 },
   );
 }
+
+/** Picks an option; a menu still open after the click (the click landed while it opened) is closed and the pick made again. */
+export async function choose(page: Page, scope: Locator | Page, label: string, option: string) {
+  for (let attempt = 1; ; attempt++) {
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+    try {
+      await page.getByRole('listbox').waitFor({ state: 'hidden', timeout: 3000 });
+      return;
+    } catch (e) {
+      if (attempt === 2) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
+}

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, choose, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /** Ticket screens end to end: two operators and the edit lock, unlocking, single and massive creation, bulk close, administration. */
 
@@ -52,11 +52,6 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body._data.properties;
-  }
-
-  async function choose(page: Page, scope: Locator | Page, label: string, option: string) {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
   }
 
   /** The create form on the administrator's page: Origen, Tipo, Motivo, Prioridad, Operador (searched), then the attempt. */

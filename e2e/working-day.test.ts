@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import { adminSession, api, checkRow, choose, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
 
 /**
  * A working day without surprises, in Chromium: a course loaded by hand and never synchronised
@@ -45,11 +45,6 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body._data.properties as { id: number; ticketCode: string };
-  }
-
-  async function choose(page: Page, scope: Locator | Page, label: string, option: string) {
-    await scope.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
   }
 
   /** A signed-in page; the machine running these may be shared, so waits are generous. */
