@@ -4,11 +4,21 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'contract',
+          include: ['packages/contract/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       {
         test: {
           name: 'server',
-          include: ['apps/server/test/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'tools/moodle-sim/test/**/*.test.ts'],
+          include: [
+            'apps/server/test/**/*.test.ts',
+            'apps/server/src/**/*.test.ts',
+            'tools/moodle-sim/test/**/*.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 60_000,

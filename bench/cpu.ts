@@ -20,8 +20,12 @@ export function cpuSeconds(pid: number): number {
  */
 export async function databaseCpuSeconds(db: Database): Promise<number | null> {
   try {
-    const dir = (await sql<{ d: string }>`select current_setting('data_directory') as d`.execute(db)).rows[0]!.d;
-    const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const dir = (
+      await sql<{ d: string }>`select current_setting('data_directory') as d`.execute(db)
+    ).rows[0]!.d;
+    const postmaster = Number(
+      fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
     const fields = (pid: number) => {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -45,7 +49,12 @@ export async function databaseCpuSeconds(db: Database): Promise<number | null> {
 
 /** The machine's busy CPU time (seconds, all cores), from /proc/stat. */
 export function machineCpuSeconds(): number {
-  const [, ...v] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const [, ...v] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
   return (v.reduce((a, b) => a + b, 0) - v[3]! - v[4]!) / tick;

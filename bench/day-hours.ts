@@ -13,7 +13,13 @@ import type { Database } from '../apps/server/src/db/database.js';
  * none is needed; otherwise the middle of those hours (14:00) is brought to the run's hour.
  */
 export function workingHoursShift(now: Date): number {
-  const hour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Santiago', hour: '2-digit', hourCycle: 'h23' }).format(now));
+  const hour = Number(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/Santiago',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    }).format(now),
+  );
   return hour >= 10 && hour < 18 ? 0 : (((14 - hour) % 24) + 24) % 24;
 }
 
@@ -21,14 +27,23 @@ export function workingHoursShift(now: Date): number {
 export async function moveCreation(db: Database, ids: number[], hours: number) {
   await db.transaction().execute(async (trx) => {
     await sql`set local session_replication_role = replica`.execute(trx);
-    await sql`update tickets set created_at = created_at + make_interval(hours => ${hours}) where id = any(${ids}::int[])`.execute(trx);
+    await sql`update tickets set created_at = created_at + make_interval(hours => ${hours}) where id = any(${ids}::int[])`.execute(
+      trx,
+    );
   });
 }
 
 /** The open tickets of a course whose age (in whole days) changed between two moments. */
-export async function agesChanged(db: Database, courseId: number, from: Date, to: Date): Promise<number> {
+export async function agesChanged(
+  db: Database,
+  courseId: number,
+  from: Date,
+  to: Date,
+): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from tickets
     where course_id = ${courseId} and closing_date is null and created_at < ${from}
-      and floor(extract(epoch from (${to}::timestamptz - created_at)) / 86400) > floor(extract(epoch from (${from}::timestamptz - created_at)) / 86400)`.execute(db);
+      and floor(extract(epoch from (${to}::timestamptz - created_at)) / 86400) > floor(extract(epoch from (${from}::timestamptz - created_at)) / 86400)`.execute(
+    db,
+  );
   return rows[0]!.n;
 }

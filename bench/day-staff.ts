@@ -7,11 +7,15 @@ export interface Sample {
   ok: boolean;
 }
 
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const rand = (min: number, max: number) => min + Math.random() * (max - min);
 export const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
-export const qs = (o: Record<string, unknown>) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+export const qs = (o: Record<string, unknown>) =>
+  new URLSearchParams(
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 /** Think time between two screens (compressed). */
 export const think = () => sleep(rand(500, 3000));
 
@@ -34,7 +38,10 @@ export interface World {
   /** Tickets per course (recent ones), and the ones assigned to each operator. */
   tickets: Map<number, number[]>;
   mine: Map<number, Array<{ id: number; course: number }>>;
-  ids: Record<'open' | 'medium' | 'high' | 'phone' | 'incoming' | 'problem' | 'success' | 'noAnswer', number>;
+  ids: Record<
+    'open' | 'medium' | 'high' | 'phone' | 'incoming' | 'problem' | 'success' | 'noAnswer',
+    number
+  >;
   staff: Staff[];
   motives: Array<{ id: number; description: string }>;
   students: Array<{ id: number; course: number; name: string }>;
@@ -73,7 +80,11 @@ export class Recorder {
   }
 }
 
-export type Call = <T = any>(method: string, url: string, opts?: { body?: unknown; courses?: number[]; name?: string; write?: number[] }) => Promise<T | null>;
+export type Call = <T = any>(
+  method: string,
+  url: string,
+  opts?: { body?: unknown; courses?: number[]; name?: string; write?: number[] },
+) => Promise<T | null>;
 
 /** The dashboard (Estadística) of a course: its counts, charts and student figures, asked at once as the screen does. */
 export async function dashboard(call: Call, course: number) {
@@ -81,7 +92,16 @@ export async function dashboard(call: Call, course: number) {
   const e = `/api/v2/course-registered-users/${course}`;
   const urls = [
     ...['total', 'last-day', 'open', 'close'].map((k) => `${d}/${k}/count`),
-    ...['source', 'type', 'priority', 'status', 'motive', 'age', 'status-operator', 'status-motive'].map((k) => `${d}/${k}-chart`),
+    ...[
+      'source',
+      'type',
+      'priority',
+      'status',
+      'motive',
+      'age',
+      'status-operator',
+      'status-motive',
+    ].map((k) => `${d}/${k}-chart`),
     `${e}/status/count`,
     `${e}/logged-time/count`,
     `${e}/follow-student-card`,
@@ -89,16 +109,28 @@ export async function dashboard(call: Call, course: number) {
     `${e}/progress-chart-avance`,
   ];
   // A browser asks six at a time of one host.
-  for (let i = 0; i < urls.length; i += 6) await Promise.all(urls.slice(i, i + 6).map((u) => call('GET', u, { courses: [course] })));
+  for (let i = 0; i < urls.length; i += 6)
+    await Promise.all(urls.slice(i, i + 6).map((u) => call('GET', u, { courses: [course] })));
 }
 
 export async function ticketScreen(call: Call, id: number, course: number) {
   await call('GET', `/api/v2/tickets/${id}`, { courses: [course] });
-  const lock = await call<{ _data: { properties: { id: number } } }>('POST', '/api/v2/log-editing-tickets', { body: { ticket_id: id } });
+  const lock = await call<{ _data: { properties: { id: number } } }>(
+    'POST',
+    '/api/v2/log-editing-tickets',
+    { body: { ticket_id: id } },
+  );
   return lock?._data?.properties?.id;
 }
 
-export async function createWithAttempt(call: Call, rec: Recorder, w: World, me: Staff, course: number, serial: number) {
+export async function createWithAttempt(
+  call: Call,
+  rec: Recorder,
+  w: World,
+  me: Staff,
+  course: number,
+  serial: number,
+) {
   const enrolments = w.enrolments.get(course)!;
   const t = performance.now();
   const made = await call<{ _data: { properties: { id: number } } }>('POST', '/api/v2/tickets', {
@@ -115,17 +147,46 @@ export async function createWithAttempt(call: Call, rec: Recorder, w: World, me:
   });
   const id = made?._data?.properties?.id;
   if (!id) return undefined;
-  const attempt = await call('POST', '/api/v2/ticket-details', { body: { ticket_id: id, status_detail_ticket_id: w.ids.success, comment: 'Se contacta al estudiante por teléfono.' }, write: [course] });
-  if (attempt) rec.add('ticket created with its first attempt', { ms: performance.now() - t, first: false, ok: true });
+  const attempt = await call('POST', '/api/v2/ticket-details', {
+    body: {
+      ticket_id: id,
+      status_detail_ticket_id: w.ids.success,
+      comment: 'Se contacta al estudiante por teléfono.',
+    },
+    write: [course],
+  });
+  if (attempt)
+    rec.add('ticket created with its first attempt', {
+      ms: performance.now() - t,
+      first: false,
+      ok: true,
+    });
   return id;
 }
 
 /** The original client's whole-course calls of a course. */
-export async function wholeCourse(call: Call, w: World, course: number, which: 'tickets' | 'enrolments' | 'activities') {
+export async function wholeCourse(
+  call: Call,
+  w: World,
+  course: number,
+  which: 'tickets' | 'enrolments' | 'activities',
+) {
   const at = course === w.largest ? ' (largest course)' : ' (another course)';
-  if (which === 'tickets') return call('GET', `/api/v2/tickets/course-registered-users/course/${course}`, { courses: [course], name: `original: every ticket of the course${at}` });
-  if (which === 'enrolments') return call('GET', `/api/v2/course-registered-user/${course}/users/all`, { courses: [course], name: `original: every enrolment of the course${at}` });
-  return call('GET', `/api/v2/activities/${JSON.stringify(w.activities.get(course))}/course-registered-users/${course}`, { courses: [course], name: `original: students on activities, all${at}` });
+  if (which === 'tickets')
+    return call('GET', `/api/v2/tickets/course-registered-users/course/${course}`, {
+      courses: [course],
+      name: `original: every ticket of the course${at}`,
+    });
+  if (which === 'enrolments')
+    return call('GET', `/api/v2/course-registered-user/${course}/users/all`, {
+      courses: [course],
+      name: `original: every enrolment of the course${at}`,
+    });
+  return call(
+    'GET',
+    `/api/v2/activities/${JSON.stringify(w.activities.get(course))}/course-registered-users/${course}`,
+    { courses: [course], name: `original: students on activities, all${at}` },
+  );
 }
 
 export const isWholeCourse = (name: string) => name.startsWith('original:');
@@ -137,7 +198,10 @@ export const isWholeCourse = (name: string) => name.startsWith('original:');
  * and decode them here (0.2 s alone for every ticket of the largest course, more beside the other
  * clients), counted in the answer's time and taken from the server's CPU.
  */
-export function download(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+export function download(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -145,14 +209,22 @@ export function download(url: string, headers: Record<string, string>): Promise<
         // An error answer is read whole (it is short); an answer is only counted.
         if ((res.statusCode ?? 0) >= 300) chunks.push(c);
       });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
   });
 }
 
-export async function operatorDay(me: Staff, w: World, call: Call, rec: Recorder, running: () => boolean) {
+export async function operatorDay(
+  me: Staff,
+  w: World,
+  call: Call,
+  rec: Recorder,
+  running: () => boolean,
+) {
   const mine = w.mine.get(me.id)!;
   let serial = 0;
   await call('GET', '/api/v2/users?view=operators');
@@ -169,10 +241,21 @@ export async function operatorDay(me: Staff, w: World, call: Call, rec: Recorder
       // The original client: the Ticket screen's "Buscar" over the whole course, then a ticket, then an attempt.
       await wholeCourse(call, w, course, 'tickets');
       await think();
-      const t = pick(mine.filter((m) => m.course === course).length ? mine.filter((m) => m.course === course) : mine);
+      const t = pick(
+        mine.filter((m) => m.course === course).length
+          ? mine.filter((m) => m.course === course)
+          : mine,
+      );
       await call('GET', `/api/v2/tickets/${t.id}`, { courses: [t.course] });
       await think();
-      await call('POST', '/api/v2/ticket-details', { body: { ticket_id: t.id, status_detail_ticket_id: pick([w.ids.success, w.ids.noAnswer]), comment: 'Llamado sin respuesta.' }, write: [t.course] });
+      await call('POST', '/api/v2/ticket-details', {
+        body: {
+          ticket_id: t.id,
+          status_detail_ticket_id: pick([w.ids.success, w.ids.noAnswer]),
+          comment: 'Llamado sin respuesta.',
+        },
+        write: [t.course],
+      });
       await think();
       if (Math.random() < 0.3) {
         await wholeCourse(call, w, course, 'enrolments');
@@ -192,27 +275,53 @@ export async function operatorDay(me: Staff, w: World, call: Call, rec: Recorder
     ]);
     await think();
     // The ticket list of a course (open, newest first), then one ticket with its edit lock, and an attempt.
-    await call('GET', `/api/v2/tickets?${qs({ status: 'open', user_assigned_id: Math.random() < 0.5 ? me.id : undefined, course_id: course, page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true })}`, { courses: [course] });
+    await call(
+      'GET',
+      `/api/v2/tickets?${qs({ status: 'open', user_assigned_id: Math.random() < 0.5 ? me.id : undefined, course_id: course, page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true })}`,
+      { courses: [course] },
+    );
     await think();
     const own = mine.filter((m) => m.course === course);
     const t = pick(own.length ? own : mine);
     const lock = await ticketScreen(call, t.id, t.course);
     await think();
-    await call('POST', '/api/v2/ticket-details', { body: { ticket_id: t.id, status_detail_ticket_id: pick([w.ids.success, w.ids.noAnswer]), comment: 'Se llama al estudiante.' }, write: [t.course] });
+    await call('POST', '/api/v2/ticket-details', {
+      body: {
+        ticket_id: t.id,
+        status_detail_ticket_id: pick([w.ids.success, w.ids.noAnswer]),
+        comment: 'Se llama al estudiante.',
+      },
+      write: [t.course],
+    });
     if (Math.random() < 0.25) {
-      await call('POST', '/api/v2/reminders', { body: { ticket_id: t.id, due_at: new Date(Date.now() + rand(1, 48) * 3_600_000).toISOString(), comment: 'Volver a llamar.' }, write: [t.course] });
+      await call('POST', '/api/v2/reminders', {
+        body: {
+          ticket_id: t.id,
+          due_at: new Date(Date.now() + rand(1, 48) * 3_600_000).toISOString(),
+          comment: 'Volver a llamar.',
+        },
+        write: [t.course],
+      });
     }
     if (lock) await call('DELETE', `/api/v2/log-editing-tickets/${lock}`, { body: {} });
     await think();
     const roll = Math.random();
     if (roll < 0.3) {
       // Follow-up table, a student's detail and history, sometimes a new ticket for them.
-      await call('GET', `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, ...pick([{}, { inactive_days: 7 }, { progress_below: 50, open_tickets: 1 }, { sort: 'lastAccess', order: 'asc' }]) })}`, { courses: [course] });
+      await call(
+        'GET',
+        `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, ...pick([{}, { inactive_days: 7 }, { progress_below: 50, open_tickets: 1 }, { sort: 'lastAccess', order: 'asc' }]) })}`,
+        { courses: [course] },
+      );
       await think();
       const enrolment = pick(w.enrolments.get(course)!);
       await Promise.all([
         call('GET', `/api/v2/follow-up/enrolments/${enrolment}`, { courses: [course] }),
-        call('GET', `/api/v2/course-registered-user/${enrolment}/tickets?${qs({ page: 1, perPage: 100, compact: true })}`, { courses: [course] }),
+        call(
+          'GET',
+          `/api/v2/course-registered-user/${enrolment}/tickets?${qs({ page: 1, perPage: 100, compact: true })}`,
+          { courses: [course] },
+        ),
       ]);
       await think();
       if (Math.random() < 0.5) {
@@ -222,17 +331,36 @@ export async function operatorDay(me: Staff, w: World, call: Call, rec: Recorder
     } else if (roll < 0.45) {
       await dashboard(call, course);
     } else if (roll < 0.55) {
-      await call('GET', `/api/v2/tickets?${qs({ status: 'all', search: pick(['gonz', 'mar', 'soto', 'rojas']), course_id: course, page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true })}`, { courses: [course] });
+      await call(
+        'GET',
+        `/api/v2/tickets?${qs({ status: 'all', search: pick(['gonz', 'mar', 'soto', 'rojas']), course_id: course, page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true })}`,
+        { courses: [course] },
+      );
     } else if (roll < 0.6) {
       const enrolments = w.enrolments.get(course)!;
       const some = [pick(enrolments), pick(enrolments)];
-      await call('POST', '/api/v2/follow-up/mail', { body: { enrolmentIds: some, subject: 'Seguimiento del curso', text: 'Estimado estudiante: le escribimos para saber cómo va con el curso.', CCRecipient: '', files: [] }, write: [course] });
+      await call('POST', '/api/v2/follow-up/mail', {
+        body: {
+          enrolmentIds: some,
+          subject: 'Seguimiento del curso',
+          text: 'Estimado estudiante: le escribimos para saber cómo va con el curso.',
+          CCRecipient: '',
+          files: [],
+        },
+        write: [course],
+      });
     }
     await think();
   }
 }
 
-export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, running: () => boolean) {
+export async function adminDay(
+  me: Staff,
+  w: World,
+  call: Call,
+  rec: Recorder,
+  running: () => boolean,
+) {
   let serial = 0;
   await call('GET', '/api/v2/users?view=operators');
   let lastPoll = 0;
@@ -250,7 +378,12 @@ export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, r
     const course = pick(me.courses);
     if (me.original) {
       // The original client's course screens: every ticket, every enrolment, students on activities.
-      await wholeCourse(call, w, w.largest, pick(['tickets', 'tickets', 'enrolments', 'activities'] as const));
+      await wholeCourse(
+        call,
+        w,
+        w.largest,
+        pick(['tickets', 'tickets', 'enrolments', 'activities'] as const),
+      );
       await think();
       if (Math.random() < 0.3) await createWithAttempt(call, rec, w, me, w.largest, serial++);
       await think();
@@ -263,14 +396,24 @@ export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, r
       // Reports of the latest day.
       const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const r = `/api/v2/reports/courses/${course}`;
-      await Promise.all([call('GET', `${r}/data-card/${day}`, { courses: [course] }), call('GET', `${r}/type-ticket/${day}`, { courses: [course] }), call('GET', `${r}/table-operator/${day}`, { courses: [course] })]);
+      await Promise.all([
+        call('GET', `${r}/data-card/${day}`, { courses: [course] }),
+        call('GET', `${r}/type-ticket/${day}`, { courses: [course] }),
+        call('GET', `${r}/table-operator/${day}`, { courses: [course] }),
+      ]);
     } else if (roll < 0.65) {
       // Administración: tickets across courses (newest; by an operator).
-      await call('GET', `/api/v2/tickets?${qs({ status: 'all', page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true, user_assigned_id: Math.random() < 0.5 ? pick(ops).id : undefined })}`, { courses: w.courses });
+      await call(
+        'GET',
+        `/api/v2/tickets?${qs({ status: 'all', page: 1, perPage: 10, sort: 'createdAt', order: 'desc', compact: true, user_assigned_id: Math.random() < 0.5 ? pick(ops).id : undefined })}`,
+        { courses: w.courses },
+      );
     } else if (roll < 0.75) {
       // An operator's agenda.
       const op = pick(ops);
-      await call('GET', `/api/v2/agenda/tickets?${qs({ page: 1, perPage: 10, user_id: op.id })}`, { courses: op.courses });
+      await call('GET', `/api/v2/agenda/tickets?${qs({ page: 1, perPage: 10, user_id: op.id })}`, {
+        courses: op.courses,
+      });
       await call('GET', '/api/v2/agenda/workload', { courses: w.courses });
     } else if (roll < 0.85) {
       // One of an operator's tickets, and a reminder for that operator.
@@ -278,17 +421,35 @@ export async function adminDay(me: Staff, w: World, call: Call, rec: Recorder, r
       const t = pick(w.mine.get(op.id)!);
       await call('GET', `/api/v2/tickets/${t.id}`, { courses: [t.course] });
       await think();
-      await call('POST', '/api/v2/reminders', { body: { ticket_id: t.id, due_at: new Date(Date.now() + rand(1, 72) * 3_600_000).toISOString(), comment: 'Revisar.', user_id: op.id }, write: [t.course] });
+      await call('POST', '/api/v2/reminders', {
+        body: {
+          ticket_id: t.id,
+          due_at: new Date(Date.now() + rand(1, 72) * 3_600_000).toISOString(),
+          comment: 'Revisar.',
+          user_id: op.id,
+        },
+        write: [t.course],
+      });
     } else if (roll < 0.93) {
-      await call('GET', `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, sort: pick(['name', 'progress', 'openTickets']), order: 'desc' })}`, { courses: [course] });
+      await call(
+        'GET',
+        `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, sort: pick(['name', 'progress', 'openTickets']), order: 'desc' })}`,
+        { courses: [course] },
+      );
     } else {
       // Now and then an edit: a catalogue value, or a student's name (every course shows them).
       if (edits++ % 2 === 0) {
         const m = pick(w.motives);
-        await call('PUT', `/api/v2/motive-tickets/${m.id}`, { body: { description: edits % 4 === 1 ? `${m.description}.` : m.description }, write: w.courses });
+        await call('PUT', `/api/v2/motive-tickets/${m.id}`, {
+          body: { description: edits % 4 === 1 ? `${m.description}.` : m.description },
+          write: w.courses,
+        });
       } else {
         const s = pick(w.students);
-        await call('PUT', `/api/v2/registered-users/${s.id}/view-update`, { body: { name: edits % 4 === 2 ? s.name.toUpperCase() : s.name }, write: [s.course] });
+        await call('PUT', `/api/v2/registered-users/${s.id}/view-update`, {
+          body: { name: edits % 4 === 2 ? s.name.toUpperCase() : s.name },
+          write: [s.course],
+        });
       }
     }
     await think();
@@ -306,30 +467,56 @@ async function moodleSync(call: Call, rec: Recorder, w: World, running: () => bo
   let state: string | null = queued ? 'queued' : 'failed';
   while (running() && (state === 'queued' || state === 'running')) {
     await sleep(2000);
-    const s = await call<{ _data: { state: string | null; error: string | null } }>('GET', `/api/v2/sync/courses/${c}/status`, { courses: [c] });
+    const s = await call<{ _data: { state: string | null; error: string | null } }>(
+      'GET',
+      `/api/v2/sync/courses/${c}/status`,
+      { courses: [c] },
+    );
     state = s?._data.state ?? 'failed';
-    if (state === 'failed') rec.errors.push(`Moodle sync of course ${c}: ${s?._data.error ?? 'no status'}`);
+    if (state === 'failed')
+      rec.errors.push(`Moodle sync of course ${c}: ${s?._data.error ?? 'no status'}`);
   }
-  if (running()) rec.add(`Moodle sync of one course by hand (${w.moodle.students} students × 50 activities), to its end`, { ms: performance.now() - t, first: false, ok: state !== 'failed' });
+  if (running())
+    rec.add(
+      `Moodle sync of one course by hand (${w.moodle.students} students × 50 activities), to its end`,
+      { ms: performance.now() - t, first: false, ok: state !== 'failed' },
+    );
 }
 
-export async function tutorDay(me: Staff, w: World, call: Call, _rec: Recorder, running: () => boolean) {
+export async function tutorDay(
+  me: Staff,
+  w: World,
+  call: Call,
+  _rec: Recorder,
+  running: () => boolean,
+) {
   // A tutor reads (follow-up, Mi agenda's students, the classroom's figures); reminders and mail are staff's.
   await call('GET', '/api/v2/follow-up/courses');
   while (running()) {
     const course = pick(me.courses);
     const room = me.classrooms.get(course)!;
     await call('GET', `/api/v2/follow-up/courses/${course}/classrooms`, { courses: [course] });
-    await call('GET', `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, classroom_id: room, ...pick([{}, { inactive_days: 7 }, { progress_below: 50 }]) })}`, { courses: [course] });
+    await call(
+      'GET',
+      `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, classroom_id: room, ...pick([{}, { inactive_days: 7 }, { progress_below: 50 }]) })}`,
+      { courses: [course] },
+    );
     await think();
     const roll = Math.random();
     if (roll < 0.4) {
-      await call('GET', `/api/v2/agenda/students?${qs({ page: 1, perPage: 10 })}`, { courses: me.courses });
+      await call('GET', `/api/v2/agenda/students?${qs({ page: 1, perPage: 10 })}`, {
+        courses: me.courses,
+      });
     } else if (roll < 0.7) {
-      await call('GET', `/api/v2/course-registered-users/${course}/classrooms/${room}/follow-student-classroom`, { courses: [course] });
+      await call(
+        'GET',
+        `/api/v2/course-registered-users/${course}/classrooms/${room}/follow-student-classroom`,
+        { courses: [course] },
+      );
     } else {
       const mine = me.roomEnrolments.get(course)!;
-      if (mine.length) await call('GET', `/api/v2/follow-up/enrolments/${pick(mine)}`, { courses: [course] });
+      if (mine.length)
+        await call('GET', `/api/v2/follow-up/enrolments/${pick(mine)}`, { courses: [course] });
     }
     await think();
   }

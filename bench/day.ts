@@ -37,7 +37,18 @@ import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
 import { writeRaw } from './raw.js';
 import { agesChanged, moveCreation, workingHoursShift } from './day-hours.js';
-import { adminDay, download, isWholeCourse, operatorDay, Recorder, sleep, tutorDay, type Call, type Staff, type World } from './day-staff.js';
+import {
+  adminDay,
+  download,
+  isWholeCourse,
+  operatorDay,
+  Recorder,
+  sleep,
+  tutorDay,
+  type Call,
+  type Staff,
+  type World,
+} from './day-staff.js';
 
 const PASSWORD = 'Day-Bench-Password-1';
 const OPERATORS = 8;
@@ -45,7 +56,15 @@ const ADMINS = 2;
 const TUTORS = 3;
 const APP_SECRET = 'day-bench-secret-day-bench-secret';
 /** The course an administrator synchronises by hand mid-run: 2,000 students × 50 activities (`--quick`: 300), Moodle answering each call after 20 ms. */
-const moodleSite = (quick: boolean): GeneratorOptions => ({ seed: 11, courses: 1, studentsPerCourse: quick ? 300 : 2_000, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 });
+const moodleSite = (quick: boolean): GeneratorOptions => ({
+  seed: 11,
+  courses: 1,
+  studentsPerCourse: quick ? 300 : 2_000,
+  units: 11,
+  activitiesPerUnit: 4,
+  invalidRutRate: 0,
+  groupsPerCourse: 4,
+});
 
 export interface DayOptions {
   quick: boolean;
@@ -64,27 +83,58 @@ export interface DayRow {
   errors: number;
 }
 
-
 /** The route pattern of a URL: numbers and id lists as parameters, no query. */
 export function routeOf(method: string, url: string): string {
-  const p = url.split('?')[0]!.split('/').map((s) => (/^\d+$/.test(s) ? ':id' : /^\d{4}-\d\d-\d\d$/.test(s) ? ':day' : /^(\[|%5B)/i.test(s) ? ':ids' : s));
+  const p = url
+    .split('?')[0]!
+    .split('/')
+    .map((s) =>
+      /^\d+$/.test(s)
+        ? ':id'
+        : /^\d{4}-\d\d-\d\d$/.test(s)
+          ? ':day'
+          : /^(\[|%5B)/i.test(s)
+            ? ':ids'
+            : s,
+    );
   return `${method} ${p.join('/')}`;
 }
 
 async function prepare(db: Database, quick: boolean): Promise<World> {
   const q = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
-  const courses = (await q(sql<{ id: number }>`select course_id as id from tickets group by 1 order by count(*) desc limit 6`)).map((r) => r.id);
+  const courses = (
+    await q(
+      sql<{
+        id: number;
+      }>`select course_id as id from tickets group by 1 order by count(*) desc limit 6`,
+    )
+  ).map((r) => r.id);
   const largest = courses[0]!;
-  const role = async (key: string) => (await q(sql<{ id: number }>`select id from roles where key = ${key}`))[0]!.id;
-  const roles = { operator: await role('operator'), admin: await role('admin'), tutor: await role('tutor') };
+  const role = async (key: string) =>
+    (await q(sql<{ id: number }>`select id from roles where key = ${key}`))[0]!.id;
+  const roles = {
+    operator: await role('operator'),
+    admin: await role('admin'),
+    tutor: await role('tutor'),
+  };
   const hash = await hashPassword(PASSWORD);
   const staff: Staff[] = [];
   const make = async (role: Staff['role'], i: number, original: boolean) => {
     const email = `day-${role}${i + 1}@sigaf.cl`;
     const name = `${role === 'operator' ? 'Operador' : role === 'admin' ? 'Administrador' : 'Tutor'} Jornada ${i + 1}`;
-    const [row] = await q(sql<{ id: number }>`insert into users (name, email, password, is_first_login, role_id) values (${name}, ${email}, ${hash}, ${FIRST_LOGIN_DONE}, ${roles[role]})
+    const [row] = await q(sql<{
+      id: number;
+    }>`insert into users (name, email, password, is_first_login, role_id) values (${name}, ${email}, ${hash}, ${FIRST_LOGIN_DONE}, ${roles[role]})
       on conflict (lower(email)) do update set password = excluded.password, role_id = excluded.role_id returning id`);
-    staff.push({ id: row!.id, email, role, courses: [], classrooms: new Map(), roomEnrolments: new Map(), original });
+    staff.push({
+      id: row!.id,
+      email,
+      role,
+      courses: [],
+      classrooms: new Map(),
+      roomEnrolments: new Map(),
+      original,
+    });
   };
   for (let i = 0; i < OPERATORS; i++) await make('operator', i, i === 0);
   for (let i = 0; i < ADMINS; i++) await make('admin', i, i === 0);
@@ -94,44 +144,107 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
   const activities = new Map<number, number[]>();
   const tickets = new Map<number, number[]>();
   for (const c of courses) {
-    enrolments.set(c, (await q(sql<{ id: number }>`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ${c} order by e.id`)).map((r) => r.id));
-    activities.set(c, (await q(sql<{ id: number }>`select id from activities where course_id = ${c} order by id limit 3`)).map((r) => r.id));
-    tickets.set(c, (await q(sql<{ id: number }>`select id from tickets where course_id = ${c} order by id desc limit 300`)).map((r) => r.id));
+    enrolments.set(
+      c,
+      (
+        await q(
+          sql<{
+            id: number;
+          }>`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ${c} order by e.id`,
+        )
+      ).map((r) => r.id),
+    );
+    activities.set(
+      c,
+      (
+        await q(
+          sql<{ id: number }>`select id from activities where course_id = ${c} order by id limit 3`,
+        )
+      ).map((r) => r.id),
+    );
+    tickets.set(
+      c,
+      (
+        await q(
+          sql<{
+            id: number;
+          }>`select id from tickets where course_id = ${c} order by id desc limit 300`,
+        )
+      ).map((r) => r.id),
+    );
   }
   // Operators: three courses each (the largest for half of them), and the open tickets of those
   // courses' busiest operator that fall to them (a share: 150 per course, 40 on the quick set).
   const share = quick ? 40 : 150;
   const assignments: World['restore']['assignments'] = [];
   const mine = new Map<number, Array<{ id: number; course: number }>>();
-  const open = (await q(sql<{ id: number }>`select id from status_tickets where key = 'open'`))[0]!.id;
+  const open = (await q(sql<{ id: number }>`select id from status_tickets where key = 'open'`))[0]!
+    .id;
   for (const [i, op] of staff.filter((s) => s.role === 'operator').entries()) {
-    op.courses = [...new Set([i % 2 === 0 ? largest : courses[1 + (i % 5)]!, courses[(i + 1) % courses.length]!, courses[(i + 3) % courses.length]!])];
+    op.courses = [
+      ...new Set([
+        i % 2 === 0 ? largest : courses[1 + (i % 5)]!,
+        courses[(i + 1) % courses.length]!,
+        courses[(i + 3) % courses.length]!,
+      ]),
+    ];
     const list: Array<{ id: number; course: number }> = [];
     for (const c of op.courses) {
-      const rows = await q(sql<{ id: number; user: number | null }>`select id, user_assigned_id as user from tickets where course_id = ${c} and status_ticket_id = ${open}
+      const rows = await q(sql<{
+        id: number;
+        user: number | null;
+      }>`select id, user_assigned_id as user from tickets where course_id = ${c} and status_ticket_id = ${open}
         and user_assigned_id not in (select id from users where email like 'day-%') order by id desc offset ${i * share} limit ${share}`);
       assignments.push(...rows);
       list.push(...rows.map((r) => ({ id: r.id, course: c })));
     }
-    await sql`update tickets set user_assigned_id = ${op.id} where id = any(${list.map((t) => t.id)}::int[])`.execute(db);
+    await sql`update tickets set user_assigned_id = ${op.id} where id = any(${list.map((t) => t.id)}::int[])`.execute(
+      db,
+    );
     mine.set(op.id, list);
   }
-  for (const a of staff.filter((s) => s.role === 'admin')) a.courses = [largest, courses[1]!, courses[2]!];
+  for (const a of staff.filter((s) => s.role === 'admin'))
+    a.courses = [largest, courses[1]!, courses[2]!];
   // Tutors: one classroom in each of two courses.
   for (const [i, t] of staff.filter((s) => s.role === 'tutor').entries()) {
     t.courses = [courses[i % courses.length]!, courses[(i + 1) % courses.length]!];
     await sql`delete from classroom_tutors where user_id = ${t.id}`.execute(db);
     for (const c of t.courses) {
-      const rooms = await q(sql<{ id: number }>`select classroom_id as id from course_registered_users where course_id = ${c} and classroom_id is not null group by 1 order by 1`);
+      const rooms = await q(
+        sql<{
+          id: number;
+        }>`select classroom_id as id from course_registered_users where course_id = ${c} and classroom_id is not null group by 1 order by 1`,
+      );
       const room = rooms[i % rooms.length]!.id;
       t.classrooms.set(c, room);
-      t.roomEnrolments.set(c, (await q(sql<{ id: number }>`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ${c} and e.classroom_id = ${room} order by e.id`)).map((r) => r.id));
-      await sql`insert into classroom_tutors (course_id, classroom_id, user_id) values (${c}, ${room}, ${t.id})`.execute(db);
+      t.roomEnrolments.set(
+        c,
+        (
+          await q(
+            sql<{
+              id: number;
+            }>`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ${c} and e.classroom_id = ${room} order by e.id`,
+          )
+        ).map((r) => r.id),
+      );
+      await sql`insert into classroom_tutors (course_id, classroom_id, user_id) values (${c}, ${room}, ${t.id})`.execute(
+        db,
+      );
     }
   }
-  const key = async (table: string, k: string) => (await q(sql<{ id: number }>`select id from ${sql.table(table)} where key = ${k}`))[0]!.id;
-  const motives = await q(sql<{ id: number; description: string }>`select id, description from motive_tickets order by id`);
-  const students = await q(sql<{ id: number; course: number; name: string }>`select r.id, e.course_id as course, r.name from course_registered_users e join registered_users r on r.id = e.registered_user_id
+  const key = async (table: string, k: string) =>
+    (await q(sql<{ id: number }>`select id from ${sql.table(table)} where key = ${k}`))[0]!.id;
+  const motives = await q(
+    sql<{
+      id: number;
+      description: string;
+    }>`select id, description from motive_tickets order by id`,
+  );
+  const students = await q(sql<{
+    id: number;
+    course: number;
+    name: string;
+  }>`select r.id, e.course_id as course, r.name from course_registered_users e join registered_users r on r.id = e.registered_user_id
     where e.course_id = any(${courses}::int[]) and e.id % 97 = 0 order by e.id limit 40`);
   return {
     courses,
@@ -148,7 +261,13 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
       incoming: await key('source_tickets', 'incoming'),
       problem: await key('motive_tickets', 'problem'),
       success: await key('status_detail_tickets', 'success'),
-      noAnswer: (await q(sql<{ id: number }>`select id from status_detail_tickets where key is distinct from 'success' order by id limit 1`))[0]!.id,
+      noAnswer: (
+        await q(
+          sql<{
+            id: number;
+          }>`select id from status_detail_tickets where key is distinct from 'success' order by id limit 1`,
+        )
+      )[0]!.id,
     },
     staff,
     motives,
@@ -158,8 +277,12 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
   };
 }
 
-
-function client(base: string, rec: Recorder, address: string, running: () => boolean): { call: Call; login: (email: string) => Promise<void> } {
+function client(
+  base: string,
+  rec: Recorder,
+  address: string,
+  running: () => boolean,
+): { call: Call; login: (email: string) => Promise<void> } {
   let token = '';
   const call: Call = async (method, url, opts = {}) => {
     const name = opts.name ?? routeOf(method, url);
@@ -177,7 +300,11 @@ function client(base: string, rec: Recorder, address: string, running: () => boo
       if (method === 'GET' && isWholeCourse(name)) {
         ({ status, text } = await download(`${base}${url}`, headers));
       } else {
-        const res = await fetch(`${base}${url}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+        const res = await fetch(`${base}${url}`, {
+          method,
+          headers,
+          body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        });
         text = await res.text();
         status = res.status;
       }
@@ -202,14 +329,18 @@ function client(base: string, rec: Recorder, address: string, running: () => boo
     }
   };
   const login = async (email: string) => {
-    const r = await call<{ access_token: string }>('POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+    const r = await call<{ access_token: string }>('POST', '/api/auth/login', {
+      body: { email, password: PASSWORD },
+    });
     if (!r) throw new Error(`day: sign-in of ${email} failed`);
     token = r.access_token;
   };
   return { call, login };
 }
 
-export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; results: Record<string, number> }> {
+export async function dayBench(
+  opts: DayOptions,
+): Promise<{ rows: DayRow[]; results: Record<string, number> }> {
   const seconds = opts.quick ? 60 : 600;
   const server = await startPg();
   const ds = dataset(opts.quick);
@@ -217,27 +348,68 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     await ensureData(server.url, ds);
     const dbUrl = server.url(ds.database);
     const h = await openDatabase({ url: dbUrl, dataDir: '' });
-    const max = async (table: string) => (await sql<{ id: number }>`select coalesce(max(id), 0)::int as id from ${sql.table(table)}`.execute(h.db)).rows[0]!.id;
-    const before = { tickets: await max('tickets'), details: await max('ticket_details'), history: await max('ticket_history'), reminders: await max('reminders') };
+    const max = async (table: string) =>
+      (
+        await sql<{
+          id: number;
+        }>`select coalesce(max(id), 0)::int as id from ${sql.table(table)}`.execute(h.db)
+      ).rows[0]!.id;
+    const before = {
+      tickets: await max('tickets'),
+      details: await max('ticket_details'),
+      history: await max('ticket_history'),
+      reminders: await max('reminders'),
+    };
     const w = await prepare(h.db, opts.quick);
     // Moodle (another machine: the simulator in a thread of its own) and the course linked to it.
     const site = moodleSite(opts.quick);
     const generated = generateSite(site);
-    const moodleCourse = await linkSimCourse(h.db, generated, 'Jornada: curso sincronizado a mano', 'BDAY');
+    const moodleCourse = await linkSimCourse(
+      h.db,
+      generated,
+      'Jornada: curso sincronizado a mano',
+      'BDAY',
+    );
     const sim = await startSimWorker(site, 20);
     // The day starts with every course's student figures and the effectiveness report's kept days
     // as the night left them: recomputed where a change marked them (a previous run's restored
     // names, the course linked above), kept up to yesterday, so the run measures the day's own work.
-    const courseIds = (await sql<{ id: number }>`select id from courses order by id`.execute(h.db)).rows.map((r) => r.id);
+    const courseIds = (
+      await sql<{ id: number }>`select id from courses order by id`.execute(h.db)
+    ).rows.map((r) => r.id);
     await new StudentFiguresRepository(h.db).freshAll(courseIds);
     await keepOutcomes(h.db);
-    const platform = await h.db.selectFrom('platforms').select(['id', 'url', 'token_encrypted']).where('key', '=', 'moodle').executeTakeFirstOrThrow();
-    await h.db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) }).where('id', '=', platform.id).execute();
-    w.moodle = { course: moodleCourse, students: site.studentsPerCourse ?? 0, at: Infinity, done: false };
+    const platform = await h.db
+      .selectFrom('platforms')
+      .select(['id', 'url', 'token_encrypted'])
+      .where('key', '=', 'moodle')
+      .executeTakeFirstOrThrow();
+    await h.db
+      .updateTable('platforms')
+      .set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) })
+      .where('id', '=', platform.id)
+      .execute();
+    w.moodle = {
+      course: moodleCourse,
+      students: site.studentsPerCourse ?? 0,
+      at: Infinity,
+      done: false,
+    };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-day-'));
     // BENCH_SERVER_ARGS: options for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes under the mix.
     const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(/\s+/).filter(Boolean);
-    const app = await spawnServer({ APP_SECRET, DATA_DIR: dataDir, DATABASE_URL: dbUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SYNC_SCHEDULE: 'off', TRUST_PROXY: '1' }, { removeDataDir: dataDir, nodeArgs });
+    const app = await spawnServer(
+      {
+        APP_SECRET,
+        DATA_DIR: dataDir,
+        DATABASE_URL: dbUrl,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        SYNC_SCHEDULE: 'off',
+        TRUST_PROXY: '1',
+      },
+      { removeDataDir: dataDir, nodeArgs },
+    );
     const rec = new Recorder();
     const load1 = os.loadavg()[0]!;
     let cpu0 = 0;
@@ -253,14 +425,23 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     let machine1 = 0;
     try {
       if (shift) {
-        moved = (await sql<{ id: number }>`select id from tickets where closing_date is null`.execute(h.db)).rows.map((r) => r.id);
+        moved = (
+          await sql<{ id: number }>`select id from tickets where closing_date is null`.execute(h.db)
+        ).rows.map((r) => r.id);
         await moveCreation(h.db, moved, -shift);
-        console.log(`bench: the ${moved.length} open tickets' creation moved ${shift} h back for the run (their ages change in working hours)`);
+        console.log(
+          `bench: the ${moved.length} open tickets' creation moved ${shift} h back for the run (their ages change in working hours)`,
+        );
       }
-      console.log(`bench: day on ${ds.database}: ${OPERATORS} operators, ${ADMINS} administrators, ${TUTORS} tutors for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`);
+      console.log(
+        `bench: day on ${ds.database}: ${OPERATORS} operators, ${ADMINS} administrators, ${TUTORS} tutors for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`,
+      );
       let on = true;
       const running = () => on;
-      const clients = w.staff.map((me, n) => ({ me, ...client(app.url, rec, `10.30.0.${n + 1}`, running) }));
+      const clients = w.staff.map((me, n) => ({
+        me,
+        ...client(app.url, rec, `10.30.0.${n + 1}`, running),
+      }));
       for (const c of clients) await c.login(c.me.email);
       rec.samples.clear();
       rec.errors = [];
@@ -275,7 +456,8 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       await Promise.all(
         clients.map(async (c, n) => {
           await sleep(n * 150);
-          const day = c.me.role === 'operator' ? operatorDay : c.me.role === 'admin' ? adminDay : tutorDay;
+          const day =
+            c.me.role === 'operator' ? operatorDay : c.me.role === 'admin' ? adminDay : tutorDay;
           await day(c.me, w, c.call, rec, running);
         }),
       );
@@ -286,12 +468,18 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       cpu1 = cpuSeconds(app.child.pid!);
       db1 = await databaseCpuSeconds(h.db);
       machine1 = machineCpuSeconds();
-      console.log(`bench: day ran ${((performance.now() - started) / 1000).toFixed(0)} s, ${requests} requests, ${rec.errors.length} errors`);
+      console.log(
+        `bench: day ran ${((performance.now() - started) / 1000).toFixed(0)} s, ${requests} requests, ${rec.errors.length} errors`,
+      );
       for (const e of rec.errors.slice(0, 10)) console.log(`  error: ${e}`);
     } finally {
       await app.stop();
       await sim.close();
-      await h.db.updateTable('platforms').set({ url: platform.url, token_encrypted: platform.token_encrypted }).where('id', '=', platform.id).execute();
+      await h.db
+        .updateTable('platforms')
+        .set({ url: platform.url, token_encrypted: platform.token_encrypted })
+        .where('id', '=', platform.id)
+        .execute();
       // Put the data set back as it was: the open tickets' creation, what the clients wrote, the assignments.
       if (moved.length) await moveCreation(h.db, moved, shift);
       await sql`delete from reminders where id > ${before.reminders}`.execute(h.db);
@@ -299,10 +487,18 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
       await sql`delete from ticket_history where id > ${before.history}`.execute(h.db);
       await sql`delete from tickets where id > ${before.tickets}`.execute(h.db);
       const a = w.restore.assignments;
-      await sql`update tickets t set user_assigned_id = x.u from unnest(${a.map((r) => r.id)}::int[], ${a.map((r) => r.user)}::int[]) as x(id, u) where t.id = x.id`.execute(h.db);
-      for (const m of w.motives) await sql`update motive_tickets set description = ${m.description} where id = ${m.id} and description is distinct from ${m.description}`.execute(h.db);
+      await sql`update tickets t set user_assigned_id = x.u from unnest(${a.map((r) => r.id)}::int[], ${a.map((r) => r.user)}::int[]) as x(id, u) where t.id = x.id`.execute(
+        h.db,
+      );
+      for (const m of w.motives)
+        await sql`update motive_tickets set description = ${m.description} where id = ${m.id} and description is distinct from ${m.description}`.execute(
+          h.db,
+        );
       // Only the names the run changed: an update that changes nothing still marks the student's courses' figures for recomputing.
-      for (const s of w.students) await sql`update registered_users set name = ${s.name} where id = ${s.id} and name is distinct from ${s.name}`.execute(h.db);
+      for (const s of w.students)
+        await sql`update registered_users set name = ${s.name} where id = ${s.id} and name is distinct from ${s.name}`.execute(
+          h.db,
+        );
       await sql`vacuum analyze tickets`.execute(h.db).catch(() => undefined);
       await h.close();
     }
@@ -312,8 +508,14 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     const results: Record<string, number> = {};
     const hits: Record<string, { hits: number; of: number }> = {};
     for (const [name, list] of [...rec.samples.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const warm = list.filter((s) => !s.first).map((s) => s.ms).sort((a, b) => a - b);
-      const cold = list.filter((s) => s.first).map((s) => s.ms).sort((a, b) => a - b);
+      const warm = list
+        .filter((s) => !s.first)
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
+      const cold = list
+        .filter((s) => s.first)
+        .map((s) => s.ms)
+        .sort((a, b) => a - b);
       const row: DayRow = {
         name,
         count: warm.length,
@@ -344,22 +546,42 @@ export async function dayBench(opts: DayOptions): Promise<{ rows: DayRow[]; resu
     results['day.requests'] = requests;
     results['day.server.cpu.ms.per.request'] = cpuMsPerRequest;
     results['day.errors'] = rec.errors.length;
-    const dbCpuMsPerRequest = requests && db0 !== null && db1 !== null ? ((db1 - db0) * 1000) / requests : null;
+    const dbCpuMsPerRequest =
+      requests && db0 !== null && db1 !== null ? ((db1 - db0) * 1000) / requests : null;
     const machineCpuMsPerRequest = requests ? ((machine1 - machine0) * 1000) / requests : 0;
 
-    console.log('\n| endpoint | n | p50 | p95 | p99 | first after write: n | p50 | p95 | p99 | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      '\n| endpoint | n | p50 | p95 | p99 | first after write: n | p50 | p95 | p99 | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
     const f = (x: number) => x.toFixed(1);
-    for (const r of rows) console.log(`| ${r.name} | ${r.count} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.firstCount} | ${f(r.firstP50)} | ${f(r.firstP95)} | ${f(r.firstP99)} | ${r.errors} |`);
-    console.log(`\nday: ${requests} requests in ${seconds} s (${(requests / seconds).toFixed(1)}/s); server CPU ${(cpu1 - cpu0).toFixed(1)} s, ${cpuMsPerRequest.toFixed(2)} ms per request; load average ${load1.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`);
-    console.log(`day: database CPU ${dbCpuMsPerRequest === null ? 'not readable' : `${dbCpuMsPerRequest.toFixed(2)} ms per request`}; the whole machine (clients included) ${machineCpuMsPerRequest.toFixed(2)} ms per request`);
-    console.log(`day: ran ${ran.from.toISOString()} – ${ran.to.toISOString()}${shift ? ` (open tickets' creation moved ${shift} h back)` : ''}; ${ageChanges} open tickets of the largest course changed age during it`);
-    for (const [name, h] of Object.entries(hits)) console.log(`day: ${name}: kept answers served ${h.hits} of ${h.of} (${((100 * h.hits) / h.of).toFixed(0)} %, from timing)`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${r.count} | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${r.firstCount} | ${f(r.firstP50)} | ${f(r.firstP95)} | ${f(r.firstP99)} | ${r.errors} |`,
+      );
+    console.log(
+      `\nday: ${requests} requests in ${seconds} s (${(requests / seconds).toFixed(1)}/s); server CPU ${(cpu1 - cpu0).toFixed(1)} s, ${cpuMsPerRequest.toFixed(2)} ms per request; load average ${load1.toFixed(1)} at start, ${os.loadavg()[0]!.toFixed(1)} at end`,
+    );
+    console.log(
+      `day: database CPU ${dbCpuMsPerRequest === null ? 'not readable' : `${dbCpuMsPerRequest.toFixed(2)} ms per request`}; the whole machine (clients included) ${machineCpuMsPerRequest.toFixed(2)} ms per request`,
+    );
+    console.log(
+      `day: ran ${ran.from.toISOString()} – ${ran.to.toISOString()}${shift ? ` (open tickets' creation moved ${shift} h back)` : ''}; ${ageChanges} open tickets of the largest course changed age during it`,
+    );
+    for (const [name, h] of Object.entries(hits))
+      console.log(
+        `day: ${name}: kept answers served ${h.hits} of ${h.of} (${((100 * h.hits) / h.of).toFixed(0)} %, from timing)`,
+      );
 
     const file = writeRaw(opts.quick ? 'day-quick' : 'day', load1, {
       quick: opts.quick,
       dataset: ds,
       seconds,
-      staff: { operators: OPERATORS, administrators: ADMINS, tutors: TUTORS, originalClient: w.staff.filter((s) => s.original).map((s) => s.email) },
+      staff: {
+        operators: OPERATORS,
+        administrators: ADMINS,
+        tutors: TUTORS,
+        originalClient: w.staff.filter((s) => s.original).map((s) => s.email),
+      },
       courses: w.courses,
       largestCourse: w.largest,
       requests,

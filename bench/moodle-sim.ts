@@ -43,23 +43,63 @@ export async function startSimWorker(options: GeneratorOptions, latencyMs: numbe
  * A local course linked to the generated site's first course, its students (those with a RUT)
  * enrolled, in a category of its own: created once per `code`, found again on later runs.
  */
-export async function linkSimCourse(db: Database, generated: ReturnType<typeof generateSite>, description: string, code: string): Promise<number> {
-  const known = await db.selectFrom('courses').innerJoin('categories', 'categories.id', 'courses.category_id').select('courses.id').where('categories.category_code', '=', code).executeTakeFirst();
+export async function linkSimCourse(
+  db: Database,
+  generated: ReturnType<typeof generateSite>,
+  description: string,
+  code: string,
+): Promise<number> {
+  const known = await db
+    .selectFrom('courses')
+    .innerJoin('categories', 'categories.id', 'courses.category_id')
+    .select('courses.id')
+    .where('categories.category_code', '=', code)
+    .executeTakeFirst();
   if (known) return known.id;
-  const platform = await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow();
-  const cat = await db.insertInto('categories').values({ description: `Bench ${code}`, category_code: code, platform_id: platform.id }).returning('id').executeTakeFirstOrThrow();
-  const course = await db.insertInto('courses').values({ description, category_id: cat.id, id_course_moodle: generated.courseIds[0]! }).returning('id').executeTakeFirstOrThrow();
-  const profile = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+  const platform = await db
+    .selectFrom('platforms')
+    .select('id')
+    .where('key', '=', 'moodle')
+    .executeTakeFirstOrThrow();
+  const cat = await db
+    .insertInto('categories')
+    .values({ description: `Bench ${code}`, category_code: code, platform_id: platform.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const course = await db
+    .insertInto('courses')
+    .values({ description, category_id: cat.id, id_course_moodle: generated.courseIds[0]! })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const profile = (
+    await db
+      .selectFrom('profiles')
+      .select('id')
+      .where('key', '=', 'student')
+      .executeTakeFirstOrThrow()
+  ).id;
   const people = generated.people.filter((p) => p.rut);
   for (let i = 0; i < people.length; i += 1000) {
     const part = people.slice(i, i + 1000);
     const ids = await db
       .insertInto('registered_users')
-      .values(part.map((p) => ({ rut: normalizeRut(p.rut)!, name: p.firstname, last_name: p.lastname, email: p.email })))
+      .values(
+        part.map((p) => ({
+          rut: normalizeRut(p.rut)!,
+          name: p.firstname,
+          last_name: p.lastname,
+          email: p.email,
+        })),
+      )
       .onConflict((oc) => oc.column('rut').doUpdateSet((eb) => ({ name: eb.ref('excluded.name') })))
       .returning('id')
       .execute();
-    await db.insertInto('course_registered_users').values(ids.map((s) => ({ course_id: course.id, registered_user_id: s.id, profile_id: profile }))).execute();
+    await db
+      .insertInto('course_registered_users')
+      .values(
+        ids.map((s) => ({ course_id: course.id, registered_user_id: s.id, profile_id: profile })),
+      )
+      .execute();
   }
   return course.id;
 }

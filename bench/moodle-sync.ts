@@ -22,7 +22,15 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   const students = Number(process.env.BENCH_STUDENTS ?? (quick ? 1_000 : 10_000));
   const concurrency = Number(process.env.MOODLE_CONCURRENCY ?? 8);
   // 11 units × 4 activities + Pre/Post Test A/B, Encuesta and Renuncia = 50 activities.
-  const options: GeneratorOptions = { seed: 3, courses: 1, studentsPerCourse: students, units: 11, activitiesPerUnit: 4, invalidRutRate: 0, groupsPerCourse: 4 };
+  const options: GeneratorOptions = {
+    seed: 3,
+    courses: 1,
+    studentsPerCourse: students,
+    units: 11,
+    activitiesPerUnit: 4,
+    invalidRutRate: 0,
+    groupsPerCourse: 4,
+  };
   const generated = generateSite(options);
 
   const handle = process.env.DATABASE_URL
@@ -30,14 +38,36 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
     : await openDatabase({ dataDir: '', pglite: await PGlite.create({ parsers: PGLITE_PARSERS }) });
   const db = handle.db;
   await migrate(db);
-  await seed(db, { adminEmail: 'bench@sigaf.cl', adminPassword: 'bench-password', adminName: 'Bench' });
-  const config = loadConfig({}, { LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-bench-secret-bench', MOODLE_CONCURRENCY: concurrency });
-  const platform = await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow();
+  await seed(db, {
+    adminEmail: 'bench@sigaf.cl',
+    adminPassword: 'bench-password',
+    adminName: 'Bench',
+  });
+  const config = loadConfig(
+    {},
+    {
+      LOG_LEVEL: 'silent',
+      APP_SECRET: 'bench-secret-bench-secret-bench',
+      MOODLE_CONCURRENCY: concurrency,
+    },
+  );
+  const platform = await db
+    .selectFrom('platforms')
+    .select('id')
+    .where('key', '=', 'moodle')
+    .executeTakeFirstOrThrow();
   const course = { id: await linkSimCourse(db, generated, `Sync ${students}`, 'BMDL') };
   const people = generated.people.filter((p) => p.rut);
   // The simulator starts once the local data is loaded (a long-blocked fresh HTTP server may drop its first connection).
   const sim = await startSimWorker(options, 20);
-  await db.updateTable('platforms').set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET) }).where('id', '=', platform.id).execute();
+  await db
+    .updateTable('platforms')
+    .set({
+      url: sim.url,
+      token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET),
+    })
+    .where('id', '=', platform.id)
+    .execute();
   const services = createServices(db, config);
   console.log(`moodle sync: site and ${people.length} local students ready; syncing...`);
   const before = await sim.calls();
@@ -60,7 +90,9 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   const historyMs = performance.now() - t3;
   await handle.close();
   await sim.close();
-  console.log(`moodle sync: progress history ${appended} rows in ${historyMs.toFixed(0)} ms, ${((100 * historyMs) / ms).toFixed(1)} % of the sync`);
+  console.log(
+    `moodle sync: progress history ${appended} rows in ${historyMs.toFixed(0)} ms, ${((100 * historyMs) / ms).toFixed(1)} % of the sync`,
+  );
   console.log(
     `moodle sync: ${students} students × ${result.activitiesAdded} activities, concurrency ${concurrency}, 20 ms per call: ` +
       `${(ms / 1000).toFixed(1)} s (${(cpuMs / 1000).toFixed(1)} s of CPU), ${calls} calls (${result.moodleCalls} counted by the sync), ${result.rowsWritten} rows written; ` +
@@ -68,8 +100,13 @@ export async function moodleSyncBench(): Promise<Record<string, number>> {
   );
   const key = `moodle.sync.${students}x50`;
   return {
-    [`${key}.ms`]: ms, [`${key}.calls`]: calls, [`${key}.resync.ms`]: resyncMs, [`${key}.cpu.ms`]: cpuMs, [`${key}.resync.cpu.ms`]: resyncCpuMs,
-    [`${key}.history.ms`]: historyMs, [`${key}.history.pct`]: (100 * historyMs) / ms,
+    [`${key}.ms`]: ms,
+    [`${key}.calls`]: calls,
+    [`${key}.resync.ms`]: resyncMs,
+    [`${key}.cpu.ms`]: cpuMs,
+    [`${key}.resync.cpu.ms`]: resyncCpuMs,
+    [`${key}.history.ms`]: historyMs,
+    [`${key}.history.pct`]: (100 * historyMs) / ms,
   };
 }
 

@@ -27,7 +27,12 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
     const fill = await openDatabase({ url: server.url(ds.database), dataDir: '' });
     try {
       // Rows a sync or another benchmark appended today do not count: the year's history is the benchmark's own.
-      const has = await fill.db.selectFrom('enrolment_progress_history').select('enrolment_id').where('recorded_at', '<', sql<Date>`${ds.now}::date - 60`).limit(1).executeTakeFirst();
+      const has = await fill.db
+        .selectFrom('enrolment_progress_history')
+        .select('enrolment_id')
+        .where('recorded_at', '<', sql<Date>`${ds.now}::date - 60`)
+        .limit(1)
+        .executeTakeFirst();
       if (!has) {
         const t = performance.now();
         await sql`
@@ -37,7 +42,9 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
           from course_registered_users e cross join generate_series(0, 11) k
           on conflict do nothing`.execute(fill.db);
         await sql`analyze enrolment_progress_history`.execute(fill.db);
-        console.log(`outcomes: progress history added in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        console.log(
+          `outcomes: progress history added in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
       }
     } finally {
       await fill.close();
@@ -52,19 +59,35 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
       // As a server's keeper does once: days kept before the similar students' groups existed are kept again.
       await new OutcomeRepository(keep.db).forgetKeptWithoutSimilar(similarFrom(new Date()));
       const days = await keepOutcomes(keep.db, { fromDay });
-      if (days.length) console.log(`outcomes: ${days.length} days kept in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-      await sql`delete from outcome_kept_days where day = ${lastSettledDay()}::date`.execute(keep.db);
+      if (days.length)
+        console.log(
+          `outcomes: ${days.length} days kept in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
+      await sql`delete from outcome_kept_days where day = ${lastSettledDay()}::date`.execute(
+        keep.db,
+      );
       t = performance.now();
       await keepOutcomes(keep.db, { fromDay });
       kept[`outcomes.keep.day.${ds.tickets}.ms`] = performance.now() - t;
-      console.log(`outcomes: one day's keeping (the last settled day) in ${kept[`outcomes.keep.day.${ds.tickets}.ms`]!.toFixed(0)} ms`);
+      console.log(
+        `outcomes: one day's keeping (the last settled day) in ${kept[`outcomes.keep.day.${ds.tickets}.ms`]!.toFixed(0)} ms`,
+      );
     } finally {
       await keep.close();
     }
     const handle = await openDatabase({ url: server.url(ds.database), dataDir: '' });
     try {
-      const services = createServices(handle.db, loadConfig({}, { LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-bench-secret-bench' }));
-      const admin = await handle.db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id').select(['u.id', 'u.role_id']).where('r.key', '=', 'admin').orderBy('u.id').executeTakeFirstOrThrow();
+      const services = createServices(
+        handle.db,
+        loadConfig({}, { LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-bench-secret-bench' }),
+      );
+      const admin = await handle.db
+        .selectFrom('users as u')
+        .innerJoin('roles as r', 'r.id', 'u.role_id')
+        .select(['u.id', 'u.role_id'])
+        .where('r.key', '=', 'admin')
+        .orderBy('u.id')
+        .executeTakeFirstOrThrow();
       const actor = { id: admin.id, roleId: admin.role_id, role: 'admin' as const, tokenId: 0 };
       const query = { to: ds.now };
       const t0 = performance.now();
@@ -78,7 +101,9 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
       }
       warm.sort((a, b) => a - b);
       const contacts = first.dimensions.all[0]?.reengaged.n ?? 0;
-      console.log(`outcomes: organisation-wide report over ${contacts} contacts: cold ${cold.toFixed(0)} ms, warm ${warm[1]!.toFixed(0)} ms`);
+      console.log(
+        `outcomes: organisation-wide report over ${contacts} contacts: cold ${cold.toFixed(0)} ms, warm ${warm[1]!.toFixed(0)} ms`,
+      );
       const key = `outcomes.report.org.${ds.tickets}`;
       return { [`${key}.cold.ms`]: cold, [`${key}.warm.ms`]: warm[1]!, ...kept };
     } finally {

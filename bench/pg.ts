@@ -17,9 +17,14 @@ export interface PgServer {
 
 function pgBin(): string {
   const base = '/usr/lib/postgresql';
-  const versions = fs.existsSync(base) ? fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin/postgres'))) : [];
+  const versions = fs.existsSync(base)
+    ? fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin/postgres')))
+    : [];
   versions.sort((a, b) => Number(a) - Number(b));
-  if (!versions.length) throw new Error('No PostgreSQL server found: set BENCH_DATABASE_URL or DATABASE_URL, or install PostgreSQL (apt-get install postgresql).');
+  if (!versions.length)
+    throw new Error(
+      'No PostgreSQL server found: set BENCH_DATABASE_URL or DATABASE_URL, or install PostgreSQL (apt-get install postgresql).',
+    );
   return path.join(base, versions[versions.length - 1]!, 'bin');
 }
 
@@ -42,16 +47,36 @@ export async function startPg(): Promise<PgServer> {
   const asRoot = process.getuid?.() === 0;
   const run = (cmd: string, args: string[]) => {
     const r = asRoot
-      ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', [path.join(bin, cmd), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')], { encoding: 'utf8' })
+      ? spawnSync(
+          'su',
+          [
+            'postgres',
+            '-s',
+            '/bin/sh',
+            '-c',
+            [path.join(bin, cmd), ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '),
+          ],
+          { encoding: 'utf8' },
+        )
       : spawnSync(path.join(bin, cmd), args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
   };
   fs.mkdirSync(dir, { recursive: true });
   if (asRoot) execFileSync('chown', ['postgres', dir]);
-  if (!fs.existsSync(path.join(data, 'PG_VERSION'))) run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres']);
+  if (!fs.existsSync(path.join(data, 'PG_VERSION')))
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres']);
   const port = await freePort();
   console.log(`bench: starting PostgreSQL in ${data} on port ${port}`);
-  run('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=512MB`, '-l', path.join(dir, 'log'), '-w', 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=512MB`,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    'start',
+  ]);
   return {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     stop: async () => run('pg_ctl', ['-D', data, '-m', 'fast', 'stop']),

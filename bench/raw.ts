@@ -20,13 +20,26 @@ function commit(): string {
 }
 
 /** Writes the raw file (`loadAverageAtStart`: the machine's 1-minute load when the run began); returns its path from the repository's root. */
-export function writeRaw(kind: string, loadAverageAtStart: number, figures: Record<string, unknown>): string {
-  const cpu = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+export function writeRaw(
+  kind: string,
+  loadAverageAtStart: number,
+  figures: Record<string, unknown>,
+): string {
+  const cpu =
+    /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ??
+    os.cpus()[0]?.model ??
+    'unknown';
   const at = new Date().toISOString();
   const raw = {
     at,
     commit: commit(),
-    machine: { nproc: os.availableParallelism(), memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1), cpu, loadAverageAtStart, loadAverageAtEnd: os.loadavg()[0] },
+    machine: {
+      nproc: os.availableParallelism(),
+      memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+      cpu,
+      loadAverageAtStart,
+      loadAverageAtEnd: os.loadavg()[0],
+    },
     ...figures,
   };
   const dir = path.join(here, 'results');

@@ -24,7 +24,9 @@ import { staffStepsBench } from './staff-steps.js';
 import { webBench } from './web.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const budgets: Record<string, number> = JSON.parse(fs.readFileSync(path.join(here, 'budgets.json'), 'utf8'));
+const budgets: Record<string, number> = JSON.parse(
+  fs.readFileSync(path.join(here, 'budgets.json'), 'utf8'),
+);
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
@@ -68,7 +70,10 @@ const benches: Bench[] = [
   // A staffed day on the load benchmark's data set (bench/day.ts).
   { name: 'day', run: async () => (await dayBench({ quick })).results },
   // Only when asked for (`--growth` or `--only growth`): it needs the 10 M data set.
-  { name: 'growth', run: () => growthBench({ quick, only: only.filter((o) => !NAMES.includes(o)) }) },
+  {
+    name: 'growth',
+    run: () => growthBench({ quick, only: only.filter((o) => !NAMES.includes(o)) }),
+  },
 ];
 
 // `--only <benchmark name>` picks a benchmark; any other word picks load endpoints by name
@@ -80,15 +85,21 @@ const endpointWords = only.filter((o) => !NAMES.includes(o));
 const picked = growth
   ? benches.filter((b) => b.name === 'growth' || only.includes(b.name))
   : only.length
-    ? benches.filter((b) => only.includes(b.name) || (b.name === 'load' && endpointWords.length > 0))
+    ? benches.filter(
+        (b) => only.includes(b.name) || (b.name === 'load' && endpointWords.length > 0),
+      )
     : benches.filter((b) => b.name !== 'growth');
 const results: Record<string, number> = {};
 for (const bench of picked) Object.assign(results, await bench.run());
 
 if (loadRows.length) {
-  console.log('\n| endpoint | clients | p50 ms | p95 ms | p99 ms | req/s | errors | direct ms |\n|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| endpoint | clients | p50 ms | p95 ms | p99 ms | req/s | errors | direct ms |\n|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
   for (const r of loadRows) {
-    console.log(`| ${r.name} | ${r.connections} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.direct?.toFixed(1) ?? '—'} |`);
+    console.log(
+      `| ${r.name} | ${r.connections} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rps.toFixed(0)} | ${r.errors} | ${r.direct?.toFixed(1) ?? '—'} |`,
+    );
   }
 }
 
@@ -99,9 +110,18 @@ for (const [name, value] of Object.entries(results)) {
   const ok = budget === undefined || value <= budget;
   if (!ok) over++;
   if (budget === undefined && /\.(rps|direct\.ms)$|\.c(1|50)\.p95/.test(name)) continue;
-  console.log(`| ${name} | ${value.toFixed(1)} | ${budget ?? '—'} | ${ok ? 'ok' : 'OVER BUDGET'} |`);
+  console.log(
+    `| ${name} | ${value.toFixed(1)} | ${budget ?? '—'} | ${ok ? 'ok' : 'OVER BUDGET'} |`,
+  );
 }
-fs.writeFileSync(path.join(here, 'results.json'), JSON.stringify({ at: new Date().toISOString(), quick, results, budgets, load: loadRows }, null, 2));
+fs.writeFileSync(
+  path.join(here, 'results.json'),
+  JSON.stringify(
+    { at: new Date().toISOString(), quick, results, budgets, load: loadRows },
+    null,
+    2,
+  ),
+);
 if (over) {
   console.error(`\n${over} measure(s) over budget`);
   process.exit(1);

@@ -8,7 +8,11 @@ import { lastColumnWorkbook, lineCsv, tallWorkbook } from '../apps/server/test/h
 import { callApi, spawnServer } from '../apps/server/test/server-process.js';
 import { startPg } from './pg.js';
 
-const ADMIN = { email: 'bench-uploads@sigaf.cl', password: 'Bench-Uploads-2026', next: 'Bench-Uploads-Listo-2026' };
+const ADMIN = {
+  email: 'bench-uploads@sigaf.cl',
+  password: 'Bench-Uploads-2026',
+  next: 'Bench-Uploads-Listo-2026',
+};
 
 /** The resident memory of a process now (MB), from /proc. */
 function rssMb(pid: number): number {
@@ -20,15 +24,20 @@ async function validWorkbook(rows: number): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Alumnos');
   ws.addRow(['RUT', 'DV', 'Nombre', 'Paterno']);
-  for (let i = 0; i < rows; i++) ws.addRow([12_000_000 + i, computeDv(12_000_000 + i), `Nombre${i}`, `Paterno${i}`]);
+  for (let i = 0; i < rows; i++)
+    ws.addRow([12_000_000 + i, computeDv(12_000_000 + i), `Nombre${i}`, `Paterno${i}`]);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
 function multipart(courseId: number, name: string, content: Buffer) {
   const boundary = `----bench${Date.now()}`;
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="course_id"\r\n\r\n${courseId}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="course_id"\r\n\r\n${courseId}\r\n`,
+    ),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -65,13 +74,38 @@ export async function uploadsBench(): Promise<Record<string, number>> {
     { removeDataDir: dataDir, name: 'uploads' },
   );
   try {
-    const first = (await callApi(server.url, 'POST', '/api/auth/login', undefined, { email: ADMIN.email, password: ADMIN.password })).body.access_token as string;
+    const first = (
+      await callApi(server.url, 'POST', '/api/auth/login', undefined, {
+        email: ADMIN.email,
+        password: ADMIN.password,
+      })
+    ).body.access_token as string;
     const me = (await callApi(server.url, 'GET', '/api/auth/user', first)).body.user.properties;
-    await callApi(server.url, 'PUT', `/api/v2/users/${me.id}`, first, { password: ADMIN.next, isFirstLogin: 1 });
-    const token = (await callApi(server.url, 'POST', '/api/auth/login', undefined, { email: ADMIN.email, password: ADMIN.next })).body.access_token as string;
-    const platform = (await callApi(server.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
-    const category = (await callApi(server.url, 'POST', '/api/v2/categories', token, { description: 'Bench', category_code: 'BNCH', platform_id: platform })).body._data.properties.id;
-    const course = (await callApi(server.url, 'POST', '/api/v2/courses', token, { description: 'Bench uploads', category_id: category })).body._data.properties.id as number;
+    await callApi(server.url, 'PUT', `/api/v2/users/${me.id}`, first, {
+      password: ADMIN.next,
+      isFirstLogin: 1,
+    });
+    const token = (
+      await callApi(server.url, 'POST', '/api/auth/login', undefined, {
+        email: ADMIN.email,
+        password: ADMIN.next,
+      })
+    ).body.access_token as string;
+    const platform = (await callApi(server.url, 'GET', '/api/v2/platforms', token)).body._data
+      .collections[0].properties.id;
+    const category = (
+      await callApi(server.url, 'POST', '/api/v2/categories', token, {
+        description: 'Bench',
+        category_code: 'BNCH',
+        platform_id: platform,
+      })
+    ).body._data.properties.id;
+    const course = (
+      await callApi(server.url, 'POST', '/api/v2/courses', token, {
+        description: 'Bench uploads',
+        category_id: category,
+      })
+    ).body._data.properties.id as number;
 
     const files: Array<[string, string, Buffer]> = [
       ['xfd', 'formato.xlsx', await lastColumnWorkbook(2000)],
@@ -99,12 +133,18 @@ export async function uploadsBench(): Promise<Record<string, number>> {
       })();
       const { body, type } = multipart(course, file, content);
       const t = performance.now();
-      const res = await fetch(`${server.url}/api/v2/registered-users/import`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body });
+      const res = await fetch(`${server.url}/api/v2/registered-users/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': type },
+        body,
+      });
       await res.arrayBuffer();
       const ms = performance.now() - t;
       uploading = false;
       await probe;
-      console.log(`uploads: ${name} (${(content.length / 1024).toFixed(0)} KB) -> ${res.status} in ${ms.toFixed(0)} ms; slowest /health ${slowest.toFixed(1)} ms; peak so far ${peak.toFixed(0)} MB`);
+      console.log(
+        `uploads: ${name} (${(content.length / 1024).toFixed(0)} KB) -> ${res.status} in ${ms.toFixed(0)} ms; slowest /health ${slowest.toFixed(1)} ms; peak so far ${peak.toFixed(0)} MB`,
+      );
       out[`uploads.${name}.ms`] = ms;
       out[`uploads.${name}.health.max.ms`] = slowest;
       worstHealth = Math.max(worstHealth, slowest);

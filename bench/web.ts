@@ -20,11 +20,24 @@ export async function webBench(): Promise<Record<string, number>> {
     execFileSync('npm', ['run', 'build', '-w', '@sigaf/web'], { cwd: ROOT, stdio: 'inherit' });
   }
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
-  const initial = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!));
-  const all = fs.readdirSync(path.join(DIST, 'assets')).filter((f) => f.endsWith('.js')).map((f) => `assets/${f}`);
+  const initial = new Set(
+    [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!),
+  );
+  const all = fs
+    .readdirSync(path.join(DIST, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `assets/${f}`);
   const loginKb = [...initial].reduce((sum, f) => sum + gzip(path.join(DIST, f)), 0) / 1024;
-  const later = all.filter((f) => !initial.has(f)).map((f) => ({ f, size: gzip(path.join(DIST, f)) })).sort((a, b) => b.size - a.size);
+  const later = all
+    .filter((f) => !initial.has(f))
+    .map((f) => ({ f, size: gzip(path.join(DIST, f)) }))
+    .sort((a, b) => b.size - a.size);
   const largest = later[0];
-  console.log(`web: login page loads ${initial.size} scripts, ${loginKb.toFixed(1)} KiB gzip; largest later chunk ${largest?.f ?? '-'} ${((largest?.size ?? 0) / 1024).toFixed(1)} KiB gzip`);
-  return { 'web.login.js.gzip.kb': loginKb, 'web.largest-chunk.js.gzip.kb': (largest?.size ?? 0) / 1024 };
+  console.log(
+    `web: login page loads ${initial.size} scripts, ${loginKb.toFixed(1)} KiB gzip; largest later chunk ${largest?.f ?? '-'} ${((largest?.size ?? 0) / 1024).toFixed(1)} KiB gzip`,
+  );
+  return {
+    'web.login.js.gzip.kb': loginKb,
+    'web.largest-chunk.js.gzip.kb': (largest?.size ?? 0) / 1024,
+  };
 }

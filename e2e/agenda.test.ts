@@ -1,7 +1,16 @@
 import { chileParts, computeDv, formatRut, REMINDER_POLL_MS } from '@sigaf/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -17,22 +26,44 @@ describeE2E('reminders and Mi agenda', () => {
   let ticketId: number;
   let ticketCode: string;
   let courseId: number;
-  const call = (method: string, url: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  const call = (method: string, url: string, body?: unknown) =>
+    api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   beforeAll(async () => {
     product = await startProduct();
     browser = await launchBrowser();
     token = await adminSession(product);
-    const key = async (p: string, k: string) => (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k).properties.id;
+    const key = async (p: string, k: string) =>
+      (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k)
+        .properties.id;
     const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
-    const cat = await call('POST', '/categories', { description: 'Agenda e2e', category_code: 'AGEE', platform_id: platform });
-    const course: number = (await call('POST', '/courses', { description: 'Curso de agenda', category_id: cat.body._data.properties.id, email: 'curso@sigaf.cl' })).body._data.properties.id;
+    const cat = await call('POST', '/categories', {
+      description: 'Agenda e2e',
+      category_code: 'AGEE',
+      platform_id: platform,
+    });
+    const course: number = (
+      await call('POST', '/courses', {
+        description: 'Curso de agenda',
+        category_id: cat.body._data.properties.id,
+        email: 'curso@sigaf.cl',
+      })
+    ).body._data.properties.id;
     courseId = course;
     const body = 19_000_001;
-    const s = await call('POST', '/registered-users/view-store', { rut: formatRut({ body, dv: computeDv(body) }), name: 'Rosa', last_name: 'Recordar', email: 'rosa@correo.cl' });
-    const e = await call('POST', '/course-registered-users/view-store', { course_id: course, registered_user_id: s.body._data.properties.id });
+    const s = await call('POST', '/registered-users/view-store', {
+      rut: formatRut({ body, dv: computeDv(body) }),
+      name: 'Rosa',
+      last_name: 'Recordar',
+      email: 'rosa@correo.cl',
+    });
+    const e = await call('POST', '/course-registered-users/view-store', {
+      course_id: course,
+      registered_user_id: s.body._data.properties.id,
+    });
     expect(e.status, JSON.stringify(e.body)).toBe(201);
-    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties.id;
+    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties
+      .id;
     const ticket = await call('POST', '/tickets', {
       course_registered_user_id: e.body._data.properties.id,
       type_ticket_id: await key('type-tickets', 'phone'),
@@ -72,19 +103,35 @@ describeE2E('reminders and Mi agenda', () => {
     await form.getByRole('button', { name: 'Guardar' }).click();
     await reminders.getByText('Llamar a Rosa').waitFor();
     await reminders.locator('[data-reminder-state="overdue"]').waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') === '1 recordatorio vencido');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') ===
+        '1 recordatorio vencido',
+    );
 
     // Another one falls due elsewhere (set through the API): the poll brings it, no reload.
-    const other = await call('POST', '/reminders', { ticket_id: ticketId, due_at: new Date(Date.now() - 60_000).toISOString(), comment: 'Segundo aviso' });
+    const other = await call('POST', '/reminders', {
+      ticket_id: ticketId,
+      due_at: new Date(Date.now() - 60_000).toISOString(),
+      comment: 'Segundo aviso',
+    });
     expect(other.status).toBe(201);
     await page.clock.fastForward(REMINDER_POLL_MS + 1000);
-    await page.waitForFunction(() => document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') === '2 recordatorios vencidos', undefined, { timeout: 15_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') ===
+        '2 recordatorios vencidos',
+      undefined,
+      { timeout: 15_000 },
+    );
 
     // The badge's menu lists them; the agenda shows them highlighted.
     await dialog.getByRole('button', { name: 'Cerrar' }).last().click();
     await dialog.waitFor({ state: 'detached' });
     await badge.click();
-    await page.getByRole('menuitem', { name: new RegExp(`${ticketCode}.*Llamar a Rosa`) }).waitFor();
+    await page
+      .getByRole('menuitem', { name: new RegExp(`${ticketCode}.*Llamar a Rosa`) })
+      .waitFor();
     await page.keyboard.press('Escape');
     const section = page.getByRole('region', { name: 'Recordatorios de hoy y vencidos' });
     await section.getByRole('gridcell', { name: 'Llamar a Rosa' }).waitFor();
@@ -93,16 +140,28 @@ describeE2E('reminders and Mi agenda', () => {
     await screenshot(page, 'agenda');
 
     // Log the attempt in place: both reminders were due, so both are done.
-    await section.getByRole('button', { name: `Registrar intento en ${ticketCode}` }).first().click();
-    const attempt = page.getByRole('dialog', { name: `Registrar intento de contacto (${ticketCode})` });
+    await section
+      .getByRole('button', { name: `Registrar intento en ${ticketCode}` })
+      .first()
+      .click();
+    const attempt = page.getByRole('dialog', {
+      name: `Registrar intento de contacto (${ticketCode})`,
+    });
     await attempt.getByRole('combobox', { name: 'Resultado' }).click();
     await page.getByRole('option').first().click();
     await attempt.getByLabel('Comentario').fill('Contestó, seguirá el curso');
     await attempt.getByRole('button', { name: 'Registrar' }).click();
     await section.getByText('No tiene recordatorios para hoy ni vencidos.').waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') === '0 recordatorios vencidos');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="reminder-badge"]')?.getAttribute('aria-label') ===
+        '0 recordatorios vencidos',
+    );
     const list = await call('GET', `/reminders?ticket_id=${ticketId}`);
-    expect(list.body._data.collections.map((c: Json) => c.properties.state)).toEqual(['done', 'done']);
+    expect(list.body._data.collections.map((c: Json) => c.properties.state)).toEqual([
+      'done',
+      'done',
+    ]);
 
     // An administrator sets the course's thresholds.
     await page.getByRole('button', { name: 'Umbrales por curso' }).click();
@@ -112,12 +171,19 @@ describeE2E('reminders and Mi agenda', () => {
     await settings.getByRole('combobox', { name: 'Cursos' }).click();
     await page.getByRole('option', { name: 'Curso de agenda' }).click();
     const contact = settings.getByLabel('N: días sin contacto');
-    await page.waitForFunction(() => (document.querySelector('input[type="number"]') as HTMLInputElement | null)?.value === '7');
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('input[type="number"]') as HTMLInputElement | null)?.value === '7',
+    );
     await contact.fill('10');
     await settings.getByRole('button', { name: 'Guardar' }).click();
     await settings.waitFor({ state: 'detached' });
     const saved = await call('GET', `/agenda/courses/${courseId}/settings`);
-    expect(saved.body._data).toMatchObject({ contactDays: 10, inactiveDays: 7, progressPercent: 50 });
+    expect(saved.body._data).toMatchObject({
+      contactDays: 10,
+      inactiveDays: 7,
+      progressPercent: 50,
+    });
     await context.close();
   }, 120_000);
 });

@@ -1,6 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeE2E, launchBrowser, newPage, screenshot, startProduct, type Product } from './harness.js';
+import {
+  describeE2E,
+  launchBrowser,
+  newPage,
+  screenshot,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 describeE2E('sign-in and the application shell', () => {
   let product: Product;
@@ -39,8 +46,15 @@ describeE2E('sign-in and the application shell', () => {
   it('the bootstrap administrator signs in, must change the password, lands on /my, walks the menu and logs out', async () => {
     const { page, context } = await newPage(browser, product.url);
     await page.goto('/');
-    await expect(page.getByText(/SISTEMA DE INFORMACIÓN PARA LA GESTIÓN DE ACCIONES FORMATIVAS/).first().isVisible()).resolves.toBe(true);
-    await expect(page.getByText(`© ${new Date().getFullYear()}`).first().isVisible()).resolves.toBe(true);
+    await expect(
+      page
+        .getByText(/SISTEMA DE INFORMACIÓN PARA LA GESTIÓN DE ACCIONES FORMATIVAS/)
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
+    await expect(page.getByText(`© ${new Date().getFullYear()}`).first().isVisible()).resolves.toBe(
+      true,
+    );
     await page.getByLabel('E-mail').fill(` ${product.admin.email} `);
     await page.getByLabel('Contraseña').fill(product.admin.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
@@ -51,14 +65,18 @@ describeE2E('sign-in and the application shell', () => {
     await dialog.getByLabel('Nueva contraseña').fill('123');
     await dialog.getByLabel('Confirmar contraseña').fill('1234');
     await dialog.getByLabel('Confirmar contraseña').blur();
-    await expect(dialog.getByText('Debe contener al menos 8 caracteres.').isVisible()).resolves.toBe(true);
+    await expect(
+      dialog.getByText('Debe contener al menos 8 caracteres.').isVisible(),
+    ).resolves.toBe(true);
     await dialog.getByLabel('Nueva contraseña').fill('Nueva-Clave-2026');
     await dialog.getByLabel('Confirmar contraseña').fill('Nueva-Clave-2026');
     await dialog.getByLabel('Confirmar contraseña').press('Enter');
 
     await page.waitForURL((u) => u.pathname.startsWith('/my'));
     await expect(page.getByText('Administrador').first().isVisible()).resolves.toBe(true);
-    await expect(page.getByText('v1.8.6', { exact: false }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByText('v1.8.6', { exact: false }).first().isVisible()).resolves.toBe(
+      true,
+    );
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeTruthy();
     await screenshot(page, 'my-home');
 
@@ -73,13 +91,19 @@ describeE2E('sign-in and the application shell', () => {
     // The group of the screen shown opens by itself once the screen is drawn (a click on its title
     // then would close it).
     await page.getByRole('main').getByText('Categoría de curso').first().waitFor();
-    expect(await page.getByRole('button', { name: 'Mantenedor' }).getAttribute('aria-expanded')).toBe('true');
+    expect(
+      await page.getByRole('button', { name: 'Mantenedor' }).getAttribute('aria-expanded'),
+    ).toBe('true');
     await page.getByRole('navigation').getByRole('link', { name: 'Aula', exact: true }).click();
     await page.waitForURL('**/my/mantenedor/aula');
     await screenshot(page, 'menu-aula');
 
     // The new password works and the old one does not.
-    const res = await fetch(`${product.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: product.admin.email, password: product.admin.password }) });
+    const res = await fetch(`${product.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: product.admin.email, password: product.admin.password }),
+    });
     expect(res.status).toBe(401);
 
     await page.getByText('Cerrar sesión').first().click();

@@ -2,7 +2,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
 import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /**
  * A working day on a course synchronised from the Moodle simulator (weights all 0, students who
@@ -24,7 +33,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   let courseId: number;
   let generated: GeneratedSite;
   let operator: { id: number; name: string };
-  const call = (method: string, url: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  const call = (method: string, url: string, body?: unknown) =>
+    api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   async function choose(label: string, option: string) {
     await page.getByRole('combobox', { name: label }).click();
@@ -38,39 +48,105 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     // The remembered current course comes from the server after the page opens: its answer is in once the network is idle.
     await page.waitForLoadState('networkidle');
     if ((await courses.textContent())?.includes('Curso de la jornada')) return;
-    if (!(await page.getByRole('combobox', { name: 'Categorías' }).textContent())?.includes('Jornada')) await choose('Categorías', 'Jornada');
+    if (
+      !(await page.getByRole('combobox', { name: 'Categorías' }).textContent())?.includes('Jornada')
+    )
+      await choose('Categorías', 'Jornada');
     await choose('Cursos', 'Curso de la jornada');
   }
 
   beforeAll(async () => {
-    generated = generateSite({ seed: 31, courses: 1, studentsPerCourse: 8, units: 2, activitiesPerUnit: 5, invalidRutRate: 0, neverAccessedRate: 0.5, withdrawnRate: 0, completion: { complete: 0.4, inProgress: 0.2 } });
+    generated = generateSite({
+      seed: 31,
+      courses: 1,
+      studentsPerCourse: 8,
+      units: 2,
+      activitiesPerUnit: 5,
+      invalidRutRate: 0,
+      neverAccessedRate: 0.5,
+      withdrawnRate: 0,
+      completion: { complete: 0.4, inProgress: 0.2 },
+    });
     sim = await startMoodleSim({ site: generated.site });
     product = await startProduct({ SYNC_SCHEDULE: 'off' });
     browser = await launchBrowser();
     token = await adminSession(product);
     const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
-    expect((await call('PUT', `/platforms/${platform}/moodle`, { url: sim.url, token: generated.tokens.admin })).status).toBe(200);
-    const cat = await call('POST', '/categories', { description: 'Jornada', category_code: 'JOR', platform_id: platform });
-    courseId = (await call('POST', '/courses', { description: 'Curso de la jornada', category_id: cat.body._data.properties.id, id_course_moodle: generated.courseIds[0] })).body._data.properties.id;
+    expect(
+      (
+        await call('PUT', `/platforms/${platform}/moodle`, {
+          url: sim.url,
+          token: generated.tokens.admin,
+        })
+      ).status,
+    ).toBe(200);
+    const cat = await call('POST', '/categories', {
+      description: 'Jornada',
+      category_code: 'JOR',
+      platform_id: platform,
+    });
+    courseId = (
+      await call('POST', '/courses', {
+        description: 'Curso de la jornada',
+        category_id: cat.body._data.properties.id,
+        id_course_moodle: generated.courseIds[0],
+      })
+    ).body._data.properties.id;
     const people = generated.people.filter((x) => x.rut);
     for (const [i, p] of people.entries()) {
       // Every student has a Chilean mobile, typed as staff type them.
-      const s = await call('POST', '/registered-users/view-store', { rut: p.rut, name: p.firstname, last_name: p.lastname, email: p.email, mobile: `+56 9 ${1000 + i} ${5000 + i}` });
-      expect((await call('POST', '/course-registered-users/view-store', { course_id: courseId, registered_user_id: s.body._data.properties.id })).status).toBe(201);
+      const s = await call('POST', '/registered-users/view-store', {
+        rut: p.rut,
+        name: p.firstname,
+        last_name: p.lastname,
+        email: p.email,
+        mobile: `+56 9 ${1000 + i} ${5000 + i}`,
+      });
+      expect(
+        (
+          await call('POST', '/course-registered-users/view-store', {
+            course_id: courseId,
+            registered_user_id: s.body._data.properties.id,
+          })
+        ).status,
+      ).toBe(201);
     }
     expect((await call('POST', `/sync/courses/${courseId}`, {})).status).toBe(202);
-    for (let i = 0; i < 120 && (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state !== 'done'; i++) await new Promise((r) => setTimeout(r, 500));
+    for (
+      let i = 0;
+      i < 120 &&
+      (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state !== 'done';
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 500));
     expect((await call('GET', `/sync/courses/${courseId}/status`)).body._data.state).toBe('done');
     // An operator, and one ticket of the administrator's in the course (the agenda's course).
-    const role = (await call('GET', '/roles')).body._data.collections.find((c: Json) => c.properties.key === 'operator').properties.id;
-    const created = await call('POST', '/users/signup', { name: 'Olga Operadora', email: 'olga@sigaf.cl', role_id: role, password: 'Olga-Clave-1' });
+    const role = (await call('GET', '/roles')).body._data.collections.find(
+      (c: Json) => c.properties.key === 'operator',
+    ).properties.id;
+    const created = await call('POST', '/users/signup', {
+      name: 'Olga Operadora',
+      email: 'olga@sigaf.cl',
+      role_id: role,
+      password: 'Olga-Clave-1',
+    });
     operator = { id: created.body._data.properties.id, name: 'Olga Operadora' };
-    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties.id;
-    const key = async (p: string, k: string) => (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k).properties.id;
-    const enrolments = (await call('GET', `/follow-up/courses/${courseId}/students?perPage=50`)).body._data.collections.map((c: Json) => c.properties) as Json[];
+    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties
+      .id;
+    const key = async (p: string, k: string) =>
+      (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k)
+        .properties.id;
+    const enrolments = (
+      await call('GET', `/follow-up/courses/${courseId}/students?perPage=50`)
+    ).body._data.collections.map((c: Json) => c.properties) as Json[];
     const ticket = await call('POST', '/tickets', {
-      course_registered_user_id: enrolments[0]!.id, type_ticket_id: await key('type-tickets', 'phone'), status_ticket_id: await key('status-tickets', 'open'),
-      priority_ticket_id: await key('priority-tickets', 'high'), source_ticket_id: await key('source-tickets', 'outgoing'), motive_ticket_id: await key('motive-tickets', 'welcome'), user_assigned_id: me,
+      course_registered_user_id: enrolments[0]!.id,
+      type_ticket_id: await key('type-tickets', 'phone'),
+      status_ticket_id: await key('status-tickets', 'open'),
+      priority_ticket_id: await key('priority-tickets', 'high'),
+      source_ticket_id: await key('source-tickets', 'outgoing'),
+      motive_ticket_id: await key('motive-tickets', 'welcome'),
+      user_assigned_id: me,
     });
     expect(ticket.status, JSON.stringify(ticket.body)).toBe(201);
     ({ page } = await signedInPage(browser, product, token));
@@ -86,43 +162,74 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   it('Estadística explains an empty progress chart and links to the weights; the proposals weight the graded activities and progress appears', async () => {
     await page.goto('/my/estadistica');
     await openCourse();
-    const chart = page.getByRole('figure', { name: 'Progreso de actividades calificadas según unidad (%)' });
+    const chart = page.getByRole('figure', {
+      name: 'Progreso de actividades calificadas según unidad (%)',
+    });
     await chart.getByTestId('progress-empty').waitFor({ timeout: 30_000 });
-    await chart.getByText(/el avance cuenta solo las actividades con ponderación mayor que 0/).waitFor();
+    await chart
+      .getByText(/el avance cuenta solo las actividades con ponderación mayor que 0/)
+      .waitFor();
     await chart.getByRole('link', { name: /Asignar ponderaciones en Actividades/ }).click();
     await page.waitForURL(/configuracion\/actividad/);
     await openCourse();
     // Units of five activities: Actividad 1.5 (assign) in Unidad 1, Actividad 2.4 (assign) and 2.5 (quiz) in Unidad 2.
     const weights = page.getByTestId('weight-proposals');
     await weights.waitFor();
-    for (const [name, weight] of [['Actividad 1.5 (assign)', '50'], ['Actividad 2.4 (assign)', '25'], ['Actividad 2.5 (quiz)', '25']]) {
-      await weights.getByRole('row').filter({ hasText: name }).getByRole('cell', { name: weight, exact: true }).waitFor();
+    for (const [name, weight] of [
+      ['Actividad 1.5 (assign)', '50'],
+      ['Actividad 2.4 (assign)', '25'],
+      ['Actividad 2.5 (quiz)', '25'],
+    ]) {
+      await weights
+        .getByRole('row')
+        .filter({ hasText: name })
+        .getByRole('cell', { name: weight, exact: true })
+        .waitFor();
     }
     await screenshot(page, 'weight-proposals');
-    await page.getByTestId('section-proposals').getByRole('button', { name: 'Aplicar propuestas' }).click();
-    await page.getByText(/Se ponderaron? \d+ actividad(es)? calificadas?/).first().waitFor();
-    const total = (await call('GET', `/activities?course_id=${courseId}&perPage=100`)).body._data.collections.reduce((s: number, c: Json) => s + Number(c.properties.weighing), 0);
+    await page
+      .getByTestId('section-proposals')
+      .getByRole('button', { name: 'Aplicar propuestas' })
+      .click();
+    await page
+      .getByText(/Se ponderaron? \d+ actividad(es)? calificadas?/)
+      .first()
+      .waitFor();
+    const total = (
+      await call('GET', `/activities?course_id=${courseId}&perPage=100`)
+    ).body._data.collections.reduce((s: number, c: Json) => s + Number(c.properties.weighing), 0);
     expect(Math.round(total * 100) / 100).toBe(100);
     await page.goto('/my/estadistica');
     await openCourse();
-    await page.getByRole('figure', { name: 'Progreso de actividades calificadas según unidad (%)' }).locator('[data-state="ready"]').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('figure', { name: 'Progreso de actividades calificadas según unidad (%)' })
+      .locator('[data-state="ready"]')
+      .waitFor({ timeout: 30_000 });
   }, 120_000);
 
   it('Mi agenda: most urgent first with the RUT, a card, and a mail that names its recipient and counts as a contact; no sideways scroll at 1366×768', async () => {
     await page.goto('/my/agenda');
     const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
     const answer = (await call('GET', '/agenda/students?perPage=50')).body;
-    expect(answer._data.collections.length, JSON.stringify(answer).slice(0, 600)).toBeGreaterThan(1);
+    expect(answer._data.collections.length, JSON.stringify(answer).slice(0, 600)).toBeGreaterThan(
+      1,
+    );
     await section.getByRole('columnheader', { name: 'RUT' }).waitFor({ timeout: 30_000 });
-    const before = (await call('GET', '/agenda/students?perPage=50')).body._data.collections.map((c: Json) => c.properties) as Json[];
+    const before = (await call('GET', '/agenda/students?perPage=50')).body._data.collections.map(
+      (c: Json) => c.properties,
+    ) as Json[];
     expect(before.length).toBeGreaterThan(1);
     // Never accessed come first; each row shows its RUT.
     expect(before[0]!.lastAccess).toBeNull();
     const first = before[0]!;
     await section.getByRole('gridcell', { name: first.rut }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
     // The administrator's header keeps its text readable beside the operator picker and buttons.
-    expect((await page.getByTestId('agenda-intro').boundingBox())!.width).toBeGreaterThanOrEqual(320);
+    expect((await page.getByTestId('agenda-intro').boundingBox())!.width).toBeGreaterThanOrEqual(
+      320,
+    );
     await screenshot(page, 'agenda-at-risk');
 
     // Ver ficha: the student's card, with the mobile as a tel: link and a WhatsApp button.
@@ -141,7 +248,12 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     });
     await card.getByRole('button', { name: /^WhatsApp a / }).click();
     const wa = page.getByRole('dialog', { name: /^WhatsApp a / });
-    await wa.getByTestId('whatsapp-preview').getByText(new RegExp(`Hola ${first.name.split(' ')[0]}, le escribimos del curso Curso de la jornada`)).waitFor();
+    await wa
+      .getByTestId('whatsapp-preview')
+      .getByText(
+        new RegExp(`Hola ${first.name.split(' ')[0]}, le escribimos del curso Curso de la jornada`),
+      )
+      .waitFor();
     await wa.getByRole('button', { name: 'Abrir WhatsApp' }).click();
     const opened = await page.evaluate(() => (window as unknown as { opened: string[] }).opened);
     expect(opened).toHaveLength(1);
@@ -151,18 +263,27 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     await ask.getByText(/Volvió de WhatsApp con/).waitFor();
     await ask.getByRole('button', { name: 'Registrar' }).click();
     const create = page.getByRole('dialog', { name: /Nuevo ticket · Curso de la jornada/ });
-    await expect.poll(async () => create.getByRole('combobox', { name: 'Origen' }).textContent(), { timeout: 15_000 }).toContain('WhatsApp');
+    await expect
+      .poll(async () => create.getByRole('combobox', { name: 'Origen' }).textContent(), {
+        timeout: 15_000,
+      })
+      .toContain('WhatsApp');
     await screenshot(page, 'whatsapp-log-contact');
 
     // A mail from the agenda: the dialog names the recipient; once queued the student leaves the list.
     const target = before.find((s) => s.email && s.enrolmentId !== first.enrolmentId)!;
     await page.goto('/my/agenda');
     await section.getByRole('gridcell', { name: target.rut }).waitFor({ timeout: 30_000 });
-    const row = section.getByRole('row').filter({ has: page.getByRole('gridcell', { name: target.rut }) });
+    const row = section
+      .getByRole('row')
+      .filter({ has: page.getByRole('gridcell', { name: target.rut }) });
     await row.getByRole('button', { name: 'más' }).click();
     await page.getByRole('menuitem', { name: `Enviar correo a ${target.name}` }).click();
     const dialog = page.getByRole('dialog', { name: /Enviar correo a 1 estudiante/ });
-    await dialog.getByTestId('follow-up-mail-recipient').getByText(`Para: ${target.name} <${target.email}>`).waitFor();
+    await dialog
+      .getByTestId('follow-up-mail-recipient')
+      .getByText(`Para: ${target.name} <${target.email}>`)
+      .waitFor();
     await dialog.getByLabel('Asunto').fill('Hola {nombre}');
     await dialog.getByRole('textbox', { name: 'Mensaje' }).click();
     await page.keyboard.type('¿Podemos ayudarle con el curso?');
@@ -171,7 +292,13 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     await dialog.getByTestId('follow-up-mail-result').waitFor();
     await dialog.getByText(target.name).first().waitFor();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
-    await expect.poll(async () => (await call('GET', '/agenda/students?perPage=50')).body._data.collections.some((c: Json) => c.properties.enrolmentId === target.enrolmentId)).toBe(false);
+    await expect
+      .poll(async () =>
+        (await call('GET', '/agenda/students?perPage=50')).body._data.collections.some(
+          (c: Json) => c.properties.enrolmentId === target.enrolmentId,
+        ),
+      )
+      .toBe(false);
     await section.getByRole('gridcell', { name: target.rut }).waitFor({ state: 'detached' });
   }, 120_000);
 
@@ -180,7 +307,10 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       await page.goto(path);
       await openCourse();
       await page.getByRole('grid').first().waitFor({ timeout: 30_000 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), path).toBeLessThanOrEqual(0);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+        path,
+      ).toBeLessThanOrEqual(0);
     }
     // Seguimiento's pickers stay inside their card, also on a smaller laptop with the menu open.
     for (const width of [1366, 1024]) {
@@ -207,18 +337,29 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   it('reassigning an operator’s work asks first and can be undone', async () => {
     await page.goto('/my/agenda');
     const workload = page.getByRole('region', { name: 'Carga por operador' });
-    await workload.getByRole('gridcell', { name: operator.name, exact: true }).waitFor({ timeout: 30_000 });
+    await workload
+      .getByRole('gridcell', { name: operator.name, exact: true })
+      .waitFor({ timeout: 30_000 });
     // The at-risk column says when it was counted.
-    await workload.getByTestId('workload-counted-at').getByText(/^Estudiantes en riesgo contados a las \d\d:\d\d;/).waitFor();
+    await workload
+      .getByTestId('workload-counted-at')
+      .getByText(/^Estudiantes en riesgo contados a las \d\d:\d\d;/)
+      .waitFor();
     const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties;
-    const mine = async () => (await call('GET', `/tickets/operator/${me.id}?status=open&compact=true`)).body._data.collections.length as number;
+    const mine = async () =>
+      (await call('GET', `/tickets/operator/${me.id}?status=open&compact=true`)).body._data
+        .collections.length as number;
     expect(await mine()).toBe(1);
     await workload.getByRole('button', { name: `Reasignar el trabajo de ${me.name}` }).click();
     await page.getByRole('combobox', { name: 'Reasignar a' }).click();
     await page.getByRole('option', { name: operator.name }).click();
     await page.getByRole('button', { name: 'Reasignar', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Reasignar tickets' });
-    await confirm.getByText(`¿Reasignar 1 ticket abierto de ${me.name} (con sus recordatorios pendientes) a ${operator.name}?`).waitFor();
+    await confirm
+      .getByText(
+        `¿Reasignar 1 ticket abierto de ${me.name} (con sus recordatorios pendientes) a ${operator.name}?`,
+      )
+      .waitFor();
     // Nothing moved before confirming.
     expect(await mine()).toBe(1);
     await confirm.getByRole('button', { name: 'Reasignar', exact: true }).click();

@@ -2,7 +2,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_STAFF } from '../apps/server/src/demo/seed.js';
 import { DEMO_ADMIN, pickDemoCourse, settled } from './demo.js';
-import { api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -20,7 +28,8 @@ describeE2E('contact effectiveness on the demo', () => {
     // The workload table is read below until the demo's first synchronisation has judged its students: counted at every read.
     product = await startProduct({ DEMO: 'true', WORKLOAD_AT_RISK_SECONDS: '0' });
     browser = await launchBrowser();
-    token = (await api(product.url, 'POST', '/api/auth/login', undefined, DEMO_ADMIN)).body.access_token;
+    token = (await api(product.url, 'POST', '/api/auth/login', undefined, DEMO_ADMIN)).body
+      .access_token;
     expect(token).toBeTruthy();
   });
   afterAll(async () => {
@@ -31,16 +40,32 @@ describeE2E('contact effectiveness on the demo', () => {
   it('Efectividad: the organisation, then a course; every dimension has its chart and table with the baseline', async () => {
     const { page, context } = await signedInPage(browser, product, token);
     await page.goto('/my/efectividad');
-    await page.getByRole('heading', { name: 'Efectividad de los contactos' }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('heading', { name: 'Efectividad de los contactos' })
+      .waitFor({ timeout: 30_000 });
     await settled(page);
     await page.getByText('Toda la organización').first().waitFor();
     const total = page.getByRole('table', { name: 'Total' });
     await total.waitFor({ timeout: 60_000 });
     expect(await total.getByRole('columnheader', { name: 'Línea base reingreso' }).count()).toBe(1);
-    for (const dim of ['canal', 'origen', 'motivo', 'operador', 'hora del día', 'día de la semana', 'días sin acceso']) {
-      expect(await page.getByRole('table', { name: `Reingreso en 7 días por ${dim}` }).count(), dim).toBeGreaterThanOrEqual(1);
+    for (const dim of [
+      'canal',
+      'origen',
+      'motivo',
+      'operador',
+      'hora del día',
+      'día de la semana',
+      'días sin acceso',
+    ]) {
+      expect(
+        await page.getByRole('table', { name: `Reingreso en 7 días por ${dim}` }).count(),
+        dim,
+      ).toBeGreaterThanOrEqual(1);
     }
-    const phone = page.getByRole('table', { name: 'Reingreso en 7 días por canal' }).last().getByRole('row', { name: /Contacto telefónico/ });
+    const phone = page
+      .getByRole('table', { name: 'Reingreso en 7 días por canal' })
+      .last()
+      .getByRole('row', { name: /Contacto telefónico/ });
     expect(await phone.count()).toBe(1);
     await screenshot(page, 'efectividad-organizacion');
     await pickDemoCourse(page);
@@ -53,24 +78,46 @@ describeE2E('contact effectiveness on the demo', () => {
 
   it("Mi agenda: an operator of the demo is told which channel brought back the course's students, and why", async () => {
     // The demo's first course is synchronised by a job after the start: its students are judged at risk once it ends.
-    const workload = async () => (await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)).body._data.collections.map((c: Json) => c.properties);
+    const workload = async () =>
+      (
+        await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)
+      ).body._data.collections.map((c: Json) => c.properties);
     let operator: Json;
-    for (const deadline = Date.now() + 90_000; !(operator = (await workload()).sort((a: Json, b: Json) => b.atRisk - a.atRisk)[0]).atRisk && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1000));
+    for (
+      const deadline = Date.now() + 90_000;
+      !(operator = (await workload()).sort((a: Json, b: Json) => b.atRisk - a.atRisk)[0]).atRisk &&
+      Date.now() < deadline;
+    )
+      await new Promise((r) => setTimeout(r, 1000));
     expect(operator.atRisk).toBeGreaterThan(0);
     const staff = DEMO_STAFF.find((s) => s.name === operator.name)!;
-    const own = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: staff.email, password: DEMO_ADMIN.password })).body.access_token;
+    const own = (
+      await api(product.url, 'POST', '/api/auth/login', undefined, {
+        email: staff.email,
+        password: DEMO_ADMIN.password,
+      })
+    ).body.access_token;
     const { page, context } = await signedInPage(browser, product, own);
     await page.goto('/my/agenda');
-    const suggestion = page.getByRole('region', { name: 'Sugerencias según resultados anteriores' });
+    const suggestion = page.getByRole('region', {
+      name: 'Sugerencias según resultados anteriores',
+    });
     await suggestion.waitFor({ timeout: 30_000 });
     // Its groups are small on the demo: the course's contacts as a whole, with the sample and the caveat.
-    expect(await suggestion.innerText()).toMatch(/Para estudiantes de .+, el canal «.+» trajo de vuelta a \d+ de \d+/);
+    expect(await suggestion.innerText()).toMatch(
+      /Para estudiantes de .+, el canal «.+» trajo de vuelta a \d+ de \d+/,
+    );
     expect(await suggestion.innerText()).toContain('Es una correlación, no una garantía');
     await context.close();
   });
 
   it('a ticket of the demo: the line under an attempt says what the student did in Moodle after it', async () => {
-    const list = await api<Json>(product.url, 'GET', '/api/v2/tickets?page=1&perPage=50&status=all', token);
+    const list = await api<Json>(
+      product.url,
+      'GET',
+      '/api/v2/tickets?page=1&perPage=50&status=all',
+      token,
+    );
     const ids: number[] = list.body._data.collections.map((c: Json) => c.properties.id);
     let ticketId: number | undefined;
     for (const id of ids) {
@@ -85,7 +132,10 @@ describeE2E('contact effectiveness on the demo', () => {
     await page.goto(`/my/ticket?ticket=${ticketId}`);
     const dialog = page.getByRole('dialog');
     await dialog.waitFor({ timeout: 30_000 });
-    await dialog.getByText(/Ingresó a Moodle/).first().waitFor({ timeout: 30_000 });
+    await dialog
+      .getByText(/Ingresó a Moodle/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await dialog.getByRole('region', { name: 'Contactos y respuesta' }).count()).toBe(1);
     await screenshot(page, 'ticket-resultado-intentos');
     await context.close();

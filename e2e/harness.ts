@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { describe, vi } from 'vitest';
 import { callApi, firstAdminSession, spawnServer } from '../apps/server/test/server-process.js';
 
@@ -29,12 +35,21 @@ export interface Product {
 /** Starts the real product (server + built web app) on a fresh embedded database, as `npm start` does. */
 export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
   if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
-    throw new Error('The web app is not built: run `npm run build -w @sigaf/web` (npm run test:e2e does it).');
+    throw new Error(
+      'The web app is not built: run `npm run build -w @sigaf/web` (npm run test:e2e does it).',
+    );
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-e2e-'));
   const admin = { email: 'admin@sigaf.cl', password: 'Clave-Inicial-1' };
   const server = await spawnServer(
-    { DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    {
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
     { removeDataDir: dataDir },
   );
   return { url: server.url, admin, output: server.output, stop: server.stop };
@@ -44,12 +59,27 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }
 
-export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, locale: 'es-CL', viewport: { width: 1366, height: 850 } });
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    locale: 'es-CL',
+    viewport: { width: 1366, height: 850 },
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -64,7 +94,8 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /** Takes the bootstrap administrator past the first login through the API; returns a token. */
-export const adminSession = (product: Product, password?: string) => firstAdminSession(product.url, product.admin, password);
+export const adminSession = (product: Product, password?: string) =>
+  firstAdminSession(product.url, product.admin, password);
 
 /** A page already signed in with the given token (10 s default timeout). */
 export async function signedInPage(browser: Browser, product: Product, token: string) {
@@ -76,7 +107,12 @@ export async function signedInPage(browser: Browser, product: Product, token: st
 }
 
 /** Crear ticket individual: types a name or RUT in the student finder and picks the option that names `option`. */
-export async function pickStudent(page: Page, dialog: Locator, text: string, option: string | RegExp) {
+export async function pickStudent(
+  page: Page,
+  dialog: Locator,
+  text: string,
+  option: string | RegExp,
+) {
   await dialog.getByLabel('Alumno: nombre o RUT').fill(text);
   await page.getByRole('option', { name: option }).first().click();
 }

@@ -16,11 +16,17 @@ interface Focused {
 async function focused(page: Page): Promise<Focused> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return { tag: 'body', role: null, name: '', field: null, rowId: null };
+    if (!el || el === document.body)
+      return { tag: 'body', role: null, name: '', field: null, rowId: null };
     const labelled = el.getAttribute('aria-labelledby');
     const name =
       el.getAttribute('aria-label') ||
-      (labelled ? labelled.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '') ||
+      (labelled
+        ? labelled
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '') ||
       ((el as HTMLInputElement).labels?.[0]?.textContent ?? '') ||
       el.textContent ||
       '';
@@ -28,7 +34,10 @@ async function focused(page: Page): Promise<Focused> {
     return {
       tag: el.tagName.toLowerCase(),
       role: el.getAttribute('role'),
-      name: name.replace(/\s+/g, ' ').replace(/\s*\*$/, '').trim(),
+      name: name
+        .replace(/\s+/g, ' ')
+        .replace(/\s*\*$/, '')
+        .trim(),
       field: cell?.getAttribute('data-field') ?? null,
       rowId: el.closest('[data-id]')?.getAttribute('data-id') ?? null,
     };
@@ -57,21 +66,44 @@ function focusLook(page: Page) {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { ok: false, why: 'nothing has the focus' };
     // A checkbox's native input is transparent: what shows is the box drawn around it.
-    const shown = (el.matches('input[type="checkbox"], input[type="radio"]') ? el.closest('.MuiButtonBase-root') : el) as HTMLElement;
+    const shown = (
+      el.matches('input[type="checkbox"], input[type="radio"]')
+        ? el.closest('.MuiButtonBase-root')
+        : el
+    ) as HTMLElement;
     const r = shown.getBoundingClientRect();
-    const onScreen = r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth && shown.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const onScreen =
+      r.width > 0 &&
+      r.height > 0 &&
+      r.bottom > 0 &&
+      r.right > 0 &&
+      r.top < innerHeight &&
+      r.left < innerWidth &&
+      shown.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     if (!onScreen) return { ok: false, why: `not visible: ${el.outerHTML.slice(0, 200)}` };
     const focusVisible = el.matches(':focus-visible');
     // The element and what draws its frame: MUI inputs draw the focus on the outlined fieldset.
     const parts = () => {
-      const root = el.closest('.MuiInputBase-root, .MuiButtonBase-root, .MuiDataGrid-cell, .MuiDataGrid-columnHeader') as HTMLElement | null;
-      return [el, el.parentElement, shown, root, root?.querySelector('fieldset') ?? null].filter((x): x is HTMLElement => Boolean(x));
+      const root = el.closest(
+        '.MuiInputBase-root, .MuiButtonBase-root, .MuiDataGrid-cell, .MuiDataGrid-columnHeader',
+      ) as HTMLElement | null;
+      return [el, el.parentElement, shown, root, root?.querySelector('fieldset') ?? null].filter(
+        (x): x is HTMLElement => Boolean(x),
+      );
     };
     const look = () =>
       parts()
         .map((p) => {
           const s = getComputedStyle(p);
-          return [s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderTopColor, s.borderTopWidth, s.backgroundColor].join(',');
+          return [
+            s.outlineStyle,
+            s.outlineWidth,
+            s.outlineColor,
+            s.boxShadow,
+            s.borderTopColor,
+            s.borderTopWidth,
+            s.backgroundColor,
+          ].join(',');
         })
         .join('|');
     // Until the focus styles have settled: a frame for the change to start its transitions, then
@@ -92,12 +124,20 @@ function focusLook(page: Page) {
     const without = look();
     el.focus();
     await wait();
-    return { ok: focusVisible && withFocus !== without && document.activeElement === el, why: `focus-visible ${focusVisible}, look changes ${withFocus !== without}: ${el.outerHTML.slice(0, 160)}` };
+    return {
+      ok: focusVisible && withFocus !== without && document.activeElement === el,
+      why: `focus-visible ${focusVisible}, look changes ${withFocus !== without}: ${el.outerHTML.slice(0, 160)}`,
+    };
   });
 }
 
 /** Presses Tab (or Shift+Tab) until the focused element satisfies `wanted`; fails after `max` presses. */
-async function tabTo(page: Page, wanted: (f: Focused) => boolean, what: string, { back = false, max = 60 } = {}) {
+async function tabTo(
+  page: Page,
+  wanted: (f: Focused) => boolean,
+  what: string,
+  { back = false, max = 60 } = {},
+) {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
     const f = await focused(page);
@@ -112,7 +152,11 @@ async function chooseWithArrows(page: Page, option: string) {
   const listbox = page.getByRole('listbox');
   await listbox.waitFor();
   for (let i = 0; i < 30; i++) {
-    const active = await page.evaluate(() => (document.activeElement?.getAttribute('role') === 'option' ? document.activeElement.textContent : null));
+    const active = await page.evaluate(() =>
+      document.activeElement?.getAttribute('role') === 'option'
+        ? document.activeElement.textContent
+        : null,
+    );
     if (active === option) break;
     await page.keyboard.press('ArrowDown');
   }
@@ -161,12 +205,23 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.getByRole('combobox', { name: 'Categorías' }).first().waitFor();
 
     // Category and course.
-    await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Categorías'), 'the category selector');
+    await tabTo(
+      page,
+      (f) => f.role === 'combobox' && f.name.startsWith('Categorías'),
+      'the category selector',
+    );
     await expectVisibleFocus(page, 'category selector');
     await chooseWithArrows(page, DEMO_CATEGORY);
     // The course selector opens once the category's courses have arrived.
-    await page.getByRole('combobox', { name: 'Cursos' }).and(page.locator(':not([aria-disabled="true"])')).waitFor();
-    await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Cursos'), 'the course selector');
+    await page
+      .getByRole('combobox', { name: 'Cursos' })
+      .and(page.locator(':not([aria-disabled="true"])'))
+      .waitFor();
+    await tabTo(
+      page,
+      (f) => f.role === 'combobox' && f.name.startsWith('Cursos'),
+      'the course selector',
+    );
     await expectVisibleFocus(page, 'course selector');
     await chooseWithArrows(page, DEMO_COURSE);
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
@@ -175,14 +230,17 @@ describeE2E('the ticket work with the keyboard alone', () => {
     // The grid is one tab stop (its header); the arrows move within it.
     await tabTo(page, (f) => f.field !== null, 'the ticket grid', { max: 80 });
     await expectVisibleFocus(page, 'ticket grid header');
-    for (let i = 0; i < 3 && (await focused(page)).rowId === null; i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 3 && (await focused(page)).rowId === null; i++)
+      await page.keyboard.press('ArrowDown');
     expect((await focused(page)).rowId).not.toBeNull();
     const arrow = async (key: string) => {
       await page.keyboard.press(key);
       await page.waitForTimeout(100);
     };
-    for (let i = 0; i < 10 && (await focused(page)).field !== 'actions'; i++) await arrow('ArrowRight');
-    for (let i = 0; i < 10 && (await focused(page)).field !== 'actions'; i++) await arrow('ArrowLeft');
+    for (let i = 0; i < 10 && (await focused(page)).field !== 'actions'; i++)
+      await arrow('ArrowRight');
+    for (let i = 0; i < 10 && (await focused(page)).field !== 'actions'; i++)
+      await arrow('ArrowLeft');
     // The actions cell hands the focus to its first button, the ticket's open action.
     await page.waitForFunction(() => document.activeElement?.tagName === 'BUTTON');
     const opener = await focused(page);
@@ -197,7 +255,9 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.waitForFunction(() => document.activeElement?.closest('[role="dialog"]') !== null);
     // The dialog itself takes the focus (announced by its name); the next Tab is on one of its controls.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
+    expect(
+      await page.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null),
+    ).toBe(true);
     await expectVisibleFocus(page, 'first control of the ticket dialog');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -208,7 +268,12 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor();
     await dialog.getByLabel('Observaciones').waitFor();
-    await tabTo(page, (f) => f.role === 'combobox' && f.name.startsWith('Intento de contacto'), 'the contact attempt outcome', { max: 80 });
+    await tabTo(
+      page,
+      (f) => f.role === 'combobox' && f.name.startsWith('Intento de contacto'),
+      'the contact attempt outcome',
+      { max: 80 },
+    );
     await expectVisibleFocus(page, 'contact attempt outcome');
     await chooseWithArrows(page, 'Fallido');
     await tabTo(page, (f) => f.name === 'Observaciones', 'the observation field', { max: 80 });
@@ -219,10 +284,15 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.getByText('El ticket se ha editado correctamente.').first().waitFor();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => {
-      const back = await focused(page);
-      return { field: back.field, rowId: back.rowId };
-    }, { timeout: 10_000 }).toEqual({ field: opener.field, rowId: opener.rowId });
+    await expect
+      .poll(
+        async () => {
+          const back = await focused(page);
+          return { field: back.field, rowId: back.rowId };
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual({ field: opener.field, rowId: opener.rowId });
     await expectVisibleFocus(page, 'open action after saving');
     await context.close();
   });

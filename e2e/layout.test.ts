@@ -1,7 +1,15 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_ADMIN, pickDemoCourse, settled } from './demo.js';
-import { api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,14 +30,21 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     // The workload table is read below until the demo's first synchronisation has judged its students: counted at every read.
     product = await startProduct({ DEMO: 'true', WORKLOAD_AT_RISK_SECONDS: '0' });
     browser = await launchBrowser();
-    token = (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, DEMO_ADMIN)).body.access_token;
+    token = (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, DEMO_ADMIN)).body
+      .access_token;
     expect(token).toBeTruthy();
     // The demo's first course is synchronised by a job after the start: its students are judged at risk once it ends.
     const mostAtRisk = async () => {
-      const workload = (await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)).body._data.collections.map((c: Json) => c.properties);
+      const workload = (
+        await api<Json>(product.url, 'GET', '/api/v2/agenda/workload', token)
+      ).body._data.collections.map((c: Json) => c.properties);
       return workload.sort((a: Json, b: Json) => b.atRisk - a.atRisk)[0];
     };
-    for (const deadline = Date.now() + 90_000; (operator = await mostAtRisk()).atRisk === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1000));
+    for (
+      const deadline = Date.now() + 90_000;
+      (operator = await mostAtRisk()).atRisk === 0 && Date.now() < deadline;
+    )
+      await new Promise((r) => setTimeout(r, 1000));
     expect(operator.atRisk).toBeGreaterThan(0);
   }, 180_000);
   afterAll(async () => {
@@ -60,12 +75,18 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     const o = await overflow(page);
     expect(o.page, `${screen}: the page scrolls sideways`).toBeLessThanOrEqual(0);
     expect(o.grids.length, `${screen}: grids shown`).toBeGreaterThanOrEqual(grids);
-    for (const g of o.grids) expect(g.extra, `${screen}: grid "${g.grid}" scrolls sideways`).toBeLessThanOrEqual(1);
+    for (const g of o.grids)
+      expect(g.extra, `${screen}: grid "${g.grid}" scrolls sideways`).toBeLessThanOrEqual(1);
   }
 
   /** Lines the page title takes: its height over its line height. */
   async function titleLines(page: Page) {
-    return page.locator('main h1').first().evaluate((h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight));
+    return page
+      .locator('main h1')
+      .first()
+      .evaluate(
+        (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
+      );
   }
 
   const inside = async (inner: Locator, outer: Locator) => {
@@ -100,15 +121,23 @@ describeE2E('layout at 1366×768 and on a phone', () => {
 
     await openFollowUp(page);
     // The side menu is open beside the page.
-    expect((await page.getByRole('navigation', { name: 'SIGAF' }).boundingBox())!.width).toBeGreaterThan(200);
+    expect(
+      (await page.getByRole('navigation', { name: 'SIGAF' }).boundingBox())!.width,
+    ).toBeGreaterThan(200);
     await expectFits(page, 'Seguimiento', 1);
     const pickers = page.getByTestId('follow-up-pickers');
-    for (const label of ['Categorías', 'Cursos', 'Aula']) expect(await inside(pickers.getByRole('combobox', { name: label }), pickers), label).toBe(true);
+    for (const label of ['Categorías', 'Cursos', 'Aula'])
+      expect(await inside(pickers.getByRole('combobox', { name: label }), pickers), label).toBe(
+        true,
+      );
     const grid = page.getByRole('grid', { name: 'Estudiantes' });
     // The e-mail gave way; the column menu brings it back.
     expect(await grid.getByRole('columnheader', { name: 'Correo electrónico' }).count()).toBe(0);
     await grid.getByRole('columnheader', { name: 'Nombre' }).hover();
-    await grid.getByRole('columnheader', { name: 'Nombre' }).getByRole('button', { name: /menú/i }).click();
+    await grid
+      .getByRole('columnheader', { name: 'Nombre' })
+      .getByRole('button', { name: /menú/i })
+      .click();
     await page.getByRole('menuitem', { name: 'Administrar columnas' }).click();
     await page.getByRole('checkbox', { name: 'Correo electrónico' }).check();
     await page.keyboard.press('Escape');
@@ -119,7 +148,9 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     // Sorting by a column, from the keyboard.
     await grid.getByRole('columnheader', { name: 'Nombre' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => grid.getByRole('columnheader', { name: 'Nombre' }).getAttribute('aria-sort')).toBe('ascending');
+    await expect
+      .poll(() => grid.getByRole('columnheader', { name: 'Nombre' }).getAttribute('aria-sort'))
+      .toBe('ascending');
     await screenshot(page, 'layout-follow-up-1366');
 
     const section = await openAgendaOf(page);
@@ -144,7 +175,10 @@ describeE2E('layout at 1366×768 and on a phone', () => {
       await open(page);
       await expectFits(page, screen, 1);
       expect(await titleLines(page), screen).toBeLessThanOrEqual(2.05);
-      expect((await page.getByTestId('app-title').boundingBox())!.height, screen).toBeLessThanOrEqual(40);
+      expect(
+        (await page.getByTestId('app-title').boundingBox())!.height,
+        screen,
+      ).toBeLessThanOrEqual(40);
     }
     await screenshot(page, 'layout-tickets-390');
     await context.close();

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, describeE2E, launchBrowser, type Product, screenshot, signedInPage, startProduct } from './harness.js';
+import {
+  adminSession,
+  api,
+  checkRow,
+  describeE2E,
+  launchBrowser,
+  type Product,
+  screenshot,
+  signedInPage,
+  startProduct,
+} from './harness.js';
 
 describeE2E('e-mail from a ticket', () => {
   let product: Product;
@@ -19,17 +29,37 @@ describeE2E('e-mail from a ticket', () => {
     browser = await launchBrowser();
     token = await adminSession(product);
     const key = async (path: string, k: string) =>
-      (await api(product.url, 'GET', `/api/v2/${path}`, token)).body._data.collections.find((c: { properties: { key: string } }) => c.properties.key === k).properties.id;
-    const platform = (await api(product.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
-    const cat = await api(product.url, 'POST', '/api/v2/categories', token, { description: 'Seguridad', category_code: 'SEGU', platform_id: platform });
-    const course = await api(product.url, 'POST', '/api/v2/courses', token, { description: 'Curso de correo', category_id: cat.body._data.properties.id, email: 'curso@sigaf.cl' });
+      (await api(product.url, 'GET', `/api/v2/${path}`, token)).body._data.collections.find(
+        (c: { properties: { key: string } }) => c.properties.key === k,
+      ).properties.id;
+    const platform = (await api(product.url, 'GET', '/api/v2/platforms', token)).body._data
+      .collections[0].properties.id;
+    const cat = await api(product.url, 'POST', '/api/v2/categories', token, {
+      description: 'Seguridad',
+      category_code: 'SEGU',
+      platform_id: platform,
+    });
+    const course = await api(product.url, 'POST', '/api/v2/courses', token, {
+      description: 'Curso de correo',
+      category_id: cat.body._data.properties.id,
+      email: 'curso@sigaf.cl',
+    });
     const student = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, {
       rut: formatRut({ body: 17_000_000, dv: computeDv(17_000_000) }),
       name: 'Íñigo',
       last_name: 'Muñoz',
       email: 'inigo@correo.cl',
     });
-    const enrolment = await api(product.url, 'POST', '/api/v2/course-registered-users/view-store', token, { course_id: course.body._data.properties.id, registered_user_id: student.body._data.properties.id });
+    const enrolment = await api(
+      product.url,
+      'POST',
+      '/api/v2/course-registered-users/view-store',
+      token,
+      {
+        course_id: course.body._data.properties.id,
+        registered_user_id: student.body._data.properties.id,
+      },
+    );
     const ticket = await api(product.url, 'POST', '/api/v2/tickets', token, {
       course_registered_user_id: enrolment.body._data.properties.id,
       type_ticket_id: await key('type-tickets', 'email'),
@@ -41,9 +71,26 @@ describeE2E('e-mail from a ticket', () => {
     expect(ticket.status).toBe(201);
     ticketId = ticket.body._data.properties.id;
     // Two more students with tickets, for the massive mail.
-    for (const [n, name] of [[17_000_001, 'Zoe'], [17_000_002, 'Zacarías']] as const) {
-      const s = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, { rut: formatRut({ body: n, dv: computeDv(n) }), name, last_name: 'Masivo', email: `${n}@correo.cl` });
-      const e = await api(product.url, 'POST', '/api/v2/course-registered-users/view-store', token, { course_id: course.body._data.properties.id, registered_user_id: s.body._data.properties.id });
+    for (const [n, name] of [
+      [17_000_001, 'Zoe'],
+      [17_000_002, 'Zacarías'],
+    ] as const) {
+      const s = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, {
+        rut: formatRut({ body: n, dv: computeDv(n) }),
+        name,
+        last_name: 'Masivo',
+        email: `${n}@correo.cl`,
+      });
+      const e = await api(
+        product.url,
+        'POST',
+        '/api/v2/course-registered-users/view-store',
+        token,
+        {
+          course_id: course.body._data.properties.id,
+          registered_user_id: s.body._data.properties.id,
+        },
+      );
       await api(product.url, 'POST', '/api/v2/tickets', token, {
         course_registered_user_id: e.body._data.properties.id,
         type_ticket_id: await key('type-tickets', 'email'),
@@ -67,16 +114,28 @@ describeE2E('e-mail from a ticket', () => {
     await dialog.waitFor();
     await dialog.getByText('Para: Íñigo Muñoz <inigo@correo.cl>').waitFor();
     await dialog.getByLabel('Asunto').fill('Bienvenida al curso');
-    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}, te damos la bienvenida.');
-    await dialog.getByTestId('mail-file-input').setInputFiles({ name: 'programa.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n') });
+    await dialog
+      .getByRole('textbox', { name: 'Mensaje' })
+      .fill('Hola {nombre}, te damos la bienvenida.');
+    await dialog
+      .getByTestId('mail-file-input')
+      .setInputFiles({
+        name: 'programa.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'),
+      });
     await dialog.getByText('programa.pdf', { exact: false }).first().waitFor();
     await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
     await page.getByRole('alert').first().waitFor();
     // The worker delivers it: the outbox row turns "Enviado".
-    await dialog.getByText('Enviado', { exact: true }).first().waitFor({ timeout: 30_000 }).catch(async () => {
-      await dialog.getByRole('button', { name: 'Actualizar' }).click();
-      await dialog.getByText('Enviado', { exact: true }).first().waitFor({ timeout: 20_000 });
-    });
+    await dialog
+      .getByText('Enviado', { exact: true })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(async () => {
+        await dialog.getByRole('button', { name: 'Actualizar' }).click();
+        await dialog.getByText('Enviado', { exact: true }).first().waitFor({ timeout: 20_000 });
+      });
     await screenshot(page, 'mail-sent');
     const files = fs.readdirSync(outboxDir).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
@@ -85,29 +144,45 @@ describeE2E('e-mail from a ticket', () => {
     expect(eml).toContain('programa.pdf');
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     // The delivery is a contact attempt on the ticket.
-    await page.getByText('Correo enviado: Bienvenida al curso').first().waitFor({ timeout: 20_000 });
+    await page
+      .getByText('Correo enviado: Bienvenida al curso')
+      .first()
+      .waitFor({ timeout: 20_000 });
   });
 
   it('sends a massive mail to the students of the selected tickets, one message each', async () => {
     const { page } = await signedInPage(browser, product, token);
     await page.goto('/my/ticket');
-    for (const [label, option] of [['Categorías', 'Seguridad'], ['Cursos', 'Curso de correo']]) {
+    for (const [label, option] of [
+      ['Categorías', 'Seguridad'],
+      ['Cursos', 'Curso de correo'],
+    ]) {
       await page.getByRole('combobox', { name: label }).click();
       await page.getByRole('option', { name: option, exact: true }).click();
     }
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
-    for (const name of ['ZOE', 'ZACARÍAS']) await checkRow(page.getByRole('row').filter({ hasText: name }));
+    for (const name of ['ZOE', 'ZACARÍAS'])
+      await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Correo masivo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
     await dialog.getByText('2 alumnos de los tickets seleccionados', { exact: false }).waitFor();
     await dialog.getByLabel('Asunto').fill('Recordatorio');
-    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}, recuerda completar la actividad.');
+    await dialog
+      .getByRole('textbox', { name: 'Mensaje' })
+      .fill('Hola {nombre}, recuerda completar la actividad.');
     await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
-    await page.getByText('Enviado', { exact: true }).nth(1).waitFor({ timeout: 30_000 }).catch(async () => {
-      await dialog.getByRole('button', { name: 'Actualizar' }).click();
-      await dialog.getByText('Enviado', { exact: true }).nth(1).waitFor({ timeout: 20_000 });
-    });
-    const emls = fs.readdirSync(outboxDir).filter((f) => f.endsWith('.eml')).map((f) => fs.readFileSync(path.join(outboxDir, f), 'utf8'));
+    await page
+      .getByText('Enviado', { exact: true })
+      .nth(1)
+      .waitFor({ timeout: 30_000 })
+      .catch(async () => {
+        await dialog.getByRole('button', { name: 'Actualizar' }).click();
+        await dialog.getByText('Enviado', { exact: true }).nth(1).waitFor({ timeout: 20_000 });
+      });
+    const emls = fs
+      .readdirSync(outboxDir)
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => fs.readFileSync(path.join(outboxDir, f), 'utf8'));
     const reminders = emls.filter((e) => e.includes('Recordatorio'));
     expect(reminders).toHaveLength(2);
     expect(reminders.some((e) => e.includes('17000001@correo.cl'))).toBe(true);
@@ -140,9 +215,14 @@ describeE2E('e-mail from a ticket', () => {
     await edit.getByRole('button', { name: 'Guardar' }).click();
     await manager.getByText('Tu semana, {nombre}').waitFor();
     const stored = await api(product.url, 'GET', '/api/v2/mail/templates', token);
-    const saved = stored.body._data.collections.map((c: { properties: Record<string, unknown> }) => c.properties);
+    const saved = stored.body._data.collections.map(
+      (c: { properties: Record<string, unknown> }) => c.properties,
+    );
     expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatchObject({ name: 'Recordatorio semanal', subject: 'Tu semana, {nombre}' });
+    expect(saved[0]).toMatchObject({
+      name: 'Recordatorio semanal',
+      subject: 'Tu semana, {nombre}',
+    });
     expect(saved[0].html).toContain('{aula}');
     await screenshot(page, 'mail-templates');
     await manager.getByRole('button', { name: 'Cerrar' }).click();
@@ -151,7 +231,10 @@ describeE2E('e-mail from a ticket', () => {
     await dialog.getByRole('combobox', { name: 'Plantilla' }).click();
     await page.getByRole('option', { name: 'Recordatorio semanal' }).click();
     expect(await dialog.getByLabel('Asunto').inputValue()).toBe('Tu semana, {nombre}');
-    await dialog.getByRole('textbox', { name: 'Mensaje' }).getByText('{aula}', { exact: false }).waitFor();
+    await dialog
+      .getByRole('textbox', { name: 'Mensaje' })
+      .getByText('{aula}', { exact: false })
+      .waitFor();
 
     // Deleted only after confirming.
     await dialog.getByRole('button', { name: 'Gestionar plantillas' }).click();
@@ -163,22 +246,30 @@ describeE2E('e-mail from a ticket', () => {
     await manager.getByRole('button', { name: 'Eliminar Recordatorio semanal' }).click();
     await confirm.getByRole('button', { name: 'ACEPTAR' }).click();
     await manager.getByText('El curso no tiene plantillas.').waitFor();
-    expect((await api(product.url, 'GET', '/api/v2/mail/templates', token)).body._data.collections).toHaveLength(0);
+    expect(
+      (await api(product.url, 'GET', '/api/v2/mail/templates', token)).body._data.collections,
+    ).toHaveLength(0);
   });
 
   it('previews the massive mail: the recipient count and one student’s message as it will be sent, inert', async () => {
     const { page } = await signedInPage(browser, product, token);
     await page.goto('/my/ticket');
-    for (const [label, option] of [['Categorías', 'Seguridad'], ['Cursos', 'Curso de correo']]) {
+    for (const [label, option] of [
+      ['Categorías', 'Seguridad'],
+      ['Cursos', 'Curso de correo'],
+    ]) {
       await page.getByRole('combobox', { name: label }).click();
       await page.getByRole('option', { name: option, exact: true }).click();
     }
     await page.getByText(/^Tickets encontrados: \d+$/).waitFor();
-    for (const name of ['ZOE', 'ZACARÍAS']) await checkRow(page.getByRole('row').filter({ hasText: name }));
+    for (const name of ['ZOE', 'ZACARÍAS'])
+      await checkRow(page.getByRole('row').filter({ hasText: name }));
     await page.getByRole('button', { name: 'Correo masivo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Enviar correo' });
     await dialog.getByLabel('Asunto').fill('Aviso para {nombre}');
-    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre} <img src=x onerror="window.__pwned=1">');
+    await dialog
+      .getByRole('textbox', { name: 'Mensaje' })
+      .fill('Hola {nombre} <img src=x onerror="window.__pwned=1">');
     const before = fs.readdirSync(outboxDir).length;
     await dialog.getByRole('button', { name: 'Vista previa' }).click();
     const preview = page.getByRole('dialog', { name: 'Vista previa del correo' });
@@ -186,15 +277,22 @@ describeE2E('e-mail from a ticket', () => {
     const subject = await preview.getByTestId('mail-preview-subject').textContent();
     expect(subject).toMatch(/^Aviso para (Zoe|Zacarías)$/);
     const name = subject!.replace('Aviso para ', '');
-    expect(await preview.getByTestId('mail-preview-to').textContent()).toMatch(/^1700000[12]@correo\.cl$/);
+    expect(await preview.getByTestId('mail-preview-to').textContent()).toMatch(
+      /^1700000[12]@correo\.cl$/,
+    );
     const frame = page.frameLocator('[data-testid="mail-preview-frame"]');
     await frame.getByText(`Hola ${name}`, { exact: false }).waitFor();
     await frame.getByText('Curso de correo').waitFor();
     await screenshot(page, 'mail-preview');
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+    ).toBeUndefined();
     await preview.getByRole('button', { name: 'Cerrar' }).click();
     // A preview queues nothing.
     expect(fs.readdirSync(outboxDir).length).toBe(before);
-    expect((await api(product.url, 'GET', '/api/v2/mail/outbox?search=Aviso', token)).body._data.collections).toHaveLength(0);
+    expect(
+      (await api(product.url, 'GET', '/api/v2/mail/outbox?search=Aviso', token)).body._data
+        .collections,
+    ).toHaveLength(0);
   });
 });

@@ -1,10 +1,28 @@
-import { computeDv, formatRut, RESOURCES, SCREEN_ROUTES, type FieldDecl, type ResourceDecl } from '@sigaf/contract';
+import {
+  computeDv,
+  formatRut,
+  RESOURCES,
+  SCREEN_ROUTES,
+  type FieldDecl,
+  type ResourceDecl,
+} from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import es from '../apps/web/src/i18n/es.json';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
-const screens = SCREEN_ROUTES.filter((s) => s.group === 'mantenedor' && RESOURCES.some((r) => r.key === s.key && !r.listOnly));
+const screens = SCREEN_ROUTES.filter(
+  (s) => s.group === 'mantenedor' && RESOURCES.some((r) => r.key === s.key && !r.listOnly),
+);
 const res = es.resources as Record<string, { title: string; create: string; edit: string }>;
 const fields = es.fields as Record<string, string>;
 
@@ -18,7 +36,8 @@ function valueFor(decl: ResourceDecl, f: FieldDecl, n: number, suffix: string): 
   return text.slice(0, f.max ?? 25);
 }
 
-const labelled = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s*\\*)?$`);
+const labelled = (label: string) =>
+  new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s*\\*)?$`);
 
 async function fillForm(page: Page, decl: ResourceDecl, n: number, suffix: string) {
   const dialog = page.getByRole('dialog');
@@ -43,8 +62,13 @@ describeE2E('maintenance area', () => {
     browser = await launchBrowser();
     adminToken = await adminSession(product);
     // The course form needs a category to choose (the category test deletes its own).
-    const platform = (await api(product.url, 'GET', '/api/v2/platforms', adminToken)).body._data.collections[0].properties.id;
-    await api(product.url, 'POST', '/api/v2/categories', adminToken, { description: 'Categoría base', category_code: 'BASE', platform_id: platform });
+    const platform = (await api(product.url, 'GET', '/api/v2/platforms', adminToken)).body._data
+      .collections[0].properties.id;
+    await api(product.url, 'POST', '/api/v2/categories', adminToken, {
+      description: 'Categoría base',
+      category_code: 'BASE',
+      platform_id: platform,
+    });
     ({ page } = await signedInPage(browser, product, adminToken));
   });
   afterAll(async () => {
@@ -52,50 +76,64 @@ describeE2E('maintenance area', () => {
     await product?.stop();
   });
 
-  it.each(screens.map((s, i) => [s.key, s, i] as const))('%s: an administrator creates, edits and deletes a row', async (key, screen, i) => {
-    const decl = RESOURCES.find((r) => r.key === key)!;
-    const t = res[key]!;
-    await page.goto(`/my/${screen.path}`);
-    await page.getByRole('heading', { name: t.title }).waitFor();
-    await page.getByRole('button', { name: t.create }).click();
-    await page.getByRole('dialog', { name: t.create }).waitFor();
-    await fillForm(page, decl, i, 'A');
-    await page.getByRole('dialog').getByRole('button', { name: 'ACEPTAR' }).click();
-    if (key === 'user') {
-      // A new user gets a temporary password, shown once to the administrator.
-      const secret = page.getByRole('dialog', { name: 'Contraseña temporal' });
-      await secret.waitFor();
-      expect(await secret.textContent()).toMatch(/Contraseña temporal de .+: \S{12}\./);
-      await secret.getByRole('button', { name: 'Cerrar' }).click();
-    } else {
-      await page.getByRole('alert').filter({ hasText: 'Registro creado exitosamente.' }).waitFor();
-    }
-    const nameField = decl.fields.find((f) => f.prop === 'description' || f.prop === 'name')!;
-    const created = valueFor(decl, nameField, i, 'A');
-    await page.getByLabel('Buscar').fill(created);
-    const row = page.getByRole('row').filter({ hasText: created });
-    await row.waitFor();
-    if (i === 0) await screenshot(page, `maintenance-${key}`);
+  it.each(screens.map((s, i) => [s.key, s, i] as const))(
+    '%s: an administrator creates, edits and deletes a row',
+    async (key, screen, i) => {
+      const decl = RESOURCES.find((r) => r.key === key)!;
+      const t = res[key]!;
+      await page.goto(`/my/${screen.path}`);
+      await page.getByRole('heading', { name: t.title }).waitFor();
+      await page.getByRole('button', { name: t.create }).click();
+      await page.getByRole('dialog', { name: t.create }).waitFor();
+      await fillForm(page, decl, i, 'A');
+      await page.getByRole('dialog').getByRole('button', { name: 'ACEPTAR' }).click();
+      if (key === 'user') {
+        // A new user gets a temporary password, shown once to the administrator.
+        const secret = page.getByRole('dialog', { name: 'Contraseña temporal' });
+        await secret.waitFor();
+        expect(await secret.textContent()).toMatch(/Contraseña temporal de .+: \S{12}\./);
+        await secret.getByRole('button', { name: 'Cerrar' }).click();
+      } else {
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'Registro creado exitosamente.' })
+          .waitFor();
+      }
+      const nameField = decl.fields.find((f) => f.prop === 'description' || f.prop === 'name')!;
+      const created = valueFor(decl, nameField, i, 'A');
+      await page.getByLabel('Buscar').fill(created);
+      const row = page.getByRole('row').filter({ hasText: created });
+      await row.waitFor();
+      if (i === 0) await screenshot(page, `maintenance-${key}`);
 
-    await row.getByRole('button', { name: 'Editar' }).click();
-    const edit = page.getByRole('dialog', { name: t.edit });
-    await edit.waitFor();
-    const edited = valueFor(decl, nameField, i, 'B');
-    await edit.getByLabel(labelled(fields[nameField.label]!)).fill(edited);
-    await edit.getByRole('button', { name: 'ACEPTAR' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Registro modificado exitosamente.' }).waitFor();
-    await page.getByLabel('Buscar').fill(edited);
-    const editedRow = page.getByRole('row').filter({ hasText: edited });
-    await editedRow.waitFor();
+      await row.getByRole('button', { name: 'Editar' }).click();
+      const edit = page.getByRole('dialog', { name: t.edit });
+      await edit.waitFor();
+      const edited = valueFor(decl, nameField, i, 'B');
+      await edit.getByLabel(labelled(fields[nameField.label]!)).fill(edited);
+      await edit.getByRole('button', { name: 'ACEPTAR' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'Registro modificado exitosamente.' })
+        .waitFor();
+      await page.getByLabel('Buscar').fill(edited);
+      const editedRow = page.getByRole('row').filter({ hasText: edited });
+      await editedRow.waitFor();
 
-    await editedRow.getByRole('button', { name: 'Eliminar' }).click();
-    await page.getByText('Eliminará un registro de forma permanente').waitFor();
-    await page.getByRole('button', { name: 'ACEPTAR' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Registro eliminado exitosamente.' }).waitFor();
-    // The row goes first (a failure here says the list was not read again), then the empty table's text.
-    await expect.poll(() => page.getByRole('row').filter({ hasText: edited }).count(), { timeout: 15_000 }).toBe(0);
-    await page.getByText('No hay registros para mostrar').waitFor();
-  });
+      await editedRow.getByRole('button', { name: 'Eliminar' }).click();
+      await page.getByText('Eliminará un registro de forma permanente').waitFor();
+      await page.getByRole('button', { name: 'ACEPTAR' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'Registro eliminado exitosamente.' })
+        .waitFor();
+      // The row goes first (a failure here says the list was not read again), then the empty table's text.
+      await expect
+        .poll(() => page.getByRole('row').filter({ hasText: edited }).count(), { timeout: 15_000 })
+        .toBe(0);
+      await page.getByText('No hay registros para mostrar').waitFor();
+    },
+  );
 
   it('a value in use cannot be deleted and the reason is shown', async () => {
     await page.goto('/my/mantenedor/estado-ticket');
@@ -106,18 +144,43 @@ describeE2E('maintenance area', () => {
   });
 
   it('an operator does not see the maintenance menu, cannot open it by URL, and the API answers 403', async () => {
-    const role = (await api(product.url, 'GET', '/api/v2/roles', adminToken)).body._data.collections.find((c: { properties: { key: string } }) => c.properties.key === 'operator');
-    const created = await api(product.url, 'POST', '/api/v2/users/signup', adminToken, { name: 'Olga Operadora', email: 'olga@sigaf.cl', role_id: role.properties.id, password: 'Olga-Clave-1' });
-    const login = await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'olga@sigaf.cl', password: 'Olga-Clave-1' });
-    await api(product.url, 'PUT', `/api/v2/users/${created.body._data.properties.id}`, login.body.access_token, { password: 'Olga-Clave-2', isFirstLogin: 1 });
-    const token = (await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'olga@sigaf.cl', password: 'Olga-Clave-2' })).body.access_token;
+    const role = (
+      await api(product.url, 'GET', '/api/v2/roles', adminToken)
+    ).body._data.collections.find(
+      (c: { properties: { key: string } }) => c.properties.key === 'operator',
+    );
+    const created = await api(product.url, 'POST', '/api/v2/users/signup', adminToken, {
+      name: 'Olga Operadora',
+      email: 'olga@sigaf.cl',
+      role_id: role.properties.id,
+      password: 'Olga-Clave-1',
+    });
+    const login = await api(product.url, 'POST', '/api/auth/login', undefined, {
+      email: 'olga@sigaf.cl',
+      password: 'Olga-Clave-1',
+    });
+    await api(
+      product.url,
+      'PUT',
+      `/api/v2/users/${created.body._data.properties.id}`,
+      login.body.access_token,
+      { password: 'Olga-Clave-2', isFirstLogin: 1 },
+    );
+    const token = (
+      await api(product.url, 'POST', '/api/auth/login', undefined, {
+        email: 'olga@sigaf.cl',
+        password: 'Olga-Clave-2',
+      })
+    ).body.access_token;
     const { page: op, context } = await signedInPage(browser, product, token);
     await op.goto('/my');
     await op.getByRole('navigation').getByText('Ticket').waitFor();
     expect(await op.getByRole('navigation').getByText('Mantenedor').count()).toBe(0);
     await op.goto('/my/mantenedor/aula');
     await op.getByText('No tiene permisos para ver esta página.').waitFor();
-    const forced = await api(product.url, 'POST', '/api/v2/classrooms', token, { description: 'Aula forzada' });
+    const forced = await api(product.url, 'POST', '/api/v2/classrooms', token, {
+      description: 'Aula forzada',
+    });
     expect(forced.status).toBe(403);
     expect(forced.body.message).toBe('No tiene permisos para realizar esta operación.');
     await context.close();

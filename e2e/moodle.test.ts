@@ -3,7 +3,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
 import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /**
  * Actividades against a Moodle simulator started by the test: configure the platform, test the
@@ -22,19 +31,46 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
   let generated: GeneratedSite;
 
   beforeAll(async () => {
-    generated = generateSite({ seed: 11, courses: 1, studentsPerCourse: 40, units: 3, activitiesPerUnit: 2, invalidRutRate: 0 });
+    generated = generateSite({
+      seed: 11,
+      courses: 1,
+      studentsPerCourse: 40,
+      units: 3,
+      activitiesPerUnit: 2,
+      invalidRutRate: 0,
+    });
     // Latency keeps the sync running long enough to watch its progress.
     sim = await startMoodleSim({ site: generated.site, latencyMs: 120 });
     product = await startProduct({ SYNC_SCHEDULE: 'off', MOODLE_CONCURRENCY: '2' });
     browser = await launchBrowser();
     token = await adminSession(product);
-    const platform = (await api(product.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
-    const cat = await api(product.url, 'POST', '/api/v2/categories', token, { description: 'Capacitación Moodle', category_code: 'MDL', platform_id: platform });
-    const course = await api(product.url, 'POST', '/api/v2/courses', token, { description: 'Curso sincronizado', category_id: cat.body._data.properties.id, id_course_moodle: generated.courseIds[0] });
+    const platform = (await api(product.url, 'GET', '/api/v2/platforms', token)).body._data
+      .collections[0].properties.id;
+    const cat = await api(product.url, 'POST', '/api/v2/categories', token, {
+      description: 'Capacitación Moodle',
+      category_code: 'MDL',
+      platform_id: platform,
+    });
+    const course = await api(product.url, 'POST', '/api/v2/courses', token, {
+      description: 'Curso sincronizado',
+      category_id: cat.body._data.properties.id,
+      id_course_moodle: generated.courseIds[0],
+    });
     courseId = course.body._data.properties.id;
     for (const p of generated.people.filter((x) => x.rut).slice(0, ENROLLED)) {
-      const s = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, { rut: p.rut, name: p.firstname, last_name: p.lastname, email: p.email });
-      const e = await api(product.url, 'POST', '/api/v2/course-registered-users/view-store', token, { course_id: courseId, registered_user_id: s.body._data.properties.id });
+      const s = await api(product.url, 'POST', '/api/v2/registered-users/view-store', token, {
+        rut: p.rut,
+        name: p.firstname,
+        last_name: p.lastname,
+        email: p.email,
+      });
+      const e = await api(
+        product.url,
+        'POST',
+        '/api/v2/course-registered-users/view-store',
+        token,
+        { course_id: courseId, registered_user_id: s.body._data.properties.id },
+      );
       expect(e.status).toBe(201);
     }
     ({ page } = await signedInPage(browser, product, token));
@@ -54,7 +90,10 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     // A wrong token first: a clear Spanish message.
     await dialog.getByLabel('Token del servicio web').fill('tokeninvalido123');
     await dialog.getByRole('button', { name: 'Probar conexión' }).click();
-    await dialog.getByTestId('connection-error').getByText('Token de Moodle inválido', { exact: false }).waitFor();
+    await dialog
+      .getByTestId('connection-error')
+      .getByText('Token de Moodle inválido', { exact: false })
+      .waitFor();
     await dialog.getByLabel('Token del servicio web').fill(generated.tokens.admin);
     await dialog.getByRole('button', { name: 'Probar conexión' }).click();
     const result = dialog.getByTestId('connection-result');
@@ -63,7 +102,12 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await expect(result.getByText(/^Versión: /).isVisible()).resolves.toBe(true);
     await dialog.getByRole('button', { name: 'ACEPTAR' }).click();
     await page.getByText('Configuración de Moodle guardada.').waitFor();
-    const saved = await api(product.url, 'GET', `/api/v2/platforms/${(await api(product.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id}/moodle`, token);
+    const saved = await api(
+      product.url,
+      'GET',
+      `/api/v2/platforms/${(await api(product.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id}/moodle`,
+      token,
+    );
     expect(saved.body._data).toMatchObject({ url: sim.url, hasToken: true });
   });
 
@@ -76,15 +120,23 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await page.getByRole('button', { name: 'Sincronizar' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'ACEPTAR' }).click();
     await page.getByTestId('sync-progress').waitFor();
-    await page.getByTestId('sync-progress-text').getByText(/Leyendo|En cola|Guardando/).waitFor();
+    await page
+      .getByTestId('sync-progress-text')
+      .getByText(/Leyendo|En cola|Guardando/)
+      .waitFor();
     await screenshot(page, 'moodle-sync-progress');
     const report = page.getByTestId('sync-report');
     await report.waitFor({ timeout: 60_000 });
     await expect(report.getByText(`Encontrados: ${ENROLLED}`).isVisible()).resolves.toBe(true);
-    await expect(report.getByText(`No están en SIGAF: ${40 - ENROLLED}`).isVisible()).resolves.toBe(true);
+    await expect(report.getByText(`No están en SIGAF: ${40 - ENROLLED}`).isVisible()).resolves.toBe(
+      true,
+    );
     await expect(report.getByText('Actividades nuevas: 12').isVisible()).resolves.toBe(true);
     // One date format on every screen: dd-mm-yyyy HH:mm (24 h) in Chilean time, not the browser's zone.
-    const lastSync = (await page.getByTestId('last-sync').innerText()).replace(/^Última sincronización: /, '');
+    const lastSync = (await page.getByTestId('last-sync').innerText()).replace(
+      /^Última sincronización: /,
+      '',
+    );
     expect(lastSync).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
     const status = await api(product.url, 'GET', `/api/v2/sync/courses/${courseId}/status`, token);
     expect(lastSync).toBe(chileDateTime(status.body._data.lastSyncAt));
@@ -106,7 +158,12 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await page.getByRole('option', { name: 'Renuncia' }).click();
     await dialog.getByRole('button', { name: 'ACEPTAR' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const list = await api(product.url, 'GET', `/api/v2/activities?course_id=${courseId}&sort=id`, token);
+    const list = await api(
+      product.url,
+      'GET',
+      `/api/v2/activities?course_id=${courseId}&sort=id`,
+      token,
+    );
     const first = list.body._data.collections[0].properties;
     expect(first).toMatchObject({ weighing: 25, section: { key: 'resign' } });
     await grid.getByRole('gridcell', { name: '25' }).first().waitFor();

@@ -4,7 +4,16 @@ import path from 'node:path';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminSession, api, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /**
  * XSS probes: texts stored through the API (catalogue descriptions, course and category names,
@@ -35,19 +44,33 @@ describeE2E('stored texts shown in the UI never run as script', () => {
       expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
       return res.body._data;
     };
-    const key = async (p: string, k: string) => (await call('GET', `/api/v2/${p}`)).collections.find((c: { properties: { key: string } }) => c.properties.key === k).properties.id;
+    const key = async (p: string, k: string) =>
+      (await call('GET', `/api/v2/${p}`)).collections.find(
+        (c: { properties: { key: string } }) => c.properties.key === k,
+      ).properties.id;
     const platform = (await call('GET', '/api/v2/platforms')).collections[0].properties.id;
     await call('POST', '/api/v2/classrooms', { description: `A${SHORT_SVG}` });
     await call('POST', '/api/v2/status-tickets', { description: SHORT_SCRIPT });
-    const cat = await call('POST', '/api/v2/categories', { description: `Categoría ${SVG}`, category_code: 'XSSC', platform_id: platform });
-    const course = await call('POST', '/api/v2/courses', { description: `Curso ${IMG}`, category_id: cat.properties.id, email: 'curso@sigaf.cl' });
+    const cat = await call('POST', '/api/v2/categories', {
+      description: `Categoría ${SVG}`,
+      category_code: 'XSSC',
+      platform_id: platform,
+    });
+    const course = await call('POST', '/api/v2/courses', {
+      description: `Curso ${IMG}`,
+      category_id: cat.properties.id,
+      email: 'curso@sigaf.cl',
+    });
     const student = await call('POST', '/api/v2/registered-users/view-store', {
       rut: formatRut({ body: 18_000_000, dv: computeDv(18_000_000) }),
       name: `Ana ${IMG}`,
       last_name: `Soto ${SCRIPT}`,
       email: 'ana@correo.cl',
     });
-    const enrolment = await call('POST', '/api/v2/course-registered-users/view-store', { course_id: course.properties.id, registered_user_id: student.properties.id });
+    const enrolment = await call('POST', '/api/v2/course-registered-users/view-store', {
+      course_id: course.properties.id,
+      registered_user_id: student.properties.id,
+    });
     const ticket = await call('POST', '/api/v2/tickets', {
       course_registered_user_id: enrolment.properties.id,
       type_ticket_id: await key('type-tickets', 'email'),
@@ -57,9 +80,22 @@ describeE2E('stored texts shown in the UI never run as script', () => {
       motive_ticket_id: await key('motive-tickets', 'welcome'),
     });
     ticketId = ticket.properties.id;
-    await call('POST', '/api/v2/ticket-details', { ticket_id: ticketId, status_detail_ticket_id: await key('status-detail-tickets', 'success'), comment: `Llamada ${IMG} ${SCRIPT}` });
-    await call('POST', '/api/v2/mail/templates', { course_id: course.properties.id, name: `Plantilla ${SVG}`, subject: `Asunto ${IMG}`, html: `<p>Hola ${IMG}${SCRIPT}</p>` });
-    await call('POST', '/api/v2/mail/single', { ticketId, subject: `Correo ${IMG}`, text: `<p>Texto</p>${SCRIPT}` });
+    await call('POST', '/api/v2/ticket-details', {
+      ticket_id: ticketId,
+      status_detail_ticket_id: await key('status-detail-tickets', 'success'),
+      comment: `Llamada ${IMG} ${SCRIPT}`,
+    });
+    await call('POST', '/api/v2/mail/templates', {
+      course_id: course.properties.id,
+      name: `Plantilla ${SVG}`,
+      subject: `Asunto ${IMG}`,
+      html: `<p>Hola ${IMG}${SCRIPT}</p>`,
+    });
+    await call('POST', '/api/v2/mail/single', {
+      ticketId,
+      subject: `Correo ${IMG}`,
+      text: `<p>Texto</p>${SCRIPT}`,
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -82,10 +118,15 @@ describeE2E('stored texts shown in the UI never run as script', () => {
     // of the page and of its frames that may run scripts loaded or failed (the event is fired in
     // the same task), then a frame and a task more. A frame sandboxed without scripts runs none.
     for (const frame of page.frames()) {
-      const sandbox = frame === page.mainFrame() ? null : await (await frame.frameElement()).getAttribute('sandbox');
+      const sandbox =
+        frame === page.mainFrame()
+          ? null
+          : await (await frame.frameElement()).getAttribute('sandbox');
       if (sandbox !== null && !sandbox.split(/\s+/).includes('allow-scripts')) continue;
       await frame.waitForFunction(() => [...document.images].every((img) => img.complete));
-      await frame.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
+      await frame.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))),
+      );
     }
     const flag = await page.evaluate(() => (window as unknown as { __xss?: number }).__xss);
     expect(flag, `${where}: a payload ran`).toBeUndefined();
@@ -134,8 +175,14 @@ describeE2E('stored texts shown in the UI never run as script', () => {
     await manager.getByRole('button', { name: 'Cerrar' }).click();
     await dialog.getByRole('button', { name: 'Vista previa' }).click();
     const preview = page.getByRole('dialog', { name: 'Vista previa del correo' });
-    await preview.getByTestId('mail-preview-subject').getByText(`Asunto ${IMG}`, { exact: true }).waitFor();
-    await page.frameLocator('[data-testid="mail-preview-frame"]').getByText('Hola', { exact: false }).waitFor();
+    await preview
+      .getByTestId('mail-preview-subject')
+      .getByText(`Asunto ${IMG}`, { exact: true })
+      .waitFor();
+    await page
+      .frameLocator('[data-testid="mail-preview-frame"]')
+      .getByText('Hola', { exact: false })
+      .waitFor();
     await assertInert(page, ran, 'mail preview');
     await screenshot(page, 'xss-mail');
   });
@@ -166,23 +213,58 @@ describe('secrets are absent from API answers and logs', () => {
       const res = await api(product.url, method, url, as, body);
       return res;
     };
-    const platform = (await call('GET', '/api/v2/platforms')).body._data.collections[0].properties.id;
-    const cat = await call('POST', '/api/v2/categories', { description: 'Secretos', category_code: 'SECR', platform_id: platform });
-    const course = await call('POST', '/api/v2/courses/post', { description: 'Curso secreto', email: 'curso@sigaf.cl', password: MAILBOX, category_id: cat.body._data.properties.id });
+    const platform = (await call('GET', '/api/v2/platforms')).body._data.collections[0].properties
+      .id;
+    const cat = await call('POST', '/api/v2/categories', {
+      description: 'Secretos',
+      category_code: 'SECR',
+      platform_id: platform,
+    });
+    const course = await call('POST', '/api/v2/courses/post', {
+      description: 'Curso secreto',
+      email: 'curso@sigaf.cl',
+      password: MAILBOX,
+      category_id: cat.body._data.properties.id,
+    });
     expect(course.status).toBe(201);
-    const moodle = await call('PUT', `/api/v2/platforms/${platform}/moodle`, { url: 'http://127.0.0.1:9/', token: MOODLE_TOKEN });
+    const moodle = await call('PUT', `/api/v2/platforms/${platform}/moodle`, {
+      url: 'http://127.0.0.1:9/',
+      token: MOODLE_TOKEN,
+    });
     expect(moodle.status, JSON.stringify(moodle.body)).toBe(200);
-    expect((await api(product.url, 'POST', '/api/auth/login', undefined, { email: product.admin.email, password: WRONG })).status).toBe(401);
+    expect(
+      (
+        await api(product.url, 'POST', '/api/auth/login', undefined, {
+          email: product.admin.email,
+          password: WRONG,
+        })
+      ).status,
+    ).toBe(401);
     // A user changes their password; both passwords go through the API.
-    const roles = (await call('GET', '/api/v2/roles')).body._data.collections.map((c: { properties: { id: number; key: string } }) => c.properties);
-    const signup = await call('POST', '/api/v2/users/signup', { name: 'Operadora Secreta', email: 'secreta@sigaf.cl', role_id: roles.find((r: { key: string }) => r.key === 'operator').id, mobile: '+56911111111' });
+    const roles = (await call('GET', '/api/v2/roles')).body._data.collections.map(
+      (c: { properties: { id: number; key: string } }) => c.properties,
+    );
+    const signup = await call('POST', '/api/v2/users/signup', {
+      name: 'Operadora Secreta',
+      email: 'secreta@sigaf.cl',
+      role_id: roles.find((r: { key: string }) => r.key === 'operator').id,
+      mobile: '+56911111111',
+    });
     expect(signup.status, JSON.stringify(signup.body)).toBe(201);
     const temporary: string = signup.body._data.temporaryPassword;
-    const op = await api(product.url, 'POST', '/api/auth/login', undefined, { email: 'secreta@sigaf.cl', password: temporary });
+    const op = await api(product.url, 'POST', '/api/auth/login', undefined, {
+      email: 'secreta@sigaf.cl',
+      password: temporary,
+    });
     expect(op.status).toBe(200);
     tokens.push(op.body.access_token);
     const me = await call('GET', '/api/auth/user', undefined, op.body.access_token);
-    const changed = await call('PUT', `/api/v2/users/${me.body.user.properties.id}`, { password: NEW_PASSWORD, isFirstLogin: 1 }, op.body.access_token);
+    const changed = await call(
+      'PUT',
+      `/api/v2/users/${me.body.user.properties.id}`,
+      { password: NEW_PASSWORD, isFirstLogin: 1 },
+      op.body.access_token,
+    );
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
 
     // Every GET of the API, as the administrator.
@@ -191,19 +273,32 @@ describe('secrets are absent from API answers and logs', () => {
     for (const [p, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
       if (!item.get || p.endsWith('/logout')) continue; // signing out would end the session used here
       const url = p.replace(/\{[^}]+\}/g, '1');
-      const res = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } });
+      const res = await fetch(`${product.url}${url}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' },
+      });
       answers.push(`${url} ${await res.text()}`);
     }
     answers.push(JSON.stringify((await call('GET', `/api/v2/platforms/${platform}/moodle`)).body));
     const all = answers.join('\n');
     const courses = answers.find((a) => a.startsWith('/api/v2/courses ')) ?? '';
     expect(courses.slice(0, 400), courses.slice(0, 400)).toContain('"hasPassword":true');
-    const secrets = [MAILBOX, MOODLE_TOKEN, APP_SECRET, WRONG, NEW_PASSWORD, 'Admin-Clave-9', product.admin.password, '$argon2'];
-    for (const secret of secrets) expect(all.includes(secret), `an answer holds ${secret}`).toBe(false);
+    const secrets = [
+      MAILBOX,
+      MOODLE_TOKEN,
+      APP_SECRET,
+      WRONG,
+      NEW_PASSWORD,
+      'Admin-Clave-9',
+      product.admin.password,
+      '$argon2',
+    ];
+    for (const secret of secrets)
+      expect(all.includes(secret), `an answer holds ${secret}`).toBe(false);
 
     // The trace log: requests are logged, secrets are not.
     const log = product.output();
     expect(log).toContain('incoming request');
-    for (const secret of [...secrets, ...tokens, temporary]) expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
+    for (const secret of [...secrets, ...tokens, temporary])
+      expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
   });
 });

@@ -2,7 +2,17 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
 import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import { adminSession, api, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  describeE2E,
+  launchBrowser,
+  pickStudent,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /**
  * What a first-time user tripped over, on a course synchronised from the Moodle simulator:
@@ -23,7 +33,8 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
   let courseId: number;
   let generated: GeneratedSite;
 
-  const call = (method: string, url: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  const call = (method: string, url: string, body?: unknown) =>
+    api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   async function choose(scope: Locator | Page, label: string, option: string) {
     await scope.getByRole('combobox', { name: label }).click();
@@ -39,7 +50,13 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
 
   /** The six options (Tipo "Correo electrónico"), without a first attempt. */
   async function fillEmailTicket(dialog: Locator) {
-    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Correo electrónico'], ['Motivo', 'Bienvenida'], ['Prioridad', 'Media']] as const) await choose(dialog, label, option);
+    for (const [label, option] of [
+      ['Origen', 'Saliente'],
+      ['Tipo', 'Correo electrónico'],
+      ['Motivo', 'Bienvenida'],
+      ['Prioridad', 'Media'],
+    ] as const)
+      await choose(dialog, label, option);
     await dialog.getByLabel('Registrar un primer intento de contacto').uncheck();
   }
 
@@ -52,19 +69,56 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
   const snack = (text: string | RegExp) => page.getByText(text).first().waitFor();
 
   beforeAll(async () => {
-    generated = generateSite({ seed: 22, courses: 1, studentsPerCourse: STUDENTS, units: 1, activitiesPerUnit: 2, invalidRutRate: 0, neverAccessedRate: 0.3, withdrawnRate: 0, completion: { complete: 0.5, inProgress: 0.2 } });
+    generated = generateSite({
+      seed: 22,
+      courses: 1,
+      studentsPerCourse: STUDENTS,
+      units: 1,
+      activitiesPerUnit: 2,
+      invalidRutRate: 0,
+      neverAccessedRate: 0.3,
+      withdrawnRate: 0,
+      completion: { complete: 0.5, inProgress: 0.2 },
+    });
     sim = await startMoodleSim({ site: generated.site });
     product = await startProduct({ SYNC_SCHEDULE: 'off' });
     browser = await launchBrowser();
     token = await adminSession(product);
     const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
-    expect((await call('PUT', `/platforms/${platform}/moodle`, { url: sim.url, token: generated.tokens.admin })).status).toBe(200);
-    const cat = await call('POST', '/categories', { description: 'Capacitación Moodle', category_code: 'MDL', platform_id: platform });
-    const course = await call('POST', '/courses', { description: 'Curso sincronizado', category_id: cat.body._data.properties.id, id_course_moodle: generated.courseIds[0] });
+    expect(
+      (
+        await call('PUT', `/platforms/${platform}/moodle`, {
+          url: sim.url,
+          token: generated.tokens.admin,
+        })
+      ).status,
+    ).toBe(200);
+    const cat = await call('POST', '/categories', {
+      description: 'Capacitación Moodle',
+      category_code: 'MDL',
+      platform_id: platform,
+    });
+    const course = await call('POST', '/courses', {
+      description: 'Curso sincronizado',
+      category_id: cat.body._data.properties.id,
+      id_course_moodle: generated.courseIds[0],
+    });
     courseId = course.body._data.properties.id;
     for (const p of generated.people.filter((x) => x.rut)) {
-      const s = await call('POST', '/registered-users/view-store', { rut: p.rut, name: p.firstname, last_name: p.lastname, email: p.email });
-      expect((await call('POST', '/course-registered-users/view-store', { course_id: courseId, registered_user_id: s.body._data.properties.id })).status).toBe(201);
+      const s = await call('POST', '/registered-users/view-store', {
+        rut: p.rut,
+        name: p.firstname,
+        last_name: p.lastname,
+        email: p.email,
+      });
+      expect(
+        (
+          await call('POST', '/course-registered-users/view-store', {
+            course_id: courseId,
+            registered_user_id: s.body._data.properties.id,
+          })
+        ).status,
+      ).toBe(201);
     }
     // Two classrooms share the students.
     const rooms: number[] = [];
@@ -73,7 +127,11 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
       expect(room.status, JSON.stringify(room.body)).toBe(201);
       rooms.push(room.body._data.properties.id);
     }
-    const split = await call('POST', '/course-registered-user/classroom/auto-split', { course_id: courseId, classroom_ids: rooms, confirm: true });
+    const split = await call('POST', '/course-registered-user/classroom/auto-split', {
+      course_id: courseId,
+      classroom_ids: rooms,
+      confirm: true,
+    });
     expect(split.status, JSON.stringify(split.body)).toBe(200);
     ({ page } = await signedInPage(browser, product, token));
   });
@@ -86,7 +144,12 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
 
   async function syncNow() {
     expect((await call('POST', `/sync/courses/${courseId}`, {})).status).toBe(202);
-    await expect.poll(async () => (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state, { timeout: 60_000, interval: 500 }).toBe('done');
+    await expect
+      .poll(async () => (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state, {
+        timeout: 60_000,
+        interval: 500,
+      })
+      .toBe('done');
   }
 
   it('Individual: an e-mail ticket queues its mail to the student', async () => {
@@ -105,31 +168,61 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     await page.keyboard.type('Le escribimos para darle la bienvenida.');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await dialog.getByText('Ingrese un asunto.').waitFor();
-    expect((await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=5`)).body._data.collections).toHaveLength(0);
+    expect(
+      (await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=5`)).body._data
+        .collections,
+    ).toHaveLength(0);
     await dialog.getByLabel('Asunto').fill('Bienvenida al curso');
     await screenshot(page, 'tickets-single-mail');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(/El ticket se ha creado correctamente/);
     await dialog.waitFor({ state: 'hidden' });
-    const ticket = (await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=5`)).body._data.collections[0].properties;
-    const outbox = (await call('GET', `/mail/outbox?ticket_id=${ticket.id}`)).body._data.collections.map((c: Json) => c.properties);
+    const ticket = (await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=5`))
+      .body._data.collections[0].properties;
+    const outbox = (
+      await call('GET', `/mail/outbox?ticket_id=${ticket.id}`)
+    ).body._data.collections.map((c: Json) => c.properties);
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toMatchObject({ subject: 'Bienvenida al curso', toAddress: student.email });
   });
 
   it('Masivo: pending activities, classroom and "Nunca" narrow the list; the mail goes to every new ticket', async () => {
     // The survey filed in its section (Formativa and Renuncia are not offered).
-    const activities = (await call('GET', `/activities?course_id=${courseId}&perPage=100`)).body._data.collections.map((c: Json) => c.properties);
+    const activities = (
+      await call('GET', `/activities?course_id=${courseId}&perPage=100`)
+    ).body._data.collections.map((c: Json) => c.properties);
     const survey = activities.find((a: Json) => a.description === 'Encuesta de satisfacción');
-    const sections = (await call('GET', '/sections')).body._data.collections.map((c: Json) => c.properties);
+    const sections = (await call('GET', '/sections')).body._data.collections.map(
+      (c: Json) => c.properties,
+    );
     const surveySection = sections.find((s: Json) => s.key === 'survey');
-    const put = await call('PUT', `/activities/${survey.id}`, { description: survey.description, course_id: courseId, section_id: surveySection.id, weighing: 0 });
+    const put = await call('PUT', `/activities/${survey.id}`, {
+      description: survey.description,
+      course_id: courseId,
+      section_id: surveySection.id,
+      weighing: 0,
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
 
-    const listed = (await call('GET', `/course-registered-user/${courseId}/users/all?profile=student`)).body._data;
-    const all = (Array.isArray(listed) ? listed : listed.collections).map((c: Json) => c.properties);
-    const states = (await call('GET', `/activities/${encodeURIComponent(JSON.stringify([survey.id]))}/course-registered-users/${courseId}`)).body._data as Json[];
-    const pending = states.filter((s) => s.status === 'Activo' && s.activities.some((a: Json) => a.grade === null && a.completionState !== 1 && a.completionState !== 2));
+    const listed = (
+      await call('GET', `/course-registered-user/${courseId}/users/all?profile=student`)
+    ).body._data;
+    const all = (Array.isArray(listed) ? listed : listed.collections).map(
+      (c: Json) => c.properties,
+    );
+    const states = (
+      await call(
+        'GET',
+        `/activities/${encodeURIComponent(JSON.stringify([survey.id]))}/course-registered-users/${courseId}`,
+      )
+    ).body._data as Json[];
+    const pending = states.filter(
+      (s) =>
+        s.status === 'Activo' &&
+        s.activities.some(
+          (a: Json) => a.grade === null && a.completionState !== 1 && a.completionState !== 2,
+        ),
+    );
     const never = all.filter((e: Json) => !e.lastAccess);
     const room = all.find((e: Json) => e.classroom?.id)?.classroom;
     expect(room).toBeTruthy();
@@ -141,7 +234,8 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     await openCourse();
     await page.getByRole('button', { name: 'Masivo' }).click();
     const dialog = page.getByRole('dialog', { name: /^Ticket masivo/ });
-    const shown = (n: number) => dialog.getByText(`Mostrando ${n} de ${all.length} alumnos`).waitFor();
+    const shown = (n: number) =>
+      dialog.getByText(`Mostrando ${n} de ${all.length} alumnos`).waitFor();
     await shown(all.length);
 
     // The picker offers the survey, not Renuncia's form (nor the unit's activities, still in Formativa).
@@ -173,11 +267,21 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     await snack(/correctamente/);
     await dialog.waitFor({ state: 'hidden' });
 
-    const tickets = (await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=100`)).body._data.collections.map((c: Json) => c.properties);
-    const created = tickets.filter((t: Json) => pendingInRoom.some((p) => p.id === t.courseRegisteredUser.id) && t.typeTicket.key === 'email');
+    const tickets = (
+      await call('GET', `/tickets?course_id=${courseId}&status=all&page=1&perPage=100`)
+    ).body._data.collections.map((c: Json) => c.properties);
+    const created = tickets.filter(
+      (t: Json) =>
+        pendingInRoom.some((p) => p.id === t.courseRegisteredUser.id) &&
+        t.typeTicket.key === 'email',
+    );
     expect(created.length).toBe(pendingInRoom.length);
-    const outbox = (await call('GET', `/mail/outbox?course_id=${courseId}&perPage=100`)).body._data.collections.map((c: Json) => c.properties);
-    expect(outbox.filter((m: Json) => m.subject === 'Encuesta pendiente')).toHaveLength(pendingInRoom.length);
+    const outbox = (
+      await call('GET', `/mail/outbox?course_id=${courseId}&perPage=100`)
+    ).body._data.collections.map((c: Json) => c.properties);
+    expect(outbox.filter((m: Json) => m.subject === 'Encuesta pendiente')).toHaveLength(
+      pendingInRoom.length,
+    );
   });
 
   it('Actividades: the sync report proposes sections; "Aplicar propuestas" files them in one click; a Moodle section is mapped once', async () => {
@@ -189,17 +293,38 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     // The tests and the withdrawal form; the survey was filed by hand in the previous test.
     const table = panel.getByRole('table', { name: 'Secciones propuestas' });
     await expect.poll(() => table.getByRole('row').count()).toBe(1 + 5);
-    await table.getByRole('row').filter({ hasText: 'Formulario de renuncia' }).getByText('Renuncia', { exact: true }).last().waitFor();
-    expect(await table.getByRole('row').filter({ hasText: 'Encuesta de satisfacción' }).count()).toBe(0);
+    await table
+      .getByRole('row')
+      .filter({ hasText: 'Formulario de renuncia' })
+      .getByText('Renuncia', { exact: true })
+      .last()
+      .waitFor();
+    expect(
+      await table.getByRole('row').filter({ hasText: 'Encuesta de satisfacción' }).count(),
+    ).toBe(0);
     await screenshot(page, 'moodle-section-proposals');
     await panel.getByRole('button', { name: 'Aplicar propuestas' }).click();
-    await snack('5 actividades quedaron en la sección propuesta; 5 secciones de Moodle quedan asociadas para las próximas sincronizaciones.');
+    await snack(
+      '5 actividades quedaron en la sección propuesta; 5 secciones de Moodle quedan asociadas para las próximas sincronizaciones.',
+    );
     await panel.waitFor({ state: 'hidden' });
     const sectionOf = async () =>
       Object.fromEntries(
-        (await call('GET', `/activities?course_id=${courseId}&perPage=100`)).body._data.collections.map((c: Json) => [c.properties.description, c.properties.section?.key ?? null]),
+        (
+          await call('GET', `/activities?course_id=${courseId}&perPage=100`)
+        ).body._data.collections.map((c: Json) => [
+          c.properties.description,
+          c.properties.section?.key ?? null,
+        ]),
       );
-    expect(await sectionOf()).toMatchObject({ 'Pre Test A': 'pre_test_a', 'Pre Test B': 'pre_test_b', 'Post Test A': 'post_test_a', 'Post Test B': 'post_test_b', 'Formulario de renuncia': 'resign', 'Encuesta de satisfacción': 'survey' });
+    expect(await sectionOf()).toMatchObject({
+      'Pre Test A': 'pre_test_a',
+      'Pre Test B': 'pre_test_b',
+      'Post Test A': 'post_test_a',
+      'Post Test B': 'post_test_b',
+      'Formulario de renuncia': 'resign',
+      'Encuesta de satisfacción': 'survey',
+    });
 
     // The unit of the course goes to Encuesta once, for this sync and the next ones.
     await page.getByRole('button', { name: 'Secciones de Moodle (asociadas: 5)' }).click();
@@ -209,13 +334,22 @@ describeE2E('staff experience: ticket mail, Masivo filters, section proposals', 
     // A mapping typed and not yet added: Escape (out of the field, whose own Escape closes its list) asks before it is lost.
     await dialog.locator('h2').click();
     await page.keyboard.press('Escape');
-    await page.getByRole('dialog', { name: 'Cambios sin guardar' }).getByRole('button', { name: 'Seguir editando' }).click();
-    expect(await dialog.getByRole('combobox', { name: 'Sección de Moodle' }).inputValue()).toBe('Unidad 1');
+    await page
+      .getByRole('dialog', { name: 'Cambios sin guardar' })
+      .getByRole('button', { name: 'Seguir editando' })
+      .click();
+    expect(await dialog.getByRole('combobox', { name: 'Sección de Moodle' }).inputValue()).toBe(
+      'Unidad 1',
+    );
     await choose(dialog, 'Sección de SIGAF', 'Encuesta');
     await dialog.getByRole('button', { name: 'Asociar' }).click();
     await snack('Asociación guardada. 2 actividades quedaron en la sección.');
     await expect.poll(() => dialog.getByRole('row').count()).toBe(1 + 6);
     const sections = await sectionOf();
-    expect(Object.entries(sections).filter(([name]) => name.startsWith('Actividad 1.')).map(([, key]) => key)).toEqual(['survey', 'survey']);
+    expect(
+      Object.entries(sections)
+        .filter(([name]) => name.startsWith('Actividad 1.'))
+        .map(([, key]) => key),
+    ).toEqual(['survey', 'survey']);
   });
 });

@@ -2,7 +2,19 @@ import ExcelJS from 'exceljs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, choose, describeE2E, launchBrowser, pickStudent, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  checkRow,
+  choose,
+  describeE2E,
+  launchBrowser,
+  pickStudent,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /** Ticket screens end to end: two operators and the edit lock, unlocking, single and massive creation, bulk close, administration. */
 
@@ -27,15 +39,32 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   /** Catalogue ids by catalogue and key. */
   const keys: Record<string, Record<string, number>> = {};
 
-  const call = (method: string, url: string, token: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  const call = (method: string, url: string, token: string, body?: unknown) =>
+    api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   async function operator(name: string, email: string, roleId: number): Promise<Person> {
-    const created = await call('POST', '/users/signup', adminToken, { name, email, role_id: roleId, password: 'Primera-Clave-1' });
+    const created = await call('POST', '/users/signup', adminToken, {
+      name,
+      email,
+      role_id: roleId,
+      password: 'Primera-Clave-1',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const first = await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Primera-Clave-1' });
+    const first = await api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
+      email,
+      password: 'Primera-Clave-1',
+    });
     const id = created.body._data.properties.id;
-    await call('PUT', `/users/${id}`, first.body.access_token, { password: 'Segunda-Clave-2', isFirstLogin: 1 });
-    const token = (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Segunda-Clave-2' })).body.access_token;
+    await call('PUT', `/users/${id}`, first.body.access_token, {
+      password: 'Segunda-Clave-2',
+      isFirstLogin: 1,
+    });
+    const token = (
+      await api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
+        email,
+        password: 'Segunda-Clave-2',
+      })
+    ).body.access_token;
     return { id, name, token };
   }
 
@@ -55,8 +84,18 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   }
 
   /** The create form on the administrator's page: Origen, Tipo, Motivo, Prioridad, Operador (searched), then the attempt. */
-  async function fillTicket(dialog: Locator, [source, type, motive, priority, operatorName]: string[], [outcome, comment]: [string, string]) {
-    for (const [label, option] of [['Origen', source], ['Tipo', type], ['Motivo', motive], ['Prioridad', priority]] as const) await choose(admin, dialog, label, option!);
+  async function fillTicket(
+    dialog: Locator,
+    [source, type, motive, priority, operatorName]: string[],
+    [outcome, comment]: [string, string],
+  ) {
+    for (const [label, option] of [
+      ['Origen', source],
+      ['Tipo', type],
+      ['Motivo', motive],
+      ['Prioridad', priority],
+    ] as const)
+      await choose(admin, dialog, label, option!);
     await dialog.getByRole('combobox', { name: 'Operador' }).fill(operatorName!.split(' ')[0]!);
     await admin.getByRole('option', { name: operatorName }).click();
     await choose(admin, dialog, 'Intento de contacto', outcome);
@@ -71,15 +110,24 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   }
 
   /** The snackbar's message (by text: while a dialog is open, the rest of the page is aria-hidden). */
-  const snack = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
+  const snack = (page: Page, text: string) =>
+    page.getByText(text, { exact: true }).first().waitFor();
 
   beforeAll(async () => {
     product = await startProduct();
     browser = await launchBrowser();
     adminToken = await adminSession(product);
-    const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0].properties.id;
-    const category = await call('POST', '/categories', adminToken, { description: 'Formación Docente', category_code: 'FD', platform_id: platform });
-    const course = await call('POST', '/courses', adminToken, { description: 'Matemática Inicial', category_id: category.body._data.properties.id });
+    const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0]
+      .properties.id;
+    const category = await call('POST', '/categories', adminToken, {
+      description: 'Formación Docente',
+      category_code: 'FD',
+      platform_id: platform,
+    });
+    const course = await call('POST', '/courses', adminToken, {
+      description: 'Matemática Inicial',
+      category_id: category.body._data.properties.id,
+    });
     const courseId = course.body._data.properties.id;
     enrolments = [];
     for (const [i, name] of NAMES.entries()) {
@@ -92,17 +140,30 @@ describeE2E('tickets: the support and follow-up workflow', () => {
         ...(i % 2 === 0 ? { mobile: `+5699000000${i}` } : {}),
       });
       expect(student.status, JSON.stringify(student.body)).toBe(201);
-      const enrolment = await call('POST', '/course-registered-users/view-store', adminToken, { course_id: courseId, registered_user_id: student.body._data.properties.id });
+      const enrolment = await call('POST', '/course-registered-users/view-store', adminToken, {
+        course_id: courseId,
+        registered_user_id: student.body._data.properties.id,
+      });
       expect(enrolment.status, JSON.stringify(enrolment.body)).toBe(201);
       enrolments.push(enrolment.body._data.properties.id);
     }
     // Someone registered but not enrolled in the course.
-    await call('POST', '/registered-users/view-store', adminToken, { rut: rutOf(50), name: 'Gaspar', last_name: 'Externo' });
+    await call('POST', '/registered-users/view-store', adminToken, {
+      rut: rutOf(50),
+      name: 'Gaspar',
+      last_name: 'Externo',
+    });
     const roles = (await call('GET', '/roles', adminToken)).body._data.collections as Json[];
     const roleId = roles.find((r) => r.properties.key === 'operator')!.properties.id;
     anaOp = await operator('Ana Operadora', 'ana@sigaf.cl', roleId);
     brunoOp = await operator('Bruno Operador', 'bruno@sigaf.cl', roleId);
-    for (const [name, path] of Object.entries({ status: 'status-tickets', type: 'type-tickets', priority: 'priority-tickets', source: 'source-tickets', motive: 'motive-tickets' })) {
+    for (const [name, path] of Object.entries({
+      status: 'status-tickets',
+      type: 'type-tickets',
+      priority: 'priority-tickets',
+      source: 'source-tickets',
+      motive: 'motive-tickets',
+    })) {
       const items = (await call('GET', `/${path}`, adminToken)).body._data.collections as Json[];
       keys[name] = Object.fromEntries(items.map((c) => [c.properties.key, c.properties.id]));
     }
@@ -126,9 +187,17 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialogA.getByLabel('Observaciones').waitFor();
     await dialogA.getByText('+56990000000').waitFor();
     // Viewing takes no lock; the first change does. A free ticket answers statusCode 204 in the body.
-    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(204);
+    expect(
+      (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode,
+    ).toBe(204);
     await choose(a.page, dialogA, 'Intento de contacto', 'Fallido');
-    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data?.properties?.user?.name).toBe('Ana Operadora');
+    await expect
+      .poll(
+        async () =>
+          (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data
+            ?.properties?.user?.name,
+      )
+      .toBe('Ana Operadora');
     await screenshot(a.page, 'tickets-dialog-editing');
 
     // B opens the same ticket from its link: read-only, with who holds it and since when.
@@ -160,7 +229,12 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialogB.waitFor({ state: 'hidden' });
 
     const after = (await call('GET', `/tickets/${ticket.id}`, adminToken)).body._data.properties;
-    expect(after).toMatchObject({ close: true, attempts: 2, lock: null, statusTicket: { key: 'closed' } });
+    expect(after).toMatchObject({
+      close: true,
+      attempts: 2,
+      lock: null,
+      statusTicket: { key: 'closed' },
+    });
     await a.context.close();
     await b.context.close();
   });
@@ -168,7 +242,9 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   it('an administrator frees a stale lock on Desbloqueo ticket; then another operator can edit', async () => {
     const ticket = await ticketFor(enrolments[1]!, anaOp, brunoOp);
     // A's browser died while the ticket was open: the lock stays behind.
-    expect((await call('POST', '/log-editing-tickets', anaOp.token, { ticket_id: ticket.id })).status).toBe(201);
+    expect(
+      (await call('POST', '/log-editing-tickets', anaOp.token, { ticket_id: ticket.id })).status,
+    ).toBe(201);
 
     await admin.goto('/my/mantenedor/desbloqueo-ticket');
     const row = admin.getByRole('row').filter({ hasText: ticket.ticketCode });
@@ -187,13 +263,31 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await dialog.getByLabel('Observaciones').waitFor();
     // B starts writing: B's own lock shows on the unlock screen, and closing the dialog releases it.
     await dialog.getByLabel('Observaciones').fill('Llamar de nuevo');
-    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(200);
-    expect((await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data.properties.user.name).toBe('Bruno Operador');
+    await expect
+      .poll(
+        async () =>
+          (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body
+            .statusCode,
+      )
+      .toBe(200);
+    expect(
+      (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body._data
+        .properties.user.name,
+    ).toBe('Bruno Operador');
     await dialog.getByRole('button', { name: 'Salir' }).click();
     // What B typed is not dropped without asking.
-    await b.page.getByRole('dialog', { name: 'Cambios sin guardar' }).getByRole('button', { name: 'Descartar' }).click();
+    await b.page
+      .getByRole('dialog', { name: 'Cambios sin guardar' })
+      .getByRole('button', { name: 'Descartar' })
+      .click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body.statusCode).toBe(204);
+    await expect
+      .poll(
+        async () =>
+          (await call('GET', `/log-editing-tickets/ticket/${ticket.id}`, adminToken)).body
+            .statusCode,
+      )
+      .toBe(204);
     await b.context.close();
   });
 
@@ -213,13 +307,20 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await pickStudent(admin, dialog, rutOf(0).replace(/[.-]/g, ''), /Valentina Prueba E2E/);
     await dialog.getByText('VALENTINA PRUEBA E2E').waitFor();
     // Her closed ticket from the first test is in the history.
-    await dialog.getByRole('table', { name: 'Tickets anteriores del alumno' }).getByText('Cerrado').waitFor();
+    await dialog
+      .getByRole('table', { name: 'Tickets anteriores del alumno' })
+      .getByText('Cerrado')
+      .waitFor();
     await dialog.getByRole('button', { name: 'Continuar' }).click();
 
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'Complete los campos obligatorios.');
     await expect(dialog.getByText('Es obligatorio.').count()).resolves.toBeGreaterThanOrEqual(4);
-    await fillTicket(dialog, ['Entrante', 'Correo electrónico', 'Problema', 'Baja', 'Ana Operadora'], ['Exitoso', 'Escribió por correo: no puede entrar a la plataforma.']);
+    await fillTicket(
+      dialog,
+      ['Entrante', 'Correo electrónico', 'Problema', 'Baja', 'Ana Operadora'],
+      ['Exitoso', 'Escribió por correo: no puede entrar a la plataforma.'],
+    );
     await screenshot(admin, 'tickets-single');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'El ticket se ha creado correctamente.');
@@ -228,7 +329,13 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await row.getByLabel('1 intento de contacto').waitFor();
     const mine = await call('GET', `/tickets?search=${rutOf(0)}&page=1&perPage=5`, anaOp.token);
     expect(mine.body._data.collections.map((c: Json) => c.properties)).toMatchObject([
-      { userAssigned: { name: 'Ana Operadora' }, typeTicket: { key: 'email' }, priorityTicket: { key: 'low' }, attempts: 1, userCreated: { name: 'Administrador SIGAF' } },
+      {
+        userAssigned: { name: 'Ana Operadora' },
+        typeTicket: { key: 'email' },
+        priorityTicket: { key: 'low' },
+        attempts: 1,
+        userCreated: { name: 'Administrador SIGAF' },
+      },
     ]);
   });
 
@@ -238,19 +345,32 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const dialog = admin.getByRole('dialog', { name: 'Crear ticket individual' });
     await pickStudent(admin, dialog, rutOf(5).replace(/[.-]/g, ''), /Felipe Prueba E2E/);
     await dialog.getByRole('button', { name: 'Continuar' }).click();
-    for (const [label, option] of [['Origen', 'Saliente'], ['Tipo', 'Contacto telefónico'], ['Motivo', 'Problema'], ['Prioridad', 'Baja']] as const) await choose(admin, dialog, label, option);
+    for (const [label, option] of [
+      ['Origen', 'Saliente'],
+      ['Tipo', 'Contacto telefónico'],
+      ['Motivo', 'Problema'],
+      ['Prioridad', 'Baja'],
+    ] as const)
+      await choose(admin, dialog, label, option);
     await dialog.getByLabel('Registrar un primer intento de contacto').uncheck();
     await dialog.getByText(/El ticket se abre sin intentos de contacto/).waitFor();
     expect(await dialog.getByLabel('Observaciones').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'El ticket se ha creado correctamente.');
     await dialog.waitFor({ state: 'hidden' });
-    const found = (await call('GET', `/tickets?search=${rutOf(5)}&page=1&perPage=5`, adminToken)).body._data.collections.map((c: Json) => c.properties);
+    const found = (
+      await call('GET', `/tickets?search=${rutOf(5)}&page=1&perPage=5`, adminToken)
+    ).body._data.collections.map((c: Json) => c.properties);
     expect(found).toMatchObject([{ attempts: 0, showDeleteButton: true }]);
     const row = admin.getByRole('row').filter({ hasText: rutOf(5) });
-    await row.getByRole('menuitem', { name: 'Eliminar ticket' }).or(row.getByRole('button', { name: 'Eliminar ticket' })).click();
+    await row
+      .getByRole('menuitem', { name: 'Eliminar ticket' })
+      .or(row.getByRole('button', { name: 'Eliminar ticket' }))
+      .click();
     await admin.getByRole('button', { name: 'ACEPTAR' }).click();
-    await expect.poll(async () => (await call('GET', `/tickets/${found[0].id}`, adminToken)).status).toBe(404);
+    await expect
+      .poll(async () => (await call('GET', `/tickets/${found[0].id}`, adminToken)).status)
+      .toBe(404);
   });
 
   it('Masivo: tickets for five students at once, then closed in bulk', async () => {
@@ -259,12 +379,17 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const dialog = admin.getByRole('dialog', { name: /^Ticket masivo/ });
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await dialog.getByText('Debe seleccionar al menos un alumno').waitFor();
-    for (const i of [1, 2, 3, 4, 5]) await checkRow(dialog.getByRole('row').filter({ hasText: rutOf(i) }));
+    for (const i of [1, 2, 3, 4, 5])
+      await checkRow(dialog.getByRole('row').filter({ hasText: rutOf(i) }));
     await dialog.getByText('Seleccionados: 5').waitFor();
     await screenshot(admin, 'tickets-massive-recipients');
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await dialog.getByText('Se crearán 5 tickets, uno por cada alumno seleccionado.').waitFor();
-    await fillTicket(dialog, ['Saliente', 'Contacto telefónico', 'Bienvenida', 'Media', 'Bruno Operador'], ['Fallido', 'Llamada de bienvenida sin respuesta.']);
+    await fillTicket(
+      dialog,
+      ['Saliente', 'Contacto telefónico', 'Bienvenida', 'Media', 'Bruno Operador'],
+      ['Fallido', 'Llamada de bienvenida sin respuesta.'],
+    );
     await dialog.getByRole('button', { name: 'Generar tickets' }).click();
     await snack(admin, 'Se crearon 5 tickets correctamente.');
     await dialog.waitFor({ state: 'hidden' });
@@ -277,8 +402,14 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     // The same filters, saved under a name, come back after clearing.
     await admin.getByRole('button', { name: 'Filtros guardados' }).click();
     await admin.getByRole('menuitem', { name: 'Guardar filtros actuales…' }).click();
-    await admin.getByRole('dialog', { name: 'Guardar filtros' }).getByLabel('Nombre del filtro').fill('Bruno abiertos');
-    await admin.getByRole('dialog', { name: 'Guardar filtros' }).getByLabel('Nombre del filtro').press('Enter');
+    await admin
+      .getByRole('dialog', { name: 'Guardar filtros' })
+      .getByLabel('Nombre del filtro')
+      .fill('Bruno abiertos');
+    await admin
+      .getByRole('dialog', { name: 'Guardar filtros' })
+      .getByLabel('Nombre del filtro')
+      .press('Enter');
     await snack(admin, 'Filtro guardado.');
     await admin.getByRole('button', { name: 'Limpiar filtros' }).click();
     await admin.getByText('Tickets encontrados: 7').waitFor();
@@ -303,10 +434,16 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await snack(admin, 'Se actualizaron 5 tickets.');
     await admin.getByText('Tickets encontrados: 0').waitFor();
 
-    const closed = await call('GET', `/tickets?status=closed&user_assigned_id=${brunoOp.id}&page=1&perPage=50`, adminToken);
+    const closed = await call(
+      'GET',
+      `/tickets?status=closed&user_assigned_id=${brunoOp.id}&page=1&perPage=50`,
+      adminToken,
+    );
     const items = closed.body._data.collections.map((c: Json) => c.properties);
     expect(items).toHaveLength(5);
-    expect(items.every((t: Json) => t.attempts === 1 && t.priorityTicket.key === 'medium')).toBe(true);
+    expect(items.every((t: Json) => t.attempts === 1 && t.priorityTicket.key === 'medium')).toBe(
+      true,
+    );
   });
 
   it('at 1366 × 850 the ticket table fits the screen; the other columns are chosen from the column menu and remembered', async () => {
@@ -315,10 +452,13 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     const grid = admin.getByRole('grid').first();
     await grid.getByRole('row').nth(1).waitFor();
     // The columns shown add up to the grid's width: no horizontal scroll.
-    const widths = await grid.locator('.MuiDataGrid-columnHeader').evaluateAll((els) => els.reduce((sum, e) => sum + e.getBoundingClientRect().width, 0));
+    const widths = await grid
+      .locator('.MuiDataGrid-columnHeader')
+      .evaluateAll((els) => els.reduce((sum, e) => sum + e.getBoundingClientRect().width, 0));
     const available = await grid.evaluate((el) => el.getBoundingClientRect().width);
     expect(widths).toBeLessThanOrEqual(available);
-    for (const name of ['Código', 'Estado', 'Operador']) await grid.getByRole('columnheader', { name }).first().waitFor();
+    for (const name of ['Código', 'Estado', 'Operador'])
+      await grid.getByRole('columnheader', { name }).first().waitFor();
     expect(await grid.getByRole('columnheader', { name: 'Motivo' }).count()).toBe(0);
     const stored = await admin.evaluate(() => localStorage.getItem('sigaf.columns.tickets'));
     expect(stored === null || !JSON.parse(stored).motive).toBe(true);
@@ -326,12 +466,20 @@ describeE2E('tickets: the support and follow-up workflow', () => {
   });
 
   it('Administración ticket: every course, search by code, all options editable, one attempt deleted after confirmation', async () => {
-    const list = await call('GET', `/tickets?status=all&search=${encodeURIComponent(rutOf(0))}&page=1&perPage=50&sort=createdAt&order=asc`, adminToken);
+    const list = await call(
+      'GET',
+      `/tickets?status=all&search=${encodeURIComponent(rutOf(0))}&page=1&perPage=50&sort=createdAt&order=asc`,
+      adminToken,
+    );
     const first = list.body._data.collections[0].properties;
     await admin.goto('/my/mantenedor/administracion-ticket');
     await admin.getByLabel('Buscar por código, RUT o nombre').fill(first.ticketCode);
     await admin.getByText('Tickets encontrados: 1').waitFor();
-    await admin.getByRole('row').filter({ hasText: first.ticketCode }).getByText('Matemática Inicial').click();
+    await admin
+      .getByRole('row')
+      .filter({ hasText: first.ticketCode })
+      .getByText('Matemática Inicial')
+      .click();
     const dialog = admin.getByRole('dialog', { name: `Ticket ${first.ticketCode}` });
     await dialog.getByRole('combobox', { name: 'Motivo' }).waitFor();
     await screenshot(admin, 'tickets-admin-edit');
@@ -339,10 +487,15 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await admin.getByRole('button', { name: 'ACEPTAR' }).click();
     await snack(admin, 'Intento de contacto eliminado.');
     await dialog.getByText('Intentos de contacto (1)').waitFor();
-    await expect(dialog.getByRole('button', { name: /^Eliminar intento/ }).count()).resolves.toBe(1);
+    await expect(dialog.getByRole('button', { name: /^Eliminar intento/ }).count()).resolves.toBe(
+      1,
+    );
     // What "Quedará registrado en el historial del ticket" refers to, on the ticket itself.
     await dialog.getByRole('button', { name: 'Historial de cambios' }).click();
-    await dialog.getByRole('list', { name: 'Historial de cambios' }).getByText(/Intento de contacto eliminado/).waitFor();
+    await dialog
+      .getByRole('list', { name: 'Historial de cambios' })
+      .getByText(/Intento de contacto eliminado/)
+      .waitFor();
     await choose(admin, dialog, 'Motivo', 'Problema');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await snack(admin, 'El ticket se ha editado correctamente.');
@@ -357,10 +510,16 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await admin.getByText('Tickets encontrados: 2').waitFor();
     await admin.getByRole('checkbox', { name: 'Seleccionar todas las filas' }).check();
     await admin.getByRole('button', { name: 'Eliminar', exact: true }).click();
-    await admin.getByText('Se eliminarán 2 tickets de forma permanente. Los que tengan intentos de contacto no se eliminarán.').waitFor();
+    await admin
+      .getByText(
+        'Se eliminarán 2 tickets de forma permanente. Los que tengan intentos de contacto no se eliminarán.',
+      )
+      .waitFor();
     await admin.getByRole('button', { name: 'ACEPTAR' }).click();
     const refused = admin.getByRole('dialog', { name: 'Tickets no procesados' });
-    await refused.getByText('No se puede eliminar el ticket porque tiene intentos de contacto registrados.').waitFor();
+    await refused
+      .getByText('No se puede eliminar el ticket porque tiene intentos de contacto registrados.')
+      .waitFor();
     await snack(admin, 'Se eliminó 1 ticket. 1 no se pudo eliminar.');
     await screenshot(admin, 'tickets-admin-refused');
     await refused.getByRole('button', { name: 'Cerrar' }).click();

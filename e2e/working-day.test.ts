@@ -2,7 +2,18 @@ import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adminSession, api, checkRow, choose, describeE2E, launchBrowser, screenshot, signedInPage, startProduct, type Product } from './harness.js';
+import {
+  adminSession,
+  api,
+  checkRow,
+  choose,
+  describeE2E,
+  launchBrowser,
+  screenshot,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
 
 /**
  * A working day without surprises, in Chromium: a course loaded by hand and never synchronised
@@ -25,23 +36,48 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
   let enrolments: number[] = [];
   const keys: Record<string, Record<string, number>> = {};
 
-  const call = (method: string, url: string, token: string, body?: unknown) => api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  const call = (method: string, url: string, token: string, body?: unknown) =>
+    api<Json>(product.url, method, `/api/v2${url}`, token, body);
 
   async function staff(name: string, email: string, role: string) {
     const roles = (await call('GET', '/roles', adminToken)).body._data.collections as Json[];
     const role_id = roles.find((r) => r.properties.key === role)!.properties.id;
-    const created = await call('POST', '/users/signup', adminToken, { name, email, role_id, password: 'Primera-Clave-1' });
+    const created = await call('POST', '/users/signup', adminToken, {
+      name,
+      email,
+      role_id,
+      password: 'Primera-Clave-1',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const first = await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Primera-Clave-1' });
+    const first = await api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
+      email,
+      password: 'Primera-Clave-1',
+    });
     const id = created.body._data.properties.id;
-    await call('PUT', `/users/${id}`, first.body.access_token, { password: 'Segunda-Clave-2', isFirstLogin: 1 });
-    return { id, token: (await api<Json>(product.url, 'POST', '/api/auth/login', undefined, { email, password: 'Segunda-Clave-2' })).body.access_token as string };
+    await call('PUT', `/users/${id}`, first.body.access_token, {
+      password: 'Segunda-Clave-2',
+      isFirstLogin: 1,
+    });
+    return {
+      id,
+      token: (
+        await api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
+          email,
+          password: 'Segunda-Clave-2',
+        })
+      ).body.access_token as string,
+    };
   }
 
   async function ticketFor(enrolment: number) {
     const res = await call('POST', '/tickets', adminToken, {
-      course_registered_user_id: enrolment, type_ticket_id: keys.type!.phone, status_ticket_id: keys.status!.open, priority_ticket_id: keys.priority!.high,
-      source_ticket_id: keys.source!.outgoing, motive_ticket_id: keys.motive!.welcome, user_assigned_id: op.id,
+      course_registered_user_id: enrolment,
+      type_ticket_id: keys.type!.phone,
+      status_ticket_id: keys.status!.open,
+      priority_ticket_id: keys.priority!.high,
+      source_ticket_id: keys.source!.outgoing,
+      motive_ticket_id: keys.motive!.welcome,
+      user_assigned_id: op.id,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body._data.properties as { id: number; ticketCode: string };
@@ -60,19 +96,48 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     product = await startProduct();
     browser = await launchBrowser();
     adminToken = await adminSession(product);
-    const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0].properties.id;
-    const category = await call('POST', '/categories', adminToken, { description: 'Jornada e2e', category_code: 'JOR', platform_id: platform });
+    const platform = (await call('GET', '/platforms', adminToken)).body._data.collections[0]
+      .properties.id;
+    const category = await call('POST', '/categories', adminToken, {
+      description: 'Jornada e2e',
+      category_code: 'JOR',
+      platform_id: platform,
+    });
     // Loaded by hand, never synchronised with Moodle: nobody has "accessed" as far as SIGAF knows.
-    courseId = (await call('POST', '/courses', adminToken, { description: 'Curso recién cargado', category_id: category.body._data.properties.id })).body._data.properties.id;
+    courseId = (
+      await call('POST', '/courses', adminToken, {
+        description: 'Curso recién cargado',
+        category_id: category.body._data.properties.id,
+      })
+    ).body._data.properties.id;
     enrolments = [];
     for (const [i, name] of NAMES.entries()) {
-      const student = await call('POST', '/registered-users/view-store', adminToken, { rut: rutOf(i), name, last_name: 'Jornada', email: `jornada${i}@correo.cl` });
+      const student = await call('POST', '/registered-users/view-store', adminToken, {
+        rut: rutOf(i),
+        name,
+        last_name: 'Jornada',
+        email: `jornada${i}@correo.cl`,
+      });
       expect(student.status, JSON.stringify(student.body)).toBe(201);
-      const enrolment = await call('POST', '/course-registered-users/view-store', adminToken, { course_id: courseId, registered_user_id: student.body._data.properties.id });
+      const enrolment = await call('POST', '/course-registered-users/view-store', adminToken, {
+        course_id: courseId,
+        registered_user_id: student.body._data.properties.id,
+      });
       enrolments.push(enrolment.body._data.properties.id);
     }
-    for (const [name, path] of Object.entries({ status: 'status-tickets', type: 'type-tickets', priority: 'priority-tickets', source: 'source-tickets', motive: 'motive-tickets' })) {
-      keys[name] = Object.fromEntries(((await call('GET', `/${path}`, adminToken)).body._data.collections as Json[]).map((c) => [c.properties.key, c.properties.id]));
+    for (const [name, path] of Object.entries({
+      status: 'status-tickets',
+      type: 'type-tickets',
+      priority: 'priority-tickets',
+      source: 'source-tickets',
+      motive: 'motive-tickets',
+    })) {
+      keys[name] = Object.fromEntries(
+        ((await call('GET', `/${path}`, adminToken)).body._data.collections as Json[]).map((c) => [
+          c.properties.key,
+          c.properties.id,
+        ]),
+      );
     }
     op = await staff('Olga Operadora', 'olga@sigaf.cl', 'operator');
   });
@@ -86,7 +151,9 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     const { page, context } = await session(op.token);
     await page.goto('/my/agenda');
     const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
-    await section.getByText('Aún sin sincronizar con Moodle: Curso recién cargado.', { exact: false }).waitFor();
+    await section
+      .getByText('Aún sin sincronizar con Moodle: Curso recién cargado.', { exact: false })
+      .waitFor();
     await section.getByText('No hay estudiantes en riesgo sin contacto.').waitFor();
     // Before, each of them was listed "Nunca ha ingresado".
     expect(await section.getByText('Nunca ha ingresado').count()).toBe(0);
@@ -156,7 +223,10 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await admin.page.goto('/my/mantenedor/aula');
     await admin.page.getByLabel('Buscar').fill('Jornada');
     const row = admin.page.getByRole('row').filter({ hasText: 'Aula Jornada' });
-    await row.getByRole('menuitem', { name: 'Tutores' }).or(row.getByRole('button', { name: 'Tutores' })).click();
+    await row
+      .getByRole('menuitem', { name: 'Tutores' })
+      .or(row.getByRole('button', { name: 'Tutores' }))
+      .click();
     const tutors = admin.page.getByRole('dialog', { name: 'Tutores de Aula Jornada' });
     await choose(admin.page, tutors, 'Categorías', 'Jornada e2e');
     await choose(admin.page, tutors, 'Cursos', 'Curso recién cargado');
@@ -165,11 +235,23 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await tutors.getByRole('heading', { name: 'Tutores de Aula Jornada' }).click();
     await admin.page.keyboard.press('Escape');
     await discardDialog(admin.page).getByRole('button', { name: 'Seguir editando' }).click();
-    await tutors.getByRole('button', { name: 'Tito Tutor' }).or(tutors.getByText('Tito Tutor')).first().waitFor();
+    await tutors
+      .getByRole('button', { name: 'Tito Tutor' })
+      .or(tutors.getByText('Tito Tutor'))
+      .first()
+      .waitFor();
     await tutors.getByRole('button', { name: 'CANCELAR' }).click();
     await discardDialog(admin.page).getByRole('button', { name: 'Descartar' }).click();
     await tutors.waitFor({ state: 'hidden' });
-    expect((await call('GET', `/courses/${courseId}/classrooms/${room.body._data.properties.id}/tutors`, adminToken)).body._data.tutors ?? []).toEqual([]);
+    expect(
+      (
+        await call(
+          'GET',
+          `/courses/${courseId}/classrooms/${room.body._data.properties.id}/tutors`,
+          adminToken,
+        )
+      ).body._data.tutors ?? [],
+    ).toEqual([]);
     await admin.context.close();
   });
 
@@ -179,12 +261,18 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     const bulk = page.locator('div.MuiPaper-root').filter({ hasText: 'Carga masiva' }).first();
     await choose(page, bulk, 'Categorías', 'Jornada e2e');
     await choose(page, bulk, 'Cursos', 'Curso recién cargado');
-    const line = (n: number, rest: string) => `${18_000_100 + n};${computeDv(18_000_100 + n)};${rest}`;
+    const line = (n: number, rest: string) =>
+      `${18_000_100 + n};${computeDv(18_000_100 + n)};${rest}`;
     // Windows-1252 bytes (ñ = F1, á = E1), not valid UTF-8.
     const file = Buffer.concat([
-      Buffer.from(`RUT;DV;Nombre;Paterno;Materno\r\n${line(1, 'Iñaki;Muñoz;Cáceres')}\r\n`, 'latin1'),
+      Buffer.from(
+        `RUT;DV;Nombre;Paterno;Materno\r\n${line(1, 'Iñaki;Muñoz;Cáceres')}\r\n`,
+        'latin1',
+      ),
     ]);
-    await bulk.getByLabel('Archivo de alumnos').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: file });
+    await bulk
+      .getByLabel('Archivo de alumnos')
+      .setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: file });
     await bulk.getByRole('button', { name: 'Previsualizar' }).click();
     const grid = page.getByRole('grid', { name: 'Resultado de la revisión' });
     await grid.getByText('Iñaki Muñoz Cáceres').waitFor();
@@ -192,8 +280,13 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await page.getByText('Nuevos: 1').waitFor();
     await page.getByText('Rechazados: 0').waitFor();
     // The same rows saved as UTF-8 by a program that had already garbled them: refused, with the reason.
-    const garbled = Buffer.from(`RUT;DV;Nombre;Paterno\r\n${line(3, 'Ana;Rojas')}\r\n${line(4, 'I\uFFFDaki;Mu\uFFFDoz')}\r\n`, 'utf8');
-    await bulk.getByLabel('Archivo de alumnos').setInputFiles({ name: 'roto.csv', mimeType: 'text/csv', buffer: garbled });
+    const garbled = Buffer.from(
+      `RUT;DV;Nombre;Paterno\r\n${line(3, 'Ana;Rojas')}\r\n${line(4, 'I\uFFFDaki;Mu\uFFFDoz')}\r\n`,
+      'utf8',
+    );
+    await bulk
+      .getByLabel('Archivo de alumnos')
+      .setInputFiles({ name: 'roto.csv', mimeType: 'text/csv', buffer: garbled });
     await bulk.getByRole('button', { name: 'Previsualizar' }).click();
     await page.getByText('Rechazados: 1').waitFor();
     await grid.getByText(/caracteres ilegibles/).waitFor();
@@ -220,7 +313,10 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'hidden' });
     await page.getByRole('columnheader', { name: 'Nombre' }).hover();
-    await page.getByRole('columnheader', { name: 'Nombre' }).getByRole('button', { name: /menú|menu/i }).click();
+    await page
+      .getByRole('columnheader', { name: 'Nombre' })
+      .getByRole('button', { name: /menú|menu/i })
+      .click();
     await page.getByRole('menuitem', { name: 'Ordenar de menor a mayor (A→Z)' }).waitFor();
     expect(await page.getByText(/Ordenar (ASC|DESC)/).count()).toBe(0);
     await context.close();
@@ -228,18 +324,30 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
 
   it('the bell forgets a reminder as soon as the attempt that did it is saved', async () => {
     const ticket = await ticketFor(enrolments[0]!);
-    expect((await call('POST', '/reminders', op.token, { ticket_id: ticket.id, due_at: new Date(Date.now() - 60_000).toISOString(), comment: 'Llamar' })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/reminders', op.token, {
+          ticket_id: ticket.id,
+          due_at: new Date(Date.now() - 60_000).toISOString(),
+          comment: 'Llamar',
+        })
+      ).status,
+    ).toBe(201);
     const { page, context } = await session(op.token);
     await page.goto(`/my/ticket?ticket=${ticket.id}`);
     const badge = page.getByTestId('reminder-badge');
-    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 30_000 }).toBe('1 recordatorio vencido');
+    await expect
+      .poll(() => badge.getAttribute('aria-label'), { timeout: 30_000 })
+      .toBe('1 recordatorio vencido');
     const dialog = page.getByRole('dialog', { name: `Ticket ${ticket.ticketCode}` });
     await choose(page, dialog, 'Intento de contacto', 'Fallido');
     await dialog.getByLabel('Observaciones').fill('No contesta.');
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Well before the next 30-second poll.
-    await expect.poll(() => badge.getAttribute('aria-label'), { timeout: 8000, interval: 250 }).not.toBe('1 recordatorio vencido');
+    await expect
+      .poll(() => badge.getAttribute('aria-label'), { timeout: 8000, interval: 250 })
+      .not.toBe('1 recordatorio vencido');
     await context.close();
   });
 
@@ -248,7 +356,8 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await page.goto('/my/mantenedor/Usuario');
     const search = page.getByRole('textbox', { name: 'Buscar' });
     await search.waitFor();
-    const focused = () => page.evaluate(() => document.activeElement?.hasAttribute('data-page-search') ?? false);
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.hasAttribute('data-page-search') ?? false);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     expect(await focused()).toBe(false);
     await page.keyboard.press('/');
@@ -282,7 +391,18 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     // Saved (the confirmation shows once the answer is in): the form holds nothing unsaved any more.
     await page.getByRole('alert').filter({ hasText: 'exitosamente' }).first().waitFor();
-    await expect.poll(async () => (await call('GET', `/registered-users?search=${encodeURIComponent(rutOf(1))}`, adminToken)).body._data.collections[0]?.properties.motherLastName).toBe('Valdés');
+    await expect
+      .poll(
+        async () =>
+          (
+            await call(
+              'GET',
+              `/registered-users?search=${encodeURIComponent(rutOf(1))}`,
+              adminToken,
+            )
+          ).body._data.collections[0]?.properties.motherLastName,
+      )
+      .toBe('Valdés');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await discardDialog(page).isVisible()).toBe(false);
@@ -294,7 +414,10 @@ describeE2E('a working day: agenda, closing, unsaved input, wording', () => {
     await page.goto('/my/seguimiento-alumnos');
     // The course chosen on an earlier screen may already be the current one.
     const rosa = page.getByRole('row').filter({ hasText: 'Rosa Jornada' });
-    await rosa.or(page.getByRole('combobox', { name: 'Categorías' })).first().waitFor();
+    await rosa
+      .or(page.getByRole('combobox', { name: 'Categorías' }))
+      .first()
+      .waitFor();
     if (!(await rosa.isVisible())) {
       await choose(page, page, 'Categorías', 'Jornada e2e');
       await choose(page, page, 'Cursos', 'Curso recién cargado');

@@ -6,7 +6,12 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const built = path.join(root, 'apps/web/dist/index.html');
-const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'];
+const sources = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'packages/contract/src',
+];
 
 function newest(p) {
   const full = path.join(root, p);
@@ -16,7 +21,8 @@ function newest(p) {
   return Math.max(0, ...fs.readdirSync(full).map((f) => newest(path.join(p, f))));
 }
 
-const stale = !fs.existsSync(built) || Math.max(...sources.map(newest)) > fs.statSync(built).mtimeMs;
+const stale =
+  !fs.existsSync(built) || Math.max(...sources.map(newest)) > fs.statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the web app (first start or changed sources)...');
   execSync('npm run build -w @sigaf/web', { cwd: root, stdio: 'inherit' });

@@ -4,7 +4,14 @@
  * `npm run db:triggers`: writes apps/server/src/db/triggers.sql from a database migrated from scratch.
  */
 import fs from 'node:fs';
-import { freshTriggerDefinitions, LOCK_FILE, lockText, migrationHashes, readLock, TRIGGERS_FILE } from '../apps/server/src/db/migration-record.js';
+import {
+  freshTriggerDefinitions,
+  LOCK_FILE,
+  lockText,
+  migrationHashes,
+  readLock,
+  TRIGGERS_FILE,
+} from '../apps/server/src/db/migration-record.js';
 
 const command = process.argv[2];
 if (command === 'lock') {
@@ -14,12 +21,18 @@ if (command === 'lock') {
   const gone = Object.keys(lock).filter((n) => now[n] === undefined);
   if (changed.length || gone.length) {
     console.error(`Shipped migrations changed or removed: ${[...changed, ...gone].join(', ')}.`);
-    console.error('A shipped migration is never edited: restore it (git checkout -- <file>) and put the change in a new migration.');
+    console.error(
+      'A shipped migration is never edited: restore it (git checkout -- <file>) and put the change in a new migration.',
+    );
     process.exit(1);
   }
   const added = Object.keys(now).filter((n) => lock[n] === undefined);
   fs.writeFileSync(LOCK_FILE, lockText({ ...lock, ...now }));
-  console.log(added.length ? `Added to the lock: ${added.join(', ')}` : 'The lock already lists every migration.');
+  console.log(
+    added.length
+      ? `Added to the lock: ${added.join(', ')}`
+      : 'The lock already lists every migration.',
+  );
 } else if (command === 'triggers') {
   fs.writeFileSync(TRIGGERS_FILE, await freshTriggerDefinitions());
   console.log(`Wrote ${TRIGGERS_FILE}`);

@@ -17,8 +17,6 @@ import { launchBrowser, newPage, startProduct } from '../e2e/harness.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs/usage/img');
 
-
-
 async function shot(page: Page, name: string) {
   await settled(page, 800);
   const file = path.join(OUT, `${name}.png`);
@@ -29,13 +27,36 @@ async function shot(page: Page, name: string) {
 async function studentsFile(): Promise<string> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Alumnos');
-  ws.addRow(['RUT', 'DV', 'Nombre', 'Paterno', 'Materno', 'Email', 'Dirección', 'Región', 'Teléfono', 'Celular']);
+  ws.addRow([
+    'RUT',
+    'DV',
+    'Nombre',
+    'Paterno',
+    'Materno',
+    'Email',
+    'Dirección',
+    'Región',
+    'Teléfono',
+    'Celular',
+  ]);
   const people = [
     [17_111_111, 'Ana', 'Contreras', 'Vidal'],
     [17_222_222, 'Bruno', 'Salinas', 'Mora'],
     [17_333_333, 'Carla', 'Fuentes', 'Rojas'],
   ] as const;
-  for (const [rut, name, last, mother] of people) ws.addRow([rut, computeDv(rut), name, last, mother, `${name.toLowerCase()}.${last.toLowerCase()}@correo.test`, '', 'Maule', '', '+56912345678']);
+  for (const [rut, name, last, mother] of people)
+    ws.addRow([
+      rut,
+      computeDv(rut),
+      name,
+      last,
+      mother,
+      `${name.toLowerCase()}.${last.toLowerCase()}@correo.test`,
+      '',
+      'Maule',
+      '',
+      '+56912345678',
+    ]);
   ws.addRow([12_345_678, '9', 'Diego', 'Rut', 'Erróneo', 'diego@correo.test']);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-shots-')), 'alumnos.xlsx');
   await wb.xlsx.writeFile(file);
@@ -62,7 +83,11 @@ try {
   await pickDemoCourse(page);
   await page.locator('[data-state="ready"]').first().waitFor();
   await page
-    .waitForFunction(() => document.querySelectorAll('[data-state="empty"]').length === 0, undefined, { timeout: 60_000, polling: 2000 })
+    .waitForFunction(
+      () => document.querySelectorAll('[data-state="empty"]').length === 0,
+      undefined,
+      { timeout: 60_000, polling: 2000 },
+    )
     .catch(() => page.reload().then(() => page.locator('[data-state="ready"]').first().waitFor()));
   await shot(page, 'estadistica');
 
@@ -79,11 +104,16 @@ try {
   const mail = page.getByRole('dialog', { name: 'Enviar correo' });
   await mail.waitFor();
   await mail.getByLabel('Asunto').fill('Recordatorio: actividad pendiente');
-  await mail.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}, te recordamos completar la actividad de la unidad 2 antes del viernes.');
+  await mail
+    .getByRole('textbox', { name: 'Mensaje' })
+    .fill('Hola {nombre}, te recordamos completar la actividad de la unidad 2 antes del viernes.');
   await shot(page, 'correo');
   await page.keyboard.press('Escape');
   // A mail being written is dropped only once confirmed.
-  await page.getByRole('dialog', { name: 'Cambios sin guardar' }).getByRole('button', { name: 'Descartar' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cambios sin guardar' })
+    .getByRole('button', { name: 'Descartar' })
+    .click();
   await mail.waitFor({ state: 'detached' });
   await page.keyboard.press('Escape');
   await ticket.waitFor({ state: 'detached' });

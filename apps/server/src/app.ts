@@ -60,7 +60,8 @@ export function jsonDepthOver(value: unknown, max: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth > max) return true;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -77,10 +78,20 @@ function registerJsonParser(app: FastifyInstance) {
     try {
       const value: unknown = JSON.parse(text);
       // Deeper than any request of the API: refused before a route (or JSON.stringify) recurses into it.
-      if (jsonDepthOver(value, MAX_JSON_DEPTH)) return done(Object.assign(new Error(MSG.jsonTooDeep), { statusCode: 400, code: 'SIGAF_JSON_TOO_DEEP' }), undefined);
+      if (jsonDepthOver(value, MAX_JSON_DEPTH))
+        return done(
+          Object.assign(new Error(MSG.jsonTooDeep), {
+            statusCode: 400,
+            code: 'SIGAF_JSON_TOO_DEEP',
+          }),
+          undefined,
+        );
       done(null, value);
     } catch {
-      const err = Object.assign(new Error(MSG.badJson), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
+      const err = Object.assign(new Error(MSG.badJson), {
+        statusCode: 400,
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+      });
       done(err, undefined);
     }
   });
@@ -90,7 +101,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     // A hop count trusts that many proxies nearest the server (proxy-addr's hop rule).
-    trustProxy: typeof config.TRUST_PROXY === 'number' ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.TRUST_PROXY) : config.TRUST_PROXY,
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.TRUST_PROXY)
+        : config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestTimeout: 120_000,
     connectionTimeout: 130_000,
@@ -108,12 +125,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const services = createServices(db, config, app.log);
   // Whole-course answers are built on a thread of their own when the database is a PostgreSQL
   // server that thread can reach; the embedded database lives on this thread, and so do its builds.
-  services.answers.builder = config.DATABASE_URL ? new ThreadBuilder(config) : localBuilder(services);
+  services.answers.builder = config.DATABASE_URL
+    ? new ThreadBuilder(config)
+    : localBuilder(services);
   app.decorate('config', config);
   app.decorate('services', services);
   // A write answered: the courses it marked are recomputed now rather than by their next reader.
   app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) services.figuresKeeper.poke();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
+      services.figuresKeeper.poke();
   });
   app.addHook('onClose', async () => {
     await services.figuresKeeper.settle();
@@ -159,9 +179,30 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(healthRoutes, { services });
   await app.register(authRoutes, { prefix: '/api/auth', services });
   if (config.API_DOCS === 'staff') {
-    app.get('/api/docs/json', { config: { access: 'authenticated' }, schema: { hide: true } }, async () => app.swagger());
+    app.get(
+      '/api/docs/json',
+      { config: { access: 'authenticated' }, schema: { hide: true } },
+      async () => app.swagger(),
+    );
   }
-  for (const routes of [userRoutes, catalogueRoutes, categoryRoutes, courseRoutes, studentRoutes, ticketRoutes, mailRoutes, dashboardRoutes, reportRoutes, moodleSyncRoutes, sectionMapRoutes, followUpRoutes, reminderRoutes, agendaRoutes, outcomeRoutes, setupRoutes]) {
+  for (const routes of [
+    userRoutes,
+    catalogueRoutes,
+    categoryRoutes,
+    courseRoutes,
+    studentRoutes,
+    ticketRoutes,
+    mailRoutes,
+    dashboardRoutes,
+    reportRoutes,
+    moodleSyncRoutes,
+    sectionMapRoutes,
+    followUpRoutes,
+    reminderRoutes,
+    agendaRoutes,
+    outcomeRoutes,
+    setupRoutes,
+  ]) {
     await app.register(routes, { prefix: '/api/v2', services });
   }
 

@@ -12,14 +12,25 @@ export function firstAdminLines(admin: FirstAdmin): string[] {
   return [
     `  First administrator: ${admin.email}  password ${admin.password ?? '(the ADMIN_PASSWORD you set)'}`,
     '    (a new password is asked at first sign-in; shown only this once)',
-    ...(admin.file ? [`  Also kept in ${admin.file} (readable only by this user),`, '    deleted once the new password is chosen.'] : []),
+    ...(admin.file
+      ? [
+          `  Also kept in ${admin.file} (readable only by this user),`,
+          '    deleted once the new password is chosen.',
+        ]
+      : []),
   ];
 }
 
 /** The console block on a plain start: the first administrator, when one was just created. */
 export function firstAdminBanner(admin: FirstAdmin | null): string {
   if (!admin) return '';
-  return ['', '================ First administrator ================', ...firstAdminLines(admin), '=====================================================', ''].join('\n');
+  return [
+    '',
+    '================ First administrator ================',
+    ...firstAdminLines(admin),
+    '=====================================================',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -29,7 +40,9 @@ export function firstAdminBanner(admin: FirstAdmin | null): string {
  */
 export function printAfterLog(log: object, text: string): void {
   const key = Object.getOwnPropertySymbols(log).find((s) => s.description === 'pino.stream');
-  const stream = key ? (log as Record<symbol, { write?: (chunk: string) => unknown } | undefined>)[key] : undefined;
+  const stream = key
+    ? (log as Record<symbol, { write?: (chunk: string) => unknown } | undefined>)[key]
+    : undefined;
   if (typeof stream?.write === 'function') stream.write(`${text}\n`);
   else console.log(text);
 }

@@ -25,7 +25,9 @@ function isProxyAddress(entry: string): boolean {
   const [address = '', bits, extra] = entry.split('/');
   const family = isIP(address);
   if (!family || extra !== undefined) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  return (
+    bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+  );
 }
 
 /**
@@ -41,13 +43,17 @@ const trustProxy = z
     const low = v.toLowerCase();
     if (['false', '0', 'no', 'off', ''].includes(low)) return false;
     if (/^\d{1,2}$/.test(low)) return Number(low);
-    const entries = low.split(',').map((e) => e.trim()).filter(Boolean);
-    if (!['true', 'yes', 'on'].includes(low) && entries.length && entries.every(isProxyAddress)) return entries;
+    const entries = low
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    if (!['true', 'yes', 'on'].includes(low) && entries.length && entries.every(isProxyAddress))
+      return entries;
     ctx.addIssue({
       code: 'custom',
       message:
         low === 'true' || low === 'yes' || low === 'on'
-          ? 'TRUST_PROXY=true would trust any client\'s X-Forwarded-For; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.2,192.168.0.0/16)'
+          ? "TRUST_PROXY=true would trust any client's X-Forwarded-For; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.2,192.168.0.0/16)"
           : 'use false, a number of proxies (e.g. 1), or proxy addresses/CIDRs separated by commas',
     });
     return z.NEVER;
@@ -70,8 +76,16 @@ export const configSchema = z.object({
   APP_SECRET: z.string().min(16).optional(),
   /** Public base URL of the absolute links in answers (links.href); unset, links are paths from the server's root (never built from the request's Host). */
   PUBLIC_URL: z.string().url().optional(),
-  TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
-  REMEMBER_ME_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(12),
+  REMEMBER_ME_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24 * 7),
   ADMIN_EMAIL: z.string().email().default('admin@sigaf.cl'),
   ADMIN_PASSWORD: z.string().min(6).optional(),
   ADMIN_NAME: z.string().min(1).default('Administrador SIGAF'),
@@ -81,7 +95,11 @@ export const configSchema = z.object({
   LOGIN_MAX_FAILURES_KNOWN_ADDRESS: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   /** How long a ticket edit lock lasts without being renewed. */
-  LOCK_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
+  LOCK_TTL_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(15),
   /** Memory for the whole-course answers kept serialised (modules/answers/cache.ts); 0 keeps none. */
   ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(256),
   /** How long the workload table's at-risk column is served as counted (modules/agenda/at-risk-tally.ts); 0 counts at every request. */
@@ -96,7 +114,11 @@ export const configSchema = z.object({
    * (also the interactive page /api/docs, for anyone), or `off`.
    */
   API_DOCS: z.enum(['staff', 'public', 'off']).default('staff'),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** smtp://user:pass@host:587 or smtps://...; unset writes each message as a .eml file in DATA_DIR/outbox. */
   SMTP_URL: z.string().url().optional(),
   /** false accepts a self-signed SMTP certificate. */
@@ -108,12 +130,20 @@ export const configSchema = z.object({
   JOBS_POLL_MS: z.coerce.number().int().min(10).default(1000),
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   JOBS_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
-  JOBS_STALE_MS: z.coerce.number().int().min(1000).default(5 * 60_000),
+  JOBS_STALE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(5 * 60_000),
   /** Moodle web services: time limit of one call, retries of a failed read (network, 5xx), calls in flight per sync, enrolled users per page. */
   MOODLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   MOODLE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /** How long a queued sync keeps going back to the queue (with the jobs' backoff) while Moodle is down, restarting or in maintenance, since it was queued. */
-  MOODLE_OUTAGE_WAIT_MS: z.coerce.number().int().min(0).default(45 * 60_000),
+  MOODLE_OUTAGE_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(45 * 60_000),
   MOODLE_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   MOODLE_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Largest Moodle answer read, compressed or decoded, in MB (a whole course's grade report of 10,000 students × 50 activities is 125 MB). */
@@ -136,8 +166,13 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema> & { APP_SECRET: string };
 
 /** Parses the environment once. An unset APP_SECRET is generated and kept in DATA_DIR by the caller. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Config> = {},
+): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
   const parsed = configSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
@@ -151,7 +186,11 @@ export function randomSecret(bytes = 32): string {
 }
 
 /** `npm run demo` / `npm start -- --demo` / DEMO=true: asked for on the command line or in the environment. */
-export function demoRequested(config: Config, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): boolean {
+export function demoRequested(
+  config: Config,
+  argv: readonly string[] = process.argv,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   return config.DEMO || argv.includes('--demo') || env.npm_config_demo === 'true';
 }
 

@@ -18,6 +18,8 @@ export function keepDataDirPrivate(dataDir: string, o: { create?: boolean } = {}
   try {
     if ((fs.statSync(dataDir).mode & 0o777) !== DATA_DIR_MODE) fs.chmodSync(dataDir, DATA_DIR_MODE);
   } catch (err) {
-    console.error(`DATA_DIR (${dataDir}) could not be restricted to its owner (mode 0700): ${(err as Error).message}`);
+    console.error(
+      `DATA_DIR (${dataDir}) could not be restricted to its owner (mode 0700): ${(err as Error).message}`,
+    );
   }
 }

@@ -12,7 +12,10 @@ export const FIRST_ACCESS_FILE = 'primer-acceso.txt';
 export const firstAccessPath = (dataDir: string) => path.join(dataDir, FIRST_ACCESS_FILE);
 
 /** Writes the file (mode 0600) and answers its path. */
-export function writeFirstAccessFile(dataDir: string, admin: { email: string; password: string }): string {
+export function writeFirstAccessFile(
+  dataDir: string,
+  admin: { email: string; password: string },
+): string {
   const file = firstAccessPath(dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   // A file left by an earlier installation in the same folder is replaced, never read by others.
@@ -50,11 +53,16 @@ export function readFirstAccessFile(dataDir: string): { email: string; password:
  * The password change stands whatever happens here: a file left behind holds a password that no
  * longer works.
  */
-export async function removeFirstAccessFile(dataDir: string, email: string, replacedHash: string): Promise<void> {
+export async function removeFirstAccessFile(
+  dataDir: string,
+  email: string,
+  replacedHash: string,
+): Promise<void> {
   try {
     const kept = readFirstAccessFile(dataDir);
     if (!kept?.password || kept.email !== email.toLowerCase()) return;
-    if (await verifyPassword(replacedHash, kept.password)) fs.rmSync(firstAccessPath(dataDir), { force: true });
+    if (await verifyPassword(replacedHash, kept.password))
+      fs.rmSync(firstAccessPath(dataDir), { force: true });
   } catch {
     /* see above */
   }

@@ -32,15 +32,26 @@ async function main() {
     try {
       firstAccessFile = writeFirstAccessFile(config.DATA_DIR, seeded.admin);
     } catch (err) {
-      console.error(`Could not keep the first administrator's password in ${config.DATA_DIR}: ${(err as Error).message}`);
+      console.error(
+        `Could not keep the first administrator's password in ${config.DATA_DIR}: ${(err as Error).message}`,
+      );
     }
   }
   const app = await buildApp(config, handle.db);
-  const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, { ...workerOptions(config, app.log), afterJob: () => app.services.figuresKeeper.poke() });
+  const worker = new JobWorker(app.services.jobs.queue, app.services.jobs.handlers, {
+    ...workerOptions(config, app.log),
+    afterJob: () => app.services.figuresKeeper.poke(),
+  });
   // The demo (and the Moodle simulator it runs) is loaded only when asked for: a production start never imports it.
   const demoModule = demoRequested(config) ? await loadDemo() : null;
   const demo = demoModule ? await demoModule.startDemo(config, handle.db, app.services) : null;
-  const scheduler = new MoodleScheduler(handle.db, app.services.jobs.queue, app.services.moodleSync, parseSchedule(config.SYNC_SCHEDULE), app.log);
+  const scheduler = new MoodleScheduler(
+    handle.db,
+    app.services.jobs.queue,
+    app.services.moodleSync,
+    parseSchedule(config.SYNC_SCHEDULE),
+    app.log,
+  );
   const digest = new AgendaDigest(handle.db, app.services.jobs.queue, config, app.log);
   const keeper = new OutcomeKeeper(handle.db, app.log);
 
@@ -72,11 +83,26 @@ async function main() {
   scheduler.start();
   digest.start();
   keeper.start();
-  const where = handle.kind === 'pglite' ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL';
-  const admin = seeded.admin ? { email: seeded.admin.email, password: seeded.admin.generated ? seeded.admin.password : null, file: firstAccessFile } : null;
+  const where =
+    handle.kind === 'pglite'
+      ? `embedded database in ${path.join(config.DATA_DIR, 'pgdata')}`
+      : 'PostgreSQL';
+  const admin = seeded.admin
+    ? {
+        email: seeded.admin.email,
+        password: seeded.admin.generated ? seeded.admin.password : null,
+        file: firstAccessFile,
+      }
+    : null;
   // The last thing printed at startup, after the log's "Server listening" line.
-  const banner = demoModule && demo ? demoModule.demoBanner(demo.sim, demo.summary, admin) : firstAdminBanner(admin);
-  printAfterLog(app.log, `\nSIGAF listening on http://localhost:${config.PORT} (${where})\n${banner}`);
+  const banner =
+    demoModule && demo
+      ? demoModule.demoBanner(demo.sim, demo.summary, admin)
+      : firstAdminBanner(admin);
+  printAfterLog(
+    app.log,
+    `\nSIGAF listening on http://localhost:${config.PORT} (${where})\n${banner}`,
+  );
 }
 
 main().catch((err) => {
@@ -89,8 +115,13 @@ async function loadDemo() {
   try {
     return await import('./demo/start.js');
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String(err).includes('@sigaf/moodle-sim')) {
-      throw new Error('Demo mode needs the Moodle simulator (@sigaf/moodle-sim), which this installation left out: install without --omit=optional.');
+    if (
+      (err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+      String(err).includes('@sigaf/moodle-sim')
+    ) {
+      throw new Error(
+        'Demo mode needs the Moodle simulator (@sigaf/moodle-sim), which this installation left out: install without --omit=optional.',
+      );
     }
     throw err;
   }

@@ -77,7 +77,13 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     mail: new MailRepository(db),
   };
   const ticketAccess = new TicketAccess(repos.tickets);
-  const tickets = new TicketService(db, repos.tickets, repos.ticketLocks, repos.audit, ticketAccess);
+  const tickets = new TicketService(
+    db,
+    repos.tickets,
+    repos.ticketLocks,
+    repos.audit,
+    ticketAccess,
+  );
   const followUpRepo = new FollowUpRepository(db, repos.studentFigures);
   const followUp = new FollowUpService(followUpRepo, repos.audit);
   // Background jobs: the queue, and the handlers a JobWorker (main.ts) runs by type.
@@ -92,21 +98,60 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
   mailFiles.registerJobs(jobs.handlers);
   // A message left 'sending' by a job the worker recovered as stale (its process died) is no
   // longer in flight: it may be taken again once the job is stale, not only after the send timeout.
-  const mail = new MailService(db, repos.mail, repos.tickets, repos.ticketDetails, ticketAccess, jobs.queue, mailTransport, mailFiles, config, {
-    busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
-  });
+  const mail = new MailService(
+    db,
+    repos.mail,
+    repos.tickets,
+    repos.ticketDetails,
+    ticketAccess,
+    jobs.queue,
+    mailTransport,
+    mailFiles,
+    config,
+    {
+      busyMs: Math.min(MAIL_SEND_TIMEOUT_MS, config.JOBS_STALE_MS),
+    },
+  );
   mail.registerJobs(jobs.handlers);
   const moodleSyncRepository = new MoodleSyncRepository(db);
   const moodleConnection = new MoodleConnectionService(moodleSyncRepository, repos.audit, config);
-  const moodleSync = new MoodleSyncService(db, moodleSyncRepository, repos.audit, jobs.queue, moodleConnection, config);
+  const moodleSync = new MoodleSyncService(
+    db,
+    moodleSyncRepository,
+    repos.audit,
+    jobs.queue,
+    moodleConnection,
+    config,
+  );
   moodleSync.registerJobs(jobs.handlers);
-  const moodlePush = new MoodlePushService(db, new MoodlePushRepository(db), moodleConnection, repos.audit, jobs.queue, config);
+  const moodlePush = new MoodlePushService(
+    db,
+    new MoodlePushRepository(db),
+    moodleConnection,
+    repos.audit,
+    jobs.queue,
+    config,
+  );
   moodlePush.registerJobs(jobs.handlers);
-  const reminders = new ReminderService(new ReminderRepository(db), repos.tickets, repos.users, ticketAccess, repos.audit);
+  const reminders = new ReminderService(
+    new ReminderRepository(db),
+    repos.tickets,
+    repos.users,
+    ticketAccess,
+    repos.audit,
+  );
   const answerVersions = new AnswerVersionRepository(db);
-  const moodleImport = new MoodleImportService(new MoodleImportRepository(db), moodleConnection, repos.audit);
+  const moodleImport = new MoodleImportService(
+    new MoodleImportRepository(db),
+    moodleConnection,
+    repos.audit,
+  );
   const agendaRepo = new AgendaRepository(db, followUpRepo);
-  const atRiskTally = new AtRiskTally(() => agendaRepo.atRiskByOperator(), config.WORKLOAD_AT_RISK_SECONDS, log);
+  const atRiskTally = new AtRiskTally(
+    () => agendaRepo.atRiskByOperator(),
+    config.WORKLOAD_AT_RISK_SECONDS,
+    log,
+  );
   // A ticket saved with another operator, by any route, moves its at-risk student: counted again at the next read.
   tickets.onReassigned = () => atRiskTally.forget();
   const auth = new AuthService(config, repos.users, repos.tokens, repos.audit);
@@ -119,7 +164,11 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     users: new UserService(repos.users, repos.tokens, repos.audit, auth, config.DATA_DIR),
     catalogs: new CatalogueService(repos.catalogs, repos.audit),
     setup: new SetupService(db),
-    currentCourse: new CurrentCourseService(repos.users, new CourseService(repos.courses, repos.audit, config.APP_SECRET), followUp),
+    currentCourse: new CurrentCourseService(
+      repos.users,
+      new CourseService(repos.courses, repos.audit, config.APP_SECRET),
+      followUp,
+    ),
     categories: new CategoryService(repos.categories, repos.audit),
     courses: new CourseService(repos.courses, repos.audit, config.APP_SECRET),
     activities: new ActivityService(repos.activities, repos.audit),
@@ -127,8 +176,19 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     enrolments: new EnrolmentService(repos.enrolments, repos.audit),
     studentImport: new StudentImporter(db, repos.students, repos.enrolments),
     tickets,
-    ticketDetails: new TicketDetailService(db, repos.ticketDetails, repos.tickets, tickets, repos.ticketLocks),
-    ticketLocks: new TicketLockService(repos.ticketLocks, repos.tickets, ticketAccess, config.LOCK_TTL_MINUTES),
+    ticketDetails: new TicketDetailService(
+      db,
+      repos.ticketDetails,
+      repos.tickets,
+      tickets,
+      repos.ticketLocks,
+    ),
+    ticketLocks: new TicketLockService(
+      repos.ticketLocks,
+      repos.tickets,
+      ticketAccess,
+      config.LOCK_TTL_MINUTES,
+    ),
     ticketFilters: new TicketFilterService(repos.ticketFilters),
     dashboard: new DashboardService(repos.dashboard, repos.studentFigures, followUp),
     figuresKeeper: new FiguresKeeper(repos.studentFigures, log),

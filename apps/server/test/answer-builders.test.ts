@@ -21,12 +21,26 @@ const text = (built: { body: Uint8Array }) => gunzipSync(built.body).toString('u
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const admin = await ctx.db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id').select(['u.id', 'u.role_id']).where('u.email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow();
+  const admin = await ctx.db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['u.id', 'u.role_id'])
+    .where('u.email', '=', TEST_ADMIN.email)
+    .executeTakeFirstOrThrow();
   const chain = await seedChain(ctx.db, admin.id, '72001');
   course = chain.course;
   enrolment = chain.enrolment;
   const auth = { id: admin.id, roleId: admin.role_id, role: 'admin' as const, tokenId: 0 };
-  job = (name, params, query = {}) => ({ name, request: { url: `/api/v2/${name}`, auth: auth as never, query, params, server: { config: { PUBLIC_URL: undefined } } } });
+  job = (name, params, query = {}) => ({
+    name,
+    request: {
+      url: `/api/v2/${name}`,
+      auth: auth as never,
+      query,
+      params,
+      server: { config: { PUBLIC_URL: undefined } },
+    },
+  });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -39,7 +53,12 @@ describe('the builds of kept answers', () => {
 
   it('give the same bytes and validity wherever they run', async () => {
     const builder = ctx.app.services.answers.builder!;
-    for (const j of [job('tickets.course', { id: course }), job('tickets.enrolment', { id: enrolment }), job('enrolments.course', { id: course }), job('reports.studentTickets', { id: course }, { page: 1 })]) {
+    for (const j of [
+      job('tickets.course', { id: course }),
+      job('tickets.enrolment', { id: enrolment }),
+      job('enrolments.course', { id: course }),
+      job('reports.studentTickets', { id: course }, { page: 1 }),
+    ]) {
       const here = await runBuild(ctx.app.services, j);
       const there = await builder.build(j);
       expect(text(there), j.name).toBe(text(here));
@@ -55,24 +74,35 @@ describe('the builds of kept answers', () => {
 
   it('a build that fails answers its error, and the next build is served', async () => {
     const builder = ctx.app.services.answers.builder!;
-    await expect(builder.build(job('no.such.answer', {}))).rejects.toThrow('Unknown kept answer: no.such.answer');
+    await expect(builder.build(job('no.such.answer', {}))).rejects.toThrow(
+      'Unknown kept answer: no.such.answer',
+    );
     const after = await builder.build(job('enrolments.course', { id: course }));
     expect(JSON.parse(text(after))._data).toHaveLength(1);
   });
 
-  it.runIf(onPostgres)('a thread that ends fails only the builds in flight; the next build starts a new one', async () => {
-    const builder = new ThreadBuilder(ctx.config);
-    try {
-      // Warmed at the server's start (one thread however often): the first request finds it starting.
-      builder.warm();
-      builder.warm();
-      expect(JSON.parse(text(await builder.build(job('enrolments.course', { id: course }))))._data).toHaveLength(1);
-      const inFlight = expect(builder.build(job('tickets.course', { id: course }))).rejects.toThrow('The server is closing.');
-      await builder.close();
-      await inFlight;
-      expect(JSON.parse(text(await builder.build(job('enrolments.course', { id: course }))))._data).toHaveLength(1);
-    } finally {
-      await builder.close();
-    }
-  });
+  it.runIf(onPostgres)(
+    'a thread that ends fails only the builds in flight; the next build starts a new one',
+    async () => {
+      const builder = new ThreadBuilder(ctx.config);
+      try {
+        // Warmed at the server's start (one thread however often): the first request finds it starting.
+        builder.warm();
+        builder.warm();
+        expect(
+          JSON.parse(text(await builder.build(job('enrolments.course', { id: course }))))._data,
+        ).toHaveLength(1);
+        const inFlight = expect(
+          builder.build(job('tickets.course', { id: course })),
+        ).rejects.toThrow('The server is closing.');
+        await builder.close();
+        await inFlight;
+        expect(
+          JSON.parse(text(await builder.build(job('enrolments.course', { id: course }))))._data,
+        ).toHaveLength(1);
+      } finally {
+        await builder.close();
+      }
+    },
+  );
 });

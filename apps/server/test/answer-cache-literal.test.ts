@@ -14,12 +14,30 @@ import { createTestContext, type TestContext } from './helpers.js';
  */
 
 let ctx: TestContext;
-const token: Record<'admin' | 'operator' | 'otherOperator' | 'tutor', string> = { admin: '', operator: '', otherOperator: '', tutor: '' };
+const token: Record<'admin' | 'operator' | 'otherOperator' | 'tutor', string> = {
+  admin: '',
+  operator: '',
+  otherOperator: '',
+  tutor: '',
+};
 /** Every row's id, inserted explicitly (far above the seeded rows). */
 const ID = {
-  category: 9101, course: 9102, classroom: 9103, section: 9104, activity: 9105,
-  studentA: 9106, studentB: 9107, enrolA: 9108, enrolB: 9109, ticket: 9110, attempt: 9111, result: 9112,
-  operator: 9113, tutor: 9114, admin: 9115, otherOperator: 9116,
+  category: 9101,
+  course: 9102,
+  classroom: 9103,
+  section: 9104,
+  activity: 9105,
+  studentA: 9106,
+  studentB: 9107,
+  enrolA: 9108,
+  enrolB: 9109,
+  ticket: 9110,
+  attempt: 9111,
+  result: 9112,
+  operator: 9113,
+  tutor: 9114,
+  admin: 9115,
+  otherOperator: 9116,
 };
 
 type Caller = keyof typeof token;
@@ -45,38 +63,193 @@ const ageNow = () => Math.floor((Date.now() - Date.parse(TICKET_CREATED)) / 86_4
 beforeAll(async () => {
   ctx = await createTestContext();
   const db = ctx.db;
-  const role = async (key: string) => (await db.selectFrom('roles').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
+  const role = async (key: string) =>
+    (await db.selectFrom('roles').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
   const at = '2024-03-01T12:00:00Z';
-  const staff = [[ID.admin, 'admin', 'admin', 'Ana Literal'], [ID.operator, 'operator', 'operator', 'Olga Operadora'], [ID.otherOperator, 'otherOperator', 'operator', 'Otto Operador'], [ID.tutor, 'tutor', 'tutor', 'Tomás Tutor']] as const;
+  const staff = [
+    [ID.admin, 'admin', 'admin', 'Ana Literal'],
+    [ID.operator, 'operator', 'operator', 'Olga Operadora'],
+    [ID.otherOperator, 'otherOperator', 'operator', 'Otto Operador'],
+    [ID.tutor, 'tutor', 'tutor', 'Tomás Tutor'],
+  ] as const;
   for (const [id, who, key, name] of staff) {
     const email = `${who}.literal@sigaf.test`;
-    await db.insertInto('users').values({ id, name, email, password: await hashPassword('Secret-literal-1'), is_first_login: 1, role_id: await role(key), rut: null, phone: null, mobile: null, created_at: at, updated_at: at }).execute();
+    await db
+      .insertInto('users')
+      .values({
+        id,
+        name,
+        email,
+        password: await hashPassword('Secret-literal-1'),
+        is_first_login: 1,
+        role_id: await role(key),
+        rut: null,
+        phone: null,
+        mobile: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
     token[who] = await ctx.login(email, 'Secret-literal-1');
   }
   const k = await ticketKeys(db);
-  const platform = await db.selectFrom('platforms').select('id').orderBy('id').executeTakeFirstOrThrow();
-  const student = (await db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
-  await db.insertInto('categories').values({ id: ID.category, description: 'Categoría Literal', category_code: 'LITE', platform_id: platform.id, created_at: at, updated_at: at }).execute();
-  await db.insertInto('courses').values({ id: ID.course, description: 'Curso Literal', category_id: ID.category, email: 'curso@sigaf.test', created_at: at, updated_at: at }).execute();
-  await db.insertInto('classrooms').values({ id: ID.classroom, description: 'Aula Única', created_at: at, updated_at: at }).execute();
-  await db.insertInto('sections').values({ id: ID.section, description: 'Unidad 1', created_at: at, updated_at: at }).execute();
-  await db.insertInto('activities').values({ id: ID.activity, description: 'Foro de bienvenida', course_id: ID.course, section_id: ID.section, weighing: 1, id_activity_moodle: 501, created_at: at, updated_at: at }).execute();
-  await db.insertInto('registered_users').values([
-    { id: ID.studentA, rut: '12.345.678-5', name: 'José', last_name: 'Pérez', mother_last_name: 'Soto', email: 'jose@correo.test', created_at: at, updated_at: at },
-    { id: ID.studentB, rut: '22.222.222-2', name: 'María', last_name: 'Núñez', mother_last_name: null, email: 'maria@correo.test', created_at: at, updated_at: at },
-  ]).execute();
-  await db.insertInto('course_registered_users').values([
-    { id: ID.enrolA, course_id: ID.course, registered_user_id: ID.studentA, profile_id: student, classroom_id: ID.classroom, final_status_id: null, is_sincronized: true, last_access_registered_moodle: '2024-03-10T15:00:00Z', status_moodle: 'Activo', created_at: at, updated_at: at },
-    { id: ID.enrolB, course_id: ID.course, registered_user_id: ID.studentB, profile_id: student, classroom_id: ID.classroom, final_status_id: null, is_sincronized: true, created_at: at, updated_at: at },
-  ]).execute();
-  await db.insertInto('classroom_tutors').values({ course_id: ID.course, classroom_id: ID.classroom, user_id: ID.tutor }).execute();
-  await db.insertInto('activity_course_users').values({ id: ID.result, activity_id: ID.activity, course_registered_user_id: ID.enrolA, status_moodle: 'Finalizado', completion_state: 1, grade: '6.5', created_at: at, updated_at: at }).execute();
-  await db.insertInto('tickets').values({
-    id: ID.ticket, course_registered_user_id: ID.enrolA, course_id: ID.course, ticket_code: 'LITE-CUR-0001',
-    type_ticket_id: k.phone, status_ticket_id: k.open, priority_ticket_id: k.high, source_ticket_id: k.outgoing, motive_ticket_id: k.welcome,
-    user_create_id: ID.admin, user_assigned_id: ID.operator, closing_date: null, created_at: TICKET_CREATED, updated_at: '2024-03-04T14:30:00Z',
-  }).execute();
-  await db.insertInto('ticket_details').values({ id: ID.attempt, ticket_id: ID.ticket, user_created_id: ID.operator, status_detail_ticket_id: k.success, comment: 'Contestó', created_at: '2024-03-04T14:30:00Z', updated_at: '2024-03-04T14:30:00Z' }).execute();
+  const platform = await db
+    .selectFrom('platforms')
+    .select('id')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const student = (
+    await db
+      .selectFrom('profiles')
+      .select('id')
+      .where('key', '=', 'student')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db
+    .insertInto('categories')
+    .values({
+      id: ID.category,
+      description: 'Categoría Literal',
+      category_code: 'LITE',
+      platform_id: platform.id,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('courses')
+    .values({
+      id: ID.course,
+      description: 'Curso Literal',
+      category_id: ID.category,
+      email: 'curso@sigaf.test',
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('classrooms')
+    .values({ id: ID.classroom, description: 'Aula Única', created_at: at, updated_at: at })
+    .execute();
+  await db
+    .insertInto('sections')
+    .values({ id: ID.section, description: 'Unidad 1', created_at: at, updated_at: at })
+    .execute();
+  await db
+    .insertInto('activities')
+    .values({
+      id: ID.activity,
+      description: 'Foro de bienvenida',
+      course_id: ID.course,
+      section_id: ID.section,
+      weighing: 1,
+      id_activity_moodle: 501,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('registered_users')
+    .values([
+      {
+        id: ID.studentA,
+        rut: '12.345.678-5',
+        name: 'José',
+        last_name: 'Pérez',
+        mother_last_name: 'Soto',
+        email: 'jose@correo.test',
+        created_at: at,
+        updated_at: at,
+      },
+      {
+        id: ID.studentB,
+        rut: '22.222.222-2',
+        name: 'María',
+        last_name: 'Núñez',
+        mother_last_name: null,
+        email: 'maria@correo.test',
+        created_at: at,
+        updated_at: at,
+      },
+    ])
+    .execute();
+  await db
+    .insertInto('course_registered_users')
+    .values([
+      {
+        id: ID.enrolA,
+        course_id: ID.course,
+        registered_user_id: ID.studentA,
+        profile_id: student,
+        classroom_id: ID.classroom,
+        final_status_id: null,
+        is_sincronized: true,
+        last_access_registered_moodle: '2024-03-10T15:00:00Z',
+        status_moodle: 'Activo',
+        created_at: at,
+        updated_at: at,
+      },
+      {
+        id: ID.enrolB,
+        course_id: ID.course,
+        registered_user_id: ID.studentB,
+        profile_id: student,
+        classroom_id: ID.classroom,
+        final_status_id: null,
+        is_sincronized: true,
+        created_at: at,
+        updated_at: at,
+      },
+    ])
+    .execute();
+  await db
+    .insertInto('classroom_tutors')
+    .values({ course_id: ID.course, classroom_id: ID.classroom, user_id: ID.tutor })
+    .execute();
+  await db
+    .insertInto('activity_course_users')
+    .values({
+      id: ID.result,
+      activity_id: ID.activity,
+      course_registered_user_id: ID.enrolA,
+      status_moodle: 'Finalizado',
+      completion_state: 1,
+      grade: '6.5',
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  await db
+    .insertInto('tickets')
+    .values({
+      id: ID.ticket,
+      course_registered_user_id: ID.enrolA,
+      course_id: ID.course,
+      ticket_code: 'LITE-CUR-0001',
+      type_ticket_id: k.phone,
+      status_ticket_id: k.open,
+      priority_ticket_id: k.high,
+      source_ticket_id: k.outgoing,
+      motive_ticket_id: k.welcome,
+      user_create_id: ID.admin,
+      user_assigned_id: ID.operator,
+      closing_date: null,
+      created_at: TICKET_CREATED,
+      updated_at: '2024-03-04T14:30:00Z',
+    })
+    .execute();
+  await db
+    .insertInto('ticket_details')
+    .values({
+      id: ID.attempt,
+      ticket_id: ID.ticket,
+      user_created_id: ID.operator,
+      status_detail_ticket_id: k.success,
+      comment: 'Contestó',
+      created_at: '2024-03-04T14:30:00Z',
+      updated_at: '2024-03-04T14:30:00Z',
+    })
+    .execute();
 });
 afterAll(() => ctx?.close());
 
@@ -87,7 +260,11 @@ const ticketsAnswer = (age: number) => ({
   statusCode: 200,
   message: 'Consulta exitosa.',
   _data: {
-    links: { href: '/api/v2/tickets/course-registered-users/course/9102', title: 'tickets', rel: 'self' },
+    links: {
+      href: '/api/v2/tickets/course-registered-users/course/9102',
+      title: 'tickets',
+      rel: 'self',
+    },
     numberOfElements: 1,
     collections: [
       {
@@ -204,7 +381,11 @@ const noTickets = {
   statusCode: 200,
   message: 'Consulta exitosa.',
   _data: {
-    links: { href: '/api/v2/tickets/course-registered-users/course/9102', title: 'tickets', rel: 'self' },
+    links: {
+      href: '/api/v2/tickets/course-registered-users/course/9102',
+      title: 'tickets',
+      rel: 'self',
+    },
     numberOfElements: 0,
     collections: [],
   },
@@ -323,7 +504,12 @@ const activitiesAnswer = {
         lastAccessText: null,
         isSincronized: true,
         lastAccessRegisteredMoodle: null,
-        course: { id: 9102, description: 'Curso Literal', id_course_moodle: null, category_id: 9101 },
+        course: {
+          id: 9102,
+          description: 'Curso Literal',
+          id_course_moodle: null,
+          category_id: 9101,
+        },
         registeredUser: {
           id: 9107,
           rut: '22.222.222-2',
@@ -350,7 +536,10 @@ const activitiesAnswer = {
         },
         ticketsCount: 0,
       },
-      relationships: { numberOfElements: 0, links: { href: '/api/v2/course-registered-user/9109/tickets' } },
+      relationships: {
+        numberOfElements: 0,
+        links: { href: '/api/v2/course-registered-user/9109/tickets' },
+      },
     },
   ],
 };

@@ -21,8 +21,17 @@ describe('command lines: --help', () => {
     for (const flag of name === 'import:legacy' ? ['--help', '-h'] : ['--help']) {
       it(`${name} ${flag} prints its usage and exits 0`, async () => {
         // DATA_DIR points nowhere usable: a command that opened a database would fail.
-        const env = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent/sigaf-help', DATABASE_URL: '' };
-        const r = await promisify(execFile)(tsx, [...args, flag], { cwd: root, env, timeout: 60_000 });
+        const env = {
+          ...process.env,
+          LOG_LEVEL: 'silent',
+          DATA_DIR: '/nonexistent/sigaf-help',
+          DATABASE_URL: '',
+        };
+        const r = await promisify(execFile)(tsx, [...args, flag], {
+          cwd: root,
+          env,
+          timeout: 60_000,
+        });
         expect(r.stdout).toMatch(/^Uso: npm run /);
         expect(r.stdout).toContain(name === 'restore' ? 'npm run restore' : `npm run ${name}`);
       }, 60_000);

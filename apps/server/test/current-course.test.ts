@@ -22,17 +22,48 @@ beforeAll(async () => {
   admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
   operator = await ctx.userWithRole('operator');
   tutor = await ctx.userWithRole('tutor');
-  first = await seedCourse(ctx.db, { categoryCode: 'CA', course: 'Curso A', students: 3, firstRut: 15_200_000, names: ['Iñaki', 'Benjamín', 'Catalina'] });
-  second = await seedCourse(ctx.db, { categoryCode: 'CB', course: 'Curso B', students: 2, firstRut: 15_300_000, names: ['Iñigo', 'Daniela'] });
+  first = await seedCourse(ctx.db, {
+    categoryCode: 'CA',
+    course: 'Curso A',
+    students: 3,
+    firstRut: 15_200_000,
+    names: ['Iñaki', 'Benjamín', 'Catalina'],
+  });
+  second = await seedCourse(ctx.db, {
+    categoryCode: 'CB',
+    course: 'Curso B',
+    students: 2,
+    firstRut: 15_300_000,
+    names: ['Iñigo', 'Daniela'],
+  });
   // The same person (Iñaki) enrolled in both courses, with an accented surname.
-  await ctx.db.updateTable('registered_users').set({ last_name: 'Muñoz' }).where('id', '=', first.enrolments[0]!.studentId).execute();
-  const profile = await ctx.db.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow();
-  await ctx.db.insertInto('course_registered_users').values({ course_id: second.course, registered_user_id: first.enrolments[0]!.studentId, profile_id: profile.id }).execute();
-  await ctx.db.insertInto('classroom_tutors').values({ course_id: first.course, classroom_id: first.classroom, user_id: tutor.id }).execute();
+  await ctx.db
+    .updateTable('registered_users')
+    .set({ last_name: 'Muñoz' })
+    .where('id', '=', first.enrolments[0]!.studentId)
+    .execute();
+  const profile = await ctx.db
+    .selectFrom('profiles')
+    .select('id')
+    .where('key', '=', 'student')
+    .executeTakeFirstOrThrow();
+  await ctx.db
+    .insertInto('course_registered_users')
+    .values({
+      course_id: second.course,
+      registered_user_id: first.enrolments[0]!.studentId,
+      profile_id: profile.id,
+    })
+    .execute();
+  await ctx.db
+    .insertInto('classroom_tutors')
+    .values({ course_id: first.course, classroom_id: first.classroom, user_id: tutor.id })
+    .execute();
 });
 afterAll(() => ctx?.close());
 
-const find = (token: string, query: string) => ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/find?${query}`, token });
+const find = (token: string, query: string) =>
+  ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/find?${query}`, token });
 
 describe('finding a student by name or RUT to open a ticket', () => {
   it('finds "munoz" (no accent, any case) in every active course, the shown course first', async () => {
@@ -43,8 +74,17 @@ describe('finding a student by name or RUT to open a ticket', () => {
       ['Iñaki Muñoz Test', 'Curso B'],
       ['Iñaki Muñoz Test', 'Curso A'],
     ]);
-    expect(found[0]).toMatchObject({ rut: first.enrolments[0]!.rut, courseId: second.course, category: 'Categoría Curso B' });
-    const enrolment = await ctx.db.selectFrom('course_registered_users').select('id').where('course_id', '=', second.course).where('registered_user_id', '=', first.enrolments[0]!.studentId).executeTakeFirstOrThrow();
+    expect(found[0]).toMatchObject({
+      rut: first.enrolments[0]!.rut,
+      courseId: second.course,
+      category: 'Categoría Curso B',
+    });
+    const enrolment = await ctx.db
+      .selectFrom('course_registered_users')
+      .select('id')
+      .where('course_id', '=', second.course)
+      .where('registered_user_id', '=', first.enrolments[0]!.studentId)
+      .executeTakeFirstOrThrow();
     expect(found[0]!.enrolmentId).toBe(enrolment.id);
   });
 
@@ -55,31 +95,47 @@ describe('finding a student by name or RUT to open a ticket', () => {
   });
 
   it('leaves out inactive courses', async () => {
-    await ctx.db.updateTable('courses').set({ status: 0 }).where('id', '=', second.course).execute();
+    await ctx.db
+      .updateTable('courses')
+      .set({ status: 0 })
+      .where('id', '=', second.course)
+      .execute();
     const res = await find(operator.token, 'search=inaki');
     expect((res.json()._data as Json[]).map((m) => m.course)).toEqual(['Curso A']);
-    await ctx.db.updateTable('courses').set({ status: 1 }).where('id', '=', second.course).execute();
+    await ctx.db
+      .updateTable('courses')
+      .set({ status: 1 })
+      .where('id', '=', second.course)
+      .execute();
   });
 
   it('refuses a search too short or a malformed course with a Spanish 422, and tutors with a 403', async () => {
     const short = await find(operator.token, 'search=in');
     expect(short.statusCode).toBe(422);
-    expect(short.json()._data.errors.search).toEqual(['Escriba al menos 3 letras del nombre o dígitos del RUT.']);
+    expect(short.json()._data.errors.search).toEqual([
+      'Escriba al menos 3 letras del nombre o dígitos del RUT.',
+    ]);
     expect((await find(operator.token, 'search=inaki&course_id=abc')).statusCode).toBe(422);
     expect((await find(tutor.token, 'search=inaki')).statusCode).toBe(403);
   });
 });
 
 describe('the current course, remembered per person on the server', () => {
-  const get = (token: string) => ctx.request({ method: 'GET', url: '/api/v2/me/current-course', token });
-  const put = (token: string, payload: Record<string, unknown>) => ctx.request({ method: 'PUT', url: '/api/v2/me/current-course', token, payload });
+  const get = (token: string) =>
+    ctx.request({ method: 'GET', url: '/api/v2/me/current-course', token });
+  const put = (token: string, payload: Record<string, unknown>) =>
+    ctx.request({ method: 'PUT', url: '/api/v2/me/current-course', token, payload });
 
   it('is none at first, then the course chosen, for that person only', async () => {
     expect((await get(operator.token)).json()._data).toBeNull();
     const set = await put(operator.token, { course_id: first.course });
     expect(set.statusCode, set.body).toBe(200);
     const current = (await get(operator.token)).json()._data;
-    expect(current.properties).toMatchObject({ id: first.course, description: 'Curso A', category: { id: first.category, description: 'Categoría Curso A' } });
+    expect(current.properties).toMatchObject({
+      id: first.course,
+      description: 'Curso A',
+      category: { id: first.category, description: 'Categoría Curso A' },
+    });
     expect((await get(admin)).json()._data).toBeNull();
     expect((await put(operator.token, { course_id: null })).statusCode).toBe(200);
     expect((await get(operator.token)).json()._data).toBeNull();
@@ -87,13 +143,21 @@ describe('the current course, remembered per person on the server', () => {
 
   it('is not given back once the course is inactive or deleted', async () => {
     await put(admin, { course_id: second.course });
-    await ctx.db.updateTable('courses').set({ status: 0 }).where('id', '=', second.course).execute();
+    await ctx.db
+      .updateTable('courses')
+      .set({ status: 0 })
+      .where('id', '=', second.course)
+      .execute();
     expect((await get(admin)).json()._data).toBeNull();
-    await ctx.db.updateTable('courses').set({ status: 1 }).where('id', '=', second.course).execute();
+    await ctx.db
+      .updateTable('courses')
+      .set({ status: 1 })
+      .where('id', '=', second.course)
+      .execute();
     expect((await get(admin)).json()._data.properties.id).toBe(second.course);
   });
 
-  it('refuses a missing course (404), a tutor\'s course without a classroom of theirs (403) and a malformed id (422)', async () => {
+  it("refuses a missing course (404), a tutor's course without a classroom of theirs (403) and a malformed id (422)", async () => {
     const missing = await put(operator.token, { course_id: 2_147_480_000 });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toMatch(/curso/i);

@@ -21,7 +21,10 @@ let server: ServerProcess;
 async function start(env: Record<string, string>, name: string) {
   const previous = process.umask(0);
   try {
-    return await spawnServer({ DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', ...env }, { name });
+    return await spawnServer(
+      { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', ...env },
+      { name },
+    );
   } finally {
     process.umask(previous);
   }
@@ -34,7 +37,8 @@ function openToOthers(dir: string, except: string): string[] {
     const file = path.join(entry.parentPath, entry.name);
     const mode = fs.lstatSync(file).mode & 0o777;
     if (entry.isFile() && file.startsWith(except + path.sep)) continue;
-    if (!entry.isSymbolicLink() && mode & 0o077) out.push(`${path.relative(dir, file)} ${mode.toString(8)}`);
+    if (!entry.isSymbolicLink() && mode & 0o077)
+      out.push(`${path.relative(dir, file)} ${mode.toString(8)}`);
   }
   return out;
 }
@@ -46,7 +50,8 @@ async function waitFor<T>(read: () => T | undefined, what: string, ms = 60_000):
   for (;;) {
     const value = read();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not there after ${ms} ms\n${server.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not there after ${ms} ms\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -61,22 +66,49 @@ afterAll(async () => {
 
 describe('DATA_DIR is the server user’s only', () => {
   it('a fresh DATA_DIR is 0700 and nothing in it (database, outbox, uploads) is open to other users', async () => {
-    const login = await callApi(server.url, 'POST', '/api/auth/login', undefined, { email: 'demo.admin@sigaf.cl', password: DEMO_PASSWORD });
+    const login = await callApi(server.url, 'POST', '/api/auth/login', undefined, {
+      email: 'demo.admin@sigaf.cl',
+      password: DEMO_PASSWORD,
+    });
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     const token = login.body.access_token as string;
     // An upload.
     const form = new FormData();
     form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'programa.pdf');
-    const upload = await fetch(`${server.url}/api/v2/mail/upload/file`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' }, body: form });
+    const upload = await fetch(`${server.url}/api/v2/mail/upload/file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' },
+      body: form,
+    });
     expect(upload.status, await upload.clone().text()).toBeLessThan(300);
     // A mail to a student of the demo, delivered into DATA_DIR/outbox as an .eml file.
-    const course = (await callApi(server.url, 'GET', '/api/v2/follow-up/courses', token)).body._data.collections[0].properties.id as number;
-    const students = (await callApi(server.url, 'GET', `/api/v2/follow-up/courses/${course}/students?perPage=20`, token)).body._data.collections.map((c: { properties: { id: number; email: string | null } }) => c.properties);
+    const course = (await callApi(server.url, 'GET', '/api/v2/follow-up/courses', token)).body._data
+      .collections[0].properties.id as number;
+    const students = (
+      await callApi(
+        server.url,
+        'GET',
+        `/api/v2/follow-up/courses/${course}/students?perPage=20`,
+        token,
+      )
+    ).body._data.collections.map(
+      (c: { properties: { id: number; email: string | null } }) => c.properties,
+    );
     const to = students.find((s: { email: string | null }) => s.email)!;
-    const sent = await callApi(server.url, 'POST', '/api/v2/follow-up/mail', token, { enrolmentIds: [to.id], subject: 'Hola', text: '<p>Hola</p>', CCRecipient: [], files: [] });
+    const sent = await callApi(server.url, 'POST', '/api/v2/follow-up/mail', token, {
+      enrolmentIds: [to.id],
+      subject: 'Hola',
+      text: '<p>Hola</p>',
+      CCRecipient: [],
+      files: [],
+    });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const outbox = path.join(dataDir, 'outbox');
-    const eml = await waitFor(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).find((f) => f.endsWith('.eml')) : undefined), 'the .eml file');
+    const eml = await waitFor(
+      () =>
+        fs.existsSync(outbox) ? fs.readdirSync(outbox).find((f) => f.endsWith('.eml')) : undefined,
+      'the .eml file',
+    );
 
     expect(modeOf(dataDir)).toBe(0o700);
     // The embedded database gives most of its files mode 0666 whatever the umask (PGlite sets it):

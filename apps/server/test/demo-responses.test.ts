@@ -22,16 +22,22 @@ describe('simulated answers to contacts', () => {
   it('a student who always answers: the next daily sync sees the answer, 4 points up (a return on their own: 0 points)', () => {
     const from = Date.UTC(2026, 0, 1);
     const contact = from + 3 * DAY + 10 * H;
-    const rows = simulateStudent(fixed(0), from, from + 10 * DAY, [{ at: contact, channel: 'phone' }]);
+    const rows = simulateStudent(fixed(0), from, from + 10 * DAY, [
+      { at: contact, channel: 'phone' },
+    ]);
     // Every draw is 0: a return on their own each day at day − 1 h (0 points), and the answer to the contact 2 hours after it.
-    const gains = rows.slice(1).map((r, i): [number, number] => [r.at, r.progress - rows[i]!.progress]);
+    const gains = rows
+      .slice(1)
+      .map((r, i): [number, number] => [r.at, r.progress - rows[i]!.progress]);
     expect(gains.filter(([, g]) => g > 0)).toEqual([[from + 4 * DAY, 4]]);
     expect(rows.find((r) => r.at === from + 4 * DAY)!.lastAccess).toBe(from + 4 * DAY - H);
   });
 
   it('a student who never answers nor comes back keeps their first point only', () => {
     const from = Date.UTC(2026, 0, 1);
-    const rows = simulateStudent(fixed(0.999), from, from + 20 * DAY, [{ at: from + DAY, channel: 'phone' }]);
+    const rows = simulateStudent(fixed(0.999), from, from + 20 * DAY, [
+      { at: from + DAY, channel: 'phone' },
+    ]);
     expect(rows).toHaveLength(1);
   });
 
@@ -43,7 +49,10 @@ describe('simulated answers to contacts', () => {
       const channel = i % 2 ? 'phone' : 'email';
       const at = from + 5 * DAY;
       const rows = simulateStudent(rnd, from, from + 20 * DAY, [{ at, channel }]);
-      if (rows.some((r) => r.lastAccess !== null && r.lastAccess > at && r.lastAccess <= at + 7 * DAY)) back[channel as 'phone' | 'email']++;
+      if (
+        rows.some((r) => r.lastAccess !== null && r.lastAccess > at && r.lastAccess <= at + 7 * DAY)
+      )
+        back[channel as 'phone' | 'email']++;
     }
     expect(back.phone).toBeGreaterThan(back.email);
   });

@@ -40,7 +40,10 @@ describe('faults', () => {
         await watcher.connect();
         try {
           for (let i = 0; i < 600; i++) {
-            const r = await watcher.query(`select count(*)::int as n from pg_stat_activity where datname = $1 and backend_xid is not null and query ilike '%registered_users%'`, [name]);
+            const r = await watcher.query(
+              `select count(*)::int as n from pg_stat_activity where datname = $1 and backend_xid is not null and query ilike '%registered_users%'`,
+              [name],
+            );
             if (r.rows[0].n > 0) return;
             await new Promise((res) => setTimeout(res, 10));
           }
@@ -62,26 +65,47 @@ describe('faults', () => {
     let server = await startServer(env);
     cleanups.push(() => server.kill9());
     let token = await adminSession(server.url);
-    const platform = (await call(server.url, 'GET', '/api/v2/platforms', token)).body._data.collections[0].properties.id;
-    const cat = await call(server.url, 'POST', '/api/v2/categories', token, { description: 'Fallas', category_code: 'FALL', platform_id: platform });
-    const course = await call(server.url, 'POST', '/api/v2/courses', token, { description: 'Curso de fallas', category_id: cat.body._data.properties.id });
+    const platform = (await call(server.url, 'GET', '/api/v2/platforms', token)).body._data
+      .collections[0].properties.id;
+    const cat = await call(server.url, 'POST', '/api/v2/categories', token, {
+      description: 'Fallas',
+      category_code: 'FALL',
+      platform_id: platform,
+    });
+    const course = await call(server.url, 'POST', '/api/v2/courses', token, {
+      description: 'Curso de fallas',
+      category_id: cat.body._data.properties.id,
+    });
     const courseId: number = course.body._data.properties.id;
     const csv = ['rut;dv;nombre;apellido;materno;email']
-      .concat(Array.from({ length: ROWS }, (_, i) => {
-        const body = 20_000_000 + i;
-        return `${body};${computeDv(body)};Nombre${i};Apellido${i};Materno;alumno${i}@correo.cl`;
-      }))
+      .concat(
+        Array.from({ length: ROWS }, (_, i) => {
+          const body = 20_000_000 + i;
+          return `${body};${computeDv(body)};Nombre${i};Apellido${i};Materno;alumno${i}@correo.cl`;
+        }),
+      )
       .join('\r\n');
-    const form = multipart({ course_id: String(courseId), confirm: '1' }, [{ name: 'matricula.csv', content: Buffer.from(csv) }]);
+    const form = multipart({ course_id: String(courseId), confirm: '1' }, [
+      { name: 'matricula.csv', content: Buffer.from(csv) },
+    ]);
     const count = async (base: string, t: string) => {
-      const res = await call(base, 'GET', `/api/v2/course-registered-users?course_id=${courseId}&page=1&perPage=1`, t);
+      const res = await call(
+        base,
+        'GET',
+        `/api/v2/course-registered-users?course_id=${courseId}&page=1&perPage=1`,
+        t,
+      );
       return res.body._data.meta.total as number;
     };
     expect(await count(server.url, token)).toBe(0);
 
     // The import runs; the process is killed while it works (it takes seconds for 20,000 rows).
     const started = Date.now();
-    const pending = fetch(`${server.url}/api/v2/registered-users/import`, { method: 'POST', headers: { ...form.headers, authorization: `Bearer ${token}` }, body: form.payload }).then(
+    const pending = fetch(`${server.url}/api/v2/registered-users/import`, {
+      method: 'POST',
+      headers: { ...form.headers, authorization: `Bearer ${token}` },
+      body: form.payload,
+    }).then(
       (r) => r.status,
       () => 'killed',
     );
@@ -95,15 +119,26 @@ describe('faults', () => {
     server = await startServer(env);
     token = await adminSession(server.url);
     const after = await count(server.url, token);
-    console.log(`faults: import ${String(outcome)} after ${elapsed} ms; ${after} of ${ROWS} enrolments after the restart`);
+    console.log(
+      `faults: import ${String(outcome)} after ${elapsed} ms; ${after} of ${ROWS} enrolments after the restart`,
+    );
     // All of it or none of it: never part of the rows.
-    expect([0, ROWS], `import ${String(outcome)} after ${elapsed} ms, ${after} enrolments`).toContain(after);
+    expect(
+      [0, ROWS],
+      `import ${String(outcome)} after ${elapsed} ms, ${after} enrolments`,
+    ).toContain(after);
     // Every student of the fresh server is one of the file's (a search would count no further than SEARCH_COUNT_CAP).
-    const students = (await call(server.url, 'GET', '/api/v2/registered-users?page=1&perPage=1', token)).body._data.meta.total;
+    const students = (
+      await call(server.url, 'GET', '/api/v2/registered-users?page=1&perPage=1', token)
+    ).body._data.meta.total;
     expect(students).toBe(after);
 
     // Run again: the whole file is there, once.
-    const again = await fetch(`${server.url}/api/v2/registered-users/import`, { method: 'POST', headers: { ...form.headers, authorization: `Bearer ${token}` }, body: form.payload });
+    const again = await fetch(`${server.url}/api/v2/registered-users/import`, {
+      method: 'POST',
+      headers: { ...form.headers, authorization: `Bearer ${token}` },
+      body: form.payload,
+    });
     expect(again.status, await again.clone().text()).toBeLessThan(300);
     expect(await count(server.url, token)).toBe(ROWS);
     await server.kill9();

@@ -11,7 +11,11 @@ import { TEST_ADMIN } from './fixtures.js';
 
 /** The tests' administrator has already replaced the temporary password (first-login tests use users of their own). */
 async function adminReady(db: Database) {
-  await db.updateTable('users').set({ is_first_login: FIRST_LOGIN_DONE }).where('email', '=', TEST_ADMIN.email.toLowerCase()).execute();
+  await db
+    .updateTable('users')
+    .set({ is_first_login: FIRST_LOGIN_DONE })
+    .where('email', '=', TEST_ADMIN.email.toLowerCase())
+    .execute();
 }
 
 /**
@@ -29,22 +33,33 @@ export default async function setup(project: TestProject) {
     const templateUrl = withDatabase(url, template);
     const handle = await openDatabase({ url: templateUrl, dataDir: '' });
     await migrate(handle.db);
-    await seed(handle.db, { adminEmail: TEST_ADMIN.email, adminPassword: TEST_ADMIN.password, adminName: TEST_ADMIN.name });
-  await adminReady(handle.db);
+    await seed(handle.db, {
+      adminEmail: TEST_ADMIN.email,
+      adminPassword: TEST_ADMIN.password,
+      adminName: TEST_ADMIN.name,
+    });
+    await adminReady(handle.db);
     await adminReady(handle.db);
     await handle.close();
     project.provide('pgTemplate', template);
     project.provide('pglitePath', '');
     return async () => {
-      const dbs = await admin.query(`select datname from pg_database where datname like 'sigaf_test_%'`);
-      for (const row of dbs.rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
+      const dbs = await admin.query(
+        `select datname from pg_database where datname like 'sigaf_test_%'`,
+      );
+      for (const row of dbs.rows)
+        await admin.query(`drop database if exists ${row.datname} with (force)`);
       await admin.end();
     };
   }
   const pgl = await PGlite.create({ parsers: PGLITE_PARSERS });
   const handle = await openDatabase({ dataDir: '', pglite: pgl });
   await migrate(handle.db);
-  await seed(handle.db, { adminEmail: TEST_ADMIN.email, adminPassword: TEST_ADMIN.password, adminName: TEST_ADMIN.name });
+  await seed(handle.db, {
+    adminEmail: TEST_ADMIN.email,
+    adminPassword: TEST_ADMIN.password,
+    adminName: TEST_ADMIN.name,
+  });
   await adminReady(handle.db);
   const dump = await pgl.dumpDataDir('none');
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-test-')), 'template.tar');

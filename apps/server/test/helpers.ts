@@ -19,7 +19,10 @@ export interface TestContext {
   /** Signs in and returns the bearer token. */
   login(email: string, password: string): Promise<string>;
   /** Creates a user of the given role (past first login) and returns it with a token. */
-  userWithRole(role: RoleKey, opts?: { firstLogin?: boolean }): Promise<{ id: number; email: string; password: string; token: string }>;
+  userWithRole(
+    role: RoleKey,
+    opts?: { firstLogin?: boolean },
+  ): Promise<{ id: number; email: string; password: string; token: string }>;
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
 }
 
@@ -38,16 +41,19 @@ export function fileContext(): { ctx: TestContext; admin: string } {
 
 /** A fresh database cloned from the run's template, and the real app on it. */
 export async function createTestContext(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const config = loadConfig({}, {
-    LOG_LEVEL: 'silent',
-    SERVE_WEB: false,
-    APP_SECRET: 'test-secret-test-secret-test-secret',
-    NODE_ENV: 'test',
-    // The tests change data directly between reads of the workload table: counted at every request
-    // (agenda-mail.test.ts covers the kept count).
-    WORKLOAD_AT_RISK_SECONDS: 0,
-    ...overrides,
-  });
+  const config = loadConfig(
+    {},
+    {
+      LOG_LEVEL: 'silent',
+      SERVE_WEB: false,
+      APP_SECRET: 'test-secret-test-secret-test-secret',
+      NODE_ENV: 'test',
+      // The tests change data directly between reads of the workload table: counted at every request
+      // (agenda-mail.test.ts covers the kept count).
+      WORKLOAD_AT_RISK_SECONDS: 0,
+      ...overrides,
+    },
+  );
   const template = inject('pgTemplate');
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   let dropDatabase: (() => Promise<void>) | null = null;
@@ -76,7 +82,11 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
   const app = await buildApp(config, db);
   await app.ready();
   // The seeded administrator is past first login in tests, unless a test says otherwise.
-  await db.updateTable('users').set({ is_first_login: 1 }).where('email', '=', TEST_ADMIN.email).execute();
+  await db
+    .updateTable('users')
+    .set({ is_first_login: 1 })
+    .where('email', '=', TEST_ADMIN.email)
+    .execute();
 
   const request: TestContext['request'] = ({ token, headers, ...rest }) =>
     app.inject({
@@ -91,14 +101,23 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
     });
 
   const login = async (email: string, password: string) => {
-    const res = await request({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-    if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
+    const res = await request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+    });
+    if (res.statusCode !== 200)
+      throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
     return res.json().access_token as string;
   };
 
   let userCounter = 0;
   const userWithRole: TestContext['userWithRole'] = async (role, opts = {}) => {
-    const r = await db.selectFrom('roles').select('id').where('key', '=', role).executeTakeFirstOrThrow();
+    const r = await db
+      .selectFrom('roles')
+      .select('id')
+      .where('key', '=', role)
+      .executeTakeFirstOrThrow();
     const email = `${role}${++userCounter}.${Date.now()}@sigaf.test`;
     const password = `Secret-${role}-${userCounter}`;
     const row = await db

@@ -10,7 +10,11 @@ async function streamedWorkbook(fill: (ws: ExcelJS.Worksheet) => void): Promise<
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useSharedStrings: false,
+    useStyles: false,
+  });
   fill(wb.addWorksheet('Hoja1'));
   await wb.commit();
   return Buffer.concat(chunks);
@@ -56,7 +60,9 @@ export interface ZipPart {
 export async function zipOf(entries: ZipPart[]): Promise<Buffer> {
   const written: ZipEntry[] = [];
   for (const entry of entries) {
-    const deflate = zlib.createDeflateRaw(entry.runs ? { level: 1, strategy: zlib.constants.Z_RLE } : { level: 9 });
+    const deflate = zlib.createDeflateRaw(
+      entry.runs ? { level: 1, strategy: zlib.constants.Z_RLE } : { level: 9 },
+    );
     const data: Buffer[] = [];
     deflate.on('data', (c: Buffer) => data.push(c));
     const ended = once(deflate, 'end');
@@ -69,7 +75,13 @@ export async function zipOf(entries: ZipPart[]): Promise<Buffer> {
     }
     deflate.end();
     await ended;
-    written.push({ name: entry.name, method: 8, crc, size: entry.declared ?? size, data: Buffer.concat(data) });
+    written.push({
+      name: entry.name,
+      method: 8,
+      crc,
+      size: entry.declared ?? size,
+      data: Buffer.concat(data),
+    });
   }
   return writeZip(written);
 }
@@ -79,16 +91,36 @@ function* repeated(text: string, times: number, head = '', tail = ''): Iterable<
   if (head) yield Buffer.from(head);
   const block = Buffer.from(text.repeat(Math.max(1, Math.floor((1 << 20) / text.length))));
   const perBlock = block.length / Buffer.byteLength(text);
-  for (let left = times; left > 0; left -= perBlock) yield left >= perBlock ? block : Buffer.from(text.repeat(left));
+  for (let left = times; left > 0; left -= perBlock)
+    yield left >= perBlock ? block : Buffer.from(text.repeat(left));
   if (tail) yield Buffer.from(tail);
 }
 
 const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const WORKBOOK: ZipPart[] = [
-  { name: 'xl/workbook.xml', parts: [Buffer.from(`<workbook xmlns="${NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`)] },
-  { name: 'xl/_rels/workbook.xml.rels', parts: [Buffer.from('<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')] },
+  {
+    name: 'xl/workbook.xml',
+    parts: [
+      Buffer.from(
+        `<workbook xmlns="${NS}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Hoja1" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      ),
+    ],
+  },
+  {
+    name: 'xl/_rels/workbook.xml.rels',
+    parts: [
+      Buffer.from(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+      ),
+    ],
+  },
 ];
-const CONTENT_TYPES: ZipPart = { name: '[Content_Types].xml', parts: [Buffer.from('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')] };
+const CONTENT_TYPES: ZipPart = {
+  name: '[Content_Types].xml',
+  parts: [
+    Buffer.from('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+  ],
+};
 
 /**
  * A zip bomb: a workbook of a few hundred KB whose sheet inflates to `megabytes` MB, stored before
@@ -96,9 +128,24 @@ const CONTENT_TYPES: ZipPart = { name: '[Content_Types].xml', parts: [Buffer.fro
  * `xml`: the sheet is well-formed (whitespace inside the sheet data) rather than bytes no reader
  * accepts; `declared`: the inflated size the zip claims for it, when not the true one.
  */
-export function zipBombWorkbook(megabytes: number, { xml = false, declared }: { xml?: boolean; declared?: number } = {}): Promise<Buffer> {
-  const sheet = xml ? repeated(' ', megabytes << 20, `<worksheet xmlns="${NS}"><sheetData>`, '</sheetData></worksheet>') : repeated('a', megabytes << 20);
-  return zipOf([CONTENT_TYPES, { name: 'xl/worksheets/sheet1.xml', parts: sheet, declared, runs: true }, ...WORKBOOK, { name: 'xl/sharedStrings.xml', parts: [Buffer.from(`<sst xmlns="${NS}"/>`)] }]);
+export function zipBombWorkbook(
+  megabytes: number,
+  { xml = false, declared }: { xml?: boolean; declared?: number } = {},
+): Promise<Buffer> {
+  const sheet = xml
+    ? repeated(
+        ' ',
+        megabytes << 20,
+        `<worksheet xmlns="${NS}"><sheetData>`,
+        '</sheetData></worksheet>',
+      )
+    : repeated('a', megabytes << 20);
+  return zipOf([
+    CONTENT_TYPES,
+    { name: 'xl/worksheets/sheet1.xml', parts: sheet, declared, runs: true },
+    ...WORKBOOK,
+    { name: 'xl/sharedStrings.xml', parts: [Buffer.from(`<sst xmlns="${NS}"/>`)] },
+  ]);
 }
 
 /**
@@ -106,12 +153,33 @@ export function zipBombWorkbook(megabytes: number, { xml = false, declared }: { 
  * characters, after a sheet of `sheetMegabytes` MB (which a streaming reader parks in a temporary
  * file). Its content types are stored twice (a duplicate entry name, which ExcelJS accepts).
  */
-export function heapBombWorkbook(strings = 100_000, length = 1000, sheetMegabytes = 16): Promise<Buffer> {
+export function heapBombWorkbook(
+  strings = 100_000,
+  length = 1000,
+  sheetMegabytes = 16,
+): Promise<Buffer> {
   return zipOf([
     CONTENT_TYPES,
     CONTENT_TYPES,
-    { name: 'xl/worksheets/sheet1.xml', parts: repeated(' ', sheetMegabytes << 20, `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>`, '</sheetData></worksheet>'), runs: true },
+    {
+      name: 'xl/worksheets/sheet1.xml',
+      parts: repeated(
+        ' ',
+        sheetMegabytes << 20,
+        `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>`,
+        '</sheetData></worksheet>',
+      ),
+      runs: true,
+    },
     ...WORKBOOK,
-    { name: 'xl/sharedStrings.xml', parts: repeated(`<si><t>${'x'.repeat(length)}</t></si>`, strings, `<sst xmlns="${NS}">`, '</sst>') },
+    {
+      name: 'xl/sharedStrings.xml',
+      parts: repeated(
+        `<si><t>${'x'.repeat(length)}</t></si>`,
+        strings,
+        `<sst xmlns="${NS}">`,
+        '</sst>',
+      ),
+    },
   ]);
 }

@@ -8,13 +8,26 @@ import { ROOT } from './server-process.js';
  * 400 lines unless it is listed below with the reason it stays whole, and no citation of a
  * document that is not in the repository (see `citations` at the end).
  */
-const PACKAGES = fs.readdirSync(path.join(ROOT, 'packages'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `packages/${e.name}/src`);
-const TREES = ['apps/server/src', 'apps/web/src', ...PACKAGES, 'tools/moodle-sim/src', 'scripts', 'bench', 'e2e'];
+const PACKAGES = fs
+  .readdirSync(path.join(ROOT, 'packages'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => `packages/${e.name}/src`);
+const TREES = [
+  'apps/server/src',
+  'apps/web/src',
+  ...PACKAGES,
+  'tools/moodle-sim/src',
+  'scripts',
+  'bench',
+  'e2e',
+];
 const MAX_LINES = 400;
 /** Files allowed to be longer, and why. */
 const LONG_FILES: Record<string, string> = {
-  'apps/server/src/db/schema.ts': 'the one declaration of every table\'s columns for Kysely; splitting it would scatter the schema',
-  'scripts/seed-large.ts': 'one generator whose steps share the random stream and the id plan of the large data set',
+  'apps/server/src/db/schema.ts':
+    "the one declaration of every table's columns for Kysely; splitting it would scatter the schema",
+  'scripts/seed-large.ts':
+    'one generator whose steps share the random stream and the id plan of the large data set',
 };
 
 function sources(): string[] {
@@ -41,10 +54,17 @@ const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'";]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'";]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+  )) {
     const spec = (m[1] ?? m[2] ?? m[3])!;
     const base = path.resolve(path.dirname(file), spec.replace(/\.js$/, ''));
-    const candidates = [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
+    const candidates = [
+      `${base}.ts`,
+      `${base}.tsx`,
+      path.join(base, 'index.ts'),
+      path.join(base, 'index.tsx'),
+    ];
     const hit = candidates.find((c) => fs.existsSync(c));
     if (hit) found.push(hit);
   }
@@ -65,7 +85,8 @@ describe('house rules', () => {
     const visit = (f: string, stack: string[]) => {
       state.set(f, 'open');
       for (const next of graph.get(f) ?? []) {
-        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].map(rel).join(' -> '));
+        if (state.get(next) === 'open')
+          cycles.push([...stack.slice(stack.indexOf(next)), next].map(rel).join(' -> '));
         else if (!state.has(next)) visit(next, [...stack, next]);
       }
       state.set(f, 'done');
@@ -80,15 +101,25 @@ describe('house rules', () => {
     for (const p of PACKAGES) expect(trees).toContain(p);
     const edges = (from: string) => importsOf(path.join(ROOT, from)).map(rel);
     expect(edges('apps/web/src/app/lazy.tsx')).toContain('apps/web/src/app/shell.tsx');
-    expect(edges('apps/web/src/components/Snackbar.tsx')).toContain('apps/web/src/components/SnackToast.tsx');
+    expect(edges('apps/web/src/components/Snackbar.tsx')).toContain(
+      'apps/web/src/components/SnackToast.tsx',
+    );
   });
 
   it('the server reaches the Moodle simulator only through the demo, loaded on demand', () => {
     const server = files.filter((f) => rel(f).startsWith('apps/server/src/'));
-    const simUsers = server.filter((f) => /from\s+'[^']*moodle-sim[^']*'/.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    const simUsers = server
+      .filter((f) => /from\s+'[^']*moodle-sim[^']*'/.test(fs.readFileSync(f, 'utf8')))
+      .map(rel);
     expect(simUsers.every((f) => f.startsWith('apps/server/src/demo/'))).toBe(true);
     // Nothing outside the demo imports it statically (main.ts loads it with a dynamic import behind the flag).
-    const demoImporters = server.filter((f) => !rel(f).startsWith('apps/server/src/demo/') && /(import|export)\s[^;]*from\s+'[^']*\/demo\//.test(fs.readFileSync(f, 'utf8'))).map(rel);
+    const demoImporters = server
+      .filter(
+        (f) =>
+          !rel(f).startsWith('apps/server/src/demo/') &&
+          /(import|export)\s[^;]*from\s+'[^']*\/demo\//.test(fs.readFileSync(f, 'utf8')),
+      )
+      .map(rel);
     expect(demoImporters).toEqual([]);
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'apps/server/package.json'), 'utf8'));
     expect(pkg.optionalDependencies?.['@sigaf/moodle-sim']).toBeDefined();
@@ -108,7 +139,15 @@ describe('house rules', () => {
 // Citations: every document a source or a page cites is in the repository.
 
 /** Folders never read for citations (installed, built or generated). */
-const NOT_CITING = new Set(['node_modules', 'dist', 'data', 'test-results', 'coverage', '.git', '.tmp']);
+const NOT_CITING = new Set([
+  'node_modules',
+  'dist',
+  'data',
+  'test-results',
+  'coverage',
+  '.git',
+  '.tmp',
+]);
 const CODE = /\.(ts|tsx|mjs|cjs|js)$/;
 /** A markdown link or image: `[text](target)`. */
 const LINK = /!?\[((?:[^\]\\]|\\.)*)\]\(([^)\s]+)\)/g;
@@ -121,7 +160,11 @@ function citingFiles(): string[] {
       if (NOT_CITING.has(entry.name)) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (/\.(md|sql)$/.test(entry.name) || (CODE.test(entry.name) && !/\.d\.ts$/.test(entry.name))) out.push(full);
+      else if (
+        /\.(md|sql)$/.test(entry.name) ||
+        (CODE.test(entry.name) && !/\.d\.ts$/.test(entry.name))
+      )
+        out.push(full);
     }
   };
   walk(ROOT);
@@ -167,7 +210,8 @@ const inRepo = (p: string) => p === ROOT || p.startsWith(ROOT + path.sep);
 
 /** The nearest folder holding a package.json: a package's own paths are written from there. */
 function packageRoot(dir: string): string {
-  for (let d = dir; inRepo(d) && d !== ROOT; d = path.dirname(d)) if (fs.existsSync(path.join(d, 'package.json'))) return d;
+  for (let d = dir; inRepo(d) && d !== ROOT; d = path.dirname(d))
+    if (fs.existsSync(path.join(d, 'package.json'))) return d;
   return ROOT;
 }
 
@@ -191,9 +235,15 @@ function resolveCitation(file: string, written: string, link: boolean): string |
   const [pathPart = '', anchor] = written.split('#');
   const dir = path.dirname(file);
   const bases = link ? [dir] : [dir, packageRoot(dir), ROOT];
-  const target = pathPart === '' ? file : bases.map((b) => path.resolve(b, decodeURIComponent(pathPart))).find((c) => inRepo(c) && fs.existsSync(c));
+  const target =
+    pathPart === ''
+      ? file
+      : bases
+          .map((b) => path.resolve(b, decodeURIComponent(pathPart)))
+          .find((c) => inRepo(c) && fs.existsSync(c));
   if (!target) return undefined;
-  if (anchor && target.endsWith('.md') && !page(target).anchors.has(decodeURIComponent(anchor))) throw new Error(`no anchor #${anchor} in ${rel(target)}`);
+  if (anchor && target.endsWith('.md') && !page(target).anchors.has(decodeURIComponent(anchor)))
+    throw new Error(`no anchor #${anchor} in ${rel(target)}`);
   return target;
 }
 
@@ -205,7 +255,12 @@ function citationsOf(file: string, text: string): Citation[] {
   const cite = (at: number, written: string, link: boolean) => {
     try {
       const target = resolveCitation(file, written, link);
-      out.push({ at, text: written, target, problem: target ? undefined : 'no such file in the repository' });
+      out.push({
+        at,
+        text: written,
+        target,
+        problem: target ? undefined : 'no such file in the repository',
+      });
     } catch (e) {
       out.push({ at, text: written, problem: (e as Error).message });
     }
@@ -218,7 +273,9 @@ function citationsOf(file: string, text: string): Citation[] {
   }
   const inLink = (at: number) => links.some(([a, b]) => at >= a && at < b);
   for (const [from, to] of spans) {
-    for (const m of text.slice(from, to).matchAll(/(?<![\w./@-])((?:\.{1,2}\/)*[\w-][\w./-]*\.md)(?![\w-])(#[\p{L}\p{N}_-]+)?/gu)) {
+    for (const m of text
+      .slice(from, to)
+      .matchAll(/(?<![\w./@-])((?:\.{1,2}\/)*[\w-][\w./-]*\.md)(?![\w-])(#[\p{L}\p{N}_-]+)?/gu)) {
       if (!inLink(from + m.index)) cite(from + m.index, m[0], false);
     }
   }
@@ -226,14 +283,28 @@ function citationsOf(file: string, text: string): Citation[] {
 }
 
 /** `§N.N` citations: each must name a numbered section of the document cited just before it (or of the link it is written in). */
-function sectionProblems(file: string, text: string, citations: Citation[]): Array<{ at: number; text: string; problem: string }> {
+function sectionProblems(
+  file: string,
+  text: string,
+  citations: Citation[],
+): Array<{ at: number; text: string; problem: string }> {
   const out: Array<{ at: number; text: string; problem: string }> = [];
   const links = file.endsWith('.md') ? [...text.matchAll(LINK)] : [];
   for (const m of text.matchAll(/§\s?(\d+(?:\.\d+)*)/g)) {
     const link = links.find((l) => m.index > l.index && m.index <= l.index + l[1]!.length + 1);
-    const source = link ? citations.find((c) => c.at === link.index) : [...citations].reverse().find((c) => c.at < m.index);
-    if (!source) out.push({ at: m.index, text: m[0], problem: 'a section of no document: name the page it is in' });
-    else if (source.target && !(source.target.endsWith('.md') && page(source.target).sections.has(m[1]!))) {
+    const source = link
+      ? citations.find((c) => c.at === link.index)
+      : [...citations].reverse().find((c) => c.at < m.index);
+    if (!source)
+      out.push({
+        at: m.index,
+        text: m[0],
+        problem: 'a section of no document: name the page it is in',
+      });
+    else if (
+      source.target &&
+      !(source.target.endsWith('.md') && page(source.target).sections.has(m[1]!))
+    ) {
       out.push({ at: m.index, text: m[0], problem: `no section ${m[1]} in ${rel(source.target)}` });
     }
   }
@@ -246,7 +317,14 @@ describe('citations', () => {
 
   it('reads the pages and the sources', () => {
     const names = new Set(citing.map(rel));
-    for (const f of ['README.md', 'docs/README.md', 'docs/development/original-api.md', 'apps/server/src/app.ts', 'apps/web/src/app/router.tsx']) expect(names).toContain(f);
+    for (const f of [
+      'README.md',
+      'docs/README.md',
+      'docs/development/original-api.md',
+      'apps/server/src/app.ts',
+      'apps/web/src/app/router.tsx',
+    ])
+      expect(names).toContain(f);
   });
 
   it('every document a source or a page cites (a *.md path, a § section, a relative link) is in the repository', () => {
@@ -254,7 +332,10 @@ describe('citations', () => {
     for (const file of citing) {
       const text = fs.readFileSync(file, 'utf8');
       const citations = citationsOf(file, text);
-      for (const c of [...citations.filter((x) => x.problem), ...sectionProblems(file, text, citations)]) {
+      for (const c of [
+        ...citations.filter((x) => x.problem),
+        ...sectionProblems(file, text, citations),
+      ]) {
         dangling.push(`${rel(file)}:${lineOf(text, c.at)}: ${c.text} (${c.problem})`);
       }
     }

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../src/jobs/queue.js';
-import { backoffMs, JobHandlers, JobWorker, PermanentJobError, STALE_ERROR, timeoutError } from '../src/jobs/worker.js';
+import {
+  backoffMs,
+  JobHandlers,
+  JobWorker,
+  PermanentJobError,
+  STALE_ERROR,
+  timeoutError,
+} from '../src/jobs/worker.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { waitFor } from './mail-data.js';
 
@@ -18,8 +25,18 @@ let n = 0;
 /** Each test uses its own job types, so workers of one test never see another's jobs. */
 const type = (name: string) => `test.${name}.${++n}`;
 
-function worker(handlers: JobHandlers, opts: Partial<ConstructorParameters<typeof JobWorker>[2]> = {}) {
-  return new JobWorker(queue, handlers, { concurrency: 4, pollMs: 20, retryBaseMs: 30, retryMaxMs: 200, staleMs: 60_000, ...opts });
+function worker(
+  handlers: JobHandlers,
+  opts: Partial<ConstructorParameters<typeof JobWorker>[2]> = {},
+) {
+  return new JobWorker(queue, handlers, {
+    concurrency: 4,
+    pollMs: 20,
+    retryBaseMs: 30,
+    retryMaxMs: 200,
+    staleMs: 60_000,
+    ...opts,
+  });
 }
 
 const job = async (id: number) => (await queue.get(id))!;
@@ -32,12 +49,21 @@ describe('job queue', () => {
     expect(a.created).toBe(true);
     const claimed = await queue.claim('w1', [t], 10);
     expect(claimed.map((j) => j.id)).toEqual([a.id]);
-    expect(claimed[0]).toMatchObject({ status: 'running', attempts: 1, locked_by: 'w1', payload: { n: 1 } });
+    expect(claimed[0]).toMatchObject({
+      status: 'running',
+      attempts: 1,
+      locked_by: 'w1',
+      payload: { n: 1 },
+    });
     // Claimed jobs are not claimed again; a job whose run_at is in the future is not ready.
     expect(await queue.claim('w2', [t], 10)).toEqual([]);
     expect(await queue.complete(a.id, 'w2', { no: true })).toBe(false);
     expect(await queue.complete(a.id, 'w1', { ok: true })).toBe(true);
-    expect(await job(a.id)).toMatchObject({ status: 'done', result: { ok: true }, locked_at: null });
+    expect(await job(a.id)).toMatchObject({
+      status: 'done',
+      result: { ok: true },
+      locked_at: null,
+    });
     expect((await job(later.id)).status).toBe('queued');
     expect(await queue.cancel(later.id)).toBe(true);
     expect((await job(later.id)).status).toBe('cancelled');
@@ -56,7 +82,11 @@ describe('job queue', () => {
     const third = await queue.enqueue(t, {}, { uniqueKey: `${t}:x` });
     expect(third.created).toBe(true);
     expect(third.id).not.toBe(first.id);
-    const many = await queue.enqueueMany(t, [{ payload: {}, uniqueKey: `${t}:x` }, { payload: {}, uniqueKey: `${t}:y` }, { payload: {} }]);
+    const many = await queue.enqueueMany(t, [
+      { payload: {}, uniqueKey: `${t}:x` },
+      { payload: {}, uniqueKey: `${t}:y` },
+      { payload: {} },
+    ]);
     expect(many).toHaveLength(2);
   });
 
@@ -66,12 +96,25 @@ describe('job queue', () => {
     await queue.claim('w', [t], 1);
     expect(await queue.fail(id, 'w', 'primer error', 60_000)).toBe('queued');
     const row = await job(id);
-    expect(row).toMatchObject({ status: 'queued', attempts: 1, last_error: 'primer error', locked_at: null });
+    expect(row).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      last_error: 'primer error',
+      locked_at: null,
+    });
     expect(+new Date(row.run_at) - Date.now()).toBeGreaterThan(50_000);
-    await ctx.db.updateTable('jobs').set({ run_at: sql`now()` }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('jobs')
+      .set({ run_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
     await queue.claim('w', [t], 1);
     expect(await queue.fail(id, 'w', 'segundo error', 60_000)).toBe('failed');
-    expect(await job(id)).toMatchObject({ status: 'failed', attempts: 2, last_error: 'segundo error' });
+    expect(await job(id)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      last_error: 'segundo error',
+    });
 
     expect(backoffMs(1, 1000, 60_000, () => 0)).toBe(1000);
     expect(backoffMs(2, 1000, 60_000, () => 0)).toBe(2000);
@@ -86,10 +129,21 @@ describe('job queue', () => {
     const b = await queue.enqueue(t, {}, { maxAttempts: 1 });
     await queue.claim('dead', [t], 2);
     expect(await queue.requeueStale(60_000, STALE_ERROR)).toEqual([]);
-    await ctx.db.updateTable('jobs').set({ locked_at: sql`now() - interval '2 minutes'` }).where('id', 'in', [a.id, b.id]).execute();
+    await ctx.db
+      .updateTable('jobs')
+      .set({ locked_at: sql`now() - interval '2 minutes'` })
+      .where('id', 'in', [a.id, b.id])
+      .execute();
     const recovered = await queue.requeueStale(60_000, STALE_ERROR);
-    expect(Object.fromEntries(recovered.map((j) => [j.id, j.status]))).toEqual({ [a.id]: 'queued', [b.id]: 'failed' });
-    expect(await job(a.id)).toMatchObject({ status: 'queued', last_error: STALE_ERROR, locked_by: 'dead' });
+    expect(Object.fromEntries(recovered.map((j) => [j.id, j.status]))).toEqual({
+      [a.id]: 'queued',
+      [b.id]: 'failed',
+    });
+    expect(await job(a.id)).toMatchObject({
+      status: 'queued',
+      last_error: STALE_ERROR,
+      locked_by: 'dead',
+    });
     // The dead worker's late answer is not recorded.
     expect(await queue.complete(a.id, 'dead', null)).toBe(false);
   });
@@ -99,15 +153,23 @@ describe('job worker', () => {
   it("a type's own longest wait between attempts caps the worker's backoff", async () => {
     const capped = type('capped');
     const handlers = new JobHandlers();
-    handlers.register(capped, async () => {
-      throw new Error('aún no');
-    }, { retryMaxMs: 1000 });
+    handlers.register(
+      capped,
+      async () => {
+        throw new Error('aún no');
+      },
+      { retryMaxMs: 1000 },
+    );
     const a = await queue.enqueue(capped, {}, { maxAttempts: 5 });
     // The worker alone would wait at least 100 s after the first failure.
     const w = worker(handlers, { retryBaseMs: 100_000, retryMaxMs: 3_600_000 });
     w.start();
     try {
-      await waitFor(async () => (await job(a.id)).attempts === 1 && (await job(a.id)).status === 'queued', 10_000, 'the first failure');
+      await waitFor(
+        async () => (await job(a.id)).attempts === 1 && (await job(a.id)).status === 'queued',
+        10_000,
+        'the first failure',
+      );
     } finally {
       await w.stop();
     }
@@ -131,9 +193,13 @@ describe('job worker', () => {
       if (j.attempt < 3) throw new Error(`intento ${j.attempt} falló`);
       return 'ok';
     });
-    handlers.register(broken, async () => {
-      throw new PermanentJobError('no se puede');
-    }, { onFailed: async (row) => void failedHook.push(row.id) });
+    handlers.register(
+      broken,
+      async () => {
+        throw new PermanentJobError('no se puede');
+      },
+      { onFailed: async (row) => void failedHook.push(row.id) },
+    );
     expect(() => handlers.register(ok, async () => null)).toThrow();
 
     const a = await queue.enqueue(ok, { n: 21 });
@@ -144,11 +210,21 @@ describe('job worker', () => {
     const w = worker(handlers, { afterJob: () => void after++ });
     w.start();
     try {
-      await waitFor(async () => (await job(b.id)).status === 'done' && (await job(c.id)).status === 'failed' && (await job(a.id)).status === 'done', 10_000, 'jobs');
+      await waitFor(
+        async () =>
+          (await job(b.id)).status === 'done' &&
+          (await job(c.id)).status === 'failed' &&
+          (await job(a.id)).status === 'done',
+        10_000,
+        'jobs',
+      );
     } finally {
       await w.stop();
     }
-    expect(await job(a.id)).toMatchObject({ result: { double: 42, attempt: 1 }, progress: { done: 1, total: 2 } });
+    expect(await job(a.id)).toMatchObject({
+      result: { double: 42, attempt: 1 },
+      progress: { done: 1, total: 2 },
+    });
     expect(await job(b.id)).toMatchObject({ attempts: 3, result: 'ok' });
     expect(flakyRuns).toBe(3);
     expect(await job(c.id)).toMatchObject({ attempts: 1, last_error: 'no se puede' });
@@ -212,18 +288,39 @@ describe('job worker', () => {
       await new Promise((r) => setTimeout(r, Math.random() * 5));
     });
     const total = 200;
-    await queue.enqueueMany(t, Array.from({ length: total }, (_, i) => ({ payload: { i } })));
-    const workers = [worker(handlers, { concurrency: 8, id: 'a' }), worker(handlers, { concurrency: 8, id: 'b' }), worker(handlers, { concurrency: 3, id: 'c' })];
+    await queue.enqueueMany(
+      t,
+      Array.from({ length: total }, (_, i) => ({ payload: { i } })),
+    );
+    const workers = [
+      worker(handlers, { concurrency: 8, id: 'a' }),
+      worker(handlers, { concurrency: 8, id: 'b' }),
+      worker(handlers, { concurrency: 3, id: 'c' }),
+    ];
     for (const w of workers) w.start();
     try {
-      await waitFor(async () => runs.size === total && workers.every((w) => w.inFlight === 0), 30_000, 'all jobs');
+      await waitFor(
+        async () => runs.size === total && workers.every((w) => w.inFlight === 0),
+        30_000,
+        'all jobs',
+      );
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
     expect([...runs.values()].every((c) => c === 1)).toBe(true);
-    const left = await ctx.db.selectFrom('jobs').select(sql<number>`count(*)`.as('n')).where('type', '=', t).where('status', '<>', 'done').executeTakeFirstOrThrow();
+    const left = await ctx.db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('type', '=', t)
+      .where('status', '<>', 'done')
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
-    const by = await ctx.db.selectFrom('jobs').select(['locked_by', sql<number>`count(*)`.as('n')]).where('type', '=', t).groupBy('locked_by').execute();
+    const by = await ctx.db
+      .selectFrom('jobs')
+      .select(['locked_by', sql<number>`count(*)`.as('n')])
+      .where('type', '=', t)
+      .groupBy('locked_by')
+      .execute();
     expect(by.length).toBeGreaterThan(1);
   });
 
@@ -236,7 +333,11 @@ describe('job worker', () => {
     });
     const crashed = await queue.enqueue(t, {});
     await queue.claim('crashed-worker', [t], 1);
-    await ctx.db.updateTable('jobs').set({ locked_at: sql`now() - interval '10 minutes'` }).where('id', '=', crashed.id).execute();
+    await ctx.db
+      .updateTable('jobs')
+      .set({ locked_at: sql`now() - interval '10 minutes'` })
+      .where('id', '=', crashed.id)
+      .execute();
     const w = worker(handlers, { staleMs: 300 });
     w.start();
     try {
@@ -245,6 +346,10 @@ describe('job worker', () => {
       await w.stop();
     }
     // Run twice (the crashed attempt counts); the 600 ms run outlived staleMs without being taken for stale.
-    expect(await job(crashed.id)).toMatchObject({ status: 'done', attempts: 2, result: { attempt: 2 } });
+    expect(await job(crashed.id)).toMatchObject({
+      status: 'done',
+      attempts: 2,
+      result: { attempt: 2 },
+    });
   });
 });

@@ -8,7 +8,11 @@ import type mysql from 'mysql2/promise';
 import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import { decryptSecret } from '../src/lib/crypto.js';
-import { importLegacy, LegacyImportRefused, type ImportReport } from '../src/modules/legacy-import/service.js';
+import {
+  importLegacy,
+  LegacyImportRefused,
+  type ImportReport,
+} from '../src/modules/legacy-import/service.js';
 import { reportMarkdown } from '../src/modules/legacy-import/report.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { TEST_ADMIN } from './fixtures.js';
@@ -25,11 +29,29 @@ let ctx: TestContext;
 let report: ImportReport;
 let admin: string;
 
-const TABLES = ['users', 'categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details', 'classroom_tutors', 'legacy_alerts', 'ticket_code_sequences', 'motive_tickets'] as const;
+const TABLES = [
+  'users',
+  'categories',
+  'courses',
+  'activities',
+  'registered_users',
+  'course_registered_users',
+  'activity_course_users',
+  'tickets',
+  'ticket_details',
+  'classroom_tutors',
+  'legacy_alerts',
+  'ticket_code_sequences',
+  'motive_tickets',
+] as const;
 
 async function counts(c: TestContext) {
   const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.id(t)}`.execute(c.db)).rows[0]!.n);
+  for (const t of TABLES)
+    out[t] = Number(
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.id(t)}`.execute(c.db)).rows[0]!
+        .n,
+    );
   return out;
 }
 
@@ -38,18 +60,30 @@ async function legacyValue(query: string, params: unknown[] = []): Promise<mysql
   return rows;
 }
 
-const run = (c: TestContext, from: string, extra: Partial<Parameters<typeof importLegacy>[1]> = {}) =>
-  importLegacy(c.db, { from, appSecret: c.config.APP_SECRET, batchSize: 7, ...extra });
+const run = (
+  c: TestContext,
+  from: string,
+  extra: Partial<Parameters<typeof importLegacy>[1]> = {},
+) => importLegacy(c.db, { from, appSecret: c.config.APP_SECRET, batchSize: 7, ...extra });
 
 type CliResult = { code?: number; stdout: string; stderr: string };
 
 /** `npm run import:legacy -- <args>` with an embedded target in `dir`/data (created only when the import opens it). */
 function cliIn(dir: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: path.join(dir, 'data'), APP_SECRET: 'cli-secret-cli-secret-cli-secret' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: path.join(dir, 'data'),
+    APP_SECRET: 'cli-secret-cli-secret-cli-secret',
+  };
   delete env.DATABASE_URL;
   const root = path.resolve(import.meta.dirname, '../../..');
-  return (args: string[]): Promise<CliResult> => promisify(execFile)('npm', ['run', '--silent', 'import:legacy', '--', ...args], { cwd: root, env, timeout: 120_000 })
-    .catch((e: CliResult) => e);
+  return (args: string[]): Promise<CliResult> =>
+    promisify(execFile)('npm', ['run', '--silent', 'import:legacy', '--', ...args], {
+      cwd: root,
+      env,
+      timeout: 120_000,
+    }).catch((e: CliResult) => e);
 }
 
 describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () => {
@@ -60,7 +94,9 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     await createLegacyDatabase(legacy, 'sigaf', { drift: true });
     plan = await fillLegacyDatabase(legacy, { students: STUDENTS, drift: true });
     // A read-only account with a password, as the guide asks for (the CLI cases use it).
-    await legacy.query(`CREATE USER 'lector'@'%' IDENTIFIED BY 'correcta'; GRANT SELECT ON sigaf.* TO 'lector'@'%'; GRANT SELECT ON sigaf_cli_missing.* TO 'lector'@'%'`);
+    await legacy.query(
+      `CREATE USER 'lector'@'%' IDENTIFIED BY 'correcta'; GRANT SELECT ON sigaf.* TO 'lector'@'%'; GRANT SELECT ON sigaf_cli_missing.* TO 'lector'@'%'`,
+    );
     ctx = await createTestContext();
     admin = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
   }, 180_000);
@@ -82,18 +118,24 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
 
   it('a run failing midway leaves the target as it was', async () => {
     const before = await counts(ctx);
-    await expect(run(ctx, `${server.url}/sigaf`, {
-      onProgress: (p) => {
-        if (p.table === 'tickets' && p.done > 20) throw new Error('connection lost');
-      },
-    })).rejects.toThrow('connection lost');
+    await expect(
+      run(ctx, `${server.url}/sigaf`, {
+        onProgress: (p) => {
+          if (p.table === 'tickets' && p.done > 20) throw new Error('connection lost');
+        },
+      }),
+    ).rejects.toThrow('connection lost');
     expect(await counts(ctx)).toEqual(before);
   });
 
   it('imports every table: counts per table, with progress', async () => {
     const progress: string[] = [];
-    report = await run(ctx, `${server.url}/sigaf`, { onProgress: (p) => progress.push(`${p.table} ${p.done}/${p.total}`) });
-    expect(progress).toContain(`tickets ${STUDENTS + STUDENTS / 2 + 3}/${STUDENTS + STUDENTS / 2 + 3}`);
+    report = await run(ctx, `${server.url}/sigaf`, {
+      onProgress: (p) => progress.push(`${p.table} ${p.done}/${p.total}`),
+    });
+    expect(progress).toContain(
+      `tickets ${STUDENTS + STUDENTS / 2 + 3}/${STUDENTS + STUDENTS / 2 + 3}`,
+    );
     const c = await counts(ctx);
     // One seeded administrator, the account that holds id 2, and the three legacy staff.
     expect(c.users).toBe(5);
@@ -112,80 +154,177 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     expect(c.classroom_tutors).toBeGreaterThan(0);
     for (const t of ['tickets', 'ticket_details', 'registered_users', 'course_registered_users']) {
       const legacyRows = Number((await legacyValue(`SELECT COUNT(*) AS n FROM ${t}`))[0]!.n);
-      const a = report.anomalies.filter((x) => x.table === t && ['orphan', 'duplicate_rut', 'duplicate_enrolment'].includes(x.kind)).length;
+      const a = report.anomalies.filter(
+        (x) => x.table === t && ['orphan', 'duplicate_rut', 'duplicate_enrolment'].includes(x.kind),
+      ).length;
       expect(report.tables[t], t).toEqual({ read: legacyRows, imported: legacyRows - a });
     }
     // The unknown motive became a new value, and the mapping says so.
-    const motive = report.catalogues.motive_tickets!.find((m) => m.description === plan.unknownMotive)!;
+    const motive = report.catalogues.motive_tickets!.find(
+      (m) => m.description === plan.unknownMotive,
+    )!;
     expect(motive.created).toBe(true);
     const known = report.catalogues.status_tickets!.find((m) => m.description === 'Abierto')!;
     expect(known.created).toBe(false);
-    expect(await ctx.db.selectFrom('status_tickets').select('key').where('id', '=', known.targetId).executeTakeFirst()).toEqual({ key: 'open' });
+    expect(
+      await ctx.db
+        .selectFrom('status_tickets')
+        .select('key')
+        .where('id', '=', known.targetId)
+        .executeTakeFirst(),
+    ).toEqual({ key: 'open' });
   });
 
   it('spot checks field by field: a student, a course, a ticket and its attempts', async () => {
-    const s = await ctx.db.selectFrom('registered_users').selectAll().where('id', '=', 7).executeTakeFirstOrThrow();
+    const s = await ctx.db
+      .selectFrom('registered_users')
+      .selectAll()
+      .where('id', '=', 7)
+      .executeTakeFirstOrThrow();
     const [ls] = await legacyValue('SELECT * FROM registered_users WHERE id = 7');
     expect(s.rut).toMatch(/^\d{1,2}\.\d{3}\.\d{3}-[\dK]$/);
     expect(s.rut.replace(/\./g, '')).toBe(String(ls!.rut).replace(/\./g, '').toUpperCase());
-    expect({ name: s.name, last_name: s.last_name, mother_last_name: s.mother_last_name, email: s.email, city: s.city, address: s.address })
-      .toEqual({ name: ls!.name, last_name: ls!.last_name, mother_last_name: ls!.mother_last_name, email: ls!.email, city: 'Ñuñoa', address: 'Pasaje Los Ñandúes 12' });
+    expect({
+      name: s.name,
+      last_name: s.last_name,
+      mother_last_name: s.mother_last_name,
+      email: s.email,
+      city: s.city,
+      address: s.address,
+    }).toEqual({
+      name: ls!.name,
+      last_name: ls!.last_name,
+      mother_last_name: ls!.mother_last_name,
+      email: ls!.email,
+      city: 'Ñuñoa',
+      address: 'Pasaje Los Ñandúes 12',
+    });
 
-    const course = await ctx.db.selectFrom('courses').selectAll().where('id', '=', plan.courseId).executeTakeFirstOrThrow();
+    const course = await ctx.db
+      .selectFrom('courses')
+      .selectAll()
+      .where('id', '=', plan.courseId)
+      .executeTakeFirstOrThrow();
     expect(course.description).toBe('Álgebra para Docentes');
     expect(course.password_encrypted).not.toContain(plan.mailboxPassword);
-    expect(decryptSecret(course.password_encrypted!, ctx.config.APP_SECRET)).toBe(plan.mailboxPassword);
+    expect(decryptSecret(course.password_encrypted!, ctx.config.APP_SECRET)).toBe(
+      plan.mailboxPassword,
+    );
 
-    const t = await ctx.db.selectFrom('tickets').selectAll().where('id', '=', 4).executeTakeFirstOrThrow();
+    const t = await ctx.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('id', '=', 4)
+      .executeTakeFirstOrThrow();
     const [lt] = await legacyValue('SELECT * FROM tickets WHERE id = 4');
     expect(t.ticket_code).toBe(lt!.ticket_code);
     // 2024-05-05 09:04 in Santiago (UTC-4 in May) is 13:04 UTC.
     expect(t.created_at.toISOString()).toBe('2024-05-05T13:04:00.000Z');
     expect(t.closing_date?.toISOString()).toBe('2024-06-01T22:00:00.000Z');
-    const creator = await ctx.db.selectFrom('users').select('email').where('id', '=', t.user_create_id).executeTakeFirstOrThrow();
+    const creator = await ctx.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', t.user_create_id)
+      .executeTakeFirstOrThrow();
     expect(creator.email).toBe('operadora@legacy.cl');
     expect(t.user_assigned_id).toBe(t.user_create_id);
-    const status = await ctx.db.selectFrom('status_tickets').select('description').where('id', '=', t.status_ticket_id).executeTakeFirstOrThrow();
+    const status = await ctx.db
+      .selectFrom('status_tickets')
+      .select('description')
+      .where('id', '=', t.status_ticket_id)
+      .executeTakeFirstOrThrow();
     expect(status.description).toBe('Cerrado');
-    const details = await ctx.db.selectFrom('ticket_details').select(['comment', 'created_at']).where('ticket_id', '=', 4).orderBy('id').execute();
-    expect(details.map((d) => d.comment)).toEqual(['Llamado sin respuesta, se deja mensaje a Matías', 'Contactado: se compromete a ponerse al día con la evaluación']);
+    const details = await ctx.db
+      .selectFrom('ticket_details')
+      .select(['comment', 'created_at'])
+      .where('ticket_id', '=', 4)
+      .orderBy('id')
+      .execute();
+    expect(details.map((d) => d.comment)).toEqual([
+      'Llamado sin respuesta, se deja mensaje a Matías',
+      'Contactado: se compromete a ponerse al día con la evaluación',
+    ]);
     // The repeated hour of the April 2024 change: read as one of its two instants.
-    const dst = await ctx.db.selectFrom('tickets').select('created_at').where('id', '=', plan.dstTicketId).executeTakeFirstOrThrow();
-    expect(['2024-04-07T02:30:00.000Z', '2024-04-07T03:30:00.000Z']).toContain(dst.created_at.toISOString());
+    const dst = await ctx.db
+      .selectFrom('tickets')
+      .select('created_at')
+      .where('id', '=', plan.dstTicketId)
+      .executeTakeFirstOrThrow();
+    expect(['2024-04-07T02:30:00.000Z', '2024-04-07T03:30:00.000Z']).toContain(
+      dst.created_at.toISOString(),
+    );
 
-    const e = await ctx.db.selectFrom('course_registered_users').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const e = await ctx.db
+      .selectFrom('course_registered_users')
+      .selectAll()
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(e.last_access_text).toBe('2024-02-11 12:01:00');
     expect(e.last_access_registered_moodle?.toISOString()).toBe('2024-02-11T15:01:00.000Z');
     expect(e.is_sincronized).toBe(true);
-    const never = await ctx.db.selectFrom('course_registered_users').selectAll().where('registered_user_id', '=', 10).where('course_id', '=', 1).executeTakeFirstOrThrow();
+    const never = await ctx.db
+      .selectFrom('course_registered_users')
+      .selectAll()
+      .where('registered_user_id', '=', 10)
+      .where('course_id', '=', 1)
+      .executeTakeFirstOrThrow();
     expect([never.last_access_text, never.last_access_registered_moodle]).toEqual(['Nunca', null]);
 
     const alert = await ctx.db.selectFrom('legacy_alerts').selectAll().executeTakeFirstOrThrow();
     expect(alert.comment).toBe('Volver a llamar a José');
     expect(alert.remind_at?.toISOString()).toBe('2024-06-03T13:30:00.000Z');
     // It is a pending reminder on its ticket, for its operator.
-    const reminder = await ctx.db.selectFrom('reminders').selectAll().where('legacy_id', '=', alert.id).executeTakeFirstOrThrow();
-    expect(reminder).toMatchObject({ ticket_id: alert.ticket_id, user_id: alert.user_id, comment: 'Volver a llamar a José', state: 'pending' });
+    const reminder = await ctx.db
+      .selectFrom('reminders')
+      .selectAll()
+      .where('legacy_id', '=', alert.id)
+      .executeTakeFirstOrThrow();
+    expect(reminder).toMatchObject({
+      ticket_id: alert.ticket_id,
+      user_id: alert.user_id,
+      comment: 'Volver a llamar a José',
+      state: 'pending',
+    });
     expect(reminder.due_at.toISOString()).toBe('2024-06-03T13:30:00.000Z');
   });
 
   it('the report lists every planted anomaly with its source ids', async () => {
     const has = (table: string, kind: string, ids: number[]) =>
-      expect(report.anomalies.some((a) => a.table === table && a.kind === kind && ids.every((id, i) => a.ids[i] === id)), `${table} ${kind} ${ids.join(',')}`).toBe(true);
+      expect(
+        report.anomalies.some(
+          (a) => a.table === table && a.kind === kind && ids.every((id, i) => a.ids[i] === id),
+        ),
+        `${table} ${kind} ${ids.join(',')}`,
+      ).toBe(true);
     has('registered_users', 'duplicate_rut', [plan.duplicateRut[1], plan.duplicateRut[0]]);
     has('registered_users', 'invalid_rut', [plan.invalidRutStudentId]);
-    has('course_registered_users', 'duplicate_enrolment', [plan.duplicateEnrolment[1], plan.duplicateEnrolment[0]]);
+    has('course_registered_users', 'duplicate_enrolment', [
+      plan.duplicateEnrolment[1],
+      plan.duplicateEnrolment[0],
+    ]);
     has('course_registered_users', 'orphan', [plan.orphanEnrolmentId]);
     has('tickets', 'orphan', [plan.orphanTicketId]);
     has('ticket_details', 'orphan', [plan.orphanDetailId]);
     has('tickets', 'zero_date', [plan.zeroDateTicketId]);
     has('activity_course_users', 'text_in_number', [plan.textGradeResultId]);
-    const invalid = await ctx.db.selectFrom('registered_users').select('rut').where('id', '=', plan.invalidRutStudentId).executeTakeFirstOrThrow();
+    const invalid = await ctx.db
+      .selectFrom('registered_users')
+      .select('rut')
+      .where('id', '=', plan.invalidRutStudentId)
+      .executeTakeFirstOrThrow();
     expect(invalid.rut).toBe('12.345.678-0');
     // The duplicate's enrolment moved to the kept student; its tickets to the kept enrolment.
-    const moved = await ctx.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', plan.zeroDateTicketId).executeTakeFirstOrThrow();
+    const moved = await ctx.db
+      .selectFrom('tickets')
+      .select('course_registered_user_id')
+      .where('id', '=', plan.zeroDateTicketId)
+      .executeTakeFirstOrThrow();
     expect(moved.course_registered_user_id).toBeGreaterThan(0);
-    const zero = await ctx.db.selectFrom('tickets').select(['closing_date', 'created_at']).where('id', '=', plan.zeroDateTicketId).executeTakeFirstOrThrow();
+    const zero = await ctx.db
+      .selectFrom('tickets')
+      .select(['closing_date', 'created_at'])
+      .where('id', '=', plan.zeroDateTicketId)
+      .executeTakeFirstOrThrow();
     expect(zero.closing_date).toBeNull();
     expect(zero.created_at.toISOString()).toBe('2024-05-02T14:00:00.000Z');
     const md = reportMarkdown(report);
@@ -193,25 +332,47 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     expect(md).toContain('Consulta académica');
   });
 
-  it('dashboard, daily report and follow-up of an imported course give the legacy database\'s numbers', async () => {
+  it("dashboard, daily report and follow-up of an imported course give the legacy database's numbers", async () => {
     const course = plan.courseId;
     // Tickets per status (dashboard).
-    const chart = await ctx.request({ method: 'GET', url: `/api/v2/tickets/${course}/status-chart`, token: admin });
-    const got = chart.json()._data.chartData as { labels: string[]; datasets: Array<{ data: number[] }> };
-    const byStatus = await legacyValue(`SELECT s.description, COUNT(*) AS n FROM tickets t JOIN course_registered_users e ON e.id = t.course_registered_user_id
-      JOIN status_tickets s ON s.id = t.status_ticket_id WHERE e.course_id = ? GROUP BY s.description`, [course]);
-    for (const r of byStatus) expect(got.datasets[0]!.data[got.labels.indexOf(String(r.description))], String(r.description)).toBe(Number(r.n));
+    const chart = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/tickets/${course}/status-chart`,
+      token: admin,
+    });
+    const got = chart.json()._data.chartData as {
+      labels: string[];
+      datasets: Array<{ data: number[] }>;
+    };
+    const byStatus = await legacyValue(
+      `SELECT s.description, COUNT(*) AS n FROM tickets t JOIN course_registered_users e ON e.id = t.course_registered_user_id
+      JOIN status_tickets s ON s.id = t.status_ticket_id WHERE e.course_id = ? GROUP BY s.description`,
+      [course],
+    );
+    for (const r of byStatus)
+      expect(
+        got.datasets[0]!.data[got.labels.indexOf(String(r.description))],
+        String(r.description),
+      ).toBe(Number(r.n));
 
     // Tickets created on a day (daily report).
-    const [day] = await legacyValue(`SELECT COUNT(*) AS n FROM tickets t JOIN course_registered_users e ON e.id = t.course_registered_user_id
-      WHERE e.course_id = ? AND DATE(t.created_at) = '2024-05-03'`, [course]);
-    const card = await ctx.request({ method: 'GET', url: `/api/v2/reports/courses/${course}/data-card/03-05-2024`, token: admin });
+    const [day] = await legacyValue(
+      `SELECT COUNT(*) AS n FROM tickets t JOIN course_registered_users e ON e.id = t.course_registered_user_id
+      WHERE e.course_id = ? AND DATE(t.created_at) = '2024-05-03'`,
+      [course],
+    );
+    const card = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/reports/courses/${course}/data-card/03-05-2024`,
+      token: admin,
+    });
     expect(card.statusCode, card.body).toBe(200);
     expect(card.json()._data.created).toBe(Number(day!.n));
 
     // Follow-up card: synchronised students (one per person: the lowest enrolment per normalised RUT),
     // resigned = finished the Renuncia activity, active = has a last access, inactive = never.
-    const [f] = await legacyValue(`
+    const [f] = await legacyValue(
+      `
       WITH e AS (
         SELECT e.*, ROW_NUMBER() OVER (PARTITION BY REPLACE(REPLACE(UPPER(r.rut), '.', ''), '-', '') ORDER BY e.id) AS k
         FROM course_registered_users e JOIN registered_users r ON r.id = e.registered_user_id
@@ -223,35 +384,81 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
         FROM e WHERE e.k = 1 AND e.is_sincronized = 1 AND e.profile_id = 1)
       SELECT SUM(resigned) AS resign, SUM(NOT resigned AND access IS NOT NULL AND access <> 'Nunca') AS active,
         SUM(NOT resigned AND (access IS NULL OR access = 'Nunca')) AS inactive, COUNT(*) AS total,
-        (SELECT COUNT(*) FROM e WHERE e.k = 1 AND NOT e.is_sincronized AND e.profile_id = 1) AS unsynced FROM p`, [course]);
-    const follow = await ctx.request({ method: 'GET', url: `/api/v2/course-registered-users/${course}/follow-student-card`, token: admin });
+        (SELECT COUNT(*) FROM e WHERE e.k = 1 AND NOT e.is_sincronized AND e.profile_id = 1) AS unsynced FROM p`,
+      [course],
+    );
+    const follow = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/course-registered-users/${course}/follow-student-card`,
+      token: admin,
+    });
     expect(follow.statusCode, follow.body).toBe(200);
     // The matrícula counts the students not synchronised too, in no other figure (the domain rules' table of figures).
-    expect(follow.json()._data).toEqual({ resign: Number(f!.resign), active: Number(f!.active), inactive: Number(f!.inactive), total: Number(f!.total) + Number(f!.unsynced), unsynced: Number(f!.unsynced) });
+    expect(follow.json()._data).toEqual({
+      resign: Number(f!.resign),
+      active: Number(f!.active),
+      inactive: Number(f!.inactive),
+      total: Number(f!.total) + Number(f!.unsynced),
+      unsynced: Number(f!.unsynced),
+    });
   });
 
   it('staff sign in with their legacy bcrypt password once; it becomes argon2id', async () => {
     const staff = plan.staff[1]!;
-    const before = await ctx.db.selectFrom('users').select('password').where('email', '=', staff.email).executeTakeFirstOrThrow();
+    const before = await ctx.db
+      .selectFrom('users')
+      .select('password')
+      .where('email', '=', staff.email)
+      .executeTakeFirstOrThrow();
     expect(before.password).toMatch(/^\$2y\$10\$/);
-    const bad = await ctx.request({ method: 'POST', url: '/api/auth/login', payload: { email: staff.email, password: 'otra-clave' } });
+    const bad = await ctx.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: staff.email, password: 'otra-clave' },
+    });
     expect(bad.statusCode).toBe(401);
     await ctx.login(staff.email, staff.password);
-    const after = await ctx.db.selectFrom('users').select('password').where('email', '=', staff.email).executeTakeFirstOrThrow();
+    const after = await ctx.db
+      .selectFrom('users')
+      .select('password')
+      .where('email', '=', staff.email)
+      .executeTakeFirstOrThrow();
     expect(after.password).toMatch(/^\$argon2id\$/);
     await ctx.login(staff.email, staff.password);
   });
 
   it('ticket codes continue after the highest imported number of each prefix', async () => {
-    const enrolment = await ctx.db.selectFrom('course_registered_users').select('id').where('course_id', '=', plan.courseId).orderBy('id').executeTakeFirstOrThrow();
-    const ids = async (t: 'type_tickets' | 'status_tickets' | 'priority_tickets' | 'source_tickets' | 'motive_tickets') => (await ctx.db.selectFrom(t).select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    const enrolment = await ctx.db
+      .selectFrom('course_registered_users')
+      .select('id')
+      .where('course_id', '=', plan.courseId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const ids = async (
+      t:
+        | 'type_tickets'
+        | 'status_tickets'
+        | 'priority_tickets'
+        | 'source_tickets'
+        | 'motive_tickets',
+    ) => (await ctx.db.selectFrom(t).select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     const res = await ctx.request({
-      method: 'POST', url: '/api/v2/tickets', token: admin,
-      payload: { course_registered_user_id: enrolment.id, type_ticket_id: await ids('type_tickets'), status_ticket_id: await ids('status_tickets'),
-        priority_ticket_id: await ids('priority_tickets'), source_ticket_id: await ids('source_tickets'), motive_ticket_id: await ids('motive_tickets') },
+      method: 'POST',
+      url: '/api/v2/tickets',
+      token: admin,
+      payload: {
+        course_registered_user_id: enrolment.id,
+        type_ticket_id: await ids('type_tickets'),
+        status_ticket_id: await ids('status_tickets'),
+        priority_ticket_id: await ids('priority_tickets'),
+        source_ticket_id: await ids('source_tickets'),
+        motive_ticket_id: await ids('motive_tickets'),
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()._data.properties.ticketCode).toBe(`${plan.highestCode.prefix}-${String(plan.highestCode.n + 1).padStart(4, '0')}`);
+    expect(res.json()._data.properties.ticketCode).toBe(
+      `${plan.highestCode.prefix}-${String(plan.highestCode.n + 1).padStart(4, '0')}`,
+    );
   });
 
   it('refuses a target that already has data', async () => {
@@ -286,34 +493,78 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     // The initial administrator's e-mail is also a SIGAF 1.x account: the person keeps the legacy password.
     const legacyAdminPassword = 'Clave-Vieja-Admin-9';
     const hash = (await bcrypt.hash(legacyAdminPassword, 10)).replace(/^\$2b\$/, '$2y$');
-    await legacy.query(`INSERT INTO sigaf_nodrift.users (id, rut, name, mobile, email, password, is_first_login, role_id, created_at, updated_at)
+    await legacy.query(
+      `INSERT INTO sigaf_nodrift.users (id, rut, name, mobile, email, password, is_first_login, role_id, created_at, updated_at)
       SELECT 10, '11.111.111-1', 'Ana Legacy', '+56911111111', ?, ?, 1, id, '2024-01-02 10:00:00', '2024-01-02 10:00:00' FROM sigaf_nodrift.roles WHERE description = 'Administrador'`,
-    [TEST_ADMIN.email.toUpperCase(), hash]);
+      [TEST_ADMIN.email.toUpperCase(), hash],
+    );
     // Moodle's last access as SIGAF 1.x wrote it: the time elapsed at its last synchronisation.
-    await legacy.query(`UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '3 días 4 horas', updated_at = '2024-06-10 12:00:00' WHERE id = 1`);
-    await legacy.query(`UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '5 horas 10 minutos', updated_at = '2024-06-10 12:00:00' WHERE id = 2`);
+    await legacy.query(
+      `UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '3 días 4 horas', updated_at = '2024-06-10 12:00:00' WHERE id = 1`,
+    );
+    await legacy.query(
+      `UPDATE sigaf_nodrift.course_registered_users SET last_access_registered_moodle = '5 horas 10 minutos', updated_at = '2024-06-10 12:00:00' WHERE id = 2`,
+    );
     const other = await createTestContext();
     try {
       const r = await run(other, `${server.url}/sigaf_nodrift`);
-      expect(r.notes).toContain('La tabla course_tutors no existe en el origen: nada que importar.');
+      expect(r.notes).toContain(
+        'La tabla course_tutors no existe en el origen: nada que importar.',
+      );
 
       // The legacy password signs in (and is upgraded); the initial one no longer does.
       expect(r.legacyPasswordKept).toEqual([TEST_ADMIN.email]);
-      expect(r.notes.some((n) => n.includes(TEST_ADMIN.email) && n.includes('conserva su contraseña de SIGAF 1.x'))).toBe(true);
-      const old = await other.request({ method: 'POST', url: '/api/auth/login', payload: { email: TEST_ADMIN.email, password: TEST_ADMIN.password } });
+      expect(
+        r.notes.some(
+          (n) => n.includes(TEST_ADMIN.email) && n.includes('conserva su contraseña de SIGAF 1.x'),
+        ),
+      ).toBe(true);
+      const old = await other.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
+      });
       expect(old.statusCode).toBe(401);
       await other.login(TEST_ADMIN.email, legacyAdminPassword);
 
       // Relative last accesses become approximate dates counted back from updated_at (Santiago, UTC-4 in June).
-      const access = await other.db.selectFrom('course_registered_users').select(['id', 'last_access_registered_moodle', 'last_access_text']).where('id', 'in', [1, 2]).orderBy('id').execute();
-      expect(access.map((a) => [a.id, a.last_access_registered_moodle?.toISOString(), a.last_access_text])).toEqual([
+      const access = await other.db
+        .selectFrom('course_registered_users')
+        .select(['id', 'last_access_registered_moodle', 'last_access_text'])
+        .where('id', 'in', [1, 2])
+        .orderBy('id')
+        .execute();
+      expect(
+        access.map((a) => [
+          a.id,
+          a.last_access_registered_moodle?.toISOString(),
+          a.last_access_text,
+        ]),
+      ).toEqual([
         [1, '2024-06-07T12:00:00.000Z', '3 días 4 horas'],
         [2, '2024-06-10T10:50:00.000Z', '5 horas 10 minutos'],
       ]);
-      expect(r.anomalies.filter((a) => a.table === 'course_registered_users' && a.kind === 'unreadable_date')).toEqual([]);
-      expect(r.notes.some((n) => n.startsWith('course_registered_users: 2 últimos accesos') && n.includes('aproximadas'))).toBe(true);
-      expect(r.anomalies.some((a) => a.kind === 'missing_drift_column' && a.table === 'course_registered_users')).toBe(true);
-      const notSynced = await other.db.selectFrom('course_registered_users').select('id').where('is_sincronized', '=', false).execute();
+      expect(
+        r.anomalies.filter(
+          (a) => a.table === 'course_registered_users' && a.kind === 'unreadable_date',
+        ),
+      ).toEqual([]);
+      expect(
+        r.notes.some(
+          (n) =>
+            n.startsWith('course_registered_users: 2 últimos accesos') && n.includes('aproximadas'),
+        ),
+      ).toBe(true);
+      expect(
+        r.anomalies.some(
+          (a) => a.kind === 'missing_drift_column' && a.table === 'course_registered_users',
+        ),
+      ).toBe(true);
+      const notSynced = await other.db
+        .selectFrom('course_registered_users')
+        .select('id')
+        .where('is_sincronized', '=', false)
+        .execute();
       expect(notSynced).toEqual([]);
       expect(r.tables.course_registered_users!.imported).toBeGreaterThan(8);
     } finally {
@@ -336,12 +587,29 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       }
       const at = `127.0.0.1:${server.port}`;
       const failures: Array<[string, RegExp]> = [
-        [`mysql://lector:incorrecta@${at}/sigaf`, new RegExp(`^El servidor de origen ${at.replace(/\./g, '\\.')} rechazó el usuario o la clave de --from\\.`)],
-        [`mysql://lector@${at}/sigaf`, /^El servidor de origen .* rechazó el usuario o la clave de --from\./],
-        [`mysql://lector:correcta@${at}/mysql`, /^El usuario de --from no tiene acceso a la base de datos «mysql»/],
-        ['mysql://root@127.0.0.1:1/sigaf', /^No se pudo conectar con el servidor de origen 127\.0\.0\.1:1/],
+        [
+          `mysql://lector:incorrecta@${at}/sigaf`,
+          new RegExp(
+            `^El servidor de origen ${at.replace(/\./g, '\\.')} rechazó el usuario o la clave de --from\\.`,
+          ),
+        ],
+        [
+          `mysql://lector@${at}/sigaf`,
+          /^El servidor de origen .* rechazó el usuario o la clave de --from\./,
+        ],
+        [
+          `mysql://lector:correcta@${at}/mysql`,
+          /^El usuario de --from no tiene acceso a la base de datos «mysql»/,
+        ],
+        [
+          'mysql://root@127.0.0.1:1/sigaf',
+          /^No se pudo conectar con el servidor de origen 127\.0\.0\.1:1/,
+        ],
         [`${server.url}/no_existe`, /^La base de datos «no_existe» no existe/],
-        [`mysql://lector:correcta@${at}/sigaf_cli_missing`, /^A la base de datos de origen le faltan tablas que SIGAF 1\.x siempre tuvo: ticket_details\. /],
+        [
+          `mysql://lector:correcta@${at}/sigaf_cli_missing`,
+          /^A la base de datos de origen le faltan tablas que SIGAF 1\.x siempre tuvo: ticket_details\. /,
+        ],
       ];
       for (const [bad, message] of failures) {
         const r = await cli(['--from', bad]);
@@ -369,9 +637,15 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       expect(dry.stdout).toContain('Simulación terminada: no se escribió nada.');
       expect(dry.stdout).toMatch(/tickets: \d+\/\d+ filas \(\d+ filas\/s\)/);
       expect(dry.stdout).toContain('Consulta académica → ');
-      const json = JSON.parse(fs.readFileSync(path.join(dir, 'prueba.json'), 'utf8')) as ImportReport;
-      expect(json.anomalies.some((a) => a.kind === 'duplicate_rut' && a.ids[0] === plan.duplicateRut[1])).toBe(true);
-      expect(fs.readFileSync(path.join(dir, 'prueba.md'), 'utf8')).toContain('## Observaciones (ids del origen)');
+      const json = JSON.parse(
+        fs.readFileSync(path.join(dir, 'prueba.json'), 'utf8'),
+      ) as ImportReport;
+      expect(
+        json.anomalies.some((a) => a.kind === 'duplicate_rut' && a.ids[0] === plan.duplicateRut[1]),
+      ).toBe(true);
+      expect(fs.readFileSync(path.join(dir, 'prueba.md'), 'utf8')).toContain(
+        '## Observaciones (ids del origen)',
+      );
       const real = await cli([...from, '--report', path.join(dir, 'informe')]);
       expect(real.stdout).toContain('Importación terminada.');
       expect(real.stdout).toMatch(/registered_users +leídas +\d+ +importadas +\d+/);

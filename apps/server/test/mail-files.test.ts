@@ -4,10 +4,24 @@ import { MAIL_MSG } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emlFileName } from '../src/modules/mail/transport.js';
-import { MAIL_CLEANUP_JOB, SENT_FILE_RETENTION_DAYS, UNUSED_UPLOAD_HOURS } from '../src/modules/mail/files.js';
+import {
+  MAIL_CLEANUP_JOB,
+  SENT_FILE_RETENTION_DAYS,
+  UNUSED_UPLOAD_HOURS,
+} from '../src/modules/mail/files.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { leaves, parseMime } from './mail-receiver.js';
-import { deliverAll, multipart, outboxCounts, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
+import {
+  deliverAll,
+  multipart,
+  outboxCounts,
+  PDF,
+  PNG,
+  seedMailTickets,
+  tempDir,
+  testWorker,
+  waitFor,
+} from './mail-data.js';
 
 /** Mail preview (POST /mail/preview) and the clean-up of attachment files. */
 type Json = Record<string, any>;
@@ -31,11 +45,22 @@ afterAll(async () => {
 });
 
 const api = (method: 'GET' | 'POST', url: string, token: string, payload?: unknown) =>
-  ctx.request({ method, url: `/api/v2${url}`, token, ...(payload !== undefined ? { payload: payload as Json } : {}) });
+  ctx.request({
+    method,
+    url: `/api/v2${url}`,
+    token,
+    ...(payload !== undefined ? { payload: payload as Json } : {}),
+  });
 
 async function upload(token: string, name: string, content: Buffer): Promise<string> {
   const body = multipart({}, [{ name, content }]);
-  const res = await ctx.request({ method: 'POST', url: '/api/v2/mail/upload/file', token, payload: body.payload, headers: body.headers });
+  const res = await ctx.request({
+    method: 'POST',
+    url: '/api/v2/mail/upload/file',
+    token,
+    payload: body.payload,
+    headers: body.headers,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json()._data.name;
 }
@@ -54,7 +79,11 @@ describe('preview', () => {
     const res = await api('POST', '/mail/preview', opA.token, body);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json()._data;
-    expect(data).toMatchObject({ total: 3, recipients: 2, skipped: [{ ticketId: course.tickets[1], reason: MAIL_MSG.noStudentEmail }] });
+    expect(data).toMatchObject({
+      total: 3,
+      recipients: 2,
+      skipped: [{ ticketId: course.tickets[1], reason: MAIL_MSG.noStudentEmail }],
+    });
     expect(data.sample).toMatchObject({
       ticketId: course.tickets[0],
       ticketCode: `MAIL-${course.tag}-0`,
@@ -66,33 +95,82 @@ describe('preview', () => {
     expect(data.sample.html).toContain(`<p>Hola <b>Nombre0</b> del Aula X${course.tag}</p>`);
     expect(data.sample.html).not.toMatch(/<img|<script|onerror/);
     expect(data.sample.html).toMatch(/^<!doctype html>/);
-    expect(data.sample.text).toBe(`Hola Nombre0 del Aula X${course.tag}\n\n--\nCurso ${course.tag}`);
+    expect(data.sample.text).toBe(
+      `Hola Nombre0 del Aula X${course.tag}\n\n--\nCurso ${course.tag}`,
+    );
     expect(await outboxCounts(ctx.db)).toEqual(before);
 
     // The same mail, queued and delivered: the .eml of the first student carries the previewed parts.
     const sent = await api('POST', '/mail/massive', opA.token, body);
     expect(sent.statusCode, sent.body).toBe(201);
     await deliverAll(ctx);
-    const row = await ctx.db.selectFrom('mail_messages').selectAll().where('id', '=', sent.json()._data.messages[0]).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('mail_messages')
+      .selectAll()
+      .where('id', '=', sent.json()._data.messages[0])
+      .executeTakeFirstOrThrow();
     expect(row.subject).toBe(data.sample.subject);
-    const mime = parseMime(fs.readFileSync(path.join(dataDir, 'outbox', emlFileName(row.message_id)), 'utf8'));
+    const mime = parseMime(
+      fs.readFileSync(path.join(dataDir, 'outbox', emlFileName(row.message_id)), 'utf8'),
+    );
     const parts = leaves(mime);
-    expect(parts.find((p) => p.headers.get('content-type')?.startsWith('text/html'))!.body.toString().trim()).toBe(data.sample.html);
-    expect(parts.find((p) => p.headers.get('content-type')?.startsWith('text/plain'))!.body.toString().trim()).toBe(data.sample.text);
+    expect(
+      parts
+        .find((p) => p.headers.get('content-type')?.startsWith('text/html'))!
+        .body.toString()
+        .trim(),
+    ).toBe(data.sample.html);
+    expect(
+      parts
+        .find((p) => p.headers.get('content-type')?.startsWith('text/plain'))!
+        .body.toString()
+        .trim(),
+    ).toBe(data.sample.text);
   });
 
   it('answers the count with no sample when no student has an address; validates like sending', async () => {
-    const none = await api('POST', '/mail/preview', opA.token, { ticketsId: [course.tickets[1]], subject: 'x', text: '<p>y</p>' });
-    expect(none.json()._data).toEqual({ total: 1, recipients: 0, skipped: [{ ticketId: course.tickets[1], reason: MAIL_MSG.noStudentEmail }], sample: null });
-    const bad = await api('POST', '/mail/preview', opA.token, { ticketsId: [2_000_000_000], subject: '', text: '<script>x</script>' });
+    const none = await api('POST', '/mail/preview', opA.token, {
+      ticketsId: [course.tickets[1]],
+      subject: 'x',
+      text: '<p>y</p>',
+    });
+    expect(none.json()._data).toEqual({
+      total: 1,
+      recipients: 0,
+      skipped: [{ ticketId: course.tickets[1], reason: MAIL_MSG.noStudentEmail }],
+      sample: null,
+    });
+    const bad = await api('POST', '/mail/preview', opA.token, {
+      ticketsId: [2_000_000_000],
+      subject: '',
+      text: '<script>x</script>',
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()._data.errors).toMatchObject({ subject: [MAIL_MSG.subjectRequired] });
-    const missing = await api('POST', '/mail/preview', opA.token, { ticketsId: [2_000_000_000], subject: 'a', text: '<p>b</p>' });
-    expect(missing.json()._data.errors).toEqual({ ticketsId: [MAIL_MSG.ticketsNotFound([2_000_000_000])] });
-    const empty = await api('POST', '/mail/preview', opA.token, { ticketsId: [course.tickets[0]], subject: 'a', text: '<script>b</script>' });
+    const missing = await api('POST', '/mail/preview', opA.token, {
+      ticketsId: [2_000_000_000],
+      subject: 'a',
+      text: '<p>b</p>',
+    });
+    expect(missing.json()._data.errors).toEqual({
+      ticketsId: [MAIL_MSG.ticketsNotFound([2_000_000_000])],
+    });
+    const empty = await api('POST', '/mail/preview', opA.token, {
+      ticketsId: [course.tickets[0]],
+      subject: 'a',
+      text: '<script>b</script>',
+    });
     expect(empty.json()._data.errors).toEqual({ text: [MAIL_MSG.bodyRequired] });
     const tutor = await ctx.userWithRole('tutor');
-    expect((await api('POST', '/mail/preview', tutor.token, { ticketsId: [course.tickets[0]], subject: 'a', text: '<p>b</p>' })).statusCode).toBe(403);
+    expect(
+      (
+        await api('POST', '/mail/preview', tutor.token, {
+          ticketsId: [course.tickets[0]],
+          subject: 'a',
+          text: '<p>b</p>',
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 
@@ -104,20 +182,47 @@ describe('attachment clean-up', () => {
     const sentFile = await upload(opA.token, 'enviado.png', PNG);
     const pendingFile = await upload(opB.token, 'pendiente.pdf', PDF);
     // An upload schedules the clean-up job for the next full hour.
-    const job = await ctx.db.selectFrom('jobs').selectAll().where('type', '=', MAIL_CLEANUP_JOB).where('status', '=', 'queued').executeTakeFirstOrThrow();
+    const job = await ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('type', '=', MAIL_CLEANUP_JOB)
+      .where('status', '=', 'queued')
+      .executeTakeFirstOrThrow();
     expect(new Date(job.run_at).getTime() % HOUR).toBe(0);
     expect(new Date(job.run_at).getTime()).toBeGreaterThan(Date.now());
     expect(new Date(job.run_at).getTime() - Date.now()).toBeLessThanOrEqual(HOUR);
 
-    const sent = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'a', text: '<p>b</p>', files: [sentFile] });
+    const sent = await api('POST', '/mail/single', opA.token, {
+      ticketId: course.tickets[0],
+      subject: 'a',
+      text: '<p>b</p>',
+      files: [sentFile],
+    });
     expect(sent.statusCode, sent.body).toBe(201);
     await deliverAll(ctx);
     // A message left failed keeps its file whatever its age: it may be retried.
-    await ctx.db.updateTable('tickets').set({ user_assigned_id: opB.id }).where('id', '=', course.tickets[2]!).execute();
-    const failed = await api('POST', '/mail/single', opB.token, { ticketId: course.tickets[2], subject: 'a', text: '<p>b</p>', files: [pendingFile] });
+    await ctx.db
+      .updateTable('tickets')
+      .set({ user_assigned_id: opB.id })
+      .where('id', '=', course.tickets[2]!)
+      .execute();
+    const failed = await api('POST', '/mail/single', opB.token, {
+      ticketId: course.tickets[2],
+      subject: 'a',
+      text: '<p>b</p>',
+      files: [pendingFile],
+    });
     const failedId = failed.json()._data.messages[0];
-    await ctx.db.updateTable('jobs').set({ status: 'cancelled' }).where('unique_key', '=', `mail.send:${failedId}`).execute();
-    await ctx.db.updateTable('mail_messages').set({ status: 'failed', updated_at: sql`now() - interval '90 days'` }).where('id', '=', failedId).execute();
+    await ctx.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled' })
+      .where('unique_key', '=', `mail.send:${failedId}`)
+      .execute();
+    await ctx.db
+      .updateTable('mail_messages')
+      .set({ status: 'failed', updated_at: sql`now() - interval '90 days'` })
+      .where('id', '=', failedId)
+      .execute();
 
     // A file on disk with no row (written before a crash), and one just written.
     const stray = `${'ab'.repeat(16)}.pdf`;
@@ -133,24 +238,52 @@ describe('attachment clean-up', () => {
     expect(fs.existsSync(fileOf(strayNew))).toBe(true);
 
     // Age them: the stale upload and the sent message's file are now due.
-    await sql`update mail_attachments set created_at = ${old.toISOString()}::timestamptz where stored_name in (${sql.join([stale, sentFile, pendingFile])})`.execute(ctx.db);
-    await ctx.db.updateTable('mail_messages').set({ sent_at: sql`now() - ${`${SENT_FILE_RETENTION_DAYS + 1} days`}::interval` }).where('id', '=', sent.json()._data.messages[0]).execute();
+    await sql`update mail_attachments set created_at = ${old.toISOString()}::timestamptz where stored_name in (${sql.join([stale, sentFile, pendingFile])})`.execute(
+      ctx.db,
+    );
+    await ctx.db
+      .updateTable('mail_messages')
+      .set({ sent_at: sql`now() - ${`${SENT_FILE_RETENTION_DAYS + 1} days`}::interval` })
+      .where('id', '=', sent.json()._data.messages[0])
+      .execute();
 
     // The job does it (run now instead of at the next hour).
-    await ctx.db.updateTable('jobs').set({ run_at: sql`now()` }).where('id', '=', job.id).execute();
+    await ctx.db
+      .updateTable('jobs')
+      .set({ run_at: sql`now()` })
+      .where('id', '=', job.id)
+      .execute();
     const worker = testWorker(ctx);
     worker.start();
-    const done = await waitFor(async () => {
-      const j = await ctx.db.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
-      return j.status === 'done' ? j : null;
-    }, 20_000, 'clean-up job');
+    const done = await waitFor(
+      async () => {
+        const j = await ctx.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('id', '=', job.id)
+          .executeTakeFirstOrThrow();
+        return j.status === 'done' ? j : null;
+      },
+      20_000,
+      'clean-up job',
+    );
     await worker.stop();
     expect(done.result).toEqual({ unused: 1, expired: 1, strays: 0 });
 
     expect(fs.existsSync(fileOf(stale))).toBe(false);
-    expect(await ctx.db.selectFrom('mail_attachments').select('id').where('stored_name', '=', stale).executeTakeFirst()).toBeUndefined();
+    expect(
+      await ctx.db
+        .selectFrom('mail_attachments')
+        .select('id')
+        .where('stored_name', '=', stale)
+        .executeTakeFirst(),
+    ).toBeUndefined();
     expect(fs.existsSync(fileOf(sentFile))).toBe(false);
-    const purged = await ctx.db.selectFrom('mail_attachments').selectAll().where('stored_name', '=', sentFile).executeTakeFirstOrThrow();
+    const purged = await ctx.db
+      .selectFrom('mail_attachments')
+      .selectAll()
+      .where('stored_name', '=', sentFile)
+      .executeTakeFirstOrThrow();
     expect(purged.purged_at).toBeTruthy();
     expect(fs.existsSync(fileOf(fresh))).toBe(true);
     expect(fs.existsSync(fileOf(pendingFile))).toBe(true);
@@ -163,12 +296,22 @@ describe('attachment clean-up', () => {
     expect(gone.statusCode).toBe(410);
     expect(gone.json().message).toBe(MAIL_MSG.fileRemoved);
     // (Another subject: the same content within seconds would be the first send answered again.)
-    const again = await api('POST', '/mail/single', opA.token, { ticketId: course.tickets[0], subject: 'a de nuevo', text: '<p>b</p>', files: [sentFile] });
+    const again = await api('POST', '/mail/single', opA.token, {
+      ticketId: course.tickets[0],
+      subject: 'a de nuevo',
+      text: '<p>b</p>',
+      files: [sentFile],
+    });
     expect(again.statusCode).toBe(422);
     expect(again.json()._data.errors).toEqual({ files: [MAIL_MSG.fileRemoved] });
 
     // Files are still kept (fresh, pending): the job planned its next run.
-    const next = await ctx.db.selectFrom('jobs').selectAll().where('type', '=', MAIL_CLEANUP_JOB).where('status', '=', 'queued').execute();
+    const next = await ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('type', '=', MAIL_CLEANUP_JOB)
+      .where('status', '=', 'queued')
+      .execute();
     expect(next).toHaveLength(1);
     expect(new Date(next[0]!.run_at).getTime()).toBeGreaterThan(Date.now());
 

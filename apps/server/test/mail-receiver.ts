@@ -43,7 +43,10 @@ export async function createReceiver(opts: { startNow?: boolean } = {}): Promise
         closeTimeout: 100,
         // Addresses starting with "rechazo" do not exist: a permanent 550.
         onRcptTo(address, _session, callback) {
-          if (address.address.startsWith('rechazo')) return callback(Object.assign(new Error('5.1.1 El buzón no existe'), { responseCode: 550 }));
+          if (address.address.startsWith('rechazo'))
+            return callback(
+              Object.assign(new Error('5.1.1 El buzón no existe'), { responseCode: 550 }),
+            );
           callback();
         },
         onAuth(auth, _session, callback) {
@@ -97,10 +100,14 @@ export interface MimePart {
 export function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, charset: string, enc: string, text: string) => {
-      const buf = enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : qp(text.replace(/_/g, ' '));
-      return new TextDecoder(charset.toLowerCase()).decode(buf);
-    });
+    .replace(
+      /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
+      (_, charset: string, enc: string, text: string) => {
+        const buf =
+          enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : qp(text.replace(/_/g, ' '));
+        return new TextDecoder(charset.toLowerCase()).decode(buf);
+      },
+    );
 }
 
 function qp(text: string): Buffer {
@@ -129,11 +136,18 @@ export function parseMime(raw: string): MimePart {
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (type.toLowerCase().startsWith('multipart/') && boundary) {
     const sections = rest.split(`--${boundary}`).slice(1);
-    const parts = sections.filter((s) => !s.startsWith('--')).map((s) => parseMime(s.replace(/^\n/, '')));
+    const parts = sections
+      .filter((s) => !s.startsWith('--'))
+      .map((s) => parseMime(s.replace(/^\n/, '')));
     return { headers, body: Buffer.alloc(0), parts };
   }
   const encoding = (headers.get('content-transfer-encoding') ?? '').toLowerCase();
-  const body = encoding === 'base64' ? Buffer.from(rest.replace(/\s+/g, ''), 'base64') : encoding === 'quoted-printable' ? qp(rest) : Buffer.from(rest, 'utf8');
+  const body =
+    encoding === 'base64'
+      ? Buffer.from(rest.replace(/\s+/g, ''), 'base64')
+      : encoding === 'quoted-printable'
+        ? qp(rest)
+        : Buffer.from(rest, 'utf8');
   return { headers, body, parts: [] };
 }
 
@@ -151,7 +165,9 @@ export function headerParam(part: MimePart, name: string, param: string): string
   const value = part.headers.get(name.toLowerCase()) ?? '';
   const plain = new RegExp(`(?:^|;)\\s*${param}="?([^";]*)"?`, 'i').exec(value);
   if (plain) return decodeWords(plain[1]!);
-  const pieces = [...value.matchAll(new RegExp(`${param}\\*(\\d+)?(\\*)?="?([^";]*)"?`, 'gi'))].sort((a, b) => Number(a[1] ?? 0) - Number(b[1] ?? 0));
+  const pieces = [
+    ...value.matchAll(new RegExp(`${param}\\*(\\d+)?(\\*)?="?([^";]*)"?`, 'gi')),
+  ].sort((a, b) => Number(a[1] ?? 0) - Number(b[1] ?? 0));
   if (!pieces.length) return null;
   const encoded = pieces[0]![2] === '*';
   const joined = pieces.map((p) => p[3]!).join('');

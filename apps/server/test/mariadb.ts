@@ -24,9 +24,13 @@ export function mariadbBinary(): string | null {
 export function mariadbAvailable(): boolean {
   if (mariadbBinary()) return true;
   if (process.env.REQUIRE_E2E === '1' || process.env.CI) {
-    throw new Error('mariadbd is required (REQUIRE_E2E/CI) but was not found: apt-get install -y mariadb-server');
+    throw new Error(
+      'mariadbd is required (REQUIRE_E2E/CI) but was not found: apt-get install -y mariadb-server',
+    );
   }
-  console.warn('\n*** mariadbd not found: the legacy import tests are SKIPPED (apt-get install -y mariadb-server) ***\n');
+  console.warn(
+    '\n*** mariadbd not found: the legacy import tests are SKIPPED (apt-get install -y mariadb-server) ***\n',
+  );
   return false;
 }
 
@@ -36,7 +40,9 @@ function run(cmd: string, args: string[]): Promise<void> {
     let err = '';
     p.stderr.on('data', (d) => (err += String(d)));
     p.on('error', reject);
-    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${err}`))));
+    p.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -52,17 +58,41 @@ export async function startMariaDb(opts: { grants?: boolean } = {}): Promise<Mar
   const socket = path.join(dir, 'mysqld.sock');
   const asRoot = process.getuid?.() === 0;
   const userArgs = asRoot ? ['--user=root'] : [];
-  await run('mariadb-install-db', [`--datadir=${dataDir}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...userArgs]);
+  await run('mariadb-install-db', [
+    `--datadir=${dataDir}`,
+    '--auth-root-authentication-method=normal',
+    '--skip-test-db',
+    ...userArgs,
+  ]);
   const port = await freePort();
-  const child: ChildProcess = spawn(bin, [
-    '--no-defaults', `--datadir=${dataDir}`, `--socket=${socket}`, `--port=${port}`, '--bind-address=127.0.0.1',
-    ...(opts.grants ? [] : ['--skip-grant-tables']), '--skip-log-bin', '--innodb-buffer-pool-size=64M', `--pid-file=${path.join(dir, 'mysqld.pid')}`,
-    `--log-error=${path.join(dir, 'error.log')}`, ...userArgs,
-  ], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    bin,
+    [
+      '--no-defaults',
+      `--datadir=${dataDir}`,
+      `--socket=${socket}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      ...(opts.grants ? [] : ['--skip-grant-tables']),
+      '--skip-log-bin',
+      '--innodb-buffer-pool-size=64M',
+      `--pid-file=${path.join(dir, 'mysqld.pid')}`,
+      `--log-error=${path.join(dir, 'error.log')}`,
+      ...userArgs,
+    ],
+    { stdio: 'ignore' },
+  );
   let exited = false;
   child.on('exit', () => (exited = true));
   const connect = (database?: string) =>
-    mysql.createConnection({ host: '127.0.0.1', port, user: 'root', database, multipleStatements: true, charset: 'utf8mb4' });
+    mysql.createConnection({
+      host: '127.0.0.1',
+      port,
+      user: 'root',
+      database,
+      multipleStatements: true,
+      charset: 'utf8mb4',
+    });
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -71,7 +101,9 @@ export async function startMariaDb(opts: { grants?: boolean } = {}): Promise<Mar
       break;
     } catch (e) {
       if (exited || Date.now() > deadline) {
-        const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+        const log = fs.existsSync(path.join(dir, 'error.log'))
+          ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8')
+          : '';
         fs.rmSync(dir, { recursive: true, force: true });
         throw new Error(`MariaDB did not start: ${String(e)}\n${log}`);
       }

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshTriggerDefinitions, LOCK_FILE, migrationHashes, MIGRATIONS_DIR, readLock, TRIGGERS_FILE } from '../src/db/migration-record.js';
+import {
+  freshTriggerDefinitions,
+  LOCK_FILE,
+  migrationHashes,
+  MIGRATIONS_DIR,
+  readLock,
+  TRIGGERS_FILE,
+} from '../src/db/migration-record.js';
 import { ROOT } from './server-process.js';
 
 /*
@@ -17,7 +24,11 @@ describe('migrations', () => {
 
   it('a shipped migration is never edited or removed', () => {
     const problems = Object.entries(lock).flatMap(([name, hash]) =>
-      now[name] === undefined ? [`${name} was removed`] : now[name] !== hash ? [`${name} changed`] : [],
+      now[name] === undefined
+        ? [`${name} was removed`]
+        : now[name] !== hash
+          ? [`${name} changed`]
+          : [],
     );
     expect(
       problems,
@@ -39,7 +50,12 @@ describe('migrations', () => {
 describe('triggers.sql', () => {
   it('is what a database migrated from scratch defines', async () => {
     const fresh = await freshTriggerDefinitions();
-    const kept = fs.existsSync(TRIGGERS_FILE) ? fs.readFileSync(TRIGGERS_FILE, 'utf8').replace(/\r\n/g, '\n') : '';
-    expect(kept === fresh, `${rel(TRIGGERS_FILE)} is not what the migrations define: run \`npm run db:triggers\` and commit it.`).toBe(true);
+    const kept = fs.existsSync(TRIGGERS_FILE)
+      ? fs.readFileSync(TRIGGERS_FILE, 'utf8').replace(/\r\n/g, '\n')
+      : '';
+    expect(
+      kept === fresh,
+      `${rel(TRIGGERS_FILE)} is not what the migrations define: run \`npm run db:triggers\` and commit it.`,
+    ).toBe(true);
   });
 });

@@ -17,8 +17,24 @@ let worker: JobWorker;
 const generated = demoSite();
 
 async function totals() {
-  const count = async (table: 'categories' | 'courses' | 'registered_users' | 'course_registered_users' | 'tickets' | 'ticket_details' | 'users') =>
-    Number((await ctx.db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (
+    table:
+      | 'categories'
+      | 'courses'
+      | 'registered_users'
+      | 'course_registered_users'
+      | 'tickets'
+      | 'ticket_details'
+      | 'users',
+  ) =>
+    Number(
+      (
+        await ctx.db
+          .selectFrom(table)
+          .select(sql<number>`count(*)`.as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     categories: await count('categories'),
     courses: await count('courses'),
@@ -51,7 +67,18 @@ describe('demo data', () => {
   });
 
   it('prints one console block: the simulator, demo staff and the first administrator together', () => {
-    const summary = { platformId: 1, categories: 1, courses: 4, students: 190, enrolments: 190, staff: DEMO_STAFF.length, tickets: 180, attempts: 360, created: true, queuedCourseId: null };
+    const summary = {
+      platformId: 1,
+      categories: 1,
+      courses: 4,
+      students: 190,
+      enrolments: 190,
+      staff: DEMO_STAFF.length,
+      tickets: 180,
+      attempts: 360,
+      created: true,
+      queuedCourseId: null,
+    };
     const text = demoBanner(sim, summary, { email: 'admin@sigaf.cl', password: 'Temp-1234' });
     expect(text.split('\n').filter((l) => l.startsWith('====')).length).toBe(2);
     expect(text).toContain(sim.url);
@@ -69,7 +96,15 @@ describe('demo data', () => {
     const summary = await seedDemo(ctx.db, ctx.config, ctx.app.services, generated, sim.url);
     const withRut = generated.people.filter((p) => p.rut).length;
     expect(generated.people.length).toBe(200);
-    expect(summary).toMatchObject({ created: true, categories: 1, courses: 4, students: withRut, enrolments: withRut, staff: DEMO_STAFF.length, tickets: 180 });
+    expect(summary).toMatchObject({
+      created: true,
+      categories: 1,
+      courses: 4,
+      students: withRut,
+      enrolments: withRut,
+      staff: DEMO_STAFF.length,
+      tickets: 180,
+    });
     expect(summary.attempts).toBeGreaterThanOrEqual(180);
     expect(summary.attempts).toBeLessThanOrEqual(540);
     const after = await totals();
@@ -77,59 +112,118 @@ describe('demo data', () => {
     expect(after.students - before.students).toBe(withRut);
     expect(after.users - before.users).toBe(DEMO_STAFF.length);
 
-    const courses = await ctx.db.selectFrom('courses').select(['id', 'description', 'id_course_moodle']).where('id_course_moodle', 'in', generated.courseIds).orderBy('id').execute();
+    const courses = await ctx.db
+      .selectFrom('courses')
+      .select(['id', 'description', 'id_course_moodle'])
+      .where('id_course_moodle', 'in', generated.courseIds)
+      .orderBy('id')
+      .execute();
     expect(courses.map((c) => c.id_course_moodle)).toEqual(generated.courseIds);
     expect(courses[0]!.description).toBe('Operación segura de grúa horquilla');
-    const platform = await ctx.db.selectFrom('platforms').select(['url', 'token_encrypted']).where('id', '=', summary.platformId).executeTakeFirstOrThrow();
+    const platform = await ctx.db
+      .selectFrom('platforms')
+      .select(['url', 'token_encrypted'])
+      .where('id', '=', summary.platformId)
+      .executeTakeFirstOrThrow();
     expect(platform.url).toBe(sim.url);
     expect(platform.token_encrypted).not.toContain(generated.tokens.admin);
     // Tickets are spread over several weeks, some closed.
-    const spread = await ctx.db.selectFrom('tickets').select([sql<number>`count(distinct date_trunc('week', created_at))`.as('weeks'), sql<number>`count(closing_date)`.as('closed')]).executeTakeFirstOrThrow();
+    const spread = await ctx.db
+      .selectFrom('tickets')
+      .select([
+        sql<number>`count(distinct date_trunc('week', created_at))`.as('weeks'),
+        sql<number>`count(closing_date)`.as('closed'),
+      ])
+      .executeTakeFirstOrThrow();
     expect(Number(spread.weeks)).toBeGreaterThanOrEqual(4);
     expect(Number(spread.closed)).toBeGreaterThan(0);
     expect(summary.queuedCourseId).toBe(courses[0]!.id);
     // Each demo tutor follows a classroom of every demo course, so a tutor signing in sees students.
-    const follows = await ctx.db.selectFrom('classroom_tutors as ct').innerJoin('users as u', 'u.id', 'ct.user_id').select(['u.email', 'ct.course_id', 'ct.classroom_id']).where('u.email', 'in', ['tutor1@sigaf.cl', 'tutor2@sigaf.cl']).execute();
-    for (const email of ['tutor1@sigaf.cl', 'tutor2@sigaf.cl']) expect(follows.filter((f) => f.email === email).map((f) => f.course_id).sort()).toEqual(courses.map((c) => c.id).sort());
+    const follows = await ctx.db
+      .selectFrom('classroom_tutors as ct')
+      .innerJoin('users as u', 'u.id', 'ct.user_id')
+      .select(['u.email', 'ct.course_id', 'ct.classroom_id'])
+      .where('u.email', 'in', ['tutor1@sigaf.cl', 'tutor2@sigaf.cl'])
+      .execute();
+    for (const email of ['tutor1@sigaf.cl', 'tutor2@sigaf.cl'])
+      expect(
+        follows
+          .filter((f) => f.email === email)
+          .map((f) => f.course_id)
+          .sort(),
+      ).toEqual(courses.map((c) => c.id).sort());
     const tutorToken = await ctx.login('tutor1@sigaf.cl', DEMO_PASSWORD);
-    const seen = await ctx.request({ method: 'GET', url: `/api/v2/follow-up/courses/${courses[0]!.id}/students?page=1&perPage=5`, token: tutorToken });
+    const seen = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/follow-up/courses/${courses[0]!.id}/students?page=1&perPage=5`,
+      token: tutorToken,
+    });
     expect(seen.statusCode, seen.body).toBe(200);
     expect(seen.json()._data.meta.total).toBeGreaterThan(0);
   });
 
   it('has a simulated progress history answering the contacts: the effectiveness report shows phone above mail, with baselines', async () => {
-    const history = await ctx.db.selectFrom('enrolment_progress_history').select(sql<number>`count(distinct enrolment_id)`.as('n')).executeTakeFirstOrThrow();
+    const history = await ctx.db
+      .selectFrom('enrolment_progress_history')
+      .select(sql<number>`count(distinct enrolment_id)`.as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(history.n)).toBeGreaterThan(150);
     const admin = (await ctx.userWithRole('admin')).token;
     const res = await ctx.request({ method: 'GET', url: '/api/v2/outcomes/report', token: admin });
     const report = res.json()._data;
     expect(report.dimensions.all[0].reengaged.n).toBeGreaterThan(150);
     expect(report.dimensions.all[0].baseline.n).toBeGreaterThan(0);
-    const rate = (label: string) => report.dimensions.type.find((g: { label: string }) => g.label === label).reengaged.rate;
+    const rate = (label: string) =>
+      report.dimensions.type.find((g: { label: string }) => g.label === label).reengaged.rate;
     expect(rate('Contacto telefónico')).toBeGreaterThan(rate('Correo electrónico'));
   });
 
   it('adds nothing on a second start (and follows the simulator to its new address)', async () => {
     const before = await totals();
     const again = await seedDemo(ctx.db, ctx.config, ctx.app.services, generated, `${sim.url}/`);
-    expect(again).toMatchObject({ created: false, categories: 0, courses: 0, students: 0, enrolments: 0, staff: 0, tickets: 0, attempts: 0, queuedCourseId: null });
+    expect(again).toMatchObject({
+      created: false,
+      categories: 0,
+      courses: 0,
+      students: 0,
+      enrolments: 0,
+      staff: 0,
+      tickets: 0,
+      attempts: 0,
+      queuedCourseId: null,
+    });
     expect(await totals()).toEqual(before);
   });
 
   it('the first course synchronises against the simulator: data arrives, with the planted differences reported', async () => {
     worker.start();
-    const courseId = (await ctx.db.selectFrom('courses').select('id').where('id_course_moodle', '=', generated.courseIds[0]!).executeTakeFirstOrThrow()).id;
-    const status = await waitFor(async () => {
-      const s = await ctx.app.services.moodleSync.status(courseId);
-      return s.state === 'done' || s.state === 'failed' ? s : null;
-    }, 60_000, 'the demo sync');
+    const courseId = (
+      await ctx.db
+        .selectFrom('courses')
+        .select('id')
+        .where('id_course_moodle', '=', generated.courseIds[0]!)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const status = await waitFor(
+      async () => {
+        const s = await ctx.app.services.moodleSync.status(courseId);
+        return s.state === 'done' || s.state === 'failed' ? s : null;
+      },
+      60_000,
+      'the demo sync',
+    );
     expect(status.error).toBeNull();
     const r = status.result!;
     expect(r.missingInMoodle).toHaveLength(2);
     expect(r.missingLocally).toHaveLength(2);
     expect(r.found).toBeGreaterThan(40);
     expect(r.activitiesAdded).toBe(4 * 3 + 6);
-    const results = await ctx.db.selectFrom('activity_course_users as r').innerJoin('activities as a', 'a.id', 'r.activity_id').select(sql<number>`count(*)`.as('n')).where('a.course_id', '=', courseId).executeTakeFirstOrThrow();
+    const results = await ctx.db
+      .selectFrom('activity_course_users as r')
+      .innerJoin('activities as a', 'a.id', 'r.activity_id')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('a.course_id', '=', courseId)
+      .executeTakeFirstOrThrow();
     expect(Number(results.n)).toBe(r.found * r.activitiesAdded);
   });
 });

@@ -17,7 +17,10 @@ import { callApi, spawnServer } from './server-process.js';
  * is one process's embedded database.
  */
 const URL_ = process.env.DATABASE_URL;
-if (!URL_) console.warn('\n  scale-out.test.ts SKIPPED: it needs a PostgreSQL server (DATABASE_URL, as in `npm run test:pg`).\n');
+if (!URL_)
+  console.warn(
+    '\n  scale-out.test.ts SKIPPED: it needs a PostgreSQL server (DATABASE_URL, as in `npm run test:pg`).\n',
+  );
 const describePg = URL_ ? describe : describe.skip;
 
 interface Server {
@@ -46,7 +49,8 @@ async function startServer(databaseUrl: string, name: string): Promise<Server> {
   return { url: server.url, dataDir, output: server.output, stop: server.stop };
 }
 
-const call = (server: Server, method: string, url: string, token?: string, body?: unknown) => callApi(server.url, method, url, token, body);
+const call = (server: Server, method: string, url: string, token?: string, body?: unknown) =>
+  callApi(server.url, method, url, token, body);
 
 describePg('two server processes on one PostgreSQL', () => {
   let handle: DatabaseHandle;
@@ -64,7 +68,12 @@ describePg('two server processes on one PostgreSQL', () => {
     await admin.end();
     const dbUrl = withDatabase(URL_!, dbName);
     handle = await openDatabase({ url: dbUrl, dataDir: '' });
-    const row = await handle.db.updateTable('users').set({ is_first_login: 1 }).where('email', '=', TEST_ADMIN.email).returning('id').executeTakeFirstOrThrow();
+    const row = await handle.db
+      .updateTable('users')
+      .set({ is_first_login: 1 })
+      .where('email', '=', TEST_ADMIN.email)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     adminId = row.id;
     course = await seedMailTickets(handle.db, adminId, 24);
     [a, b] = await Promise.all([startServer(dbUrl, 'a'), startServer(dbUrl, 'b')]);
@@ -79,18 +88,26 @@ describePg('two server processes on one PostgreSQL', () => {
     await admin.end();
   }, 60_000);
 
-  const login = (server: Server) => call(server, 'POST', '/api/auth/login', undefined, { email: TEST_ADMIN.email, password: TEST_ADMIN.password });
+  const login = (server: Server) =>
+    call(server, 'POST', '/api/auth/login', undefined, {
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+    });
 
   it('a token from one process works on the other, and a logout on one revokes it on both', async () => {
     // One sign-in first: from then on this address is a known one for the account, held by the
     // larger allowance of a known address, in which checks in flight count (security.test.ts
     // tests the limits); then seven at once on both.
     const first = await login(a);
-    const logins = [first, ...(await Promise.all(Array.from({ length: 7 }, (_, i) => login(i % 2 ? a : b))))];
+    const logins = [
+      first,
+      ...(await Promise.all(Array.from({ length: 7 }, (_, i) => login(i % 2 ? a : b)))),
+    ];
     for (const l of logins) expect(l.status).toBe(200);
     const tokens = logins.map((l) => l.body.access_token as string);
     expect(new Set(tokens).size).toBe(tokens.length);
-    for (const [i, token] of tokens.entries()) expect((await call(i % 2 ? a : b, 'GET', '/api/auth/user', token)).status).toBe(200);
+    for (const [i, token] of tokens.entries())
+      expect((await call(i % 2 ? a : b, 'GET', '/api/auth/user', token)).status).toBe(200);
     expect((await call(a, 'GET', '/api/auth/logout', tokens[0])).status).toBe(200);
     expect((await call(b, 'GET', '/api/auth/user', tokens[0])).status).toBe(401);
     expect((await call(b, 'GET', '/api/auth/user', tokens[1])).status).toBe(200);
@@ -99,18 +116,49 @@ describePg('two server processes on one PostgreSQL', () => {
   it('the login failure limit is shared: failures on both processes add up', async () => {
     const email = `nadie.${Date.now()}@sigaf.test`;
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 ? b : a, 'POST', '/api/auth/login', undefined, { email, password: 'mala-clave-1' })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await call(i % 2 ? b : a, 'POST', '/api/auth/login', undefined, {
+            email,
+            password: 'mala-clave-1',
+          })
+        ).status,
+      );
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(statuses[5]).toBe(429);
-    expect((await call(a, 'POST', '/api/auth/login', undefined, { email, password: 'mala-clave-1' })).status).toBe(429);
+    expect(
+      (await call(a, 'POST', '/api/auth/login', undefined, { email, password: 'mala-clave-1' }))
+        .status,
+    ).toBe(429);
   });
 
   it('concurrent ticket creation through both gives unique, gap-free codes and exact dashboard counts', async () => {
     const token = (await login(a)).body.access_token as string;
-    const ref = await handle.db.selectFrom('tickets').selectAll().where('id', '=', course.tickets[0]!).executeTakeFirstOrThrow();
-    const enrolments = (await handle.db.selectFrom('course_registered_users').select('id').where('course_id', '=', course.course).execute()).map((e) => e.id);
-    const before = await handle.db.selectFrom('tickets').select(sql<number>`count(*)::int`.as('n')).where('course_id', '=', course.course).executeTakeFirstOrThrow();
-    const outcome = (await handle.db.selectFrom('status_detail_tickets').select('id').where('key', '=', 'success').executeTakeFirstOrThrow()).id;
+    const ref = await handle.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('id', '=', course.tickets[0]!)
+      .executeTakeFirstOrThrow();
+    const enrolments = (
+      await handle.db
+        .selectFrom('course_registered_users')
+        .select('id')
+        .where('course_id', '=', course.course)
+        .execute()
+    ).map((e) => e.id);
+    const before = await handle.db
+      .selectFrom('tickets')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('course_id', '=', course.course)
+      .executeTakeFirstOrThrow();
+    const outcome = (
+      await handle.db
+        .selectFrom('status_detail_tickets')
+        .select('id')
+        .where('key', '=', 'success')
+        .executeTakeFirstOrThrow()
+    ).id;
     const created = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const server = i % 2 ? b : a;
@@ -123,7 +171,11 @@ describePg('two server processes on one PostgreSQL', () => {
           motive_ticket_id: ref.motive_ticket_id,
         });
         expect(t.status, JSON.stringify(t.body)).toBe(201);
-        const d = await call(i % 2 ? a : b, 'POST', '/api/v2/ticket-details', token, { ticket_id: t.body._data.properties.id, status_detail_ticket_id: outcome, comment: `Intento ${i}` });
+        const d = await call(i % 2 ? a : b, 'POST', '/api/v2/ticket-details', token, {
+          ticket_id: t.body._data.properties.id,
+          status_detail_ticket_id: outcome,
+          comment: `Intento ${i}`,
+        });
         expect(d.status, JSON.stringify(d.body)).toBe(201);
         return t.body._data.properties.ticketCode as string;
       }),
@@ -134,7 +186,10 @@ describePg('two server processes on one PostgreSQL', () => {
 
     // What the dashboards read (counts kept by triggers) is what the tickets say, on both processes.
     const total = before.n + 40;
-    for (const server of [a, b]) expect((await call(server, 'GET', `/api/v2/tickets/${course.course}/total/count`, token)).body).toBe(total);
+    for (const server of [a, b])
+      expect(
+        (await call(server, 'GET', `/api/v2/tickets/${course.course}/total/count`, token)).body,
+      ).toBe(total);
     const drift = await sql<{ n: number }>`
       select count(*)::int as n from (
         select course_id, status_ticket_id, type_ticket_id, count(*)::int as n from tickets group by 1, 2, 3
@@ -148,8 +203,21 @@ describePg('two server processes on one PostgreSQL', () => {
   it('a write the database undoes in a deadlock answers 503 in Spanish, leaves nothing of itself, and succeeds when sent again', async () => {
     const token = (await login(a)).body.access_token as string;
     const ticketId = course.tickets[0]!;
-    const outcome = (await handle.db.selectFrom('status_detail_tickets').select('id').where('key', '=', 'success').executeTakeFirstOrThrow()).id;
-    const attempts = async () => (await handle.db.selectFrom('ticket_details').select(sql<number>`count(*)::int`.as('n')).where('ticket_id', '=', ticketId).executeTakeFirstOrThrow()).n;
+    const outcome = (
+      await handle.db
+        .selectFrom('status_detail_tickets')
+        .select('id')
+        .where('key', '=', 'success')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const attempts = async () =>
+      (
+        await handle.db
+          .selectFrom('ticket_details')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .where('ticket_id', '=', ticketId)
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = await attempts();
     // A colleague's transaction holds the course's version row, the attempt's statement waits for
     // it while holding its ticket's row, and the colleague then asks for that row: a cycle the
@@ -159,11 +227,27 @@ describePg('two server processes on one PostgreSQL', () => {
     try {
       await other.query(`set deadlock_timeout = '30s'`);
       await other.query('begin');
-      await other.query('insert into answer_versions (scope, version) values ($1, 1) on conflict do nothing', [course.course]);
-      await other.query('select version from answer_versions where scope = $1 for update', [course.course]);
-      const sent = call(a, 'POST', '/api/v2/ticket-details', token, { ticket_id: ticketId, status_detail_ticket_id: outcome, comment: 'Bloqueado' });
+      await other.query(
+        'insert into answer_versions (scope, version) values ($1, 1) on conflict do nothing',
+        [course.course],
+      );
+      await other.query('select version from answer_versions where scope = $1 for update', [
+        course.course,
+      ]);
+      const sent = call(a, 'POST', '/api/v2/ticket-details', token, {
+        ticket_id: ticketId,
+        status_detail_ticket_id: outcome,
+        comment: 'Bloqueado',
+      });
       await waitFor(
-        async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(handle.db)).rows[0]!.n > 0,
+        async () =>
+          (
+            await sql<{
+              n: number;
+            }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(
+              handle.db,
+            )
+          ).rows[0]!.n > 0,
         10_000,
         'the attempt waiting for the version row',
       );
@@ -171,13 +255,19 @@ describePg('two server processes on one PostgreSQL', () => {
       const res = await sent;
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
-      expect(res.body.message).toBe('El servicio no está disponible en este momento. Intente nuevamente.');
+      expect(res.body.message).toBe(
+        'El servicio no está disponible en este momento. Intente nuevamente.',
+      );
     } finally {
       await other.query('rollback');
       await other.end();
     }
     expect(await attempts()).toBe(before);
-    const again = await call(a, 'POST', '/api/v2/ticket-details', token, { ticket_id: ticketId, status_detail_ticket_id: outcome, comment: 'Bloqueado' });
+    const again = await call(a, 'POST', '/api/v2/ticket-details', token, {
+      ticket_id: ticketId,
+      status_detail_ticket_id: outcome,
+      comment: 'Bloqueado',
+    });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(await attempts()).toBe(before + 1);
   }, 60_000);
@@ -186,30 +276,48 @@ describePg('two server processes on one PostgreSQL', () => {
     const token = (await login(b)).body.access_token as string;
     const queued = await Promise.all(
       course.tickets.map(async (ticketId, i) => {
-        const res = await call(i % 2 ? b : a, 'POST', '/api/v2/mail/single', token, { ticketId, subject: `Aviso ${i}`, text: `<p>Hola {nombre}, mensaje ${i}</p>` });
+        const res = await call(i % 2 ? b : a, 'POST', '/api/v2/mail/single', token, {
+          ticketId,
+          subject: `Aviso ${i}`,
+          text: `<p>Hola {nombre}, mensaje ${i}</p>`,
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body._data.messages[0] as number;
       }),
     );
     await waitFor(
       async () => {
-        const rows = await handle.db.selectFrom('mail_messages').select(['status']).where('id', 'in', queued).execute();
+        const rows = await handle.db
+          .selectFrom('mail_messages')
+          .select(['status'])
+          .where('id', 'in', queued)
+          .execute();
         return rows.every((r) => r.status === 'sent');
       },
       60_000,
       'every message sent',
     );
-    const messages = await handle.db.selectFrom('mail_messages').select(['id', 'message_id', 'attempts']).where('id', 'in', queued).execute();
+    const messages = await handle.db
+      .selectFrom('mail_messages')
+      .select(['id', 'message_id', 'attempts'])
+      .where('id', 'in', queued)
+      .execute();
     const files = [a, b].flatMap((s) => {
       const dir = path.join(s.dataDir, 'outbox');
-      return fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')) : [];
+      return fs.existsSync(dir)
+        ? fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+        : [];
     });
     expect(files).toHaveLength(queued.length);
     for (const m of messages) {
       expect(m.attempts).toBe(1);
       expect(files.filter((f) => f.includes(m.message_id.replace(/^<|>$/g, '')))).toHaveLength(1);
     }
-    const jobs = await handle.db.selectFrom('jobs').select(['status', 'attempts']).where('type', '=', 'mail.send').execute();
+    const jobs = await handle.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('type', '=', 'mail.send')
+      .execute();
     expect(jobs.length).toBeGreaterThanOrEqual(queued.length);
     for (const j of jobs) expect(j).toMatchObject({ status: 'done', attempts: 1 });
   }, 90_000);

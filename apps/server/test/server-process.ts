@@ -40,15 +40,22 @@ export interface ServerProcess {
  * Starts `apps/server/src/main.ts` on a free port with `env` over this process's environment,
  * and waits until `/health` answers. `removeDataDir`: a folder removed once the server stops.
  */
-export async function spawnServer(env: Record<string, string>, opts: { nodeArgs?: string[]; removeDataDir?: string; name?: string } = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; removeDataDir?: string; name?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const name = opts.name ? `server ${opts.name}` : 'server';
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...(opts.nodeArgs ?? []), 'apps/server/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
@@ -71,7 +78,13 @@ export async function spawnServer(env: Record<string, string>, opts: { nodeArgs?
     }
     if (opts.removeDataDir) fs.rmSync(opts.removeDataDir, { recursive: true, force: true });
   };
-  return { url, child, output: () => out, kill9: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  return {
+    url,
+    child,
+    output: () => out,
+    kill9: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+  };
 }
 
 export interface Answer<T = any> {
@@ -81,10 +94,22 @@ export interface Answer<T = any> {
 }
 
 /** Calls the API as a client does; the body is parsed JSON, or the text when it is not JSON. */
-export async function callApi<T = any>(base: string, method: string, url: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+export async function callApi<T = any>(
+  base: string,
+  method: string,
+  url: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
   const res = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -98,9 +123,21 @@ export async function callApi<T = any>(base: string, method: string, url: string
 }
 
 /** Takes the bootstrap administrator past the first login through the API; returns a token. */
-export async function firstAdminSession(base: string, admin: { email: string; password: string }, password = 'Admin-Clave-9'): Promise<string> {
+export async function firstAdminSession(
+  base: string,
+  admin: { email: string; password: string },
+  password = 'Admin-Clave-9',
+): Promise<string> {
   const login = await callApi(base, 'POST', '/api/auth/login', undefined, admin);
   const me = await callApi(base, 'GET', '/api/auth/user', login.body.access_token);
-  await callApi(base, 'PUT', `/api/v2/users/${me.body.user.properties.id}`, login.body.access_token, { password, isFirstLogin: 1 });
-  return (await callApi(base, 'POST', '/api/auth/login', undefined, { email: admin.email, password })).body.access_token;
+  await callApi(
+    base,
+    'PUT',
+    `/api/v2/users/${me.body.user.properties.id}`,
+    login.body.access_token,
+    { password, isFirstLogin: 1 },
+  );
+  return (
+    await callApi(base, 'POST', '/api/auth/login', undefined, { email: admin.email, password })
+  ).body.access_token;
 }

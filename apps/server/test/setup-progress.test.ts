@@ -18,15 +18,49 @@ const progress = async (token = admin) => {
 };
 
 it('counts each step from nothing to done, and only for administrators', async () => {
-  expect((await progress()).body._data).toEqual({ moodle: false, courses: 0, syncedCourses: 0, students: 0, staff: 0 });
-  const course = await seedCourse(ctx.db, { categoryCode: 'SP', course: 'Paso a paso', students: 2, firstRut: 15_400_000 });
+  expect((await progress()).body._data).toEqual({
+    moodle: false,
+    courses: 0,
+    syncedCourses: 0,
+    students: 0,
+    staff: 0,
+  });
+  const course = await seedCourse(ctx.db, {
+    categoryCode: 'SP',
+    course: 'Paso a paso',
+    students: 2,
+    firstRut: 15_400_000,
+  });
   const operator = await ctx.userWithRole('operator');
-  expect((await progress()).body._data).toEqual({ moodle: false, courses: 1, syncedCourses: 0, students: 2, staff: 1 });
-  await ctx.db.updateTable('platforms').set({ url: 'https://moodle.example.cl', token_encrypted: 'x' }).execute();
-  await ctx.db.updateTable('courses').set({ last_sync_at: new Date() }).where('id', '=', course.course).execute();
-  expect((await progress()).body._data).toEqual({ moodle: true, courses: 1, syncedCourses: 1, students: 2, staff: 1 });
+  expect((await progress()).body._data).toEqual({
+    moodle: false,
+    courses: 1,
+    syncedCourses: 0,
+    students: 2,
+    staff: 1,
+  });
+  await ctx.db
+    .updateTable('platforms')
+    .set({ url: 'https://moodle.example.cl', token_encrypted: 'x' })
+    .execute();
+  await ctx.db
+    .updateTable('courses')
+    .set({ last_sync_at: new Date() })
+    .where('id', '=', course.course)
+    .execute();
+  expect((await progress()).body._data).toEqual({
+    moodle: true,
+    courses: 1,
+    syncedCourses: 1,
+    students: 2,
+    staff: 1,
+  });
   // An inactive course and its students no longer count.
   await ctx.db.updateTable('courses').set({ status: 0 }).where('id', '=', course.course).execute();
-  expect((await progress()).body._data).toMatchObject({ courses: 0, syncedCourses: 0, students: 0 });
+  expect((await progress()).body._data).toMatchObject({
+    courses: 0,
+    syncedCourses: 0,
+    students: 0,
+  });
   expect((await progress(operator.token)).status).toBe(403);
 });

@@ -28,7 +28,11 @@ const PROBES = [
   '$1',
   "E'\\x27",
 ];
-const SLEEPS = ["'; select pg_sleep(3); --", "' || pg_sleep(3) || '", "1 and (select 1 from pg_sleep(3)) is not null"];
+const SLEEPS = [
+  "'; select pg_sleep(3); --",
+  "' || pg_sleep(3) || '",
+  '1 and (select 1 from pg_sleep(3)) is not null',
+];
 
 let ctx: TestContext;
 let token: string;
@@ -40,15 +44,32 @@ beforeAll(async () => {
   // The probes are timed: the thread that builds whole-course answers starts first, as the server does at its start.
   await ctx.app.services.answers.builder!.warm();
   token = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
-  adminId = (await ctx.db.selectFrom('users').select('id').where('email', '=', TEST_ADMIN.email).executeTakeFirstOrThrow()).id;
+  adminId = (
+    await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', TEST_ADMIN.email)
+      .executeTakeFirstOrThrow()
+  ).id;
   data = await seedMailTickets(ctx.db, adminId, 3);
 }, 60_000);
 afterAll(async () => ctx?.close());
 
 async function snapshot(db: Database): Promise<string> {
-  const tables = (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' and tablename not like 'kysely_%' and tablename <> all(${RECOMPUTED_FIGURES}::text[]) order by 1`.execute(db)).rows;
-  const parts = tables.map(({ name }) => sql`select ${name} as t, md5(coalesce(string_agg(j, ',' order by j), '')) as s from (select (to_jsonb(x) - 'last_used_at')::text as j from ${sql.id(name)} x) y`);
-  const rows = (await sql<{ t: string; s: string }>`${sql.join(parts, sql` union all `)}`.execute(db)).rows;
+  const tables = (
+    await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = 'public' and tablename not like 'kysely_%' and tablename <> all(${RECOMPUTED_FIGURES}::text[]) order by 1`.execute(
+      db,
+    )
+  ).rows;
+  const parts = tables.map(
+    ({ name }) =>
+      sql`select ${name} as t, md5(coalesce(string_agg(j, ',' order by j), '')) as s from (select (to_jsonb(x) - 'last_used_at')::text as j from ${sql.id(name)} x) y`,
+  );
+  const rows = (
+    await sql<{ t: string; s: string }>`${sql.join(parts, sql` union all `)}`.execute(db)
+  ).rows;
   return JSON.stringify(rows);
 }
 
@@ -60,7 +81,10 @@ function fill(path: string): string {
     .replace('/tickets/operator/{id}', `/tickets/operator/${adminId}`)
     .replace('/tickets/code/{code}', `/tickets/code/${ticketCode}`)
     .replace('/tickets/dates/{from}/{to}', '/tickets/dates/2000-01-01/2100-01-01')
-    .replace('/tickets/course-registered-users/course/{id}', `/tickets/course-registered-users/course/${data.course}`)
+    .replace(
+      '/tickets/course-registered-users/course/{id}',
+      `/tickets/course-registered-users/course/${data.course}`,
+    )
     .replace('/tickets/{id}', `/tickets/${data.tickets[0]}`)
     .replace(/\/courses\/\{id\}/, `/courses/${data.course}`)
     .replace(/\{[^}]+\}/g, '1');
@@ -72,7 +96,8 @@ describe('SQL injection probes', () => {
     const targets: Array<{ path: string; param: string }> = [];
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const p of item.get?.parameters ?? []) {
-        if (p.in === 'query' && (p.schema?.type === 'string' || !p.schema?.type) && !p.schema?.enum) targets.push({ path, param: p.name });
+        if (p.in === 'query' && (p.schema?.type === 'string' || !p.schema?.type) && !p.schema?.enum)
+          targets.push({ path, param: p.name });
       }
     }
     expect(targets.length).toBeGreaterThan(50);
@@ -86,7 +111,9 @@ describe('SQL injection probes', () => {
     let searched = 0;
     for (const { path, param } of targets) {
       const base = fill(path);
-      const withCourse = /\/tickets(\/export)?$|ticket-details$|course-registered-users$/.test(base) ? `&course_id=${data.course}` : '';
+      const withCourse = /\/tickets(\/export)?$|ticket-details$|course-registered-users$/.test(base)
+        ? `&course_id=${data.course}`
+        : '';
       for (const probe of [...PROBES, ...SLEEPS]) {
         const url = `${base}?page=1&perPage=50${withCourse}&${param}=${encodeURIComponent(probe)}`;
         const started = Date.now();
@@ -103,7 +130,10 @@ describe('SQL injection probes', () => {
         const meta = body._data?.meta;
         if (param === 'search' && meta && typeof meta.total === 'number') {
           searched++;
-          if (meta.total !== 0) problems.push(`${where}: the search for ${JSON.stringify(probe)} matched ${meta.total} rows`);
+          if (meta.total !== 0)
+            problems.push(
+              `${where}: the search for ${JSON.stringify(probe)} matched ${meta.total} rows`,
+            );
         }
       }
     }
@@ -111,16 +141,31 @@ describe('SQL injection probes', () => {
     expect(searched).toBeGreaterThan(100);
     // Nothing was changed, dropped or updated.
     expect(await snapshot(ctx.db)).toBe(before);
-    expect((await ctx.db.selectFrom('users').select('name').where('name', '=', 'pwned').execute()).length).toBe(0);
+    expect(
+      (await ctx.db.selectFrom('users').select('name').where('name', '=', 'pwned').execute())
+        .length,
+    ).toBe(0);
   }, 300_000);
 
   it('a literal search still finds what it should (the probes are not simply ignored)', async () => {
-    const res = await ctx.request({ method: 'GET', url: `/api/v2/tickets?course_id=${data.course}&page=1&perPage=50&search=${encodeURIComponent(`MAIL-${data.tag}-1`)}`, token });
+    const res = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/tickets?course_id=${data.course}&page=1&perPage=50&search=${encodeURIComponent(`MAIL-${data.tag}-1`)}`,
+      token,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()._data.meta.total).toBe(1);
     // A student whose name holds a quote and a percent sign is found by exactly that text.
-    await ctx.db.updateTable('registered_users').set({ name: "O'Higgins 100%" }).where('rut', '=', `${data.tag}2-K`).execute();
-    const quoted = await ctx.request({ method: 'GET', url: `/api/v2/registered-users?page=1&perPage=50&search=${encodeURIComponent("O'Higgins 100%")}`, token });
+    await ctx.db
+      .updateTable('registered_users')
+      .set({ name: "O'Higgins 100%" })
+      .where('rut', '=', `${data.tag}2-K`)
+      .execute();
+    const quoted = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/registered-users?page=1&perPage=50&search=${encodeURIComponent("O'Higgins 100%")}`,
+      token,
+    });
     expect(quoted.json()._data.meta.total).toBe(1);
   });
 });

@@ -31,11 +31,19 @@ const result: MoodleSyncResult = {
 
 async function syncedCourse() {
   const { ctx } = file;
-  const adminId = (await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  const adminId = (
+    await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow()
+  ).id;
   const { course } = await seedChain(ctx.db, adminId, `S${Date.now() % 100000}`);
   await sql`insert into moodle_course_syncs (course_id, state, scope, result, started_at, finished_at)
-    values (${course}, 'done', 'full', ${JSON.stringify({ ...result, courseId: course })}::jsonb, now(), now())`.execute(ctx.db);
-  await ctx.db.updateTable('courses').set({ last_sync_at: new Date() }).where('id', '=', course).execute();
+    values (${course}, 'done', 'full', ${JSON.stringify({ ...result, courseId: course })}::jsonb, now(), now())`.execute(
+    ctx.db,
+  );
+  await ctx.db
+    .updateTable('courses')
+    .set({ last_sync_at: new Date() })
+    .where('id', '=', course)
+    .execute();
   return course;
 }
 
@@ -44,20 +52,45 @@ describe('a course sync status', () => {
     const { ctx } = file;
     const course = await syncedCourse();
     const op = await ctx.userWithRole('operator');
-    const res = await ctx.request({ method: 'GET', url: `/api/v2/sync/courses/${course}/status`, token: op.token });
+    const res = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/sync/courses/${course}/status`,
+      token: op.token,
+    });
     expect(res.statusCode).toBe(200);
     const data = res.json()._data;
     expect(data.state).toBe('done');
     expect(data.lastSyncAt).not.toBeNull();
     expect(data.result).toBeNull();
-    expect(data.counts).toMatchObject({ found: 12, invalidRuts: 1, missingInMoodle: 1, missingLocally: 1, suspended: 1, activitiesAdded: 3, errors: 1, rowsWritten: 40 });
-    for (const secret of ['Rosa Secreta', 'Pedro Oculto', 'Luisa Suspendida', '11.111.111-1', '22.222.222-2', '44.444.444-4']) expect(res.body).not.toContain(secret);
+    expect(data.counts).toMatchObject({
+      found: 12,
+      invalidRuts: 1,
+      missingInMoodle: 1,
+      missingLocally: 1,
+      suspended: 1,
+      activitiesAdded: 3,
+      errors: 1,
+      rowsWritten: 40,
+    });
+    for (const secret of [
+      'Rosa Secreta',
+      'Pedro Oculto',
+      'Luisa Suspendida',
+      '11.111.111-1',
+      '22.222.222-2',
+      '44.444.444-4',
+    ])
+      expect(res.body).not.toContain(secret);
   });
 
   it('an administrator gets the lists too', async () => {
     const { ctx, admin } = file;
     const course = await syncedCourse();
-    const res = await ctx.request({ method: 'GET', url: `/api/v2/sync/courses/${course}/status`, token: admin });
+    const res = await ctx.request({
+      method: 'GET',
+      url: `/api/v2/sync/courses/${course}/status`,
+      token: admin,
+    });
     expect(res.statusCode).toBe(200);
     const data = res.json()._data;
     expect(data.result.missingInMoodle).toEqual([person]);
@@ -69,11 +102,27 @@ describe('a course sync status', () => {
     const { ctx } = file;
     const course = await syncedCourse();
     const tutor = await ctx.userWithRole('tutor');
-    expect((await ctx.request({ method: 'GET', url: `/api/v2/sync/courses/${course}/status`, token: tutor.token })).statusCode).toBe(403);
-    const adminId = (await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+    expect(
+      (
+        await ctx.request({
+          method: 'GET',
+          url: `/api/v2/sync/courses/${course}/status`,
+          token: tutor.token,
+        })
+      ).statusCode,
+    ).toBe(403);
+    const adminId = (
+      await ctx.db.selectFrom('users').select('id').orderBy('id').executeTakeFirstOrThrow()
+    ).id;
     const fresh = (await seedChain(ctx.db, adminId, `N${Date.now() % 100000}`)).course;
     const op = await ctx.userWithRole('operator');
-    const never = (await ctx.request({ method: 'GET', url: `/api/v2/sync/courses/${fresh}/status`, token: op.token })).json()._data;
+    const never = (
+      await ctx.request({
+        method: 'GET',
+        url: `/api/v2/sync/courses/${fresh}/status`,
+        token: op.token,
+      })
+    ).json()._data;
     expect(never).toMatchObject({ state: null, result: null, counts: null });
   });
 });

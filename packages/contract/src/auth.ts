@@ -8,7 +8,11 @@ const trimmed = (s: unknown) => (typeof s === 'string' ? s.trim() : s);
 export const loginSchema = z.object({
   email: z.preprocess(
     trimmed,
-    z.string({ error: AUTH_MSG.emailRequired }).min(1, AUTH_MSG.emailRequired).email(AUTH_MSG.emailInvalid).max(255),
+    z
+      .string({ error: AUTH_MSG.emailRequired })
+      .min(1, AUTH_MSG.emailRequired)
+      .email(AUTH_MSG.emailInvalid)
+      .max(255),
   ),
   password: z.preprocess(
     trimmed,
@@ -31,7 +35,10 @@ export const newPasswordSchema = z
     ),
     confirm: z.preprocess(trimmed, z.string()),
   })
-  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: AUTH_MSG.passwordsMustMatch });
+  .refine((v) => v.password === v.confirm, {
+    path: ['confirm'],
+    message: AUTH_MSG.passwordsMustMatch,
+  });
 export type NewPasswordInput = z.infer<typeof newPasswordSchema>;
 
 export interface LoginResult {

@@ -3,7 +3,15 @@ import { csvCell, csvText } from './csv.js';
 
 describe('CSV written by the product (web exports and server downloads)', () => {
   it('neutralises every text a spreadsheet would run as a formula', () => {
-    for (const hostile of ['=HYPERLINK("http://x","clic")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1', '=cmd|\' /C calc\'!A0']) {
+    for (const hostile of [
+      '=HYPERLINK("http://x","clic")',
+      '+1+1',
+      '-2+3',
+      '@SUM(A1)',
+      '\t=1',
+      '\r=1',
+      "=cmd|' /C calc'!A0",
+    ]) {
       expect(csvCell(hostile).replace(/^"/, '').startsWith("'")).toBe(true);
     }
     expect(csvCell('=1+1')).toBe("'=1+1");
@@ -21,6 +29,14 @@ describe('CSV written by the product (web exports and server downloads)', () => 
   it('quotes separators, quotes and line breaks; BOM, CRLF and ; between cells', () => {
     expect(csvCell('a;b')).toBe('"a;b"');
     expect(csvCell('di "hola"')).toBe('"di ""hola"""');
-    expect(csvText(['Nombre', 'Nota'], [['=HYPERLINK("x")', 7], ['Ana', null]])).toBe('\uFEFFNombre;Nota\r\n"\'=HYPERLINK(""x"")";7\r\nAna;\r\n');
+    expect(
+      csvText(
+        ['Nombre', 'Nota'],
+        [
+          ['=HYPERLINK("x")', 7],
+          ['Ana', null],
+        ],
+      ),
+    ).toBe('\uFEFFNombre;Nota\r\n"\'=HYPERLINK(""x"")";7\r\nAna;\r\n');
   });
 });

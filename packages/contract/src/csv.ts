@@ -12,7 +12,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  const text =
+    typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
   return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -106,25 +106,52 @@ export type StudentState = (typeof STUDENT_STATES)[number];
 /** The state written for a student Moodle has not confirmed yet (workbooks): in no state of STUDENT_STATES. */
 export const UNSYNCED_STATE = 'Sin sincronizar';
 /** A student's state as the workbooks write it: unsynchronised students have none of the three. */
-export const studentStateText = (stage: number, synced: boolean): StudentState | typeof UNSYNCED_STATE =>
+export const studentStateText = (
+  stage: number,
+  synced: boolean,
+): StudentState | typeof UNSYNCED_STATE =>
   synced ? (STUDENT_STATES[stage] ?? STUDENT_STATES[0]) : UNSYNCED_STATE;
-export const STUDENT_STATE_COLORS = [STUDENT_STATE_LOOKS.active.color, STUDENT_STATE_LOOKS.resigning.color, STUDENT_STATE_LOOKS.resigned.color] as const;
+export const STUDENT_STATE_COLORS = [
+  STUDENT_STATE_LOOKS.active.color,
+  STUDENT_STATE_LOOKS.resigning.color,
+  STUDENT_STATE_LOOKS.resigned.color,
+] as const;
 
-export const LOGGED_TIME_LABELS = ['Nunca', 'Menos de un día', 'Menos de una semana', 'Más de una semana'] as const;
+export const LOGGED_TIME_LABELS = [
+  'Nunca',
+  'Menos de un día',
+  'Menos de una semana',
+  'Más de una semana',
+] as const;
 export const LOGGED_TIME_COLORS = ['#9E9E9E', '#5cb85c', '#F9A825', '#D32F2F'] as const;
 
 export const PROGRESS_LABELS = { done: 'Realizado', notDone: 'No realizado' } as const;
 export const PROGRESS_COLORS = { done: '#5cb85c', notDone: '#D32F2F' } as const;
 
 export const STATUS_DATASETS = { open: 'Abierto', closed: 'Cerrado' } as const;
-export const STATUS_COLORS = { open: TICKET_STATUS_LOOKS.open.color, closed: TICKET_STATUS_LOOKS.closed.color } as const;
+export const STATUS_COLORS = {
+  open: TICKET_STATUS_LOOKS.open.color,
+  closed: TICKET_STATUS_LOOKS.closed.color,
+} as const;
 
 /** Colours of catalogue charts, cycled in catalogue order. */
 export const CHART_PALETTE = [
-  '#1E88E5', '#43A047', '#FB8C00', '#E53935', '#8E24AA', '#00ACC1', '#FDD835', '#6D4C41', '#3949AB', '#7CB342', '#F4511E', '#546E7A',
+  '#1E88E5',
+  '#43A047',
+  '#FB8C00',
+  '#E53935',
+  '#8E24AA',
+  '#00ACC1',
+  '#FDD835',
+  '#6D4C41',
+  '#3949AB',
+  '#7CB342',
+  '#F4511E',
+  '#546E7A',
 ] as const;
 
-export const paletteColors = (n: number): string[] => Array.from({ length: n }, (_, i) => CHART_PALETTE[i % CHART_PALETTE.length]!);
+export const paletteColors = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) => CHART_PALETTE[i % CHART_PALETTE.length]!);
 
 export const DASHBOARD_MSG = {
   courseNotFound: 'El curso no existe.',
@@ -141,7 +168,8 @@ export const REPORT_MSG = {
   invalidClassroom: 'Aula no válida.',
   invalidSearch: 'Búsqueda no válida.',
   studentNotFound: 'El alumno no tiene tickets en este curso.',
-  tooManyTickets: (max: number) => `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,
+  tooManyTickets: (max: number) =>
+    `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,
 } as const;
 
 /** The ticket history workbook (docs/development/domain.md#reports): group row, then one column per field. */
@@ -152,19 +180,64 @@ export const TICKET_HISTORY_GROUPS: ReadonlyArray<[label: string, columns: numbe
   ['ANTECEDENTES DE INTENTOS DE CONTACTO', 5],
 ];
 export const TICKET_HISTORY_HEADER = [
-  'N°', 'CÓDIGO TICKET',
-  'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'ÚLTIMO ACCESO',
-  'ORIGEN', 'TIPO', 'MOTIVO', 'PRIORIDAD', 'CREADOR', 'OPERADOR', 'ESTADO', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE', 'ANTIGÜEDAD',
-  'ESTADO DE ÚLTIMO INTENTO', 'COMENTARIO', 'FECHA DE REGISTRO', 'OPERADOR', 'HISTÓRICO DE CONTACTOS',
+  'N°',
+  'CÓDIGO TICKET',
+  'RUT',
+  'NOMBRE',
+  'APELLIDOS',
+  'AULA',
+  'ÚLTIMO ACCESO',
+  'ORIGEN',
+  'TIPO',
+  'MOTIVO',
+  'PRIORIDAD',
+  'CREADOR',
+  'OPERADOR',
+  'ESTADO',
+  'FECHA DE CREACIÓN',
+  'FECHA DE CIERRE',
+  'ANTIGÜEDAD',
+  'ESTADO DE ÚLTIMO INTENTO',
+  'COMENTARIO',
+  'FECHA DE REGISTRO',
+  'OPERADOR',
+  'HISTÓRICO DE CONTACTOS',
 ] as const;
 
 /** The roster workbook (docs/development/domain.md#reports). */
-export const ROSTER_HEADER = ['N°', 'RUT', 'NOMBRE', 'APELLIDO PATERNO', 'APELLIDO MATERNO', 'E-MAIL', 'AULA', 'ROL', 'CURSO', 'ÚLTIMO ACCESO', 'ESTADO'] as const;
+export const ROSTER_HEADER = [
+  'N°',
+  'RUT',
+  'NOMBRE',
+  'APELLIDO PATERNO',
+  'APELLIDO MATERNO',
+  'E-MAIL',
+  'AULA',
+  'ROL',
+  'CURSO',
+  'ÚLTIMO ACCESO',
+  'ESTADO',
+] as const;
 
 /** The per-student ticket workbook: one row per contact attempt (a ticket without attempts: one row). */
 export const STUDENT_TICKETS_HEADER = [
-  'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'CÓDIGO TICKET', 'ESTADO', 'MOTIVO', 'TIPO', 'PRIORIDAD', 'OPERADOR', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE',
-  'N° INTENTO', 'FECHA INTENTO', 'RESULTADO', 'REGISTRADO POR', 'COMENTARIO',
+  'RUT',
+  'NOMBRE',
+  'APELLIDOS',
+  'AULA',
+  'CÓDIGO TICKET',
+  'ESTADO',
+  'MOTIVO',
+  'TIPO',
+  'PRIORIDAD',
+  'OPERADOR',
+  'FECHA DE CREACIÓN',
+  'FECHA DE CIERRE',
+  'N° INTENTO',
+  'FECHA INTENTO',
+  'RESULTADO',
+  'REGISTRADO POR',
+  'COMENTARIO',
 ] as const;
 
 export interface StudentTicketAttempt {
@@ -201,7 +274,10 @@ export interface StudentTicketsRow {
 }
 
 /** One student of a page of GET /reports/courses/{c}/student-tickets: who, and how many tickets (and open ones). */
-export type StudentTicketsSummary = Omit<StudentTicketsRow, 'tickets'> & { tickets: number; openTickets: number };
+export type StudentTicketsSummary = Omit<StudentTicketsRow, 'tickets'> & {
+  tickets: number;
+  openTickets: number;
+};
 
 /**
  * A page of GET /reports/courses/{c}/student-tickets (students in name order); each student's
@@ -239,7 +315,18 @@ export interface CourseOverview {
   counts: Record<'total' | 'last-day' | 'open' | 'close', number>;
   card: FollowStudentCard;
   charts: Record<
-    'source' | 'type' | 'status' | 'priority' | 'motive' | 'age' | 'statusOperator' | 'statusMotive' | 'studentStatus' | 'lastAccess' | 'progress' | 'progressDone',
+    | 'source'
+    | 'type'
+    | 'status'
+    | 'priority'
+    | 'motive'
+    | 'age'
+    | 'statusOperator'
+    | 'statusMotive'
+    | 'studentStatus'
+    | 'lastAccess'
+    | 'progress'
+    | 'progressDone',
     ChartData
   >;
 }

@@ -16,7 +16,8 @@ export function parseDay(input: string | null | undefined): string | null {
   let y: number, m: number, d: number;
   let match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s);
   if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else if ((match = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(s))) [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(s)))
+    [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
   else return null;
   if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -41,8 +42,14 @@ export function chileParts(value: Date | string): { date: string; time: string; 
   const minute = Math.floor(new Date(value).getTime() / 60_000);
   const known = partsByMinute.get(minute);
   if (known) return known;
-  const parts = Object.fromEntries(zoneFormat.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]));
-  const result = { date: `${parts.day}-${parts.month}-${parts.year}`, time: `${parts.hour}:${parts.minute}`, day: `${parts.year}-${parts.month}-${parts.day}` };
+  const parts = Object.fromEntries(
+    zoneFormat.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]),
+  );
+  const result = {
+    date: `${parts.day}-${parts.month}-${parts.year}`,
+    time: `${parts.hour}:${parts.minute}`,
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+  };
   if (partsByMinute.size >= 50_000) partsByMinute.clear();
   partsByMinute.set(minute, result);
   return result;
@@ -65,13 +72,20 @@ export function dayText(day: string): string {
 const DAY_MS = 86_400_000;
 
 /** Whole days from creation to closing (or to now while open). */
-export function ticketAgeDays(createdAt: Date | string | number, closingDate: Date | string | null | undefined, now: Date = new Date()): number {
+export function ticketAgeDays(
+  createdAt: Date | string | number,
+  closingDate: Date | string | null | undefined,
+  now: Date = new Date(),
+): number {
   const end = closingDate ? new Date(closingDate) : now;
   return Math.max(0, Math.floor((end.getTime() - new Date(createdAt).getTime()) / DAY_MS));
 }
 
 /** When an open ticket's age in days next changes after `now` (ms): one more whole day after its creation. */
-export function ticketAgeChangesAt(createdAt: Date | string | number, now: Date = new Date()): number {
+export function ticketAgeChangesAt(
+  createdAt: Date | string | number,
+  now: Date = new Date(),
+): number {
   return new Date(createdAt).getTime() + (ticketAgeDays(createdAt, null, now) + 1) * DAY_MS;
 }
 

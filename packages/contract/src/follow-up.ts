@@ -13,13 +13,19 @@ import type { StudentSummary } from './students.js';
  */
 
 export const FOLLOW_UP_MSG = {
-  classroomForbidden: 'No tiene acceso a esta aula. Solo puede consultar las aulas que tiene asignadas como tutor.',
+  classroomForbidden:
+    'No tiene acceso a esta aula. Solo puede consultar las aulas que tiene asignadas como tutor.',
   courseForbidden: 'No tiene aulas asignadas con estudiantes en este curso.',
-  enrolmentForbidden: 'No tiene acceso a este estudiante. Solo puede consultar las aulas que tiene asignadas como tutor.',
+  enrolmentForbidden:
+    'No tiene acceso a este estudiante. Solo puede consultar las aulas que tiene asignadas como tutor.',
   enrolmentNotFound: 'La matrícula no existe.',
   classroomNotFound: 'El aula no existe.',
-  notTutor: (ids: number[]) => `Solo se pueden asignar usuarios con rol Tutor. No lo son: ${ids.join(', ')}.`,
-  tutorsSaved: (classroom: string, n: number) => (n === 0 ? `El ${classroom} quedó sin tutores.` : `Se ${n === 1 ? 'asignó 1 tutor' : `asignaron ${n} tutores`} al ${classroom}.`),
+  notTutor: (ids: number[]) =>
+    `Solo se pueden asignar usuarios con rol Tutor. No lo son: ${ids.join(', ')}.`,
+  tutorsSaved: (classroom: string, n: number) =>
+    n === 0
+      ? `El ${classroom} quedó sin tutores.`
+      : `Se ${n === 1 ? 'asignó 1 tutor' : `asignaron ${n} tutores`} al ${classroom}.`,
   selectStudents: 'Debe seleccionar al menos un estudiante.',
   enrolmentsNotFound: (ids: number[]) => `No existen las matrículas: ${ids.join(', ')}.`,
   noRecipients: 'Ninguno de los estudiantes seleccionados tiene un correo electrónico registrado.',
@@ -30,7 +36,16 @@ export const FOLLOW_UP_STATUSES = ['active', 'resigning', 'resigned'] as const;
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
 /** Sort keys of the student table. */
-export const FOLLOW_UP_SORTS = ['rut', 'name', 'email', 'classroom', 'status', 'lastAccess', 'progress', 'openTickets'] as const;
+export const FOLLOW_UP_SORTS = [
+  'rut',
+  'name',
+  'email',
+  'classroom',
+  'status',
+  'lastAccess',
+  'progress',
+  'openTickets',
+] as const;
 export type FollowUpSort = (typeof FOLLOW_UP_SORTS)[number];
 
 /** Largest "without access for more than N days" the filter takes (10 years). */
@@ -39,8 +54,17 @@ export const FOLLOW_UP_MAX_DAYS = 3650;
 export const FOLLOW_UP_EXPORT_LIMIT = 20_000;
 
 const MAX_ID = 2_147_483_647;
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
-const optionalId = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option).optional());
+const blank = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v;
+const optionalId = z.preprocess(
+  blank,
+  z.coerce
+    .number({ error: FORM_MSG.option })
+    .int(FORM_MSG.option)
+    .positive(FORM_MSG.option)
+    .max(MAX_ID, FORM_MSG.option)
+    .optional(),
+);
 
 /** The filters of the student table and its export. */
 export const followUpFiltersSchema = z.object({
@@ -50,10 +74,22 @@ export const followUpFiltersSchema = z.object({
   /** Without access for more than N days, never included. */
   inactive_days: z.preprocess(
     blank,
-    z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.numberMin(0)).max(FOLLOW_UP_MAX_DAYS, FORM_MSG.numberMax(FOLLOW_UP_MAX_DAYS)).optional(),
+    z.coerce
+      .number({ error: FORM_MSG.number })
+      .int(FORM_MSG.number)
+      .min(0, FORM_MSG.numberMin(0))
+      .max(FOLLOW_UP_MAX_DAYS, FORM_MSG.numberMax(FOLLOW_UP_MAX_DAYS))
+      .optional(),
   ),
   /** Progress below X % (students with no graded activity to do have no progress and are left out). */
-  progress_below: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).min(0, FORM_MSG.numberMin(0)).max(100, FORM_MSG.numberMax(100)).optional()),
+  progress_below: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: FORM_MSG.number })
+      .min(0, FORM_MSG.numberMin(0))
+      .max(100, FORM_MSG.numberMax(100))
+      .optional(),
+  ),
   /** Only students with at least one open ticket in the course. */
   open_tickets: queryFlag,
   sort: z.preprocess(blank, z.enum(FOLLOW_UP_SORTS, { error: FORM_MSG.option }).optional()),
@@ -62,7 +98,9 @@ export const followUpFiltersSchema = z.object({
 export type FollowUpFilters = z.infer<typeof followUpFiltersSchema>;
 
 /** GET /follow-up/courses/{course}/students. */
-export const followUpStudentsQuerySchema = listQuerySchema.omit({ search: true, sort: true, order: true }).extend(followUpFiltersSchema.shape);
+export const followUpStudentsQuerySchema = listQuerySchema
+  .omit({ search: true, sort: true, order: true })
+  .extend(followUpFiltersSchema.shape);
 export type FollowUpStudentsQuery = z.infer<typeof followUpStudentsQuerySchema>;
 
 /** PUT /classrooms/{id}/tutors: the whole set of tutors of a classroom (empty removes them all). */
@@ -70,7 +108,14 @@ export const classroomTutorsSchema = z.object({
   user_ids: z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '[]' ? [] : (parseIdList(v) ?? v)) : v),
     z
-      .array(z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option), { error: FORM_MSG.option })
+      .array(
+        z.coerce
+          .number({ error: FORM_MSG.option })
+          .int(FORM_MSG.option)
+          .positive(FORM_MSG.option)
+          .max(MAX_ID, FORM_MSG.option),
+        { error: FORM_MSG.option },
+      )
       .max(200, 'Puede asignar como máximo 200 tutores.')
       .transform((ids) => [...new Set(ids)]),
   ),
@@ -82,7 +127,10 @@ export const followUpMailSchema = mailMassiveSchema.omit({ ticketsId: true }).ex
   enrolmentIds: z.preprocess(
     (v) => (typeof v === 'string' ? (parseIdList(v) ?? v) : v),
     z
-      .array(z.coerce.number({ error: FOLLOW_UP_MSG.selectStudents }).int().positive().max(MAX_ID), { error: FOLLOW_UP_MSG.selectStudents })
+      .array(
+        z.coerce.number({ error: FOLLOW_UP_MSG.selectStudents }).int().positive().max(MAX_ID),
+        { error: FOLLOW_UP_MSG.selectStudents },
+      )
       .min(1, FOLLOW_UP_MSG.selectStudents)
       .max(5000, 'Puede seleccionar como máximo 5000.')
       .transform((ids) => [...new Set(ids)]),
@@ -154,7 +202,14 @@ export interface FollowUpStudent extends StudentSummary {
 export interface FollowUpStudentDetail {
   student: FollowUpStudent;
   course: { id: number; description: string };
-  activities: Array<StudentActivityRow & { section: string | null; sectionKey: string | null; weighing: number; counts: boolean }>;
+  activities: Array<
+    StudentActivityRow & {
+      section: string | null;
+      sectionKey: string | null;
+      weighing: number;
+      counts: boolean;
+    }
+  >;
 }
 
 /** `_data` of POST /follow-up/mail/preview. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fileDay, formatDate, formatDateTime, formatGrade, formatNumber, formatPercent, formatTime, workbookDate } from './format.js';
+import {
+  fileDay,
+  formatDate,
+  formatDateTime,
+  formatGrade,
+  formatNumber,
+  formatPercent,
+  formatTime,
+  workbookDate,
+} from './format.js';
 
 // 2026-07-07 02:30 UTC is still the 6th, 22:30 in Chile (UTC-4 in winter).
 const LATE = new Date('2026-07-07T02:30:00Z');

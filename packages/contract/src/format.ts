@@ -10,10 +10,14 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const NONE = '—';
 
 /** The locale of a UI language: Spanish (Chile) unless it is English. */
-export const numberLocale = (language?: string | null) => (language?.startsWith('en') ? 'en-US' : 'es-CL');
+export const numberLocale = (language?: string | null) =>
+  language?.startsWith('en') ? 'en-US' : 'es-CL';
 
 const formats = new Map<string, Intl.NumberFormat>();
-function numberFormat(language: string | null | undefined, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function numberFormat(
+  language: string | null | undefined,
+  options: Intl.NumberFormatOptions,
+): Intl.NumberFormat {
   const locale = numberLocale(language);
   const id = `${locale}|${JSON.stringify(options)}`;
   let f = formats.get(id);
@@ -29,19 +33,29 @@ export function formatDate(value: Date | string | null | undefined): string {
 }
 
 /** A moment as `dd-mm-yyyy HH:mm` (24 h); '' for none. */
-export const formatDateTime = (value: Date | string | null | undefined): string => chileDateTime(value);
+export const formatDateTime = (value: Date | string | null | undefined): string =>
+  chileDateTime(value);
 
 /** A moment's time, `HH:mm` (24 h); '' for none. */
-export const formatTime = (value: Date | string | null | undefined): string => (value ? chileParts(value).time : '');
+export const formatTime = (value: Date | string | null | undefined): string =>
+  value ? chileParts(value).time : '';
 
 /** A count or a figure with at most `digits` decimals (thousands grouped); a dash for none. */
-export function formatNumber(value: number | null | undefined, language?: string | null, digits = 1): string {
+export function formatNumber(
+  value: number | null | undefined,
+  language?: string | null,
+  digits = 1,
+): string {
   if (value === null || value === undefined || Number.isNaN(value)) return NONE;
   return numberFormat(language, { maximumFractionDigits: digits }).format(value);
 }
 
 /** A percentage given in points (41.7 for 41,7 %), one decimal at most: "41,7 %" (a fixed space, as Spanish writes it) / "41.7%"; a dash for none. */
-export function formatPercent(points: number | null | undefined, language?: string | null, digits = 1): string {
+export function formatPercent(
+  points: number | null | undefined,
+  language?: string | null,
+  digits = 1,
+): string {
   const n = formatNumber(points, language, digits);
   if (n === NONE) return n;
   return numberLocale(language) === 'en-US' ? `${n}%` : `${n}\u00a0%`;
@@ -50,7 +64,9 @@ export function formatPercent(points: number | null | undefined, language?: stri
 /** A grade, with one or two decimals: "87,5" / "87.5"; a dash for none. */
 export function formatGrade(value: number | null | undefined, language?: string | null): string {
   if (value === null || value === undefined || Number.isNaN(value)) return NONE;
-  return numberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(value);
+  return numberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 2 }).format(
+    value,
+  );
 }
 
 /** The day part of an export's file name: today (or `at`) in the organisation's zone, `dd-mm-yyyy`. */

@@ -15,7 +15,10 @@ export const IDEMPOTENCY_KEY_SECONDS = 10 * 60;
 export const SAME_SEND_SECONDS = 10;
 
 export const IDEMPOTENCY_MSG = {
-  invalidKey: 'La clave Idempotency-Key no es válida: use entre 8 y 100 letras, dígitos, "-", "_", ":" o ".".',
-  keyReused: 'Esta clave Idempotency-Key ya se usó para otro envío con otro contenido. Use una clave nueva para cada envío.',
-  inProgress: 'Este mismo envío se está procesando. Espere un momento y revise la bandeja de salida.',
+  invalidKey:
+    'La clave Idempotency-Key no es válida: use entre 8 y 100 letras, dígitos, "-", "_", ":" o ".".',
+  keyReused:
+    'Esta clave Idempotency-Key ya se usó para otro envío con otro contenido. Use una clave nueva para cada envío.',
+  inProgress:
+    'Este mismo envío se está procesando. Espere un momento y revise la bandeja de salida.',
 } as const;

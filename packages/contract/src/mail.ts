@@ -21,17 +21,21 @@ export const MAIL_MSG = {
   queued: 'El correo se ha puesto en cola de envío.',
   queuedMany: (n: number, skipped: number) =>
     `Se ${n === 1 ? 'puso 1 correo' : `pusieron ${n} correos`} en cola de envío.` +
-    (skipped ? ` ${skipped === 1 ? '1 alumno no tiene' : `${skipped} alumnos no tienen`} correo electrónico registrado.` : ''),
+    (skipped
+      ? ` ${skipped === 1 ? '1 alumno no tiene' : `${skipped} alumnos no tienen`} correo electrónico registrado.`
+      : ''),
   noFile: 'Debe adjuntar un archivo.',
   multipartRequired: 'Envíe el archivo como multipart/form-data.',
   fileTooLarge: (mb: number) => `El archivo supera el tamaño máximo de ${mb} MB.`,
-  fileType: 'Tipo de archivo no permitido. Formatos aceptados: PDF, PNG, JPG, GIF, DOCX, XLSX, PPTX, TXT, CSV, ZIP.',
+  fileType:
+    'Tipo de archivo no permitido. Formatos aceptados: PDF, PNG, JPG, GIF, DOCX, XLSX, PPTX, TXT, CSV, ZIP.',
   fileContent: 'El contenido del archivo no corresponde a su extensión.',
   fileUploaded: 'Archivo subido correctamente.',
   fileDeleted: 'Archivo eliminado correctamente.',
   // Also another operator's upload: the same answer whether it exists or not.
   fileNotFound: 'El archivo no existe.',
-  fileRemoved: 'El archivo ya no está disponible: se eliminó al cumplirse el plazo de conservación.',
+  fileRemoved:
+    'El archivo ya no está disponible: se eliminó al cumplirse el plazo de conservación.',
   fileUnknown: (name: string) => `El archivo adjunto no existe: ${name}`,
   fileInPendingMail: 'El archivo está adjunto a un correo pendiente de envío.',
   fileInSentMail: 'El archivo forma parte de correos ya enviados y se conserva en el historial.',
@@ -42,10 +46,12 @@ export const MAIL_MSG = {
   retryOnlyFailed: 'Solo se puede reintentar un correo cuyo envío falló.',
   templateName: 'Ingrese un nombre para la plantilla.',
   templateExists: 'Ya existe una plantilla con ese nombre en el curso.',
-  templateNotYours: 'Solo quien creó la plantilla, un administrador o un developer puede modificarla o eliminarla.',
+  templateNotYours:
+    'Solo quien creó la plantilla, un administrador o un developer puede modificarla o eliminarla.',
   courseRequired: 'Seleccione un curso.',
   contactComment: (subject: string) => `Correo enviado: ${subject}`,
-  mailboxPasswordUnreadable: 'No se pudo leer la contraseña del correo del curso. Vuelva a ingresarla en la pantalla Curso.',
+  mailboxPasswordUnreadable:
+    'No se pudo leer la contraseña del correo del curso. Vuelva a ingresarla en la pantalla Curso.',
 } as const;
 
 /** Delivery states of an outbox message. */
@@ -76,16 +82,31 @@ export const MAIL_ATTACHMENT_TYPES = {
 } as const;
 export type MailAttachmentExt = keyof typeof MAIL_ATTACHMENT_TYPES;
 /** The `accept` attribute of a file picker. */
-export const MAIL_ATTACHMENT_ACCEPT = Object.keys(MAIL_ATTACHMENT_TYPES).map((e) => `.${e}`).join(',');
+export const MAIL_ATTACHMENT_ACCEPT = Object.keys(MAIL_ATTACHMENT_TYPES)
+  .map((e) => `.${e}`)
+  .join(',');
 
 /** Placeholders filled per student, in subject and body. */
-export const MAIL_PLACEHOLDERS = ['nombre', 'apellido', 'curso', 'aula', 'codigo_ticket', 'rut'] as const;
+export const MAIL_PLACEHOLDERS = [
+  'nombre',
+  'apellido',
+  'curso',
+  'aula',
+  'codigo_ticket',
+  'rut',
+] as const;
 export type MailPlaceholder = (typeof MAIL_PLACEHOLDERS)[number];
 
 /** Replaces `{placeholder}` with its value (`escape` applies to values, e.g. HTML escaping); unknown ones stay. */
-export function fillPlaceholders(text: string, values: Record<MailPlaceholder, string>, escape: (v: string) => string = (v) => v): string {
+export function fillPlaceholders(
+  text: string,
+  values: Record<MailPlaceholder, string>,
+  escape: (v: string) => string = (v) => v,
+): string {
   return text.replace(/\{([a-z_]+)\}/g, (whole, key: string) =>
-    (MAIL_PLACEHOLDERS as readonly string[]).includes(key) ? escape(values[key as MailPlaceholder] ?? '') : whole,
+    (MAIL_PLACEHOLDERS as readonly string[]).includes(key)
+      ? escape(values[key as MailPlaceholder] ?? '')
+      : whole,
   );
 }
 
@@ -99,7 +120,11 @@ export const isEmailAddress = (s: string) => s.length <= 254 && EMAIL.test(s);
 
 /** Splits a CC list (`a@x.cl; b@y.cl`, also commas, or an array) into addresses; null names the bad one. */
 export function parseCcList(input: unknown): { addresses: string[]; invalid: string | null } {
-  const raw: unknown[] = Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[;,]/) : [];
+  const raw: unknown[] = Array.isArray(input)
+    ? input
+    : typeof input === 'string'
+      ? input.split(/[;,]/)
+      : [];
   const addresses: string[] = [];
   for (const item of raw) {
     const s = typeof item === 'string' ? item.trim() : '';
@@ -110,63 +135,93 @@ export function parseCcList(input: unknown): { addresses: string[]; invalid: str
   return { addresses, invalid: null };
 }
 
-const ccField = z.unknown().transform((v, ctx) => {
-  if (v === undefined || v === null || v === '') return [] as string[];
-  if (typeof v === 'string' && v.trim().startsWith('[')) {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      /* a plain string */
+const ccField = z
+  .unknown()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return [] as string[];
+    if (typeof v === 'string' && v.trim().startsWith('[')) {
+      try {
+        v = JSON.parse(v);
+      } catch {
+        /* a plain string */
+      }
     }
-  }
-  const { addresses, invalid } = parseCcList(v);
-  if (invalid !== null) ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccInvalid(invalid) });
-  else if (addresses.length > MAIL_MAX_CC) ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccTooMany(MAIL_MAX_CC) });
-  return addresses;
-}).default([]);
+    const { addresses, invalid } = parseCcList(v);
+    if (invalid !== null) ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccInvalid(invalid) });
+    else if (addresses.length > MAIL_MAX_CC)
+      ctx.addIssue({ code: 'custom', message: MAIL_MSG.ccTooMany(MAIL_MAX_CC) });
+    return addresses;
+  })
+  .default([]);
 
 /** Stored names of uploaded files: an array, a JSON array string, or a comma-separated string. */
-const filesField = z.unknown().transform((v, ctx) => {
-  let value = v;
-  if (value === undefined || value === null || value === '') return [] as string[];
-  if (typeof value === 'string') {
-    const s = value.trim();
-    try {
-      value = s.startsWith('[') ? JSON.parse(s) : s.split(',');
-    } catch {
-      value = null;
+const filesField = z
+  .unknown()
+  .transform((v, ctx) => {
+    let value = v;
+    if (value === undefined || value === null || value === '') return [] as string[];
+    if (typeof value === 'string') {
+      const s = value.trim();
+      try {
+        value = s.startsWith('[') ? JSON.parse(s) : s.split(',');
+      } catch {
+        value = null;
+      }
     }
-  }
-  // The original client sends the upload answers themselves ({url, name, size, mime}).
-  const names = Array.isArray(value)
-    ? value.map((f) => (typeof f === 'string' ? f.trim() : f && typeof f === 'object' && typeof (f as { name?: unknown }).name === 'string' ? (f as { name: string }).name : null))
-    : null;
-  if (!names || names.some((n) => !n || n.length > 100)) {
-    ctx.addIssue({ code: 'custom', message: FORM_MSG.option });
-    return z.NEVER;
-  }
-  const unique = [...new Set(names as string[])].filter(Boolean);
-  if (unique.length > MAIL_MAX_FILES) ctx.addIssue({ code: 'custom', message: MAIL_MSG.tooManyFiles(MAIL_MAX_FILES) });
-  return unique;
-}).default([]);
+    // The original client sends the upload answers themselves ({url, name, size, mime}).
+    const names = Array.isArray(value)
+      ? value.map((f) =>
+          typeof f === 'string'
+            ? f.trim()
+            : f && typeof f === 'object' && typeof (f as { name?: unknown }).name === 'string'
+              ? (f as { name: string }).name
+              : null,
+        )
+      : null;
+    if (!names || names.some((n) => !n || n.length > 100)) {
+      ctx.addIssue({ code: 'custom', message: FORM_MSG.option });
+      return z.NEVER;
+    }
+    const unique = [...new Set(names as string[])].filter(Boolean);
+    if (unique.length > MAIL_MAX_FILES)
+      ctx.addIssue({ code: 'custom', message: MAIL_MSG.tooManyFiles(MAIL_MAX_FILES) });
+    return unique;
+  })
+  .default([]);
 
 const subject = z.preprocess(
   (v) => (typeof v === 'string' ? v.replace(/[\r\n]+/g, ' ').trim() : v === null ? undefined : v),
-  z.string({ error: MAIL_MSG.subjectRequired }).min(1, MAIL_MSG.subjectRequired).max(MAIL_SUBJECT_MAX, FORM_MSG.max(MAIL_SUBJECT_MAX)),
+  z
+    .string({ error: MAIL_MSG.subjectRequired })
+    .min(1, MAIL_MSG.subjectRequired)
+    .max(MAIL_SUBJECT_MAX, FORM_MSG.max(MAIL_SUBJECT_MAX)),
 );
 const body = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() : v === null ? undefined : v),
-  z.string({ error: MAIL_MSG.bodyRequired }).min(1, MAIL_MSG.bodyRequired).max(MAIL_BODY_MAX, FORM_MSG.max(MAIL_BODY_MAX)),
+  z
+    .string({ error: MAIL_MSG.bodyRequired })
+    .min(1, MAIL_MSG.bodyRequired)
+    .max(MAIL_BODY_MAX, FORM_MSG.max(MAIL_BODY_MAX)),
 );
 
 const MAX_ID = 2_147_483_647;
 const ticketId = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v),
-  z.coerce.number({ error: MAIL_MSG.ticketRequired }).int(MAIL_MSG.ticketRequired).positive(MAIL_MSG.ticketRequired).max(MAX_ID, MAIL_MSG.ticketRequired),
+  z.coerce
+    .number({ error: MAIL_MSG.ticketRequired })
+    .int(MAIL_MSG.ticketRequired)
+    .positive(MAIL_MSG.ticketRequired)
+    .max(MAX_ID, MAIL_MSG.ticketRequired),
 );
 
 /** POST /mail/single (JSON or multipart): one message to the student of a ticket. `text` is HTML. */
-export const mailSingleSchema = z.object({ ticketId, subject, text: body, CCRecipient: ccField, files: filesField });
+export const mailSingleSchema = z.object({
+  ticketId,
+  subject,
+  text: body,
+  CCRecipient: ccField,
+  files: filesField,
+});
 export type MailSingleInput = z.infer<typeof mailSingleSchema>;
 
 /** POST /mail/massive: one message per ticket; `ticketsId` may be a JSON string ("[1,2]"), as the original client sends it. */
@@ -177,7 +232,11 @@ export const mailMassiveSchema = z.object({
       ctx.addIssue({ code: 'custom', message: MAIL_MSG.ticketsRequired });
       return z.NEVER;
     }
-    if (ids.length > MAIL_MAX_TICKETS) ctx.addIssue({ code: 'custom', message: `Puede seleccionar como máximo ${MAIL_MAX_TICKETS}.` });
+    if (ids.length > MAIL_MAX_TICKETS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `Puede seleccionar como máximo ${MAIL_MAX_TICKETS}.`,
+      });
     return ids;
   }),
   subject,
@@ -188,22 +247,38 @@ export const mailMassiveSchema = z.object({
 export type MailMassiveInput = z.infer<typeof mailMassiveSchema>;
 
 /** POST /mail/preview: the message one student would receive, and how many would receive one. */
-export const mailPreviewSchema = mailMassiveSchema.pick({ ticketsId: true, subject: true, text: true });
+export const mailPreviewSchema = mailMassiveSchema.pick({
+  ticketsId: true,
+  subject: true,
+  text: true,
+});
 export type MailPreviewInput = z.infer<typeof mailPreviewSchema>;
 
 /** POST /mail/delete/file. */
 export const mailDeleteFileSchema = z.object({
-  name: z.string({ error: MAIL_MSG.fileNotFound }).trim().min(1, MAIL_MSG.fileNotFound).max(100, MAIL_MSG.fileNotFound),
+  name: z
+    .string({ error: MAIL_MSG.fileNotFound })
+    .trim()
+    .min(1, MAIL_MSG.fileNotFound)
+    .max(100, MAIL_MSG.fileNotFound),
 });
 
 const optionalId = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v),
-  z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option).optional(),
+  z.coerce
+    .number({ error: FORM_MSG.option })
+    .int(FORM_MSG.option)
+    .positive(FORM_MSG.option)
+    .max(MAX_ID, FORM_MSG.option)
+    .optional(),
 );
 
 /** GET /mail/outbox. */
 export const mailOutboxQuerySchema = listQuerySchema.extend({
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(MAIL_STATUSES, { error: FORM_MSG.option }).optional()),
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(MAIL_STATUSES, { error: FORM_MSG.option }).optional(),
+  ),
   ticket_id: optionalId,
   course_id: optionalId,
 });
@@ -216,11 +291,18 @@ export const mailTemplateQuerySchema = z.object({ course_id: optionalId });
 export const mailTemplateSchema = z.object({
   course_id: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v),
-    z.coerce.number({ error: MAIL_MSG.courseRequired }).int(MAIL_MSG.courseRequired).positive(MAIL_MSG.courseRequired).max(MAX_ID, MAIL_MSG.courseRequired),
+    z.coerce
+      .number({ error: MAIL_MSG.courseRequired })
+      .int(MAIL_MSG.courseRequired)
+      .positive(MAIL_MSG.courseRequired)
+      .max(MAX_ID, MAIL_MSG.courseRequired),
   ),
   name: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v === null ? undefined : v),
-    z.string({ error: MAIL_MSG.templateName }).min(1, MAIL_MSG.templateName).max(100, FORM_MSG.max(100)),
+    z
+      .string({ error: MAIL_MSG.templateName })
+      .min(1, MAIL_MSG.templateName)
+      .max(100, FORM_MSG.max(100)),
   ),
   subject,
   html: body,

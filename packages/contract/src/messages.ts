@@ -41,7 +41,8 @@ export const AUTH_MSG = {
   passwordSameAsCurrent: 'La nueva contraseña debe ser distinta de la actual.',
   currentPasswordRequired: 'Ingrese su contraseña actual.',
   currentPasswordWrong: 'La contraseña actual no es correcta.',
-  currentPasswordTooManyAttempts: 'Demasiados intentos fallidos con la contraseña actual. Espere unos minutos antes de volver a intentarlo.',
+  currentPasswordTooManyAttempts:
+    'Demasiados intentos fallidos con la contraseña actual. Espere unos minutos antes de volver a intentarlo.',
   firstLoginRequired: 'Debe cambiar su contraseña temporal antes de continuar.',
   passwordsMustMatch: 'Las contraseñas deben ser iguales.',
   invalidCredentials: 'Usuario/contraseña inválidos',

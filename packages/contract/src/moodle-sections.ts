@@ -5,10 +5,14 @@ import { z } from 'zod';
 export const MOODLE_SECTION_MSG = {
   applied: (activities: number, maps: number) =>
     `${activities === 1 ? '1 actividad quedó' : `${activities} actividades quedaron`} en la sección propuesta` +
-    (maps ? `; ${maps} ${maps === 1 ? 'sección de Moodle queda asociada' : 'secciones de Moodle quedan asociadas'} para las próximas sincronizaciones.` : '.'),
+    (maps
+      ? `; ${maps} ${maps === 1 ? 'sección de Moodle queda asociada' : 'secciones de Moodle quedan asociadas'} para las próximas sincronizaciones.`
+      : '.'),
   nothingToApply: 'No hay propuestas de sección pendientes en este curso.',
-  weighted: (activities: number) => `Se ${activities === 1 ? 'ponderó 1 actividad calificada' : `ponderaron ${activities} actividades calificadas`} (suman 100).`,
-  mapSaved: (filed: number) => `Asociación guardada.${filed ? ` ${filed === 1 ? '1 actividad quedó' : `${filed} actividades quedaron`} en la sección.` : ''}`,
+  weighted: (activities: number) =>
+    `Se ${activities === 1 ? 'ponderó 1 actividad calificada' : `ponderaron ${activities} actividades calificadas`} (suman 100).`,
+  mapSaved: (filed: number) =>
+    `Asociación guardada.${filed ? ` ${filed === 1 ? '1 actividad quedó' : `${filed} actividades quedaron`} en la sección.` : ''}`,
   mapDeleted: 'Asociación eliminada. Las actividades ya asignadas se mantienen en su sección.',
   mapNotFound: 'La asociación no existe en este curso.',
   sectionNotFound: 'La sección no existe.',
@@ -29,9 +33,16 @@ const sectionId = z.coerce
 export const applySectionProposalsSchema = z
   .object({
     activity_ids: z
-      .array(z.coerce.number({ error: MOODLE_SECTION_MSG.activityIds }).int(MOODLE_SECTION_MSG.activityIds).min(1, MOODLE_SECTION_MSG.activityIds).max(2_147_483_647, MOODLE_SECTION_MSG.activityIds), {
-        error: MOODLE_SECTION_MSG.activityIds,
-      })
+      .array(
+        z.coerce
+          .number({ error: MOODLE_SECTION_MSG.activityIds })
+          .int(MOODLE_SECTION_MSG.activityIds)
+          .min(1, MOODLE_SECTION_MSG.activityIds)
+          .max(2_147_483_647, MOODLE_SECTION_MSG.activityIds),
+        {
+          error: MOODLE_SECTION_MSG.activityIds,
+        },
+      )
       .max(5000, MOODLE_SECTION_MSG.activityIds)
       .optional(),
   })
@@ -41,7 +52,11 @@ export type ApplySectionProposalsInput = z.infer<typeof applySectionProposalsSch
 
 /** Body of PUT /api/v2/sync/courses/{courseId}/section-maps: activities of this Moodle section go to this SIGAF section. */
 export const moodleSectionMapSchema = z.object({
-  moodle_section: z.string({ error: MOODLE_SECTION_MSG.moodleSectionRequired }).trim().min(1, MOODLE_SECTION_MSG.moodleSectionRequired).max(255, MOODLE_SECTION_MSG.moodleSectionMax),
+  moodle_section: z
+    .string({ error: MOODLE_SECTION_MSG.moodleSectionRequired })
+    .trim()
+    .min(1, MOODLE_SECTION_MSG.moodleSectionRequired)
+    .max(255, MOODLE_SECTION_MSG.moodleSectionMax),
   section_id: sectionId,
 });
 export type MoodleSectionMapInput = z.infer<typeof moodleSectionMapSchema>;

@@ -15,8 +15,10 @@ export const MOODLE_MSG = {
   notEnrolled: 'El alumno no pertenece a este curso.',
   saved: 'Configuración de Moodle guardada.',
   connectionOk: 'Conexión exitosa con Moodle.',
-  tokenForNewUrl: 'Para otra URL ingrese también su token: el token guardado solo se envía a la URL guardada.',
-  connectionMissing: (n: number) => `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
+  tokenForNewUrl:
+    'Para otra URL ingrese también su token: el token guardado solo se envía a la URL guardada.',
+  connectionMissing: (n: number) =>
+    `Conexión exitosa, pero el servicio web no permite ${n} función(es) requerida(s).`,
   syncOk: 'Sincronización exitosa',
   identityFieldsMissing:
     'Moodle no entregó el nombre de usuario ni el número de ID de ningún participante: el usuario del token necesita la capacidad moodle/user:viewalldetails en el curso (o que el sitio muestre "idnumber" en showuseridentity). No se aplicó ningún cambio.',
@@ -25,7 +27,8 @@ export const MOODLE_MSG = {
   hiddenDetail: 'Oculta en Moodle',
   accountSuspended: 'Cuenta suspendida en Moodle',
   enrolmentSuspended: 'Matrícula suspendida en Moodle',
-  identityHiddenDetail: 'Moodle no entrega su nombre de usuario al usuario del token y su número de ID no es un RUT: no se puede reconocer',
+  identityHiddenDetail:
+    'Moodle no entrega su nombre de usuario al usuario del token y su número de ID no es un RUT: no se puede reconocer',
   identityPartial: (hidden: number, unverified: number) =>
     `Moodle no entregó el nombre de usuario de ${hidden} estudiante(s) sin RUT en su número de ID (el usuario del token necesita moodle/user:viewalldetails o "username" en showuseridentity); ${unverified} matriculado(s) de SIGAF no encontrados se dejaron como estaban, sin marcarlos "Sin sincronizar".`,
   hiddenFromTokenDetail: 'Oculta en Moodle (el usuario del token no ve actividades ocultas)',
@@ -38,8 +41,10 @@ export const MOODLE_MSG = {
   neverSynced: 'El curso aún no se ha sincronizado.',
   refusedValues: (n: number) =>
     `Moodle entregó ${n} valor(es) fuera de rango: no se guardaron y se conservan los datos anteriores de esos campos (ver «Valores rechazados»); el resto del curso se sincronizó.`,
-  refusedTime: 'Fecha fuera de rango: se aceptan fechas desde el 1 de enero de 2000 hasta un día después de hoy.',
-  refusedGrade: 'Calificación fuera de rango: se acepta un número entre -99999,99999 y 99999,99999.',
+  refusedTime:
+    'Fecha fuera de rango: se aceptan fechas desde el 1 de enero de 2000 hasta un día después de hoy.',
+  refusedGrade:
+    'Calificación fuera de rango: se acepta un número entre -99999,99999 y 99999,99999.',
   refusedState: 'Estado de finalización desconocido: Moodle usa 0 (incompleta) a 3 (reprobada).',
   refusedId: 'Id de Moodle no válido: debe ser un entero positivo.',
 } as const;
@@ -72,7 +77,10 @@ export type MoodleSettingsInput = z.infer<typeof moodleSettingsSchema>;
 
 /** Body of POST /api/v2/platforms/{id}/moodle/test: unsaved values to try, else the stored ones. */
 export const moodleTestSchema = z
-  .object({ url: moodleSettingsSchema.shape.url.optional(), token: moodleSettingsSchema.shape.token })
+  .object({
+    url: moodleSettingsSchema.shape.url.optional(),
+    token: moodleSettingsSchema.shape.token,
+  })
   .nullish()
   .transform((v) => v ?? {});
 
@@ -230,7 +238,8 @@ export const MOODLE_MSG_MORE = {
   enrolledWelcomeNotSent: (n: number) =>
     `${n === 1 ? 'Se matriculó 1 alumno' : `Se matricularon ${n} alumnos`} en Moodle, pero Moodle no pudo enviar el mensaje de bienvenida de la matrícula (revise el correo saliente de Moodle).`,
   /** Some of them were not enrolled: names and Moodle's reason. */
-  enrolFailed: (ruts: readonly string[], reason: string) => `No se pudo matricular en Moodle a ${ruts.length} alumno(s) (${ruts.join(', ')}): ${reason}`,
+  enrolFailed: (ruts: readonly string[], reason: string) =>
+    `No se pudo matricular en Moodle a ${ruts.length} alumno(s) (${ruts.join(', ')}): ${reason}`,
 } as const;
 
 /** Body of POST /api/v2/platforms/{id}/moodle/import. */
@@ -245,7 +254,11 @@ export type MoodleImportInput = z.infer<typeof moodleImportSchema>;
 
 /** Query of GET /api/v2/platforms/{id}/moodle/courses: one Moodle category's courses. */
 export const moodleCoursesQuerySchema = z.object({
-  category: z.coerce.number({ error: MOODLE_MSG_MORE.moodleCourseIdInvalid }).int().min(1).max(2_147_483_647),
+  category: z.coerce
+    .number({ error: MOODLE_MSG_MORE.moodleCourseIdInvalid })
+    .int()
+    .min(1)
+    .max(2_147_483_647),
 });
 
 export interface MoodleCategoryItem {

@@ -9,7 +9,16 @@ import { FORM_MSG } from './resources.js';
  * 95 % Wilson interval and the baseline of students not contacted). See docs/usage/efectividad.md.
  */
 
-export const OUTCOME_DIMENSIONS = ['all', 'type', 'source', 'motive', 'operator', 'hour', 'weekday', 'idle'] as const;
+export const OUTCOME_DIMENSIONS = [
+  'all',
+  'type',
+  'source',
+  'motive',
+  'operator',
+  'hour',
+  'weekday',
+  'idle',
+] as const;
 export type OutcomeDimension = (typeof OUTCOME_DIMENSIONS)[number];
 export const IDLE_GROUPS = ['never', '0-2', '3-6', '7-13', '14-29', '30+', 'unknown'] as const;
 
@@ -30,9 +39,22 @@ export const OUTCOME_MSG = {
   suggestionOwnCourses: 'Solo puede ver sugerencias de los cursos donde tiene tickets asignados.',
 } as const;
 
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
-const id = z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(2_147_483_647, FORM_MSG.option);
-const day = z.preprocess(blank, z.string({ error: OUTCOME_MSG.invalidRange }).max(20, OUTCOME_MSG.invalidRange).refine((v) => parseDay(v) !== null, OUTCOME_MSG.invalidRange).transform((v) => parseDay(v)!).optional());
+const blank = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v;
+const id = z.coerce
+  .number({ error: FORM_MSG.option })
+  .int(FORM_MSG.option)
+  .positive(FORM_MSG.option)
+  .max(2_147_483_647, FORM_MSG.option);
+const day = z.preprocess(
+  blank,
+  z
+    .string({ error: OUTCOME_MSG.invalidRange })
+    .max(20, OUTCOME_MSG.invalidRange)
+    .refine((v) => parseDay(v) !== null, OUTCOME_MSG.invalidRange)
+    .transform((v) => parseDay(v)!)
+    .optional(),
+);
 
 export const outcomeReportQuerySchema = z.object({
   /** One course; the whole organisation when absent. */

@@ -32,9 +32,17 @@ function chileanRun(piece: string): string[] | null {
   const parts = piece.split(/(?=[\s-])/);
   // Each way to cut, from the left: the first run of parts that is a number, then the rest.
   for (let i = 1; i < parts.length; i++) {
-    const head = parts.slice(0, i).join('').replace(/^[\s-]+|[\s-]+$/g, '');
+    const head = parts
+      .slice(0, i)
+      .join('')
+      .replace(/^[\s-]+|[\s-]+$/g, '');
     if (!chileanE164(head)) continue;
-    const rest = chileanRun(parts.slice(i).join('').replace(/^[\s-]+/, ''));
+    const rest = chileanRun(
+      parts
+        .slice(i)
+        .join('')
+        .replace(/^[\s-]+/, ''),
+    );
     if (rest) return [head, ...rest];
   }
   return null;

@@ -25,6 +25,7 @@ describe('free-text regions to the 16 regions', () => {
   });
 
   it('says null for what is no region', () => {
-    for (const text of ['', '  ', 'Buenos Aires', 'Otra', 'zz']) expect(normalizeRegion(text), text).toBeNull();
+    for (const text of ['', '  ', 'Buenos Aires', 'Otra', 'zz'])
+      expect(normalizeRegion(text), text).toBeNull();
   });
 });

@@ -64,7 +64,12 @@ export function normalizeRegion(text: string | null | undefined): ChileRegion | 
   if (exact >= 0) return CHILE_REGIONS[exact]!;
   // Whole-word aliases: numerals and numbers must be the whole text; names may be part of it.
   for (const [i, aliases] of REGION_ALIASES.entries()) {
-    if (aliases.some((a) => (a.length <= 4 ? plain === a || plain === `${a} region` : ` ${plain} `.includes(` ${a} `)))) return CHILE_REGIONS[i]!;
+    if (
+      aliases.some((a) =>
+        a.length <= 4 ? plain === a || plain === `${a} region` : ` ${plain} `.includes(` ${a} `),
+      )
+    )
+      return CHILE_REGIONS[i]!;
   }
   const partial = CHILE_REGIONS.findIndex((r) => plain.length > 4 && plainText(r).includes(plain));
   return partial >= 0 ? CHILE_REGIONS[partial]! : null;

@@ -32,14 +32,16 @@ export const REMINDER_MSG = {
   ownerNotOperator: 'El recordatorio debe ser para un operador o administrador activo.',
   // Also another operator's ticket: the same answer whether it exists or not.
   ticketNotFound: 'El ticket no existe.',
-  ownerCannotTouch: 'Ese operador no tiene este ticket asignado ni lo creó: asígneselo antes de dejarle un recordatorio.',
+  ownerCannotTouch:
+    'Ese operador no tiene este ticket asignado ni lo creó: asígneselo antes de dejarle un recordatorio.',
   invalidDue: 'Ingrese una fecha y hora válidas.',
   notPending: 'El recordatorio ya no está pendiente.',
   commentMax: 'El comentario debe contener máximo 1000 caracteres.',
   invalidState: 'Estado no válido: use pending, done o dismissed.',
   invalidRange: 'Ingrese un rango de fechas válido (aaaa-mm-dd).',
   snoozed: 'Recordatorio pospuesto.',
-  reassigned: (n: number) => (n === 1 ? 'Se reasignó 1 elemento.' : `Se reasignaron ${n} elementos.`),
+  reassigned: (n: number) =>
+    n === 1 ? 'Se reasignó 1 elemento.' : `Se reasignaron ${n} elementos.`,
   settingsSaved: 'Configuración del curso guardada.',
   digestSaved: 'Preferencia de resumen matinal guardada.',
   courseNotFound: 'El curso no existe.',
@@ -71,20 +73,55 @@ export function defaultReminderDue(now: Date = new Date()): { day: string; time:
 }
 
 const MAX_ID = 2_147_483_647;
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
-const id = z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option);
+const blank = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v;
+const id = z.coerce
+  .number({ error: FORM_MSG.option })
+  .int(FORM_MSG.option)
+  .positive(FORM_MSG.option)
+  .max(MAX_ID, FORM_MSG.option);
 const optionalId = z.preprocess(blank, id.optional());
 /** A moment: an ISO date-time with its offset (what the web app sends after reading Chilean time). */
 const moment = z
   .string({ error: REMINDER_MSG.invalidDue })
   .trim()
   .max(40, REMINDER_MSG.invalidDue)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)) && Math.abs(Date.parse(v) - Date.now()) < 20 * 365 * 86_400_000, REMINDER_MSG.invalidDue)
+  .refine(
+    (v) =>
+      /^\d{4}-\d{2}-\d{2}T/.test(v) &&
+      !Number.isNaN(Date.parse(v)) &&
+      Math.abs(Date.parse(v) - Date.now()) < 20 * 365 * 86_400_000,
+    REMINDER_MSG.invalidDue,
+  )
   .transform((v) => new Date(v).toISOString());
 const comment = z.string({ error: FORM_MSG.required }).trim().max(1000, REMINDER_MSG.commentMax);
-const day = z.preprocess(blank, z.string({ error: REMINDER_MSG.invalidRange }).max(20, REMINDER_MSG.invalidRange).refine((v) => parseDay(v) !== null, REMINDER_MSG.invalidRange).transform((v) => parseDay(v)!).optional());
-const page = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(1_000_000, FORM_MSG.numberMax(1_000_000)).optional());
-const perPage = z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(200, FORM_MSG.numberMax(200)).optional());
+const day = z.preprocess(
+  blank,
+  z
+    .string({ error: REMINDER_MSG.invalidRange })
+    .max(20, REMINDER_MSG.invalidRange)
+    .refine((v) => parseDay(v) !== null, REMINDER_MSG.invalidRange)
+    .transform((v) => parseDay(v)!)
+    .optional(),
+);
+const page = z.preprocess(
+  blank,
+  z.coerce
+    .number({ error: FORM_MSG.number })
+    .int(FORM_MSG.number)
+    .min(1, FORM_MSG.numberMin(1))
+    .max(1_000_000, FORM_MSG.numberMax(1_000_000))
+    .optional(),
+);
+const perPage = z.preprocess(
+  blank,
+  z.coerce
+    .number({ error: FORM_MSG.number })
+    .int(FORM_MSG.number)
+    .min(1, FORM_MSG.numberMin(1))
+    .max(200, FORM_MSG.numberMax(200))
+    .optional(),
+);
 const order = z.preprocess(blank, z.enum(['asc', 'desc'], { error: FORM_MSG.option }).optional());
 
 export const reminderCreateSchema = z.object({
@@ -114,7 +151,10 @@ export const reminderListQuerySchema = z.object({
   mine: queryFlag,
   user_id: optionalId,
   ticket_id: optionalId,
-  state: z.preprocess(blank, z.enum(REMINDER_STATES, { error: REMINDER_MSG.invalidState }).optional()),
+  state: z.preprocess(
+    blank,
+    z.enum(REMINDER_STATES, { error: REMINDER_MSG.invalidState }).optional(),
+  ),
   /** Only pending reminders already due (the badge's list). */
   due: queryFlag,
   due_from: day,
@@ -149,7 +189,8 @@ export interface Reminder {
 }
 
 /** Whether a pending reminder is past its due time. */
-export const isOverdue = (r: { state: ReminderState; dueAt: string }, now: number = Date.now()) => r.state === 'pending' && Date.parse(r.dueAt) <= now;
+export const isOverdue = (r: { state: ReminderState; dueAt: string }, now: number = Date.now()) =>
+  r.state === 'pending' && Date.parse(r.dueAt) <= now;
 
 // ---------------------------------------------------------------------------------------------
 // The agenda
@@ -164,7 +205,15 @@ export const agendaQuerySchema = z.object({
   user_id: optionalId,
   order,
   /** Open tickets without an attempt for more than K days (third section). */
-  days: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.numberMin(0)).max(365, FORM_MSG.numberMax(365)).optional()),
+  days: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: FORM_MSG.number })
+      .int(FORM_MSG.number)
+      .min(0, FORM_MSG.numberMin(0))
+      .max(365, FORM_MSG.numberMax(365))
+      .optional(),
+  ),
   sort: z.preprocess(blank, z.string().trim().max(40).optional()),
   /** At-risk students: only those with an open ticket assigned to the agenda's operator (what the workload table counts). */
   own_open_tickets: queryFlag,
@@ -212,9 +261,21 @@ export interface AgendaWorkload {
 }
 
 export const agendaCourseSettingsSchema = z.object({
-  contact_days: z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(365, FORM_MSG.numberMax(365)),
-  inactive_days: z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(1, FORM_MSG.numberMin(1)).max(365, FORM_MSG.numberMax(365)),
-  progress_percent: z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.numberMin(0)).max(100, FORM_MSG.numberMax(100)),
+  contact_days: z.coerce
+    .number({ error: FORM_MSG.number })
+    .int(FORM_MSG.number)
+    .min(1, FORM_MSG.numberMin(1))
+    .max(365, FORM_MSG.numberMax(365)),
+  inactive_days: z.coerce
+    .number({ error: FORM_MSG.number })
+    .int(FORM_MSG.number)
+    .min(1, FORM_MSG.numberMin(1))
+    .max(365, FORM_MSG.numberMax(365)),
+  progress_percent: z.coerce
+    .number({ error: FORM_MSG.number })
+    .int(FORM_MSG.number)
+    .min(0, FORM_MSG.numberMin(0))
+    .max(100, FORM_MSG.numberMax(100)),
   starts_on: day.nullable().default(null),
   ends_on: day.nullable().default(null),
 });
@@ -226,4 +287,6 @@ export const agendaReassignSchema = z.object({
   ticket_ids: z.array(id).max(500).default([]),
 });
 
-export const agendaDigestSchema = z.object({ morning_digest: z.boolean({ error: FORM_MSG.option }) });
+export const agendaDigestSchema = z.object({
+  morning_digest: z.boolean({ error: FORM_MSG.option }),
+});

@@ -8,7 +8,8 @@ import { isValidRut } from './rut.js';
  * AND the maintenance screen (columns, form, dialogs, export). Adding a catalogue is one entry.
  */
 /** `syncedAt`: a read-only date of the last Moodle synchronisation (never in a form). */
-export type FieldKind = 'text' | 'email' | 'password' | 'number' | 'rut' | 'select' | 'status' | 'syncedAt';
+export type FieldKind =
+  'text' | 'email' | 'password' | 'number' | 'rut' | 'select' | 'status' | 'syncedAt';
 
 export interface FieldDecl {
   /** Name in request bodies (snake_case, as the original API takes it). */
@@ -69,7 +70,13 @@ const description = (min: number, max = CATALOGUE_MAX): FieldDecl => ({
   sortable: true,
 });
 
-const catalogue = (key: string, path: string, write: readonly RoleKey[], min: number, ticketColumn?: string): ResourceDecl => ({
+const catalogue = (
+  key: string,
+  path: string,
+  write: readonly RoleKey[],
+  min: number,
+  ticketColumn?: string,
+): ResourceDecl => ({
   key,
   path,
   read: PERMISSIONS.catalogueRead,
@@ -79,7 +86,13 @@ const catalogue = (key: string, path: string, write: readonly RoleKey[], min: nu
   ...(ticketColumn ? { ticketColumn } : {}),
 });
 
-const status: FieldDecl = { name: 'status', prop: 'status', label: 'status', kind: 'status', column: true };
+const status: FieldDecl = {
+  name: 'status',
+  prop: 'status',
+  label: 'status',
+  kind: 'status',
+  column: true,
+};
 
 export const RESOURCES: readonly ResourceDecl[] = [
   catalogue('classroom', 'classrooms', PERMISSIONS.catalogueWrite, 3),
@@ -87,7 +100,13 @@ export const RESOURCES: readonly ResourceDecl[] = [
   catalogue('finalStatus', 'final-statuses', PERMISSIONS.catalogueWrite, 4),
   catalogue('typeTicket', 'type-tickets', PERMISSIONS.catalogueWrite, 4, 'type_ticket_id'),
   catalogue('motiveTicket', 'motive-tickets', PERMISSIONS.catalogueWrite, 4, 'motive_ticket_id'),
-  catalogue('priorityTicket', 'priority-tickets', PERMISSIONS.catalogueWrite, 4, 'priority_ticket_id'),
+  catalogue(
+    'priorityTicket',
+    'priority-tickets',
+    PERMISSIONS.catalogueWrite,
+    4,
+    'priority_ticket_id',
+  ),
   catalogue('sourceTicket', 'source-tickets', PERMISSIONS.catalogueWrite, 4, 'source_ticket_id'),
   catalogue('statusDetailTicket', 'status-detail-tickets', PERMISSIONS.catalogueWrite, 4),
   catalogue('section', 'sections', PERMISSIONS.catalogueWrite, 4),
@@ -103,9 +122,34 @@ export const RESOURCES: readonly ResourceDecl[] = [
     updatePath: 'categories/put/:id',
     fields: [
       description(3, 150),
-      { name: 'category_code', prop: 'categoryCode', label: 'code', kind: 'text', required: true, min: 1, max: 4, uppercase: true, sortable: true },
-      { name: 'id_category_moodle', prop: 'idCategoryMoodle', label: 'idMoodle', kind: 'number', min: 1, max: 99_999_999, sortable: true },
-      { name: 'platform_id', prop: 'platform', label: 'platform', kind: 'select', required: true, options: 'platforms' },
+      {
+        name: 'category_code',
+        prop: 'categoryCode',
+        label: 'code',
+        kind: 'text',
+        required: true,
+        min: 1,
+        max: 4,
+        uppercase: true,
+        sortable: true,
+      },
+      {
+        name: 'id_category_moodle',
+        prop: 'idCategoryMoodle',
+        label: 'idMoodle',
+        kind: 'number',
+        min: 1,
+        max: 99_999_999,
+        sortable: true,
+      },
+      {
+        name: 'platform_id',
+        prop: 'platform',
+        label: 'platform',
+        kind: 'select',
+        required: true,
+        options: 'platforms',
+      },
       status,
     ],
   },
@@ -118,11 +162,40 @@ export const RESOURCES: readonly ResourceDecl[] = [
     fields: [
       description(3, 150),
       { name: 'email', prop: 'email', label: 'email', kind: 'email', max: 255, sortable: true },
-      { name: 'password', prop: 'hasPassword', label: 'mailPassword', kind: 'password', secret: true, max: 200, column: false },
-      { name: 'id_course_moodle', prop: 'idCourseMoodle', label: 'idMoodle', kind: 'number', min: 1, max: 99_999_999, sortable: true },
-      { name: 'category_id', prop: 'category', label: 'category', kind: 'select', required: true, options: 'categories' },
+      {
+        name: 'password',
+        prop: 'hasPassword',
+        label: 'mailPassword',
+        kind: 'password',
+        secret: true,
+        max: 200,
+        column: false,
+      },
+      {
+        name: 'id_course_moodle',
+        prop: 'idCourseMoodle',
+        label: 'idMoodle',
+        kind: 'number',
+        min: 1,
+        max: 99_999_999,
+        sortable: true,
+      },
+      {
+        name: 'category_id',
+        prop: 'category',
+        label: 'category',
+        kind: 'select',
+        required: true,
+        options: 'categories',
+      },
       status,
-      { name: 'last_sync_at', prop: 'lastSyncAt', label: 'lastSync', kind: 'syncedAt', form: false },
+      {
+        name: 'last_sync_at',
+        prop: 'lastSyncAt',
+        label: 'lastSync',
+        kind: 'syncedAt',
+        form: false,
+      },
     ],
   },
   {
@@ -132,13 +205,46 @@ export const RESOURCES: readonly ResourceDecl[] = [
     write: PERMISSIONS.userWrite,
     createPath: 'users/signup',
     fields: [
-      { name: 'rut', prop: 'rut', label: 'rut', kind: 'rut', required: true, max: 12, sortable: true },
-      { name: 'name', prop: 'name', label: 'fullName', kind: 'text', required: true, min: 3, max: 200, sortable: true },
+      {
+        name: 'rut',
+        prop: 'rut',
+        label: 'rut',
+        kind: 'rut',
+        required: true,
+        max: 12,
+        sortable: true,
+      },
+      {
+        name: 'name',
+        prop: 'name',
+        label: 'fullName',
+        kind: 'text',
+        required: true,
+        min: 3,
+        max: 200,
+        sortable: true,
+      },
       { name: 'phone', prop: 'phone', label: 'phone', kind: 'text', max: 20, column: false },
       { name: 'mobile', prop: 'mobile', label: 'mobile', kind: 'text', max: 20 },
-      { name: 'email', prop: 'email', label: 'email', kind: 'email', required: true, max: 255, sortable: true },
+      {
+        name: 'email',
+        prop: 'email',
+        label: 'email',
+        kind: 'email',
+        required: true,
+        max: 255,
+        sortable: true,
+      },
       // Developer is a technical role: not offered to staff creating or editing a user.
-      { name: 'role_id', prop: 'role', label: 'role', kind: 'select', required: true, options: 'roles', hiddenOptionKeys: ['developer'] },
+      {
+        name: 'role_id',
+        prop: 'role',
+        label: 'role',
+        kind: 'select',
+        required: true,
+        options: 'roles',
+        hiddenOptionKeys: ['developer'],
+      },
     ],
   },
   {
@@ -147,11 +253,49 @@ export const RESOURCES: readonly ResourceDecl[] = [
     read: PERMISSIONS.catalogueRead,
     write: PERMISSIONS.catalogueWrite,
     fields: [
-      { name: 'description', prop: 'description', label: 'name', kind: 'text', required: true, min: 1, max: 255, sortable: true },
-      { name: 'course_id', prop: 'course', label: 'course', kind: 'select', required: true, options: 'courses' },
-      { name: 'section_id', prop: 'section', label: 'section', kind: 'select', options: 'sections' },
-      { name: 'weighing', prop: 'weighing', label: 'weighing', kind: 'number', min: 0, max: 100, sortable: true },
-      { name: 'id_activity_moodle', prop: 'idActivityMoodle', label: 'idMoodle', kind: 'number', min: 1, max: 99_999_999, sortable: true },
+      {
+        name: 'description',
+        prop: 'description',
+        label: 'name',
+        kind: 'text',
+        required: true,
+        min: 1,
+        max: 255,
+        sortable: true,
+      },
+      {
+        name: 'course_id',
+        prop: 'course',
+        label: 'course',
+        kind: 'select',
+        required: true,
+        options: 'courses',
+      },
+      {
+        name: 'section_id',
+        prop: 'section',
+        label: 'section',
+        kind: 'select',
+        options: 'sections',
+      },
+      {
+        name: 'weighing',
+        prop: 'weighing',
+        label: 'weighing',
+        kind: 'number',
+        min: 0,
+        max: 100,
+        sortable: true,
+      },
+      {
+        name: 'id_activity_moodle',
+        prop: 'idActivityMoodle',
+        label: 'idMoodle',
+        kind: 'number',
+        min: 1,
+        max: 99_999_999,
+        sortable: true,
+      },
       { name: 'type', prop: 'type', label: 'activityType', kind: 'text', max: 60 },
     ],
   },
@@ -179,16 +323,29 @@ export const FORM_MSG = {
 } as const;
 
 /** A yes/no query parameter: true, 1, false or 0 (blank is absent). */
-export const queryFlag = z.preprocess((v) => (v === '' || v === null ? undefined : v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false ? false : v), z.boolean({ error: FORM_MSG.option }).optional());
+export const queryFlag = z.preprocess(
+  (v) =>
+    v === '' || v === null
+      ? undefined
+      : v === 'true' || v === '1' || v === true
+        ? true
+        : v === 'false' || v === '0' || v === false
+          ? false
+          : v,
+  z.boolean({ error: FORM_MSG.option }).optional(),
+);
 
-const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
+const blankToUndefined = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v;
 
 function fieldSchema(f: FieldDecl): z.ZodTypeAny {
   let s: z.ZodTypeAny;
   switch (f.kind) {
     case 'number':
     case 'select': {
-      let n = z.coerce.number({ error: f.kind === 'select' ? FORM_MSG.option : FORM_MSG.number }).int(FORM_MSG.number);
+      let n = z.coerce
+        .number({ error: f.kind === 'select' ? FORM_MSG.option : FORM_MSG.number })
+        .int(FORM_MSG.number);
       if (f.kind === 'select') n = n.positive(FORM_MSG.option).max(2_147_483_647, FORM_MSG.option);
       if (f.min !== undefined) n = n.min(f.min, FORM_MSG.numberMin(f.min));
       if (f.max !== undefined) n = n.max(f.max, FORM_MSG.numberMax(f.max));
@@ -196,7 +353,11 @@ function fieldSchema(f: FieldDecl): z.ZodTypeAny {
       break;
     }
     case 'status':
-      s = z.coerce.number({ error: FORM_MSG.option }).int().min(0, FORM_MSG.option).max(1, FORM_MSG.option);
+      s = z.coerce
+        .number({ error: FORM_MSG.option })
+        .int()
+        .min(0, FORM_MSG.option)
+        .max(1, FORM_MSG.option);
       break;
     default: {
       let t = z.string({ error: FORM_MSG.required }).trim();

@@ -19,7 +19,13 @@ describe('RUT', () => {
         const dv = computeDv(n);
         const d = lower ? dv.toLowerCase() : dv;
         const formatted = formatRut({ body: n, dv });
-        for (const spelling of [`${n}-${d}`, `${n}${d}`, formatted, ` ${formatted.replace(/-/, ' - ').replace(/ /g, '')} `, formatted.toLowerCase()]) {
+        for (const spelling of [
+          `${n}-${d}`,
+          `${n}${d}`,
+          formatted,
+          ` ${formatted.replace(/-/, ' - ').replace(/ /g, '')} `,
+          formatted.toLowerCase(),
+        ]) {
           expect(normalizeRut(spelling)).toBe(formatted);
         }
       }),
@@ -43,6 +49,7 @@ describe('RUT', () => {
         expect(normalizeRut(`${n}-${dv}`)).toBeNull();
       }),
     );
-    for (const bad of ['', 'abc', '12.345.678', '0-0', '12.345.678-55', null, undefined]) expect(normalizeRut(bad as string)).toBeNull();
+    for (const bad of ['', 'abc', '12.345.678', '0-0', '12.345.678-55', null, undefined])
+      expect(normalizeRut(bad as string)).toBeNull();
   });
 });

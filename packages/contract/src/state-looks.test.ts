@@ -30,7 +30,12 @@ describe('the states’ catalogue keys', () => {
     expect(stateLook('priority', null)).toBeUndefined();
   });
   it('the dashboard’s colours are these', () => {
-    expect(STATUS_COLORS).toEqual({ open: STATE_LOOKS.ticketStatus.open.color, closed: STATE_LOOKS.ticketStatus.closed.color });
-    expect(STUDENT_STATE_COLORS).toEqual(Object.values(STATE_LOOKS.studentState).map((l) => l.color));
+    expect(STATUS_COLORS).toEqual({
+      open: STATE_LOOKS.ticketStatus.open.color,
+      closed: STATE_LOOKS.ticketStatus.closed.color,
+    });
+    expect(STUDENT_STATE_COLORS).toEqual(
+      Object.values(STATE_LOOKS.studentState).map((l) => l.color),
+    );
   });
 });

@@ -2,13 +2,22 @@ import { z } from 'zod';
 import { FORM_MSG } from './resources.js';
 import { normalizeRut } from './rut.js';
 
-const blank = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim().replace(/\s+/g, ' ')) : v === null ? undefined : v);
-const text = (max: number) => z.preprocess(blank, z.string().max(max, FORM_MSG.max(max)).optional());
+const blank = (v: unknown) =>
+  typeof v === 'string'
+    ? v.trim() === ''
+      ? undefined
+      : v.trim().replace(/\s+/g, ' ')
+    : v === null
+      ? undefined
+      : v;
+const text = (max: number) =>
+  z.preprocess(blank, z.string().max(max, FORM_MSG.max(max)).optional());
 const requiredText = (max: number, message: string) =>
   z.preprocess(blank, z.string({ error: message }).min(1, message).max(max, FORM_MSG.max(max)));
 
 export const STUDENT_MSG = {
-  identityAdminOnly: 'Solo un administrador puede cambiar el RUT y los nombres del alumno (el RUT es la clave con Moodle). Usted puede corregir sus datos de contacto.',
+  identityAdminOnly:
+    'Solo un administrador puede cambiar el RUT y los nombres del alumno (el RUT es la clave con Moodle). Usted puede corregir sus datos de contacto.',
   rutInvalid: 'RUT no válido',
   rutRequired: 'El RUT es requerido.',
   nameRequired: 'El nombre es requerido.',
@@ -17,25 +26,26 @@ export const STUDENT_MSG = {
   notEnrolled: 'El alumno no pertenece a este curso.',
   notRegistered: 'El alumno no se encuentra registrado.',
   alreadyEnrolled: 'El alumno ya se encuentra matriculado en el curso.',
-  enrolmentHasTickets: (n: number) => `No se puede eliminar la matrícula porque tiene ${n} ticket(s) asociado(s).`,
-  studentHasEnrolments: (n: number) => `No se puede eliminar el alumno porque tiene ${n} matrícula(s).`,
-  classroomBuilt: (classroom: string, n: number) => `Se ha conformado el ${classroom} con ${n} estudiantes`,
+  enrolmentHasTickets: (n: number) =>
+    `No se puede eliminar la matrícula porque tiene ${n} ticket(s) asociado(s).`,
+  studentHasEnrolments: (n: number) =>
+    `No se puede eliminar el alumno porque tiene ${n} matrícula(s).`,
+  classroomBuilt: (classroom: string, n: number) =>
+    `Se ha conformado el ${classroom} con ${n} estudiantes`,
   selectStudents: 'Debe seleccionar al menos un alumno.',
 } as const;
 
 /** A RUT in any common spelling, validated (módulo 11) and normalised to 12.345.678-9. */
 export const rutSchema = z.preprocess(
   blank,
-  z
-    .string({ error: STUDENT_MSG.rutRequired })
-    .transform((v, ctx) => {
-      const n = normalizeRut(v);
-      if (!n) {
-        ctx.addIssue({ code: 'custom', message: STUDENT_MSG.rutInvalid });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  z.string({ error: STUDENT_MSG.rutRequired }).transform((v, ctx) => {
+    const n = normalizeRut(v);
+    if (!n) {
+      ctx.addIssue({ code: 'custom', message: STUDENT_MSG.rutInvalid });
+      return z.NEVER;
+    }
+    return n;
+  }),
 );
 
 /** A student (registered user): personal, school and Moodle data (docs/development/domain.md#students). */
@@ -44,7 +54,10 @@ export const studentFields = {
   name: requiredText(100, STUDENT_MSG.nameRequired),
   last_name: requiredText(100, STUDENT_MSG.lastNameRequired),
   mother_last_name: text(100),
-  email: z.preprocess(blank, z.string().max(255, FORM_MSG.max(255)).email(STUDENT_MSG.emailInvalid).optional()),
+  email: z.preprocess(
+    blank,
+    z.string().max(255, FORM_MSG.max(255)).email(STUDENT_MSG.emailInvalid).optional(),
+  ),
   phone: text(20),
   mobile: text(20),
   address: text(255),
@@ -67,10 +80,16 @@ export const studentUpdateSchema = z.object(
   },
 );
 /** view-store: create, or update when `id` (or the RUT) already exists. */
-export const studentUpsertSchema = studentCreateSchema.extend({ id: z.preprocess(blank, z.coerce.number().int().positive().optional()) });
+export const studentUpsertSchema = studentCreateSchema.extend({
+  id: z.preprocess(blank, z.coerce.number().int().positive().optional()),
+});
 export type StudentInput = z.infer<typeof studentCreateSchema>;
 
-const id = z.coerce.number({ error: FORM_MSG.option }).int().positive(FORM_MSG.option).max(2_147_483_647, FORM_MSG.option);
+const id = z.coerce
+  .number({ error: FORM_MSG.option })
+  .int()
+  .positive(FORM_MSG.option)
+  .max(2_147_483_647, FORM_MSG.option);
 const optionalId = z.preprocess(blank, id.nullable().optional());
 
 export const enrolmentCreateSchema = z.object({
@@ -89,7 +108,15 @@ export const enrolmentClassroomSchema = z.object({
 export const classroomAssignSchema = z.object({
   // Enrolment ids, or the rows themselves (the original client sends its table rows, each with its `id`).
   courseRegisteredUsers: z
-    .array(z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v ? (v as { id: unknown }).id : v), id))
+    .array(
+      z.preprocess(
+        (v) =>
+          v !== null && typeof v === 'object' && !Array.isArray(v) && 'id' in v
+            ? (v as { id: unknown }).id
+            : v,
+        id,
+      ),
+    )
     .min(1, STUDENT_MSG.selectStudents)
     .max(20_000),
   profile_id: optionalId,
@@ -168,7 +195,13 @@ export const STUDENT_FIND_MSG = {
 } as const;
 
 export const studentFindQuerySchema = z.object({
-  search: z.preprocess(blank, z.string({ error: STUDENT_FIND_MSG.tooShort }).min(3, STUDENT_FIND_MSG.tooShort).max(100, FORM_MSG.max(100))),
+  search: z.preprocess(
+    blank,
+    z
+      .string({ error: STUDENT_FIND_MSG.tooShort })
+      .min(3, STUDENT_FIND_MSG.tooShort)
+      .max(100, FORM_MSG.max(100)),
+  ),
   /** The course shown: its students come first. */
   course_id: z.preprocess(blank, id.optional()),
 });

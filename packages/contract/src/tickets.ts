@@ -9,36 +9,47 @@ import { parseDay } from './dates.js';
 
 export const TICKET_MSG = {
   created: 'El ticket se ha creado correctamente.',
-  createdMany: (n: number) => `Se ${n === 1 ? 'creó 1 ticket' : `crearon ${n} tickets`} correctamente.`,
+  createdMany: (n: number) =>
+    `Se ${n === 1 ? 'creó 1 ticket' : `crearon ${n} tickets`} correctamente.`,
   updated: 'El ticket se ha editado correctamente.',
   staleVersion: 'El ticket fue modificado por otro usuario. Recargue para ver los cambios.',
-  locked: (name: string, since: string) => `No se puede editar. Este ticket está bloqueado por ${name} desde las ${since}.`,
+  locked: (name: string, since: string) =>
+    `No se puede editar. Este ticket está bloqueado por ${name} desde las ${since}.`,
   lockTaken: 'Ticket bloqueado para edición.',
   lockRefreshed: 'Bloqueo de edición renovado.',
   notLocked: 'El ticket no está bloqueado.',
-  notYours: 'Este ticket está asignado a otro operador: solo puede consultarlo y trabajarlo quien lo tiene asignado o lo creó, o un administrador.',
+  notYours:
+    'Este ticket está asignado a otro operador: solo puede consultarlo y trabajarlo quien lo tiene asignado o lo creó, o un administrador.',
   unlocked: 'Ticket desbloqueado exitosamente.',
-  unlockedMany: (n: number) => `Se ${n === 1 ? 'desbloqueó 1 ticket' : `desbloquearon ${n} tickets`}.`,
-  unlockForbidden: 'Solo quien bloqueó el ticket, un administrador o un developer puede desbloquearlo.',
+  unlockedMany: (n: number) =>
+    `Se ${n === 1 ? 'desbloqueó 1 ticket' : `desbloquearon ${n} tickets`}.`,
+  unlockForbidden:
+    'Solo quien bloqueó el ticket, un administrador o un developer puede desbloquearlo.',
   hasDetails: 'No se puede eliminar el ticket porque tiene intentos de contacto registrados.',
   deleteForbidden: 'Solo el creador del ticket, un administrador o un developer puede eliminarlo.',
   deleted: 'El ticket se ha eliminado correctamente.',
   deletedMany: (deleted: number, refused: number) =>
-    `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} eliminar.` : ''),
+    `Se ${deleted === 1 ? 'eliminó 1 ticket' : `eliminaron ${deleted} tickets`}.` +
+    (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} eliminar.` : ''),
   /** One ticket an all-or-none bulk delete refused because it has contact attempts. */
-  hasDetailsOf: (code: string) => `El ticket ${code} tiene intentos de contacto registrados y no se puede eliminar.`,
+  hasDetailsOf: (code: string) =>
+    `El ticket ${code} tiene intentos de contacto registrados y no se puede eliminar.`,
   /** An all-or-none bulk delete refused: nothing was deleted; `reasons` says why, one sentence per ticket (the first five). */
   deletedNone: (reasons: string[]) =>
-    `No se eliminó ningún ticket. ${reasons.slice(0, 5).join(' ')}` + (reasons.length > 5 ? ` Y ${reasons.length - 5} más.` : ''),
+    `No se eliminó ningún ticket. ${reasons.slice(0, 5).join(' ')}` +
+    (reasons.length > 5 ? ` Y ${reasons.length - 5} más.` : ''),
   bulkDone: (updated: number, refused: number) =>
-    `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` + (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} actualizar.` : ''),
+    `Se ${updated === 1 ? 'actualizó 1 ticket' : `actualizaron ${updated} tickets`}.` +
+    (refused ? ` ${refused} no se ${refused === 1 ? 'pudo' : 'pudieron'} actualizar.` : ''),
   notFound: 'El ticket no existe.',
   notFoundOf: (id: number) => `El ticket ${id} no existe.`,
   /** The name of a ticket's operator when it has none (the original client needs a name). */
   unassigned: 'Sin asignar',
   detailCreated: 'Intento de contacto registrado.',
-  detailCreatedMany: (n: number) => `Se ${n === 1 ? 'registró 1 intento' : `registraron ${n} intentos`} de contacto.`,
-  detailEditForbidden: 'Solo quien registró el intento de contacto, un administrador o un developer puede modificarlo.',
+  detailCreatedMany: (n: number) =>
+    `Se ${n === 1 ? 'registró 1 intento' : `registraron ${n} intentos`} de contacto.`,
+  detailEditForbidden:
+    'Solo quien registró el intento de contacto, un administrador o un developer puede modificarlo.',
   detailDeleted: 'Intento de contacto eliminado.',
   selectTickets: 'Debe seleccionar al menos un ticket.',
   selectStudents: 'Debe seleccionar al menos un alumno.',
@@ -59,8 +70,13 @@ export const TICKET_MSG = {
 // Request schemas
 
 const MAX_ID = 2_147_483_647;
-const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v);
-const id = z.coerce.number({ error: FORM_MSG.option }).int(FORM_MSG.option).positive(FORM_MSG.option).max(MAX_ID, FORM_MSG.option);
+const blank = (v: unknown) =>
+  typeof v === 'string' && v.trim() === '' ? undefined : v === null ? undefined : v;
+const id = z.coerce
+  .number({ error: FORM_MSG.option })
+  .int(FORM_MSG.option)
+  .positive(FORM_MSG.option)
+  .max(MAX_ID, FORM_MSG.option);
 const requiredId = z.preprocess(blank, id);
 const optionalId = z.preprocess(blank, id.optional());
 
@@ -78,7 +94,8 @@ export function parseIdList(input: unknown): number[] | null {
   if (!Array.isArray(value) || value.length === 0) return null;
   const out: number[] = [];
   for (const v of value) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    const n =
+      typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
     if (!Number.isInteger(n) || n < 1 || n > MAX_ID) return null;
     if (!out.includes(n)) out.push(n);
   }
@@ -106,42 +123,73 @@ const ticketOptions = {
 };
 
 /** POST /tickets. The creator is the signed-in user; other fields the client sends are ignored. */
-export const ticketCreateSchema = z.object({ course_registered_user_id: requiredId, ...ticketOptions });
+export const ticketCreateSchema = z.object({
+  course_registered_user_id: requiredId,
+  ...ticketOptions,
+});
 export type TicketCreateInput = z.infer<typeof ticketCreateSchema>;
 
 /** POST /tickets/multiple: one ticket per enrolment, consecutive codes. */
-export const ticketCreateManySchema = z.object({ course_registered_user_id: idArray(TICKET_MSG.selectStudents), ...ticketOptions });
+export const ticketCreateManySchema = z.object({
+  course_registered_user_id: idArray(TICKET_MSG.selectStudents),
+  ...ticketOptions,
+});
 export type TicketCreateManyInput = z.infer<typeof ticketCreateManySchema>;
 
 /** PUT /tickets/{id}: fields left out are not changed; `version` is the one the client read. */
 export const ticketUpdateSchema = z.object({
   ticket_id: optionalId,
-  version: z.preprocess(blank, z.coerce.number({ error: FORM_MSG.number }).int(FORM_MSG.number).min(0, FORM_MSG.number).max(MAX_ID, FORM_MSG.number).optional()),
+  version: z.preprocess(
+    blank,
+    z.coerce
+      .number({ error: FORM_MSG.number })
+      .int(FORM_MSG.number)
+      .min(0, FORM_MSG.number)
+      .max(MAX_ID, FORM_MSG.number)
+      .optional(),
+  ),
   type_ticket_id: optionalId,
   status_ticket_id: optionalId,
   priority_ticket_id: optionalId,
   source_ticket_id: optionalId,
   motive_ticket_id: optionalId,
-  user_assigned_id: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), id.nullable().optional()),
+  user_assigned_id: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    id.nullable().optional(),
+  ),
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 
 const comment = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() : v === null ? undefined : v),
-  z.string({ error: TICKET_MSG.commentRequired }).min(1, TICKET_MSG.commentRequired).max(5000, FORM_MSG.max(5000)),
+  z
+    .string({ error: TICKET_MSG.commentRequired })
+    .min(1, TICKET_MSG.commentRequired)
+    .max(5000, FORM_MSG.max(5000)),
 );
 
 /** POST /ticket-details: a contact attempt; the creator is the signed-in user. */
-export const ticketDetailCreateSchema = z.object({ ticket_id: requiredId, status_detail_ticket_id: requiredId, comment });
+export const ticketDetailCreateSchema = z.object({
+  ticket_id: requiredId,
+  status_detail_ticket_id: requiredId,
+  comment,
+});
 export type TicketDetailCreateInput = z.infer<typeof ticketDetailCreateSchema>;
 
 /** POST /ticket-details/multiple: the same attempt on many tickets. */
-export const ticketDetailCreateManySchema = z.object({ ticket_id: idArray(TICKET_MSG.selectTickets), status_detail_ticket_id: requiredId, comment });
+export const ticketDetailCreateManySchema = z.object({
+  ticket_id: idArray(TICKET_MSG.selectTickets),
+  status_detail_ticket_id: requiredId,
+  comment,
+});
 
 /** GET /ticket-details: optionally one ticket's attempts. */
 export const ticketDetailListQuerySchema = listQuerySchema.extend({ ticket_id: optionalId });
 
-export const ticketDetailUpdateSchema = z.object({ status_detail_ticket_id: optionalId, comment: comment.optional() });
+export const ticketDetailUpdateSchema = z.object({
+  status_detail_ticket_id: optionalId,
+  comment: comment.optional(),
+});
 export type TicketDetailUpdateInput = z.infer<typeof ticketDetailUpdateSchema>;
 
 /** POST /log-editing-tickets: the lock is always the caller's (a `user_id` sent is ignored). */
@@ -159,8 +207,10 @@ export const ticketBulkSchema = z
     user_assigned_id: optionalId,
   })
   .superRefine((v, ctx) => {
-    if (v.action === 'status' && !v.status_ticket_id) ctx.addIssue({ code: 'custom', path: ['status_ticket_id'], message: FORM_MSG.required });
-    if (v.action === 'assign' && !v.user_assigned_id) ctx.addIssue({ code: 'custom', path: ['user_assigned_id'], message: FORM_MSG.required });
+    if (v.action === 'status' && !v.status_ticket_id)
+      ctx.addIssue({ code: 'custom', path: ['status_ticket_id'], message: FORM_MSG.required });
+    if (v.action === 'assign' && !v.user_assigned_id)
+      ctx.addIssue({ code: 'custom', path: ['user_assigned_id'], message: FORM_MSG.required });
   });
 export type TicketBulkInput = z.infer<typeof ticketBulkSchema>;
 
@@ -187,7 +237,10 @@ function parseStatusFilter(text: string): TicketStatusFilter | number | null {
   const n = Number(s);
   return /^\d+$/.test(s) && n >= 1 && n <= MAX_ID ? n : null;
 }
-const statusFilter = z.preprocess((v) => (typeof v === 'number' ? String(v) : blank(v)), parsedText(parseStatusFilter, FORM_MSG.option).optional());
+const statusFilter = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : blank(v)),
+  parsedText(parseStatusFilter, FORM_MSG.option).optional(),
+);
 
 /** The filters every ticket list, the export and the saved presets share. */
 export const ticketFiltersSchema = z.object({
@@ -211,7 +264,10 @@ export type TicketFilters = z.infer<typeof ticketFiltersSchema>;
  * without the original client's raw attempts and Moodle results: what this product's own screens
  * ask for; the original client never sends it and gets them).
  */
-export const ticketListQuerySchema = listQuerySchema.extend({ ...ticketFiltersSchema.shape, compact: queryFlag });
+export const ticketListQuerySchema = listQuerySchema.extend({
+  ...ticketFiltersSchema.shape,
+  compact: queryFlag,
+});
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
 
 /**
@@ -223,15 +279,33 @@ export const ticketDeleteManyQuerySchema = z.object({ partial: queryFlag });
 
 /** Sort keys the ticket lists accept. */
 export const TICKET_SORTS = [
-  'id', 'ticketCode', 'createdAt', 'closingDate', 'age', 'attempts', 'priority', 'status', 'type', 'motive', 'source',
-  'operator', 'creator', 'student', 'rut', 'classroom', 'course',
+  'id',
+  'ticketCode',
+  'createdAt',
+  'closingDate',
+  'age',
+  'attempts',
+  'priority',
+  'status',
+  'type',
+  'motive',
+  'source',
+  'operator',
+  'creator',
+  'student',
+  'rut',
+  'classroom',
+  'course',
 ] as const;
 
 /** POST /ticket-filters: a named set of list filters, per user. */
 export const ticketFilterPresetSchema = z.object({
   name: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() : v),
-    z.string({ error: TICKET_MSG.presetNameRequired }).min(1, TICKET_MSG.presetNameRequired).max(60, FORM_MSG.max(60)),
+    z
+      .string({ error: TICKET_MSG.presetNameRequired })
+      .min(1, TICKET_MSG.presetNameRequired)
+      .max(60, FORM_MSG.max(60)),
   ),
   filters: z
     .record(z.string(), z.unknown(), { error: FORM_MSG.option })
@@ -342,13 +416,28 @@ export interface TicketProperties {
     finalStatus: { id: number; description: string } | null;
     lastAccess: string | null;
     lastAccessText: string | null;
-    course: { id: number; description: string; category: { id: number; description: string; categoryCode: string }; category_id: number; id_course_moodle: number | null };
+    course: {
+      id: number;
+      description: string;
+      category: { id: number; description: string; categoryCode: string };
+      category_id: number;
+      id_course_moodle: number | null;
+    };
     registeredUser: StudentSummary & { mobile: string | null; phone: string | null };
     is_sincronized: 0 | 1;
     classroom_id: number | null;
     /** Chilean `dd-mm-yyyy HH:mm`, or Moodle's text ('Nunca'); null before any synchronisation. */
     last_access_registered_moodle: string | null;
-    registered_user: { id: number; rut: string; name: string; last_name: string; mother_last_name: string; email: string | null; mobile: string | null; phone: string | null };
+    registered_user: {
+      id: number;
+      rut: string;
+      name: string;
+      last_name: string;
+      mother_last_name: string;
+      email: string | null;
+      mobile: string | null;
+      phone: string | null;
+    };
     /** Present where the list or record loads them (every ticket route). */
     activity_course_users?: RawActivityCourseUser[];
   };
@@ -377,6 +466,9 @@ export interface TicketProperties {
  * Who may delete a ticket (docs/development/domain.md#deleting-a-ticket): only while it has no contact attempts, and only its
  * creator, an administrator or a developer. The server enforces it and sends it as showDeleteButton.
  */
-export function canDeleteTicket(ticket: { attempts: number; creatorId: number }, user: { id: number; role: RoleKey | null | undefined }): boolean {
+export function canDeleteTicket(
+  ticket: { attempts: number; creatorId: number },
+  user: { id: number; role: RoleKey | null | undefined },
+): boolean {
   return ticket.attempts === 0 && (ticket.creatorId === user.id || isAdminLike(user.role));
 }

@@ -20,12 +20,25 @@ export const FIXTURE_TOKENS = {
 
 export const FIXTURE_WWWROOT = 'http://127.0.0.1:8081';
 
-const READ_FUNCTIONS = ALL_FUNCTIONS.filter((f) => !['core_user_create_users', 'enrol_manual_enrol_users', 'core_group_create_groups', 'core_group_add_group_members'].includes(f));
+const READ_FUNCTIONS = ALL_FUNCTIONS.filter(
+  (f) =>
+    ![
+      'core_user_create_users',
+      'enrol_manual_enrol_users',
+      'core_group_create_groups',
+      'core_group_add_group_members',
+    ].includes(f),
+);
 
 /** Options: without students (to replay the creation calls of the fixtures). */
 export function fixtureSite(o: { withPeople?: boolean } = {}): Site {
   const withPeople = o.withPeople ?? true;
-  const site = createSite({ sitename: 'Sim Test Moodle', shortname: 'simtest', summary: 'fixture site', timecreated: 1795335550 });
+  const site = createSite({
+    sitename: 'Sim Test Moodle',
+    shortname: 'simtest',
+    summary: 'fixture site',
+    timecreated: 1795335550,
+  });
   site.settings.themerev = 1795335593;
   site.siteCourse.timemodified = 1795335603;
   site.siteCourse.cacherev = 1795335593;
@@ -33,11 +46,38 @@ export function fixtureSite(o: { withPeople?: boolean } = {}): Site {
   site.functionVersions.gradereport_user_get_grade_items = '2025100600';
   site.functionVersions.enrol_manual_enrol_users = '2025100600';
 
-  site.addCategory({ id: 1, name: 'Category 1', idnumber: null, sortorder: 10000, timemodified: 1795335550 });
-  site.addCategory({ id: 2, name: 'Training Org', idnumber: 'CAT-TRAIN', description: 'Top category', sortorder: 20000, timemodified: 1795335664 });
-  site.addCategory({ id: 3, name: 'Forklift', idnumber: 'CAT-FORK', description: `Test course category 2<br />\n${LOREM}`, parent: 2, sortorder: 30000, timemodified: 1795335664 });
+  site.addCategory({
+    id: 1,
+    name: 'Category 1',
+    idnumber: null,
+    sortorder: 10000,
+    timemodified: 1795335550,
+  });
+  site.addCategory({
+    id: 2,
+    name: 'Training Org',
+    idnumber: 'CAT-TRAIN',
+    description: 'Top category',
+    sortorder: 20000,
+    timemodified: 1795335664,
+  });
+  site.addCategory({
+    id: 3,
+    name: 'Forklift',
+    idnumber: 'CAT-FORK',
+    description: `Test course category 2<br />\n${LOREM}`,
+    parent: 2,
+    sortorder: 30000,
+    timemodified: 1795335664,
+  });
 
-  const common = { format: 'topics', startdate: 0, timecreated: 1795335679, timemodified: 1795335679, enablecompletion: 1 };
+  const common = {
+    format: 'topics',
+    startdate: 0,
+    timecreated: 1795335679,
+    timemodified: 1795335679,
+    enablecompletion: 1,
+  };
   const fs101 = site.addCourse(
     {
       ...common,
@@ -62,13 +102,33 @@ export function fixtureSite(o: { withPeople?: boolean } = {}): Site {
   const s11 = site.addSection(4, { id: 11 });
   const s12 = site.addSection(4, { id: 12 });
   const fa1 = site.addCourse(
-    { ...common, id: 5, shortname: 'FA1', fullname: 'First Aid', summary: `Test course 2<br />\n${LOREM}`, categoryid: 2, sortorder: 20001, startdate: 1795305600, contextid: 17, cacherev: 1795335684 },
+    {
+      ...common,
+      id: 5,
+      shortname: 'FA1',
+      fullname: 'First Aid',
+      summary: `Test course 2<br />\n${LOREM}`,
+      categoryid: 2,
+      sortorder: 20001,
+      startdate: 1795305600,
+      contextid: 17,
+      cacherev: 1795335684,
+    },
     0,
   );
-  for (let i = 0; i <= 5; i++) site.addSection(fa1.id, { id: 13 + i, name: i === 0 ? 'General' : 'New section' });
+  for (let i = 0; i <= 5; i++)
+    site.addSection(fa1.id, { id: 13 + i, name: i === 0 ? 'General' : 'New section' });
 
   const t = 1795335679;
-  site.addModule(s11.id, { id: 1, modname: 'page', name: 'Safety intro', instance: 1, contextid: 18, completion: 1, timemodified: t });
+  site.addModule(s11.id, {
+    id: 1,
+    modname: 'page',
+    name: 'Safety intro',
+    instance: 1,
+    contextid: 18,
+    completion: 1,
+    timemodified: t,
+  });
   site.addModule(s11.id, {
     id: 2,
     modname: 'assign',
@@ -93,7 +153,15 @@ export function fixtureSite(o: { withPeople?: boolean } = {}): Site {
     externalurl: 'https://example.com/regs',
     timemodified: t,
   });
-  site.addModule(s12.id, { id: 4, modname: 'label', name: 'End of course notes', instance: 1, contextid: 21, description: '<div class="no-overflow">End of course notes</div>', timemodified: t });
+  site.addModule(s12.id, {
+    id: 4,
+    modname: 'label',
+    name: 'End of course notes',
+    instance: 1,
+    contextid: 21,
+    description: '<div class="no-overflow">End of course notes</div>',
+    timemodified: t,
+  });
 
   site.addToken(FIXTURE_TOKENS.admin, 2, [...ALL_FUNCTIONS]);
   site.addToken(FIXTURE_TOKENS.readonly, 2, READ_FUNCTIONS);
@@ -113,12 +181,35 @@ export function fixtureSite(o: { withPeople?: boolean } = {}): Site {
       { name: 'last_time_enrolments_synced', value: '1795335745' },
     ],
   });
-  const bruno = site.addUser({ id: 4, username: 'student2', firstname: 'Bruno', lastname: 'Costa', email: 'bruno@example.com', idnumber: 'EMP-002', firstaccess: 1794903725, lastaccess: 1795076525 });
-  const carla = site.addUser({ id: 5, username: 'student3', firstname: 'Carla', lastname: 'Reis', email: 'carla@example.com', department: 'Warehouse' });
+  const bruno = site.addUser({
+    id: 4,
+    username: 'student2',
+    firstname: 'Bruno',
+    lastname: 'Costa',
+    email: 'bruno@example.com',
+    idnumber: 'EMP-002',
+    firstaccess: 1794903725,
+    lastaccess: 1795076525,
+  });
+  const carla = site.addUser({
+    id: 5,
+    username: 'student3',
+    firstname: 'Carla',
+    lastname: 'Reis',
+    email: 'carla@example.com',
+    department: 'Warehouse',
+  });
   site.enrol(fs101.id, ana.id, 5, { lastaccess: 1795332125 });
   site.enrol(fs101.id, bruno.id, 5, { lastaccess: 1795076525 });
   site.enrol(fs101.id, carla.id, 5, { lastaccess: 0 });
-  site.addGroup({ id: 1, courseid: fs101.id, name: 'Classroom A', description: 'Morning class', idnumber: 'CLS-A', members: [ana.id, bruno.id] });
+  site.addGroup({
+    id: 1,
+    courseid: fs101.id,
+    name: 'Classroom A',
+    description: 'Morning class',
+    idnumber: 'CLS-A',
+    members: [ana.id, bruno.id],
+  });
   site.addGroup({ id: 2, courseid: fs101.id, name: 'Classroom B', members: [carla.id] });
 
   const done = 1795335725;

@@ -18,19 +18,52 @@ const idValue = value('int');
 const nameValue = multiple(single({ name: value('alphanumext'), value: value('raw') }), []);
 
 export const FUNCTIONS: Record<string, FunctionDef> = {
-  core_webservice_get_site_info: { params: single({ serviceshortnames: multiple(value('text'), []) }), run: siteInfo },
+  core_webservice_get_site_info: {
+    params: single({ serviceshortnames: multiple(value('text'), []) }),
+    run: siteInfo,
+  },
   core_course_get_categories: {
-    params: single({ criteria: multiple(single({ key: value('alpha'), value: value('raw') }), []), addsubcategories: value('bool', true) }),
+    params: single({
+      criteria: multiple(single({ key: value('alpha'), value: value('raw') }), []),
+      addsubcategories: value('bool', true),
+    }),
     run: getCategories,
   },
-  core_course_get_courses: { params: single({ options: single({ ids: multiple(value('int'), OPTIONAL) }, {}) }), run: getCourses },
-  core_course_get_courses_by_field: { params: single({ field: value('alpha', ''), value: value('raw', '') }), run: getCoursesByField },
-  core_enrol_get_enrolled_users: { params: single({ courseid: idValue, options: nameValue }), run: getEnrolledUsers },
-  core_course_get_contents: { params: single({ courseid: idValue, options: multiple(single({ name: value('alpha'), value: value('raw') }), []) }), run: getContents },
-  core_completion_get_activities_completion_status: { params: single({ courseid: idValue, userid: idValue }), run: activitiesCompletion },
-  core_completion_get_course_completion_status: { params: single({ courseid: idValue, userid: idValue }), run: courseCompletion },
-  gradereport_user_get_grade_items: { params: single({ courseid: idValue, userid: value('int', 0), groupid: value('int', 0) }), run: gradeItems },
-  core_user_get_users_by_field: { params: single({ field: value('alpha'), values: multiple(value('raw')) }), run: getUsersByField },
+  core_course_get_courses: {
+    params: single({ options: single({ ids: multiple(value('int'), OPTIONAL) }, {}) }),
+    run: getCourses,
+  },
+  core_course_get_courses_by_field: {
+    params: single({ field: value('alpha', ''), value: value('raw', '') }),
+    run: getCoursesByField,
+  },
+  core_enrol_get_enrolled_users: {
+    params: single({ courseid: idValue, options: nameValue }),
+    run: getEnrolledUsers,
+  },
+  core_course_get_contents: {
+    params: single({
+      courseid: idValue,
+      options: multiple(single({ name: value('alpha'), value: value('raw') }), []),
+    }),
+    run: getContents,
+  },
+  core_completion_get_activities_completion_status: {
+    params: single({ courseid: idValue, userid: idValue }),
+    run: activitiesCompletion,
+  },
+  core_completion_get_course_completion_status: {
+    params: single({ courseid: idValue, userid: idValue }),
+    run: courseCompletion,
+  },
+  gradereport_user_get_grade_items: {
+    params: single({ courseid: idValue, userid: value('int', 0), groupid: value('int', 0) }),
+    run: gradeItems,
+  },
+  core_user_get_users_by_field: {
+    params: single({ field: value('alpha'), values: multiple(value('raw')) }),
+    run: getUsersByField,
+  },
   core_user_create_users: {
     params: single({
       users: multiple(
@@ -72,7 +105,14 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
   enrol_manual_enrol_users: {
     params: single({
       enrolments: multiple(
-        single({ roleid: idValue, userid: idValue, courseid: idValue, timestart: value('int', OPTIONAL), timeend: value('int', OPTIONAL), suspend: value('int', OPTIONAL) }),
+        single({
+          roleid: idValue,
+          userid: idValue,
+          courseid: idValue,
+          timestart: value('int', OPTIONAL),
+          timeend: value('int', OPTIONAL),
+          suspend: value('int', OPTIONAL),
+        }),
       ),
     }),
     run: enrolUsers,
@@ -95,9 +135,18 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     }),
     run: createGroups,
   },
-  core_group_add_group_members: { params: single({ members: multiple(single({ groupid: idValue, userid: idValue })) }), run: addGroupMembers },
-  core_group_get_group_members: { params: single({ groupids: multiple(value('int')) }), run: getGroupMembers },
+  core_group_add_group_members: {
+    params: single({ members: multiple(single({ groupid: idValue, userid: idValue })) }),
+    run: addGroupMembers,
+  },
+  core_group_get_group_members: {
+    params: single({ groupids: multiple(value('int')) }),
+    run: getGroupMembers,
+  },
 };
 
 /** The functions a full-access token's service holds, in the order Moodle lists them (site info last). */
-export const ALL_FUNCTIONS = [...Object.keys(FUNCTIONS).filter((f) => f !== 'core_webservice_get_site_info'), 'core_webservice_get_site_info'];
+export const ALL_FUNCTIONS = [
+  ...Object.keys(FUNCTIONS).filter((f) => f !== 'core_webservice_get_site_info'),
+  'core_webservice_get_site_info',
+];

@@ -67,15 +67,64 @@ export function prng(seed: number) {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
     pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-    normal: (mean: number, sd: number) => mean + sd * Math.sqrt(-2 * Math.log(next() || 1e-9)) * Math.cos(2 * Math.PI * next()),
-    hex: (n: number) => Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join(''),
+    normal: (mean: number, sd: number) =>
+      mean + sd * Math.sqrt(-2 * Math.log(next() || 1e-9)) * Math.cos(2 * Math.PI * next()),
+    hex: (n: number) =>
+      Array.from({ length: n }, () => Math.floor(next() * 16).toString(16)).join(''),
   };
 }
 
-const FIRST = ['María', 'José', 'Camila', 'Juan', 'Valentina', 'Diego', 'Francisca', 'Matías', 'Javiera', 'Benjamín', 'Constanza', 'Tomás', 'Catalina', 'Sebastián', 'Fernanda', 'Ignacio', 'Daniela', 'Felipe', 'Antonia', 'Vicente'];
-const LAST = ['González', 'Muñoz', 'Rojas', 'Díaz', 'Pérez', 'Soto', 'Contreras', 'Silva', 'Martínez', 'Sepúlveda', 'Morales', 'Rodríguez', 'López', 'Fuentes', 'Hernández', 'Torres', 'Araya', 'Flores', 'Espinoza', 'Valenzuela'];
+const FIRST = [
+  'María',
+  'José',
+  'Camila',
+  'Juan',
+  'Valentina',
+  'Diego',
+  'Francisca',
+  'Matías',
+  'Javiera',
+  'Benjamín',
+  'Constanza',
+  'Tomás',
+  'Catalina',
+  'Sebastián',
+  'Fernanda',
+  'Ignacio',
+  'Daniela',
+  'Felipe',
+  'Antonia',
+  'Vicente',
+];
+const LAST = [
+  'González',
+  'Muñoz',
+  'Rojas',
+  'Díaz',
+  'Pérez',
+  'Soto',
+  'Contreras',
+  'Silva',
+  'Martínez',
+  'Sepúlveda',
+  'Morales',
+  'Rodríguez',
+  'López',
+  'Fuentes',
+  'Hernández',
+  'Torres',
+  'Araya',
+  'Flores',
+  'Espinoza',
+  'Valenzuela',
+];
 
-const ascii = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 /** A RUT as people type it into Moodle: with or without dots and dash, k in either case. */
 function spellRut(body: number, dv: string, style: number, lower: boolean): string {
@@ -92,12 +141,46 @@ interface ActivityKind {
 }
 
 const KINDS: ActivityKind[] = [
-  { modname: 'assign', completion: 2, rules: [{ rulename: 'completionusegrade', description: 'Receive a grade' }], graded: true },
-  { modname: 'quiz', completion: 2, rules: [{ rulename: 'completionview', description: 'View' }, { rulename: 'completionusegrade', description: 'Receive a grade' }], graded: true },
-  { modname: 'forum', completion: 2, rules: [{ rulename: 'completionview', description: 'View' }, { rulename: 'completionpostsenabled', description: 'Make forum posts: 1' }], graded: false },
+  {
+    modname: 'assign',
+    completion: 2,
+    rules: [{ rulename: 'completionusegrade', description: 'Receive a grade' }],
+    graded: true,
+  },
+  {
+    modname: 'quiz',
+    completion: 2,
+    rules: [
+      { rulename: 'completionview', description: 'View' },
+      { rulename: 'completionusegrade', description: 'Receive a grade' },
+    ],
+    graded: true,
+  },
+  {
+    modname: 'forum',
+    completion: 2,
+    rules: [
+      { rulename: 'completionview', description: 'View' },
+      { rulename: 'completionpostsenabled', description: 'Make forum posts: 1' },
+    ],
+    graded: false,
+  },
   { modname: 'page', completion: 1, rules: [], graded: false },
-  { modname: 'url', completion: 2, rules: [{ rulename: 'completionview', description: 'View' }], graded: false },
-  { modname: 'feedback', completion: 2, rules: [{ rulename: 'completionview', description: 'View' }, { rulename: 'completionsubmit', description: 'Submit feedback' }], graded: false },
+  {
+    modname: 'url',
+    completion: 2,
+    rules: [{ rulename: 'completionview', description: 'View' }],
+    graded: false,
+  },
+  {
+    modname: 'feedback',
+    completion: 2,
+    rules: [
+      { rulename: 'completionview', description: 'View' },
+      { rulename: 'completionsubmit', description: 'Submit feedback' },
+    ],
+    graded: false,
+  },
 ];
 const FEEDBACK = KINDS[5]!;
 const QUIZ = KINDS[1]!;
@@ -133,14 +216,39 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
     const handle = `${ascii(firstname)}.${ascii(lastname)}${index}`;
     const email = `${handle}@correo.test`;
     const invalid = rnd.next() < (o.invalidRutRate ?? 0.02);
-    const where = o.rutIn === 'idnumber' || o.rutIn === 'username' ? o.rutIn : rnd.next() < 0.5 ? 'idnumber' : 'username';
+    const where =
+      o.rutIn === 'idnumber' || o.rutIn === 'username'
+        ? o.rutIn
+        : rnd.next() < 0.5
+          ? 'idnumber'
+          : 'username';
     const spelled = spellRut(body, dv, rnd.int(0, 2), where === 'username' || rnd.next() < 0.3);
     const username = !invalid && where === 'username' ? spelled.toLowerCase() : handle;
-    const idnumber = invalid ? `EMP-${String(index).padStart(5, '0')}` : where === 'idnumber' ? spelled : '';
+    const idnumber = invalid
+      ? `EMP-${String(index).padStart(5, '0')}`
+      : where === 'idnumber'
+        ? spelled
+        : '';
     const never = rnd.next() < (o.neverAccessedRate ?? 0.1);
     const firstaccess = never ? 0 : now - rnd.int(10, 60) * 86400;
-    const user = site.addUser({ username, firstname, lastname: `${lastname} ${motherLastName}`, email, idnumber, firstaccess, lastaccess: never ? 0 : now - rnd.int(0, 9 * 86400) });
-    const person = { moodleId: user.id, rut: invalid ? null : `${body}-${dv}`, firstname, lastname, motherLastName, email, courseIds: [] };
+    const user = site.addUser({
+      username,
+      firstname,
+      lastname: `${lastname} ${motherLastName}`,
+      email,
+      idnumber,
+      firstaccess,
+      lastaccess: never ? 0 : now - rnd.int(0, 9 * 86400),
+    });
+    const person = {
+      moodleId: user.id,
+      rut: invalid ? null : `${body}-${dv}`,
+      firstname,
+      lastname,
+      motherLastName,
+      email,
+      courseIds: [],
+    };
     people.push(person);
     return person;
   };
@@ -151,20 +259,43 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
       name,
       completion: kind.completion,
       rules: kind.rules,
-      customdata: kind.modname === 'assign' ? '{"customcompletionrules":{"completionsubmit":"0"}}' : '""',
+      customdata:
+        kind.modname === 'assign' ? '{"customcompletionrules":{"completionsubmit":"0"}}' : '""',
       externalurl: kind.modname === 'url' ? 'https://example.com/recurso' : undefined,
-      gradeitem: kind.graded ? site.newGradeItem(site.sections.find((s) => s.id === sectionid)!.courseid, { gradepass: 60 }) : undefined,
+      gradeitem: kind.graded
+        ? site.newGradeItem(site.sections.find((s) => s.id === sectionid)!.courseid, {
+            gradepass: 60,
+          })
+        : undefined,
     });
 
   for (let c = 1; c <= courses; c++) {
-    const course = site.addCourse({ shortname: `SIM${String(c).padStart(3, '0')}`, fullname: `Curso simulado ${c}`, categoryid: category.id, idnumber: `SIM-${c}`, startdate: now - 60 * 86400, enddate: now + 60 * 86400 }, 1);
+    const course = site.addCourse(
+      {
+        shortname: `SIM${String(c).padStart(3, '0')}`,
+        fullname: `Curso simulado ${c}`,
+        categoryid: category.id,
+        idnumber: `SIM-${c}`,
+        startdate: now - 60 * 86400,
+        enddate: now + 60 * 86400,
+      },
+      1,
+    );
     courseIds.push(course.id);
-    const modules: Array<{ m: SimModule; kind: ActivityKind; role: 'unit' | 'resign' | 'survey' | 'test' }> = [];
+    const modules: Array<{
+      m: SimModule;
+      kind: ActivityKind;
+      role: 'unit' | 'resign' | 'survey' | 'test';
+    }> = [];
     for (let u = 1; u <= units; u++) {
       const section = site.addSection(course.id, { name: `Unidad ${u}` });
       for (let a = 1; a <= perUnit; a++) {
         const kind = KINDS[(u + a) % KINDS.length]!;
-        modules.push({ m: addActivity(section.id, kind, `Actividad ${u}.${a} (${kind.modname})`), kind, role: 'unit' });
+        modules.push({
+          m: addActivity(section.id, kind, `Actividad ${u}.${a} (${kind.modname})`),
+          kind,
+          role: 'unit',
+        });
       }
     }
     if (o.specialSections ?? true) {
@@ -173,15 +304,32 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
         modules.push({ m: addActivity(section.id, QUIZ, name), kind: QUIZ, role: 'test' });
       }
       const survey = site.addSection(course.id, { name: 'Encuesta' });
-      modules.push({ m: addActivity(survey.id, FEEDBACK, 'Encuesta de satisfacción'), kind: FEEDBACK, role: 'survey' });
+      modules.push({
+        m: addActivity(survey.id, FEEDBACK, 'Encuesta de satisfacción'),
+        kind: FEEDBACK,
+        role: 'survey',
+      });
       const resign = site.addSection(course.id, { name: 'Renuncia' });
-      modules.push({ m: addActivity(resign.id, FEEDBACK, 'Formulario de renuncia'), kind: FEEDBACK, role: 'resign' });
+      modules.push({
+        m: addActivity(resign.id, FEEDBACK, 'Formulario de renuncia'),
+        kind: FEEDBACK,
+        role: 'resign',
+      });
     }
-    course.completioncriteria = modules.filter((x) => x.role === 'unit' && x.kind.completion > 0).map((x) => x.m.id);
+    course.completioncriteria = modules
+      .filter((x) => x.role === 'unit' && x.kind.completion > 0)
+      .map((x) => x.m.id);
 
-    const groups = Array.from({ length: o.groupsPerCourse ?? 2 }, (_, g) => site.addGroup({ courseid: course.id, name: `Aula ${g + 1}`, description: '' }));
+    const groups = Array.from({ length: o.groupsPerCourse ?? 2 }, (_, g) =>
+      site.addGroup({ courseid: course.id, name: `Aula ${g + 1}`, description: '' }),
+    );
     const shared = people.slice(0, Math.min(o.sharedStudents ?? 0, people.length));
-    const members = [...shared, ...Array.from({ length: Math.max(0, perCourse - shared.length) }, () => newStudent(people.length + 1))];
+    const members = [
+      ...shared,
+      ...Array.from({ length: Math.max(0, perCourse - shared.length) }, () =>
+        newStudent(people.length + 1),
+      ),
+    ];
     members.forEach((p, i) => {
       const user = site.user(p.moodleId)!;
       p.courseIds.push(course.id);
@@ -197,7 +345,8 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
         const r = rnd.next();
         if (r < completion.complete) {
           if (kind.graded) {
-            const grade = Math.round(Math.min(100, Math.max(0, rnd.normal(grades.mean, grades.sd))) * 10) / 10;
+            const grade =
+              Math.round(Math.min(100, Math.max(0, rnd.normal(grades.mean, grades.sd))) * 10) / 10;
             site.gradeModule(m.id, user.id, grade);
           } else site.setCompletion(m.id, user.id, 1, now - rnd.int(0, 20) * 86400);
         } else if (r < completion.complete + completion.inProgress && kind.rules.length > 1) {
@@ -205,7 +354,12 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
         }
       }
     });
-    const teacher = site.addUser({ username: `docente${c}`, firstname: 'Docente', lastname: `Curso ${c}`, email: `docente${c}@correo.test` });
+    const teacher = site.addUser({
+      username: `docente${c}`,
+      firstname: 'Docente',
+      lastname: `Curso ${c}`,
+      email: `docente${c}@correo.test`,
+    });
     site.enrol(course.id, teacher.id, 3);
   }
 

@@ -14,19 +14,48 @@ const HOSTILE = {
   /** `[1,1,1,…]`: 292 MB, 146 million elements, in about 300 KB. */
   gzipbomb: { prefix: '[', unit: '1,', suffix: '1]', gzip: true, bytes: 292 * MB },
   /** A site whose name is 100 MB long, in about 100 KB. */
-  hugename: { prefix: '{"sitename":"', unit: 'x', suffix: '","functions":[]}', gzip: true, bytes: 100 * MB },
+  hugename: {
+    prefix: '{"sitename":"',
+    unit: 'x',
+    suffix: '","functions":[]}',
+    gzip: true,
+    bytes: 100 * MB,
+  },
   /** A list of 1,000-character strings, 100 MB uncompressed. */
-  hugejson: { prefix: '[', unit: `"${'x'.repeat(998)}",`, suffix: '""]', gzip: false, bytes: 100 * MB },
+  hugejson: {
+    prefix: '[',
+    unit: `"${'x'.repeat(998)}",`,
+    suffix: '""]',
+    gzip: false,
+    bytes: 100 * MB,
+  },
   /** Small objects of no function's shape: 6.6 million in 240 MB, about 730 KB gzipped. */
-  dense: { prefix: '[', unit: '{"id":1,"n":"aaaaaaaaaaaaaaaaaaaaaa"},', suffix: '{"id":1,"n":""}]', gzip: true, bytes: 240 * MB },
+  dense: {
+    prefix: '[',
+    unit: '{"id":1,"n":"aaaaaaaaaaaaaaaaaaaaaa"},',
+    suffix: '{"id":1,"n":""}]',
+    gzip: true,
+    bytes: 240 * MB,
+  },
   /** Enrolled users as small as the reader's density check admits: 7.6 million in 240 MB. */
-  denseusers: { prefix: '[', unit: '{"id":1,"fullname":"abcdefghij"},', suffix: '{"id":2,"fullname":"b"}]', gzip: true, bytes: 240 * MB },
+  denseusers: {
+    prefix: '[',
+    unit: '{"id":1,"fullname":"abcdefghij"},',
+    suffix: '{"id":2,"fullname":"b"}]',
+    gzip: true,
+    bytes: 240 * MB,
+  },
 } as const;
 export type HostileKind = keyof typeof HOSTILE;
 const hostileBlocks = new Map<HostileKind, Buffer>();
 
 /** Writes a hostile answer as fast as the client reads it (it may close the connection meanwhile). */
-export async function sendHostile(res: http.ServerResponse, headers: http.OutgoingHttpHeaders, kind: HostileKind, bytes = HOSTILE[kind].bytes) {
+export async function sendHostile(
+  res: http.ServerResponse,
+  headers: http.OutgoingHttpHeaders,
+  kind: HostileKind,
+  bytes = HOSTILE[kind].bytes,
+) {
   const h = HOSTILE[kind];
   const text = h.unit.repeat(Math.ceil(MB / h.unit.length));
   let block = hostileBlocks.get(kind);

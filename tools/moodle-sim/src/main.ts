@@ -42,23 +42,46 @@ if (values.help) {
 
 const generated = values.fixture
   ? null
-  : generateSite({ seed: Number(values.seed), courses: Number(values.courses), studentsPerCourse: Number(values.students), units: Number(values.units), activitiesPerUnit: Number(values.activities) });
+  : generateSite({
+      seed: Number(values.seed),
+      courses: Number(values.courses),
+      studentsPerCourse: Number(values.students),
+      units: Number(values.units),
+      activitiesPerUnit: Number(values.activities),
+    });
 const site = generated?.site ?? fixtureSite();
 site.settings.debug = values.debug;
 
 const faults: FaultRule[] = [];
-if (values['fail-rate']) faults.push({ kind: values['fail-kind'] as FaultKind, rate: Number(values['fail-rate']) });
-if (values['invalidtoken-after']) faults.push({ kind: 'invalidtoken', after: Number(values['invalidtoken-after']) });
-const latency = values.latency.includes('-') ? (values.latency.split('-').map(Number) as [number, number]) : Number(values.latency);
+if (values['fail-rate'])
+  faults.push({ kind: values['fail-kind'] as FaultKind, rate: Number(values['fail-rate']) });
+if (values['invalidtoken-after'])
+  faults.push({ kind: 'invalidtoken', after: Number(values['invalidtoken-after']) });
+const latency = values.latency.includes('-')
+  ? (values.latency.split('-').map(Number) as [number, number])
+  : Number(values.latency);
 
-const sim = await startMoodleSim({ site, port: Number(values.port), host: values.host, latencyMs: latency, faults, log: values.log });
-const tokens = generated?.tokens ?? { admin: FIXTURE_TOKENS.admin, student: FIXTURE_TOKENS.student, readonly: FIXTURE_TOKENS.readonly };
+const sim = await startMoodleSim({
+  site,
+  port: Number(values.port),
+  host: values.host,
+  latencyMs: latency,
+  faults,
+  log: values.log,
+});
+const tokens = generated?.tokens ?? {
+  admin: FIXTURE_TOKENS.admin,
+  student: FIXTURE_TOKENS.student,
+  readonly: FIXTURE_TOKENS.readonly,
+};
 const lines = [
   `Moodle simulator listening at ${sim.url}`,
   `  REST endpoint: ${sim.url}/webservice/rest/server.php   (state and faults: ${sim.url}/__sim)`,
   ...Object.entries(tokens).map(([who, token]) => `  ${who} token: ${token}`),
   `  courses: ${(generated ? generated.courseIds : [4, 5]).map((id) => `${id} ${site.course(id)!.shortname}`).join(', ')}`,
-  generated ? `  students: ${generated.people.length} (RUT in idnumber or username; ${generated.people.filter((p) => !p.rut).length} without a valid RUT)` : '  students: Ana Silva (3), Bruno Costa (4), Carla Reis (5)',
+  generated
+    ? `  students: ${generated.people.length} (RUT in idnumber or username; ${generated.people.filter((p) => !p.rut).length} without a valid RUT)`
+    : '  students: Ana Silva (3), Bruno Costa (4), Carla Reis (5)',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 

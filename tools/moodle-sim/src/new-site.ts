@@ -1,12 +1,35 @@
 import { Site, type SimUser } from './site.js';
 
 /** A new site as Moodle installs it: guest (1) and admin (2) users, the front page course (1). */
-export function createSite(o: { sitename?: string; shortname?: string; summary?: string; admin?: Partial<SimUser>; timecreated?: number } = {}): Site {
+export function createSite(
+  o: {
+    sitename?: string;
+    shortname?: string;
+    summary?: string;
+    admin?: Partial<SimUser>;
+    timecreated?: number;
+  } = {},
+): Site {
   const site = new Site();
   if (o.sitename) site.settings.sitename = o.sitename;
   const now = o.timecreated ?? site.now();
-  site.addUser({ id: 1, username: 'guest', firstname: 'Guest user', lastname: ' ', email: 'root@localhost', restuse: false });
-  site.addUser({ id: 2, username: 'admin', firstname: 'Admin', lastname: 'User', email: 'admin@example.com', siteadmin: true, ...o.admin });
+  site.addUser({
+    id: 1,
+    username: 'guest',
+    firstname: 'Guest user',
+    lastname: ' ',
+    email: 'root@localhost',
+    restuse: false,
+  });
+  site.addUser({
+    id: 2,
+    username: 'admin',
+    firstname: 'Admin',
+    lastname: 'User',
+    email: 'admin@example.com',
+    siteadmin: true,
+    ...o.admin,
+  });
   site.useId('context', 2);
   const front = site.addCourse(
     {

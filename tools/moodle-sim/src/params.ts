@@ -19,33 +19,63 @@ export class WsError extends Error {
 }
 
 export const invalidParameter = (debuginfo?: string) =>
-  new WsError('core\\exception\\invalid_parameter_exception', 'invalidparameter', 'Invalid parameter value detected', debuginfo);
+  new WsError(
+    'core\\exception\\invalid_parameter_exception',
+    'invalidparameter',
+    'Invalid parameter value detected',
+    debuginfo,
+  );
 
 export const moodleException = (errorcode: string, message: string, debuginfo?: string) =>
   new WsError('core\\exception\\moodle_exception', errorcode, message, debuginfo);
 
 export const requiredCapability = (capabilityName: string) =>
-  new WsError('core\\exception\\required_capability_exception', 'nopermissions', `Sorry, but you do not currently have permissions to do that (${capabilityName}).`);
+  new WsError(
+    'core\\exception\\required_capability_exception',
+    'nopermissions',
+    `Sorry, but you do not currently have permissions to do that (${capabilityName}).`,
+  );
 
-export const accessException = (debuginfo: string) => new WsError('webservice_access_exception', 'accessexception', 'Access control exception', debuginfo);
+export const accessException = (debuginfo: string) =>
+  new WsError(
+    'webservice_access_exception',
+    'accessexception',
+    'Access control exception',
+    debuginfo,
+  );
 
 export const courseContextNotValid = (courseid: number, reason: string) =>
-  moodleException('errorcoursecontextnotvalid', `You cannot execute functions in the course context (course id:${courseid}). The context error message was: ${reason}`);
+  moodleException(
+    'errorcoursecontextnotvalid',
+    `You cannot execute functions in the course context (course id:${courseid}). The context error message was: ${reason}`,
+  );
 
 /** dml_missing_record_exception: generic without debug, naming the table and query with it. */
-export function missingRecord(table: string, column: string, value: number | string, debugAs?: { errorcode: string; message: string }): WsError {
+export function missingRecord(
+  table: string,
+  column: string,
+  value: number | string,
+  debugAs?: { errorcode: string; message: string },
+): WsError {
   const shown = typeof value === 'number' ? String(value) : `'${value}'`;
   return new WsError(
     'dml_missing_record_exception',
     'invalidrecordunknown',
     "Can't find data record in database.",
     `SELECT * FROM {${table}} WHERE ${column} = ?\n[array (\n  0 => ${shown},\n)]`,
-    debugAs ?? { errorcode: 'invalidrecord', message: `Can't find data record in database table ${table}.` },
+    debugAs ?? {
+      errorcode: 'invalidrecord',
+      message: `Can't find data record in database table ${table}.`,
+    },
   );
 }
 
 export const codingError = (detail: string) =>
-  new WsError('core\\exception\\coding_exception', 'codingerror', `Coding error detected, it must be fixed by a programmer: ${detail}`);
+  new WsError(
+    'core\\exception\\coding_exception',
+    'codingerror',
+    `Coding error detected, it must be fixed by a programmer: ${detail}`,
+  );
 
 // --- PHP form parsing --------------------------------------------------------------------
 
@@ -84,7 +114,17 @@ export function parsePhpFields(pairs: Iterable<[string, string]>): PhpArray {
 
 // --- External API parameter descriptions ------------------------------------------------
 
-type ParamType = 'int' | 'bool' | 'float' | 'alpha' | 'alphanumext' | 'username' | 'text' | 'raw' | 'notags' | 'email';
+type ParamType =
+  | 'int'
+  | 'bool'
+  | 'float'
+  | 'alpha'
+  | 'alphanumext'
+  | 'username'
+  | 'text'
+  | 'raw'
+  | 'notags'
+  | 'email';
 
 export type Desc =
   | { kind: 'value'; type: ParamType; required: boolean; default?: unknown }
@@ -92,14 +132,32 @@ export type Desc =
   | { kind: 'multiple'; item: Desc; required: boolean; default?: unknown };
 
 /** VALUE_REQUIRED unless a default is given (VALUE_DEFAULT), or optional: 'optional' (VALUE_OPTIONAL). */
-export const value = (type: ParamType, def?: unknown): Desc => ({ kind: 'value', type, required: def === undefined, default: def === OPTIONAL ? undefined : def });
-export const single = (keys: Record<string, Desc>, def?: unknown): Desc => ({ kind: 'single', keys, required: def === undefined, default: def === OPTIONAL ? undefined : def });
-export const multiple = (item: Desc, def?: unknown): Desc => ({ kind: 'multiple', item, required: def === undefined, default: def === OPTIONAL ? undefined : def });
+export const value = (type: ParamType, def?: unknown): Desc => ({
+  kind: 'value',
+  type,
+  required: def === undefined,
+  default: def === OPTIONAL ? undefined : def,
+});
+export const single = (keys: Record<string, Desc>, def?: unknown): Desc => ({
+  kind: 'single',
+  keys,
+  required: def === undefined,
+  default: def === OPTIONAL ? undefined : def,
+});
+export const multiple = (item: Desc, def?: unknown): Desc => ({
+  kind: 'multiple',
+  item,
+  required: def === undefined,
+  default: def === OPTIONAL ? undefined : def,
+});
 /** Marks a parameter VALUE_OPTIONAL (absent stays absent). */
 export const OPTIONAL = Symbol('optional');
 
 function checkValue(type: ParamType, v: string): unknown {
-  const bad = () => invalidParameter(`Invalid external api parameter: the value is "${v}", the server was expecting "${type}" type`);
+  const bad = () =>
+    invalidParameter(
+      `Invalid external api parameter: the value is "${v}", the server was expecting "${type}" type`,
+    );
   switch (type) {
     case 'int':
       if (!/^-?\d+$/.test(v)) throw bad();
@@ -129,14 +187,21 @@ const printR = (v: PhpValue): string => (typeof v === 'string' ? v : 'Array');
 /** external_api::validate_parameters: typed values, defaults applied, unexpected keys refused. */
 export function validateParams(desc: Desc, input: PhpValue | undefined): unknown {
   if (desc.kind === 'value') {
-    if (input instanceof Map) throw invalidParameter('Invalid external api parameter: the value is "Array", the server was expecting "' + desc.type + '" type');
+    if (input instanceof Map)
+      throw invalidParameter(
+        'Invalid external api parameter: the value is "Array", the server was expecting "' +
+          desc.type +
+          '" type',
+      );
     return checkValue(desc.type, input ?? '');
   }
   if (desc.kind === 'multiple') {
-    if (!(input instanceof Map)) throw invalidParameter(`Only arrays accepted. The bad value is: '${printR(input ?? '')}'`);
+    if (!(input instanceof Map))
+      throw invalidParameter(`Only arrays accepted. The bad value is: '${printR(input ?? '')}'`);
     return [...input.values()].map((v) => validateParams(desc.item, v));
   }
-  if (!(input instanceof Map)) throw invalidParameter(`Only arrays accepted. The bad value is: '${printR(input ?? '')}'`);
+  if (!(input instanceof Map))
+    throw invalidParameter(`Only arrays accepted. The bad value is: '${printR(input ?? '')}'`);
   const rest = new Map(input);
   const out: Record<string, unknown> = {};
   for (const [k, sub] of Object.entries(desc.keys)) {
@@ -150,10 +215,14 @@ export function validateParams(desc: Desc, input: PhpValue | undefined): unknown
     try {
       out[k] = validateParams(sub, v);
     } catch (e) {
-      if (e instanceof WsError && e.errorcode === 'invalidparameter') throw invalidParameter(`${k} => ${e.message}: ${e.debuginfo ?? ''}`);
+      if (e instanceof WsError && e.errorcode === 'invalidparameter')
+        throw invalidParameter(`${k} => ${e.message}: ${e.debuginfo ?? ''}`);
       throw e;
     }
   }
-  if (rest.size) throw invalidParameter(`Unexpected keys (${[...rest.keys()].join(', ')}) detected in parameter array.`);
+  if (rest.size)
+    throw invalidParameter(
+      `Unexpected keys (${[...rest.keys()].join(', ')}) detected in parameter array.`,
+    );
   return out;
 }

@@ -3,7 +3,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import { FUNCTIONS, type CallContext } from './functions.js';
 import { sendHostile } from './hostile.js';
-import { accessException, missingRecord, moodleException, parsePhpFields, validateParams, WsError } from './params.js';
+import {
+  accessException,
+  missingRecord,
+  moodleException,
+  parsePhpFields,
+  validateParams,
+  WsError,
+} from './params.js';
 import type { Site } from './site.js';
 
 /**
@@ -13,7 +20,21 @@ import type { Site } from './site.js';
  * benchmarks; `/__sim` shows the call log and takes fault rules at run time.
  */
 
-export type FaultKind = 'http500' | 'http503' | 'timeout' | 'reset' | 'invalidtoken' | 'notjson' | 'terminated' | 'maintenance' | 'wsdisabled' | 'gzipbomb' | 'hugename' | 'hugejson' | 'dense' | 'denseusers';
+export type FaultKind =
+  | 'http500'
+  | 'http503'
+  | 'timeout'
+  | 'reset'
+  | 'invalidtoken'
+  | 'notjson'
+  | 'terminated'
+  | 'maintenance'
+  | 'wsdisabled'
+  | 'gzipbomb'
+  | 'hugename'
+  | 'hugejson'
+  | 'dense'
+  | 'denseusers';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -76,7 +97,11 @@ const LONG_LIST = 200;
 const isLongList = (v: unknown, size: number) => Array.isArray(v) && v.length > size;
 /** A long list, or an object with one among its fields. */
 const holdsLongList = (v: unknown, size: number) =>
-  isLongList(v, size) || (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).some((field) => isLongList(field, size)));
+  isLongList(v, size) ||
+  (v !== null &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    Object.values(v).some((field) => isLongList(field, size)));
 
 /**
  * phpJson in pieces for answers with long lists (a course's grade report of every student): the
@@ -85,7 +110,14 @@ const holdsLongList = (v: unknown, size: number) =>
  */
 export function* phpJsonPieces(value: unknown, size = LONG_LIST): Generator<string> {
   if (Array.isArray(value) && value.length > size) {
-    for (let i = 0; i < value.length; i += size) yield (i ? ',' : '[') + value.slice(i, i + size).map((v) => phpJson(v ?? null)).join(',');
+    for (let i = 0; i < value.length; i += size)
+      yield (
+        (i ? ',' : '[') +
+        value
+          .slice(i, i + size)
+          .map((v) => phpJson(v ?? null))
+          .join(',')
+      );
     yield ']';
     return;
   }
@@ -114,14 +146,17 @@ async function sendJson(res: http.ServerResponse, value: unknown) {
   res.end();
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Moodle's REST XML (webservice/rest/locallib.php xmlize_result). */
 function xmlize(value: unknown): string {
   if (value === null || value === undefined) return '<VALUE null="null"/>\n';
   if (Array.isArray(value)) return `<MULTIPLE>\n${value.map(xmlize).join('')}</MULTIPLE>\n`;
   if (typeof value === 'object') {
-    const keys = Object.entries(value as Record<string, unknown>).map(([k, v]) => `<KEY name="${k}">${xmlize(v)}</KEY>\n`);
+    const keys = Object.entries(value as Record<string, unknown>).map(
+      ([k, v]) => `<KEY name="${k}">${xmlize(v)}</KEY>\n`,
+    );
     return `<SINGLE>\n${keys.join('')}</SINGLE>\n`;
   }
   const scalar = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
@@ -136,7 +171,11 @@ const JSON_HEADERS = {
   'Accept-Ranges': 'none',
   'Access-Control-Allow-Origin': '*',
 };
-const XML_HEADERS = { ...JSON_HEADERS, 'Content-type': 'application/xml; charset=utf-8', 'Content-Disposition': 'inline; filename="response.xml"' };
+const XML_HEADERS = {
+  ...JSON_HEADERS,
+  'Content-type': 'application/xml; charset=utf-8',
+  'Content-Disposition': 'inline; filename="response.xml"',
+};
 
 const invalidToken = () => moodleException('invalidtoken', 'Invalid token - token not found');
 
@@ -166,23 +205,43 @@ function errorBody(site: Site, e: WsError, format: 'json' | 'xml'): string {
       '</EXCEPTION>\n'
     );
   }
-  return phpJson({ exception: e.exception, errorcode, message, ...(debug && e.debuginfo ? { debuginfo: e.debuginfo } : {}) });
+  return phpJson({
+    exception: e.exception,
+    errorcode,
+    message,
+    ...(debug && e.debuginfo ? { debuginfo: e.debuginfo } : {}),
+  });
 }
 
 /** One web-service call, as Moodle's REST server runs it: token, function, service, parameters. */
-export function dispatch(site: Site, base: string, fields: Map<string, unknown>): { result?: unknown; error?: WsError; wsfunction: string; userid: number | null } {
-  const wsfunction = typeof fields.get('wsfunction') === 'string' ? (fields.get('wsfunction') as string) : '';
+export function dispatch(
+  site: Site,
+  base: string,
+  fields: Map<string, unknown>,
+): { result?: unknown; error?: WsError; wsfunction: string; userid: number | null } {
+  const wsfunction =
+    typeof fields.get('wsfunction') === 'string' ? (fields.get('wsfunction') as string) : '';
   const tokenValue = fields.get('wstoken');
-  const token = typeof tokenValue === 'string' ? site.tokens.find((t) => t.token === tokenValue) : undefined;
+  const token =
+    typeof tokenValue === 'string' ? site.tokens.find((t) => t.token === tokenValue) : undefined;
   const caller = token ? site.user(token.userid) : undefined;
-  if (!token || !caller || caller.suspended) return { error: invalidToken(), wsfunction, userid: null };
+  if (!token || !caller || caller.suspended)
+    return { error: invalidToken(), wsfunction, userid: null };
   const userid = caller.id;
   if (!caller.restuse && !caller.siteadmin) {
-    return { error: accessException('You are not allowed to use the rest protocol (missing capability: webservice/rest:use)'), wsfunction, userid };
+    return {
+      error: accessException(
+        'You are not allowed to use the rest protocol (missing capability: webservice/rest:use)',
+      ),
+      wsfunction,
+      userid,
+    };
   }
   const def = FUNCTIONS[wsfunction];
-  if (!def) return { error: missingRecord('external_functions', 'name', wsfunction), wsfunction, userid };
-  if (!token.functions.includes(wsfunction)) return { error: accessException(NOT_IN_SERVICE(wsfunction)), wsfunction, userid };
+  if (!def)
+    return { error: missingRecord('external_functions', 'name', wsfunction), wsfunction, userid };
+  if (!token.functions.includes(wsfunction))
+    return { error: accessException(NOT_IN_SERVICE(wsfunction)), wsfunction, userid };
   const params = new Map(fields as Map<string, never>);
   for (const control of ['wstoken', 'wsfunction', 'moodlewsrestformat']) params.delete(control);
   try {
@@ -197,7 +256,9 @@ export function dispatch(site: Site, base: string, fields: Map<string, unknown>)
 
 function matches(rule: FaultRule, wsfunction: string) {
   if (!rule.wsfunction) return true;
-  return Array.isArray(rule.wsfunction) ? rule.wsfunction.includes(wsfunction) : rule.wsfunction === wsfunction;
+  return Array.isArray(rule.wsfunction)
+    ? rule.wsfunction.includes(wsfunction)
+    : rule.wsfunction === wsfunction;
 }
 
 export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer> {
@@ -235,16 +296,25 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
       return res.end('<html><body><h1>404 Not Found</h1></body></html>');
     }
     const pairs: Array<[string, string]> = [...url.searchParams.entries()];
-    if (req.method === 'POST' && /x-www-form-urlencoded/i.test(req.headers['content-type'] ?? 'application/x-www-form-urlencoded')) {
+    if (
+      req.method === 'POST' &&
+      /x-www-form-urlencoded/i.test(
+        req.headers['content-type'] ?? 'application/x-www-form-urlencoded',
+      )
+    ) {
       pairs.push(...new URLSearchParams(body).entries());
     }
     const fields = parsePhpFields(pairs);
-    const wsfunction = typeof fields.get('wsfunction') === 'string' ? (fields.get('wsfunction') as string) : '';
+    const wsfunction =
+      typeof fields.get('wsfunction') === 'string' ? (fields.get('wsfunction') as string) : '';
     const format = fields.get('moodlewsrestformat') === 'json' ? 'json' : 'xml';
     const record = (r: Omit<CallRecord, 'ms' | 'wsfunction'>) => {
       const call = { wsfunction, ...r, ms: Date.now() - started };
       sim.calls.push(call);
-      if (opts.log) process.stderr.write(`[moodle-sim] ${wsfunction || '-'} ${call.outcome}${call.errorcode ? ` ${call.errorcode}` : ''} ${call.ms}ms\n`);
+      if (opts.log)
+        process.stderr.write(
+          `[moodle-sim] ${wsfunction || '-'} ${call.outcome}${call.errorcode ? ` ${call.errorcode}` : ''} ${call.ms}ms\n`,
+        );
     };
 
     await latency();
@@ -259,7 +329,9 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
       switch (fault.kind) {
         case 'http500':
         case 'http503':
-          res.writeHead(fault.kind === 'http500' ? 500 : 503, { 'Content-type': 'text/html; charset=utf-8' });
+          res.writeHead(fault.kind === 'http500' ? 500 : 503, {
+            'Content-type': 'text/html; charset=utf-8',
+          });
           return res.end('<html><body>Error</body></html>');
         case 'timeout': {
           const timer = setTimeout(() => {
@@ -283,7 +355,16 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
           return res.end(errorBody(site, invalidToken(), format));
         case 'maintenance':
           res.writeHead(200, format === 'json' ? JSON_HEADERS : XML_HEADERS);
-          return res.end(errorBody(site, moodleException('sitemaintenance', 'Site is undergoing maintenance and is currently not available'), format));
+          return res.end(
+            errorBody(
+              site,
+              moodleException(
+                'sitemaintenance',
+                'Site is undergoing maintenance and is currently not available',
+              ),
+              format,
+            ),
+          );
         case 'gzipbomb':
         case 'hugename':
         case 'hugejson':
@@ -322,7 +403,19 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
     const counts: Record<string, number> = {};
     for (const c of sim.calls) counts[c.wsfunction] = (counts[c.wsfunction] ?? 0) + 1;
     res.writeHead(200, { 'Content-type': 'application/json' });
-    res.end(JSON.stringify({ url: sim.url, calls: sim.calls.length, counts, faults: sim.faults, latencyMs: sim.latencyMs }, null, 2));
+    res.end(
+      JSON.stringify(
+        {
+          url: sim.url,
+          calls: sim.calls.length,
+          counts,
+          faults: sim.faults,
+          latencyMs: sim.latencyMs,
+        },
+        null,
+        2,
+      ),
+    );
   };
 
   const server = http.createServer((req, res) => {
@@ -350,7 +443,8 @@ export async function startMoodleSim(opts: SimServerOptions): Promise<SimServer>
     faults: [...(opts.faults ?? [])],
     calls: [],
     latencyMs: opts.latencyMs ?? 0,
-    count: (wsfunction) => (wsfunction ? sim.calls.filter((c) => c.wsfunction === wsfunction).length : sim.calls.length),
+    count: (wsfunction) =>
+      wsfunction ? sim.calls.filter((c) => c.wsfunction === wsfunction).length : sim.calls.length,
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of hanging) clearTimeout(t);

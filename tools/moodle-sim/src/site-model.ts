@@ -227,9 +227,32 @@ export const SIM_CAPABILITY_OF: Record<string, string> = {
 
 /** What the roles of the simulator may do in a course (a small part of Moodle's matrix). */
 export const ROLE_CAPABILITIES: Record<number, ReadonlySet<string>> = {
-  1: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol', 'viewhiddenactivities', 'viewalldetails', 'viewuseridentity']),
-  3: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'managegroups', 'enrol', 'viewhiddenactivities', 'viewuseridentity']),
-  4: new Set(['viewparticipants', 'viewallgrades', 'viewcompletionreports', 'viewhiddenactivities', 'viewuseridentity']),
+  1: new Set([
+    'viewparticipants',
+    'viewallgrades',
+    'viewcompletionreports',
+    'managegroups',
+    'enrol',
+    'viewhiddenactivities',
+    'viewalldetails',
+    'viewuseridentity',
+  ]),
+  3: new Set([
+    'viewparticipants',
+    'viewallgrades',
+    'viewcompletionreports',
+    'managegroups',
+    'enrol',
+    'viewhiddenactivities',
+    'viewuseridentity',
+  ]),
+  4: new Set([
+    'viewparticipants',
+    'viewallgrades',
+    'viewcompletionreports',
+    'viewhiddenactivities',
+    'viewuseridentity',
+  ]),
   5: new Set(['viewparticipants']),
 };
 

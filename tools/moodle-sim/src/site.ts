@@ -3,7 +3,22 @@
  * modules, users, enrolments, groups, activity completion and grades, web-service tokens.
  * Field names follow Moodle's tables, so that answers can be built the way Moodle builds them.
  */
-import { ROLE_CAPABILITIES, SIM_CAPABILITY_OF, type SimCategory, type SimCourse, type SimSection, type SimModule, type SimGradeItem, type SimUser, type SimEnrolment, type SimGroup, type SimCompletion, type SimGrade, type SimToken, type SimSettings } from './site-model.js';
+import {
+  ROLE_CAPABILITIES,
+  SIM_CAPABILITY_OF,
+  type SimCategory,
+  type SimCourse,
+  type SimSection,
+  type SimModule,
+  type SimGradeItem,
+  type SimUser,
+  type SimEnrolment,
+  type SimGroup,
+  type SimCompletion,
+  type SimGrade,
+  type SimToken,
+  type SimSettings,
+} from './site-model.js';
 
 export * from './site-model.js';
 
@@ -66,12 +81,20 @@ export class Site {
   }
 
   private userIndex = { source: [] as SimUser[], size: -1, map: new Map<number, SimUser>() };
-  private enrolmentIndex = { source: [] as SimEnrolment[], size: -1, map: new Map<string, SimEnrolment>() };
+  private enrolmentIndex = {
+    source: [] as SimEnrolment[],
+    size: -1,
+    map: new Map<string, SimEnrolment>(),
+  };
 
   user(id: number) {
     const ix = this.userIndex;
     if (ix.source !== this.users || ix.size !== this.users.length) {
-      this.userIndex = { source: this.users, size: this.users.length, map: new Map(this.users.map((u) => [u.id, u])) };
+      this.userIndex = {
+        source: this.users,
+        size: this.users.length,
+        map: new Map(this.users.map((u) => [u.id, u])),
+      };
     }
     return this.userIndex.map.get(id);
   }
@@ -85,18 +108,26 @@ export class Site {
   }
 
   sectionsOf(courseid: number) {
-    return this.sections.filter((s) => s.courseid === courseid).sort((a, b) => a.section - b.section);
+    return this.sections
+      .filter((s) => s.courseid === courseid)
+      .sort((a, b) => a.section - b.section);
   }
 
   /** Course modules in page order. */
   modulesOf(courseid: number): SimModule[] {
-    return this.sectionsOf(courseid).flatMap((s) => s.sequence.map((id) => this.module(id)!).filter(Boolean));
+    return this.sectionsOf(courseid).flatMap((s) =>
+      s.sequence.map((id) => this.module(id)!).filter(Boolean),
+    );
   }
 
   enrolment(courseid: number, userid: number) {
     const ix = this.enrolmentIndex;
     if (ix.source !== this.enrolments || ix.size !== this.enrolments.length) {
-      this.enrolmentIndex = { source: this.enrolments, size: this.enrolments.length, map: new Map(this.enrolments.map((e) => [key(e.courseid, e.userid), e])) };
+      this.enrolmentIndex = {
+        source: this.enrolments,
+        size: this.enrolments.length,
+        map: new Map(this.enrolments.map((e) => [key(e.courseid, e.userid), e])),
+      };
     }
     return this.enrolmentIndex.map.get(key(courseid, userid));
   }
@@ -130,7 +161,8 @@ export class Site {
    */
   prohibit(roleid: number, capability: string) {
     const name = SIM_CAPABILITY_OF[capability] ?? capability;
-    if (!Object.values(ROLE_CAPABILITIES).some((caps) => caps.has(name))) throw new Error(`Unknown capability in the simulator: ${capability}`);
+    if (!Object.values(ROLE_CAPABILITIES).some((caps) => caps.has(name)))
+      throw new Error(`Unknown capability in the simulator: ${capability}`);
     this.prohibited.add(`${roleid}:${name}`);
   }
 
@@ -139,7 +171,11 @@ export class Site {
     const user = this.user(userid);
     if (user?.siteadmin) return true;
     const e = this.enrolment(courseid, userid);
-    return !!e && (ROLE_CAPABILITIES[e.roleid]?.has(capability) ?? false) && !this.prohibited.has(`${e.roleid}:${capability}`);
+    return (
+      !!e &&
+      (ROLE_CAPABILITIES[e.roleid]?.has(capability) ?? false) &&
+      !this.prohibited.has(`${e.roleid}:${capability}`)
+    );
   }
 
   // --- Building and changing the site (generator, tests) -----------------------------------
@@ -166,11 +202,19 @@ export class Site {
 
   categoryPath(c: SimCategory): number[] {
     const path: number[] = [];
-    for (let cur: SimCategory | undefined = c; cur; cur = cur.parent ? this.category(cur.parent) : undefined) path.unshift(cur.id);
+    for (
+      let cur: SimCategory | undefined = c;
+      cur;
+      cur = cur.parent ? this.category(cur.parent) : undefined
+    )
+      path.unshift(cur.id);
     return path;
   }
 
-  addCourse(c: Partial<SimCourse> & { shortname: string; fullname: string; categoryid: number }, sections = 1): SimCourse {
+  addCourse(
+    c: Partial<SimCourse> & { shortname: string; fullname: string; categoryid: number },
+    sections = 1,
+  ): SimCourse {
     const id = c.id ? this.useId('course', c.id) : this.nextId('course', 2);
     const category = this.category(c.categoryid);
     const now = this.now();
@@ -183,7 +227,11 @@ export class Site {
       summaryformat: c.summaryformat ?? 1,
       format: c.format ?? 'topics',
       categoryid: c.categoryid,
-      sortorder: c.sortorder ?? (category?.sortorder ?? 0) + 1 + this.courses.filter((x) => x.categoryid === c.categoryid).length,
+      sortorder:
+        c.sortorder ??
+        (category?.sortorder ?? 0) +
+          1 +
+          this.courses.filter((x) => x.categoryid === c.categoryid).length,
       showgrades: c.showgrades ?? 1,
       newsitems: c.newsitems ?? 0,
       startdate: c.startdate ?? now,
@@ -207,18 +255,24 @@ export class Site {
       cacherev: c.cacherev ?? now,
       contextid: c.contextid ? this.useId('context', c.contextid) : this.nextId('context', 100),
       showactivitydates: c.showactivitydates ?? true,
-      showcompletionconditions: c.showcompletionconditions === undefined ? true : c.showcompletionconditions,
+      showcompletionconditions:
+        c.showcompletionconditions === undefined ? true : c.showcompletionconditions,
       formatoptions: c.formatoptions ?? [
         { name: 'hiddensections', value: 1 },
         { name: 'coursedisplay', value: 0 },
       ],
       enrolmethods: c.enrolmethods ?? ['manual'],
       completioncriteria: c.completioncriteria ?? [],
-      gradecategoryid: c.gradecategoryid ? this.useId('gradecategory', c.gradecategoryid) : this.nextId('gradecategory'),
-      gradeitemid: c.gradeitemid ? this.useId('gradeitem', c.gradeitemid) : this.nextId('gradeitem'),
+      gradecategoryid: c.gradecategoryid
+        ? this.useId('gradecategory', c.gradecategoryid)
+        : this.nextId('gradecategory'),
+      gradeitemid: c.gradeitemid
+        ? this.useId('gradeitem', c.gradeitemid)
+        : this.nextId('gradeitem'),
     };
     this.courses.push(row);
-    for (let i = 0; i < sections; i++) this.addSection(id, { name: i === 0 ? 'General' : 'New section' });
+    for (let i = 0; i < sections; i++)
+      this.addSection(id, { name: i === 0 ? 'General' : 'New section' });
     return row;
   }
 
@@ -239,12 +293,17 @@ export class Site {
   }
 
   /** Adds a course module at the end of a section; graded types get a grade item 0–100. */
-  addModule(sectionid: number, m: Partial<SimModule> & { modname: string; name: string }): SimModule {
+  addModule(
+    sectionid: number,
+    m: Partial<SimModule> & { modname: string; name: string },
+  ): SimModule {
     const section = this.sections.find((s) => s.id === sectionid);
     if (!section) throw new Error(`No section ${sectionid}`);
     const course = this.course(section.courseid)!;
     const id = m.id ? this.useId('cm', m.id) : this.nextId('cm');
-    const instance = m.instance ? this.useId(`instance:${m.modname}`, m.instance) : this.nextId(`instance:${m.modname}`);
+    const instance = m.instance
+      ? this.useId(`instance:${m.modname}`, m.instance)
+      : this.nextId(`instance:${m.modname}`);
     const row: SimModule = {
       id,
       courseid: section.courseid,
@@ -265,7 +324,8 @@ export class Site {
       externalurl: m.externalurl,
       gradeitem: m.gradeitem,
     };
-    if (row.gradeitem && !row.gradeitem.categoryid) row.gradeitem.categoryid = course.gradecategoryid;
+    if (row.gradeitem && !row.gradeitem.categoryid)
+      row.gradeitem.categoryid = course.gradecategoryid;
     this.modules.push(row);
     section.sequence.push(id);
     return row;
@@ -282,7 +342,9 @@ export class Site {
     };
   }
 
-  addUser(u: Partial<SimUser> & { username: string; firstname: string; lastname: string; email: string }): SimUser {
+  addUser(
+    u: Partial<SimUser> & { username: string; firstname: string; lastname: string; email: string },
+  ): SimUser {
     const row: SimUser = {
       id: u.id ? this.useId('user', u.id) : this.nextId('user', 3),
       username: u.username,
@@ -317,7 +379,14 @@ export class Site {
       if (o.status !== undefined) existing.status = o.status;
       return existing;
     }
-    const row: SimEnrolment = { courseid, userid, roleid, status: o.status ?? 0, timecreated: o.timecreated ?? this.now(), lastaccess: o.lastaccess ?? 0 };
+    const row: SimEnrolment = {
+      courseid,
+      userid,
+      roleid,
+      status: o.status ?? 0,
+      timecreated: o.timecreated ?? this.now(),
+      lastaccess: o.lastaccess ?? 0,
+    };
     this.enrolments.push(row);
     return row;
   }
@@ -332,8 +401,11 @@ export class Site {
   }
 
   unenrol(courseid: number, userid: number): void {
-    this.enrolments = this.enrolments.filter((e) => !(e.courseid === courseid && e.userid === userid));
-    for (const g of this.groups.filter((x) => x.courseid === courseid)) g.members = g.members.filter((m) => m !== userid);
+    this.enrolments = this.enrolments.filter(
+      (e) => !(e.courseid === courseid && e.userid === userid),
+    );
+    for (const g of this.groups.filter((x) => x.courseid === courseid))
+      g.members = g.members.filter((m) => m !== userid);
   }
 
   addGroup(g: Partial<SimGroup> & { courseid: number; name: string }): SimGroup {
@@ -353,13 +425,29 @@ export class Site {
     return row;
   }
 
-  setCompletion(cmid: number, userid: number, state: number, timecompleted = state ? this.now() : 0, rules?: Record<string, number>): void {
+  setCompletion(
+    cmid: number,
+    userid: number,
+    state: number,
+    timecompleted = state ? this.now() : 0,
+    rules?: Record<string, number>,
+  ): void {
     this.completions.set(key(cmid, userid), { state, timecompleted, ...(rules ? { rules } : {}) });
   }
 
   /** As Moodle, the grade is kept with 5 decimals (grade_grades.finalgrade decimal(10,5)): 200/3 is 66.66667. */
-  setGrade(itemid: number, userid: number, raw: number | null, feedback = '', dategraded: number | null = raw === null ? null : this.now()): void {
-    this.grades.set(key(itemid, userid), { raw: raw === null ? null : Number(raw.toFixed(5)), dategraded, feedback });
+  setGrade(
+    itemid: number,
+    userid: number,
+    raw: number | null,
+    feedback = '',
+    dategraded: number | null = raw === null ? null : this.now(),
+  ): void {
+    this.grades.set(key(itemid, userid), {
+      raw: raw === null ? null : Number(raw.toFixed(5)),
+      dategraded,
+      feedback,
+    });
   }
 
   /** Grades a module's item and, for "complete on grade" modules, sets pass/fail completion. */
@@ -368,7 +456,8 @@ export class Site {
     if (!m?.gradeitem) throw new Error(`Course module ${cmid} has no grade item`);
     this.setGrade(m.gradeitem.id, userid, raw, feedback);
     if (m.completion === 2 && m.rules.some((r) => r.rulename === 'completionusegrade')) {
-      const state = raw === null ? 0 : m.gradeitem.gradepass > 0 ? (raw >= m.gradeitem.gradepass ? 2 : 3) : 1;
+      const state =
+        raw === null ? 0 : m.gradeitem.gradepass > 0 ? (raw >= m.gradeitem.gradepass ? 2 : 3) : 1;
       this.setCompletion(cmid, userid, state);
     }
   }

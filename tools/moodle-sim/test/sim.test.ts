@@ -7,7 +7,14 @@ import { dispatch, phpJson, phpJsonPieces, startMoodleSim, type SimServer } from
 
 /** The generator and the fault injection, seen through the server's own Moodle client. */
 describe('moodle-sim: generated sites', () => {
-  const generated = generateSite({ seed: 7, courses: 2, studentsPerCourse: 40, units: 3, activitiesPerUnit: 2, invalidRutRate: 0.1 });
+  const generated = generateSite({
+    seed: 7,
+    courses: 2,
+    studentsPerCourse: 40,
+    units: 3,
+    activitiesPerUnit: 2,
+    invalidRutRate: 0.1,
+  });
   let sim: SimServer;
   let client: MoodleClient;
   beforeAll(async () => {
@@ -17,7 +24,14 @@ describe('moodle-sim: generated sites', () => {
   afterAll(() => sim.close());
 
   it('is deterministic for a seed', () => {
-    const again = generateSite({ seed: 7, courses: 2, studentsPerCourse: 40, units: 3, activitiesPerUnit: 2, invalidRutRate: 0.1 });
+    const again = generateSite({
+      seed: 7,
+      courses: 2,
+      studentsPerCourse: 40,
+      units: 3,
+      activitiesPerUnit: 2,
+      invalidRutRate: 0.1,
+    });
     expect(again.people).toEqual(generated.people);
     expect(again.tokens).toEqual(generated.tokens);
   });
@@ -32,17 +46,38 @@ describe('moodle-sim: generated sites', () => {
       expect(found).toBe(person.rut ? normalizeRut(person.rut) : null);
     }
     expect(generated.people.some((p) => p.rut === null)).toBe(true);
-    const spellings = new Set(students.map((u) => (/\./.test(u.idnumber ?? u.username ?? '') ? 'dots' : /-/.test(u.idnumber ?? u.username ?? '') ? 'dash' : 'plain')));
+    const spellings = new Set(
+      students.map((u) =>
+        /\./.test(u.idnumber ?? u.username ?? '')
+          ? 'dots'
+          : /-/.test(u.idnumber ?? u.username ?? '')
+            ? 'dash'
+            : 'plain',
+      ),
+    );
     expect(spellings.size).toBeGreaterThan(1);
   });
 
   it('has SIGAF-shaped courses with grades and completion for every student', async () => {
     const courseid = generated.courseIds[0]!;
     const contents = await client.getCourseContents(courseid);
-    expect(contents.map((s) => s.name)).toEqual(['General', 'Unidad 1', 'Unidad 2', 'Unidad 3', 'Pre Test A', 'Pre Test B', 'Post Test A', 'Post Test B', 'Encuesta', 'Renuncia']);
+    expect(contents.map((s) => s.name)).toEqual([
+      'General',
+      'Unidad 1',
+      'Unidad 2',
+      'Unidad 3',
+      'Pre Test A',
+      'Pre Test B',
+      'Post Test A',
+      'Post Test B',
+      'Encuesta',
+      'Renuncia',
+    ]);
     const grades = await client.getGradeItems(courseid);
     expect(grades.usergrades).toHaveLength(40);
-    const someGrade = grades.usergrades.flatMap((u) => u.gradeitems).find((i) => i.itemtype === 'mod' && i.graderaw !== null);
+    const someGrade = grades.usergrades
+      .flatMap((u) => u.gradeitems)
+      .find((i) => i.itemtype === 'mod' && i.graderaw !== null);
     expect(someGrade?.graderaw).toBeGreaterThanOrEqual(0);
     const first = generated.people[0]!;
     const completion = await client.getActivitiesCompletionStatus(courseid, first.moodleId);
@@ -52,15 +87,38 @@ describe('moodle-sim: generated sites', () => {
 
 describe('moodle-sim: long answers', () => {
   it("writes a long list in pieces, byte for byte PHP's json_encode of the whole", async () => {
-    const big = generateSite({ seed: 11, courses: 1, studentsPerCourse: 450, units: 2, activitiesPerUnit: 2, invalidRutRate: 0 });
+    const big = generateSite({
+      seed: 11,
+      courses: 1,
+      studentsPerCourse: 450,
+      units: 2,
+      activitiesPerUnit: 2,
+      invalidRutRate: 0,
+    });
     const courseid = big.courseIds[0]!;
-    const odd = { 'a/b': 'ñandú / "x"', list: Array.from({ length: 9 }, (_, i) => (i === 4 ? undefined : { i, s: `é/${i}` })), gone: undefined, n: null };
+    const odd = {
+      'a/b': 'ñandú / "x"',
+      list: Array.from({ length: 9 }, (_, i) => (i === 4 ? undefined : { i, s: `é/${i}` })),
+      gone: undefined,
+      n: null,
+    };
     expect([...phpJsonPieces(odd, 2)].join('')).toBe(phpJson(odd));
     expect([...phpJsonPieces([1, 2, 3], 2)].join('')).toBe('[1,2,3]');
     const sim = await startMoodleSim({ site: big.site });
     try {
-      const fields = { wstoken: big.tokens.admin, wsfunction: 'gradereport_user_get_grade_items', moodlewsrestformat: 'json', courseid: String(courseid), userid: '0', groupid: '0' };
-      const res = await fetch(`${sim.url}/webservice/rest/server.php`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      const fields = {
+        wstoken: big.tokens.admin,
+        wsfunction: 'gradereport_user_get_grade_items',
+        moodlewsrestformat: 'json',
+        courseid: String(courseid),
+        userid: '0',
+        groupid: '0',
+      };
+      const res = await fetch(`${sim.url}/webservice/rest/server.php`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
       const text = await res.text();
       const expected = dispatch(big.site, sim.url, new Map(Object.entries(fields)));
       expect(res.headers.get('content-length')).toBeNull();
@@ -80,17 +138,34 @@ describe('moodle-sim: faults, latency, switches', () => {
   });
   afterAll(() => sim.close());
   const client = (o: Partial<ConstructorParameters<typeof MoodleClient>[0]> = {}) =>
-    new MoodleClient({ baseUrl: sim.url, token: FIXTURE_TOKENS.admin, retries: 0, timeoutMs: 500, ...o });
+    new MoodleClient({
+      baseUrl: sim.url,
+      token: FIXTURE_TOKENS.admin,
+      retries: 0,
+      timeoutMs: 500,
+      ...o,
+    });
 
   it('fails the chosen calls: after N, for M times, then recovers', async () => {
-    sim.faults.splice(0, sim.faults.length, { kind: 'http503', wsfunction: 'core_course_get_contents', after: 1, times: 1 });
+    sim.faults.splice(0, sim.faults.length, {
+      kind: 'http503',
+      wsfunction: 'core_course_get_contents',
+      after: 1,
+      times: 1,
+    });
     const c = client();
     await expect(c.getCourseContents(4)).resolves.toHaveLength(3);
-    await expect(c.getCourseContents(4)).rejects.toMatchObject({ code: 'http', httpStatus: 503, retryable: true });
+    await expect(c.getCourseContents(4)).rejects.toMatchObject({
+      code: 'http',
+      httpStatus: 503,
+      retryable: true,
+    });
     await expect(c.getCourseContents(4)).resolves.toHaveLength(3);
     // The client's retries hide one transient failure.
     sim.faults.splice(0, sim.faults.length, { kind: 'http500', times: 1 });
-    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).resolves.toMatchObject({ sitename: 'Sim Test Moodle' });
+    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).resolves.toMatchObject({
+      sitename: 'Sim Test Moodle',
+    });
   });
 
   it('timeouts, dropped connections, HTML answers and an invalid token mid-run', async () => {
@@ -104,21 +179,29 @@ describe('moodle-sim: faults, latency, switches', () => {
     const c = client();
     await c.getSiteInfo();
     await c.getSiteInfo();
-    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'invalidtoken', message: 'Token de Moodle inválido' });
+    await expect(c.getSiteInfo()).rejects.toMatchObject({
+      code: 'invalidtoken',
+      message: 'Token de Moodle inválido',
+    });
     sim.faults.splice(0, sim.faults.length);
   });
 
   it('a web server stopping mid-request ("Terminated: 15") and maintenance mode: transient once Moodle has answered, not a wrong URL', async () => {
     // First call of a client: nothing says the URL is right, so it reads as not JSON.
     sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
-    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'notjson', retryable: false });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({
+      code: 'notjson',
+      retryable: false,
+    });
     // After an answer in JSON: cut short, retryable, and retried by the client itself.
     const c = client();
     await c.getSiteInfo();
     sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
     await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'interrupted', retryable: true });
     sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
-    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).rejects.toMatchObject({ code: 'notjson' });
+    await expect(client({ retries: 1, retryDelayMs: 1 }).getSiteInfo()).rejects.toMatchObject({
+      code: 'notjson',
+    });
     const r = client({ retries: 1, retryDelayMs: 1 });
     await r.getSiteInfo();
     sim.faults.splice(0, sim.faults.length, { kind: 'terminated', times: 1 });
@@ -127,7 +210,10 @@ describe('moodle-sim: faults, latency, switches', () => {
     sim.faults.splice(0, sim.faults.length, { kind: 'notjson', times: 1 });
     await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'notjson', retryable: false });
     sim.faults.splice(0, sim.faults.length, { kind: 'maintenance', times: 1 });
-    await expect(c.getSiteInfo()).rejects.toMatchObject({ code: 'sitemaintenance', message: 'Moodle está en mantenimiento' });
+    await expect(c.getSiteInfo()).rejects.toMatchObject({
+      code: 'sitemaintenance',
+      message: 'Moodle está en mantenimiento',
+    });
     sim.faults.splice(0, sim.faults.length);
   });
 
@@ -138,12 +224,18 @@ describe('moodle-sim: faults, latency, switches', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     sim.latencyMs = 0;
     site.settings.wsEnabled = false;
-    await expect(client().getSiteInfo()).rejects.toMatchObject({ code: 'wsdisabled', message: 'Los servicios web de Moodle están deshabilitados' });
+    await expect(client().getSiteInfo()).rejects.toMatchObject({
+      code: 'wsdisabled',
+      message: 'Los servicios web de Moodle están deshabilitados',
+    });
     site.settings.wsEnabled = true;
   });
 
   it('shows its calls and takes fault rules at /__sim', async () => {
-    const put = await fetch(`${sim.url}/__sim`, { method: 'PUT', body: JSON.stringify([{ kind: 'http500', wsfunction: 'core_group_get_course_groups' }]) });
+    const put = await fetch(`${sim.url}/__sim`, {
+      method: 'PUT',
+      body: JSON.stringify([{ kind: 'http500', wsfunction: 'core_group_get_course_groups' }]),
+    });
     expect((await put.json()).faults).toHaveLength(1);
     await expect(client().getCourseGroups(4)).rejects.toMatchObject({ httpStatus: 500 });
     const state = await (await fetch(`${sim.url}/__sim`, { method: 'DELETE' })).json();

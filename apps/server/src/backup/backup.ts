@@ -45,7 +45,11 @@ const ident = (name: string) => sql.id(name);
 /** The application's tables, parents before children (foreign keys), then by name. */
 async function tablesInOrder(db: Database): Promise<string[]> {
   const tables = (
-    await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(db)
+    await sql<{
+      name: string;
+    }>`select tablename as name from pg_tables where schemaname = 'public' order by tablename`.execute(
+      db,
+    )
   ).rows
     .map((r) => r.name)
     .filter((n) => !NOT_COPIED.has(n));
@@ -54,8 +58,10 @@ async function tablesInOrder(db: Database): Promise<string[]> {
       select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent
       from pg_constraint c join pg_namespace n on n.oid = c.connamespace
       where c.contype = 'f' and n.nspname = 'public'`.execute(db)
-  )
-    .rows.map((e) => ({ child: e.child.replace(/^"|"$/g, ''), parent: e.parent.replace(/^"|"$/g, '') }));
+  ).rows.map((e) => ({
+    child: e.child.replace(/^"|"$/g, ''),
+    parent: e.parent.replace(/^"|"$/g, ''),
+  }));
   const ordered: string[] = [];
   const done = new Set<string>();
   const visiting = new Set<string>();
@@ -84,7 +90,9 @@ async function primaryKey(db: Database, table: string): Promise<string[]> {
 }
 
 async function appliedMigrations(db: Database): Promise<string[]> {
-  const rows = (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows;
+  const rows = (
+    await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)
+  ).rows;
   return rows.map((r) => r.name);
 }
 
@@ -99,10 +107,18 @@ export async function backupDatabase(db: Database, file: string): Promise<Backup
       const tables = await tablesInOrder(trx);
       const counts: BackupHeader['tables'] = [];
       for (const name of tables) {
-        const r = await sql<{ n: number }>`select count(*)::int as n from ${ident(name)}`.execute(trx);
+        const r = await sql<{ n: number }>`select count(*)::int as n from ${ident(name)}`.execute(
+          trx,
+        );
         counts.push({ name, rows: Number(r.rows[0]!.n) });
       }
-      const head: BackupHeader = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: new Date().toISOString(), migrations: await appliedMigrations(trx), tables: counts };
+      const head: BackupHeader = {
+        format: BACKUP_FORMAT,
+        version: BACKUP_VERSION,
+        createdAt: new Date().toISOString(),
+        migrations: await appliedMigrations(trx),
+        tables: counts,
+      };
       const lines = async function* () {
         yield `${JSON.stringify(head)}\n`;
         for (const { name, rows } of counts) {
@@ -110,13 +126,21 @@ export async function backupDatabase(db: Database, file: string): Promise<Backup
           const pk = await primaryKey(trx, name);
           const order = pk.length ? sql.join(pk.map((c) => sql.ref(`t.${c}`))) : sql`ctid`;
           for (let offset = 0; offset < rows; offset += BATCH) {
-            const batch = await sql<{ j: string }>`select row_to_json(t)::text as j from ${ident(name)} t order by ${order} limit ${BATCH} offset ${offset}`.execute(trx);
+            const batch = await sql<{
+              j: string;
+            }>`select row_to_json(t)::text as j from ${ident(name)} t order by ${order} limit ${BATCH} offset ${offset}`.execute(
+              trx,
+            );
             if (!batch.rows.length) break;
             yield `{"table":${JSON.stringify(name)},"rows":[${batch.rows.map((r) => r.j).join(',')}]}\n`;
           }
         }
       };
-      await pipeline(Readable.from(lines()), zlib.createGzip(), fs.createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(
+        Readable.from(lines()),
+        zlib.createGzip(),
+        fs.createWriteStream(tmp, { mode: 0o600 }),
+      );
       return head;
     });
   await fs.promises.rename(tmp, file);
@@ -136,8 +160,14 @@ function parseHeader(line: string): BackupHeader {
   } catch {
     throw new BackupError('El archivo no es un respaldo de SIGAF.');
   }
-  if (head.format !== BACKUP_FORMAT || !Array.isArray(head.tables) || !Array.isArray(head.migrations)) throw new BackupError('El archivo no es un respaldo de SIGAF.');
-  if (head.version !== BACKUP_VERSION) throw new BackupError(`Versión de respaldo no soportada: ${String(head.version)}.`);
+  if (
+    head.format !== BACKUP_FORMAT ||
+    !Array.isArray(head.tables) ||
+    !Array.isArray(head.migrations)
+  )
+    throw new BackupError('El archivo no es un respaldo de SIGAF.');
+  if (head.version !== BACKUP_VERSION)
+    throw new BackupError(`Versión de respaldo no soportada: ${String(head.version)}.`);
   return head as BackupHeader;
 }
 
@@ -164,7 +194,9 @@ export async function restoreDatabase(db: Database, file: string): Promise<Backu
     }
     const tables = await tablesInOrder(trx);
     const known = new Set(tables);
-    for (const t of head.tables) if (!known.has(t.name)) throw new BackupError(`El respaldo contiene una tabla desconocida: ${t.name}.`);
+    for (const t of head.tables)
+      if (!known.has(t.name))
+        throw new BackupError(`El respaldo contiene una tabla desconocida: ${t.name}.`);
     await sql`truncate table ${sql.join(tables.map(ident))} restart identity cascade`.execute(trx);
     const inserted = new Map<string, number>();
     for (;;) {
@@ -172,16 +204,22 @@ export async function restoreDatabase(db: Database, file: string): Promise<Backu
       if (next.done) break;
       if (!next.value.trim()) continue;
       const chunk = JSON.parse(next.value) as { table: string; rows: unknown[] };
-      if (!known.has(chunk.table)) throw new BackupError(`El respaldo contiene una tabla desconocida: ${chunk.table}.`);
+      if (!known.has(chunk.table))
+        throw new BackupError(`El respaldo contiene una tabla desconocida: ${chunk.table}.`);
       const t = ident(chunk.table);
       // Triggers of the tables restored before may have written rows here (a course's summary
       // state when its enrolments were restored): the backup's rows replace them.
       if (!inserted.has(chunk.table)) await sql`delete from ${t}`.execute(trx);
-      await sql`insert into ${t} select * from json_populate_recordset(null::${t}, ${JSON.stringify(chunk.rows)}::json)`.execute(trx);
+      await sql`insert into ${t} select * from json_populate_recordset(null::${t}, ${JSON.stringify(chunk.rows)}::json)`.execute(
+        trx,
+      );
       inserted.set(chunk.table, (inserted.get(chunk.table) ?? 0) + chunk.rows.length);
     }
     for (const t of head.tables) {
-      if ((inserted.get(t.name) ?? 0) !== t.rows) throw new BackupError(`El respaldo está incompleto: la tabla ${t.name} debía tener ${t.rows} filas.`);
+      if ((inserted.get(t.name) ?? 0) !== t.rows)
+        throw new BackupError(
+          `El respaldo está incompleto: la tabla ${t.name} debía tener ${t.rows} filas.`,
+        );
     }
     // Summary tables kept by triggers (0008) were restored and then added to by those triggers: rebuild them.
     await sql`select sigaf_rebuild_stats()`.execute(trx);
@@ -189,10 +227,14 @@ export async function restoreDatabase(db: Database, file: string): Promise<Backu
     const serials = (
       await sql<{ table: string; column: string }>`
         select table_name as table, column_name as column from information_schema.columns
-        where table_schema = 'public' and (column_default like 'nextval(%' or is_identity = 'YES')`.execute(trx)
+        where table_schema = 'public' and (column_default like 'nextval(%' or is_identity = 'YES')`.execute(
+        trx,
+      )
     ).rows.filter((s) => known.has(s.table));
     for (const s of serials) {
-      await sql`select setval(pg_get_serial_sequence(${`public.${s.table}`}, ${s.column}), coalesce((select max(${sql.ref(s.column)}) from ${ident(s.table)}), 0) + 1, false)`.execute(trx);
+      await sql`select setval(pg_get_serial_sequence(${`public.${s.table}`}, ${s.column}), coalesce((select max(${sql.ref(s.column)}) from ${ident(s.table)}), 0) + 1, false)`.execute(
+        trx,
+      );
     }
     return head;
   });

@@ -34,21 +34,34 @@ async function main() {
   // A backup holds everything: written for this user only, like DATA_DIR.
   keepDataDirPrivate(config.DATA_DIR);
   const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const where = handle.kind === 'pglite' ? `base de datos embebida en ${path.join(config.DATA_DIR, 'pgdata')}` : 'PostgreSQL (DATABASE_URL)';
+  const where =
+    handle.kind === 'pglite'
+      ? `base de datos embebida en ${path.join(config.DATA_DIR, 'pgdata')}`
+      : 'PostgreSQL (DATABASE_URL)';
   try {
     if (command === 'backup') {
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-      const file = path.resolve(fileArg ?? path.join(config.DATA_DIR, 'backups', `sigaf-${stamp}.json.gz`));
+      const stamp = new Date()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\..*$/, '')
+        .replace('T', '-');
+      const file = path.resolve(
+        fileArg ?? path.join(config.DATA_DIR, 'backups', `sigaf-${stamp}.json.gz`),
+      );
       const head = await backupDatabase(handle.db, file);
       const rows = head.tables.reduce((n, t) => n + t.rows, 0);
-      console.log(`Respaldo de la ${where} escrito en ${file} (${head.tables.length} tablas, ${rows} filas).`);
+      console.log(
+        `Respaldo de la ${where} escrito en ${file} (${head.tables.length} tablas, ${rows} filas).`,
+      );
     } else {
       // A new, empty database gets the schema first; an existing one must already be at the backup's.
       await migrate(handle.db);
       const file = path.resolve(fileArg!);
       const head = await restoreDatabase(handle.db, file);
       const rows = head.tables.reduce((n, t) => n + t.rows, 0);
-      console.log(`Restaurado ${file} (del ${head.createdAt}) en la ${where}: ${head.tables.length} tablas, ${rows} filas.`);
+      console.log(
+        `Restaurado ${file} (del ${head.createdAt}) en la ${where}: ${head.tables.length} tablas, ${rows} filas.`,
+      );
     }
   } finally {
     await handle.close();

@@ -16,7 +16,8 @@ export function preparedName(text: string): string | undefined {
 const MAX_PREPARED = 100;
 
 function register(text: string) {
-  if (!prepared.has(text) && prepared.size < MAX_PREPARED) prepared.set(text, `sigaf_${prepared.size + 1}`);
+  if (!prepared.has(text) && prepared.size < MAX_PREPARED)
+    prepared.set(text, `sigaf_${prepared.size + 1}`);
 }
 
 /**
@@ -45,7 +46,8 @@ export class OneValueQuery<R> {
     if (!this.compiled) {
       // A query builder compiles alone; a raw query with the database it runs on.
       const compiled = (this.build() as { compile(db: Database): CompiledQuery<R> }).compile(db);
-      if (compiled.parameters.length !== 1) throw new Error(`expected one parameter, the query has ${compiled.parameters.length}`);
+      if (compiled.parameters.length !== 1)
+        throw new Error(`expected one parameter, the query has ${compiled.parameters.length}`);
       this.compiled = compiled;
       register(compiled.sql);
     }

@@ -68,13 +68,22 @@ export const PGLITE_PARSERS = {
 };
 
 /** Opens PostgreSQL when a URL is given, otherwise an embedded PGlite in `dataDir/pgdata`. */
-export async function openDatabase(opts: { url?: string; dataDir: string; pglite?: PGlite; poolSize?: number }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir: string;
+  pglite?: PGlite;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
   if (opts.url) {
     // Requests here are many short reads and writes at once, never analytical scans: Memoize only
     // adds work to our lookups of distinct keys (the per-student report 12 % slower with it), JIT
     // compiles for tens of milliseconds queries that run in a few, and parallel workers take the
     // cores the other requests wait for (docs/development/performance.md, "What each mechanism buys").
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20, options: '-c enable_memoize=off -c jit=off -c max_parallel_workers_per_gather=0' });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 20,
+      options: '-c enable_memoize=off -c jit=off -c max_parallel_workers_per_gather=0',
+    });
     // An idle connection the server closes (restart, administrator command) is an 'error' event on
     // the pool; unhandled, it would end the process. The pool simply opens a new one when needed.
     pool.on('error', () => undefined);
@@ -165,9 +174,13 @@ class StaticMigrationProvider implements MigrationProvider {
 /** Runs every migration not yet applied (or, with `upTo`, those up to that one: tests of a migration's data step). */
 export async function migrate(db: Database, upTo?: keyof typeof MIGRATIONS): Promise<void> {
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
-  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
+  const { error, results } = upTo
+    ? await migrator.migrateTo(upTo)
+    : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+    throw new Error(
+      `Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
   }
 }

@@ -21,21 +21,30 @@ export const TRIGGERS_FILE = path.join(here, 'triggers.sql');
 
 /** sha256 of a file's text with its line ends as LF (a checkout with CRLF hashes the same). */
 export function fileHash(file: string): string {
-  return createHash('sha256').update(fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')).digest('hex');
+  return createHash('sha256')
+    .update(fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n'))
+    .digest('hex');
 }
 
 /** Every file of `migrations/` (helpers included: shipped migrations run them) and its hash, by name. */
 export function migrationHashes(): Record<string, string> {
-  const names = fs.readdirSync(MIGRATIONS_DIR).filter((n) => n.endsWith('.ts')).sort();
+  const names = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((n) => n.endsWith('.ts'))
+    .sort();
   return Object.fromEntries(names.map((n) => [n, fileHash(path.join(MIGRATIONS_DIR, n))]));
 }
 
 export function readLock(): Record<string, string> {
-  return fs.existsSync(LOCK_FILE) ? (JSON.parse(fs.readFileSync(LOCK_FILE, 'utf8')) as Record<string, string>) : {};
+  return fs.existsSync(LOCK_FILE)
+    ? (JSON.parse(fs.readFileSync(LOCK_FILE, 'utf8')) as Record<string, string>)
+    : {};
 }
 
 export function lockText(lock: Record<string, string>): string {
-  const sorted = Object.fromEntries(Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = Object.fromEntries(
+    Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   return `${JSON.stringify(sorted, null, 2)}\n`;
 }
 
@@ -57,18 +66,28 @@ export async function triggerDefinitions(db: Database): Promise<string> {
       p.prorettype = 'trigger'::regtype as trigger
     from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where n.nspname = 'public' and p.prokind in ('f', 'p')
-      and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')`.execute(db);
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')`.execute(
+    db,
+  );
   const out = [HEADER];
-  out.push('\n-- Triggers, by table and name (statement triggers of one event fire in name order)\n');
+  out.push(
+    '\n-- Triggers, by table and name (statement triggers of one event fire in name order)\n',
+  );
   let table = '';
-  for (const t of [...triggers.rows].sort((a, b) => byText(a.tbl, b.tbl) || byText(a.name, b.name))) {
+  for (const t of [...triggers.rows].sort(
+    (a, b) => byText(a.tbl, b.tbl) || byText(a.name, b.name),
+  )) {
     if (t.tbl !== table) out.push(`\n-- ${(table = t.tbl)}\n`);
     out.push(`${t.def};${t.enabled === 'D' ? ' -- disabled' : ''}\n`);
   }
-  const fns = [...functions.rows].sort((a, b) => Number(b.trigger) - Number(a.trigger) || byText(a.name, b.name) || byText(a.args, b.args));
+  const fns = [...functions.rows].sort(
+    (a, b) =>
+      Number(b.trigger) - Number(a.trigger) || byText(a.name, b.name) || byText(a.args, b.args),
+  );
   out.push('\n-- Trigger functions, by name\n');
   fns.forEach((f, i) => {
-    if (!f.trigger && (i === 0 || fns[i - 1]!.trigger)) out.push('\n-- Other functions (rebuilds, helpers the triggers call), by name\n');
+    if (!f.trigger && (i === 0 || fns[i - 1]!.trigger))
+      out.push('\n-- Other functions (rebuilds, helpers the triggers call), by name\n');
     out.push(`\n${f.def.trimEnd()};\n`);
   });
   return out.join('');
@@ -76,7 +95,10 @@ export async function triggerDefinitions(db: Database): Promise<string> {
 
 /** Migrates a new in-memory embedded database and returns its triggers.sql text. */
 export async function freshTriggerDefinitions(): Promise<string> {
-  const handle = await openDatabase({ dataDir: '', pglite: await PGlite.create({ parsers: PGLITE_PARSERS }) });
+  const handle = await openDatabase({
+    dataDir: '',
+    pglite: await PGlite.create({ parsers: PGLITE_PARSERS }),
+  });
   try {
     await migrate(handle.db);
     return await triggerDefinitions(handle.db);

@@ -29,9 +29,11 @@ export async function paginate<DB, TB extends keyof DB, O>(
     .execute()) as (O & { __total: number })[];
   let total = rows.length ? Number(rows[0]!.__total) : 0;
   if (!rows.length && q.page > 1) {
-    const countRow = (await query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as
-      | { n: number }
-      | undefined;
+    const countRow = (await query
+      .clearSelect()
+      .clearOrderBy()
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirst()) as { n: number } | undefined;
     total = Number(countRow?.n ?? 0);
   }
   for (const r of rows) delete (r as { __total?: number }).__total;
@@ -47,12 +49,17 @@ export function pageMeta(page: number, perPage: number, total: number): PageMeta
  * The column of a whitelisted sort key. An unknown key, and a name every object inherits
  * (`__proto__`, `constructor`, `toString`, `valueOf`…), is the default: only own keys count.
  */
-export function sortColumn<T extends Record<string, string>>(sorts: T, key: string | undefined, fallback: keyof T): T[keyof T] {
+export function sortColumn<T extends Record<string, string>>(
+  sorts: T,
+  key: string | undefined,
+  fallback: keyof T,
+): T[keyof T] {
   return key !== undefined && Object.hasOwn(sorts, key) ? sorts[key as keyof T] : sorts[fallback];
 }
 
 /** Whether `key` is one of the whitelist's own keys. */
-export const isSortKey = (sorts: object, key: string | undefined): key is string => key !== undefined && Object.hasOwn(sorts, key);
+export const isSortKey = (sorts: object, key: string | undefined): key is string =>
+  key !== undefined && Object.hasOwn(sorts, key);
 
 /** Escapes LIKE wildcards in user search text. */
 export function likePattern(search: string): string {
@@ -70,19 +77,39 @@ const PLAIN = 'aaaaeeeeiiiioooouuuuncaaaaeeeeiiiioooouuuunc';
  * dash, and each of `others` (e-mail, for instance) contains the text, case-insensitively. `name` is
  * the SQL of the full name; `rut` the SQL of the RUT column. Returns the alternatives, to be OR-ed.
  */
-function personMatch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string, others: RawBuilder<unknown>[] = [], folded = false): RawBuilder<unknown>[] {
+function personMatch(
+  name: RawBuilder<unknown>,
+  rut: RawBuilder<unknown>,
+  search: string,
+  others: RawBuilder<unknown>[] = [],
+  folded = false,
+): RawBuilder<unknown>[] {
   const text = search.trim();
-  const plain = likePattern(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+  const plain = likePattern(
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase(),
+  );
   const compact = text.replace(/[.\s-]/g, '');
   return [
-    folded ? sql`${name} like ${plain}` : sql`translate(lower(${name}), ${ACCENTED}, ${PLAIN}) like ${plain}`,
-    ...(/^[0-9kK]+$/.test(compact) ? [sql`replace(replace(${rut}, '.', ''), '-', '') ilike ${likePattern(compact)}`] : []),
+    folded
+      ? sql`${name} like ${plain}`
+      : sql`translate(lower(${name}), ${ACCENTED}, ${PLAIN}) like ${plain}`,
+    ...(/^[0-9kK]+$/.test(compact)
+      ? [sql`replace(replace(${rut}, '.', ''), '-', '') ilike ${likePattern(compact)}`]
+      : []),
     ...others.map((column) => sql`${column} ilike ${likePattern(text)}`),
   ];
 }
 
 /** `personMatch` as one SQL condition. */
-export function personSearch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string, others: RawBuilder<unknown>[] = []): RawBuilder<boolean> {
+export function personSearch(
+  name: RawBuilder<unknown>,
+  rut: RawBuilder<unknown>,
+  search: string,
+  others: RawBuilder<unknown>[] = [],
+): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(personMatch(name, rut, search, others), sql` or `)})`;
 }
 
@@ -90,12 +117,21 @@ export function personSearch(name: RawBuilder<unknown>, rut: RawBuilder<unknown>
  * `personSearch` on a name already folded (lower case, accents replaced as above), such as
  * registered_users.search_name (migration 0016): the same matches, without folding every row.
  */
-export function foldedPersonSearch(folded: RawBuilder<unknown>, rut: RawBuilder<unknown>, search: string, others: RawBuilder<unknown>[] = []): RawBuilder<boolean> {
+export function foldedPersonSearch(
+  folded: RawBuilder<unknown>,
+  rut: RawBuilder<unknown>,
+  search: string,
+  others: RawBuilder<unknown>[] = [],
+): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(personMatch(folded, rut, search, others, true), sql` or `)})`;
 }
 
 /** Runs a query per chunk of `items` (so no statement nears the parameter limit) and joins the results in order. */
-export async function inChunks<T, R>(items: T[], size: number, run: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
+export async function inChunks<T, R>(
+  items: T[],
+  size: number,
+  run: (chunk: T[]) => Promise<R[]>,
+): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += size) out.push(...(await run(items.slice(i, i + size))));
   return out;

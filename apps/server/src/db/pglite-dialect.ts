@@ -72,7 +72,9 @@ class PGliteDriver implements Driver {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' });
+    const result = await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[], {
+      rowMode: 'object',
+    });
     const affected = result.affectedRows;
     return {
       rows: result.rows,

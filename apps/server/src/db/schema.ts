@@ -512,7 +512,11 @@ export interface ReminderTable {
   created_by: number | null;
   due_at: Timestamp;
   comment: Generated<string>;
-  state: ColumnType<'pending' | 'done' | 'dismissed', 'pending' | 'done' | 'dismissed' | undefined, 'pending' | 'done' | 'dismissed'>;
+  state: ColumnType<
+    'pending' | 'done' | 'dismissed',
+    'pending' | 'done' | 'dismissed' | undefined,
+    'pending' | 'done' | 'dismissed'
+  >;
   done_at: Timestamp | null;
   done_by: number | null;
   ticket_detail_id: number | null;

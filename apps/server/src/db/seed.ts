@@ -1,4 +1,10 @@
-import { CHILE_REGIONS, FIRST_LOGIN_PENDING, RESERVED_USER, ROLE_DESCRIPTIONS, ROLE_KEYS } from '@sigaf/contract';
+import {
+  CHILE_REGIONS,
+  FIRST_LOGIN_PENDING,
+  RESERVED_USER,
+  ROLE_DESCRIPTIONS,
+  ROLE_KEYS,
+} from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from './database.js';
 import type { CatalogueTableName } from './schema.js';
@@ -8,7 +14,10 @@ import { generatePassword, hashPassword } from '../lib/passwords.js';
  * Initial values of every catalogue (docs/development/domain.md#catalogues). Rows the system relies on
  * carry a stable key, so that renaming a description never changes behaviour.
  */
-export const CATALOGUE_SEED: Record<CatalogueTableName, Array<{ key: string | null; description: string }>> = {
+export const CATALOGUE_SEED: Record<
+  CatalogueTableName,
+  Array<{ key: string | null; description: string }>
+> = {
   roles: ROLE_KEYS.map((key) => ({ key, description: ROLE_DESCRIPTIONS[key] })),
   profiles: [
     { key: 'student', description: 'Estudiante' },
@@ -76,12 +85,20 @@ export async function seed(
 }
 
 /** The seed inside the caller's transaction (the legacy import prepares its target in its own). */
-export async function seedWithin(trx: Database, opts: { adminEmail: string; adminPassword?: string; adminName: string; withAdmin?: boolean }): Promise<SeedResult> {
-  for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [CatalogueTableName, { key: string | null; description: string }[]][]) {
+export async function seedWithin(
+  trx: Database,
+  opts: { adminEmail: string; adminPassword?: string; adminName: string; withAdmin?: boolean },
+): Promise<SeedResult> {
+  for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [
+    CatalogueTableName,
+    { key: string | null; description: string }[],
+  ][]) {
     const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
     const keys = new Set(existing.map((r) => r.key).filter(Boolean));
     const descriptions = new Set(existing.map((r) => r.description.toLowerCase()));
-    const missing = rows.filter((r) => (r.key ? !keys.has(r.key) : true) && !descriptions.has(r.description.toLowerCase()));
+    const missing = rows.filter(
+      (r) => (r.key ? !keys.has(r.key) : true) && !descriptions.has(r.description.toLowerCase()),
+    );
     // Plain catalogue values are only seeded into an empty table.
     const toInsert = existing.length === 0 ? missing : missing.filter((r) => r.key);
     if (toInsert.length) await trx.insertInto(table).values(toInsert).execute();
@@ -95,16 +112,28 @@ export async function seedWithin(trx: Database, opts: { adminEmail: string; admi
   }
   const platforms = await trx.selectFrom('platforms').select('id').limit(1).execute();
   if (platforms.length === 0) {
-    await trx.insertInto('platforms').values({ key: 'moodle', description: 'Moodle', status: 1 }).execute();
+    await trx
+      .insertInto('platforms')
+      .values({ key: 'moodle', description: 'Moodle', status: 1 })
+      .execute();
   }
 
-  const anyUser = await trx.selectFrom('users').select('id').where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+  const anyUser = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   // `withAdmin: false`: the caller brings its own administrator (the demo's demo.admin).
   if (anyUser || opts.withAdmin === false) {
     await reserveUserId(trx);
     return {};
   }
-  const role = await trx.selectFrom('roles').select('id').where('key', '=', 'admin').executeTakeFirstOrThrow();
+  const role = await trx
+    .selectFrom('roles')
+    .select('id')
+    .where('key', '=', 'admin')
+    .executeTakeFirstOrThrow();
   const generated = !opts.adminPassword;
   const password = opts.adminPassword ?? generatePassword();
   await trx
@@ -131,13 +160,34 @@ export async function seedWithin(trx: Database, opts: { adminEmail: string; admi
  */
 async function reserveUserId(trx: Database) {
   const { id } = RESERVED_USER;
-  const seq = await sql<{ next: number }>`select case when is_called then last_value + 1 else last_value end as next from users_id_seq`.execute(trx);
+  const seq = await sql<{
+    next: number;
+  }>`select case when is_called then last_value + 1 else last_value end as next from users_id_seq`.execute(
+    trx,
+  );
   if (Number(seq.rows[0]!.next) > id) return;
-  const role = await trx.selectFrom('roles').select('id').where('key', '=', 'developer').executeTakeFirstOrThrow();
+  const role = await trx
+    .selectFrom('roles')
+    .select('id')
+    .where('key', '=', 'developer')
+    .executeTakeFirstOrThrow();
   await trx
     .insertInto('users')
     // No password hash can match '!': it signs nobody in; deleted: no list, picker or count shows it.
-    .values({ id, name: RESERVED_USER.name, email: RESERVED_USER.email, password: '!', is_first_login: 0, role_id: role.id, rut: null, phone: null, mobile: null, deleted_at: sql`now()` })
+    .values({
+      id,
+      name: RESERVED_USER.name,
+      email: RESERVED_USER.email,
+      password: '!',
+      is_first_login: 0,
+      role_id: role.id,
+      rut: null,
+      phone: null,
+      mobile: null,
+      deleted_at: sql`now()`,
+    })
     .execute();
-  await sql`select setval('users_id_seq', greatest(${id}, (select max(id) from users)))`.execute(trx);
+  await sql`select setval('users_id_seq', greatest(${id}, (select max(id) from users)))`.execute(
+    trx,
+  );
 }

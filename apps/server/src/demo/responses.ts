@@ -31,7 +31,8 @@ export function idleFactor(idleDays: number | null): number {
   return 0.5;
 }
 
-export const responseProbability = (channel: string, idleDays: number | null) => (RESPONSE_BY_CHANNEL[channel] ?? OTHER_CHANNEL) * idleFactor(idleDays);
+export const responseProbability = (channel: string, idleDays: number | null) =>
+  (RESPONSE_BY_CHANNEL[channel] ?? OTHER_CHANNEL) * idleFactor(idleDays);
 
 export interface SimulatedRow {
   at: number;
@@ -40,7 +41,12 @@ export interface SimulatedRow {
 }
 
 /** One student's simulated figures from `from` to `to` (epoch ms), given the contacts they got. */
-export function simulateStudent(rnd: ReturnType<typeof prng>, from: number, to: number, contacts: ReadonlyArray<{ at: number; channel: string }>): SimulatedRow[] {
+export function simulateStudent(
+  rnd: ReturnType<typeof prng>,
+  from: number,
+  to: number,
+  contacts: ReadonlyArray<{ at: number; channel: string }>,
+): SimulatedRow[] {
   let lastAccess: number | null = rnd.next() < 0.1 ? null : from - rnd.int(0, 20) * DAY;
   let progress = rnd.int(0, 40);
   const rows: SimulatedRow[] = [{ at: from, progress, lastAccess }];
@@ -51,7 +57,8 @@ export function simulateStudent(rnd: ReturnType<typeof prng>, from: number, to: 
     while (next < queue.length && queue[next]!.at <= day) {
       const c = queue[next++]!;
       const idle = lastAccess === null ? null : Math.max(0, (c.at - lastAccess) / DAY);
-      if (rnd.next() < responseProbability(c.channel, idle)) pending.push(Math.min(to, c.at + rnd.int(2, 96) * H));
+      if (rnd.next() < responseProbability(c.channel, idle))
+        pending.push(Math.min(to, c.at + rnd.int(2, 96) * H));
     }
     const answered = pending.filter((t) => t <= day);
     pending = pending.filter((t) => t > day);
@@ -69,7 +76,13 @@ export function simulateStudent(rnd: ReturnType<typeof prng>, from: number, to: 
  * Writes the simulated history of every student enrolment of these courses from `weeks` weeks
  * ago until an hour ago, answering the contact attempts already in the database.
  */
-export async function seedSimulatedHistory(db: Database, rnd: ReturnType<typeof prng>, courseIds: number[], weeks: number, now = Date.now()): Promise<number> {
+export async function seedSimulatedHistory(
+  db: Database,
+  rnd: ReturnType<typeof prng>,
+  courseIds: number[],
+  weeks: number,
+  now = Date.now(),
+): Promise<number> {
   const { rows: students } = await sql<{ id: number }>`
     select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student'
     where e.course_id = any(${courseIds}::int[]) order by e.id`.execute(db);
@@ -86,10 +99,18 @@ export async function seedSimulatedHistory(db: Database, rnd: ReturnType<typeof 
   const from = now - weeks * 7 * DAY - 2 * DAY;
   const values = students.flatMap((s) =>
     simulateStudent(rnd, from, now - H, byStudent.get(Number(s.id)) ?? []).map((r) => ({
-      enrolment_id: Number(s.id), recorded_at: new Date(r.at), progress: r.progress, last_access: r.lastAccess === null ? null : new Date(r.lastAccess), completed: 0,
+      enrolment_id: Number(s.id),
+      recorded_at: new Date(r.at),
+      progress: r.progress,
+      last_access: r.lastAccess === null ? null : new Date(r.lastAccess),
+      completed: 0,
     })),
   );
-  for (let i = 0; i < values.length; i += 1000) await db.insertInto('enrolment_progress_history').values(values.slice(i, i + 1000)).execute();
+  for (let i = 0; i < values.length; i += 1000)
+    await db
+      .insertInto('enrolment_progress_history')
+      .values(values.slice(i, i + 1000))
+      .execute();
   // Past history: the effectiveness report's kept days are computed again.
   await new OutcomeRepository(db).forgetKept();
   return values.length;

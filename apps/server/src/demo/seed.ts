@@ -43,7 +43,14 @@ export const DEMO_STAFF = [
 
 /** The demo's Moodle site: the simulator's generator with SIGAF-looking course names. */
 export function demoSite(): GeneratedSite {
-  const generated = generateSite({ seed: DEMO_SEED, courses: COURSE_NAMES.length, studentsPerCourse: 50, units: 4, activitiesPerUnit: 3, groupsPerCourse: 3 });
+  const generated = generateSite({
+    seed: DEMO_SEED,
+    courses: COURSE_NAMES.length,
+    studentsPerCourse: 50,
+    units: 4,
+    activitiesPerUnit: 3,
+    groupsPerCourse: 3,
+  });
   generated.courseIds.forEach((id, i) => {
     const course = generated.site.course(id)!;
     course.shortname = COURSE_NAMES[i]![0];
@@ -69,35 +76,96 @@ export interface DemoSummary {
   queuedCourseId: number | null;
 }
 
-async function idsOf(db: Database, table: 'status_tickets' | 'priority_tickets' | 'type_tickets' | 'source_tickets' | 'motive_tickets' | 'status_detail_tickets' | 'classrooms') {
+async function idsOf(
+  db: Database,
+  table:
+    | 'status_tickets'
+    | 'priority_tickets'
+    | 'type_tickets'
+    | 'source_tickets'
+    | 'motive_tickets'
+    | 'status_detail_tickets'
+    | 'classrooms',
+) {
   return db.selectFrom(table).select(['id', 'key']).orderBy('id').execute();
 }
 
 /** Loads the demo data for `generated` into SIGAF, its platform pointing at the simulator at `moodleUrl`. */
-export async function seedDemo(db: Database, config: Config, services: Services, generated: GeneratedSite, moodleUrl: string): Promise<DemoSummary> {
+export async function seedDemo(
+  db: Database,
+  config: Config,
+  services: Services,
+  generated: GeneratedSite,
+  moodleUrl: string,
+): Promise<DemoSummary> {
   const rnd = prng(DEMO_SEED);
   const { site } = generated;
-  const platform = await db.selectFrom('platforms').select('id').where('key', '=', 'moodle').executeTakeFirstOrThrow();
+  const platform = await db
+    .selectFrom('platforms')
+    .select('id')
+    .where('key', '=', 'moodle')
+    .executeTakeFirstOrThrow();
   // The simulator's address changes from start to start: always point the platform at it.
-  await db.updateTable('platforms').set({ url: moodleUrl, token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET), updated_at: sql`now()` }).where('id', '=', platform.id).execute();
+  await db
+    .updateTable('platforms')
+    .set({
+      url: moodleUrl,
+      token_encrypted: encryptSecret(generated.tokens.admin, config.APP_SECRET),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', platform.id)
+    .execute();
 
-  const counts = { categories: 0, courses: 0, students: 0, enrolments: 0, staff: 0, tickets: 0, attempts: 0 };
+  const counts = {
+    categories: 0,
+    courses: 0,
+    students: 0,
+    enrolments: 0,
+    staff: 0,
+    tickets: 0,
+    attempts: 0,
+  };
   const moodleCourses = generated.courseIds.map((id) => site.course(id)!);
   const moodleCategory = site.category(moodleCourses[0]!.categoryid)!;
 
   const result = await db.transaction().execute(async (trx) => {
-    let category = await trx.selectFrom('categories').select('id').where('platform_id', '=', platform.id).where('id_category_moodle', '=', moodleCategory.id).executeTakeFirst();
+    let category = await trx
+      .selectFrom('categories')
+      .select('id')
+      .where('platform_id', '=', platform.id)
+      .where('id_category_moodle', '=', moodleCategory.id)
+      .executeTakeFirst();
     if (!category) {
-      category = await trx.insertInto('categories').values({ description: moodleCategory.name, category_code: 'CAP', platform_id: platform.id, id_category_moodle: moodleCategory.id }).returning('id').executeTakeFirstOrThrow();
+      category = await trx
+        .insertInto('categories')
+        .values({
+          description: moodleCategory.name,
+          category_code: 'CAP',
+          platform_id: platform.id,
+          id_category_moodle: moodleCategory.id,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       counts.categories++;
     }
     const courseIds = new Map<number, number>(); // Moodle id -> local id
     for (const mc of moodleCourses) {
-      let course = await trx.selectFrom('courses').select('id').where('id_course_moodle', '=', mc.id).where('category_id', '=', category.id).executeTakeFirst();
+      let course = await trx
+        .selectFrom('courses')
+        .select('id')
+        .where('id_course_moodle', '=', mc.id)
+        .where('category_id', '=', category.id)
+        .executeTakeFirst();
       if (!course) {
         course = await trx
           .insertInto('courses')
-          .values({ description: mc.fullname, category_id: category.id, id_course_moodle: mc.id, email: `${mc.shortname.toLowerCase()}@capacitacion.cl`, status: 1 })
+          .values({
+            description: mc.fullname,
+            category_id: category.id,
+            id_course_moodle: mc.id,
+            email: `${mc.shortname.toLowerCase()}@capacitacion.cl`,
+            status: 1,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         counts.courses++;
@@ -106,41 +174,100 @@ export async function seedDemo(db: Database, config: Config, services: Services,
     }
 
     // Students: the simulator's people with a valid RUT, less a few per course; plus a few only SIGAF has.
-    const profile = (await trx.selectFrom('profiles').select('id').where('key', '=', 'student').executeTakeFirstOrThrow()).id;
+    const profile = (
+      await trx
+        .selectFrom('profiles')
+        .select('id')
+        .where('key', '=', 'student')
+        .executeTakeFirstOrThrow()
+    ).id;
     const classrooms = await idsOf(trx, 'classrooms');
     const people = generated.people.filter((p) => p.rut);
     const skipped = new Set<number>();
-    for (const mc of moodleCourses) people.filter((p) => p.courseIds[0] === mc.id).slice(-NOT_LOCAL_PER_COURSE).forEach((p) => skipped.add(p.moodleId));
-    const rows: Array<{ rut: string; name: string; last_name: string; mother_last_name: string; email: string; courses: number[]; index: number }> = [];
+    for (const mc of moodleCourses)
+      people
+        .filter((p) => p.courseIds[0] === mc.id)
+        .slice(-NOT_LOCAL_PER_COURSE)
+        .forEach((p) => skipped.add(p.moodleId));
+    const rows: Array<{
+      rut: string;
+      name: string;
+      last_name: string;
+      mother_last_name: string;
+      email: string;
+      courses: number[];
+      index: number;
+    }> = [];
     people.forEach((p, i) => {
-      if (!skipped.has(p.moodleId)) rows.push({ rut: normalizeRut(p.rut!)!, name: p.firstname, last_name: p.lastname, mother_last_name: p.motherLastName, email: p.email, courses: p.courseIds, index: i });
+      if (!skipped.has(p.moodleId))
+        rows.push({
+          rut: normalizeRut(p.rut!)!,
+          name: p.firstname,
+          last_name: p.lastname,
+          mother_last_name: p.motherLastName,
+          email: p.email,
+          courses: p.courseIds,
+          index: i,
+        });
     });
     moodleCourses.forEach((mc, c) => {
       for (let k = 0; k < LOCAL_ONLY_PER_COURSE; k++) {
         const body = 30_000_000 + c * 100 + k;
-        rows.push({ rut: normalizeRut(`${body}-${computeDv(body)}`)!, name: 'Alumno', last_name: `Sin Moodle ${c + 1}${k + 1}`, mother_last_name: 'Demo', email: `sin.moodle.${c + 1}${k + 1}@correo.test`, courses: [mc.id], index: k });
+        rows.push({
+          rut: normalizeRut(`${body}-${computeDv(body)}`)!,
+          name: 'Alumno',
+          last_name: `Sin Moodle ${c + 1}${k + 1}`,
+          mother_last_name: 'Demo',
+          email: `sin.moodle.${c + 1}${k + 1}@correo.test`,
+          courses: [mc.id],
+          index: k,
+        });
       }
     });
     for (const r of rows) {
       const inserted = await trx
         .insertInto('registered_users')
-        .values({ rut: r.rut, name: r.name, last_name: r.last_name, mother_last_name: r.mother_last_name, email: r.email, mobile: `+569${String(40_000_000 + r.index * 7919).slice(-8)}`, region: 'Metropolitana de Santiago' })
+        .values({
+          rut: r.rut,
+          name: r.name,
+          last_name: r.last_name,
+          mother_last_name: r.mother_last_name,
+          email: r.email,
+          mobile: `+569${String(40_000_000 + r.index * 7919).slice(-8)}`,
+          region: 'Metropolitana de Santiago',
+        })
         .onConflict((oc) => oc.column('rut').doNothing())
         .returning('id')
         .executeTakeFirst();
       if (inserted) counts.students++;
-      const student = inserted ?? (await trx.selectFrom('registered_users').select('id').where('rut', '=', r.rut).executeTakeFirstOrThrow());
+      const student =
+        inserted ??
+        (await trx
+          .selectFrom('registered_users')
+          .select('id')
+          .where('rut', '=', r.rut)
+          .executeTakeFirstOrThrow());
       for (const moodleCourseId of r.courses) {
         const courseId = courseIds.get(moodleCourseId);
         if (!courseId) continue;
         // The classroom matches the Moodle group the generator put the student in (Aula 1..3 in turn).
         const members = site.groups.filter((g) => g.courseid === moodleCourseId);
         const person = generated.people.find((p) => p.rut && normalizeRut(p.rut) === r.rut);
-        const groupIndex = person ? members.findIndex((g) => g.members.includes(person.moodleId)) : -1;
-        const classroom = classrooms[groupIndex >= 0 ? groupIndex % classrooms.length : r.index % classrooms.length]!.id;
+        const groupIndex = person
+          ? members.findIndex((g) => g.members.includes(person.moodleId))
+          : -1;
+        const classroom =
+          classrooms[
+            groupIndex >= 0 ? groupIndex % classrooms.length : r.index % classrooms.length
+          ]!.id;
         const e = await trx
           .insertInto('course_registered_users')
-          .values({ course_id: courseId, registered_user_id: student.id, profile_id: profile, classroom_id: classroom })
+          .values({
+            course_id: courseId,
+            registered_user_id: student.id,
+            profile_id: profile,
+            classroom_id: classroom,
+          })
           .onConflict((oc) => oc.columns(['course_id', 'registered_user_id']).doNothing())
           .returning('id')
           .executeTakeFirst();
@@ -149,15 +276,30 @@ export async function seedDemo(db: Database, config: Config, services: Services,
     }
 
     // Staff.
-    const roles = new Map((await trx.selectFrom('roles').select(['id', 'key']).execute()).map((r) => [r.key, r.id]));
+    const roles = new Map(
+      (await trx.selectFrom('roles').select(['id', 'key']).execute()).map((r) => [r.key, r.id]),
+    );
     const password = await hashPassword(DEMO_PASSWORD);
     const staff: Array<{ id: number; role: string }> = [];
     for (const [i, s] of DEMO_STAFF.entries()) {
-      let user = await trx.selectFrom('users').select('id').where(sql`lower(email)`, '=', s.email).executeTakeFirst();
+      let user = await trx
+        .selectFrom('users')
+        .select('id')
+        .where(sql`lower(email)`, '=', s.email)
+        .executeTakeFirst();
       if (!user) {
         user = await trx
           .insertInto('users')
-          .values({ name: s.name, email: s.email, password, is_first_login: 1, role_id: roles.get(s.role)!, rut: null, phone: null, mobile: `+5698${String(1_000_000 + i * 1111).padStart(7, '0')}` })
+          .values({
+            name: s.name,
+            email: s.email,
+            password,
+            is_first_login: 1,
+            role_id: roles.get(s.role)!,
+            rut: null,
+            phone: null,
+            mobile: `+5698${String(1_000_000 + i * 1111).padStart(7, '0')}`,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         counts.staff++;
@@ -167,12 +309,27 @@ export async function seedDemo(db: Database, config: Config, services: Services,
 
     // Each tutor follows one classroom of every demo course (tutor1 Aula 1, tutor2 Aula 2): a tutor signing in sees students.
     const tutors = staff.filter((s) => s.role === 'tutor');
-    const follows = tutors.flatMap((tu, i) => [...courseIds.values()].map((course_id) => ({ course_id, classroom_id: classrooms[i % classrooms.length]!.id, user_id: tu.id })));
-    if (follows.length) await trx.insertInto('classroom_tutors').values(follows).onConflict((oc) => oc.columns(['course_id', 'classroom_id', 'user_id']).doNothing()).execute();
+    const follows = tutors.flatMap((tu, i) =>
+      [...courseIds.values()].map((course_id) => ({
+        course_id,
+        classroom_id: classrooms[i % classrooms.length]!.id,
+        user_id: tu.id,
+      })),
+    );
+    if (follows.length)
+      await trx
+        .insertInto('classroom_tutors')
+        .values(follows)
+        .onConflict((oc) => oc.columns(['course_id', 'classroom_id', 'user_id']).doNothing())
+        .execute();
 
     // Tickets with contact attempts over the past weeks: only when the demo courses have none.
     const localCourses = [...courseIds.values()];
-    const existing = await trx.selectFrom('tickets').select(sql<number>`count(*)`.as('n')).where('course_id', 'in', localCourses).executeTakeFirstOrThrow();
+    const existing = await trx
+      .selectFrom('tickets')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('course_id', 'in', localCourses)
+      .executeTakeFirstOrThrow();
     if (Number(existing.n) === 0) {
       const [status, priority, type, source, motive, detail] = await Promise.all([
         idsOf(trx, 'status_tickets'),
@@ -183,19 +340,36 @@ export async function seedDemo(db: Database, config: Config, services: Services,
         idsOf(trx, 'status_detail_tickets'),
       ]);
       const open = status.find((s) => s.key === 'open')!.id;
-      const closed = status.find((s) => s.key === 'closed')?.id ?? status.find((s) => s.id !== open)!.id;
+      const closed =
+        status.find((s) => s.key === 'closed')?.id ?? status.find((s) => s.id !== open)!.id;
       const operators = staff.filter((s) => s.role === 'operator').map((s) => s.id);
-      const comments = ['Se contacta al alumno por avance pendiente.', 'No contesta; se deja mensaje.', 'Indica problemas de acceso a la plataforma; se reenvía clave.', 'Compromete entregar la tarea esta semana.', 'Consulta por certificado de aprobación.', 'Se envía recordatorio de la prueba final.'];
+      const comments = [
+        'Se contacta al alumno por avance pendiente.',
+        'No contesta; se deja mensaje.',
+        'Indica problemas de acceso a la plataforma; se reenvía clave.',
+        'Compromete entregar la tarea esta semana.',
+        'Consulta por certificado de aprobación.',
+        'Se envía recordatorio de la prueba final.',
+      ];
       const now = Date.now();
       for (const mc of moodleCourses) {
         const courseId = courseIds.get(mc.id)!;
-        const enrolments = await trx.selectFrom('course_registered_users').select('id').where('course_id', '=', courseId).orderBy('id').execute();
+        const enrolments = await trx
+          .selectFrom('course_registered_users')
+          .select('id')
+          .where('course_id', '=', courseId)
+          .orderBy('id')
+          .execute();
         const prefix = codePrefix('CAP', mc.fullname);
         const last = await services.repos.tickets.allocateCodes(prefix, TICKETS_PER_COURSE, trx);
         for (let n = 0; n < TICKETS_PER_COURSE; n++) {
           const created = new Date(now - rnd.int(1, WEEKS * 7 * 24) * 3_600_000);
           const attempts = rnd.int(1, 3);
-          const times = Array.from({ length: attempts }, (_, a) => new Date(Math.min(now - 60_000, created.getTime() + a * rnd.int(4, 72) * 3_600_000)));
+          const times = Array.from(
+            { length: attempts },
+            (_, a) =>
+              new Date(Math.min(now - 60_000, created.getTime() + a * rnd.int(4, 72) * 3_600_000)),
+          );
           const isClosed = rnd.next() < 0.55;
           const operator = rnd.pick(operators);
           const ticket = await trx
@@ -219,7 +393,17 @@ export async function seedDemo(db: Database, config: Config, services: Services,
             .executeTakeFirstOrThrow();
           counts.tickets++;
           for (const at of times) {
-            await trx.insertInto('ticket_details').values({ ticket_id: ticket.id, user_created_id: operator, status_detail_ticket_id: rnd.pick(detail).id, comment: rnd.pick(comments), created_at: at, updated_at: at }).execute();
+            await trx
+              .insertInto('ticket_details')
+              .values({
+                ticket_id: ticket.id,
+                user_created_id: operator,
+                status_detail_ticket_id: rnd.pick(detail).id,
+                comment: rnd.pick(comments),
+                created_at: at,
+                updated_at: at,
+              })
+              .execute();
             counts.attempts++;
           }
         }

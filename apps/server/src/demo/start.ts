@@ -7,9 +7,18 @@ import type { Services } from '../services.js';
 import { DEMO_PASSWORD, DEMO_STAFF, demoSite, seedDemo, type DemoSummary } from './seed.js';
 
 /** Starts the Moodle simulator in this process with the demo site, and loads the matching demo data. */
-export async function startDemo(config: Config, db: Database, services: Services): Promise<{ sim: SimServer; summary: DemoSummary }> {
+export async function startDemo(
+  config: Config,
+  db: Database,
+  services: Services,
+): Promise<{ sim: SimServer; summary: DemoSummary }> {
   const generated = demoSite();
-  const sim = await startMoodleSim({ site: generated.site, port: config.DEMO_MOODLE_PORT, host: '127.0.0.1', latencyMs: [20, 80] });
+  const sim = await startMoodleSim({
+    site: generated.site,
+    port: config.DEMO_MOODLE_PORT,
+    host: '127.0.0.1',
+    latencyMs: [20, 80],
+  });
   try {
     const summary = await seedDemo(db, config, services, generated, sim.url);
     return { sim, summary };

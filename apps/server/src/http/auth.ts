@@ -49,7 +49,10 @@ export function requireAuth(request: Pick<FastifyRequest, 'auth'>): AuthUser {
 function allowedBeforePasswordChange(request: FastifyRequest, userId: number): boolean {
   const route = `${request.method} ${request.routeOptions.url}`;
   if (route === 'GET /api/auth/user' || route === 'GET /api/auth/logout') return true;
-  return route === 'PUT /api/v2/users/:id' && String((request.params as { id?: unknown }).id) === String(userId);
+  return (
+    route === 'PUT /api/v2/users/:id' &&
+    String((request.params as { id?: unknown }).id) === String(userId)
+  );
 }
 
 export function registerAuth(app: FastifyInstance, tokens: TokenRepository): void {
@@ -61,8 +64,12 @@ export function registerAuth(app: FastifyInstance, tokens: TokenRepository): voi
     const url = route.url;
     if (!url.startsWith('/api/v2') && !url.startsWith('/api/auth')) return;
     const access = route.config?.access;
-    if (!access) throw new Error(`Route ${route.method} ${url} does not declare who may call it (config.access)`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, access });
+    if (!access)
+      throw new Error(
+        `Route ${route.method} ${url} does not declare who may call it (config.access)`,
+      );
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') table.push({ method, url, access });
   });
 
   app.addHook('onRequest', async (request) => {
@@ -72,8 +79,17 @@ export function registerAuth(app: FastifyInstance, tokens: TokenRepository): voi
     if (!token) throw unauthorized();
     const found = await tokens.findActive(token);
     if (!found) throw new AppError(401, MSG.tokenExpired);
-    request.auth = { id: found.userId, roleId: found.roleId, role: found.roleKey as RoleKey | null, tokenId: found.tokenId };
-    if (found.firstLogin === FIRST_LOGIN_PENDING && !allowedBeforePasswordChange(request, found.userId)) throw forbidden(AUTH_MSG.firstLoginRequired);
+    request.auth = {
+      id: found.userId,
+      roleId: found.roleId,
+      role: found.roleKey as RoleKey | null,
+      tokenId: found.tokenId,
+    };
+    if (
+      found.firstLogin === FIRST_LOGIN_PENDING &&
+      !allowedBeforePasswordChange(request, found.userId)
+    )
+      throw forbidden(AUTH_MSG.firstLoginRequired);
     if (access === 'authenticated') return;
     if (!found.roleKey || !access.includes(found.roleKey as RoleKey)) throw forbidden();
   });

@@ -1,4 +1,10 @@
-import { MSG, resourceBodySchema, type ListQuery, type PageMeta, type ResourceDecl } from '@sigaf/contract';
+import {
+  MSG,
+  resourceBodySchema,
+  type ListQuery,
+  type PageMeta,
+  type ResourceDecl,
+} from '@sigaf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +14,10 @@ import { idParams, listQuery } from './params.js';
 
 /** What a maintained resource's service offers; the routes below are the same for all of them. */
 export interface CrudService<Row> {
-  list(q: ListQuery & Record<string, unknown>, actor: AuthUser): Promise<{ rows: Row[]; meta?: PageMeta }>;
+  list(
+    q: ListQuery & Record<string, unknown>,
+    actor: AuthUser,
+  ): Promise<{ rows: Row[]; meta?: PageMeta }>;
   get(id: number): Promise<Row>;
   create?(input: any, actor: AuthUser, ip: string): Promise<Row>;
   update?(id: number, input: any, actor: AuthUser, ip: string): Promise<Row>;
@@ -41,18 +50,38 @@ export function registerCrud<Row>(app: FastifyInstance, o: CrudOptions<Row>): vo
   const base = `/${decl.path}`;
   const tags = [decl.path];
   const filterShape = Object.fromEntries(Object.keys(o.filters ?? {}).map((k) => [k, filterValue]));
-  const query = listQuery.extend({ ...filterShape, all: z.enum(['0', '1', 'true', 'false']).optional() });
-
-  r.get(base, { config: { access: decl.read }, schema: { tags, querystring: query } }, async (request) => {
-    const q = request.query as ListQuery & Record<string, unknown>;
-    const mapped: Record<string, unknown> = { ...q, includeInactive: q.all === '1' || q.all === 'true' };
-    for (const [param, key] of Object.entries(o.filters ?? {})) mapped[key] = q[param];
-    const { rows, meta } = await service.list(mapped as ListQuery, requireAuth(request));
-    return ok(collection(request, `/api/v2${base}`, decl.key, rows.map((row) => present(request, row) as never), meta));
+  const query = listQuery.extend({
+    ...filterShape,
+    all: z.enum(['0', '1', 'true', 'false']).optional(),
   });
 
-  r.get(`${base}/:id`, { config: { access: decl.read }, schema: { tags, params: idParams } }, async (request) =>
-    ok(present(request, await service.get(request.params.id))),
+  r.get(
+    base,
+    { config: { access: decl.read }, schema: { tags, querystring: query } },
+    async (request) => {
+      const q = request.query as ListQuery & Record<string, unknown>;
+      const mapped: Record<string, unknown> = {
+        ...q,
+        includeInactive: q.all === '1' || q.all === 'true',
+      };
+      for (const [param, key] of Object.entries(o.filters ?? {})) mapped[key] = q[param];
+      const { rows, meta } = await service.list(mapped as ListQuery, requireAuth(request));
+      return ok(
+        collection(
+          request,
+          `/api/v2${base}`,
+          decl.key,
+          rows.map((row) => present(request, row) as never),
+          meta,
+        ),
+      );
+    },
+  );
+
+  r.get(
+    `${base}/:id`,
+    { config: { access: decl.read }, schema: { tags, params: idParams } },
+    async (request) => ok(present(request, await service.get(request.params.id))),
   );
 
   if (decl.listOnly) return;
@@ -62,26 +91,49 @@ export function registerCrud<Row>(app: FastifyInstance, o: CrudOptions<Row>): vo
   if (service.create && !o.skip?.includes('create')) {
     const create = service.create.bind(service);
     for (const path of new Set([base, decl.createPath ? `/${decl.createPath}` : base])) {
-      r.post(path, { config: { access: decl.write }, schema: { tags, body: createBody } }, async (request, reply) => {
-        const row = await create(request.body, requireAuth(request), request.ip);
-        reply.status(201);
-        return created(present(request, row));
-      });
+      r.post(
+        path,
+        { config: { access: decl.write }, schema: { tags, body: createBody } },
+        async (request, reply) => {
+          const row = await create(request.body, requireAuth(request), request.ip);
+          reply.status(201);
+          return created(present(request, row));
+        },
+      );
     }
   }
   if (service.update && !o.skip?.includes('update')) {
     const update = service.update.bind(service);
-    for (const path of new Set([`${base}/:id`, decl.updatePath ? `/${decl.updatePath}` : `${base}/:id`])) {
-      r.put(path, { config: { access: o.updateAccess ?? decl.write }, schema: { tags, params: idParams, body: updateBody } }, async (request) =>
-        ok(present(request, await update(request.params.id, request.body, requireAuth(request), request.ip)), MSG.updated),
+    for (const path of new Set([
+      `${base}/:id`,
+      decl.updatePath ? `/${decl.updatePath}` : `${base}/:id`,
+    ])) {
+      r.put(
+        path,
+        {
+          config: { access: o.updateAccess ?? decl.write },
+          schema: { tags, params: idParams, body: updateBody },
+        },
+        async (request) =>
+          ok(
+            present(
+              request,
+              await update(request.params.id, request.body, requireAuth(request), request.ip),
+            ),
+            MSG.updated,
+          ),
       );
     }
   }
   if (service.remove) {
     const remove = service.remove.bind(service);
-    r.delete(`${base}/:id`, { config: { access: decl.write }, schema: { tags, params: idParams } }, async (request) => {
-      await remove(request.params.id, requireAuth(request), request.ip);
-      return ok(null, MSG.deleted);
-    });
+    r.delete(
+      `${base}/:id`,
+      { config: { access: decl.write }, schema: { tags, params: idParams } },
+      async (request) => {
+        await remove(request.params.id, requireAuth(request), request.ip);
+        return ok(null, MSG.deleted);
+      },
+    );
   }
 }

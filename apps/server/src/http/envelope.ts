@@ -8,7 +8,9 @@ import type { Config } from '../config.js';
  * URL. A request is one; so is the plain description the answer-building thread gets
  * (modules/answers/builders.ts).
  */
-export type Asker = Pick<FastifyRequest, 'url' | 'auth'> & { server: { config: Pick<Config, 'PUBLIC_URL'> } };
+export type Asker = Pick<FastifyRequest, 'url' | 'auth'> & {
+  server: { config: Pick<Config, 'PUBLIC_URL'> };
+};
 
 /** Builders of the envelope, resource and collection shapes (docs/development/architecture.md#envelope). */
 export function ok<T>(data: T, message: string = MSG.ok, statusCode = 200): Envelope<T> {
@@ -19,7 +21,11 @@ export function created<T>(data: T, message: string = MSG.created): Envelope<T> 
   return ok(data, message, 201);
 }
 
-export function failure<T = null>(statusCode: number, message: string, data: T = null as T): Envelope<T> {
+export function failure<T = null>(
+  statusCode: number,
+  message: string,
+  data: T = null as T,
+): Envelope<T> {
   return { success: false, error: message, statusCode, message, _data: data };
 }
 
@@ -46,7 +52,12 @@ export function resource<P>(
   return { links: { href: href(request, path), rel: 'self' }, properties, relationships };
 }
 
-export function relationship<T>(request: Asker, path: string, count: number, data?: T[]): Relationship<T> {
+export function relationship<T>(
+  request: Asker,
+  path: string,
+  count: number,
+  data?: T[],
+): Relationship<T> {
   return {
     numberOfElements: count,
     links: { href: href(request, path) },

@@ -18,7 +18,8 @@ export class AppError extends Error {
 
 export const notFound = (message: string = MSG.notFound) => new AppError(404, message);
 export const forbidden = (message: string = MSG.forbidden) => new AppError(403, message);
-export const conflict = (message: string = MSG.conflict, data: unknown = null) => new AppError(409, message, data);
+export const conflict = (message: string = MSG.conflict, data: unknown = null) =>
+  new AppError(409, message, data);
 export const unauthorized = (message: string = MSG.noAuth) => new AppError(401, message);
 export const invalid = (errors: FieldErrors, message: string = MSG.validation) =>
   new AppError(422, message, { errors });
@@ -44,7 +45,9 @@ function fromDatabase(err: PgError): AppError | null {
     case '23505':
       return conflict('Ya existe un registro con esos datos.');
     case '23503':
-      return conflict('El registro está relacionado con otros datos y no se puede modificar o eliminar.');
+      return conflict(
+        'El registro está relacionado con otros datos y no se puede modificar o eliminar.',
+      );
     case '23502':
     case '23514':
     case '22001':
@@ -63,9 +66,19 @@ function fromDatabase(err: PgError): AppError | null {
 }
 
 /** Node socket errors met when the database server cannot be reached. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** The driver's (pg, pg-pool) errors for a lost or refused connection: plain Errors, told by their text. */
-const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error|Connection ended|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Connection ended|timeout exceeded when trying to connect|Client was closed and is not queryable)/;
 
 /**
  * The database is unreachable for a while (restarting, shut down, out of connections): a
@@ -73,10 +86,20 @@ const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connec
  * (connection exception), 57P01-57P03 (administrator shutdown, crash shutdown, cannot connect
  * now), 53300 (too many connections).
  */
-export function isDatabaseUnavailable(err: { code?: unknown; message?: unknown } | null | undefined): boolean {
+export function isDatabaseUnavailable(
+  err: { code?: unknown; message?: unknown } | null | undefined,
+): boolean {
   if (!err) return false;
   const code = typeof err.code === 'string' ? err.code : '';
-  if (SOCKET_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  if (
+    SOCKET_CODES.has(code) ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    code === '53300'
+  )
+    return true;
   return typeof err.message === 'string' && LOST_CONNECTION.test(err.message);
 }
 
@@ -102,18 +125,30 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
  * Errors the router raises before any route or error handler runs (a path that is not valid
  * percent-encoded UTF-8): the envelope, like every other error. Passed to Fastify's constructor.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode ?? 400) < 500 ? (error.statusCode ?? 400) : 400;
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 400
+      : (error.statusCode ?? 400) < 500
+        ? (error.statusCode ?? 400)
+        : 400;
   void reply.status(status).send(failure(status, MSG.badUrl));
 }
 
 /** The multipart parser's (busboy) errors for a malformed body: plain Errors, told by their text. */
-const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of (form|file)|Malformed (part|urlencoded) |Unsupported content type|Part terminated early|Unexpected end of multipart data)/;
+const MALFORMED_MULTIPART =
+  /^(Multipart: |Unexpected end of (form|file)|Malformed (part|urlencoded) |Unsupported content type|Part terminated early|Unexpected end of multipart data)/;
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & PgError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(failure(error.statusCode, error.message, error.data));
+      return reply
+        .status(error.statusCode)
+        .send(failure(error.statusCode, error.message, error.data));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: FieldErrors = {};
@@ -124,21 +159,32 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(422).send(failure(422, MSG.validation, { errors }));
     }
     if (error instanceof ZodError) {
-      return reply.status(422).send(failure(422, MSG.validation, { errors: fieldErrorsFromZod(error.issues) }));
+      return reply
+        .status(422)
+        .send(failure(422, MSG.validation, { errors: fieldErrorsFromZod(error.issues) }));
     }
     const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
     if (mapped) return reply.status(mapped[0]).send(failure(mapped[0], mapped[1]));
     const db = fromDatabase(error);
     if (db) {
-      request.log.info({ code: error.code, constraint: error.constraint }, 'database rejected input');
+      request.log.info(
+        { code: error.code, constraint: error.constraint },
+        'database rejected input',
+      );
       return reply.status(db.statusCode).send(failure(db.statusCode, db.message));
     }
     if (isDatabaseUnavailable(error)) {
-      request.log.warn({ code: error.code, reqId: request.id, error: error.message }, 'database unavailable');
+      request.log.warn(
+        { code: error.code, reqId: request.id, error: error.message },
+        'database unavailable',
+      );
       return reply.status(503).header('retry-after', '5').send(failure(503, MSG.unavailable));
     }
     if (isTransientConflict(error)) {
-      request.log.warn({ code: error.code, reqId: request.id, error: error.message }, 'transaction undone by a concurrent one');
+      request.log.warn(
+        { code: error.code, reqId: request.id, error: error.message },
+        'transaction undone by a concurrent one',
+      );
       return reply.status(503).header('retry-after', '1').send(failure(503, MSG.unavailable));
     }
     if (!error.statusCode && MALFORMED_MULTIPART.test(error.message ?? '')) {
@@ -148,7 +194,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(429).send(failure(429, MSG.tooManyRequests));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send(failure(error.statusCode, MSG.badJson === error.message ? MSG.badJson : 'Solicitud no válida.'));
+      return reply
+        .status(error.statusCode)
+        .send(
+          failure(
+            error.statusCode,
+            MSG.badJson === error.message ? MSG.badJson : 'Solicitud no válida.',
+          ),
+        );
     }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return reply.status(500).send(failure(500, MSG.fatal, { requestId: request.id }));

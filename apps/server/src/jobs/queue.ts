@@ -79,7 +79,12 @@ export class JobQueue {
    * job's id is returned with created=false. Inside a transaction pass it as `db`; local
    * workers are woken right away otherwise (call notify() after your commit).
    */
-  async enqueue<P>(type: string, payload: P, opts: EnqueueOptions = {}, db: Database = this.db): Promise<{ id: number; created: boolean }> {
+  async enqueue<P>(
+    type: string,
+    payload: P,
+    opts: EnqueueOptions = {},
+    db: Database = this.db,
+  ): Promise<{ id: number; created: boolean }> {
     const [id] = await this.enqueueMany(type, [{ payload, uniqueKey: opts.uniqueKey }], opts, db);
     if (id !== undefined) return { id, created: true };
     const existing = await db
@@ -94,7 +99,12 @@ export class JobQueue {
   }
 
   /** Adds many jobs of one type in few statements; returns the ids created (keys already active are skipped). */
-  async enqueueMany<P>(type: string, items: Array<{ payload: P; uniqueKey?: string }>, opts: Omit<EnqueueOptions, 'uniqueKey'> = {}, db: Database = this.db): Promise<number[]> {
+  async enqueueMany<P>(
+    type: string,
+    items: Array<{ payload: P; uniqueKey?: string }>,
+    opts: Omit<EnqueueOptions, 'uniqueKey'> = {},
+    db: Database = this.db,
+  ): Promise<number[]> {
     const runAt = runAtOf(opts);
     const ids: number[] = [];
     for (let i = 0; i < items.length; i += 500) {
@@ -109,7 +119,13 @@ export class JobQueue {
             ...(runAt ? { run_at: runAt } : {}),
           })),
         )
-        .onConflict((oc) => oc.column('unique_key').where('unique_key', 'is not', null).where('status', 'in', ACTIVE).doNothing())
+        .onConflict((oc) =>
+          oc
+            .column('unique_key')
+            .where('unique_key', 'is not', null)
+            .where('status', 'in', ACTIVE)
+            .doNothing(),
+        )
         .returning('id')
         .execute();
       ids.push(...rows.map((r) => r.id));
@@ -135,7 +151,12 @@ export class JobQueue {
 
   /** Cancels a job that has not started; false when it is running or finished. */
   async cancel(id: number): Promise<boolean> {
-    const r = await this.db.updateTable('jobs').set({ status: 'cancelled', updated_at: sql`now()` }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst();
+    const r = await this.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -159,7 +180,13 @@ export class JobQueue {
   async complete(id: number, workerId: string, result: unknown): Promise<boolean> {
     const r = await this.db
       .updateTable('jobs')
-      .set({ status: 'done', result: JSON.stringify(result ?? null), locked_at: null, last_error: null, updated_at: sql`now()` })
+      .set({
+        status: 'done',
+        result: JSON.stringify(result ?? null),
+        locked_at: null,
+        last_error: null,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', id)
       .where('status', '=', 'running')
       .where('locked_by', '=', workerId)
@@ -171,7 +198,12 @@ export class JobQueue {
    * Records a failed run: back to queued after `retryInMs`, or failed when the job is out of
    * attempts or `retryInMs` is null (a permanent error). Null when this worker no longer holds it.
    */
-  async fail(id: number, workerId: string, error: string, retryInMs: number | null): Promise<'queued' | 'failed' | null> {
+  async fail(
+    id: number,
+    workerId: string,
+    error: string,
+    retryInMs: number | null,
+  ): Promise<'queued' | 'failed' | null> {
     const retry = retryInMs === null ? sql<boolean>`false` : sql<boolean>`attempts < max_attempts`;
     const delay = `${Math.max(0, Math.round(retryInMs ?? 0))} milliseconds`;
     const { rows } = await sql<{ status: 'queued' | 'failed' }>`
@@ -190,7 +222,11 @@ export class JobQueue {
   async progress(id: number, workerId: string, progress: unknown): Promise<void> {
     await this.db
       .updateTable('jobs')
-      .set({ progress: JSON.stringify(progress ?? null), locked_at: sql`now()`, updated_at: sql`now()` })
+      .set({
+        progress: JSON.stringify(progress ?? null),
+        locked_at: sql`now()`,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', id)
       .where('status', '=', 'running')
       .where('locked_by', '=', workerId)
@@ -200,7 +236,13 @@ export class JobQueue {
   /** Renews the lock of jobs a live worker is running, so they are not taken for stale. */
   async heartbeat(ids: number[], workerId: string): Promise<void> {
     if (!ids.length) return;
-    await this.db.updateTable('jobs').set({ locked_at: sql`now()` }).where('id', 'in', ids).where('status', '=', 'running').where('locked_by', '=', workerId).execute();
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_at: sql`now()` })
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .where('locked_by', '=', workerId)
+      .execute();
   }
 
   /**

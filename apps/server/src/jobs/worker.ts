@@ -60,8 +60,13 @@ export class PermanentJobError extends Error {
 export class JobHandlers {
   private readonly map = new Map<string, Registered>();
 
-  register<P = unknown, R = unknown>(type: string, run: JobHandler<P, R>, opts: JobHandlerOptions = {}): void {
-    if (this.map.has(type)) throw new Error(`A handler for job type '${type}' is already registered`);
+  register<P = unknown, R = unknown>(
+    type: string,
+    run: JobHandler<P, R>,
+    opts: JobHandlerOptions = {},
+  ): void {
+    if (this.map.has(type))
+      throw new Error(`A handler for job type '${type}' is already registered`);
     this.map.set(type, { ...opts, run: run as JobHandler<any, unknown> });
   }
 
@@ -111,11 +116,17 @@ export function workerOptions(config: Config, logger?: Logger): WorkerOptions {
 }
 
 export const STALE_ERROR = 'El proceso que ejecutaba el trabajo dejó de responder.';
-export const timeoutError = (ms: number) => `Tiempo de ejecución agotado (${Math.round(ms / 1000)} s).`;
+export const timeoutError = (ms: number) =>
+  `Tiempo de ejecución agotado (${Math.round(ms / 1000)} s).`;
 const HOUR = 3_600_000;
 
 /** Delay before retry number `attempt` (1 = after the first failure). */
-export function backoffMs(attempt: number, baseMs: number, maxMs = HOUR, random = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  baseMs: number,
+  maxMs = HOUR,
+  random = Math.random,
+): number {
   const plain = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(plain * (1 + 0.2 * random()));
 }
@@ -184,12 +195,17 @@ export class JobWorker {
     const pending = [...this.running.values()].map((r) => r.done);
     if (!pending.length) return;
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)));
+    const grace = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+    );
     const outcome = await Promise.race([Promise.allSettled(pending), grace]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
       for (const r of this.running.values()) r.controller.abort(new Error('worker stopping'));
-      await Promise.race([Promise.allSettled(pending), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      await Promise.race([
+        Promise.allSettled(pending),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
     }
   }
 
@@ -241,8 +257,10 @@ export class JobWorker {
     if (now - this.lastStaleCheck >= Math.min(staleMs / 2, 60_000)) {
       this.lastStaleCheck = now;
       const stale = await this.queue.requeueStale(staleMs, STALE_ERROR);
-      if (stale.length) this.logger.warn({ worker: this.id, jobs: stale.map((j) => j.id) }, 'stale jobs recovered');
-      for (const job of stale) if (job.status === 'failed') await this.failedForGood(job, STALE_ERROR);
+      if (stale.length)
+        this.logger.warn({ worker: this.id, jobs: stale.map((j) => j.id) }, 'stale jobs recovered');
+      for (const job of stale)
+        if (job.status === 'failed') await this.failedForGood(job, STALE_ERROR);
     }
     if (now - this.lastPurge >= 6 * HOUR) {
       this.lastPurge = now;
@@ -300,11 +318,21 @@ export class JobWorker {
       } catch (err) {
         const message = errorText(err);
         const permanent = err instanceof PermanentJobError;
-        const delay = permanent ? null : backoffMs(job.attempts, this.opts.retryBaseMs, registered?.retryMaxMs ?? this.opts.retryMaxMs);
+        const delay = permanent
+          ? null
+          : backoffMs(
+              job.attempts,
+              this.opts.retryBaseMs,
+              registered?.retryMaxMs ?? this.opts.retryMaxMs,
+            );
         try {
           const status = await this.queue.fail(job.id, this.id, message, delay);
-          this.logger.info({ job: job.id, type: job.type, attempt: job.attempts, status, error: message }, 'job failed');
-          if (status === 'failed') await this.failedForGood({ ...job, status: 'failed', last_error: message }, message);
+          this.logger.info(
+            { job: job.id, type: job.type, attempt: job.attempts, status, error: message },
+            'job failed',
+          );
+          if (status === 'failed')
+            await this.failedForGood({ ...job, status: 'failed', last_error: message }, message);
         } catch (dbErr) {
           this.logger.error({ err: dbErr, job: job.id }, 'could not record a job failure');
         }

@@ -23,7 +23,9 @@ export class FiguresKeeper {
       return;
     }
     this.pass = this.run()
-      .catch((err) => this.log?.error({ err }, 'the student figures of marked courses could not be recomputed'))
+      .catch((err) =>
+        this.log?.error({ err }, 'the student figures of marked courses could not be recomputed'),
+      )
       .finally(() => (this.pass = null));
   }
 

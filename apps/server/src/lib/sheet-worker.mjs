@@ -67,7 +67,10 @@ async function readXlsx() {
 function csvSource() {
   const bytes = Buffer.from(buffer);
   try {
-    return { src: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''), encoding: 'utf-8' };
+    return {
+      src: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''),
+      encoding: 'utf-8',
+    };
   } catch {
     return { src: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
   }
@@ -78,7 +81,8 @@ function readCsv() {
   const { src, encoding } = csvSource();
   const firstEnd = src.indexOf('\n');
   const firstLine = firstEnd === -1 ? src : src.slice(0, firstEnd);
-  const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
+  const delimiter =
+    (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   const rows = [];
   let row = [];
   let field = '';

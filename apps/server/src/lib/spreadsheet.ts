@@ -10,7 +10,8 @@ export const SHEET_MSG = {
   wrongType: 'Tipo de archivo no soportado. Cargue un archivo .xlsx o .csv.',
   unreadable: 'No se pudo leer el archivo. Verifique que sea un .xlsx o .csv válido.',
   empty: 'El archivo no contiene filas de datos.',
-  tooManyRows: (max: number) => `El archivo supera el máximo de ${max.toLocaleString('es-CL')} filas.`,
+  tooManyRows: (max: number) =>
+    `El archivo supera el máximo de ${max.toLocaleString('es-CL')} filas.`,
 } as const;
 
 export type Cell = string;
@@ -40,15 +41,22 @@ export const SHEET_MAX_ENTRY_BYTES = 20 * IMPORT_LIMITS.maxBytes;
 /** How a CSV's bytes were read (null: an .xlsx, whose text is always Unicode). */
 export type SheetEncoding = 'utf-8' | 'windows-1252' | null;
 
-type WorkerAnswer = { rows: Cell[][]; encoding?: SheetEncoding } | { tooManyRows: true } | { unreadable: true };
+type WorkerAnswer =
+  { rows: Cell[][]; encoding?: SheetEncoding } | { tooManyRows: true } | { unreadable: true };
 
 /**
  * Runs the reader in a worker thread with its own memory limit; the server's event loop stays
  * free. An .xlsx reader gets a temporary folder of its own (TMPDIR), removed once it has ended,
  * however it ended (answer, crash, heap limit, timeout).
  */
-async function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryBytes: number): Promise<WorkerAnswer> {
-  const tmpDir = kind === 'xlsx' ? await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sigaf-sheet-')) : null;
+async function readOffThread(
+  kind: 'xlsx' | 'csv',
+  buf: Buffer,
+  maxRows: number,
+  maxEntryBytes: number,
+): Promise<WorkerAnswer> {
+  const tmpDir =
+    kind === 'xlsx' ? await fs.promises.mkdtemp(path.join(os.tmpdir(), 'sigaf-sheet-')) : null;
   try {
     return await runWorker(kind, buf, maxRows, maxEntryBytes, tmpDir);
   } finally {
@@ -57,7 +65,13 @@ async function readOffThread(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number,
 }
 
 /** Resolves once the worker has stopped. */
-function runWorker(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryBytes: number, tmpDir: string | null): Promise<WorkerAnswer> {
+function runWorker(
+  kind: 'xlsx' | 'csv',
+  buf: Buffer,
+  maxRows: number,
+  maxEntryBytes: number,
+  tmpDir: string | null,
+): Promise<WorkerAnswer> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL('./sheet-worker.mjs', import.meta.url), {
       workerData: { kind, buffer: buf, maxRows, maxCols: SHEET_MAX_COLUMNS, maxEntryBytes },
@@ -88,9 +102,19 @@ function runWorker(kind: 'xlsx' | 'csv', buf: Buffer, maxRows: number, maxEntryB
  * not valid UTF-8 is read as Windows-1252 (Excel's "CSV" on a Spanish Windows), and says so. The
  * reading happens in a worker thread (see sheet-worker.mjs).
  */
-export async function readSheet(buf: Buffer, filename: string, maxRows: number, maxEntryBytes = SHEET_MAX_ENTRY_BYTES): Promise<{ rows: Cell[][]; encoding: SheetEncoding }> {
+export async function readSheet(
+  buf: Buffer,
+  filename: string,
+  maxRows: number,
+  maxEntryBytes = SHEET_MAX_ENTRY_BYTES,
+): Promise<{ rows: Cell[][]; encoding: SheetEncoding }> {
   const lower = filename.toLowerCase();
-  const kind = lower.endsWith('.xlsx') && isZip(buf) ? 'xlsx' : lower.endsWith('.csv') && looksLikeText(buf) ? 'csv' : null;
+  const kind =
+    lower.endsWith('.xlsx') && isZip(buf)
+      ? 'xlsx'
+      : lower.endsWith('.csv') && looksLikeText(buf)
+        ? 'csv'
+        : null;
   if (!kind) throw new AppError(415, SHEET_MSG.wrongType);
   const answer = await readOffThread(kind, buf, maxRows, maxEntryBytes);
   if ('tooManyRows' in answer) throw new AppError(413, SHEET_MSG.tooManyRows(maxRows));
@@ -100,8 +124,21 @@ export async function readSheet(buf: Buffer, filename: string, maxRows: number, 
 }
 
 /** Writes rows as an .xlsx workbook with a bold header row (typed cells: reportWorkbook). */
-export function writeXlsx(sheetName: string, header: string[], rows: XlsxCell[][], title?: string, formats?: ReadonlyArray<XlsxFormat | null>): Promise<Buffer> {
-  return reportWorkbook({ sheet: sheetName, header, rows, ...(title ? { title } : {}), ...(formats ? { formats } : {}), widths: header.map((h) => Math.min(50, Math.max(10, h.length) + 4)) });
+export function writeXlsx(
+  sheetName: string,
+  header: string[],
+  rows: XlsxCell[][],
+  title?: string,
+  formats?: ReadonlyArray<XlsxFormat | null>,
+): Promise<Buffer> {
+  return reportWorkbook({
+    sheet: sheetName,
+    header,
+    rows,
+    ...(title ? { title } : {}),
+    ...(formats ? { formats } : {}),
+    widths: header.map((h) => Math.min(50, Math.max(10, h.length) + 4)),
+  });
 }
 
 /** The product's one CSV writer (formulas neutralised: `csvText` in the contract). */

@@ -36,7 +36,8 @@ export async function reportWorkbook(opts: {
   }
   if (opts.groups) {
     const cells: string[] = [];
-    for (const [label, span] of opts.groups) cells.push(label, ...Array.from({ length: span - 1 }, () => ''));
+    for (const [label, span] of opts.groups)
+      cells.push(label, ...Array.from({ length: span - 1 }, () => ''));
     const row = ws.addRow(cells);
     row.font = { bold: true, color: { argb: 'FFFFFFFF' } };
     let col = 1;
@@ -50,14 +51,19 @@ export async function reportWorkbook(opts: {
   }
   const header = ws.addRow([...opts.header]);
   header.font = { bold: true, color: { argb: 'FFFFFFFF' } };
-  header.eachCell((c) => (c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: HEADER_FILL } }));
+  header.eachCell(
+    (c) => (c.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: HEADER_FILL } }),
+  );
   ws.views = [{ state: 'frozen', ySplit: header.number }];
   for (const r of opts.rows) {
-    const row = ws.addRow(r.map((v) => (v === null ? '' : v instanceof Date ? workbookDate(v) : v)));
+    const row = ws.addRow(
+      r.map((v) => (v === null ? '' : v instanceof Date ? workbookDate(v) : v)),
+    );
     row.alignment = { vertical: 'top', wrapText: true };
     r.forEach((v, i) => {
       const format = opts.formats?.[i] ?? (v instanceof Date ? 'dateTime' : null);
-      if (format && (typeof v === 'number' || v instanceof Date)) row.getCell(i + 1).numFmt = XLSX_FORMATS[format];
+      if (format && (typeof v === 'number' || v instanceof Date))
+        row.getCell(i + 1).numFmt = XLSX_FORMATS[format];
     });
   }
   ws.columns.forEach((col, i) => {

@@ -71,7 +71,14 @@ function directory(buf) {
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) broken();
     const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
     if (start + stored > buf.length) broken();
-    entries.push({ name: buf.toString('utf8', p + 46, p + 46 + nameLen), method, crc: buf.readUInt32LE(p + 16), size, local, data: buf.subarray(start, start + stored) });
+    entries.push({
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+      method,
+      crc: buf.readUInt32LE(p + 16),
+      size,
+      local,
+      data: buf.subarray(start, start + stored),
+    });
     p = extraEnd + buf.readUInt16LE(p + 32);
   }
   return entries.sort((a, b) => a.local - b.local);
@@ -81,7 +88,8 @@ function directory(buf) {
 async function* entryBytes(entry, maxBytes) {
   if (entry.method === 0) {
     if (entry.data.length > maxBytes) throw new TooLarge();
-    for (let i = 0; i < entry.data.length; i += 1 << 20) yield entry.data.subarray(i, i + (1 << 20));
+    for (let i = 0; i < entry.data.length; i += 1 << 20)
+      yield entry.data.subarray(i, i + (1 << 20));
     return;
   }
   const inflate = zlib.createInflateRaw({ chunkSize: 1 << 18 });
@@ -190,9 +198,14 @@ export async function zipForExcelJs(buffer, maxEntryBytes) {
     entry.size = size;
   }
   return writeZip([
-    rels ?? own(RELS, '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>'),
+    rels ??
+      own(
+        RELS,
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>',
+      ),
     ...(workbook ? [workbook] : []),
-    strings ?? own(STRINGS, '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>'),
+    strings ??
+      own(STRINGS, '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>'),
     ...(sheet ? [sheet] : []),
   ]);
 }

@@ -85,7 +85,12 @@ const BRACKETS = Buffer.from('[]');
 
 /** As JSON.parse sets a member: an own property, even one named __proto__. */
 const setField = (target: unknown, name: string, value: unknown) =>
-  Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, name, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 
 const mb = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
 
@@ -135,16 +140,26 @@ export class JsonAnswerReader {
   /** Bytes as they arrived on the wire (before decompression). */
   received(n: number) {
     this.wire += n;
-    if (this.wire > this.limits.maxBytes) throw new AnswerTooLarge(`más de ${mb(this.limits.maxBytes)}`);
+    if (this.wire > this.limits.maxBytes)
+      throw new AnswerTooLarge(`más de ${mb(this.limits.maxBytes)}`);
   }
 
   /** Decoded bytes, in order. */
   write(chunk: Buffer) {
     let start = 0;
-    if (this.bytes === 0 && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3;
+    if (
+      this.bytes === 0 &&
+      chunk.length >= 3 &&
+      chunk[0] === 0xef &&
+      chunk[1] === 0xbb &&
+      chunk[2] === 0xbf
+    )
+      start = 3;
     this.bytes += chunk.length;
-    if (this.bytes > this.limits.maxBytes) throw new AnswerTooLarge(`más de ${mb(this.limits.maxBytes)}`);
-    if (this.head.length < HEAD_BYTES) this.head += chunk.subarray(start, start + HEAD_BYTES - this.head.length).toString('utf8');
+    if (this.bytes > this.limits.maxBytes)
+      throw new AnswerTooLarge(`más de ${mb(this.limits.maxBytes)}`);
+    if (this.head.length < HEAD_BYTES)
+      this.head += chunk.subarray(start, start + HEAD_BYTES - this.head.length).toString('utf8');
     if (this.failed || this.top === 'text') return;
     if (this.sliceFrom >= 0) this.sliceFrom = start;
     this.scan(chunk, start);
@@ -152,7 +167,8 @@ export class JsonAnswerReader {
       const rest = chunk.subarray(this.sliceFrom);
       this.parts.push(rest);
       this.partsBytes += rest.length;
-      if (this.partsBytes > this.maxSlice + SLICE_TARGET) throw new AnswerTooLarge(`un elemento de más de ${mb(this.maxSlice)}`);
+      if (this.partsBytes > this.maxSlice + SLICE_TARGET)
+        throw new AnswerTooLarge(`un elemento de más de ${mb(this.maxSlice)}`);
       this.sliceFrom = 0;
     }
   }
@@ -163,7 +179,8 @@ export class JsonAnswerReader {
       this.result = this.parse(this.takeSlice(null, 0), false);
       this.done = !this.failed;
     }
-    if (this.failed || !this.done || this.top === 'text' || this.top === 'unknown') return { text: this.head };
+    if (this.failed || !this.done || this.top === 'text' || this.top === 'unknown')
+      return { text: this.head };
     return { json: { value: this.result } };
   }
 
@@ -243,7 +260,11 @@ export class JsonAnswerReader {
             if (name === undefined) return;
             setField(this.result, name, this.parse(this.takeSlice(chunk, i), false));
             if (this.failed) return;
-          } else if (!(this.member === 'after-value' || (b === CLOSE_OBJECT && this.member === 'key' && this.empty))) return this.fail();
+          } else if (!(
+            this.member === 'after-value' ||
+            (b === CLOSE_OBJECT && this.member === 'key' && this.empty)
+          ))
+            return this.fail();
           this.empty = false;
           if (b === COMMA) this.member = 'key';
           else if (b === CLOSE_OBJECT) {
@@ -259,7 +280,8 @@ export class JsonAnswerReader {
         if (b === COLON) {
           if (this.member !== 'colon') return this.fail();
           this.member = 'value-start';
-        } else if (this.member === 'value-start') this.startValue(i); // a number, true, false or null
+        } else if (this.member === 'value-start')
+          this.startValue(i); // a number, true, false or null
         else if (this.member !== 'value') return this.fail();
       }
     }
@@ -298,7 +320,14 @@ export class JsonAnswerReader {
       this.top = 'object';
       this.result = {};
       this.open(1);
-    } else if (b === QUOTE || b === 45 || (b >= 48 && b <= 57) || b === 116 || b === 102 || b === 110) {
+    } else if (
+      b === QUOTE ||
+      b === 45 ||
+      (b >= 48 && b <= 57) ||
+      b === 116 ||
+      b === 102 ||
+      b === 110
+    ) {
       this.top = 'scalar';
       this.sliceFrom = i;
       this.inString = b === QUOTE;
@@ -314,8 +343,10 @@ export class JsonAnswerReader {
 
   private count(what: 'container' | 'separator') {
     if (what === 'container') {
-      if (++this.containers > ALLOWANCE + this.bytes / BYTES_PER_CONTAINER) throw new AnswerTooLarge('demasiados objetos y listas para su tamaño');
-    } else if (++this.separators > ALLOWANCE + this.bytes / BYTES_PER_SEPARATOR) throw new AnswerTooLarge('demasiados valores para su tamaño');
+      if (++this.containers > ALLOWANCE + this.bytes / BYTES_PER_CONTAINER)
+        throw new AnswerTooLarge('demasiados objetos y listas para su tamaño');
+    } else if (++this.separators > ALLOWANCE + this.bytes / BYTES_PER_SEPARATOR)
+      throw new AnswerTooLarge('demasiados valores para su tamaño');
   }
 
   private startValue(i: number) {
@@ -350,13 +381,19 @@ export class JsonAnswerReader {
   /** The open slice's bytes up to `end` in `chunk` (or all kept, at the end), wrapped if asked. */
   private takeSlice(chunk: Buffer | null, end: number, wrap?: Buffer): Buffer {
     const last = chunk ? [chunk.subarray(Math.max(this.sliceFrom, 0), end)] : [];
-    const pieces = wrap ? [wrap.subarray(0, 1), ...this.parts, ...last, wrap.subarray(1)] : [...this.parts, ...last];
+    const pieces = wrap
+      ? [wrap.subarray(0, 1), ...this.parts, ...last, wrap.subarray(1)]
+      : [...this.parts, ...last];
     this.parts = [];
     this.partsBytes = 0;
     this.sliceFrom = -1;
     const size = pieces.reduce((s, p) => s + p.length, 0);
-    if (size > this.maxSlice + SLICE_TARGET) throw new AnswerTooLarge(`un elemento de más de ${mb(this.maxSlice)}`);
-    const held = size + HELD_PER_CONTAINER * (this.containers - this.heldContainers) + HELD_PER_SEPARATOR * (this.separators - this.heldSeparators);
+    if (size > this.maxSlice + SLICE_TARGET)
+      throw new AnswerTooLarge(`un elemento de más de ${mb(this.maxSlice)}`);
+    const held =
+      size +
+      HELD_PER_CONTAINER * (this.containers - this.heldContainers) +
+      HELD_PER_SEPARATOR * (this.separators - this.heldSeparators);
     this.heldContainers = this.containers;
     this.heldSeparators = this.separators;
     this.hooks.hold?.(held);

@@ -1,5 +1,10 @@
 import { batchByFields, encodeFields, toFormBody, type MoodleParams } from './encode.js';
-import { checkElements, interpretResponse, interruptedAnswer, type RawResponse } from './answer-check.js';
+import {
+  checkElements,
+  interpretResponse,
+  interruptedAnswer,
+  type RawResponse,
+} from './answer-check.js';
 import { AnswerTooLarge, type AnswerHooks } from './answer-reader.js';
 import { ReadBudget, type ReadLease } from './read-budget.js';
 import { MoodleError } from './errors.js';
@@ -37,7 +42,6 @@ export interface MoodleClientOptions {
   onCall?: (info: { wsfunction: string; attempt: number; ms: number; error?: MoodleError }) => void;
 }
 
-
 /** 256 MB: twice a whole course's grade report of 10,000 students × 50 activities (125 MB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 /** 1 GB: what the answers of all syncs may build at once (MOODLE_READ_MEMORY_MB; docs/operations/moodle.md). */
@@ -73,7 +77,11 @@ class Semaphore {
 }
 
 /** Runs `fn` over the items with at most `limit` in flight; results keep the items' order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -113,7 +121,8 @@ export interface NewMoodleUser {
 }
 
 /** The fields a sync needs of an enrolled user (keeps pages small). */
-export const SYNC_USER_FIELDS = 'id,username,idnumber,firstname,lastname,fullname,email,lastcourseaccess,roles,groups';
+export const SYNC_USER_FIELDS =
+  'id,username,idnumber,firstname,lastname,fullname,email,lastcourseaccess,roles,groups';
 
 export class MoodleClient {
   readonly baseUrl: string;
@@ -136,7 +145,9 @@ export class MoodleClient {
     this.endpoint = `${this.baseUrl}${REST_PATH}`;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.gate = new Semaphore(this.concurrency);
-    this.transport = new MoodleTransport(this.endpoint, { maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES });
+    this.transport = new MoodleTransport(this.endpoint, {
+      maxBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    });
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retries = Math.max(0, options.retries ?? 2);
     this.retryDelayMs = options.retryDelayMs ?? 300;
@@ -153,7 +164,10 @@ export class MoodleClient {
   }
 
   /** One call: encoded, sent, retried when transient and safe, answered as typed data. */
-  async call<F extends MoodleFunction>(wsfunction: F, params: MoodleParams = {}): Promise<MoodleResponse<F>> {
+  async call<F extends MoodleFunction>(
+    wsfunction: F,
+    params: MoodleParams = {},
+  ): Promise<MoodleResponse<F>> {
     const body = toFormBody([
       ['wstoken', this.options.token],
       ['wsfunction', wsfunction],
@@ -177,8 +191,20 @@ export class MoodleClient {
         try {
           data = interpretResponse(wsfunction, raw);
         } catch (e) {
-          if (e instanceof MoodleError && e.code === 'notjson' && this.answered && interruptedAnswer(raw)) {
-            throw new MoodleError({ code: 'interrupted', wsfunction, httpStatus: raw.status, detail: e.message, retryable: true, cause: e });
+          if (
+            e instanceof MoodleError &&
+            e.code === 'notjson' &&
+            this.answered &&
+            interruptedAnswer(raw)
+          ) {
+            throw new MoodleError({
+              code: 'interrupted',
+              wsfunction,
+              httpStatus: raw.status,
+              detail: e.message,
+              retryable: true,
+              cause: e,
+            });
           }
           throw e;
         }
@@ -187,7 +213,16 @@ export class MoodleClient {
         return data;
       } catch (e) {
         this.lease.give(held);
-        const error = e instanceof MoodleError ? e : new MoodleError({ code: 'network', wsfunction, detail: String(e), retryable: true, cause: e });
+        const error =
+          e instanceof MoodleError
+            ? e
+            : new MoodleError({
+                code: 'network',
+                wsfunction,
+                detail: String(e),
+                retryable: true,
+                cause: e,
+              });
         this.options.onCall?.({ wsfunction, attempt, ms: Date.now() - started, error });
         if (!error.retryable || attempt >= attempts) throw error;
         const delay = this.retryDelayMs * 2 ** (attempt - 1);
@@ -204,10 +239,23 @@ export class MoodleClient {
       return await this.transport.post(this.endpoint, body, controller.signal, hooks);
     } catch (e) {
       if (controller.signal.aborted) {
-        throw new MoodleError({ code: 'timeout', wsfunction, detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`, retryable: true, cause: e });
+        throw new MoodleError({
+          code: 'timeout',
+          wsfunction,
+          detail: `${this.timeoutMs < 1000 ? `${this.timeoutMs} ms` : `${Math.round(this.timeoutMs / 1000)} s`} sin respuesta`,
+          retryable: true,
+          cause: e,
+        });
       }
-      if (e instanceof RedirectAnswer) throw new MoodleError({ code: 'redirect', wsfunction, httpStatus: e.status, retryable: false });
-      if (e instanceof AnswerTooLarge) throw new MoodleError({ code: 'toolarge', wsfunction, detail: e.detail, retryable: false });
+      if (e instanceof RedirectAnswer)
+        throw new MoodleError({
+          code: 'redirect',
+          wsfunction,
+          httpStatus: e.status,
+          retryable: false,
+        });
+      if (e instanceof AnswerTooLarge)
+        throw new MoodleError({ code: 'toolarge', wsfunction, detail: e.detail, retryable: false });
       if (e instanceof MoodleError) throw e;
       // The same words whatever went wrong (refused, unreachable, reset): an answer must not tell
       // open ports from closed ones. The cause stays on the error for the server's log.
@@ -242,22 +290,37 @@ export class MoodleClient {
 
   // --- Categories and courses -------------------------------------------------------------
 
-  getCategories(criteria: Array<{ key: string; value: string | number }> = [], addsubcategories?: boolean) {
+  getCategories(
+    criteria: Array<{ key: string; value: string | number }> = [],
+    addsubcategories?: boolean,
+  ) {
     return this.call('core_course_get_categories', { criteria, addsubcategories });
   }
 
   /** Courses by id; without ids every course except the site front page (id 1, format "site"). */
   async getCourses(ids?: readonly number[]) {
-    const courses = await this.call('core_course_get_courses', ids?.length ? { options: { ids: [...ids] } } : {});
+    const courses = await this.call(
+      'core_course_get_courses',
+      ids?.length ? { options: { ids: [...ids] } } : {},
+    );
     return ids?.length ? courses : courses.filter((c) => c.format !== 'site' && c.id !== 1);
   }
 
-  getCoursesByField(field: '' | 'id' | 'ids' | 'shortname' | 'idnumber' | 'category' | 'sectionid', value?: string | number) {
+  getCoursesByField(
+    field: '' | 'id' | 'ids' | 'shortname' | 'idnumber' | 'category' | 'sectionid',
+    value?: string | number,
+  ) {
     return this.call('core_course_get_courses_by_field', { field, value });
   }
 
-  getCourseContents(courseid: number, options: Array<{ name: string; value: string | number | boolean }> = []) {
-    return this.call('core_course_get_contents', { courseid, options: options.length ? options : undefined });
+  getCourseContents(
+    courseid: number,
+    options: Array<{ name: string; value: string | number | boolean }> = [],
+  ) {
+    return this.call('core_course_get_contents', {
+      courseid,
+      options: options.length ? options : undefined,
+    });
   }
 
   // --- Enrolments -------------------------------------------------------------------------
@@ -266,7 +329,10 @@ export class MoodleClient {
     const options = Object.entries(o)
       .filter(([, v]) => v !== undefined)
       .map(([name, value]) => ({ name, value: value as string | number | boolean }));
-    return this.call('core_enrol_get_enrolled_users', { courseid, options: options.length ? options : undefined });
+    return this.call('core_enrol_get_enrolled_users', {
+      courseid,
+      options: options.length ? options : undefined,
+    });
   }
 
   /**
@@ -275,12 +341,26 @@ export class MoodleClient {
    * short one: a large course's participants arrive in a few round trips instead of one per page
    * (at most that many pages past the end are asked for, and come back empty).
    */
-  async getAllEnrolledUsers(courseid: number, o: Omit<EnrolledUsersOptions, 'limitfrom' | 'limitnumber' | 'sortby' | 'sortdirection'> & { pageSize?: number } = {}) {
+  async getAllEnrolledUsers(
+    courseid: number,
+    o: Omit<EnrolledUsersOptions, 'limitfrom' | 'limitnumber' | 'sortby' | 'sortdirection'> & {
+      pageSize?: number;
+    } = {},
+  ) {
     const { pageSize = 500, ...rest } = o;
-    const page = (from: number) => this.getEnrolledUsers(courseid, { ...rest, sortby: 'id', sortdirection: 'ASC', limitfrom: from, limitnumber: pageSize });
+    const page = (from: number) =>
+      this.getEnrolledUsers(courseid, {
+        ...rest,
+        sortby: 'id',
+        sortdirection: 'ASC',
+        limitfrom: from,
+        limitnumber: pageSize,
+      });
     const all: MoodleResponse<'core_enrol_get_enrolled_users'> = await page(0);
     for (let from = pageSize; all.length === from; from += this.concurrency * pageSize) {
-      for (const users of await Promise.all(Array.from({ length: this.concurrency }, (_, i) => page(from + i * pageSize)))) {
+      for (const users of await Promise.all(
+        Array.from({ length: this.concurrency }, (_, i) => page(from + i * pageSize)),
+      )) {
         all.push(...users);
         if (users.length < pageSize) return all;
       }
@@ -289,11 +369,27 @@ export class MoodleClient {
   }
 
   /** Enrols with the manual plugin; refuses role ids outside `allowedRoleIds` before calling. */
-  async enrolUsers(enrolments: ReadonlyArray<{ roleid?: number; userid: number; courseid: number; timestart?: number; timeend?: number; suspend?: boolean }>) {
+  async enrolUsers(
+    enrolments: ReadonlyArray<{
+      roleid?: number;
+      userid: number;
+      courseid: number;
+      timestart?: number;
+      timeend?: number;
+      suspend?: boolean;
+    }>,
+  ) {
     const rows = enrolments.map((e) => ({ ...e, roleid: e.roleid ?? 5 }));
     const bad = rows.find((e) => !this.allowedRoleIds.includes(e.roleid));
-    if (bad) throw new MoodleError({ code: 'rolenotallowed', wsfunction: 'enrol_manual_enrol_users', detail: `rol ${bad.roleid}` });
-    await this.batched(rows, (batch) => this.call('enrol_manual_enrol_users', { enrolments: batch }).then(() => null));
+    if (bad)
+      throw new MoodleError({
+        code: 'rolenotallowed',
+        wsfunction: 'enrol_manual_enrol_users',
+        detail: `rol ${bad.roleid}`,
+      });
+    await this.batched(rows, (batch) =>
+      this.call('enrol_manual_enrol_users', { enrolments: batch }).then(() => null),
+    );
   }
 
   // --- Progress ---------------------------------------------------------------------------
@@ -314,10 +410,14 @@ export class MoodleClient {
   // --- Users ------------------------------------------------------------------------------
 
   /** Users by a field; values Moodle does not know are silently left out of the answer. */
-  async getUsersByField(field: 'id' | 'idnumber' | 'username' | 'email', values: ReadonlyArray<string | number>) {
+  async getUsersByField(
+    field: 'id' | 'idnumber' | 'username' | 'email',
+    values: ReadonlyArray<string | number>,
+  ) {
     if (!values.length) return [];
     const out: MoodleResponse<'core_user_get_users_by_field'> = [];
-    for (const batch of batchByFields([...values], 1000)) out.push(...(await this.call('core_user_get_users_by_field', { field, values: batch })));
+    for (const batch of batchByFields([...values], 1000))
+      out.push(...(await this.call('core_user_get_users_by_field', { field, values: batch })));
     return out;
   }
 
@@ -335,7 +435,14 @@ export class MoodleClient {
     return this.call('core_group_get_course_groups', { courseid });
   }
 
-  createGroups(groups: ReadonlyArray<{ courseid: number; name: string; description?: string; idnumber?: string }>) {
+  createGroups(
+    groups: ReadonlyArray<{
+      courseid: number;
+      name: string;
+      description?: string;
+      idnumber?: string;
+    }>,
+  ) {
     return this.batched(
       groups.map((g) => ({ ...g, description: g.description ?? '' })),
       (batch) => this.call('core_group_create_groups', { groups: batch }),
@@ -352,7 +459,8 @@ export class MoodleClient {
   async getGroupMembers(groupids: readonly number[]) {
     if (!groupids.length) return [];
     const out: MoodleResponse<'core_group_get_group_members'> = [];
-    for (const batch of batchByFields([...groupids], 1000)) out.push(...(await this.call('core_group_get_group_members', { groupids: batch })));
+    for (const batch of batchByFields([...groupids], 1000))
+      out.push(...(await this.call('core_group_get_group_members', { groupids: batch })));
     return out;
   }
 }

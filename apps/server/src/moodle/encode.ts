@@ -4,13 +4,21 @@
  * values are left out, so Moodle applies its defaults.
  */
 
-export type MoodleParamValue = string | number | boolean | null | undefined | MoodleParamValue[] | { [key: string]: MoodleParamValue };
+export type MoodleParamValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | MoodleParamValue[]
+  | { [key: string]: MoodleParamValue };
 export type MoodleParams = Record<string, MoodleParamValue>;
 
 function scalar(value: string | number | boolean): string {
   if (typeof value === 'boolean') return value ? '1' : '0';
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`Moodle parameters must be finite numbers, got ${value}`);
+    if (!Number.isFinite(value))
+      throw new TypeError(`Moodle parameters must be finite numbers, got ${value}`);
     return String(value);
   }
   return value;
@@ -49,7 +57,11 @@ export function countFields(value: MoodleParamValue): number {
 export const MAX_FIELDS_PER_REQUEST = 2000;
 
 /** Splits items into batches whose encoded fields stay within the budget (one item never splits). */
-export function batchByFields<T extends MoodleParamValue>(items: readonly T[], budget = MAX_FIELDS_PER_REQUEST, maxItems = Infinity): T[][] {
+export function batchByFields<T extends MoodleParamValue>(
+  items: readonly T[],
+  budget = MAX_FIELDS_PER_REQUEST,
+  maxItems = Infinity,
+): T[][] {
   const batches: T[][] = [];
   let current: T[] = [];
   let used = 0;

@@ -23,12 +23,14 @@ const MESSAGES: Record<string, string> = {
   accessexception: 'Función no habilitada en el servicio web o sin permiso de uso',
   nopermissions: 'El usuario del token no tiene permiso en Moodle para esta operación',
   // gradereport_user_get_grade_items for another user without moodle/grade:viewall.
-  nopermissiontoviewgrades: 'El usuario del token no puede ver las calificaciones de otros usuarios en Moodle (moodle/grade:viewall)',
+  nopermissiontoviewgrades:
+    'El usuario del token no puede ver las calificaciones de otros usuarios en Moodle (moodle/grade:viewall)',
   invalidparameter: 'Moodle rechazó un parámetro de la llamada (parámetro inválido)',
   invalidrecordunknown: 'Moodle no encontró el registro pedido (curso, usuario, grupo o función)',
   invalidrecord: 'Moodle no encontró el registro pedido (curso, usuario, grupo o función)',
   invaliduser: 'Usuario no encontrado en Moodle',
-  errorcoursecontextnotvalid: 'Curso de Moodle inexistente o no accesible para el usuario del token',
+  errorcoursecontextnotvalid:
+    'Curso de Moodle inexistente o no accesible para el usuario del token',
   wsusercannotassign: 'El usuario del token no puede asignar ese rol en el curso de Moodle',
   notenroled: 'El usuario del token no está matriculado en el curso de Moodle',
   usernotenroled: 'El usuario no está matriculado en el curso de Moodle',
@@ -38,11 +40,13 @@ const MESSAGES: Record<string, string> = {
   servicerequireslogin: 'El servicio web de Moodle requiere iniciar sesión',
   wsdisabled: 'Los servicios web de Moodle están deshabilitados',
   network: 'No se pudo conectar con Moodle',
-  redirect: 'No se pudo conectar con Moodle: la URL redirige a otra dirección; ingrese la URL final del sitio',
+  redirect:
+    'No se pudo conectar con Moodle: la URL redirige a otra dirección; ingrese la URL final del sitio',
   timeout: 'Moodle no respondió a tiempo',
   http: 'Moodle respondió con un error HTTP',
   notjson: 'La respuesta de Moodle no es JSON: revise la URL del sitio',
-  interrupted: 'Moodle cortó la respuesta (su servidor web se detuvo o reinició durante la llamada)',
+  interrupted:
+    'Moodle cortó la respuesta (su servidor web se detuvo o reinició durante la llamada)',
   invalidresponse: 'Respuesta inesperada de Moodle',
   toolarge: 'La respuesta de Moodle supera el tamaño admitido y no se leyó',
   passwordpolicy: 'La contraseña no cumple la política de contraseñas de Moodle',
@@ -79,8 +83,13 @@ export class MoodleError extends Error {
   readonly detail?: string;
 
   constructor(init: MoodleErrorInit) {
-    const base = MESSAGES[init.code] ?? `Error de Moodle (${init.code})${init.moodleMessage ? `: ${init.moodleMessage}` : ''}`;
-    super(init.detail ? `${base}: ${init.detail}` : base, init.cause === undefined ? undefined : { cause: init.cause });
+    const base =
+      MESSAGES[init.code] ??
+      `Error de Moodle (${init.code})${init.moodleMessage ? `: ${init.moodleMessage}` : ''}`;
+    super(
+      init.detail ? `${base}: ${init.detail}` : base,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.name = 'MoodleError';
     this.code = init.code;
     this.wsfunction = init.wsfunction;
@@ -113,7 +122,13 @@ export class MoodleError extends Error {
 
   /** What may be shown or stored (never the token: it is not part of any error). */
   toJSON() {
-    return { code: this.code, message: this.message, wsfunction: this.wsfunction, moodleMessage: this.moodleMessage, httpStatus: this.httpStatus };
+    return {
+      code: this.code,
+      message: this.message,
+      wsfunction: this.wsfunction,
+      moodleMessage: this.moodleMessage,
+      httpStatus: this.httpStatus,
+    };
   }
 }
 
@@ -138,9 +153,22 @@ export function fromMoodleErrorBody(
   wsfunction: string,
   body: { exception: string; errorcode: string; message?: string; debuginfo?: string },
 ): MoodleError {
-  const common = { wsfunction, exception: body.exception, moodleMessage: body.message, debuginfo: body.debuginfo };
+  const common = {
+    wsfunction,
+    exception: body.exception,
+    moodleMessage: body.message,
+    debuginfo: body.debuginfo,
+  };
   // A password-policy failure carries the policy text (HTML) as its errorcode.
-  if (body.errorcode.includes('<')) return new MoodleError({ ...common, code: 'passwordpolicy', detail: stripHtml(body.errorcode) });
-  const capability = body.errorcode === 'nopermissions' ? /\(([^()]+)\)\.?$/.exec(body.message ?? '')?.[1] : undefined;
+  if (body.errorcode.includes('<'))
+    return new MoodleError({
+      ...common,
+      code: 'passwordpolicy',
+      detail: stripHtml(body.errorcode),
+    });
+  const capability =
+    body.errorcode === 'nopermissions'
+      ? /\(([^()]+)\)\.?$/.exec(body.message ?? '')?.[1]
+      : undefined;
   return new MoodleError({ ...common, code: body.errorcode, detail: capability });
 }

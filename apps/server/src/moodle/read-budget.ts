@@ -23,7 +23,9 @@ export class ReadBudget {
   /** @internal */
   take(n: number) {
     if (this.used + n > this.bytes) {
-      throw new AnswerTooLarge(`las respuestas de Moodle que el servidor lee a la vez ocuparían más de ${Math.round(this.bytes / (1024 * 1024))} MB de memoria`);
+      throw new AnswerTooLarge(
+        `las respuestas de Moodle que el servidor lee a la vez ocuparían más de ${Math.round(this.bytes / (1024 * 1024))} MB de memoria`,
+      );
     }
     this.used += n;
   }

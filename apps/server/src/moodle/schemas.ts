@@ -116,8 +116,18 @@ export const fieldCourseSchema = z.object({
 export const coursesByFieldSchema = z.object({ courses: z.array(fieldCourseSchema), warnings });
 export type MoodleFieldCourse = z.infer<typeof fieldCourseSchema>;
 
-const groupRefSchema = z.object({ id: int, name: z.string(), description: nul(z.string()), descriptionformat: opt(int) });
-const roleRefSchema = z.object({ roleid: int, name: z.string(), shortname: z.string(), sortorder: int });
+const groupRefSchema = z.object({
+  id: int,
+  name: z.string(),
+  description: nul(z.string()),
+  descriptionformat: opt(int),
+});
+const roleRefSchema = z.object({
+  roleid: int,
+  name: z.string(),
+  shortname: z.string(),
+  sortorder: int,
+});
 
 /** A user as core_enrol_get_enrolled_users / core_user_get_users_by_field give it. */
 export const userSchema = z.object({
@@ -208,9 +218,18 @@ export const sectionSchema = z.object({
 export type MoodleSection = z.infer<typeof sectionSchema>;
 export const contentsSchema = z.array(sectionSchema);
 
-export const activityCompletionSchema = z.object({ cmid: int, modname: z.string(), instance: int, tracking: int, ...completionFields });
+export const activityCompletionSchema = z.object({
+  cmid: int,
+  modname: z.string(),
+  instance: int,
+  tracking: int,
+  ...completionFields,
+});
 export type MoodleActivityCompletion = z.infer<typeof activityCompletionSchema>;
-export const activitiesCompletionSchema = z.object({ statuses: z.array(activityCompletionSchema), warnings });
+export const activitiesCompletionSchema = z.object({
+  statuses: z.array(activityCompletionSchema),
+  warnings,
+});
 
 export const courseCompletionSchema = z.object({
   completionstatus: z.object({
@@ -223,7 +242,12 @@ export const courseCompletionSchema = z.object({
         status: z.string(),
         complete: z.boolean(),
         timecompleted: nul(int),
-        details: z.object({ type: z.string(), criteria: z.string(), requirement: z.string(), status: z.string() }),
+        details: z.object({
+          type: z.string(),
+          criteria: z.string(),
+          requirement: z.string(),
+          status: z.string(),
+        }),
       }),
     ),
   }),

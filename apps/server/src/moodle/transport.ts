@@ -2,7 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { JsonAnswerReader, type AnswerHooks, type AnswerLimits, type ReadAnswer } from './answer-reader.js';
+import {
+  JsonAnswerReader,
+  type AnswerHooks,
+  type AnswerLimits,
+  type ReadAnswer,
+} from './answer-reader.js';
 
 /**
  * One form POST to Moodle over node:http(s) on kept-alive connections (a sync makes thousands
@@ -31,11 +36,18 @@ export class MoodleTransport {
     private readonly limits: AnswerLimits,
   ) {
     const secure = new URL(endpoint).protocol === 'https:';
-    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.agent = secure
+      ? new https.Agent({ keepAlive: true })
+      : new http.Agent({ keepAlive: true });
     this.request = secure ? https.request : http.request;
   }
 
-  post(endpoint: string, body: string, signal: AbortSignal, hooks: AnswerHooks = {}): Promise<HttpAnswer> {
+  post(
+    endpoint: string,
+    body: string,
+    signal: AbortSignal,
+    hooks: AnswerHooks = {},
+  ): Promise<HttpAnswer> {
     return new Promise<HttpAnswer>((resolve, reject) => {
       const payload = Buffer.from(body, 'utf8');
       const req = this.request(endpoint, {
@@ -57,10 +69,22 @@ export class MoodleTransport {
           reject(new RedirectAnswer(status));
           return;
         }
-        const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-        const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
+        const encoding = String(res.headers['content-encoding'] ?? '')
+          .trim()
+          .toLowerCase();
+        const decoder =
+          encoding === 'gzip' || encoding === 'x-gzip'
+            ? zlib.createGunzip()
+            : encoding === 'deflate'
+              ? zlib.createInflate()
+              : encoding === 'br'
+                ? zlib.createBrotliDecompress()
+                : null;
         const stream: Readable = decoder ? res.pipe(decoder) : res;
-        const reader = new JsonAnswerReader(this.limits, status === 200 ? hooks : { hold: hooks.hold });
+        const reader = new JsonAnswerReader(
+          this.limits,
+          status === 200 ? hooks : { hold: hooks.hold },
+        );
         const fail = (e: unknown) => {
           req.destroy();
           decoder?.destroy();
@@ -73,7 +97,17 @@ export class MoodleTransport {
         decoder?.on('error', fail);
         if (decoder) res.on('data', (c: Buffer) => guard(() => reader.received(c.length), fail));
         stream.on('data', (c: Buffer) => guard(() => reader.write(c), fail));
-        stream.on('end', () => guard(() => resolve({ status, contentType: String(res.headers['content-type'] ?? ''), ...reader.end() }), fail));
+        stream.on('end', () =>
+          guard(
+            () =>
+              resolve({
+                status,
+                contentType: String(res.headers['content-type'] ?? ''),
+                ...reader.end(),
+              }),
+            fail,
+          ),
+        );
       });
       req.end(payload);
     });

@@ -14,13 +14,34 @@ afterAll(async () => {
   for (const c of contexts) await c.close();
 });
 
-async function categoryAnswer(ctx: TestContext, headers: Record<string, string>, remoteAddress = '127.0.0.1') {
+async function categoryAnswer(
+  ctx: TestContext,
+  headers: Record<string, string>,
+  remoteAddress = '127.0.0.1',
+) {
   const token = await ctx.login(TEST_ADMIN.email, TEST_ADMIN.password);
-  const platform = (await ctx.request({ method: 'GET', url: '/api/v2/platforms', token })).json()._data.collections[0].properties.id;
-  await ctx.request({ method: 'POST', url: '/api/v2/categories', token, payload: { description: 'Enlaces', category_code: 'ENLA', platform_id: platform } });
-  const res = await ctx.request({ method: 'GET', url: '/api/v2/categories', token, headers, remoteAddress });
+  const platform = (await ctx.request({ method: 'GET', url: '/api/v2/platforms', token })).json()
+    ._data.collections[0].properties.id;
+  await ctx.request({
+    method: 'POST',
+    url: '/api/v2/categories',
+    token,
+    payload: { description: 'Enlaces', category_code: 'ENLA', platform_id: platform },
+  });
+  const res = await ctx.request({
+    method: 'GET',
+    url: '/api/v2/categories',
+    token,
+    headers,
+    remoteAddress,
+  });
   const body = legacy.categoriesList.parse(res.json());
-  return { raw: res.body, link: body._data.collections.find((c) => c.properties.description === 'Enlaces')!.relationships.links.href, token };
+  return {
+    raw: res.body,
+    link: body._data.collections.find((c) => c.properties.description === 'Enlaces')!.relationships
+      .links.href,
+    token,
+  };
 }
 
 describe('followed links (§1.2, §3)', () => {
@@ -36,8 +57,15 @@ describe('followed links (§1.2, §3)', () => {
   });
 
   it('without PUBLIC_URL, links are paths from the server root: a Host of evil.example never enters them, directly or behind a trusted proxy', async () => {
-    for (const [ctx, from] of [[direct, '127.0.0.1'], [behindProxy, '10.1.2.3']] as const) {
-      const { raw, link, token } = await categoryAnswer(ctx, { host: 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' }, from);
+    for (const [ctx, from] of [
+      [direct, '127.0.0.1'],
+      [behindProxy, '10.1.2.3'],
+    ] as const) {
+      const { raw, link, token } = await categoryAnswer(
+        ctx,
+        { host: 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' },
+        from,
+      );
       expect(link).toMatch(/^\/api\/v2\/categories\/\d+\/courses$/);
       expect(raw).not.toContain('evil.example');
       // The original client joins the path to its backend address: it answers what the client reads there.
@@ -45,14 +73,23 @@ describe('followed links (§1.2, §3)', () => {
       expect(res.statusCode).toBe(200);
       legacy.categoryCourses.parse(res.json());
       // Another answer with a link: the signed-in user.
-      const me = await ctx.request({ method: 'GET', url: '/api/auth/user', token, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' }, remoteAddress: from });
+      const me = await ctx.request({
+        method: 'GET',
+        url: '/api/auth/user',
+        token,
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+        remoteAddress: from,
+      });
       expect(me.body).not.toContain('evil.example');
       expect(me.json().user.links.href).toMatch(/^\/api\/v2\/users\/\d+$/);
     }
   });
 
   it('PUBLIC_URL wins over the request', async () => {
-    const { raw, link } = await categoryAnswer(configured, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+    const { raw, link } = await categoryAnswer(configured, {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+    });
     expect(raw).not.toContain('evil.example');
     expect(link).toMatch(/^https:\/\/sigaf\.example\.cl\/api\/v2\/categories\/\d+\/courses$/);
     // The link answers what the client reads there (the category's courses), called by its path.

@@ -1,5 +1,11 @@
 import { startMoodleSim, type SimServer } from '../../../../tools/moodle-sim/src/server.js';
-import { DEMO_PASSWORD, DEMO_STAFF, demoSite, seedDemo, type DemoSummary } from '../../src/demo/seed.js';
+import {
+  DEMO_PASSWORD,
+  DEMO_STAFF,
+  demoSite,
+  seedDemo,
+  type DemoSummary,
+} from '../../src/demo/seed.js';
 import type { JobWorker } from '../../src/jobs/worker.js';
 import { createTestContext, type TestContext } from '../helpers.js';
 import { testWorker, waitFor } from '../mail-data.js';
@@ -66,7 +72,11 @@ export function originalClient(ctx: TestContext): OriginalClient {
       return client.call('GET', href);
     },
     async signIn(email, password) {
-      const answer = await client.call('POST', '/api/auth/login', { email, password, remember_me: false });
+      const answer = await client.call('POST', '/api/auth/login', {
+        email,
+        password,
+        remember_me: false,
+      });
       if (answer.status === 200) client.token = answer.body.access_token;
       return answer;
     },
@@ -108,11 +118,20 @@ export async function demoWorld(): Promise<DemoWorld> {
 }
 
 /** Parses an answer with a contract schema; on failure the message names the endpoint and the paths that differ. */
-export function expectShape<T extends z.ZodTypeAny>(schema: T, answer: ClientAnswer, what: string): z.infer<T> {
+export function expectShape<T extends z.ZodTypeAny>(
+  schema: T,
+  answer: ClientAnswer,
+  what: string,
+): z.infer<T> {
   const result = schema.safeParse(answer.body);
   if (!result.success) {
-    const issues = result.error.issues.slice(0, 8).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`${what} (HTTP ${answer.status}) does not match the original client's reads: ${issues}\n${JSON.stringify(answer.body).slice(0, 600)}`);
+    const issues = result.error.issues
+      .slice(0, 8)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
+    throw new Error(
+      `${what} (HTTP ${answer.status}) does not match the original client's reads: ${issues}\n${JSON.stringify(answer.body).slice(0, 600)}`,
+    );
   }
   return result.data;
 }
@@ -122,7 +141,12 @@ export async function firstSyncDone(world: DemoWorld): Promise<void> {
   world.worker.start();
   await waitFor(
     async () => {
-      const { rows } = await sql<{ active: number; done: number }>`select count(*) filter (where status in ('queued', 'running'))::int as active, count(*) filter (where status = 'done')::int as done from jobs`.execute(world.ctx.db);
+      const { rows } = await sql<{
+        active: number;
+        done: number;
+      }>`select count(*) filter (where status in ('queued', 'running'))::int as active, count(*) filter (where status = 'done')::int as done from jobs`.execute(
+        world.ctx.db,
+      );
       return rows[0]!.active === 0 && rows[0]!.done > 0;
     },
     90_000,

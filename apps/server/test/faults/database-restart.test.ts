@@ -19,7 +19,10 @@ import { call, freePort, startServer, testDatabase, type Answer } from './proces
  * at the same time.
  */
 const HAS_PG = Boolean(process.env.DATABASE_URL);
-if (!HAS_PG) console.warn('\n  faults/database-restart: SKIPPED (PostgreSQL only; runs under `npm run test:pg` with DATABASE_URL)\n');
+if (!HAS_PG)
+  console.warn(
+    '\n  faults/database-restart: SKIPPED (PostgreSQL only; runs under `npm run test:pg` with DATABASE_URL)\n',
+  );
 
 /** A TCP relay to PostgreSQL that can refuse connections and cut the open ones. */
 class Relay {
@@ -70,16 +73,35 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     const name = new URL(database.url).pathname.slice(1);
     // A small realistic data set (operators, courses, students, tickets with attempts).
     const seeding = await openDatabase({ url: database.url, dataDir: '' });
-    await seedLarge(seeding.db, { tickets: 600, students: 200, courses: 2, seed: 3, now: new Date().toISOString().slice(0, 10), quiet: true });
+    await seedLarge(seeding.db, {
+      tickets: 600,
+      students: 200,
+      courses: 2,
+      seed: 3,
+      now: new Date().toISOString().slice(0, 10),
+      quiet: true,
+    });
     await seeding.close();
 
-    const direct = new pg.Client({ connectionString: database.url, application_name: 'sigaf-faults-check' });
+    const direct = new pg.Client({
+      connectionString: database.url,
+      application_name: 'sigaf-faults-check',
+    });
     await direct.connect();
     cleanups.push(() => direct.end());
-    const one = async <T = Record<string, number>>(text: string, params: unknown[] = []) => (await direct.query(text, params)).rows[0] as T;
-    const course = await one<{ id: number }>(`select course_id as id from course_registered_users group by 1 order by count(*) desc, 1 limit 1`);
-    const enrolments = (await direct.query(`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = $1 order by e.id`, [course.id])).rows.map((r) => r.id as number);
-    const key = async (table: string, k: string) => (await one<{ id: number }>(`select id from ${table} where key = $1`, [k])).id;
+    const one = async <T = Record<string, number>>(text: string, params: unknown[] = []) =>
+      (await direct.query(text, params)).rows[0] as T;
+    const course = await one<{ id: number }>(
+      `select course_id as id from course_registered_users group by 1 order by count(*) desc, 1 limit 1`,
+    );
+    const enrolments = (
+      await direct.query(
+        `select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = $1 order by e.id`,
+        [course.id],
+      )
+    ).rows.map((r) => r.id as number);
+    const key = async (table: string, k: string) =>
+      (await one<{ id: number }>(`select id from ${table} where key = $1`, [k])).id;
     const ids = {
       open: await key('status_tickets', 'open'),
       medium: await key('priority_tickets', 'medium'),
@@ -91,16 +113,25 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     const lastTicketBefore = (await one(`select coalesce(max(id), 0)::int as n from tickets`)).n!;
 
     const target = new URL(process.env.DATABASE_URL!);
-    const relay = new Relay(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
+    const relay = new Relay(await freePort(), {
+      host: target.hostname,
+      port: Number(target.port || 5432),
+    });
     await relay.up();
     cleanups.push(() => relay.down());
     const viaRelay = new URL(database.url);
     viaRelay.hostname = '127.0.0.1';
     viaRelay.port = String(relay.port);
-    const server = await startServer({ DATA_DIR: database.dataDir, DATABASE_URL: viaRelay.toString() });
+    const server = await startServer({
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: viaRelay.toString(),
+    });
     cleanups.push(() => server.kill9());
     const pid = server.child.pid;
-    const login = await call(server.url, 'POST', '/api/auth/login', undefined, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password });
+    const login = await call(server.url, 'POST', '/api/auth/login', undefined, {
+      email: BENCH_ADMIN.email,
+      password: BENCH_ADMIN.password,
+    });
     expect(login.status).toBe(200);
     const token: string = login.body.access_token;
 
@@ -135,7 +166,11 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     let next = 0;
     const client = async () => {
       while (running) {
-        await request('list', 'GET', `/api/v2/tickets?course_id=${course.id}&page=1&perPage=10&status=all`);
+        await request(
+          'list',
+          'GET',
+          `/api/v2/tickets?course_id=${course.id}&page=1&perPage=10&status=all`,
+        );
         await request('dashboard', 'GET', `/api/v2/tickets/${course.id}/open/count`);
         const batch = [0, 1, 2].map(() => enrolments[next++ % enrolments.length]!);
         creates++;
@@ -153,10 +188,16 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
           createRefused++;
           continue;
         }
-        const ticketIds = (made.body._data as Array<{ properties: { id: number } }>).map((t) => t.properties.id);
+        const ticketIds = (made.body._data as Array<{ properties: { id: number } }>).map(
+          (t) => t.properties.id,
+        );
         // The first attempt, retried (as the client would) until the database is back.
         for (;;) {
-          const a = await request('attempt', 'POST', '/api/v2/ticket-details/multiple', { ticket_id: ticketIds, status_detail_ticket_id: ids.success, comment: 'Primer intento de contacto.' });
+          const a = await request('attempt', 'POST', '/api/v2/ticket-details/multiple', {
+            ticket_id: ticketIds,
+            status_detail_ticket_id: ids.success,
+            comment: 'Primer intento de contacto.',
+          });
           if (a.status < 300 || a.status === 0) break;
           if (!running && a.status !== 503) break;
           await new Promise((r) => setTimeout(r, 200));
@@ -169,9 +210,20 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
 
     // Waits on what the staff see, not on time: the conditions below, checked every 50 ms.
     const answers = () => [...statuses.values()].reduce((a, b) => a + b, 0);
-    const until = async (what: string, done: () => boolean | Promise<boolean>, timeoutMs = 60_000) => {
-      for (const deadline = Date.now() + timeoutMs; !(await done()); await new Promise((r) => setTimeout(r, 50))) {
-        if (Date.now() > deadline || !running) throw new Error(`faults/database-restart: ${what} did not happen (answers ${JSON.stringify(Object.fromEntries(statuses))}, ${networkErrors} network errors)\n${server.output()}`);
+    const until = async (
+      what: string,
+      done: () => boolean | Promise<boolean>,
+      timeoutMs = 60_000,
+    ) => {
+      for (
+        const deadline = Date.now() + timeoutMs;
+        !(await done());
+        await new Promise((r) => setTimeout(r, 50))
+      ) {
+        if (Date.now() > deadline || !running)
+          throw new Error(
+            `faults/database-restart: ${what} did not happen (answers ${JSON.stringify(Object.fromEntries(statuses))}, ${networkErrors} network errors)\n${server.output()}`,
+          );
       }
     };
     // Work under way before the restart: tickets created with their first attempt, lists and counts read.
@@ -181,7 +233,12 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     // have been answered 503 a number of times (and /health has said so).
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
-    const terminated = (await admin.query(`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and application_name <> 'sigaf-faults-check'`, [name])).rows[0].n;
+    const terminated = (
+      await admin.query(
+        `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() and application_name <> 'sigaf-faults-check'`,
+        [name],
+      )
+    ).rows[0].n;
     await relay.down();
     let health: Answer | undefined;
     await until('/health answering 503 during the outage', async () => {
@@ -201,7 +258,12 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
 
     expect(server.child.exitCode, server.output()).toBeNull();
     const healthAfter = await call(server.url, 'GET', '/health');
-    const finalList = await call(server.url, 'GET', `/api/v2/tickets?course_id=${course.id}&page=1&perPage=10&status=all`, token);
+    const finalList = await call(
+      server.url,
+      'GET',
+      `/api/v2/tickets?course_id=${course.id}&page=1&perPage=10&status=all`,
+      token,
+    );
     console.log(
       `faults/database-restart: ${terminated} backends terminated; answers ${JSON.stringify(Object.fromEntries(statuses))}; ${creates} creations (${createRefused} refused), ${createdOk.length} tickets created`,
     );
@@ -219,7 +281,13 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     expect(health!.body).toMatchObject({ database: 'unreachable' });
     expect(beforeOutage).toBe(0);
     expect(unavailable.length).toBeGreaterThan(0);
-    for (const a of unavailable) expect(a.body).toMatchObject({ success: false, error: MSG.unavailable, statusCode: 503, message: MSG.unavailable });
+    for (const a of unavailable)
+      expect(a.body).toMatchObject({
+        success: false,
+        error: MSG.unavailable,
+        statusCode: 503,
+        message: MSG.unavailable,
+      });
     expect(others, JSON.stringify(others.slice(0, 3))).toEqual([]);
     expect(networkErrors).toBe(0);
     expect(server.output()).not.toMatch(/unhandled error/);
@@ -227,15 +295,32 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     // No half-done write: every ticket has its creation in the history, every attempt its entry,
     // creations of three came in threes, codes have no gaps, the kept counts match the rows.
     const q = async (text: string) => (await one(text)).n!;
-    const newTickets = await q(`select count(*)::int as n from tickets where id > ${lastTicketBefore}`);
-    expect(await q(`select count(*)::int as n from tickets t where t.id > ${lastTicketBefore} and not exists (select 1 from ticket_history h where h.ticket_id = t.id and h.action = 'create')`)).toBe(0);
+    const newTickets = await q(
+      `select count(*)::int as n from tickets where id > ${lastTicketBefore}`,
+    );
+    expect(
+      await q(
+        `select count(*)::int as n from tickets t where t.id > ${lastTicketBefore} and not exists (select 1 from ticket_history h where h.ticket_id = t.id and h.action = 'create')`,
+      ),
+    ).toBe(0);
     expect(newTickets % 3).toBe(0);
     expect(newTickets).toBeGreaterThanOrEqual(createdOk.length);
     expect(newTickets).toBeLessThanOrEqual(createdOk.length + 3 * createRefused);
-    expect(await q(`select count(*)::int as n from ticket_details d where d.ticket_id > ${lastTicketBefore}`)).toBe(
-      await q(`select count(*)::int as n from ticket_history h where h.ticket_id > ${lastTicketBefore} and h.action = 'add_attempt'`),
+    expect(
+      await q(
+        `select count(*)::int as n from ticket_details d where d.ticket_id > ${lastTicketBefore}`,
+      ),
+    ).toBe(
+      await q(
+        `select count(*)::int as n from ticket_history h where h.ticket_id > ${lastTicketBefore} and h.action = 'add_attempt'`,
+      ),
     );
-    const withoutAttempt = (await direct.query(`select t.id from tickets t where t.id = any($1::int[]) and not exists (select 1 from ticket_details d where d.ticket_id = t.id)`, [createdOk])).rows;
+    const withoutAttempt = (
+      await direct.query(
+        `select t.id from tickets t where t.id = any($1::int[]) and not exists (select 1 from ticket_details d where d.ticket_id = t.id)`,
+        [createdOk],
+      )
+    ).rows;
     expect(withoutAttempt).toEqual([]);
     const codes = await one<{ n: number; top: number; distinct_codes: number }>(
       `select count(*)::int as n, max(substring(ticket_code from '-(\\d+)$')::int) as top, count(distinct ticket_code)::int as distinct_codes from tickets where course_id = $1`,
@@ -243,6 +328,10 @@ describe.skipIf(!HAS_PG)('faults: the database restarts under load', () => {
     );
     expect(codes.distinct_codes).toBe(codes.n);
     expect(codes.top).toBe(codes.n);
-    expect(await q(`select count(*)::int as n from (select course_id, count(*) as c from tickets group by 1) t full join (select course_id, sum(n) as c from ticket_counts where dim = (select min(dim) from ticket_counts) group by 1) k using (course_id) where coalesce(t.c, 0) <> coalesce(k.c, 0)`)).toBe(0);
+    expect(
+      await q(
+        `select count(*)::int as n from (select course_id, count(*) as c from tickets group by 1) t full join (select course_id, sum(n) as c from ticket_counts where dim = (select min(dim) from ticket_counts) group by 1) k using (course_id) where coalesce(t.c, 0) <> coalesce(k.c, 0)`,
+      ),
+    ).toBe(0);
   }, 240_000);
 });

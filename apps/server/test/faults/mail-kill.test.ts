@@ -57,7 +57,10 @@ class GatedSmtp {
             if (this.gone.has(session.id)) return callback(new Error('connection closed'));
             const raw = Buffer.concat(chunks).toString('utf8');
             const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-            this.received.push({ messageId: /^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? '', to: session.envelope.rcptTo.map((r) => r.address) });
+            this.received.push({
+              messageId: /^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? '',
+              to: session.envelope.rcptTo.map((r) => r.address),
+            });
             this.lastAnswer = Date.now();
             callback();
           };
@@ -102,10 +105,16 @@ class GatedSmtp {
   }
 }
 
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number, server?: ServerProcess) {
+async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  server?: ServerProcess,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${server ? `\n${server.output()}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${server ? `\n${server.output()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -119,12 +128,26 @@ describe('faults: massive mail', () => {
   it('SMTP down then up, and kill -9 mid-delivery: after restart every message arrived exactly once', async () => {
     const database = await testDatabase('faults_mail');
     cleanups.push(() => database.dispose());
-    const seeding = await openDatabase({ url: database.url || undefined, dataDir: database.dataDir });
-    await seedLarge(seeding.db, { tickets: 400, students: 300, courses: 1, seed: 5, now: new Date().toISOString().slice(0, 10), quiet: true });
+    const seeding = await openDatabase({
+      url: database.url || undefined,
+      dataDir: database.dataDir,
+    });
+    await seedLarge(seeding.db, {
+      tickets: 400,
+      students: 300,
+      courses: 1,
+      seed: 5,
+      now: new Date().toISOString().slice(0, 10),
+      quiet: true,
+    });
     // One ticket per student, each student with an e-mail address.
     const tickets = (
-      await sql<{ id: number }>`select min(t.id)::int as id from tickets t join course_registered_users e on e.id = t.course_registered_user_id
-        join registered_users u on u.id = e.registered_user_id where u.email is not null group by e.id order by 1 limit ${MESSAGES}`.execute(seeding.db)
+      await sql<{
+        id: number;
+      }>`select min(t.id)::int as id from tickets t join course_registered_users e on e.id = t.course_registered_user_id
+        join registered_users u on u.id = e.registered_user_id where u.email is not null group by e.id order by 1 limit ${MESSAGES}`.execute(
+        seeding.db,
+      )
     ).rows.map((r) => r.id);
     await seeding.close();
     expect(tickets).toHaveLength(MESSAGES);
@@ -142,19 +165,47 @@ describe('faults: massive mail', () => {
     };
     let server = await startServer(env);
     cleanups.push(() => server.kill9());
-    const signIn = async () => (await call(server.url, 'POST', '/api/auth/login', undefined, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })).body.access_token as string;
+    const signIn = async () =>
+      (
+        await call(server.url, 'POST', '/api/auth/login', undefined, {
+          email: BENCH_ADMIN.email,
+          password: BENCH_ADMIN.password,
+        })
+      ).body.access_token as string;
     let token = await signIn();
-    const outbox = async (status: string) => (await call(server.url, 'GET', `/api/v2/mail/outbox?page=1&perPage=100${status ? `&status=${status}` : ''}`, token)).body._data;
+    const outbox = async (status: string) =>
+      (
+        await call(
+          server.url,
+          'GET',
+          `/api/v2/mail/outbox?page=1&perPage=100${status ? `&status=${status}` : ''}`,
+          token,
+        )
+      ).body._data;
 
     // SMTP down: the mail is queued; every message fails its first attempt and waits, error kept.
-    const res = await call(server.url, 'POST', '/api/v2/mail/massive', token, { ticketsId: tickets, subject: 'Aviso para {nombre}', text: '<p>Hola {nombre}, tu código es {codigo_ticket}.</p>' });
+    const res = await call(server.url, 'POST', '/api/v2/mail/massive', token, {
+      ticketsId: tickets,
+      subject: 'Aviso para {nombre}',
+      text: '<p>Hola {nombre}, tu código es {codigo_ticket}.</p>',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body._data.messages).toHaveLength(MESSAGES);
     await waitFor(
       'first attempts to fail',
       async () => {
-        const rows = (await outbox('')).collections as Array<{ properties: { status: string; attempts: number; lastError: string | null } }>;
-        return rows.length === MESSAGES && rows.every((r) => r.properties.attempts >= 1 && r.properties.status === 'queued' && r.properties.lastError);
+        const rows = (await outbox('')).collections as Array<{
+          properties: { status: string; attempts: number; lastError: string | null };
+        }>;
+        return (
+          rows.length === MESSAGES &&
+          rows.every(
+            (r) =>
+              r.properties.attempts >= 1 &&
+              r.properties.status === 'queued' &&
+              r.properties.lastError,
+          )
+        );
       },
       30_000,
       server,
@@ -163,21 +214,38 @@ describe('faults: massive mail', () => {
 
     // SMTP up: delivery resumes. Part way, the SMTP server holds its answers, and the server is killed.
     await smtp.start();
-    await waitFor('a third of the messages', () => smtp.received.length >= MESSAGES / 3, 60_000, server);
+    await waitFor(
+      'a third of the messages',
+      () => smtp.received.length >= MESSAGES / 3,
+      60_000,
+      server,
+    );
     smtp.hold();
-    await waitFor('transfers in flight and no acknowledgement on its way', () => smtp.holding >= 1 && Date.now() - smtp.lastAnswer > 500, 30_000, server);
+    await waitFor(
+      'transfers in flight and no acknowledgement on its way',
+      () => smtp.holding >= 1 && Date.now() - smtp.lastAnswer > 500,
+      30_000,
+      server,
+    );
     const before = smtp.received.length;
     const inFlight = smtp.holding;
     await server.kill9();
-    await waitFor('the killed server\'s connections to close', () => smtp.heldClosed(), 10_000);
+    await waitFor("the killed server's connections to close", () => smtp.heldClosed(), 10_000);
     smtp.release();
-    console.log(`faults/mail-kill: killed with ${before} of ${MESSAGES} delivered and ${inFlight} in transfer (${database.url ? 'PostgreSQL' : 'embedded database'})`);
+    console.log(
+      `faults/mail-kill: killed with ${before} of ${MESSAGES} delivered and ${inFlight} in transfer (${database.url ? 'PostgreSQL' : 'embedded database'})`,
+    );
     expect(before).toBeLessThan(MESSAGES);
 
     // Restart on the same database: the interrupted jobs are recovered and everything arrives.
     server = await startServer(env);
     token = await signIn();
-    await waitFor('every message sent', async () => (await outbox('sent')).meta.total === MESSAGES, 90_000, server);
+    await waitFor(
+      'every message sent',
+      async () => (await outbox('sent')).meta.total === MESSAGES,
+      90_000,
+      server,
+    );
     await new Promise((r) => setTimeout(r, 1000));
 
     const ids = smtp.received.map((m) => m.messageId);

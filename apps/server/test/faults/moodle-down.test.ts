@@ -21,16 +21,40 @@ describe('faults: Moodle down', () => {
     let sim: SimServer = await startMoodleSim({ site: fixtureSite() });
     const port = sim.port;
     cleanups.push(() => sim.close());
-    const server = await startServer({ DATA_DIR: database.dataDir, DATABASE_URL: database.url, JOBS_RETRY_BASE_MS: '2000', MOODLE_TIMEOUT_MS: '1000', MOODLE_RETRIES: '0' });
+    const server = await startServer({
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: database.url,
+      JOBS_RETRY_BASE_MS: '2000',
+      MOODLE_TIMEOUT_MS: '1000',
+      MOODLE_RETRIES: '0',
+    });
     cleanups.push(() => server.kill9());
     const token = await adminSession(server.url);
-    const api = (method: string, url: string, body?: unknown) => call(server.url, method, `/api/v2${url}`, token, body);
+    const api = (method: string, url: string, body?: unknown) =>
+      call(server.url, method, `/api/v2${url}`, token, body);
 
-    const platforms = (await api('GET', '/platforms')).body._data.collections as Array<{ properties: { id: number; description: string } }>;
+    const platforms = (await api('GET', '/platforms')).body._data.collections as Array<{
+      properties: { id: number; description: string };
+    }>;
     const platform = platforms.find((p) => p.properties.description === 'Moodle')!.properties.id;
-    expect((await api('PUT', `/platforms/${platform}/moodle`, { url: `${sim.url}/`, token: FIXTURE_TOKENS.admin })).status).toBe(200);
-    const category = await api('POST', '/categories', { description: 'Caídas', category_code: 'CAID', platform_id: platform });
-    const course = await api('POST', '/courses', { description: 'Grúa horquilla', category_id: category.body._data.properties.id, id_course_moodle: 4 });
+    expect(
+      (
+        await api('PUT', `/platforms/${platform}/moodle`, {
+          url: `${sim.url}/`,
+          token: FIXTURE_TOKENS.admin,
+        })
+      ).status,
+    ).toBe(200);
+    const category = await api('POST', '/categories', {
+      description: 'Caídas',
+      category_code: 'CAID',
+      platform_id: platform,
+    });
+    const course = await api('POST', '/courses', {
+      description: 'Grúa horquilla',
+      category_id: category.body._data.properties.id,
+      id_course_moodle: 4,
+    });
     expect(course.status, JSON.stringify(course.body)).toBeLessThan(300);
     const courseId: number = course.body._data.properties.id;
     const status = async () => (await api('GET', `/sync/courses/${courseId}/status`)).body._data;
@@ -40,7 +64,11 @@ describe('faults: Moodle down', () => {
     const queued = await api('POST', `/sync/courses/${courseId}`);
     expect(queued.status).toBe(202);
     let waiting: Record<string, unknown> = {};
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      Date.now() < deadline;
+      await new Promise((r) => setTimeout(r, 100))
+    ) {
       waiting = await status();
       // Its failed attempt recorded and the job back in the queue (the error is written a moment before).
       if (waiting.error && (waiting.attempts as number) >= 1 && waiting.state !== 'running') break;
@@ -53,11 +81,17 @@ describe('faults: Moodle down', () => {
     // Moodle is back on the same address: the job resumes and the sync completes.
     sim = await startMoodleSim({ site: fixtureSite(), port });
     let final: Record<string, unknown> = {};
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    for (
+      const deadline = Date.now() + 60_000;
+      Date.now() < deadline;
+      await new Promise((r) => setTimeout(r, 200))
+    ) {
       final = await status();
       if (final.state === 'done' || final.state === 'failed') break;
     }
-    console.log(`faults/moodle-down: while down ${JSON.stringify({ state: waiting.state, attempts: waiting.attempts, error: waiting.error })}; then ${JSON.stringify({ state: final.state, attempts: final.attempts })}`);
+    console.log(
+      `faults/moodle-down: while down ${JSON.stringify({ state: waiting.state, attempts: waiting.attempts, error: waiting.error })}; then ${JSON.stringify({ state: final.state, attempts: final.attempts })}`,
+    );
     expect(final.state, JSON.stringify(final)).toBe('done');
     expect(final.attempts).toBeGreaterThanOrEqual(2);
     expect(final.result).toMatchObject({ activitiesAdded: expect.any(Number) });

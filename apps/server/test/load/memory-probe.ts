@@ -11,7 +11,10 @@ if (file) {
   process.on('SIGUSR2', () => {
     (globalThis as { gc?: () => void }).gc?.();
     const m = process.memoryUsage();
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, external: m.external }));
+    fs.writeFileSync(
+      `${file}.tmp`,
+      JSON.stringify({ at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, external: m.external }),
+    );
     fs.renameSync(`${file}.tmp`, file);
   });
 }

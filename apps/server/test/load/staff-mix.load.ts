@@ -54,7 +54,9 @@ interface RunResult {
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 /** What the clients work on, read from the seeded database (before the server opens it). */
@@ -68,14 +70,30 @@ async function loadContext(db: Database): Promise<Context> {
     return (await sql<Record<string, unknown>>`${query}`.execute(db)).rows;
   };
   const num = (v: unknown) => Number(v);
-  const courses = (await rows(`select course_id as id from tickets group by 1 order by count(*) desc limit 3`)).map((r) => num(r.id));
+  const courses = (
+    await rows(`select course_id as id from tickets group by 1 order by count(*) desc limit 3`)
+  ).map((r) => num(r.id));
   const enrolments = new Map<number, number[]>();
   const tickets = new Map<number, number[]>();
   for (const course of courses) {
-    enrolments.set(course, (await rows(`select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ? order by e.id`, course)).map((r) => num(r.id)));
-    tickets.set(course, (await rows(`select id from tickets where course_id = ? order by id desc limit 200`, course)).map((r) => num(r.id)));
+    enrolments.set(
+      course,
+      (
+        await rows(
+          `select e.id from course_registered_users e join profiles p on p.id = e.profile_id and p.key = 'student' where e.course_id = ? order by e.id`,
+          course,
+        )
+      ).map((r) => num(r.id)),
+    );
+    tickets.set(
+      course,
+      (
+        await rows(`select id from tickets where course_id = ? order by id desc limit 200`, course)
+      ).map((r) => num(r.id)),
+    );
   }
-  const key = async (table: string, k: string) => num((await rows(`select id from ${table} where key = ?`, k))[0]!.id);
+  const key = async (table: string, k: string) =>
+    num((await rows(`select id from ${table} where key = ?`, k))[0]!.id);
   const ids = {
     open: await key('status_tickets', 'open'),
     medium: await key('priority_tickets', 'medium'),
@@ -85,9 +103,29 @@ async function loadContext(db: Database): Promise<Context> {
     problem: await key('motive_tickets', 'problem'),
     success: await key('status_detail_tickets', 'success'),
   };
-  const operators = (await rows(`select u.id, u.email from users u join roles r on r.id = u.role_id and r.key = 'operator' order by u.id`)).map((r) => ({ id: num(r.id), email: String(r.email), password: BENCH_OPERATOR_PASSWORD, admin: false }));
-  const admin = num((await rows(`select id from users where lower(email) = ?`, BENCH_ADMIN.email))[0]!.id);
-  return { courses, enrolments, tickets, ids, staff: [{ id: admin, email: BENCH_ADMIN.email, password: BENCH_ADMIN.password, admin: true }, ...operators] };
+  const operators = (
+    await rows(
+      `select u.id, u.email from users u join roles r on r.id = u.role_id and r.key = 'operator' order by u.id`,
+    )
+  ).map((r) => ({
+    id: num(r.id),
+    email: String(r.email),
+    password: BENCH_OPERATOR_PASSWORD,
+    admin: false,
+  }));
+  const admin = num(
+    (await rows(`select id from users where lower(email) = ?`, BENCH_ADMIN.email))[0]!.id,
+  );
+  return {
+    courses,
+    enrolments,
+    tickets,
+    ids,
+    staff: [
+      { id: admin, email: BENCH_ADMIN.email, password: BENCH_ADMIN.password, admin: true },
+      ...operators,
+    ],
+  };
 }
 
 /** Client n's staff member: one in five is an administrator, the others spread over the operators. */
@@ -109,8 +147,16 @@ function clientAddress(n: number): Record<string, string> {
 async function signInOnce(server: ServerProcess, ctx: Context) {
   for (let n = 0; n < CLIENTS; n++) {
     const me = staffOf(ctx, n);
-    const r = await call(server.url, 'POST', '/api/auth/login', undefined, { email: me.email, password: me.password }, clientAddress(n));
-    if (r.status !== 200) throw new Error(`sign-in of client ${n}: ${r.status} ${JSON.stringify(r.body)}`);
+    const r = await call(
+      server.url,
+      'POST',
+      '/api/auth/login',
+      undefined,
+      { email: me.email, password: me.password },
+      clientAddress(n),
+    );
+    if (r.status !== 200)
+      throw new Error(`sign-in of client ${n}: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
 
@@ -144,17 +190,27 @@ async function run(server: ServerProcess, ctx: Context, seconds: number): Promis
       latencies.push(performance.now() - t);
       byKind[what] = (byKind[what] ?? 0) + 1;
       if (answer.status >= 300) {
-        errors.push({ what, status: answer.status, body: JSON.stringify(answer.body).slice(0, 300) });
+        errors.push({
+          what,
+          status: answer.status,
+          body: JSON.stringify(answer.body).slice(0, 300),
+        });
         return null;
       }
       return answer.body;
     };
     const login = async () => {
-      const r = await request('login', 'POST', '/api/auth/login', { email: me.email, password: me.password });
+      const r = await request('login', 'POST', '/api/auth/login', {
+        email: me.email,
+        password: me.password,
+      });
       if (r) token = r.access_token;
     };
     await login();
-    const qs = (o: Record<string, string | number | undefined>) => new URLSearchParams(Object.entries(o).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString();
+    const qs = (o: Record<string, string | number | undefined>) =>
+      new URLSearchParams(
+        Object.entries(o).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+      ).toString();
     while (Date.now() < end) {
       const roll = Math.random();
       if (roll < 0.3) {
@@ -166,8 +222,14 @@ async function run(server: ServerProcess, ctx: Context, seconds: number): Promis
           { status: 'all', search: 'gon' },
         ];
         const f = filters[Math.floor(Math.random() * filters.length)]!;
-        const list = await request('tickets.list', 'GET', `/api/v2/tickets?${qs({ course_id: course, page: 1 + Math.floor(Math.random() * 3), perPage: 10, ...f })}`);
-        if (!me.admin && list) for (const t of (list._data.collections ?? []).slice(0, 3)) if (!mine.includes(t.properties.id)) mine.push(t.properties.id);
+        const list = await request(
+          'tickets.list',
+          'GET',
+          `/api/v2/tickets?${qs({ course_id: course, page: 1 + Math.floor(Math.random() * 3), perPage: 10, ...f })}`,
+        );
+        if (!me.admin && list)
+          for (const t of (list._data.collections ?? []).slice(0, 3))
+            if (!mine.includes(t.properties.id)) mine.push(t.properties.id);
       } else if (roll < 0.5) {
         const pool = me.admin ? ctx.tickets.get(course)! : mine;
         if (!pool.length) continue;
@@ -188,17 +250,39 @@ async function run(server: ServerProcess, ctx: Context, seconds: number): Promis
         if (!made) continue;
         const id = made._data.properties.id as number;
         mine.push(id);
-        await request('tickets.first-attempt', 'POST', '/api/v2/ticket-details', { ticket_id: id, status_detail_ticket_id: ctx.ids.success, comment: 'Se contacta al estudiante por teléfono.' });
+        await request('tickets.first-attempt', 'POST', '/api/v2/ticket-details', {
+          ticket_id: id,
+          status_detail_ticket_id: ctx.ids.success,
+          comment: 'Se contacta al estudiante por teléfono.',
+        });
       } else if (roll < 0.8) {
         await request('dashboard.open', 'GET', `/api/v2/tickets/${course}/open/count`);
         await request('dashboard.today', 'GET', `/api/v2/tickets/${course}/last-day/count`);
         await request('dashboard.status-chart', 'GET', `/api/v2/tickets/${course}/status-chart`);
-        await request('dashboard.card', 'GET', `/api/v2/course-registered-users/${course}/follow-student-card`);
-        await request('dashboard.students', 'GET', `/api/v2/course-registered-users/${course}/status/count`);
+        await request(
+          'dashboard.card',
+          'GET',
+          `/api/v2/course-registered-users/${course}/follow-student-card`,
+        );
+        await request(
+          'dashboard.students',
+          'GET',
+          `/api/v2/course-registered-users/${course}/status/count`,
+        );
       } else if (roll < 0.97) {
-        const filters = [{}, { status: 'active' }, { inactive_days: 7 }, { progress_below: 50, open_tickets: 1 }, { search: 'mar' }];
+        const filters = [
+          {},
+          { status: 'active' },
+          { inactive_days: 7 },
+          { progress_below: 50, open_tickets: 1 },
+          { search: 'mar' },
+        ];
         const f = filters[Math.floor(Math.random() * filters.length)]!;
-        await request('follow-up.students', 'GET', `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, ...f })}`);
+        await request(
+          'follow-up.students',
+          'GET',
+          `/api/v2/follow-up/courses/${course}/students?${qs({ page: 1, perPage: 10, ...f })}`,
+        );
       } else {
         await request('logout', 'GET', '/api/auth/logout');
         token = '';
@@ -220,16 +304,40 @@ describe('load', () => {
   it(`${CLIENTS} staff members for ${SECONDS} s, twice: no errors, memory stable`, async () => {
     const database = await testDatabase('load');
     cleanups.push(() => database.dispose());
-    const seeding = await openDatabase({ url: database.url || undefined, dataDir: database.dataDir });
-    const summary = await seedLarge(seeding.db, { tickets: 20_000, students: 2_000, courses: 5, seed: 7, now: new Date().toISOString().slice(0, 10), quiet: true });
+    const seeding = await openDatabase({
+      url: database.url || undefined,
+      dataDir: database.dataDir,
+    });
+    const summary = await seedLarge(seeding.db, {
+      tickets: 20_000,
+      students: 2_000,
+      courses: 5,
+      seed: 7,
+      now: new Date().toISOString().slice(0, 10),
+      quiet: true,
+    });
     const ctx = await loadContext(seeding.db);
     await seeding.close();
-    console.log(`load: data set of ${summary.tickets} tickets, ${summary.students} students, ${summary.enrolments} enrolments in ${(summary.ms / 1000).toFixed(1)} s (${database.url ? 'PostgreSQL' : 'embedded database'})`);
+    console.log(
+      `load: data set of ${summary.tickets} tickets, ${summary.students} students, ${summary.enrolments} enrolments in ${(summary.ms / 1000).toFixed(1)} s (${database.url ? 'PostgreSQL' : 'embedded database'})`,
+    );
 
     const probeFile = path.join(database.dataDir, 'memory.json');
     const server = await startServer(
-      { DATA_DIR: database.dataDir, DATABASE_URL: database.url, NODE_ENV: 'production', MEMORY_PROBE_FILE: probeFile, TRUST_PROXY: '1' },
-      { nodeArgs: ['--expose-gc', '--import', pathToFileURL(path.join(import.meta.dirname, 'memory-probe.ts')).href] },
+      {
+        DATA_DIR: database.dataDir,
+        DATABASE_URL: database.url,
+        NODE_ENV: 'production',
+        MEMORY_PROBE_FILE: probeFile,
+        TRUST_PROXY: '1',
+      },
+      {
+        nodeArgs: [
+          '--expose-gc',
+          '--import',
+          pathToFileURL(path.join(import.meta.dirname, 'memory-probe.ts')).href,
+        ],
+      },
     );
     cleanups.push(() => server.stop());
     const pid = server.child.pid!;
@@ -239,7 +347,9 @@ describe('load', () => {
     const settle = () => new Promise((r) => setTimeout(r, 2000));
     /** Live heap and resident memory after a full collection, in MiB. */
     const probe = async () => {
-      const before = fs.existsSync(probeFile) ? JSON.parse(fs.readFileSync(probeFile, 'utf8')).at : 0;
+      const before = fs.existsSync(probeFile)
+        ? JSON.parse(fs.readFileSync(probeFile, 'utf8')).at
+        : 0;
       process.kill(pid, 'SIGUSR2');
       for (let i = 0; i < 100; i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -277,7 +387,15 @@ describe('load', () => {
     expect(first.errors.length + second.errors.length).toBe(0);
     // Every kind of work was done, many times.
     for (const r of [first, second]) {
-      for (const kind of ['login', 'tickets.list', 'tickets.open', 'tickets.create', 'tickets.first-attempt', 'dashboard.card', 'follow-up.students']) {
+      for (const kind of [
+        'login',
+        'tickets.list',
+        'tickets.open',
+        'tickets.create',
+        'tickets.first-attempt',
+        'dashboard.card',
+        'follow-up.students',
+      ]) {
         expect(r.byKind[kind] ?? 0, kind).toBeGreaterThan(0);
       }
     }
@@ -285,4 +403,3 @@ describe('load', () => {
     expect(afterSecond.heap - afterFirst.heap).toBeLessThanOrEqual(allowed);
   });
 });
-

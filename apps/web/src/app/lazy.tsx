@@ -12,7 +12,9 @@ export type LazyScreen<P extends object> = ComponentType<P> & {
  * React.lazy with the 120 s chunk timeout (docs/development/domain.md#constants). Once the module is there (loaded by an
  * earlier render or by `preload`), the screen renders at once, without suspending.
  */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> } & Record<string, unknown>>): LazyScreen<P> {
+export function lazyScreen<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> } & Record<string, unknown>>,
+): LazyScreen<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<{ default: ComponentType<P> } & Record<string, unknown>> | null = null;
   const preload = () => {
@@ -31,7 +33,9 @@ export function lazyScreen<P extends object>(load: () => Promise<{ default: Comp
   const Lazy = lazy(() =>
     Promise.race([
       preload(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk timeout')), CHUNK_LOAD_TIMEOUT_MS)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('chunk timeout')), CHUNK_LOAD_TIMEOUT_MS),
+      ),
     ]),
   );
   function Screen(props: P) {
@@ -48,7 +52,10 @@ export const HomeScreen = lazyScreen(() => import('../features/home/HomePage'));
 function ChunkError() {
   const { t } = useTranslation();
   return (
-    <Alert severity="error" action={<Button onClick={() => window.location.reload()}>{t('app.retry')}</Button>}>
+    <Alert
+      severity="error"
+      action={<Button onClick={() => window.location.reload()}>{t('app.retry')}</Button>}
+    >
       {t('app.chunkError')}
     </Alert>
   );
@@ -66,7 +73,11 @@ class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
 
 export function Loading() {
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }} role="progressbar" aria-label="Cargando">
+    <Box
+      sx={{ display: 'flex', justifyContent: 'center', py: 8 }}
+      role="progressbar"
+      aria-label="Cargando"
+    >
       <CircularProgress />
     </Box>
   );

@@ -1,4 +1,10 @@
-import { NAV_GROUPS, screensFor, type NavGroup, type RoleKey, type ScreenRoute } from '@sigaf/contract';
+import {
+  NAV_GROUPS,
+  screensFor,
+  type NavGroup,
+  type RoleKey,
+  type ScreenRoute,
+} from '@sigaf/contract';
 
 export interface MenuModel {
   flat: ScreenRoute[];
@@ -10,15 +16,20 @@ export function buildMenu(role: RoleKey | null | undefined): MenuModel {
   const visible = screensFor(role).filter((s) => s.menu);
   return {
     flat: visible.filter((s) => !s.group),
-    groups: NAV_GROUPS.map((group) => ({ group, items: visible.filter((s) => s.group === group) })).filter((g) => g.items.length > 0),
+    groups: NAV_GROUPS.map((group) => ({
+      group,
+      items: visible.filter((s) => s.group === group),
+    })).filter((g) => g.items.length > 0),
   };
 }
 
 /** Red avatar initials: first letters of the first two words; a single word gives one letter. */
 export function initials(name: string | null | undefined): string {
   const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  return words
-    .slice(0, 2)
-    .map((w) => w[0]!.toUpperCase())
-    .join('') || '?';
+  return (
+    words
+      .slice(0, 2)
+      .map((w) => w[0]!.toUpperCase())
+      .join('') || '?'
+  );
 }

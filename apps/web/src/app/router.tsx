@@ -67,7 +67,8 @@ const routes: RouteObject[] = [
  * intermediate redirect.
  */
 function startAtLoginWithoutToken() {
-  if (!tokenStore.get() && window.location.pathname !== '/') window.history.replaceState(null, '', '/');
+  if (!tokenStore.get() && window.location.pathname !== '/')
+    window.history.replaceState(null, '', '/');
 }
 
 export const createAppRouter = () => {
@@ -75,6 +76,7 @@ export const createAppRouter = () => {
   // With a stored token on a /my address, the layout and the screen asked for start loading at
   // once, while the session is checked, instead of one after the other.
   const { pathname } = window.location;
-  if (tokenStore.get() && pathname.startsWith('/my')) void preloadSignedIn(pathname, { prefetch: true }).catch(() => undefined);
+  if (tokenStore.get() && pathname.startsWith('/my'))
+    void preloadSignedIn(pathname, { prefetch: true }).catch(() => undefined);
   return createBrowserRouter(routes);
 };

@@ -34,7 +34,9 @@ function comingSoon(key: string): ComponentType {
   };
 }
 
-const LAZY_PAGES: Record<string, LazyScreen<object>> = Object.fromEntries(Object.entries(PAGES).map(([key, load]) => [key, lazyScreen(load)]));
+const LAZY_PAGES: Record<string, LazyScreen<object>> = Object.fromEntries(
+  Object.entries(PAGES).map(([key, load]) => [key, lazyScreen(load)]),
+);
 
 export const SCREEN_COMPONENTS: Record<string, ComponentType> = Object.fromEntries(
   SCREEN_ROUTES.map((s) => {
@@ -59,7 +61,11 @@ const PREFETCH: Record<string, () => Promise<{ prefetch(): void }>> = {
 export function preloadSignedIn(pathname: string, { prefetch = false } = {}): Promise<unknown> {
   const path = pathname.replace(/^\/my\/?/, '').replace(/\/+$/, '');
   const screen = SCREEN_ROUTES.find((s) => s.path === path);
-  const page = path === '' ? HomeScreen : screen && (LAZY_PAGES[screen.key] ?? (screen.group === 'mantenedor' ? MaintenanceScreen : undefined));
+  const page =
+    path === ''
+      ? HomeScreen
+      : screen &&
+        (LAZY_PAGES[screen.key] ?? (screen.group === 'mantenedor' ? MaintenanceScreen : undefined));
   const data = prefetch && screen && PREFETCH[screen.key]?.().then((m) => m.prefetch());
   return Promise.all([Shell.preload(), page?.preload(), data]);
 }

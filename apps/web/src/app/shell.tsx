@@ -24,7 +24,13 @@ export default function Shell() {
       createTheme(outer, i18n.language === 'en' ? gridEn : gridEs, {
         components: {
           MuiDataGrid: {
-            defaultProps: { localeText: { columnMenuSortAsc: t('common.sortAsc'), columnMenuSortDesc: t('common.sortDesc'), columnMenuUnsort: t('common.unsort') } },
+            defaultProps: {
+              localeText: {
+                columnMenuSortAsc: t('common.sortAsc'),
+                columnMenuSortDesc: t('common.sortDesc'),
+                columnMenuUnsort: t('common.unsort'),
+              },
+            },
             // The last header's resize handle and menu button stick out past the grid's edge and
             // would make a grid whose columns fit scroll sideways by a few pixels.
             styleOverrides: { root: { '& .MuiDataGrid-topContainer': { overflow: 'hidden' } } },

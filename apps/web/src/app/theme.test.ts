@@ -1,4 +1,10 @@
-import { CHART_PALETTE, LOGGED_TIME_COLORS, PROGRESS_COLORS, STATE_LOOKS, THEME_COLORS } from '@sigaf/contract';
+import {
+  CHART_PALETTE,
+  LOGGED_TIME_COLORS,
+  PROGRESS_COLORS,
+  STATE_LOOKS,
+  THEME_COLORS,
+} from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import { withReadableColors } from '../components/charts/chartModel';
 import { textOn } from '../components/StateChip';
@@ -29,20 +35,33 @@ describe.each(['es', 'en'])('theme colours reach WCAG AA (%s)', (lang) => {
   const backgrounds = { paper: palette.background.paper, page: palette.background.default };
   const intents = ['primary', 'secondary', 'error', 'warning', 'info', 'success'] as const;
 
-  it.each(intents)('%s: its text on its own colour (app bar, filled buttons and chips) is 4.5:1', (intent) => {
-    const c = palette[intent];
-    expect(ratio(c.contrastText, c.main), `${c.contrastText} on ${c.main}`).toBeGreaterThanOrEqual(AA_TEXT);
-  });
+  it.each(intents)(
+    '%s: its text on its own colour (app bar, filled buttons and chips) is 4.5:1',
+    (intent) => {
+      const c = palette[intent];
+      expect(
+        ratio(c.contrastText, c.main),
+        `${c.contrastText} on ${c.main}`,
+      ).toBeGreaterThanOrEqual(AA_TEXT);
+    },
+  );
 
-  it.each(intents)('%s: as text on the paper and on the page (outlined chips, text buttons, links) is 4.5:1', (intent) => {
-    for (const [name, bg] of Object.entries(backgrounds)) {
-      expect(ratio(palette[intent].main, bg), `${intent} ${palette[intent].main} on ${name} ${bg}`).toBeGreaterThanOrEqual(AA_TEXT);
-    }
-  });
+  it.each(intents)(
+    '%s: as text on the paper and on the page (outlined chips, text buttons, links) is 4.5:1',
+    (intent) => {
+      for (const [name, bg] of Object.entries(backgrounds)) {
+        expect(
+          ratio(palette[intent].main, bg),
+          `${intent} ${palette[intent].main} on ${name} ${bg}`,
+        ).toBeGreaterThanOrEqual(AA_TEXT);
+      }
+    },
+  );
 
   it('the body and secondary text are 4.5:1 on the paper and on the page', () => {
     for (const text of [palette.text.primary, palette.text.secondary]) {
-      for (const [name, bg] of Object.entries(backgrounds)) expect(ratio(text, bg), `${text} on ${name}`).toBeGreaterThanOrEqual(AA_TEXT);
+      for (const [name, bg] of Object.entries(backgrounds))
+        expect(ratio(text, bg), `${text} on ${name}`).toBeGreaterThanOrEqual(AA_TEXT);
     }
   });
 
@@ -52,13 +71,15 @@ describe.each(['es', 'en'])('theme colours reach WCAG AA (%s)', (lang) => {
     expect(ratio('#ffffff', THEME_COLORS.red)).toBeGreaterThanOrEqual(AA_TEXT);
     expect(ratio(THEME_COLORS.gray, '#ffffff')).toBeGreaterThanOrEqual(AA_TEXT);
   });
-
 });
 
 describe('state chips (StateChip) in their one colour', () => {
-  it.each(Object.entries(STATE_LOOKS).flatMap(([kind, looks]) => Object.entries(looks).map(([key, look]) => [`${kind} ${key}`, look.color] as const)))(
-    '%s: its name reads at 4.5:1 on its colour',
-    (_name, color) => expect(ratio(textOn(color), color)).toBeGreaterThanOrEqual(AA_TEXT),
+  it.each(
+    Object.entries(STATE_LOOKS).flatMap(([kind, looks]) =>
+      Object.entries(looks).map(([key, look]) => [`${kind} ${key}`, look.color] as const),
+    ),
+  )('%s: its name reads at 4.5:1 on its colour', (_name, color) =>
+    expect(ratio(textOn(color), color)).toBeGreaterThanOrEqual(AA_TEXT),
   );
 });
 
@@ -67,12 +88,21 @@ describe('chart palettes as drawn reach 3:1 against the card (graphics, WCAG AA)
     catalogue: CHART_PALETTE,
     'last access': LOGGED_TIME_COLORS,
     progress: Object.values(PROGRESS_COLORS),
-    ...Object.fromEntries(Object.entries(STATE_LOOKS).map(([kind, looks]) => [kind, Object.values(looks).map((l) => l.color)])),
+    ...Object.fromEntries(
+      Object.entries(STATE_LOOKS).map(([kind, looks]) => [
+        kind,
+        Object.values(looks).map((l) => l.color),
+      ]),
+    ),
   };
   it.each(Object.entries(palettes))('%s', (_name, colors) => {
-    const drawn = withReadableColors({ labels: colors.map((_, i) => `L${i}`), datasets: [{ data: colors.map(() => 1), backgroundColor: [...colors] }] });
+    const drawn = withReadableColors({
+      labels: colors.map((_, i) => `L${i}`),
+      datasets: [{ data: colors.map(() => 1), backgroundColor: [...colors] }],
+    });
     const paper = buildTheme('es').palette.background.paper;
-    for (const c of drawn.datasets[0]!.backgroundColor) expect(ratio(c, paper), c).toBeGreaterThanOrEqual(AA_NON_TEXT);
+    for (const c of drawn.datasets[0]!.backgroundColor)
+      expect(ratio(c, paper), c).toBeGreaterThanOrEqual(AA_NON_TEXT);
     // The colours stay distinct from one another.
     expect(new Set(drawn.datasets[0]!.backgroundColor).size).toBe(new Set(colors).size);
   });

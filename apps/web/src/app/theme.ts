@@ -23,10 +23,16 @@ export function buildTheme(lang: string) {
         // A visible keyboard focus on every button, menu entry, chip and icon: a ring in the
         // element's own text colour (white on the blue bar and the dark menu, blue on white), and
         // in the body text colour around filled buttons, whose white text would vanish on the page.
-        MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible': { outline: '2px solid currentColor', outlineOffset: 2 } } } },
+        MuiButtonBase: {
+          styleOverrides: {
+            root: { '&.Mui-focusVisible': { outline: '2px solid currentColor', outlineOffset: 2 } },
+          },
+        },
         MuiButton: {
           defaultProps: { disableElevation: true },
-          styleOverrides: { root: { '&.MuiButton-contained.Mui-focusVisible': { outlineColor: THEME_COLORS.gray } } },
+          styleOverrides: {
+            root: { '&.MuiButton-contained.Mui-focusVisible': { outlineColor: THEME_COLORS.gray } },
+          },
         },
         MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
       },

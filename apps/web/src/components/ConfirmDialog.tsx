@@ -1,5 +1,14 @@
 import HelpOutlineIcon from '@mui/icons-material/Help';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -16,7 +25,15 @@ export interface ConfirmDialogProps {
 }
 
 /** 350 px confirmation with CANCELAR / ACEPTAR; ACEPTAR shows progress (docs/development/screens.md#conventions). */
-export function ConfirmDialog({ open, message, title = 'SIGAF', cancelLabel, confirmLabel, onCancel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  message,
+  title = 'SIGAF',
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+}: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -28,7 +45,13 @@ export function ConfirmDialog({ open, message, title = 'SIGAF', cancelLabel, con
     }
   };
   return (
-    <Dialog open={open} onClose={busy ? undefined : onCancel} maxWidth="xs" aria-labelledby="confirm-title" slotProps={{ paper: { sx: { width: 350 } } }}>
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onCancel}
+      maxWidth="xs"
+      aria-labelledby="confirm-title"
+      slotProps={{ paper: { sx: { width: 350 } } }}
+    >
       <DialogTitle id="confirm-title" sx={{ bgcolor: 'primary.main', color: 'white', py: 1.5 }}>
         {title}
       </DialogTitle>

@@ -30,7 +30,14 @@ describe('phone links on screen', () => {
   });
 
   it('the student detail: a call link for each number and WhatsApp for each mobile', () => {
-    const target: ContactTarget = { enrolmentId: 1, course: { id: 1, description: 'Curso' }, name: 'Ana', lastName: 'Díaz', rut: '1-9', classroom: null };
+    const target: ContactTarget = {
+      enrolmentId: 1,
+      course: { id: 1, description: 'Curso' },
+      name: 'Ana',
+      lastName: 'Díaz',
+      rut: '1-9',
+      classroom: null,
+    };
     const html = renderToStaticMarkup(
       <I18nextProvider i18n={i18n}>
         <PhoneContact number="912345678 / 987654321 y 2 2345 6789" target={target} canLog={false} />

@@ -6,7 +6,15 @@ import { Fragment } from 'react';
  * A phone field as `tel:` links (Chilean numbers as +56…), one per number when it holds several
  * ("912345678 / 223456789"); as text when it has no number to dial.
  */
-export function TelLink({ number, label, onClick }: { number: string; label?: (number: string) => string; onClick?: () => void }) {
+export function TelLink({
+  number,
+  label,
+  onClick,
+}: {
+  number: string;
+  label?: (number: string) => string;
+  onClick?: () => void;
+}) {
   const links = telLinks(number);
   if (!links.length) return <>{number}</>;
   return (

@@ -16,7 +16,13 @@ export interface CourseOption {
 }
 
 /** The shared category → course selector (docs/development/screens.md#course-selector): only active courses are offered. */
-export function CourseSelector({ value, onChange }: { value: CourseOption | null; onChange: (course: CourseOption | null) => void }) {
+export function CourseSelector({
+  value,
+  onChange,
+}: {
+  value: CourseOption | null;
+  onChange: (course: CourseOption | null) => void;
+}) {
   const { t } = useTranslation();
   const [categoryId, setCategoryId] = useState<number | ''>(value?.category.id ?? '');
   // A course chosen from outside (a link such as /my/ticket?course=3, a remembered choice) shows its category too.
@@ -26,13 +32,19 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
   }, [valueCategory]);
   const categories = useQuery({
     queryKey: ['options', 'categories'],
-    queryFn: async () => (await getData<Collection<{ id: number; description: string }>>('/api/v2/categories')).collections.map((c) => c.properties),
+    queryFn: async () =>
+      (
+        await getData<Collection<{ id: number; description: string }>>('/api/v2/categories')
+      ).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
   const courses = useQuery({
     queryKey: ['category-courses', categoryId],
     enabled: categoryId !== '',
-    queryFn: async () => (await getData<Collection<CourseOption>>(`/api/v2/categories/${categoryId}/courses`)).collections.map((c) => c.properties),
+    queryFn: async () =>
+      (
+        await getData<Collection<CourseOption>>(`/api/v2/categories/${categoryId}/courses`)
+      ).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
   // With one category, it is chosen; with one course in the category, that course too.
@@ -40,7 +52,10 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
   useEffect(() => {
     if (onlyCategory !== undefined && categoryId === '') setCategoryId(onlyCategory);
   }, [onlyCategory, categoryId]);
-  const onlyCourse = courses.data?.length === 1 && courses.data[0]!.category.id === categoryId ? courses.data[0]! : undefined;
+  const onlyCourse =
+    courses.data?.length === 1 && courses.data[0]!.category.id === categoryId
+      ? courses.data[0]!
+      : undefined;
   useEffect(() => {
     if (onlyCourse && !value) onChange(onlyCourse);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -76,7 +91,11 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
   const options = courses.data ?? (value ? [value] : []);
   const categoryOptions = categories.data ?? (value ? [value.category] : []);
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ width: '100%', maxWidth: 720 }}>
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{ width: '100%', maxWidth: 720 }}
+    >
       <TextField
         select
         label={t('course.category')}
@@ -97,8 +116,12 @@ export function CourseSelector({ value, onChange }: { value: CourseOption | null
         label={t('course.course')}
         value={value?.id ?? ''}
         disabled={categoryId === '' || (courses.isLoading && !value)}
-        onChange={(e) => onChange((courses.data ?? []).find((c) => c.id === Number(e.target.value)) ?? null)}
-        helperText={categoryId !== '' && courses.data?.length === 0 ? t('course.noCourses') : undefined}
+        onChange={(e) =>
+          onChange((courses.data ?? []).find((c) => c.id === Number(e.target.value)) ?? null)
+        }
+        helperText={
+          categoryId !== '' && courses.data?.length === 0 ? t('course.noCourses') : undefined
+        }
       >
         {options.map((c) => (
           <MenuItem key={c.id} value={c.id}>

@@ -9,12 +9,28 @@ import { useTranslation } from 'react-i18next';
  * the browser's own order), with the browser's calendar one click away. `value` and `onChange`
  * carry `yyyy-mm-dd` ('' for none), as the API does; `yyyy-mm-dd` is accepted when typed too.
  */
-export function DayField({ value, onChange, min, max, error, ...props }: { value: string; onChange: (day: string) => void; min?: string; max?: string } & Omit<TextFieldProps, 'value' | 'onChange'>) {
+export function DayField({
+  value,
+  onChange,
+  min,
+  max,
+  error,
+  ...props
+}: { value: string; onChange: (day: string) => void; min?: string; max?: string } & Omit<
+  TextFieldProps,
+  'value' | 'onChange'
+>) {
   const { t } = useTranslation();
   const [text, setText] = useState(value ? dayText(value) : '');
   const picker = useRef<HTMLInputElement>(null);
   // In step when the day changes from outside (a preset, "Limpiar", the calendar).
-  useEffect(() => setText((now) => (parseDay(now) === value || (!value && !now.trim()) ? now : value ? dayText(value) : '')), [value]);
+  useEffect(
+    () =>
+      setText((now) =>
+        parseDay(now) === value || (!value && !now.trim()) ? now : value ? dayText(value) : '',
+      ),
+    [value],
+  );
   const type = (s: string) => {
     setText(s);
     const day = parseDay(s);
@@ -35,7 +51,12 @@ export function DayField({ value, onChange, min, max, error, ...props }: { value
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton size="small" edge="end" aria-label={t('common.pickDay')} onClick={() => picker.current?.showPicker?.()}>
+              <IconButton
+                size="small"
+                edge="end"
+                aria-label={t('common.pickDay')}
+                onClick={() => picker.current?.showPicker?.()}
+              >
                 <CalendarMonthIcon fontSize="small" />
               </IconButton>
               <input
@@ -47,7 +68,17 @@ export function DayField({ value, onChange, min, max, error, ...props }: { value
                 min={min}
                 max={max}
                 onChange={(e) => onChange(e.target.value)}
-                style={{ position: 'absolute', right: 0, bottom: 0, width: 1, height: 1, opacity: 0, border: 0, padding: 0, pointerEvents: 'none' }}
+                style={{
+                  position: 'absolute',
+                  right: 0,
+                  bottom: 0,
+                  width: 1,
+                  height: 1,
+                  opacity: 0,
+                  border: 0,
+                  padding: 0,
+                  pointerEvents: 'none',
+                }}
               />
             </InputAdornment>
           ),

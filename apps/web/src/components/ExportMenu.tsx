@@ -4,12 +4,23 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** "Exportar" with .xlsx and .csv. */
-export function ExportMenu({ onExport, disabled }: { onExport: (format: 'xlsx' | 'csv') => void; disabled?: boolean }) {
+export function ExportMenu({
+  onExport,
+  disabled,
+}: {
+  onExport: (format: 'xlsx' | 'csv') => void;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Button startIcon={<FileDownloadIcon />} onClick={(e) => setAnchor(e.currentTarget)} disabled={disabled} variant="outlined">
+      <Button
+        startIcon={<FileDownloadIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        disabled={disabled}
+        variant="outlined"
+      >
         {t('common.export')}
       </Button>
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>

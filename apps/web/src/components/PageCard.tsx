@@ -5,7 +5,17 @@ import type { ReactNode } from 'react';
  * Each page sits in a card with a coloured title tab and an icon (docs/development/screens.md#conventions).
  * On a phone the tab takes its own line (the actions go below it) and the title keeps to two lines.
  */
-export function PageCard({ title, icon, actions, children }: { title: string; icon?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function PageCard({
+  title,
+  icon,
+  actions,
+  children,
+}: {
+  title: string;
+  icon?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Paper sx={{ p: { xs: 1.5, sm: 3 }, mt: 3, position: 'relative' }} elevation={1}>
       <Box
@@ -46,7 +56,18 @@ export function PageCard({ title, icon, actions, children }: { title: string; ic
           {title}
         </Typography>
       </Box>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, minHeight: { xs: 0, sm: 24 }, mt: { xs: actions ? 1.5 : 0, sm: 0 }, flexWrap: 'wrap' }}>{actions}</Box>
+      <Box
+        sx={{
+          display: 'flex',
+          justifyContent: 'flex-end',
+          gap: 1,
+          minHeight: { xs: 0, sm: 24 },
+          mt: { xs: actions ? 1.5 : 0, sm: 0 },
+          flexWrap: 'wrap',
+        }}
+      >
+        {actions}
+      </Box>
       <Box sx={{ mt: 1 }}>{children}</Box>
     </Paper>
   );

@@ -5,7 +5,11 @@ import type { ReactNode } from 'react';
 export function PageSection({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box component="section" aria-label={title} sx={{ mt: 3 }}>
-      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}>
+      <Typography
+        component="h2"
+        variant="h6"
+        sx={{ color: 'secondary.main', fontWeight: 600, mb: 1.5 }}
+      >
         {title}
       </Typography>
       {children}

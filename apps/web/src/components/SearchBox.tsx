@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SEARCH_ATTR } from './useSearchShortcut';
 
 /** A search field that reports its text 300 ms after typing stops; "/" or Ctrl+K reaches it from anywhere on the page. */
-export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) => void; width?: number }) {
+export function SearchBox({
+  onChange,
+  width = 260,
+}: {
+  onChange: (text: string) => void;
+  width?: number;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   useEffect(() => {
@@ -21,7 +27,13 @@ export function SearchBox({ onChange, width = 260 }: { onChange: (text: string) 
       fullWidth={false}
       title={t('common.searchShortcut')}
       slotProps={{
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
         htmlInput: { [PAGE_SEARCH_ATTR]: '', 'aria-keyshortcuts': '/ Control+K' },
       }}
     />

@@ -1,4 +1,10 @@
-import { DataGrid, type DataGridProps, type GridPaginationModel, type GridSortModel, type GridValidRowModel } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  type DataGridProps,
+  type GridPaginationModel,
+  type GridSortModel,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
 import { useState } from 'react';
 
 export interface ServerPage {
@@ -12,13 +18,26 @@ export interface ServerPage {
 export function useServerPage(pageSize = 10) {
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
-  const params: ServerPage = { page: pagination.page + 1, perPage: pagination.pageSize, sort: sortModel[0]?.field, order: sortModel[0]?.sort ?? undefined };
-  const grid = { paginationModel: pagination, onPaginationModelChange: setPagination, sortModel, onSortModelChange: setSortModel };
+  const params: ServerPage = {
+    page: pagination.page + 1,
+    perPage: pagination.pageSize,
+    sort: sortModel[0]?.field,
+    order: sortModel[0]?.sort ?? undefined,
+  };
+  const grid = {
+    paginationModel: pagination,
+    onPaginationModelChange: setPagination,
+    sortModel,
+    onSortModelChange: setSortModel,
+  };
   const firstPage = () => setPagination((p) => ({ ...p, page: 0 }));
   return { params, grid, firstPage };
 }
 
-type Props<R extends GridValidRowModel> = Omit<DataGridProps<R>, 'rowCount'> & { total: number; label: string };
+type Props<R extends GridValidRowModel> = Omit<DataGridProps<R>, 'rowCount'> & {
+  total: number;
+  label: string;
+};
 
 /** A DataGrid whose pages, sorting and filtering happen on the server. */
 export function ServerDataGrid<R extends GridValidRowModel>({ total, label, ...props }: Props<R>) {

@@ -15,8 +15,19 @@ interface Props {
 export default function SnackToast({ message, variant, duration, onClose }: Props) {
   return (
     <Portal>
-      <Snackbar open autoHideDuration={duration} onClose={(_, reason) => reason !== 'clickaway' && onClose()} anchorOrigin={{ vertical: 'top', horizontal: 'right' }}>
-        <Alert onClose={onClose} severity={variant} variant="outlined" sx={{ bgcolor: 'background.paper', borderLeftWidth: 10, minWidth: 300 }} role="alert">
+      <Snackbar
+        open
+        autoHideDuration={duration}
+        onClose={(_, reason) => reason !== 'clickaway' && onClose()}
+        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <Alert
+          onClose={onClose}
+          severity={variant}
+          variant="outlined"
+          sx={{ bgcolor: 'background.paper', borderLeftWidth: 10, minWidth: 300 }}
+          role="alert"
+        >
           {message}
         </Alert>
       </Snackbar>

@@ -7,7 +7,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageCard } from './PageCard';
 
-function Message({ icon, title, text, home = true }: { icon: ReactNode; title: string; text: string; home?: boolean }) {
+function Message({
+  icon,
+  title,
+  text,
+  home = true,
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  home?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <PageCard title={title} icon={icon}>
@@ -27,7 +37,13 @@ function Message({ icon, title, text, home = true }: { icon: ReactNode; title: s
 
 export function ComingSoon({ title }: { title: string }) {
   const { t } = useTranslation();
-  return <Message icon={<ConstructionIcon />} title={title} text={`${t('app.comingSoon')}. ${t('app.comingSoonHint')}`} />;
+  return (
+    <Message
+      icon={<ConstructionIcon />}
+      title={title}
+      text={`${t('app.comingSoon')}. ${t('app.comingSoonHint')}`}
+    />
+  );
 }
 
 export function Forbidden() {
@@ -37,5 +53,7 @@ export function Forbidden() {
 
 export function NotFound() {
   const { t } = useTranslation();
-  return <Message icon={<SearchOffIcon />} title={t('app.notFoundTitle')} text={t('app.notFound')} />;
+  return (
+    <Message icon={<SearchOffIcon />} title={t('app.notFoundTitle')} text={t('app.notFound')} />
+  );
 }

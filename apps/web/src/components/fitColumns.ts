@@ -31,7 +31,8 @@ export function fitColumns<R extends GridValidRowModel>(
   for (const field of rules.hidden ?? []) model[field] = false;
   Object.assign(model, chosen);
   const shown = (field: string) => model[field] !== false;
-  const need = () => extra + columns.reduce((sum, c) => sum + (shown(c.field) ? columnNeed(c) : 0), 0);
+  const need = () =>
+    extra + columns.reduce((sum, c) => sum + (shown(c.field) ? columnNeed(c) : 0), 0);
   for (const field of rules.hideFirst ?? []) {
     if (need() <= width) break;
     if (field in chosen || !columns.some((c) => c.field === field)) continue;
@@ -44,7 +45,12 @@ export function fitColumns<R extends GridValidRowModel>(
  * The user's choices after the column menu turned the shown model (`shown`) into `next`: the
  * earlier choices plus every field whose visibility changed.
  */
-export function choicesOf(next: GridColumnVisibilityModel, shown: GridColumnVisibilityModel, fields: readonly string[], chosen: GridColumnVisibilityModel = {}): GridColumnVisibilityModel {
+export function choicesOf(
+  next: GridColumnVisibilityModel,
+  shown: GridColumnVisibilityModel,
+  fields: readonly string[],
+  chosen: GridColumnVisibilityModel = {},
+): GridColumnVisibilityModel {
   const result: GridColumnVisibilityModel = { ...chosen };
   for (const field of fields) {
     const wanted = next[field] !== false;

@@ -7,7 +7,10 @@ import { ConfirmDialog } from './ConfirmDialog';
  * (Escape, a click outside), its ✕ and its Cancelar. With `dirty` it first asks «¿Descartar los
  * cambios?» (Seguir editando / Descartar) and closes only when confirmed; the caller renders `guard`.
  */
-export function useDiscardGuard(dirty: boolean, onClose: () => void): { close: () => void; guard: ReactNode } {
+export function useDiscardGuard(
+  dirty: boolean,
+  onClose: () => void,
+): { close: () => void; guard: ReactNode } {
   const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
   const close = useCallback(() => (dirty ? setAsking(true) : onClose()), [dirty, onClose]);

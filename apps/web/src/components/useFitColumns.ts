@@ -13,7 +13,9 @@ export interface FitOptions extends FitRules {
 function readChoices(remember?: string): GridColumnVisibilityModel {
   if (!remember) return {};
   try {
-    const saved = JSON.parse(readPref(`sigaf.columns.${remember}`) ?? 'null') as GridColumnVisibilityModel | null;
+    const saved = JSON.parse(
+      readPref(`sigaf.columns.${remember}`) ?? 'null',
+    ) as GridColumnVisibilityModel | null;
     if (saved && typeof saved === 'object') return saved;
   } catch {
     /* a broken preference is no preference */
@@ -31,10 +33,16 @@ function readChoices(remember?: string): GridColumnVisibilityModel {
  * Spread the result into the DataGrid: `ref` measures the grid, the other two drive its
  * columnVisibilityModel.
  */
-export function useFitColumns<R extends GridValidRowModel>(columns: readonly GridColDef<R>[], options: FitOptions) {
+export function useFitColumns<R extends GridValidRowModel>(
+  columns: readonly GridColDef<R>[],
+  options: FitOptions,
+) {
   const [width, setWidth] = useState<number | null>(null);
   // The choices belong to one table: a screen that shows another table in the same place reads that one's.
-  const [saved, setSaved] = useState(() => ({ table: options.remember, chosen: readChoices(options.remember) }));
+  const [saved, setSaved] = useState(() => ({
+    table: options.remember,
+    chosen: readChoices(options.remember),
+  }));
   const chosen = saved.table === options.remember ? saved.chosen : readChoices(options.remember);
   const observer = useRef<ResizeObserver | null>(null);
   const ref = useCallback((el: HTMLDivElement | null) => {
@@ -50,12 +58,23 @@ export function useFitColumns<R extends GridValidRowModel>(columns: readonly Gri
   }, []);
   useEffect(() => () => observer.current?.disconnect(), []);
 
-  const computed = fitColumns(columns, width ?? Number.POSITIVE_INFINITY, options, chosen, options.checkbox ? CHECKBOX_WIDTH : 0);
+  const computed = fitColumns(
+    columns,
+    width ?? Number.POSITIVE_INFINITY,
+    options,
+    chosen,
+    options.checkbox ? CHECKBOX_WIDTH : 0,
+  );
   // The same model object while nothing changes, so that the grid is not told of a new one at every render.
   const key = JSON.stringify(computed);
   const columnVisibilityModel = useMemo(() => computed, [key]); // eslint-disable-line react-hooks/exhaustive-deps
   const onColumnVisibilityModelChange = (next: GridColumnVisibilityModel) => {
-    const choices = choicesOf(next, columnVisibilityModel, columns.map((c) => c.field), chosen);
+    const choices = choicesOf(
+      next,
+      columnVisibilityModel,
+      columns.map((c) => c.field),
+      chosen,
+    );
     setSaved({ table: options.remember, chosen: choices });
     if (options.remember) writePref(`sigaf.columns.${options.remember}`, JSON.stringify(choices));
   };

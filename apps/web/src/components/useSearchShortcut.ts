@@ -21,7 +21,9 @@ export function useSearchShortcut() {
       if (!slash && !ctrlK) return;
       const dialogs = document.querySelectorAll<HTMLElement>('[role="dialog"]');
       const scope: ParentNode = dialogs.length ? dialogs[dialogs.length - 1]! : document;
-      const field = [...scope.querySelectorAll<HTMLInputElement>(`input[${PAGE_SEARCH_ATTR}]`)].find((el) => el.offsetParent !== null && !el.disabled);
+      const field = [
+        ...scope.querySelectorAll<HTMLInputElement>(`input[${PAGE_SEARCH_ATTR}]`),
+      ].find((el) => el.offsetParent !== null && !el.disabled);
       if (!field) return;
       e.preventDefault();
       field.focus();

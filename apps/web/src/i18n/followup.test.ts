@@ -19,7 +19,10 @@ describe('follow-up translations', () => {
   });
 
   it('has no empty text', () => {
-    const leaves = (o: unknown): unknown[] => (typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o]);
-    expect([...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== '')).toBe(true);
+    const leaves = (o: unknown): unknown[] =>
+      typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o];
+    expect(
+      [...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== ''),
+    ).toBe(true);
   });
 });

@@ -20,8 +20,11 @@ describe('Moodle translations', () => {
   });
 
   it('has no empty text', () => {
-    const leaves = (o: unknown): unknown[] => (typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o]);
-    expect([...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== '')).toBe(true);
+    const leaves = (o: unknown): unknown[] =>
+      typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o];
+    expect(
+      [...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== ''),
+    ).toBe(true);
   });
 
   it('has every literal moodle.* key the screen uses', () => {
@@ -29,7 +32,11 @@ describe('Moodle translations', () => {
     const used = fs
       .readdirSync(featureDir)
       .filter((f) => f.endsWith('.tsx'))
-      .flatMap((f) => [...fs.readFileSync(path.join(featureDir, f), 'utf8').matchAll(/t\('(moodle\.[\w.]+)'/g)].map((m) => m[1]!));
+      .flatMap((f) =>
+        [
+          ...fs.readFileSync(path.join(featureDir, f), 'utf8').matchAll(/t\('(moodle\.[\w.]+)'/g),
+        ].map((m) => m[1]!),
+      );
     expect(used.length).toBeGreaterThan(40);
     expect(used.filter((k) => !flat.has(k))).toEqual([]);
   });

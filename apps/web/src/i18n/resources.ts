@@ -23,7 +23,25 @@ import esOutcomes from './outcomes.es.json';
  * the shell's file (`./index`); the feature areas load with the signed-in application
  * (`./features`).
  */
-export const esFeatures = { ...esStudents, ...esTickets, ...esMail, ...esDashboard, ...esFollowup, ...esMoodle, ...esAgenda, ...esOutcomes };
-export const enFeatures = { ...enStudents, ...enTickets, ...enMail, ...enDashboard, ...enFollowup, ...enMoodle, ...enAgenda, ...enOutcomes };
+export const esFeatures = {
+  ...esStudents,
+  ...esTickets,
+  ...esMail,
+  ...esDashboard,
+  ...esFollowup,
+  ...esMoodle,
+  ...esAgenda,
+  ...esOutcomes,
+};
+export const enFeatures = {
+  ...enStudents,
+  ...enTickets,
+  ...enMail,
+  ...enDashboard,
+  ...enFollowup,
+  ...enMoodle,
+  ...enAgenda,
+  ...enOutcomes,
+};
 export const es = { ...esBase, ...esFeatures };
 export const en = { ...enBase, ...enFeatures };

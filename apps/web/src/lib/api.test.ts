@@ -15,7 +15,16 @@ function network(answers: Array<Response | Error>) {
   return keys;
 }
 
-const created = () => new Response(JSON.stringify({ success: true, statusCode: 201, message: 'Correo en cola.', _data: { queued: 1 } }), { status: 201 });
+const created = () =>
+  new Response(
+    JSON.stringify({
+      success: true,
+      statusCode: 201,
+      message: 'Correo en cola.',
+      _data: { queued: 1 },
+    }),
+    { status: 201 },
+  );
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -39,7 +48,9 @@ describe('a send made once', () => {
 
   it('a lost answer (network failure, 502-504) is retried once with the same key', async () => {
     const keys = network([new TypeError('Failed to fetch'), created()]);
-    const res = await sendOnce<{ message: string }>('/api/v2/follow-up/mail', { body: { enrolmentIds: [1] } });
+    const res = await sendOnce<{ message: string }>('/api/v2/follow-up/mail', {
+      body: { enrolmentIds: [1] },
+    });
     expect(res.message).toBe('Correo en cola.');
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
@@ -49,7 +60,17 @@ describe('a send made once', () => {
   });
 
   it('a refusal from the server is not retried', async () => {
-    const keys = network([new Response(JSON.stringify({ success: false, statusCode: 422, message: 'Ingrese un asunto.', _data: null }), { status: 422 })]);
+    const keys = network([
+      new Response(
+        JSON.stringify({
+          success: false,
+          statusCode: 422,
+          message: 'Ingrese un asunto.',
+          _data: null,
+        }),
+        { status: 422 },
+      ),
+    ]);
     await expect(sendOnce('/api/v2/mail/single', { body: {} })).rejects.toBeInstanceOf(ApiError);
     expect(keys).toHaveLength(1);
   });

@@ -10,7 +10,12 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldErrors;
   readonly body: unknown;
 
-  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, body: unknown = null) {
+  constructor(
+    status: number,
+    message: string,
+    fieldErrors: FieldErrors = {},
+    body: unknown = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -60,14 +65,17 @@ export function extractFieldErrors(body: unknown): FieldErrors {
   if (!isRecord(body) || !isRecord(body._data) || !isRecord(body._data.errors)) return {};
   const result: FieldErrors = {};
   for (const [field, messages] of Object.entries(body._data.errors)) {
-    if (Array.isArray(messages)) result[field] = messages.filter((m): m is string => typeof m === 'string');
+    if (Array.isArray(messages))
+      result[field] = messages.filter((m): m is string => typeof m === 'string');
     else if (typeof messages === 'string') result[field] = [messages];
   }
   return result;
 }
 
 function extractMessage(body: unknown): string | null {
-  return isRecord(body) && typeof body.message === 'string' && body.message.trim() !== '' ? body.message : null;
+  return isRecord(body) && typeof body.message === 'string' && body.message.trim() !== ''
+    ? body.message
+    : null;
 }
 
 export function isEnvelope(body: unknown): body is Envelope {
@@ -132,28 +140,49 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   }
   if (!response.ok) {
     const fallback = response.status >= 500 ? MSG.fatal : MSG.operationFailed;
-    throw new ApiError(response.status, extractMessage(parsed) ?? fallback, extractFieldErrors(parsed), parsed);
+    throw new ApiError(
+      response.status,
+      extractMessage(parsed) ?? fallback,
+      extractFieldErrors(parsed),
+      parsed,
+    );
   }
   if (isEnvelope(parsed) && !parsed.success) {
-    throw new ApiError(parsed.statusCode, extractMessage(parsed) ?? MSG.operationFailed, extractFieldErrors(parsed), parsed);
+    throw new ApiError(
+      parsed.statusCode,
+      extractMessage(parsed) ?? MSG.operationFailed,
+      extractFieldErrors(parsed),
+      parsed,
+    );
   }
   return parsed as T;
 }
 
 /** A fresh Idempotency-Key (random, 32 hex digits): crypto.getRandomValues works on plain HTTP too, randomUUID does not. */
 export function newIdempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
 }
 
 /** No answer came back (the network, or a proxy in front of the server): the send may have been made. */
-const answerLost = (err: unknown) => err instanceof ApiError && (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
+const answerLost = (err: unknown) =>
+  err instanceof ApiError &&
+  (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
 
 /**
  * A send (a mail) for one user action: a fresh Idempotency-Key, and one automatic retry with the
  * same key when the answer was lost, so that the server makes it once (docs/development/api.md#idempotency).
  */
-export async function sendOnce<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const sent = { ...options, method: options.method ?? 'POST', idempotencyKey: newIdempotencyKey() };
+export async function sendOnce<T = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
+  const sent = {
+    ...options,
+    method: options.method ?? 'POST',
+    idempotencyKey: newIdempotencyKey(),
+  };
   try {
     return await request<T>(path, sent);
   } catch (err) {
@@ -182,12 +211,19 @@ export function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-async function fileRequest(path: string, init: { method: 'GET' | 'POST'; body?: FormData; query?: Record<string, QueryValue> }): Promise<Response> {
+async function fileRequest(
+  path: string,
+  init: { method: 'GET' | 'POST'; body?: FormData; query?: Record<string, QueryValue> },
+): Promise<Response> {
   const headers = buildHeaders(tokenStore.get());
   headers.delete('Content-Type'); // the browser sets the multipart boundary
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, init.query), { method: init.method, headers, body: init.body });
+    response = await fetch(buildUrl(path, init.query), {
+      method: init.method,
+      headers,
+      body: init.body,
+    });
   } catch {
     throw new ApiError(0, MSG.unavailable);
   }
@@ -197,7 +233,12 @@ async function fileRequest(path: string, init: { method: 'GET' | 'POST'; body?: 
   }
   if (!response.ok) {
     const parsed = await readBody(response);
-    throw new ApiError(response.status, extractMessage(parsed) ?? MSG.operationFailed, extractFieldErrors(parsed), parsed);
+    throw new ApiError(
+      response.status,
+      extractMessage(parsed) ?? MSG.operationFailed,
+      extractFieldErrors(parsed),
+      parsed,
+    );
   }
   return response;
 }
@@ -208,7 +249,11 @@ export async function upload<T = unknown>(path: string, form: FormData): Promise
 }
 
 /** Downloads a file answer and saves it under the name the server gives it. */
-export async function download(path: string, query?: Record<string, QueryValue>, fallbackName = 'archivo.xlsx'): Promise<void> {
+export async function download(
+  path: string,
+  query?: Record<string, QueryValue>,
+  fallbackName = 'archivo.xlsx',
+): Promise<void> {
   const response = await fileRequest(path, { method: 'GET', query });
   const disposition = response.headers.get('content-disposition') ?? '';
   const m = /filename\*=UTF-8''([^;]+)/.exec(disposition) ?? /filename="([^"]+)"/.exec(disposition);

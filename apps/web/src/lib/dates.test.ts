@@ -24,7 +24,11 @@ describe('dates on screen: one format, in Chilean time, in a browser running in 
   it("a UTC instant whose Santiago day differs from its UTC day is shown on Santiago's day and hour, 24 h", () => {
     expect(chileDateTime('2026-12-01T02:30:00Z')).toBe('30-11-2026 23:30');
     expect(chileDateTime(new Date('2026-12-01T02:30:00Z'))).toBe('30-11-2026 23:30');
-    expect(chileParts('2026-12-01T02:30:00Z')).toEqual({ date: '30-11-2026', time: '23:30', day: '2026-11-30' });
+    expect(chileParts('2026-12-01T02:30:00Z')).toEqual({
+      date: '30-11-2026',
+      time: '23:30',
+      day: '2026-11-30',
+    });
     // An afternoon in winter (UTC-4): 24 h, never "p. m.".
     expect(chileDateTime('2026-07-15T19:05:00.000Z')).toBe('15-07-2026 15:05');
     expect(chileDateTime('2026-07-15T19:05:00.000Z')).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);

@@ -16,8 +16,15 @@ const sources = (dir: string): string[] =>
 
 const RULES: Array<[rule: string, pattern: RegExp, only?: RegExp]> = [
   ['a decimal with toFixed (a point in Spanish)', /\.toFixed\(/],
-  ['a locale formatter of its own (useFormat)', /\.toLocale(Date|Time)?String\(|new Intl\.(NumberFormat|DateTimeFormat)\b/],
-  ['an ISO day shown on screen (formatDate)', /toISOString\(\)\.(slice|substring)\(0, 10\)/, /\.tsx$/],
+  [
+    'a locale formatter of its own (useFormat)',
+    /\.toLocale(Date|Time)?String\(|new Intl\.(NumberFormat|DateTimeFormat)\b/,
+  ],
+  [
+    'an ISO day shown on screen (formatDate)',
+    /toISOString\(\)\.(slice|substring)\(0, 10\)/,
+    /\.tsx$/,
+  ],
   // A CSS length (width: `${n}%`) is no figure.
   ['a percentage written by hand (formatPercent)', /^(?!.*\b(width|height)\b).*\}\s?%`/m],
   ['a native date input, in the browser’s order (DayField)', /type="date"/, /\.tsx$/],
@@ -25,10 +32,16 @@ const RULES: Array<[rule: string, pattern: RegExp, only?: RegExp]> = [
 const ALLOWED = new Set(['lib/format.ts', 'components/DayField.tsx']);
 
 describe('values are written by the formatters only', () => {
-  const files = sources(SRC).map((f) => [path.relative(SRC, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')] as const);
+  const files = sources(SRC).map(
+    (f) => [path.relative(SRC, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')] as const,
+  );
   it('finds the sources', () => expect(files.length).toBeGreaterThan(50));
   it.each(RULES)('no %s', (_rule, pattern, only) => {
-    const offenders = files.filter(([name, text]) => !ALLOWED.has(name) && (!only || only.test(name)) && pattern.test(text)).map(([name]) => name);
+    const offenders = files
+      .filter(
+        ([name, text]) => !ALLOWED.has(name) && (!only || only.test(name)) && pattern.test(text),
+      )
+      .map(([name]) => name);
     expect(offenders).toEqual([]);
   });
 });

@@ -1,4 +1,11 @@
-import { formatDate, formatDateTime, formatGrade, formatNumber, formatPercent, formatTime } from '@sigaf/contract';
+import {
+  formatDate,
+  formatDateTime,
+  formatGrade,
+  formatNumber,
+  formatPercent,
+  formatTime,
+} from '@sigaf/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -19,14 +19,16 @@ interface LocalCopy {
   course: CourseOption;
 }
 
-const isCourse = (c: unknown): c is CourseOption => Boolean(c && typeof (c as CourseOption).id === 'number' && (c as CourseOption).category);
+const isCourse = (c: unknown): c is CourseOption =>
+  Boolean(c && typeof (c as CourseOption).id === 'number' && (c as CourseOption).category);
 
 /** The current course last seen in this browser (of `userId` when given), if any. */
 export function readRememberedCourse(userId?: number): CourseOption | null {
   try {
     const raw = readPref(LOCAL_KEY);
     const parsed = raw ? (JSON.parse(raw) as LocalCopy) : null;
-    if (!parsed || !isCourse(parsed.course) || (userId !== undefined && parsed.userId !== userId)) return null;
+    if (!parsed || !isCourse(parsed.course) || (userId !== undefined && parsed.userId !== userId))
+      return null;
     return parsed.course;
   } catch {
     return null;
@@ -34,11 +36,15 @@ export function readRememberedCourse(userId?: number): CourseOption | null {
 }
 
 function keepLocal(userId: number | undefined, course: CourseOption | null) {
-  if (userId !== undefined) writePref(LOCAL_KEY, course ? JSON.stringify({ userId, course } satisfies LocalCopy) : '');
+  if (userId !== undefined)
+    writePref(LOCAL_KEY, course ? JSON.stringify({ userId, course } satisfies LocalCopy) : '');
 }
 
 /** The current course and how to change it (for this page and every other one). */
-export function useCurrentCourse(): [CourseOption | null, (course: CourseOption | { id: number } | null) => void] {
+export function useCurrentCourse(): [
+  CourseOption | null,
+  (course: CourseOption | { id: number } | null) => void,
+] {
   const queryClient = useQueryClient();
   const userId = useSession().user?.id;
   const current = useQuery({
@@ -62,8 +68,15 @@ export function useCurrentCourse(): [CourseOption | null, (course: CourseOption 
       queryClient.setQueryData([...CURRENT_COURSE_QUERY, userId], full);
       keepLocal(userId, full);
     }
-    void request('/api/v2/me/current-course', { method: 'PUT', body: { course_id: course?.id ?? null } })
-      .then(() => (full === null && course !== null ? queryClient.invalidateQueries({ queryKey: CURRENT_COURSE_QUERY }) : undefined))
+    void request('/api/v2/me/current-course', {
+      method: 'PUT',
+      body: { course_id: course?.id ?? null },
+    })
+      .then(() =>
+        full === null && course !== null
+          ? queryClient.invalidateQueries({ queryKey: CURRENT_COURSE_QUERY })
+          : undefined,
+      )
       .catch(() => undefined);
   };
   return [current.data ?? null, choose];

@@ -11,7 +11,11 @@ describe('ticket list links', () => {
   });
 
   it('ignores malformed values and unrelated parameters', () => {
-    const read = readTicketLink(new URLSearchParams('course=x&status=maybe&motive_ticket_id=-1&from=2026-13&to=2026-11-02&ticket=4'));
+    const read = readTicketLink(
+      new URLSearchParams(
+        'course=x&status=maybe&motive_ticket_id=-1&from=2026-13&to=2026-11-02&ticket=4',
+      ),
+    );
     expect(read.courseId).toBeNull();
     expect(read.filters).toEqual({ to: '2026-11-02' });
   });

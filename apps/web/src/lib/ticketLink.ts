@@ -18,7 +18,14 @@ export const TICKET_LINK_PARAMS = [
 export type TicketLinkParam = (typeof TICKET_LINK_PARAMS)[number];
 export type TicketLinkFilters = Partial<Record<TicketLinkParam, string | number>>;
 
-const ID_PARAMS = new Set<TicketLinkParam>(['priority_ticket_id', 'type_ticket_id', 'motive_ticket_id', 'source_ticket_id', 'user_assigned_id', 'classroom_id']);
+const ID_PARAMS = new Set<TicketLinkParam>([
+  'priority_ticket_id',
+  'type_ticket_id',
+  'motive_ticket_id',
+  'source_ticket_id',
+  'user_assigned_id',
+  'classroom_id',
+]);
 const STATUSES = new Set(['open', 'closed', 'all']);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -32,9 +39,14 @@ export function ticketListHref(courseId: number, filters: TicketLinkFilters = {}
 }
 
 /** The course and the valid filters of such a link (anything malformed is ignored). */
-export function readTicketLink(params: URLSearchParams): { courseId: number | null; filters: TicketLinkFilters; key: string } {
+export function readTicketLink(params: URLSearchParams): {
+  courseId: number | null;
+  filters: TicketLinkFilters;
+  key: string;
+} {
   const rawCourse = params.get('course');
-  const courseId = rawCourse && /^\d{1,9}$/.test(rawCourse) && Number(rawCourse) > 0 ? Number(rawCourse) : null;
+  const courseId =
+    rawCourse && /^\d{1,9}$/.test(rawCourse) && Number(rawCourse) > 0 ? Number(rawCourse) : null;
   const filters: TicketLinkFilters = {};
   for (const key of TICKET_LINK_PARAMS) {
     const v = params.get(key)?.trim();

@@ -12,7 +12,12 @@ export const legacyActivity = legacyResource(
     id: legacyId,
     description: z.string(),
     weighing: z.number(),
-    section: z.looseObject({ properties: z.looseObject({ id: z.union([legacyId, z.literal('')]), description: z.string() }) }),
+    section: z.looseObject({
+      properties: z.looseObject({
+        id: z.union([legacyId, z.literal('')]),
+        description: z.string(),
+      }),
+    }),
     course: z.looseObject({ properties: z.looseObject({ id: legacyId }) }),
     idActivityMoodle: z.number().int().nullable(),
     type: z.string().nullable(),

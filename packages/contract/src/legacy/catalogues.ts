@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { flatRelationship, legacyCollection, legacyEnvelope, legacyId, legacyResource } from './common.js';
+import {
+  flatRelationship,
+  legacyCollection,
+  legacyEnvelope,
+  legacyId,
+  legacyResource,
+} from './common.js';
 
 /**
  * docs/development/original-api.md §2.3 Catalogues with a ticket count (status-tickets, type-tickets,
@@ -25,10 +31,14 @@ export const ticketCatalogueList = legacyEnvelope(legacyCollection(legacyTicketC
 export const statusTicketsList = legacyEnvelope(legacyCollection(legacyStatusTicketItem));
 
 /** §2.3 POST/PUT /api/v2/{…}-tickets[/{id}]: `_data` pushed or merged into the list, flat relationships included. */
-export const ticketCatalogueSave = legacyEnvelope(legacyTicketCatalogueItem).extend({ success: z.literal(true) });
+export const ticketCatalogueSave = legacyEnvelope(legacyTicketCatalogueItem).extend({
+  success: z.literal(true),
+});
 
 /** §2.3 POST/PUT /api/v2/status-tickets[/{id}]: as the list item. */
-export const statusTicketSave = legacyEnvelope(legacyStatusTicketItem).extend({ success: z.literal(true) });
+export const statusTicketSave = legacyEnvelope(legacyStatusTicketItem).extend({
+  success: z.literal(true),
+});
 
 /** §2.4 An item of a plain catalogue: `properties.id`, `properties.description`. */
 export const legacyPlainCatalogueItem = legacyResource(idDescription);
@@ -37,7 +47,9 @@ export const legacyPlainCatalogueItem = legacyResource(idDescription);
 export const plainCatalogueList = legacyEnvelope(legacyCollection(legacyPlainCatalogueItem));
 
 /** §2.4 POST/PUT of a plain catalogue: `_data` pushed or merged. */
-export const plainCatalogueSave = legacyEnvelope(legacyPlainCatalogueItem).extend({ success: z.literal(true) });
+export const plainCatalogueSave = legacyEnvelope(legacyPlainCatalogueItem).extend({
+  success: z.literal(true),
+});
 
 /** §2.3/§2.4/§2.5 DELETE of a catalogue value (body `true`): HTTP 200, `success`. */
 export const catalogueDelete = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { flatRelationship, legacyCollection, legacyEnvelope, legacyId, legacyRelationshipCollections, legacyResource } from './common.js';
+import {
+  flatRelationship,
+  legacyCollection,
+  legacyEnvelope,
+  legacyId,
+  legacyRelationshipCollections,
+  legacyResource,
+} from './common.js';
 
 /** docs/development/original-api.md §2.7 Categories. */
 
@@ -10,7 +17,9 @@ export const legacyCategory = legacyResource(
     description: z.string(),
     categoryCode: z.string(),
     idCategoryMoodle: z.number().int().nullable(),
-    platform: z.looseObject({ properties: z.looseObject({ id: legacyId, description: z.string() }) }),
+    platform: z.looseObject({
+      properties: z.looseObject({ id: legacyId, description: z.string() }),
+    }),
     status: z.number().int(),
   }),
   flatRelationship(),
@@ -32,7 +41,11 @@ export const categoryDelete = legacyEnvelope(z.unknown()).extend({ success: z.li
 export const categoryCourses = legacyEnvelope(
   legacyRelationshipCollections(
     z.looseObject({
-      properties: z.looseObject({ id: legacyId, description: z.string(), idCourseMoodle: z.number().int().nullable() }),
+      properties: z.looseObject({
+        id: legacyId,
+        description: z.string(),
+        idCourseMoodle: z.number().int().nullable(),
+      }),
     }),
   ),
 ).extend({ success: z.literal(true) });

@@ -17,12 +17,17 @@ export const legacyEnvelope = <T extends z.ZodTypeAny>(data: T) =>
   });
 
 /** A followed link: a path from the backend root or an absolute URL (§1.2). */
-export const legacyHref = z.string().regex(/^(\/|https?:\/\/)/, 'un enlace relativo a la raíz del servidor o absoluto');
+export const legacyHref = z
+  .string()
+  .regex(/^(\/|https?:\/\/)/, 'un enlace relativo a la raíz del servidor o absoluto');
 
 export const legacyLinks = z.looseObject({ href: legacyHref });
 
 /** A resource item `{ links, properties, relationships }` (§1.5). */
-export const legacyResource = <P extends z.ZodTypeAny, R extends z.ZodTypeAny = z.ZodTypeAny>(properties: P, relationships?: R) =>
+export const legacyResource = <P extends z.ZodTypeAny, R extends z.ZodTypeAny = z.ZodTypeAny>(
+  properties: P,
+  relationships?: R,
+) =>
   z.looseObject({
     links: legacyLinks,
     properties,
@@ -31,18 +36,27 @@ export const legacyResource = <P extends z.ZodTypeAny, R extends z.ZodTypeAny = 
 
 /** The flat relationship the client reads on catalogues, categories, platforms and tickets (§1.5). */
 export const flatRelationship = <E extends z.ZodRawShape = Record<never, never>>(extra?: E) =>
-  z.looseObject({ numberOfElements: z.number().int().min(0), links: legacyLinks, ...(extra ?? ({} as E)) });
+  z.looseObject({
+    numberOfElements: z.number().int().min(0),
+    links: legacyLinks,
+    ...(extra ?? ({} as E)),
+  });
 
 /** `_data.collections[]` (§1.4). */
-export const legacyCollection = <I extends z.ZodTypeAny>(item: I) => z.looseObject({ collections: z.array(item) });
+export const legacyCollection = <I extends z.ZodTypeAny>(item: I) =>
+  z.looseObject({ collections: z.array(item) });
 
 /** `_data.relationships.collection.data[]` (singular, §1.4). */
 export const legacyRelationshipCollection = <I extends z.ZodTypeAny>(item: I) =>
-  z.looseObject({ relationships: z.looseObject({ collection: z.looseObject({ data: z.array(item) }) }) });
+  z.looseObject({
+    relationships: z.looseObject({ collection: z.looseObject({ data: z.array(item) }) }),
+  });
 
 /** `_data.relationships.collections.data[]` (plural, §1.4). */
 export const legacyRelationshipCollections = <I extends z.ZodTypeAny>(item: I) =>
-  z.looseObject({ relationships: z.looseObject({ collections: z.looseObject({ data: z.array(item) }) }) });
+  z.looseObject({
+    relationships: z.looseObject({ collections: z.looseObject({ data: z.array(item) }) }),
+  });
 
 /** Ids are numbers everywhere, compared with `===` (§1.8). */
 export const legacyId = z.number().int();
@@ -52,4 +66,9 @@ export const ddmmyyyy = z.string().regex(/^\d{2}-\d{2}-\d{4}$/, 'dd-mm-yyyy');
 export const hhmm = z.string().regex(/^\d{2}:\d{2}$/, 'HH:MM');
 export const ddmmyyyyHhmm = z.string().regex(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/, 'dd-mm-yyyy HH:MM');
 /** Parseable by `new Date()` with its zone (ISO 8601). */
-export const isoDateTime = z.string().refine((s) => !Number.isNaN(new Date(s).getTime()) && /T.*(Z|[+-]\d{2}:?\d{2})$/.test(s), 'ISO 8601 con zona');
+export const isoDateTime = z
+  .string()
+  .refine(
+    (s) => !Number.isNaN(new Date(s).getTime()) && /T.*(Z|[+-]\d{2}:?\d{2})$/.test(s),
+    'ISO 8601 con zona',
+  );

@@ -12,7 +12,9 @@ export const legacyCourse = legacyResource(
     /** A table column and a required form field; never the stored secret (a mask when one is set). */
     password: z.string(),
     idCourseMoodle: z.number().int().nullable(),
-    category: z.looseObject({ properties: z.looseObject({ id: legacyId, description: z.string() }) }),
+    category: z.looseObject({
+      properties: z.looseObject({ id: legacyId, description: z.string() }),
+    }),
     status: z.number().int(),
   }),
 );

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { legacyEnvelope, legacyHref, legacyId, legacyRelationshipCollection, legacyResource } from './common.js';
+import {
+  legacyEnvelope,
+  legacyHref,
+  legacyId,
+  legacyRelationshipCollection,
+  legacyResource,
+} from './common.js';
 import { legacyRawStudent, legacyRut } from './registered-users.js';
 
 /**
@@ -52,10 +58,14 @@ export const legacyLaravelPaginator = <I extends z.ZodTypeAny>(item: I) =>
   });
 
 /** §2.14 GET /api/v2/course-registered-user/{courseId}/users?page=N: the paginator of raw enrolments (§5.9). */
-export const getCourseRegisteredUserUsersPage = legacyEnvelope(legacyLaravelPaginator(legacyRawEnrolment)).extend({ success: z.literal(true) });
+export const getCourseRegisteredUserUsersPage = legacyEnvelope(
+  legacyLaravelPaginator(legacyRawEnrolment),
+).extend({ success: z.literal(true) });
 
 /** §2.14 GET /api/v2/course-registered-user/{courseId}/users/all: `_data` an array of raw enrolments. */
-export const getCourseRegisteredUserUsersAll = legacyEnvelope(z.array(legacyRawEnrolment)).extend({ success: z.literal(true) });
+export const getCourseRegisteredUserUsersAll = legacyEnvelope(z.array(legacyRawEnrolment)).extend({
+  success: z.literal(true),
+});
 
 /** §2.14 GET /api/v2/course-registered-user/{registeredUserId}/courses/{courseId}, enrolled: the raw enrolment (§5.8). */
 export const getCourseRegisteredUserCourseEnrolled = legacyEnvelope(legacyRawEnrolment);
@@ -64,16 +74,22 @@ export const getCourseRegisteredUserCourseEnrolled = legacyEnvelope(legacyRawEnr
 export const getCourseRegisteredUserCourseNotEnrolled = legacyEnvelope(z.null());
 
 /** §2.14 GET /api/v2/course-registered-users/{courseId}/count: `_data.id` (the course) and `_data.count` (Ticket.vue:428-430). */
-export const getCourseRegisteredUsersCount = legacyEnvelope(z.looseObject({ id: legacyId, count: z.number().int().min(0) }));
+export const getCourseRegisteredUsersCount = legacyEnvelope(
+  z.looseObject({ id: legacyId, count: z.number().int().min(0) }),
+);
 
 /** §2.14 GET /api/v2/course-registered-users/{courseId}/last-sync: `_data` a display string (FollowUp.vue:16). */
 export const getCourseRegisteredUsersLastSync = legacyEnvelope(z.string().min(1));
 
 /** §2.14 GET /api/v2/course-users/{registeredUserId}/courses: an array of enrolment resources with `properties.course.id` (LoadStudent.vue:626-632). */
-export const getCourseUsersCourses = legacyEnvelope(z.array(legacyResource(z.looseObject({ course: z.looseObject({ id: legacyId }) })))).extend({ success: z.literal(true) });
+export const getCourseUsersCourses = legacyEnvelope(
+  z.array(legacyResource(z.looseObject({ course: z.looseObject({ id: legacyId }) }))),
+).extend({ success: z.literal(true) });
 
 /** §2.14 GET /api/v2/course-registered-user: `success` and an array `_data` (stored, not read). */
-export const getCourseRegisteredUserIndex = legacyEnvelope(z.array(z.unknown())).extend({ success: z.literal(true) });
+export const getCourseRegisteredUserIndex = legacyEnvelope(z.array(z.unknown())).extend({
+  success: z.literal(true),
+});
 
 /**
  * The enrolment row of Gestión de estudiantes / Conformar aulas (course.js:80-103): the
@@ -109,21 +125,36 @@ export const legacyCourseEnrolmentRow = z.looseObject({
 });
 
 /** §2.14 / §2.8 GET /api/v2/courses/{courseId}/registered-users: `_data.relationships.collection.data[].properties`. */
-export const getCourseRegisteredUsers = legacyEnvelope(legacyRelationshipCollection(legacyResource(legacyCourseEnrolmentRow))).extend({ success: z.literal(true) });
+export const getCourseRegisteredUsers = legacyEnvelope(
+  legacyRelationshipCollection(legacyResource(legacyCourseEnrolmentRow)),
+).extend({ success: z.literal(true) });
 
 /** §2.14 PUT /api/v2/course-registered-user/classroom/{enrolmentId}: HTTP 200 and `_data.properties` (courseRegisteredUser.js:116). */
-export const putCourseRegisteredUserClassroom = legacyEnvelope(z.looseObject({ properties: legacyCourseEnrolmentRow })).extend({ success: z.literal(true) });
+export const putCourseRegisteredUserClassroom = legacyEnvelope(
+  z.looseObject({ properties: legacyCourseEnrolmentRow }),
+).extend({ success: z.literal(true) });
 
 /** §2.14 PUT /api/v2/course-registered-user/classroom/{classroomId}/users: HTTP 200, `_data` an array of rows replacing each row's `properties` (§5.14). */
-export const putCourseRegisteredUserClassroomUsers = legacyEnvelope(z.array(legacyCourseEnrolmentRow)).extend({ success: z.literal(true) });
+export const putCourseRegisteredUserClassroomUsers = legacyEnvelope(
+  z.array(legacyCourseEnrolmentRow),
+).extend({ success: z.literal(true) });
 
 /** §2.14 POST /api/v2/course-registered-users/view-store: `success`. */
-export const postCourseRegisteredUserViewStore = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+export const postCourseRegisteredUserViewStore = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(true),
+});
 
 /** §2.14 DELETE /api/v2/course-registered-users/{enrolmentId}: HTTP 200, `success`. */
-export const deleteCourseRegisteredUser = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+export const deleteCourseRegisteredUser = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(true),
+});
 
 /** §2.14 GET /api/v2/activity-course-registered-user/{enrolmentId}: top-level `activityCourseRegisteredUser[]` (ManagementStudent.vue:1011-1028). */
 export const getActivityCourseRegisteredUser = z.looseObject({
-  activityCourseRegisteredUser: z.array(z.looseObject({ status_moodle: z.string(), activity: z.looseObject({ description: z.string() }) })),
+  activityCourseRegisteredUser: z.array(
+    z.looseObject({
+      status_moodle: z.string(),
+      activity: z.looseObject({ description: z.string() }),
+    }),
+  ),
 });

@@ -20,7 +20,12 @@ export const legacyTicketLock = legacyResource(
 export const getTicketLockFree = legacyEnvelope(z.unknown()).extend({ statusCode: z.literal(204) });
 
 /** §2.12 GET /api/v2/log-editing-tickets/ticket/{ticketId} on a locked ticket: any other body statusCode, the lock. */
-export const getTicketLockHeld = legacyEnvelope(legacyTicketLock).extend({ statusCode: z.number().int().refine((n) => n !== 204, 'distinto de 204') });
+export const getTicketLockHeld = legacyEnvelope(legacyTicketLock).extend({
+  statusCode: z
+    .number()
+    .int()
+    .refine((n) => n !== 204, 'distinto de 204'),
+});
 
 /** §2.12 POST /api/v2/log-editing-tickets `{ ticket_id, user_id }`: `_data.properties.id` is what the dialog later deletes. */
 export const postTicketLock = legacyEnvelope(legacyTicketLock).extend({ success: z.literal(true) });

@@ -22,4 +22,6 @@ export const syncCourseUserContributeActivities = z.looseObject({ success: z.boo
 export const syncCourseActivities = z.looseObject({ success: z.literal(true) });
 
 /** §2.9 / §5.13 GET /api/v2/activities/{idsJson}/course-registered-users/{courseId}: top-level `usersWithPendingActivities[]` of raw enrolments (SigafCreateMultipleTicket.vue:827). */
-export const getActivitiesCourseRegisteredUsers = z.looseObject({ usersWithPendingActivities: z.array(legacyRawEnrolment) });
+export const getActivitiesCourseRegisteredUsers = z.looseObject({
+  usersWithPendingActivities: z.array(legacyRawEnrolment),
+});

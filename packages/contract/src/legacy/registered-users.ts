@@ -32,16 +32,29 @@ export const legacyRawStudent = z.looseObject({
 });
 
 /** §2.13 GET /api/v2/registered-user/{rut}, found: HTTP 200, body statusCode 200, `_data` the raw student. */
-export const getRegisteredUserByRutFound = legacyEnvelope(legacyRawStudent).extend({ success: z.literal(true), statusCode: z.literal(200) });
+export const getRegisteredUserByRutFound = legacyEnvelope(legacyRawStudent).extend({
+  success: z.literal(true),
+  statusCode: z.literal(200),
+});
 
 /** §2.13 GET /api/v2/registered-user/{rut}, unknown RUT: HTTP 200, body statusCode 204 ("El alumnno no se encuentra registrado."); `success` false opens the new-student form (LoadStudent.vue:625-649). */
-export const getRegisteredUserByRutUnknown = legacyEnvelope(z.null()).extend({ success: z.literal(false), statusCode: z.literal(204) });
+export const getRegisteredUserByRutUnknown = legacyEnvelope(z.null()).extend({
+  success: z.literal(false),
+  statusCode: z.literal(204),
+});
 
 /** §2.13 GET /api/v2/registered-user/{rut}, invalid RUT: HTTP 200, body statusCode 406 ("El RUT no es válido." / "Rut inválido"). */
-export const getRegisteredUserByRutInvalid = legacyEnvelope(z.unknown()).extend({ success: z.literal(false), statusCode: z.literal(406) });
+export const getRegisteredUserByRutInvalid = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(false),
+  statusCode: z.literal(406),
+});
 
 /** §2.13 PUT /api/v2/registered-users/{id}/view-update: nothing read beyond a 2xx. */
-export const putRegisteredUserViewUpdate = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+export const putRegisteredUserViewUpdate = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(true),
+});
 
 /** §2.13 POST /api/v2/registered-users/view-store: `success`, `_data.properties.id` (LoadStudent.vue:682). */
-export const postRegisteredUserViewStore = legacyEnvelope(z.looseObject({ properties: z.looseObject({ id: legacyId }) })).extend({ success: z.literal(true) });
+export const postRegisteredUserViewStore = legacyEnvelope(
+  z.looseObject({ properties: z.looseObject({ id: legacyId }) }),
+).extend({ success: z.literal(true) });

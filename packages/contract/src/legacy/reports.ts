@@ -29,7 +29,9 @@ export const legacyOperatorRow = z.looseObject({
 });
 
 /** §2.19 GET `/api/v2/reports/courses/{course}/table-operator/{date}`: the table and the polar "Intentos según estado". */
-export const reportsTableOperator = legacyEnvelope(z.looseObject({ table: z.array(legacyOperatorRow), chartData: legacyChartData }));
+export const reportsTableOperator = legacyEnvelope(
+  z.looseObject({ table: z.array(legacyOperatorRow), chartData: legacyChartData }),
+);
 
 /** §2.19 GET `/api/v2/reports/courses/{course}/data-card/{date}`: "Tickets nuevos" (`'+' + newTicket`), totales, abiertos, cerrados. */
 export const reportsDataCard = legacyEnvelope(
@@ -45,7 +47,10 @@ export const reportsDataCard = legacyEnvelope(
  * §2.19 GET `/api/v2/reports/courses/{course}/excel` ("Descargar reporte"): only the top-level
  * `success` is read; when true the client asks for `excel-download`.
  */
-export const reportsExcel = legacyEnvelope(z.looseObject({ href: legacyHref.optional() })).refine((a) => a.success === true, 'success: true');
+export const reportsExcel = legacyEnvelope(z.looseObject({ href: legacyHref.optional() })).refine(
+  (a) => a.success === true,
+  'success: true',
+);
 
 /**
  * §2.19 GET `/api/v2/reports/courses/{course}/excel-download`: bytes fetched as a blob and saved

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { legacyCollection, legacyEnvelope, legacyId, legacyRelationshipCollection, legacyResource } from './common.js';
+import {
+  legacyCollection,
+  legacyEnvelope,
+  legacyId,
+  legacyRelationshipCollection,
+  legacyResource,
+} from './common.js';
 
 /** docs/development/original-api.md §2.5 Sections. */
 
@@ -20,7 +26,9 @@ export const sectionSave = legacyEnvelope(legacySection).extend({ success: z.lit
  */
 export const courseActivitiesBySection = legacyEnvelope(
   legacyRelationshipCollection(
-    z.looseObject({ properties: z.looseObject({ section: z.looseObject({ description: z.string() }) }) }),
+    z.looseObject({
+      properties: z.looseObject({ section: z.looseObject({ description: z.string() }) }),
+    }),
   ),
 );
 
@@ -28,11 +36,23 @@ export const courseActivitiesBySection = legacyEnvelope(
  * The sections the original client's "Progreso" leaves out of its divisor (constants.js mapUser,
  * FollowUp.vue: it compares these names).
  */
-export const PROGRESS_LEFT_OUT: readonly string[] = ['Formativa', 'Renuncia', 'Pre Test A', 'Pre Test B', 'Post Test A', 'Post Test B', 'Encuesta'];
+export const PROGRESS_LEFT_OUT: readonly string[] = [
+  'Formativa',
+  'Renuncia',
+  'Pre Test A',
+  'Pre Test B',
+  'Post Test A',
+  'Post Test B',
+  'Encuesta',
+];
 
 /**
  * The entry GET /api/v2/sections adds while no activity is filed in a section that divisor counts,
  * listing the activities still outside one: the card's divisor is then never 0 (docs/operations/original-client.md).
  * Not a row: id 0 is never a section's.
  */
-export const UNFILED_SECTION = { id: 0, key: 'unfiled', description: 'Actividades sin unidad' } as const;
+export const UNFILED_SECTION = {
+  id: 0,
+  key: 'unfiled',
+  description: 'Actividades sin unidad',
+} as const;

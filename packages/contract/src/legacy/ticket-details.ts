@@ -7,7 +7,9 @@ import { legacyEnvelope } from './common.js';
 export const postTicketDetail = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
 
 /** §2.11 POST /api/v2/ticket-details/multiple (`ticket_id` an array): `success` must be true for the mass e-mail. */
-export const postTicketDetailsMultiple = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+export const postTicketDetailsMultiple = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(true),
+});
 
 /** §2.11 DELETE /api/v2/ticket-details/{id} (body `true`; the id is a raw `relationships.array[].id`): HTTP 200, `success`. */
 export const deleteTicketDetail = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });

@@ -29,7 +29,16 @@ const person = z.looseObject({ id: legacyId, name: z.string() });
  */
 export const legacyTicketEnrolment = legacyRawEnrolment.extend({
   // The student's fields the ticket list and card read (STableTicket.vue:216-222; SigafCardDataStudent.vue:30-45).
-  registered_user: legacyRawStudent.pick({ id: true, rut: true, name: true, last_name: true, mother_last_name: true, email: true, mobile: true, phone: true }),
+  registered_user: legacyRawStudent.pick({
+    id: true,
+    rut: true,
+    name: true,
+    last_name: true,
+    mother_last_name: true,
+    email: true,
+    mobile: true,
+    phone: true,
+  }),
   course: z.looseObject({ category_id: legacyId }),
 });
 
@@ -70,9 +79,16 @@ export const legacyTicketProperties = z.looseObject({
 export const legacyTicketRelationship = flatRelationship({ array: z.array(legacyRawTicketDetail) });
 
 /** §2.10 The ticket resource. */
-export const legacyTicket = legacyResource(legacyTicketProperties, legacyTicketRelationship).superRefine((t, ctx) => {
+export const legacyTicket = legacyResource(
+  legacyTicketProperties,
+  legacyTicketRelationship,
+).superRefine((t, ctx) => {
   if (t.relationships.numberOfElements !== t.relationships.array.length) {
-    ctx.addIssue({ code: 'custom', path: ['relationships', 'numberOfElements'], message: 'el número de intentos no coincide con relationships.array' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['relationships', 'numberOfElements'],
+      message: 'el número de intentos no coincide con relationships.array',
+    });
   }
 });
 
@@ -97,10 +113,14 @@ export const putTicket = legacyEnvelope(legacyTicket).extend({ success: z.litera
 export const deleteTicket = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
 
 /** §2.10 POST /api/v2/tickets/multiple: `_data` is an array of full ticket resources (§1.4). */
-export const postTicketsMultiple = legacyEnvelope(z.array(legacyTicket)).extend({ success: z.literal(true) });
+export const postTicketsMultiple = legacyEnvelope(z.array(legacyTicket)).extend({
+  success: z.literal(true),
+});
 
 /** §2.10 DELETE /api/v2/tickets/multiple/{idsJson} (body `true`): HTTP 200, `success`. */
-export const deleteTicketsMultiple = legacyEnvelope(z.unknown()).extend({ success: z.literal(true) });
+export const deleteTicketsMultiple = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(true),
+});
 
 /**
  * §2.10 DELETE /api/v2/tickets/multiple/{idsJson} refused (a selected ticket has contact attempts,
@@ -108,7 +128,10 @@ export const deleteTicketsMultiple = legacyEnvelope(z.unknown()).extend({ succes
  * reads as a failure ("Ha ocurrido un error.", every selected row kept), and nothing deleted.
  */
 export const deleteTicketsMultipleRefused = legacyEnvelope(
-  z.looseObject({ deleted: z.array(legacyId).length(0), refused: z.array(z.looseObject({ id: legacyId, reason: z.string() })).min(1) }),
+  z.looseObject({
+    deleted: z.array(legacyId).length(0),
+    refused: z.array(z.looseObject({ id: legacyId, reason: z.string() })).min(1),
+  }),
 ).extend({ success: z.literal(false) });
 
 /** §2.10 GET /api/v2/tickets/code/{code}: `_data.collections` even when nothing matches. */
@@ -138,4 +161,6 @@ export const legacyTicketDetailItem = legacyResource(
  * §2.10, §3 row 2 GET {ticket.relationships.links.href}: HTTP 200 and the attempts, oldest first,
  * in `_data.relationships.collection.data[]` (singular, §5.3).
  */
-export const getTicketDetailsHref = legacyEnvelope(legacyRelationshipCollection(legacyTicketDetailItem)).extend({ success: z.literal(true) });
+export const getTicketDetailsHref = legacyEnvelope(
+  legacyRelationshipCollection(legacyTicketDetailItem),
+).extend({ success: z.literal(true) });

@@ -23,10 +23,16 @@ export const legacyUser = legacyResource(legacyUserProperties);
 export const usersList = legacyEnvelope(legacyCollection(legacyUser));
 
 /** §2.2 POST /api/v2/users/signup, created: body `statusCode` 201 and the user pushed into the list. */
-export const usersSignupCreated = legacyEnvelope(legacyUser).extend({ success: z.literal(true), statusCode: z.literal(201) });
+export const usersSignupCreated = legacyEnvelope(legacyUser).extend({
+  success: z.literal(true),
+  statusCode: z.literal(201),
+});
 
 /** §2.2 POST /api/v2/users/signup, e-mail taken: a 2xx answer with body `statusCode` 406 ("El email ya existe"). */
-export const usersSignupRefused = legacyEnvelope(z.unknown()).extend({ success: z.literal(false), statusCode: z.literal(406) });
+export const usersSignupRefused = legacyEnvelope(z.unknown()).extend({
+  success: z.literal(false),
+  statusCode: z.literal(406),
+});
 
 /** §2.2 PUT /api/v2/users/{id} (maintenance edit and first-login password change): `success`, `_data` merged by id. */
 export const usersUpdate = legacyEnvelope(legacyUser).extend({ success: z.literal(true) });

@@ -17,7 +17,8 @@ export interface FunctionDef {
 
 // --- Shared pieces -------------------------------------------------------------------------
 
-export const img = (ctx: CallContext, component: string, name: string) => `${ctx.base}/theme/image.php/boost/${component}/${ctx.site.settings.themerev}/${name}`;
+export const img = (ctx: CallContext, component: string, name: string) =>
+  `${ctx.base}/theme/image.php/boost/${component}/${ctx.site.settings.themerev}/${name}`;
 
 export function requireCourse(ctx: CallContext, courseid: number): SimCourse {
   const course = ctx.site.course(courseid);
@@ -34,12 +35,17 @@ export function requireUser(ctx: CallContext, userid: number): SimUser {
 /** validate_context on a course: a non-admin must be enrolled (require_login). */
 export function validateCourseContext(ctx: CallContext, course: SimCourse) {
   if (ctx.caller.siteadmin || course.id === ctx.site.siteCourse.id) return;
-  if (!ctx.site.enrolment(course.id, ctx.caller.id)) throw courseContextNotValid(course.id, 'Course or activity not accessible.');
+  if (!ctx.site.enrolment(course.id, ctx.caller.id))
+    throw courseContextNotValid(course.id, 'Course or activity not accessible.');
 }
 
 /** The courses a caller may see: all for an admin, the enrolled ones (and the front page) otherwise. */
 export function visibleToCaller(ctx: CallContext, course: SimCourse) {
-  return ctx.caller.siteadmin || course.id === ctx.site.siteCourse.id || !!ctx.site.enrolment(course.id, ctx.caller.id);
+  return (
+    ctx.caller.siteadmin ||
+    course.id === ctx.site.siteCourse.id ||
+    !!ctx.site.enrolment(course.id, ctx.caller.id)
+  );
 }
 
 export function requireCap(ctx: CallContext, courseid: number, capability: string, name: string) {
@@ -47,13 +53,18 @@ export function requireCap(ctx: CallContext, courseid: number, capability: strin
 }
 
 export const fullname = (u: SimUser) => `${u.firstname} ${u.lastname}`;
-export const byLastName = (a: SimUser, b: SimUser) => a.lastname.localeCompare(b.lastname) || a.firstname.localeCompare(b.firstname) || a.id - b.id;
+export const byLastName = (a: SimUser, b: SimUser) =>
+  a.lastname.localeCompare(b.lastname) || a.firstname.localeCompare(b.firstname) || a.id - b.id;
 
 export function isTracked(ctx: CallContext, courseid: number, userid: number) {
   const e = ctx.site.enrolment(courseid, userid);
   return !!e && e.status === 0 && e.roleid === 5;
 }
 
-export function ruleStatus(m: SimModule, c: { state: number; rules?: Record<string, number> }, rule: string) {
+export function ruleStatus(
+  m: SimModule,
+  c: { state: number; rules?: Record<string, number> },
+  rule: string,
+) {
   return c.rules?.[rule] ?? c.state;
 }

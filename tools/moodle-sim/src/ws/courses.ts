@@ -4,8 +4,18 @@ import { type SimCourse } from '../site.js';
 import { type CallContext, img, visibleToCaller, fullname } from './context.js';
 
 export const ADVANCED_FEATURES: Array<[string, number]> = [
-  ['usecomments', 1], ['usetags', 1], ['enablenotes', 1], ['messaging', 1], ['enableblogs', 1], ['enablecompletion', 1],
-  ['enablebadges', 1], ['messagingallusers', 0], ['enablecustomreports', 1], ['enableglobalsearch', 0], ['mnet_dispatcher_mode', 0], ['enablecompetencies', 1],
+  ['usecomments', 1],
+  ['usetags', 1],
+  ['enablenotes', 1],
+  ['messaging', 1],
+  ['enableblogs', 1],
+  ['enablecompletion', 1],
+  ['enablebadges', 1],
+  ['messagingallusers', 0],
+  ['enablecustomreports', 1],
+  ['enableglobalsearch', 0],
+  ['mnet_dispatcher_mode', 0],
+  ['enablecompetencies', 1],
 ];
 
 export function siteInfo(ctx: CallContext) {
@@ -21,7 +31,10 @@ export function siteInfo(ctx: CallContext) {
     userid: caller.id,
     siteurl: ctx.base,
     userpictureurl: img(ctx, 'core', 'u/f1'),
-    functions: ctx.token.functions.map((name) => ({ name, version: site.functionVersions[name] ?? site.settings.version })),
+    functions: ctx.token.functions.map((name) => ({
+      name,
+      version: site.functionVersions[name] ?? site.settings.version,
+    })),
     downloadfiles: 0,
     uploadfiles: 0,
     release: site.settings.release,
@@ -48,7 +61,10 @@ export function siteInfo(ctx: CallContext) {
 
 // --- Categories and courses --------------------------------------------------------------
 
-export function getCategories(ctx: CallContext, p: { criteria: Array<{ key: string; value: string }>; addsubcategories: boolean }) {
+export function getCategories(
+  ctx: CallContext,
+  p: { criteria: Array<{ key: string; value: string }>; addsubcategories: boolean },
+) {
   const { site } = ctx;
   const admin = ctx.caller.siteadmin;
   let matched = site.categories.filter((c) => admin || c.visible);
@@ -67,7 +83,8 @@ export function getCategories(ctx: CallContext, p: { criteria: Array<{ key: stri
   }
   const ids = new Set(matched.map((c) => c.id));
   if (p.addsubcategories && p.criteria.length) {
-    for (const c of site.categories) if (site.categoryPath(c).some((id) => ids.has(id)) && (admin || c.visible)) ids.add(c.id);
+    for (const c of site.categories)
+      if (site.categoryPath(c).some((id) => ids.has(id)) && (admin || c.visible)) ids.add(c.id);
   }
   return site.categories
     .filter((c) => ids.has(c.id))
@@ -78,13 +95,35 @@ export function getCategories(ctx: CallContext, p: { criteria: Array<{ key: stri
       const common = { id: c.id, name: c.name };
       const tail = { depth: path.length, path: `/${path.join('/')}` };
       return admin
-        ? { ...common, idnumber: c.idnumber, description: c.description, descriptionformat: c.descriptionformat, parent: c.parent, sortorder: c.sortorder, coursecount, visible: c.visible, visibleold: c.visibleold, timemodified: c.timemodified, ...tail, theme: c.theme }
-        : { ...common, description: c.description, descriptionformat: c.descriptionformat, parent: c.parent, sortorder: c.sortorder, coursecount, ...tail };
+        ? {
+            ...common,
+            idnumber: c.idnumber,
+            description: c.description,
+            descriptionformat: c.descriptionformat,
+            parent: c.parent,
+            sortorder: c.sortorder,
+            coursecount,
+            visible: c.visible,
+            visibleold: c.visibleold,
+            timemodified: c.timemodified,
+            ...tail,
+            theme: c.theme,
+          }
+        : {
+            ...common,
+            description: c.description,
+            descriptionformat: c.descriptionformat,
+            parent: c.parent,
+            sortorder: c.sortorder,
+            coursecount,
+            ...tail,
+          };
     });
 }
 
 export function lastSectionNumber(ctx: CallContext, c: SimCourse) {
-  if (c.format === 'site') return Number(c.formatoptions.find((o) => o.name === 'numsections')?.value ?? 1);
+  if (c.format === 'site')
+    return Number(c.formatoptions.find((o) => o.name === 'numsections')?.value ?? 1);
   return Math.max(0, ...ctx.site.sectionsOf(c.id).map((s) => s.section));
 }
 
@@ -93,45 +132,54 @@ export function getCourses(ctx: CallContext, p: { options: { ids?: number[] } })
   const list = p.options.ids?.length
     ? all.filter((c) => p.options.ids!.includes(c.id)).sort((a, b) => a.id - b.id)
     : [...all].sort((a, b) => a.sortorder - b.sortorder);
-  return list.filter((c) => visibleToCaller(ctx, c)).map((c) => {
-    const hidden = c.formatoptions.find((o) => o.name === 'hiddensections');
-    return {
-      id: c.id,
-      shortname: c.shortname,
-      categoryid: c.categoryid,
-      categorysortorder: c.sortorder,
-      fullname: c.fullname,
-      displayname: c.fullname,
-      idnumber: c.idnumber,
-      summary: c.summary,
-      summaryformat: c.summaryformat,
-      format: c.format,
-      showgrades: c.showgrades,
-      newsitems: c.newsitems,
-      startdate: c.startdate,
-      enddate: c.enddate,
-      numsections: lastSectionNumber(ctx, c),
-      maxbytes: c.maxbytes,
-      showreports: c.showreports,
-      visible: c.visible,
-      ...(hidden ? { hiddensections: hidden.value } : {}),
-      groupmode: c.groupmode,
-      groupmodeforce: c.groupmodeforce,
-      defaultgroupingid: c.defaultgroupingid,
-      timecreated: c.timecreated,
-      timemodified: c.timemodified,
-      enablecompletion: c.enablecompletion,
-      completionnotify: c.completionnotify,
-      lang: c.lang,
-      forcetheme: c.theme,
-      courseformatoptions: c.formatoptions,
-      showactivitydates: c.showactivitydates,
-      showcompletionconditions: c.showcompletionconditions,
-    };
-  });
+  return list
+    .filter((c) => visibleToCaller(ctx, c))
+    .map((c) => {
+      const hidden = c.formatoptions.find((o) => o.name === 'hiddensections');
+      return {
+        id: c.id,
+        shortname: c.shortname,
+        categoryid: c.categoryid,
+        categorysortorder: c.sortorder,
+        fullname: c.fullname,
+        displayname: c.fullname,
+        idnumber: c.idnumber,
+        summary: c.summary,
+        summaryformat: c.summaryformat,
+        format: c.format,
+        showgrades: c.showgrades,
+        newsitems: c.newsitems,
+        startdate: c.startdate,
+        enddate: c.enddate,
+        numsections: lastSectionNumber(ctx, c),
+        maxbytes: c.maxbytes,
+        showreports: c.showreports,
+        visible: c.visible,
+        ...(hidden ? { hiddensections: hidden.value } : {}),
+        groupmode: c.groupmode,
+        groupmodeforce: c.groupmodeforce,
+        defaultgroupingid: c.defaultgroupingid,
+        timecreated: c.timecreated,
+        timemodified: c.timemodified,
+        enablecompletion: c.enablecompletion,
+        completionnotify: c.completionnotify,
+        lang: c.lang,
+        forcetheme: c.theme,
+        courseformatoptions: c.formatoptions,
+        showactivitydates: c.showactivitydates,
+        showcompletionconditions: c.showcompletionconditions,
+      };
+    });
 }
 
-export const FILTERS = ['displayh5p', 'activitynames', 'mathjaxloader', 'emoticon', 'urltolink', 'mediaplugin'];
+export const FILTERS = [
+  'displayh5p',
+  'activitynames',
+  'mathjaxloader',
+  'emoticon',
+  'urltolink',
+  'mediaplugin',
+];
 
 export function getCoursesByField(ctx: CallContext, p: { field: string; value: string }) {
   const { site } = ctx;
@@ -140,7 +188,11 @@ export function getCoursesByField(ctx: CallContext, p: { field: string; value: s
   const tests: Record<string, (c: SimCourse) => boolean> = {
     '': () => true,
     id: (c) => c.id === Number(v),
-    ids: (c) => v.split(',').map((x) => Number(x.trim())).includes(c.id),
+    ids: (c) =>
+      v
+        .split(',')
+        .map((x) => Number(x.trim()))
+        .includes(c.id),
     shortname: (c) => c.shortname === v,
     idnumber: (c) => c.idnumber === v,
     category: (c) => c.categoryid === Number(v),
@@ -148,57 +200,60 @@ export function getCoursesByField(ctx: CallContext, p: { field: string; value: s
   };
   const test = tests[p.field];
   if (!test) throw invalidParameter('Invalid field name');
-  const courses = all.filter((c) => test(c) && visibleToCaller(ctx, c)).map((c) => {
-    const category = site.category(c.categoryid);
-    const contacts = site
-      .enrolmentsOf(c.id)
-      .filter((e) => e.roleid === 3)
-      .map((e) => site.user(e.userid)!)
-      .map((u) => ({ id: u.id, fullname: fullname(u) }));
-    const formatoptions = c.format === 'site' ? undefined : [...c.formatoptions, { name: 'indentation', value: '1' }];
-    return {
-      id: c.id,
-      fullname: c.fullname,
-      displayname: c.fullname,
-      shortname: c.shortname,
-      courseimage: `${ctx.base}/pluginfile.php/${c.contextid}/course/generated/course.svg`,
-      categoryid: c.categoryid,
-      categoryname: category?.name ?? '',
-      sortorder: c.sortorder,
-      summary: c.summary,
-      summaryformat: c.summaryformat,
-      summaryfiles: [],
-      overviewfiles: [],
-      showactivitydates: c.showactivitydates,
-      showcompletionconditions: c.showcompletionconditions,
-      contacts,
-      enrollmentmethods: c.enrolmethods,
-      idnumber: c.idnumber,
-      format: c.format,
-      showgrades: c.showgrades,
-      newsitems: c.newsitems,
-      startdate: c.startdate,
-      enddate: c.enddate,
-      maxbytes: c.maxbytes,
-      showreports: c.showreports,
-      visible: c.visible,
-      groupmode: c.groupmode,
-      groupmodeforce: c.groupmodeforce,
-      defaultgroupingid: c.defaultgroupingid,
-      enablecompletion: c.enablecompletion,
-      completionnotify: c.completionnotify,
-      lang: c.lang,
-      theme: c.theme,
-      marker: c.marker,
-      legacyfiles: c.legacyfiles,
-      calendartype: c.calendartype,
-      timecreated: c.timecreated,
-      timemodified: c.timemodified,
-      requested: c.requested,
-      cacherev: c.cacherev,
-      filters: FILTERS.map((filter) => ({ filter, localstate: 0, inheritedstate: 1 })),
-      ...(formatoptions ? { courseformatoptions: formatoptions } : {}),
-    };
-  });
+  const courses = all
+    .filter((c) => test(c) && visibleToCaller(ctx, c))
+    .map((c) => {
+      const category = site.category(c.categoryid);
+      const contacts = site
+        .enrolmentsOf(c.id)
+        .filter((e) => e.roleid === 3)
+        .map((e) => site.user(e.userid)!)
+        .map((u) => ({ id: u.id, fullname: fullname(u) }));
+      const formatoptions =
+        c.format === 'site' ? undefined : [...c.formatoptions, { name: 'indentation', value: '1' }];
+      return {
+        id: c.id,
+        fullname: c.fullname,
+        displayname: c.fullname,
+        shortname: c.shortname,
+        courseimage: `${ctx.base}/pluginfile.php/${c.contextid}/course/generated/course.svg`,
+        categoryid: c.categoryid,
+        categoryname: category?.name ?? '',
+        sortorder: c.sortorder,
+        summary: c.summary,
+        summaryformat: c.summaryformat,
+        summaryfiles: [],
+        overviewfiles: [],
+        showactivitydates: c.showactivitydates,
+        showcompletionconditions: c.showcompletionconditions,
+        contacts,
+        enrollmentmethods: c.enrolmethods,
+        idnumber: c.idnumber,
+        format: c.format,
+        showgrades: c.showgrades,
+        newsitems: c.newsitems,
+        startdate: c.startdate,
+        enddate: c.enddate,
+        maxbytes: c.maxbytes,
+        showreports: c.showreports,
+        visible: c.visible,
+        groupmode: c.groupmode,
+        groupmodeforce: c.groupmodeforce,
+        defaultgroupingid: c.defaultgroupingid,
+        enablecompletion: c.enablecompletion,
+        completionnotify: c.completionnotify,
+        lang: c.lang,
+        theme: c.theme,
+        marker: c.marker,
+        legacyfiles: c.legacyfiles,
+        calendartype: c.calendartype,
+        timecreated: c.timecreated,
+        timemodified: c.timemodified,
+        requested: c.requested,
+        cacherev: c.cacherev,
+        filters: FILTERS.map((filter) => ({ filter, localstate: 0, inheritedstate: 1 })),
+        ...(formatoptions ? { courseformatoptions: formatoptions } : {}),
+      };
+    });
   return { courses, warnings: [] };
 }

@@ -1,9 +1,18 @@
 /** The user grade report (gradereport_user_get_grade_items). */
 import { moodleException } from '../params.js';
-import { type CallContext, img, requireCourse, validateCourseContext, requireCap, fullname, byLastName } from './context.js';
+import {
+  type CallContext,
+  img,
+  requireCourse,
+  validateCourseContext,
+  requireCap,
+  fullname,
+  byLastName,
+} from './context.js';
 
 export const num = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(5))));
-export const pct = (raw: number, min: number, max: number) => `${((100 * (raw - min)) / (max - min || 1)).toFixed(2)} %`;
+export const pct = (raw: number, min: number, max: number) =>
+  `${((100 * (raw - min)) / (max - min || 1)).toFixed(2)} %`;
 
 export function gradeFormatted(raw: number | null, gradepass: number) {
   if (raw === null) return '-';
@@ -16,7 +25,10 @@ export function gradeFormatted(raw: number | null, gradepass: number) {
   return raw.toFixed(2);
 }
 
-export function gradeItems(ctx: CallContext, p: { courseid: number; userid: number; groupid: number }) {
+export function gradeItems(
+  ctx: CallContext,
+  p: { courseid: number; userid: number; groupid: number },
+) {
   const { site, caller } = ctx;
   const course = requireCourse(ctx, p.courseid);
   validateCourseContext(ctx, course);
@@ -24,7 +36,8 @@ export function gradeItems(ctx: CallContext, p: { courseid: number; userid: numb
   // As Moodle (check_report_access): everybody (userid 0) needs moodle/grade:viewall, a capability
   // error; another user without it is refused with nopermissiontoviewgrades.
   if (p.userid === 0) requireCap(ctx, course.id, 'viewallgrades', 'View grades of other users');
-  else if (p.userid !== caller.id && !grader) throw moodleException('nopermissiontoviewgrades', 'Can not view grades.');
+  else if (p.userid !== caller.id && !grader)
+    throw moodleException('nopermissiontoviewgrades', 'Can not view grades.');
   const lock = grader ? false : null;
   const graded = site.modulesOf(course.id).filter((m) => m.gradeitem);
   let users = site
@@ -32,11 +45,17 @@ export function gradeItems(ctx: CallContext, p: { courseid: number; userid: numb
     // As Moodle's report: for everybody (userid 0) only active enrolments; asked for one user, theirs whatever its status.
     .filter((e) => e.roleid === 5 && (e.status === 0 || p.userid !== 0))
     .map((e) => site.user(e.userid)!)
-    .filter((u) => (p.userid ? u.id === p.userid : true) && (p.groupid ? site.group(p.groupid)?.members.includes(u.id) : true));
+    .filter(
+      (u) =>
+        (p.userid ? u.id === p.userid : true) &&
+        (p.groupid ? site.group(p.groupid)?.members.includes(u.id) : true),
+    );
   users = users.sort(byLastName);
   const usergrades = users.map((u) => {
     const grades = graded.map((m) => ({ m, g: site.grade(m.gradeitem!.id, u.id) }));
-    const gradedMax = grades.filter((x) => x.g.raw !== null).reduce((s, x) => s + x.m.gradeitem!.grademax, 0);
+    const gradedMax = grades
+      .filter((x) => x.g.raw !== null)
+      .reduce((s, x) => s + x.m.gradeitem!.grademax, 0);
     const items: Array<Record<string, unknown>> = grades.map(({ m, g }) => {
       const gi = m.gradeitem!;
       const has = g.raw !== null;
@@ -53,7 +72,12 @@ export function gradeItems(ctx: CallContext, p: { courseid: number; userid: numb
         scaleid: null,
         locked: lock,
         cmid: m.id,
-        ...(has ? { weightraw: gi.grademax / (gradedMax || 1), weightformatted: `${((100 * gi.grademax) / (gradedMax || 1)).toFixed(2)} %` } : {}),
+        ...(has
+          ? {
+              weightraw: gi.grademax / (gradedMax || 1),
+              weightformatted: `${((100 * gi.grademax) / (gradedMax || 1)).toFixed(2)} %`,
+            }
+          : {}),
         graderaw: g.raw,
         gradedatesubmitted: null,
         gradedategraded: g.dategraded,
@@ -103,7 +127,15 @@ export function gradeItems(ctx: CallContext, p: { courseid: number; userid: numb
       feedback: '',
       feedbackformat: total === null ? 0 : 2,
     });
-    return { courseid: course.id, courseidnumber: course.idnumber, userid: u.id, userfullname: fullname(u), useridnumber: u.idnumber, maxdepth: 2, gradeitems: items };
+    return {
+      courseid: course.id,
+      courseidnumber: course.idnumber,
+      userid: u.id,
+      userfullname: fullname(u),
+      useridnumber: u.idnumber,
+      maxdepth: 2,
+      gradeitems: items,
+    };
   });
   return { usergrades, warnings: [] };
 }

@@ -1,12 +1,32 @@
 /** Users (details, enrolled users, lookup, creation) and manual enrolment. */
-import { codingError, invalidParameter, missingRecord, moodleException, requiredCapability, value } from '../params.js';
+import {
+  codingError,
+  invalidParameter,
+  missingRecord,
+  moodleException,
+  requiredCapability,
+  value,
+} from '../params.js';
 import { ROLES, type SimUser, type Site } from '../site.js';
-import { type CallContext, img, requireCourse, validateCourseContext, visibleToCaller, requireCap, fullname } from './context.js';
+import {
+  type CallContext,
+  img,
+  requireCourse,
+  validateCourseContext,
+  visibleToCaller,
+  requireCap,
+  fullname,
+} from './context.js';
 
 export type UserView = 'enrolled' | 'profile';
 
 /** user_get_user_details: what a caller sees of a user (others see less than admins and the user). */
-export function userDetails(ctx: CallContext, u: SimUser, view: UserView, opts: { courseid?: number; fields?: Set<string> } = {}) {
+export function userDetails(
+  ctx: CallContext,
+  u: SimUser,
+  view: UserView,
+  opts: { courseid?: number; fields?: Set<string> } = {},
+) {
   const { site, caller } = ctx;
   const full = caller.siteadmin || caller.id === u.id;
   const want = (f: string) => !opts.fields || opts.fields.has(f);
@@ -14,7 +34,10 @@ export function userDetails(ctx: CallContext, u: SimUser, view: UserView, opts: 
   const course = opts.courseid;
   const identity = (f: 'username' | 'idnumber') =>
     full ||
-    (course !== undefined && (site.can(caller.id, course, 'viewalldetails') || (site.settings.showuseridentity.includes(f) && site.can(caller.id, course, 'viewuseridentity'))));
+    (course !== undefined &&
+      (site.can(caller.id, course, 'viewalldetails') ||
+        (site.settings.showuseridentity.includes(f) &&
+          site.can(caller.id, course, 'viewuseridentity'))));
   const out: Record<string, unknown> = { id: u.id };
   if (identity('username') && want('username')) out.username = u.username;
   if (want('firstname')) out.firstname = u.firstname;
@@ -25,20 +48,46 @@ export function userDetails(ctx: CallContext, u: SimUser, view: UserView, opts: 
   if (identity('idnumber') && want('idnumber') && u.idnumber) out.idnumber = u.idnumber;
   if (want('firstaccess')) out.firstaccess = u.firstaccess;
   if (want('lastaccess')) out.lastaccess = u.lastaccess;
-  if (view === 'enrolled' && opts.courseid !== undefined && want('lastcourseaccess')) out.lastcourseaccess = site.enrolment(opts.courseid, u.id)?.lastaccess ?? 0;
+  if (view === 'enrolled' && opts.courseid !== undefined && want('lastcourseaccess'))
+    out.lastcourseaccess = site.enrolment(opts.courseid, u.id)?.lastaccess ?? 0;
   if (view === 'profile' && caller.siteadmin) {
-    Object.assign(out, { auth: u.auth, suspended: u.suspended, confirmed: u.confirmed, lang: u.lang, theme: u.theme, timezone: u.timezone, mailformat: u.mailformat, trackforums: u.trackforums });
+    Object.assign(out, {
+      auth: u.auth,
+      suspended: u.suspended,
+      confirmed: u.confirmed,
+      lang: u.lang,
+      theme: u.theme,
+      timezone: u.timezone,
+      mailformat: u.mailformat,
+      trackforums: u.trackforums,
+    });
   }
   if (want('profileimageurlsmall')) out.profileimageurlsmall = img(ctx, 'core', 'u/f2');
   if (want('profileimageurl')) out.profileimageurl = img(ctx, 'core', 'u/f1');
   if (view === 'enrolled' && opts.courseid !== undefined) {
     const courseid = opts.courseid;
     if (want('groups')) {
-      out.groups = site.groupsOfUser(courseid, u.id).map((g) => ({ id: g.id, name: g.name, description: g.description, descriptionformat: g.descriptionformat }));
+      out.groups = site
+        .groupsOfUser(courseid, u.id)
+        .map((g) => ({
+          id: g.id,
+          name: g.name,
+          description: g.description,
+          descriptionformat: g.descriptionformat,
+        }));
     }
     if (want('roles')) {
       const e = site.enrolment(courseid, u.id);
-      out.roles = e ? [{ roleid: e.roleid, name: '', shortname: ROLES[e.roleid]?.shortname ?? 'student', sortorder: 0 }] : [];
+      out.roles = e
+        ? [
+            {
+              roleid: e.roleid,
+              name: '',
+              shortname: ROLES[e.roleid]?.shortname ?? 'student',
+              sortorder: 0,
+            },
+          ]
+        : [];
     }
     if (caller.id === u.id && want('preferences') && u.preferences.length) {
       out.preferences = [...u.preferences, { name: '_lastloaded', value: site.now() }];
@@ -54,7 +103,10 @@ export function userDetails(ctx: CallContext, u: SimUser, view: UserView, opts: 
   return out;
 }
 
-export function getEnrolledUsers(ctx: CallContext, p: { courseid: number; options: Array<{ name: string; value: string }> }) {
+export function getEnrolledUsers(
+  ctx: CallContext,
+  p: { courseid: number; options: Array<{ name: string; value: string }> },
+) {
   const { site } = ctx;
   const course = requireCourse(ctx, p.courseid);
   validateCourseContext(ctx, course);
@@ -62,7 +114,8 @@ export function getEnrolledUsers(ctx: CallContext, p: { courseid: number; option
   const o: Record<string, string> = {};
   for (const { name, value: v } of p.options) o[name.toLowerCase()] = v;
   const sortby = o.sortby ?? 'id';
-  if (!['id', 'firstname', 'lastname', 'siteorder'].includes(sortby)) throw invalidParameter('Invalid sort field');
+  if (!['id', 'firstname', 'lastname', 'siteorder'].includes(sortby))
+    throw invalidParameter('Invalid sort field');
   const direction = (o.sortdirection ?? 'ASC').toUpperCase();
   if (!['ASC', 'DESC'].includes(direction)) throw invalidParameter('Invalid sort direction');
   const groupid = Number(o.groupid ?? 0);
@@ -108,7 +161,10 @@ export const POLICY: Array<[RegExp | ((s: string) => boolean), string]> = [
   [/\d/, '<div>Passwords must have at least 1 digit(s).</div>'],
   [/[a-z]/, '<div>Passwords must have at least 1 lower case letter(s).</div>'],
   [/[A-Z]/, '<div>Passwords must have at least 1 upper case letter(s).</div>'],
-  [/[^A-Za-z0-9]/, '<div>The password must have at least 1 special character(s) such as *, -, or #.</div>'],
+  [
+    /[^A-Za-z0-9]/,
+    '<div>The password must have at least 1 special character(s) such as *, -, or #.</div>',
+  ],
 ];
 
 export function createUsers(ctx: CallContext, p: { users: Array<Record<string, any>> }) {
@@ -118,17 +174,27 @@ export function createUsers(ctx: CallContext, p: { users: Array<Record<string, a
   const emails = new Set(site.users.map((u) => u.email.toLowerCase()));
   const accepted: Array<Record<string, any>> = [];
   for (const u of p.users) {
-    for (const f of ['username', 'firstname', 'lastname']) if (String(u[f]).trim() === '') throw invalidParameter(`The field ${f} cannot be blank`);
+    for (const f of ['username', 'firstname', 'lastname'])
+      if (String(u[f]).trim() === '') throw invalidParameter(`The field ${f} cannot be blank`);
     if (usernames.has(u.username)) throw invalidParameter(`Username already exists: ${u.username}`);
     const auth = u.auth ?? 'manual';
-    if (!['manual', 'nologin', 'email', 'oauth2', 'ldap'].includes(auth)) throw invalidParameter(`Invalid authentication type: ${auth}`);
+    if (!['manual', 'nologin', 'email', 'oauth2', 'ldap'].includes(auth))
+      throw invalidParameter(`Invalid authentication type: ${auth}`);
     if (['manual', 'email'].includes(auth) && !u.password && !u.createpassword) {
-      throw invalidParameter('Invalid password: you must provide a password, or set createpassword.');
+      throw invalidParameter(
+        'Invalid password: you must provide a password, or set createpassword.',
+      );
     }
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(u.email)) throw invalidParameter(`Email address is invalid: ${u.email}`);
-    if (!site.settings.allowSameEmail && emails.has(String(u.email).toLowerCase())) throw invalidParameter(`Email address already exists: ${u.email}`);
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(u.email))
+      throw invalidParameter(`Email address is invalid: ${u.email}`);
+    if (!site.settings.allowSameEmail && emails.has(String(u.email).toLowerCase()))
+      throw invalidParameter(`Email address already exists: ${u.email}`);
     if (u.password && !u.createpassword) {
-      const failed = POLICY.filter(([rule]) => !(typeof rule === 'function' ? rule(u.password) : rule.test(u.password))).map(([, msg]) => msg).join('');
+      const failed = POLICY.filter(
+        ([rule]) => !(typeof rule === 'function' ? rule(u.password) : rule.test(u.password)),
+      )
+        .map(([, msg]) => msg)
+        .join('');
       if (failed) throw moodleException(failed, `error/${failed}`);
     }
     usernames.add(u.username);
@@ -137,14 +203,28 @@ export function createUsers(ctx: CallContext, p: { users: Array<Record<string, a
   }
   // All or nothing: users are created only once every one passed.
   return accepted.map(({ createpassword, customfields, preferences, ...fields }) => {
-    const row = site.addUser({ ...(fields as Parameters<Site['addUser']>[0]), preferences: [{ name: 'auth_manual_passwordupdatetime', value: String(site.now()) }] });
+    const row = site.addUser({
+      ...(fields as Parameters<Site['addUser']>[0]),
+      preferences: [{ name: 'auth_manual_passwordupdatetime', value: String(site.now()) }],
+    });
     return { id: row.id, username: row.username };
   });
 }
 
 // --- Enrolments ------------------------------------------------------------------------------
 
-export function enrolUsers(ctx: CallContext, p: { enrolments: Array<{ roleid: number; userid: number; courseid: number; timestart?: number; suspend?: number }> }) {
+export function enrolUsers(
+  ctx: CallContext,
+  p: {
+    enrolments: Array<{
+      roleid: number;
+      userid: number;
+      courseid: number;
+      timestart?: number;
+      suspend?: number;
+    }>;
+  },
+) {
   const { site } = ctx;
   const planned: Array<() => void> = [];
   for (const e of p.enrolments) {
@@ -154,16 +234,27 @@ export function enrolUsers(ctx: CallContext, p: { enrolments: Array<{ roleid: nu
     requireCap(ctx, course.id, 'enrol', 'Enrol users');
     const assignable = ctx.caller.siteadmin ? [1, 3, 4, 5] : [4, 5];
     if (!assignable.includes(e.roleid)) {
-      throw moodleException('wsusercannotassign', `You don't have the permission to assign this role (${e.roleid}) to this user (${e.userid}) in this course (${e.courseid}).`);
+      throw moodleException(
+        'wsusercannotassign',
+        `You don't have the permission to assign this role (${e.roleid}) to this user (${e.userid}) in this course (${e.courseid}).`,
+      );
     }
     if (!course.enrolmethods.includes('manual')) {
-      throw moodleException('wsnoinstance', `Manual enrolment plugin instance doesn't exist or is disabled for the course (id = ${course.id})`);
+      throw moodleException(
+        'wsnoinstance',
+        `Manual enrolment plugin instance doesn't exist or is disabled for the course (id = ${course.id})`,
+      );
     }
-    if (!site.user(e.userid)) throw missingRecord('user', 'id', e.userid, { errorcode: 'invaliduser', message: 'Invalid user' });
+    if (!site.user(e.userid))
+      throw missingRecord('user', 'id', e.userid, {
+        errorcode: 'invaliduser',
+        message: 'Invalid user',
+      });
     planned.push(() => site.enrol(e.courseid, e.userid, e.roleid, { status: e.suspend ? 1 : 0 }));
   }
   planned.forEach((f) => f());
   // Recorded from a real Moodle: the enrolments are committed, then the welcome message fails.
-  if (site.settings.enrolMessageFails && planned.length) throw moodleException('Message was not sent.', 'Message was not sent.');
+  if (site.settings.enrolMessageFails && planned.length)
+    throw moodleException('Message was not sent.', 'Message was not sent.');
   return null;
 }

@@ -43,7 +43,9 @@ export class AtRiskTally {
 
   /** A count that nobody waits for: a failure is logged, and the next read tries again. */
   private behind(): void {
-    this.recount().catch((err) => this.log?.error({ err }, 'the workload table could not count at-risk students'));
+    this.recount().catch((err) =>
+      this.log?.error({ err }, 'the workload table could not count at-risk students'),
+    );
   }
 
   /** Drops the kept count (a reassignment moved students between operators): the next read counts again. */

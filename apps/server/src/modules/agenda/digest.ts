@@ -16,7 +16,11 @@ export const DIGEST_TIME = '07:30';
 /** Most reminders and students a digest lists (the rest are counted). */
 const DIGEST_ROWS = 30;
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /**
  * The optional morning digest by e-mail (a per-user setting, `user_agenda_settings.morning_digest`):
@@ -36,7 +40,10 @@ export class AgendaDigest extends MinuteClock {
     log?: ClockLogger,
   ) {
     super('morning digests could not be queued', log);
-    this.agenda = new AgendaRepository(db, new FollowUpRepository(db, new StudentFiguresRepository(db)));
+    this.agenda = new AgendaRepository(
+      db,
+      new FollowUpRepository(db, new StudentFiguresRepository(db)),
+    );
     this.reminders = new ReminderRepository(db);
   }
 
@@ -57,7 +64,9 @@ export class AgendaDigest extends MinuteClock {
       const id = await this.db.transaction().execute(async (trx) => {
         const claimed = await sql`
           update user_agenda_settings set last_digest_on = ${day}::date, updated_at = now()
-          where user_id = ${user.user_id} and morning_digest and (last_digest_on is null or last_digest_on < ${day}::date)`.execute(trx);
+          where user_id = ${user.user_id} and morning_digest and (last_digest_on is null or last_digest_on < ${day}::date)`.execute(
+          trx,
+        );
         if (!Number(claimed.numAffectedRows ?? 0)) return null;
         if (!message) return null;
         const row = await trx
@@ -76,7 +85,12 @@ export class AgendaDigest extends MinuteClock {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await this.queue.enqueue<MailSendPayload>(MAIL_SEND_JOB, { mailId: row.id }, { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: `${MAIL_SEND_JOB}:${row.id}` }, trx);
+        await this.queue.enqueue<MailSendPayload>(
+          MAIL_SEND_JOB,
+          { mailId: row.id },
+          { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: `${MAIL_SEND_JOB}:${row.id}` },
+          trx,
+        );
         return row.id;
       });
       if (id) queued.push(id);
@@ -89,29 +103,76 @@ export class AgendaDigest extends MinuteClock {
   }
 
   /** The digest of one user, or null when there is nothing to say (no mail then). */
-  private async compose(user: { user_id: number; name: string; role: string }, day: string, now: Date) {
-    const { rows: reminders } = await this.reminders.list({ user_id: user.user_id, state: 'pending', due_to: day, page: 1, perPage: DIGEST_ROWS }, user.user_id);
-    const reminderTotal = reminders.length < DIGEST_ROWS ? reminders.length : await this.reminders.count({ user_id: user.user_id, state: 'pending', due_to: day }, user.user_id);
-    const courses = user.role === 'tutor' ? await this.agenda.tutorCourses(user.user_id) : await this.agenda.operatorCourses(user.user_id);
+  private async compose(
+    user: { user_id: number; name: string; role: string },
+    day: string,
+    now: Date,
+  ) {
+    const { rows: reminders } = await this.reminders.list(
+      { user_id: user.user_id, state: 'pending', due_to: day, page: 1, perPage: DIGEST_ROWS },
+      user.user_id,
+    );
+    const reminderTotal =
+      reminders.length < DIGEST_ROWS
+        ? reminders.length
+        : await this.reminders.count(
+            { user_id: user.user_id, state: 'pending', due_to: day },
+            user.user_id,
+          );
+    const courses =
+      user.role === 'tutor'
+        ? await this.agenda.tutorCourses(user.user_id)
+        : await this.agenda.operatorCourses(user.user_id);
     const students = await this.agenda.atRisk(courses, { page: 1, perPage: DIGEST_ROWS }, now);
     const studentTotal = students.meta.total;
     if (!reminderTotal && !studentTotal) return null;
-    const link = this.config.PUBLIC_URL ? `${this.config.PUBLIC_URL.replace(/\/+$/, '')}/my/agenda` : null;
-    const rules = { resigning: 'renuncia en curso', inactive: 'sin acceso a Moodle', behind: 'avance bajo lo esperado' } as const;
-    const reminderLines = reminders.map((r) => `${chileDateTime(r.due_at)}${new Date(r.due_at).getTime() <= now.getTime() ? ' (vencido)' : ''} · ${r.ticket_code} · ${r.student}${r.comment ? ` · ${r.comment}` : ''}`);
-    const studentLines = students.rows.map((s) => `${s.name} ${s.lastName} · ${s.course} · ${s.rules.map((k) => rules[k]).join(', ')}`);
-    const more = (shown: number, total: number) => (total > shown ? [`… y ${total - shown} más.`] : []);
+    const link = this.config.PUBLIC_URL
+      ? `${this.config.PUBLIC_URL.replace(/\/+$/, '')}/my/agenda`
+      : null;
+    const rules = {
+      resigning: 'renuncia en curso',
+      inactive: 'sin acceso a Moodle',
+      behind: 'avance bajo lo esperado',
+    } as const;
+    const reminderLines = reminders.map(
+      (r) =>
+        `${chileDateTime(r.due_at)}${new Date(r.due_at).getTime() <= now.getTime() ? ' (vencido)' : ''} · ${r.ticket_code} · ${r.student}${r.comment ? ` · ${r.comment}` : ''}`,
+    );
+    const studentLines = students.rows.map(
+      (s) => `${s.name} ${s.lastName} · ${s.course} · ${s.rules.map((k) => rules[k]).join(', ')}`,
+    );
+    const more = (shown: number, total: number) =>
+      total > shown ? [`… y ${total - shown} más.`] : [];
     const sections: Array<[string, string[]]> = [
-      [`Recordatorios de hoy y vencidos (${reminderTotal})`, [...reminderLines, ...more(reminderLines.length, reminderTotal)]],
-      [`Estudiantes en riesgo sin contacto (${studentTotal})`, [...studentLines, ...more(studentLines.length, studentTotal)]],
+      [
+        `Recordatorios de hoy y vencidos (${reminderTotal})`,
+        [...reminderLines, ...more(reminderLines.length, reminderTotal)],
+      ],
+      [
+        `Estudiantes en riesgo sin contacto (${studentTotal})`,
+        [...studentLines, ...more(studentLines.length, studentTotal)],
+      ],
     ];
-    const text = [`Buenos días, ${user.name}.`, '', ...sections.flatMap(([title, lines]) => [title, ...(lines.length ? lines.map((l) => `- ${l}`) : ['- Nada pendiente.']), '']), link ? `Mi agenda: ${link}` : 'Abra «Mi agenda» en SIGAF.'].join('\n');
+    const text = [
+      `Buenos días, ${user.name}.`,
+      '',
+      ...sections.flatMap(([title, lines]) => [
+        title,
+        ...(lines.length ? lines.map((l) => `- ${l}`) : ['- Nada pendiente.']),
+        '',
+      ]),
+      link ? `Mi agenda: ${link}` : 'Abra «Mi agenda» en SIGAF.',
+    ].join('\n');
     const html = [
       `<p>Buenos días, ${escape(user.name)}.</p>`,
-      ...sections.map(([title, lines]) => `<h3>${escape(title)}</h3><ul>${(lines.length ? lines : ['Nada pendiente.']).map((l) => `<li>${escape(l)}</li>`).join('')}</ul>`),
-      link ? `<p><a href="${escape(link)}">Abrir Mi agenda</a></p>` : '<p>Abra «Mi agenda» en SIGAF.</p>',
+      ...sections.map(
+        ([title, lines]) =>
+          `<h3>${escape(title)}</h3><ul>${(lines.length ? lines : ['Nada pendiente.']).map((l) => `<li>${escape(l)}</li>`).join('')}</ul>`,
+      ),
+      link
+        ? `<p><a href="${escape(link)}">Abrir Mi agenda</a></p>`
+        : '<p>Abra «Mi agenda» en SIGAF.</p>',
     ].join('');
     return { subject: `SIGAF: su agenda del ${chileParts(now).date}`, html, text };
   }
-
 }

@@ -83,7 +83,11 @@ const TICKET_SORTS: Record<string, RawBuilder<unknown>> = {
 };
 
 /** The share of a course's time already elapsed (0..1), or 1 without both dates. */
-export function elapsedShare(startsOn: string | null, endsOn: string | null, now = new Date()): number {
+export function elapsedShare(
+  startsOn: string | null,
+  endsOn: string | null,
+  now = new Date(),
+): number {
   if (!startsOn || !endsOn) return 1;
   const start = Date.parse(`${startsOn}T00:00:00Z`);
   const end = Date.parse(`${endsOn}T23:59:59Z`);
@@ -113,7 +117,8 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * one to the next in the index of (assignee, course): a step per course of the operator's, not a
    * look per course of the organisation's (1.2 ms at 500 courses).
    */
-  private readonly ofOperator = new OneValueQuery<AgendaCourse>(() => sql<AgendaCourse>`
+  private readonly ofOperator = new OneValueQuery<AgendaCourse>(
+    () => sql<AgendaCourse>`
       with recursive operator (id) as (select ${0}::int),
       mine (course_id) as (
         (select t.course_id from tickets t where t.user_assigned_id = (select id from operator) order by t.course_id limit 1)
@@ -128,7 +133,8 @@ export class AgendaRepository extends AgendaSettingsRepository {
       left join agenda_course_settings s on s.course_id = c.id
       left join course_stats_state st on st.course_id = c.id
       where c.status = 1 and c.id in (select course_id from mine)
-      order by c.id`);
+      order by c.id`,
+  );
 
   async operatorCourses(userId: number): Promise<AgendaCourse[]> {
     return this.ofOperator.rows(this.db, userId);
@@ -182,7 +188,9 @@ export class AgendaRepository extends AgendaSettingsRepository {
     const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
     const cfg = {
       course: courses.map((c) => c.courseId),
-      threshold: courses.map((c) => Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now))),
+      threshold: courses.map((c) =>
+        Math.round(c.progressPercent * elapsedShare(c.startsOn, c.endsOn, now)),
+      ),
       inactive: courses.map((c) => before(c.inactiveDays)),
       contact: courses.map((c) => before(c.contactDays)),
       limited: courses.map((c) => Boolean(c.classroomIds)),
@@ -222,7 +230,12 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * from the index of migration 0023, stopping there); the total counts every match apart. With
    * `ownedBy`, only the students with an open ticket assigned to that user (the workload's column).
    */
-  async atRisk(courses: AgendaCourse[], q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }, now = new Date(), ownedBy?: number) {
+  async atRisk(
+    courses: AgendaCourse[],
+    q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' },
+    now = new Date(),
+    ownedBy?: number,
+  ) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     if (!courses.length) return { rows: [], meta: pageMeta(page, perPage, 0) };
@@ -230,7 +243,9 @@ export class AgendaRepository extends AgendaSettingsRepository {
     const order = q.order === 'desc' ? sql`desc nulls last` : sql`asc nulls first`;
     const offset = (page - 1) * perPage;
     const { cfg, flags, matches, counts } = await this.atRiskParts(courses, now, ownedBy);
-    const rows = await executePrepared(this.db, sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<Omit<AtRiskRow, 'daysWithoutAccess'> & { __total: number }>`
       with ${cfg},
       total as (select sum(c.n)::int as n from (${counts}) c),
       r as (
@@ -254,8 +269,13 @@ export class AgendaRepository extends AgendaSettingsRepository {
       join course_follow_up_rows f on f.course_id = p."courseId" and f.enrolment_id = p."enrolmentId"
       join courses c on c.id = p."courseId"
       left join classrooms cl on cl.id = f.classroom_id
-      order by p.n`);
-    const total = rows.length ? rows[0]!.__total : page > 1 ? (await this.atRiskCounts(courses, now, ownedBy)).reduce((n, c) => n + c.n, 0) : 0;
+      order by p.n`,
+    );
+    const total = rows.length
+      ? rows[0]!.__total
+      : page > 1
+        ? (await this.atRiskCounts(courses, now, ownedBy)).reduce((n, c) => n + c.n, 0)
+        : 0;
     const out = rows.map(({ __total: _, ...r }) => ({
       ...r,
       daysWithoutAccess: daysSince(r.lastAccess, now.getTime()),
@@ -268,7 +288,9 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * The courses among these where Moodle has confirmed no student yet (never synchronised): their
    * students are not judged by the at-risk rules. Read after atRisk (the rows are fresh then).
    */
-  async unsyncedCourses(courses: AgendaCourse[]): Promise<Array<{ id: number; description: string }>> {
+  async unsyncedCourses(
+    courses: AgendaCourse[],
+  ): Promise<Array<{ id: number; description: string }>> {
     if (!courses.length) return [];
     const { rows } = await sql<{ id: number; description: string }>`
       select c.id, c.description from courses c
@@ -304,12 +326,18 @@ export class AgendaRepository extends AgendaSettingsRepository {
   }
 
   /** How many at-risk students without contact each course has. */
-  async atRiskCounts(courses: AgendaCourse[], now = new Date(), ownedBy?: number): Promise<Array<{ courseId: number; n: number }>> {
+  async atRiskCounts(
+    courses: AgendaCourse[],
+    now = new Date(),
+    ownedBy?: number,
+  ): Promise<Array<{ courseId: number; n: number }>> {
     if (!courses.length) return [];
     const { cfg, counts } = await this.atRiskParts(courses, now, ownedBy);
     const { rows } = await sql<{ courseId: number; n: number }>`
       with ${cfg}
-      select c.course_id as "courseId", c.n from (${counts}) c where c.n > 0 order by 1`.execute(this.db);
+      select c.course_id as "courseId", c.n from (${counts}) c where c.n > 0 order by 1`.execute(
+      this.db,
+    );
     return rows;
   }
 
@@ -321,14 +349,31 @@ export class AgendaRepository extends AgendaSettingsRepository {
    * triggers; in the default order straight from tickets_assigned_stale_idx), then its students'
    * and courses' names are read.
    */
-  async staleTickets(userId: number, days: number, q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' }) {
+  async staleTickets(
+    userId: number,
+    days: number,
+    q: { page?: number; perPage?: number; sort?: string; order?: 'asc' | 'desc' },
+  ) {
     const perPage = q.perPage ?? 10;
     const page = q.page ?? 1;
     const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
-    const sort = (q.sort && Object.hasOwn(TICKET_SORTS, q.sort) ? TICKET_SORTS[q.sort] : TICKET_SORTS.lastAttemptAt)!;
+    const sort = (
+      q.sort && Object.hasOwn(TICKET_SORTS, q.sort)
+        ? TICKET_SORTS[q.sort]
+        : TICKET_SORTS.lastAttemptAt
+    )!;
     const stale = sql`t.user_assigned_id = ${userId} and t.status_ticket_id = ${OPEN_STATUS} and coalesce(t.last_attempt_at, t.created_at) < now() - make_interval(days => ${days})`;
     const [{ rows }, { rows: count }] = await Promise.all([
-      sql<{ id: number; ticket_code: string; enrolment_id: number; course: string; student: string; rut: string; created_at: Date; last: Date | null }>`
+      sql<{
+        id: number;
+        ticket_code: string;
+        enrolment_id: number;
+        course: string;
+        student: string;
+        rut: string;
+        created_at: Date;
+        last: Date | null;
+      }>`
         with p as (
           select t.id, t.ticket_code, t.course_registered_user_id, t.course_id, t.created_at, t.last_attempt_at, row_number() over (order by ${sort} ${dir}, t.id) as n
           from (select t.* from tickets t where ${stale} order by ${sort} ${dir}, t.id limit ${perPage} offset ${(page - 1) * perPage}) t
@@ -367,7 +412,13 @@ export class AgendaRepository extends AgendaSettingsRepository {
    */
   async reminderLoad() {
     const pending = sql`rm.user_id = u.id and rm.state = 'pending'`;
-    const { rows } = await sql<{ userId: number; name: string; role: string; due: number; overdue: number }>`
+    const { rows } = await sql<{
+      userId: number;
+      name: string;
+      role: string;
+      due: number;
+      overdue: number;
+    }>`
       select u.id as "userId", u.name, ro.key as role,
         (select count(*)::int from reminders rm where ${pending} and rm.due_at > now() and rm.due_at < ${END_OF_TODAY}) as due,
         (select count(*)::int from reminders rm where ${pending} and rm.due_at <= now()) as overdue

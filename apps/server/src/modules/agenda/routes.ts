@@ -1,4 +1,11 @@
-import { agendaCourseSettingsSchema, agendaDigestSchema, agendaQuerySchema, agendaReassignSchema, PERMISSIONS, REMINDER_MSG } from '@sigaf/contract';
+import {
+  agendaCourseSettingsSchema,
+  agendaDigestSchema,
+  agendaQuerySchema,
+  agendaReassignSchema,
+  PERMISSIONS,
+  REMINDER_MSG,
+} from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
@@ -14,7 +21,10 @@ const path = (request: FastifyRequest) => request.url.split('?')[0]!;
  * recent contact attempt, (3) open tickets without an attempt for more than K days; for
  * administrators the workload per operator, reassignment and each course's thresholds.
  */
-export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  instance,
+  { services },
+) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { agenda } = services;
   const work = { access: PERMISSIONS.reminderWork };
@@ -22,40 +32,115 @@ export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   const admin = { access: PERMISSIONS.agendaAdmin };
   const tags = ['agenda'];
 
-  app.get('/agenda/reminders', { config: work, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const { rows, meta } = await agenda.dueReminders(requireAuth(request), request.query);
-    return ok(collection(request, path(request), 'agendaReminders', rows.map((r) => resource(request, `/api/v2/reminders/${r.id}`, presentReminder(r))), meta));
-  });
+  app.get(
+    '/agenda/reminders',
+    { config: work, schema: { tags, querystring: agendaQuerySchema } },
+    async (request) => {
+      const { rows, meta } = await agenda.dueReminders(requireAuth(request), request.query);
+      return ok(
+        collection(
+          request,
+          path(request),
+          'agendaReminders',
+          rows.map((r) => resource(request, `/api/v2/reminders/${r.id}`, presentReminder(r))),
+          meta,
+        ),
+      );
+    },
+  );
 
-  app.get('/agenda/students', { config: read, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const { rows, meta, unsyncedCourses } = await agenda.students(requireAuth(request), request.query);
-    return ok({ ...collection(request, path(request), 'agendaStudents', rows.map((s) => resource(request, `/api/v2/follow-up/students/${s.enrolmentId}`, s)), meta), unsyncedCourses });
-  });
+  app.get(
+    '/agenda/students',
+    { config: read, schema: { tags, querystring: agendaQuerySchema } },
+    async (request) => {
+      const { rows, meta, unsyncedCourses } = await agenda.students(
+        requireAuth(request),
+        request.query,
+      );
+      return ok({
+        ...collection(
+          request,
+          path(request),
+          'agendaStudents',
+          rows.map((s) => resource(request, `/api/v2/follow-up/students/${s.enrolmentId}`, s)),
+          meta,
+        ),
+        unsyncedCourses,
+      });
+    },
+  );
 
-  app.get('/agenda/tickets', { config: work, schema: { tags, querystring: agendaQuerySchema } }, async (request) => {
-    const { rows, meta } = await agenda.staleTickets(requireAuth(request), request.query);
-    return ok(collection(request, path(request), 'agendaTickets', rows.map((t) => resource(request, `/api/v2/tickets/${t.id}`, t)), meta));
-  });
+  app.get(
+    '/agenda/tickets',
+    { config: work, schema: { tags, querystring: agendaQuerySchema } },
+    async (request) => {
+      const { rows, meta } = await agenda.staleTickets(requireAuth(request), request.query);
+      return ok(
+        collection(
+          request,
+          path(request),
+          'agendaTickets',
+          rows.map((t) => resource(request, `/api/v2/tickets/${t.id}`, t)),
+          meta,
+        ),
+      );
+    },
+  );
 
   app.get('/agenda/workload', { config: admin, schema: { tags } }, async (request) => {
     const { rows, atRiskCountedAt } = await agenda.workload();
-    return ok({ ...collection(request, path(request), 'agendaWorkload', rows.map((w) => resource(request, `/api/v2/agenda/workload`, w))), atRiskCountedAt });
+    return ok({
+      ...collection(
+        request,
+        path(request),
+        'agendaWorkload',
+        rows.map((w) => resource(request, `/api/v2/agenda/workload`, w)),
+      ),
+      atRiskCountedAt,
+    });
   });
 
-  app.post('/agenda/reassign', { config: admin, schema: { tags, body: agendaReassignSchema } }, async (request) => {
-    const result = await agenda.reassign(request.body, requireAuth(request), request.ip);
-    return ok(result, REMINDER_MSG.reassigned(result.tickets + result.reminders));
-  });
+  app.post(
+    '/agenda/reassign',
+    { config: admin, schema: { tags, body: agendaReassignSchema } },
+    async (request) => {
+      const result = await agenda.reassign(request.body, requireAuth(request), request.ip);
+      return ok(result, REMINDER_MSG.reassigned(result.tickets + result.reminders));
+    },
+  );
 
-  app.get('/agenda/courses/:id/settings', { config: admin, schema: { tags, params: idParams } }, async (request) => ok(await agenda.courseSettings(request.params.id)));
+  app.get(
+    '/agenda/courses/:id/settings',
+    { config: admin, schema: { tags, params: idParams } },
+    async (request) => ok(await agenda.courseSettings(request.params.id)),
+  );
 
-  app.put('/agenda/courses/:id/settings', { config: admin, schema: { tags, params: idParams, body: agendaCourseSettingsSchema } }, async (request) =>
-    ok(await agenda.saveCourseSettings(request.params.id, request.body, requireAuth(request), request.ip), REMINDER_MSG.settingsSaved),
+  app.put(
+    '/agenda/courses/:id/settings',
+    { config: admin, schema: { tags, params: idParams, body: agendaCourseSettingsSchema } },
+    async (request) =>
+      ok(
+        await agenda.saveCourseSettings(
+          request.params.id,
+          request.body,
+          requireAuth(request),
+          request.ip,
+        ),
+        REMINDER_MSG.settingsSaved,
+      ),
   );
 
   // The caller's own morning digest setting.
-  app.get('/agenda/digest', { config: work, schema: { tags } }, async (request) => ok(await agenda.digest(requireAuth(request))));
-  app.put('/agenda/digest', { config: work, schema: { tags, body: agendaDigestSchema } }, async (request) =>
-    ok(await agenda.saveDigest(requireAuth(request), request.body.morning_digest), REMINDER_MSG.digestSaved),
+  app.get('/agenda/digest', { config: work, schema: { tags } }, async (request) =>
+    ok(await agenda.digest(requireAuth(request))),
+  );
+  app.put(
+    '/agenda/digest',
+    { config: work, schema: { tags, body: agendaDigestSchema } },
+    async (request) =>
+      ok(
+        await agenda.saveDigest(requireAuth(request), request.body.morning_digest),
+        REMINDER_MSG.digestSaved,
+      ),
   );
 };

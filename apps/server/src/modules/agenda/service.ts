@@ -66,7 +66,18 @@ export class AgendaService {
   async dueReminders(actor: AuthUser, q: AgendaQuery) {
     const userId = this.subject(actor, q.user_id);
     const today = chileParts(new Date()).day;
-    return this.reminders.list({ user_id: userId, state: 'pending', due_to: today, page: q.page ?? 1, perPage: q.perPage, sort: REMINDER_SORTS.find((k) => k === q.sort) ?? 'due_at', order: q.order }, actor);
+    return this.reminders.list(
+      {
+        user_id: userId,
+        state: 'pending',
+        due_to: today,
+        page: q.page ?? 1,
+        perPage: q.perPage,
+        sort: REMINDER_SORTS.find((k) => k === q.sort) ?? 'due_at',
+        order: q.order,
+      },
+      actor,
+    );
   }
 
   /**
@@ -75,9 +86,21 @@ export class AgendaService {
    */
   async students(actor: AuthUser, q: AgendaQuery) {
     const userId = this.subject(actor, q.user_id);
-    const courses = actor.role === 'tutor' ? await this.repo.tutorCourses(userId) : await this.repo.operatorCourses(userId);
-    const { rows, meta } = await this.repo.atRisk(courses, q, new Date(), q.own_open_tickets && actor.role !== 'tutor' ? userId : undefined);
-    return { rows: rows.map(presentStudent), meta, unsyncedCourses: await this.repo.unsyncedCourses(courses) };
+    const courses =
+      actor.role === 'tutor'
+        ? await this.repo.tutorCourses(userId)
+        : await this.repo.operatorCourses(userId);
+    const { rows, meta } = await this.repo.atRisk(
+      courses,
+      q,
+      new Date(),
+      q.own_open_tickets && actor.role !== 'tutor' ? userId : undefined,
+    );
+    return {
+      rows: rows.map(presentStudent),
+      meta,
+      unsyncedCourses: await this.repo.unsyncedCourses(courses),
+    };
   }
 
   /** Section 3: the subject's open tickets without an attempt for more than K days. */
@@ -96,7 +119,9 @@ export class AgendaService {
         rut: t.rut,
         createdAt: iso(t.created_at)!,
         lastAttemptAt: iso(t.last),
-        daysWithoutAttempt: Math.floor((now - new Date(t.last ?? t.created_at).getTime()) / 86_400_000),
+        daysWithoutAttempt: Math.floor(
+          (now - new Date(t.last ?? t.created_at).getTime()) / 86_400_000,
+        ),
       })),
       meta,
     };
@@ -109,10 +134,22 @@ export class AgendaService {
    * tickets or pending reminders).
    */
   async workload(): Promise<{ rows: AgendaWorkload[]; atRiskCountedAt: string }> {
-    const [load, openCounts, atRisk] = await Promise.all([this.repo.reminderLoad(), this.repo.openCounts(), this.atRiskTally.read()]);
+    const [load, openCounts, atRisk] = await Promise.all([
+      this.repo.reminderLoad(),
+      this.repo.openCounts(),
+      this.atRiskTally.read(),
+    ]);
     const open = new Map(openCounts.map((s) => [s.userId, s.open]));
     const rows = load
-      .map((u) => ({ role: u.role, userId: u.userId, name: u.name, due: u.due, overdue: u.overdue, openTickets: open.get(u.userId) ?? 0, atRisk: atRisk.counts.get(u.userId) ?? 0 }))
+      .map((u) => ({
+        role: u.role,
+        userId: u.userId,
+        name: u.name,
+        due: u.due,
+        overdue: u.overdue,
+        openTickets: open.get(u.userId) ?? 0,
+        atRisk: atRisk.counts.get(u.userId) ?? 0,
+      }))
       .filter((u) => u.role === 'operator' || u.openTickets > 0 || u.due + u.overdue > 0)
       .map(({ role: _, ...u }) => u);
     return { rows, atRiskCountedAt: new Date(atRisk.at).toISOString() };
@@ -130,18 +167,32 @@ export class AgendaService {
    * reassigned in the same request counts as the operator's. The workload table's at-risk column
    * is counted again at its next read.
    */
-  async reassign(body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] }, actor: AuthUser, ip: string) {
+  async reassign(
+    body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] },
+    actor: AuthUser,
+    ip: string,
+  ) {
     const to = (await this.repo.reminderLoad()).find((u) => u.userId === body.to_user_id);
     if (!to) throw invalid({ to_user_id: [REMINDER_MSG.operatorNotFound] });
     const pending = await this.reminders.pendingOwners(body.reminder_ids);
     const assigning = new Set(body.ticket_ids);
-    await this.reminders.assertOwner(body.to_user_id, pending.map((r) => (assigning.has(r.ticket_id) ? { ...r, user_assigned_id: body.to_user_id } : r)), actor, 'to_user_id');
+    await this.reminders.assertOwner(
+      body.to_user_id,
+      pending.map((r) =>
+        assigning.has(r.ticket_id) ? { ...r, user_assigned_id: body.to_user_id } : r,
+      ),
+      actor,
+      'to_user_id',
+    );
     let tickets = 0;
     let refused = 0;
     let moved = 0;
     let reminderIds = body.reminder_ids;
     if (body.ticket_ids.length) {
-      const r = await this.tickets.bulk({ ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id }, actor);
+      const r = await this.tickets.bulk(
+        { ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id },
+        actor,
+      );
       tickets = r.updated.length;
       refused = r.refused.length;
       // The at-risk students move with their tickets: the workload table counts them again.
@@ -155,7 +206,14 @@ export class AgendaService {
       reminderIds = reminderIds.filter((id) => !stay.has(id));
     }
     const reminders = moved + (await this.repo.moveReminders(body.to_user_id, reminderIds, []));
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_reassign', entityId: String(body.to_user_id), changes: body, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'agenda_reassign',
+      entityId: String(body.to_user_id),
+      changes: body,
+      ip,
+    });
     return { tickets, reminders, refused };
   }
 
@@ -165,11 +223,23 @@ export class AgendaService {
     return row;
   }
 
-  async saveCourseSettings(courseId: number, body: AgendaCourseSettings, actor: AuthUser, ip: string) {
+  async saveCourseSettings(
+    courseId: number,
+    body: AgendaCourseSettings,
+    actor: AuthUser,
+    ip: string,
+  ) {
     await this.courseSettings(courseId);
     await this.repo.saveCourseSettings(courseId, body);
     this.atRiskTally.forget();
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'agenda_course_settings', entityId: String(courseId), changes: body, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'agenda_course_settings',
+      entityId: String(courseId),
+      changes: body,
+      ip,
+    });
     return this.courseSettings(courseId);
   }
 

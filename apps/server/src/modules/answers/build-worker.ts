@@ -17,6 +17,7 @@ const services = createServices(handle.db, config);
 parentPort!.on('message', ({ id, job }: { id: number; job: BuildJob }) => {
   runBuild(services, job).then(
     (built) => parentPort!.postMessage({ id, built }, [built.body.buffer as ArrayBuffer]),
-    (err: Error & BuildFailure) => parentPort!.postMessage({ id, failed: { statusCode: err.statusCode, message: err.message } }),
+    (err: Error & BuildFailure) =>
+      parentPort!.postMessage({ id, failed: { statusCode: err.statusCode, message: err.message } }),
   );
 });

@@ -22,7 +22,11 @@ export async function runBuild(services: Services, job: BuildJob): Promise<Built
 }
 
 /** Builds on the server's own thread, where the embedded database (PGlite) runs its queries too. */
-export const localBuilder = (services: Services): Builder => ({ build: (job) => runBuild(services, job), warm() {}, close: async () => {} });
+export const localBuilder = (services: Services): Builder => ({
+  build: (job) => runBuild(services, job),
+  warm() {},
+  close: async () => {},
+});
 
 /** A build's failure as it crosses back from the building thread. */
 export type BuildFailure = { statusCode?: number; message: string };
@@ -38,7 +42,10 @@ type Reply = { id: number; built: BuiltText } | { id: number; failed: BuildFailu
  */
 export class ThreadBuilder implements Builder {
   private worker: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (b: BuiltText) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (b: BuiltText) => void; reject: (e: Error) => void }
+  >();
   private next = 1;
 
   constructor(private readonly config: Config) {}
@@ -66,10 +73,17 @@ export class ThreadBuilder implements Builder {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       if ('built' in reply) waiting?.resolve(reply.built);
-      else waiting?.reject(reply.failed.statusCode ? new AppError(reply.failed.statusCode, reply.failed.message) : new Error(reply.failed.message));
+      else
+        waiting?.reject(
+          reply.failed.statusCode
+            ? new AppError(reply.failed.statusCode, reply.failed.message)
+            : new Error(reply.failed.message),
+        );
     });
     worker.on('error', (err) => this.ended(worker, err));
-    worker.on('exit', (code) => this.ended(worker, new Error(`The thread that builds answers ended (${code}).`)));
+    worker.on('exit', (code) =>
+      this.ended(worker, new Error(`The thread that builds answers ended (${code}).`)),
+    );
     return (this.worker = worker);
   }
 

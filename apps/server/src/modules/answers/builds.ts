@@ -37,16 +37,36 @@ export const BUILDS = {
   /** Each student's state and grade on chosen activities, with the raw enrolments of those with one pending. */
   'dashboard.activityStudents': async (services, request) => {
     const { params } = request as With<{ id: number[]; course: number }>;
-    const students = await services.dashboard.studentsOnActivities(params.course, params.id, requireAuth(request));
+    const students = await services.dashboard.studentsOnActivities(
+      params.course,
+      params.id,
+      requireAuth(request),
+    );
     // The original client reads the raw enrolments of the students with a pending activity at the top level (docs/development/original-api.md#activities).
-    const pending = await presentRawEnrolments(request, services.enrolments, await services.enrolments.pendingOn(students));
+    const pending = await presentRawEnrolments(
+      request,
+      services.enrolments,
+      await services.enrolments.pendingOn(students),
+    );
     return { value: { ...ok(students), usersWithPendingActivities: pending } };
   },
   /** A page of the per-student report, sorted by name over the course's students with tickets. */
   'reports.studentTickets': async (services, request) => {
-    const { params, query } = request as With<{ id: number }, { search?: string; page?: number; perPage?: number }>;
+    const { params, query } = request as With<
+      { id: number },
+      { search?: string; page?: number; perPage?: number }
+    >;
     const reports = new ReportService(new ReportRepository(services.db), services.dashboard);
-    return { value: ok(await reports.studentTicketsPage(params.id, query.search, query.page ?? 1, query.perPage ?? STUDENT_TICKETS_PER_PAGE)) };
+    return {
+      value: ok(
+        await reports.studentTicketsPage(
+          params.id,
+          query.search,
+          query.page ?? 1,
+          query.perPage ?? STUDENT_TICKETS_PER_PAGE,
+        ),
+      ),
+    };
   },
 } satisfies Record<string, Build>;
 

@@ -69,7 +69,15 @@ export class AnswerCache {
     let pending = this.building.get(flight);
     if (!pending) {
       if (!this.builder) throw new Error('No builder for kept answers');
-      pending = this.builder.build(job).then(({ body, validUntil }) => this.keep(key, { version, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), validUntil }));
+      pending = this.builder
+        .build(job)
+        .then(({ body, validUntil }) =>
+          this.keep(key, {
+            version,
+            body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+            validUntil,
+          }),
+        );
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
@@ -110,11 +118,26 @@ export class AnswerCache {
  * the same, so one kept answer serves them all; anyone else their own: an operator's tickets and
  * delete flags, a tutor's classrooms), the links' base and the request's path and query.
  */
-export async function sendKept(request: FastifyRequest, reply: FastifyReply, cache: AnswerCache, courseId: number, name: string) {
+export async function sendKept(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: AnswerCache,
+  courseId: number,
+  name: string,
+) {
   const actor = requireAuth(request);
   const key = `${isAdminLike(actor.role) ? 'admin' : `user ${actor.id}`}\n${baseUrl(request)}\n${request.url}`;
   // The request as the build reads it, as data (it may be built on another thread).
-  const job: BuildJob = { name, request: { url: request.url, auth: request.auth, query: request.query, params: request.params, server: { config: { PUBLIC_URL: request.server.config.PUBLIC_URL } } } };
+  const job: BuildJob = {
+    name,
+    request: {
+      url: request.url,
+      auth: request.auth,
+      query: request.query,
+      params: request.params,
+      server: { config: { PUBLIC_URL: request.server.config.PUBLIC_URL } },
+    },
+  };
   const gzipped = takesGzip(request.headers['accept-encoding']);
   const body = await cache.get(key, courseId, job, gzipped);
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
@@ -124,6 +147,10 @@ export async function sendKept(request: FastifyRequest, reply: FastifyReply, cac
 
 /** Whether an Accept-Encoding header takes gzip (not at q=0; also as `*` or `x-gzip`). */
 export function takesGzip(header: string | string[] | undefined): boolean {
-  const codings = (Array.isArray(header) ? header.join(',') : (header ?? '')).toLowerCase().split(',');
-  return codings.some((c) => /^\s*(x-gzip|gzip|\*)\s*(;|$)/.test(c) && !/;\s*q=0(\.0*)?\s*(;|$)/.test(c));
+  const codings = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .toLowerCase()
+    .split(',');
+  return codings.some(
+    (c) => /^\s*(x-gzip|gzip|\*)\s*(;|$)/.test(c) && !/;\s*q=0(\.0*)?\s*(;|$)/.test(c),
+  );
 }

@@ -7,7 +7,12 @@ export class AnswerVersionRepository {
 
   /** `course:global` (a scope never written is 0): both change whenever a row a course's answers show changes. */
   async versionOf(courseId: number): Promise<string> {
-    const version = (scope: number) => sql`coalesce((select v.version from answer_versions v where v.scope = ${scope}), 0)`;
-    return (await sql<{ version: string }>`select concat_ws(':', ${version(courseId)}, ${version(0)}) as version`.execute(this.db)).rows[0]!.version;
+    const version = (scope: number) =>
+      sql`coalesce((select v.version from answer_versions v where v.scope = ${scope}), 0)`;
+    return (
+      await sql<{
+        version: string;
+      }>`select concat_ws(':', ${version(courseId)}, ${version(0)}) as version`.execute(this.db)
+    ).rows[0]!.version;
   }
 }

@@ -16,10 +16,22 @@ export interface ActiveToken {
 export class TokenRepository {
   constructor(private readonly db: Database) {}
 
-  async create(userId: number, token: string, expiresAt: Date, ip: string | null, userAgent: string | null) {
+  async create(
+    userId: number,
+    token: string,
+    expiresAt: Date,
+    ip: string | null,
+    userAgent: string | null,
+  ) {
     await this.db
       .insertInto('access_tokens')
-      .values({ user_id: userId, token_hash: sha256(token), expires_at: expiresAt, ip, user_agent: userAgent?.slice(0, 300) ?? null })
+      .values({
+        user_id: userId,
+        token_hash: sha256(token),
+        expires_at: expiresAt,
+        ip,
+        user_agent: userAgent?.slice(0, 300) ?? null,
+      })
       .execute();
   }
 
@@ -29,7 +41,13 @@ export class TokenRepository {
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
       .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .select(['t.id as tokenId', 'u.id as userId', 'u.role_id as roleId', 'r.key as roleKey', 'u.is_first_login as firstLogin'])
+      .select([
+        't.id as tokenId',
+        'u.id as userId',
+        'u.role_id as roleId',
+        'r.key as roleKey',
+        'u.is_first_login as firstLogin',
+      ])
       .where('t.token_hash', '=', '')
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', sql<Date>`now()`)
@@ -41,7 +59,11 @@ export class TokenRepository {
   }
 
   async revoke(tokenId: number) {
-    await this.db.updateTable('access_tokens').set({ revoked_at: sql`now()` }).where('id', '=', tokenId).execute();
+    await this.db
+      .updateTable('access_tokens')
+      .set({ revoked_at: sql`now()` })
+      .where('id', '=', tokenId)
+      .execute();
   }
 
   /** Revokes every live token of a user, except the one given (the caller's own session). */
@@ -76,15 +98,29 @@ export class TokenRepository {
   async reserveCheck(
     email: string,
     ip: string,
-    limits: { windowMinutes: number; perAccount: number; perIp: number; perKnownAddress: number; knownDays: number },
+    limits: {
+      windowMinutes: number;
+      perAccount: number;
+      perIp: number;
+      perKnownAddress: number;
+      knownDays: number;
+    },
   ): Promise<{ id: number } | { refused: 'account' | 'address' | 'ip' }> {
     const account = email.toLowerCase().slice(0, 255);
     return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-account:${account}`}))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-account:${account}`}))`.execute(
+        trx,
+      );
       await sql`select pg_advisory_xact_lock(hashtext(${`sigaf-login-ip:${ip}`}))`.execute(trx);
       const since = sql<Date>`now() - make_interval(mins => ${limits.windowMinutes})`;
       const knownSince = sql<Date>`now() - make_interval(days => ${limits.knownDays})`;
-      const { rows } = await sql<{ known: boolean; account: string; pair: string; ip: string; known_at_ip: string }>`
+      const { rows } = await sql<{
+        known: boolean;
+        account: string;
+        pair: string;
+        ip: string;
+        known_at_ip: string;
+      }>`
         select
           exists (select 1 from login_attempts where lower(email) = ${account} and ip = ${ip} and success and created_at > ${knownSince}) as known,
           (select count(*) from login_attempts where lower(email) = ${account} and not success and created_at > ${since}) as account,
@@ -102,13 +138,21 @@ export class TokenRepository {
         if (Number(row.ip) >= limits.perIp) return { refused: 'ip' as const };
         if (Number(row.account) >= limits.perAccount) return { refused: 'account' as const };
       }
-      const inserted = await trx.insertInto('login_attempts').values({ email: account, ip, success: false }).returning('id').executeTakeFirstOrThrow();
+      const inserted = await trx
+        .insertInto('login_attempts')
+        .values({ email: account, ip, success: false })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { id: Number(inserted.id) };
     });
   }
 
   /** The reserved check found the right password. */
   async markSucceeded(attemptId: number) {
-    await this.db.updateTable('login_attempts').set({ success: true }).where('id', '=', attemptId).execute();
+    await this.db
+      .updateTable('login_attempts')
+      .set({ success: true })
+      .where('id', '=', attemptId)
+      .execute();
   }
 }

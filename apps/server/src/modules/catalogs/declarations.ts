@@ -2,8 +2,18 @@ import { RESOURCES, type ResourceDecl } from '@sigaf/contract';
 import type { DB } from '../../db/schema.js';
 
 export type CatalogueTable =
-  | 'roles' | 'profiles' | 'classrooms' | 'final_statuses' | 'status_tickets' | 'priority_tickets'
-  | 'motive_tickets' | 'status_detail_tickets' | 'source_tickets' | 'type_tickets' | 'sections' | 'platforms';
+  | 'roles'
+  | 'profiles'
+  | 'classrooms'
+  | 'final_statuses'
+  | 'status_tickets'
+  | 'priority_tickets'
+  | 'motive_tickets'
+  | 'status_detail_tickets'
+  | 'source_tickets'
+  | 'type_tickets'
+  | 'sections'
+  | 'platforms';
 
 export interface Usage {
   table: keyof DB;
@@ -21,7 +31,10 @@ export interface Children {
   href: (id: number) => string;
 }
 
-export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: Usage[]; children?: Children }> = {
+export const CATALOGUE_TABLES: Record<
+  string,
+  { table: CatalogueTable; usedBy: Usage[]; children?: Children }
+> = {
   classrooms: {
     table: 'classrooms',
     usedBy: [
@@ -30,27 +43,58 @@ export const CATALOGUE_TABLES: Record<string, { table: CatalogueTable; usedBy: U
       { table: 'classroom_tutors', column: 'classroom_id', noun: 'asignaciones de tutor' },
     ],
   },
-  'status-tickets': { table: 'status_tickets', usedBy: [{ table: 'tickets', column: 'status_ticket_id', noun: 'tickets' }] },
-  'final-statuses': { table: 'final_statuses', usedBy: [{ table: 'course_registered_users', column: 'final_status_id', noun: 'matrículas' }] },
-  'type-tickets': { table: 'type_tickets', usedBy: [{ table: 'tickets', column: 'type_ticket_id', noun: 'tickets' }] },
-  'motive-tickets': { table: 'motive_tickets', usedBy: [{ table: 'tickets', column: 'motive_ticket_id', noun: 'tickets' }] },
-  'priority-tickets': { table: 'priority_tickets', usedBy: [{ table: 'tickets', column: 'priority_ticket_id', noun: 'tickets' }] },
-  'source-tickets': { table: 'source_tickets', usedBy: [{ table: 'tickets', column: 'source_ticket_id', noun: 'tickets' }] },
+  'status-tickets': {
+    table: 'status_tickets',
+    usedBy: [{ table: 'tickets', column: 'status_ticket_id', noun: 'tickets' }],
+  },
+  'final-statuses': {
+    table: 'final_statuses',
+    usedBy: [{ table: 'course_registered_users', column: 'final_status_id', noun: 'matrículas' }],
+  },
+  'type-tickets': {
+    table: 'type_tickets',
+    usedBy: [{ table: 'tickets', column: 'type_ticket_id', noun: 'tickets' }],
+  },
+  'motive-tickets': {
+    table: 'motive_tickets',
+    usedBy: [{ table: 'tickets', column: 'motive_ticket_id', noun: 'tickets' }],
+  },
+  'priority-tickets': {
+    table: 'priority_tickets',
+    usedBy: [{ table: 'tickets', column: 'priority_ticket_id', noun: 'tickets' }],
+  },
+  'source-tickets': {
+    table: 'source_tickets',
+    usedBy: [{ table: 'tickets', column: 'source_ticket_id', noun: 'tickets' }],
+  },
   'status-detail-tickets': {
     table: 'status_detail_tickets',
-    usedBy: [{ table: 'ticket_details', column: 'status_detail_ticket_id', noun: 'intentos de contacto' }],
+    usedBy: [
+      { table: 'ticket_details', column: 'status_detail_ticket_id', noun: 'intentos de contacto' },
+    ],
   },
   sections: {
     table: 'sections',
     usedBy: [{ table: 'activities', column: 'section_id', noun: 'actividades' }],
-    children: { table: 'activities', column: 'section_id', href: (id) => `/api/v2/activities?section_id=${id}` },
+    children: {
+      table: 'activities',
+      column: 'section_id',
+      href: (id) => `/api/v2/activities?section_id=${id}`,
+    },
   },
   roles: { table: 'roles', usedBy: [{ table: 'users', column: 'role_id', noun: 'usuarios' }] },
-  profiles: { table: 'profiles', usedBy: [{ table: 'course_registered_users', column: 'profile_id', noun: 'matrículas' }] },
+  profiles: {
+    table: 'profiles',
+    usedBy: [{ table: 'course_registered_users', column: 'profile_id', noun: 'matrículas' }],
+  },
   platforms: {
     table: 'platforms',
     usedBy: [{ table: 'categories', column: 'platform_id', noun: 'categorías' }],
-    children: { table: 'categories', column: 'platform_id', href: (id) => `/api/v2/categories?platform_id=${id}` },
+    children: {
+      table: 'categories',
+      column: 'platform_id',
+      href: (id) => `/api/v2/categories?platform_id=${id}`,
+    },
   },
 };
 

@@ -13,7 +13,11 @@ function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow)
   let relationships: ReturnType<typeof relationship> | Record<string, never> = {};
   const children = CATALOGUE_TABLES[decl.path]?.children;
   if (decl.ticketColumn) {
-    relationships = relationship(request, `/api/v2/tickets?${decl.ticketColumn}=${row.id}`, Number(row.tickets_count ?? 0));
+    relationships = relationship(
+      request,
+      `/api/v2/tickets?${decl.ticketColumn}=${row.id}`,
+      Number(row.tickets_count ?? 0),
+    );
     if (row.operators) relationships.data = row.operators.map((o) => ({ name: o.operator, ...o }));
   } else if (children) {
     relationships = relationship(request, children.href(row.id), Number(row.children_count ?? 0));
@@ -25,13 +29,18 @@ function present(request: FastifyRequest, decl: ResourceDecl, row: CatalogueRow)
     protected: row.key !== null,
     ...(row.tickets_count !== undefined ? { ticketsCount: Number(row.tickets_count) } : {}),
     // A section's activities: the original client reads `properties.activities.length` (§2.5).
-    ...(row.activities ? { activities: row.activities.map((a) => ({ ...a, weighing: Number(a.weighing) })) } : {}),
+    ...(row.activities
+      ? { activities: row.activities.map((a) => ({ ...a, weighing: Number(a.weighing) })) }
+      : {}),
   };
   return resource(request, `/api/v2/${decl.path}/${row.id}`, properties, relationships);
 }
 
 /** The routes of every id + description catalogue, generated from its declaration. */
-export const catalogueRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+export const catalogueRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   const s = services.catalogs;
   for (const decl of CATALOGUES) {
     registerCrud<CatalogueRow>(app, {
@@ -40,8 +49,10 @@ export const catalogueRoutes: FastifyPluginAsync<{ services: Services }> = async
       service: {
         list: (q) => s.list(decl, q),
         get: (id) => s.get(decl, id),
-        create: (input: { description: string }, actor, ip) => s.create(decl, input.description, actor, ip),
-        update: (id, input: { description?: string }, actor, ip) => s.update(decl, id, input.description, actor, ip),
+        create: (input: { description: string }, actor, ip) =>
+          s.create(decl, input.description, actor, ip),
+        update: (id, input: { description?: string }, actor, ip) =>
+          s.update(decl, id, input.description, actor, ip),
         remove: (id, actor, ip) => s.remove(decl, id, actor, ip),
       },
     });

@@ -30,7 +30,8 @@ export class CatalogueService {
     const page = await this.repo.list(this.meta(decl).table, q, this.counts(decl));
     const rows = await this.withRelated(decl, page.rows);
     // The whole list of sections, as the original client reads it for its progress divisor.
-    if (decl.path === 'sections' && !q.page && !q.search) rows.push(...(await this.unfiledSection(rows)));
+    if (decl.path === 'sections' && !q.page && !q.search)
+      rows.push(...(await this.unfiledSection(rows)));
     return { ...page, rows };
   }
 
@@ -42,11 +43,18 @@ export class CatalogueService {
    * outside one, so the divisor is at least every activity a card's results can name.
    */
   private async unfiledSection(sections: CatalogueRow[]): Promise<CatalogueRow[]> {
-    if (sections.some((s) => !legacy.PROGRESS_LEFT_OUT.includes(s.description) && s.activities?.length)) return [];
+    if (
+      sections.some(
+        (s) => !legacy.PROGRESS_LEFT_OUT.includes(s.description) && s.activities?.length,
+      )
+    )
+      return [];
     const activities = await this.repo.liveActivities();
     if (!activities.length) return [];
     const at = new Date(0);
-    return [{ ...legacy.UNFILED_SECTION, created_at: at, updated_at: at, children_count: 0, activities }];
+    return [
+      { ...legacy.UNFILED_SECTION, created_at: at, updated_at: at, children_count: 0, activities },
+    ];
   }
 
   /**
@@ -59,12 +67,17 @@ export class CatalogueService {
       const byOperator = await this.repo.ticketsByOperator(ids);
       return rows.map((r) => ({
         ...r,
-        operators: byOperator.filter((o) => o.status_id === r.id).map((o) => ({ operator: o.operator, count: o.count })),
+        operators: byOperator
+          .filter((o) => o.status_id === r.id)
+          .map((o) => ({ operator: o.operator, count: o.count })),
       }));
     }
     if (decl.path === 'sections') {
       const activities = await this.repo.sectionActivities(ids);
-      return rows.map((r) => ({ ...r, activities: activities.filter((a) => a.section_id === r.id) }));
+      return rows.map((r) => ({
+        ...r,
+        activities: activities.filter((a) => a.section_id === r.id),
+      }));
     }
     return rows;
   }
@@ -77,19 +90,41 @@ export class CatalogueService {
 
   async create(decl: ResourceDecl, description: string, actor: AuthUser, ip: string) {
     const { table } = this.meta(decl);
-    if (await this.repo.descriptionTaken(table, description)) throw conflict(CATALOGUE_MSG.duplicate(description));
+    if (await this.repo.descriptionTaken(table, description))
+      throw conflict(CATALOGUE_MSG.duplicate(description));
     const id = await this.repo.insert(table, description);
-    await this.audit.record({ userId: actor.id, action: 'create', entity: table, entityId: id, changes: { description }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: table,
+      entityId: id,
+      changes: { description },
+      ip,
+    });
     return this.get(decl, id);
   }
 
-  async update(decl: ResourceDecl, id: number, description: string | undefined, actor: AuthUser, ip: string) {
+  async update(
+    decl: ResourceDecl,
+    id: number,
+    description: string | undefined,
+    actor: AuthUser,
+    ip: string,
+  ) {
     const { table } = this.meta(decl);
     const current = await this.get(decl, id);
     if (description !== undefined && description !== current.description) {
-      if (await this.repo.descriptionTaken(table, description, id)) throw conflict(CATALOGUE_MSG.duplicate(description));
+      if (await this.repo.descriptionTaken(table, description, id))
+        throw conflict(CATALOGUE_MSG.duplicate(description));
       await this.repo.update(table, id, description);
-      await this.audit.record({ userId: actor.id, action: 'update', entity: table, entityId: id, changes: { description: [current.description, description] }, ip });
+      await this.audit.record({
+        userId: actor.id,
+        action: 'update',
+        entity: table,
+        entityId: id,
+        changes: { description: [current.description, description] },
+        ip,
+      });
     }
     return this.get(decl, id);
   }
@@ -100,9 +135,18 @@ export class CatalogueService {
     if (current.key) throw conflict(CATALOGUE_MSG.system);
     const usage = (await this.repo.usage(m.usedBy, id)).filter((u) => u.count > 0);
     if (usage.length) {
-      throw conflict(CATALOGUE_MSG.inUse(usage.map((u) => `${u.count} ${u.noun}`).join(' y ')), { usage: usage.map((u) => ({ table: u.table, count: u.count })) });
+      throw conflict(CATALOGUE_MSG.inUse(usage.map((u) => `${u.count} ${u.noun}`).join(' y ')), {
+        usage: usage.map((u) => ({ table: u.table, count: u.count })),
+      });
     }
     await this.repo.delete(m.table, id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: m.table, entityId: id, changes: { description: current.description }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: m.table,
+      entityId: id,
+      changes: { description: current.description },
+      ip,
+    });
   }
 }

@@ -29,7 +29,12 @@ export class CategoryService {
     return row;
   }
 
-  async create(input: Required<Pick<CategoryInput, 'description' | 'category_code' | 'platform_id'>> & CategoryInput, actor: AuthUser, ip: string) {
+  async create(
+    input: Required<Pick<CategoryInput, 'description' | 'category_code' | 'platform_id'>> &
+      CategoryInput,
+    actor: AuthUser,
+    ip: string,
+  ) {
     await requireOption('platform_id', input.platform_id, (id) => this.repo.platformExists(id));
     const id = await this.repo.insert({
       description: input.description,
@@ -38,7 +43,14 @@ export class CategoryService {
       id_category_moodle: input.id_category_moodle ?? null,
       status: input.status ?? 1,
     });
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'categories', entityId: id, changes: input, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'categories',
+      entityId: id,
+      changes: input,
+      ip,
+    });
     return this.get(id);
   }
 
@@ -47,15 +59,30 @@ export class CategoryService {
     await requireOption('platform_id', input.platform_id, (pid) => this.repo.platformExists(pid));
     const changes = withoutUndefined(input);
     if (Object.keys(changes).length) await this.repo.update(id, changes);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'categories', entityId: id, changes, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'categories',
+      entityId: id,
+      changes,
+      ip,
+    });
     return this.get(id);
   }
 
   async remove(id: number, actor: AuthUser, ip: string) {
     const row = await this.get(id);
     const courses = await this.repo.courseCount(id);
-    if (courses > 0) throw conflict(`No se puede eliminar porque tiene ${courses} curso(s) asociado(s).`);
+    if (courses > 0)
+      throw conflict(`No se puede eliminar porque tiene ${courses} curso(s) asociado(s).`);
     await this.repo.delete(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'categories', entityId: id, changes: { description: row.description }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'categories',
+      entityId: id,
+      changes: { description: row.description },
+      ip,
+    });
   }
 }

@@ -4,7 +4,12 @@ import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 import type { ActivityTable, CourseTable } from '../../db/schema.js';
 
-const SORTS = { id: 'c.id', description: 'c.description', email: 'c.email', idCourseMoodle: 'c.id_course_moodle' } as const;
+const SORTS = {
+  id: 'c.id',
+  description: 'c.description',
+  email: 'c.email',
+  idCourseMoodle: 'c.id_course_moodle',
+} as const;
 
 export class CourseRepository {
   constructor(private readonly db: Database) {}
@@ -14,10 +19,21 @@ export class CourseRepository {
       .selectFrom('courses as c')
       .innerJoin('categories as cat', 'cat.id', 'c.category_id')
       .select([
-        'c.id', 'c.description', 'c.email', 'c.id_course_moodle', 'c.category_id', 'c.status', 'c.last_sync_at', 'c.created_at', 'c.updated_at',
+        'c.id',
+        'c.description',
+        'c.email',
+        'c.id_course_moodle',
+        'c.category_id',
+        'c.status',
+        'c.last_sync_at',
+        'c.created_at',
+        'c.updated_at',
         sql<boolean>`c.password_encrypted is not null`.as('has_password'),
-        'cat.description as category_description', 'cat.category_code',
-        sql<number>`(select count(*) from course_registered_users e where e.course_id = c.id)`.as('enrolments_count'),
+        'cat.description as category_description',
+        'cat.category_code',
+        sql<number>`(select count(*) from course_registered_users e where e.course_id = c.id)`.as(
+          'enrolments_count',
+        ),
       ]);
   }
 
@@ -27,10 +43,15 @@ export class CourseRepository {
     if (q.categoryId) query = query.where('c.category_id', '=', q.categoryId);
     if (q.search) {
       const p = likePattern(q.search);
-      query = query.where((eb) => eb.or([eb('c.description', 'ilike', p), eb('c.email', 'ilike', p)]));
+      query = query.where((eb) =>
+        eb.or([eb('c.description', 'ilike', p), eb('c.email', 'ilike', p)]),
+      );
     }
     const col = sortColumn(SORTS, q.sort, 'id');
-    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id'), q);
+    return paginate(
+      query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('c.id'),
+      q,
+    );
   }
 
   findById(id: number) {
@@ -38,11 +59,17 @@ export class CourseRepository {
   }
 
   async insert(values: Insertable<CourseTable>) {
-    return (await this.db.insertInto('courses').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    return (
+      await this.db.insertInto('courses').values(values).returning('id').executeTakeFirstOrThrow()
+    ).id;
   }
 
   async update(id: number, values: Updateable<CourseTable>) {
-    await this.db.updateTable('courses').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('courses')
+      .set({ ...values, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: number) {
@@ -52,7 +79,9 @@ export class CourseRepository {
   async usage(id: number): Promise<{ enrolments: number; tickets: number }> {
     const r = await this.db
       .selectNoFrom([
-        sql<number>`(select count(*) from course_registered_users where course_id = ${id})`.as('enrolments'),
+        sql<number>`(select count(*) from course_registered_users where course_id = ${id})`.as(
+          'enrolments',
+        ),
         sql<number>`(select count(*) from tickets where course_id = ${id})`.as('tickets'),
       ])
       .executeTakeFirstOrThrow();
@@ -60,7 +89,13 @@ export class CourseRepository {
   }
 
   async categoryExists(id: number) {
-    return (await this.db.selectFrom('categories').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db
+        .selectFrom('categories')
+        .select('id')
+        .where('id', '=', id)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   /** A course's activities with their sections (GET /courses/{id}/activities). */
@@ -68,7 +103,20 @@ export class CourseRepository {
     return this.db
       .selectFrom('activities as a')
       .leftJoin('sections as s', 's.id', 'a.section_id')
-      .select(['a.id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 'a.course_id', 'a.removed_at', 'a.hidden', 'a.excluded_from_progress', 's.description as section_description', 's.key as section_key'])
+      .select([
+        'a.id',
+        'a.description',
+        'a.type',
+        'a.weighing',
+        'a.id_activity_moodle',
+        'a.section_id',
+        'a.course_id',
+        'a.removed_at',
+        'a.hidden',
+        'a.excluded_from_progress',
+        's.description as section_description',
+        's.key as section_key',
+      ])
       .where('a.course_id', '=', courseId)
       .orderBy('s.id')
       .orderBy('a.id')
@@ -78,7 +126,12 @@ export class CourseRepository {
 
 export type CourseRow = NonNullable<Awaited<ReturnType<CourseRepository['findById']>>>;
 
-const ACTIVITY_SORTS = { id: 'a.id', description: 'a.description', weighing: 'a.weighing', idActivityMoodle: 'a.id_activity_moodle' } as const;
+const ACTIVITY_SORTS = {
+  id: 'a.id',
+  description: 'a.description',
+  weighing: 'a.weighing',
+  idActivityMoodle: 'a.id_activity_moodle',
+} as const;
 
 export class ActivityRepository {
   constructor(private readonly db: Database) {}
@@ -89,9 +142,21 @@ export class ActivityRepository {
       .innerJoin('courses as c', 'c.id', 'a.course_id')
       .leftJoin('sections as s', 's.id', 'a.section_id')
       .select([
-        'a.id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 'a.section_id', 'a.course_id', 'a.created_at', 'a.updated_at',
-        'a.removed_at', 'a.hidden', 'a.excluded_from_progress',
-        's.description as section_description', 's.key as section_key', 'c.description as course_description',
+        'a.id',
+        'a.description',
+        'a.type',
+        'a.weighing',
+        'a.id_activity_moodle',
+        'a.section_id',
+        'a.course_id',
+        'a.created_at',
+        'a.updated_at',
+        'a.removed_at',
+        'a.hidden',
+        'a.excluded_from_progress',
+        's.description as section_description',
+        's.key as section_key',
+        'c.description as course_description',
       ]);
   }
 
@@ -101,7 +166,10 @@ export class ActivityRepository {
     if (q.sectionId) query = query.where('a.section_id', '=', q.sectionId);
     if (q.search) query = query.where('a.description', 'ilike', likePattern(q.search));
     const col = sortColumn(ACTIVITY_SORTS, q.sort, 'id');
-    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('a.id'), q);
+    return paginate(
+      query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('a.id'),
+      q,
+    );
   }
 
   findById(id: number) {
@@ -109,11 +177,21 @@ export class ActivityRepository {
   }
 
   async insert(values: Insertable<ActivityTable>) {
-    return (await this.db.insertInto('activities').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    return (
+      await this.db
+        .insertInto('activities')
+        .values(values)
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   }
 
   async update(id: number, values: Updateable<ActivityTable>) {
-    await this.db.updateTable('activities').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('activities')
+      .set({ ...values, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: number) {
@@ -121,7 +199,10 @@ export class ActivityRepository {
   }
 
   async exists(table: 'courses' | 'sections', id: number) {
-    return (await this.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !==
+      undefined
+    );
   }
 }
 

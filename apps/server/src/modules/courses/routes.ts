@@ -28,7 +28,11 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
         id: c.category_id,
         description: c.category_description,
         categoryCode: c.category_code,
-        properties: { id: c.category_id, description: c.category_description, categoryCode: c.category_code },
+        properties: {
+          id: c.category_id,
+          description: c.category_description,
+          categoryCode: c.category_code,
+        },
       },
       status: c.status,
       lastSyncAt: c.last_sync_at ? new Date(c.last_sync_at).toISOString() : null,
@@ -39,7 +43,18 @@ export function presentCourse(request: FastifyRequest, c: CourseRow) {
 
 type ActivityLike = Pick<
   ActivityRow,
-  'id' | 'description' | 'type' | 'weighing' | 'id_activity_moodle' | 'section_id' | 'course_id' | 'section_description' | 'section_key' | 'removed_at' | 'hidden' | 'excluded_from_progress'
+  | 'id'
+  | 'description'
+  | 'type'
+  | 'weighing'
+  | 'id_activity_moodle'
+  | 'section_id'
+  | 'course_id'
+  | 'section_description'
+  | 'section_key'
+  | 'removed_at'
+  | 'hidden'
+  | 'excluded_from_progress'
 > &
   Partial<Pick<ActivityRow, 'course_description'>>;
 
@@ -53,9 +68,24 @@ export function presentActivity(request: FastifyRequest, a: ActivityLike) {
     // The original client reads `section.properties` and `course.properties`, never null (§2.9):
     // an activity without a section has the original's placeholder; our client reads `section.id/description`.
     section: a.section_id
-      ? { id: a.section_id, description: a.section_description, key: a.section_key, properties: { id: a.section_id, description: a.section_description } }
-      : { id: null, description: null, key: null, links: null, properties: { id: '', description: '' } },
-    course: { id: a.course_id, description: a.course_description ?? null, properties: { id: a.course_id, description: a.course_description ?? null } },
+      ? {
+          id: a.section_id,
+          description: a.section_description,
+          key: a.section_key,
+          properties: { id: a.section_id, description: a.section_description },
+        }
+      : {
+          id: null,
+          description: null,
+          key: null,
+          links: null,
+          properties: { id: '', description: '' },
+        },
+    course: {
+      id: a.course_id,
+      description: a.course_description ?? null,
+      properties: { id: a.course_id, description: a.course_description ?? null },
+    },
     /** Deleted in Moodle (kept for history, out of progress): when SIGAF noticed. */
     removedAt: a.removed_at ? new Date(a.removed_at).toISOString() : null,
     hidden: a.hidden,
@@ -63,9 +93,17 @@ export function presentActivity(request: FastifyRequest, a: ActivityLike) {
   });
 }
 
-export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  app,
+  { services },
+) => {
   const decl = resourceByKey('course')!;
-  registerCrud(app, { decl, service: services.courses, present: presentCourse, filters: { category_id: 'categoryId' } });
+  registerCrud(app, {
+    decl,
+    service: services.courses,
+    present: presentCourse,
+    filters: { category_id: 'categoryId' },
+  });
   registerCrud(app, {
     decl: resourceByKey('activity')!,
     service: services.activities,
@@ -76,39 +114,75 @@ export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (a
   // Staff leave an activity out of progress and pending counts (a hidden one, say), or bring it back.
   app.put(
     '/activities/:id/progress',
-    { config: { access: PERMISSIONS.configurationWrite }, schema: { tags: ['courses'], params: idParams, body: z.object({ excluded: z.boolean({ error: FORM_MSG.option }) }) } },
+    {
+      config: { access: PERMISSIONS.configurationWrite },
+      schema: {
+        tags: ['courses'],
+        params: idParams,
+        body: z.object({ excluded: z.boolean({ error: FORM_MSG.option }) }),
+      },
+    },
     async (request) => {
       const { id } = request.params as { id: number };
       const { excluded } = request.body as { excluded: boolean };
-      const row = await services.activities.setExcluded(id, excluded, requireAuth(request), request.ip);
+      const row = await services.activities.setExcluded(
+        id,
+        excluded,
+        requireAuth(request),
+        request.ip,
+      );
       return ok(presentActivity(request, row), MSG.updated);
     },
   );
 
   // A course's sections, each with the course's activities in it.
-  app.get('/courses/:id/activities', { config: { access: decl.read }, schema: { tags: ['courses'], params: idParams } }, async (request) => {
-    const { id } = request.params as { id: number };
-    const activities = await services.courses.activities(id);
-    const sections = new Map<string, { id: number | null; description: string; key: string | null; items: ActivityLike[] }>();
-    for (const a of activities) {
-      const k = String(a.section_id);
-      if (!sections.has(k)) sections.set(k, { id: a.section_id, description: a.section_description ?? 'Sin sección', key: a.section_key ?? null, items: [] });
-      sections.get(k)!.items.push(a);
-    }
-    const items = [...sections.values()].map((s) =>
-      resource(request, `/api/v2/sections/${s.id ?? 0}`, { id: s.id, description: s.description, key: s.key }, {
-        ...relationship(request, `/api/v2/courses/${id}/activities`, s.items.length),
-        array: s.items.map((a) => presentActivity(request, a)),
-      }),
-    );
-    // The original client reads the activities, each with its section (`description`, never null),
-    // from `_data.relationships.collection.data[]` (§2.5); our client reads the sections in `_data.collections[]`.
-    const data = activities.map((a) => {
-      const item = presentActivity(request, a);
-      const section = { id: a.section_id, description: a.section_description ?? 'Sin sección' };
-      return { ...item, properties: { ...item.properties, section: { ...item.properties.section, ...section } } };
-    });
-    const list = collection(request, `/api/v2/courses/${id}/activities`, 'sections', items);
-    return ok({ ...list, relationships: { collection: { numberOfElements: data.length, data } } });
-  });
+  app.get(
+    '/courses/:id/activities',
+    { config: { access: decl.read }, schema: { tags: ['courses'], params: idParams } },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const activities = await services.courses.activities(id);
+      const sections = new Map<
+        string,
+        { id: number | null; description: string; key: string | null; items: ActivityLike[] }
+      >();
+      for (const a of activities) {
+        const k = String(a.section_id);
+        if (!sections.has(k))
+          sections.set(k, {
+            id: a.section_id,
+            description: a.section_description ?? 'Sin sección',
+            key: a.section_key ?? null,
+            items: [],
+          });
+        sections.get(k)!.items.push(a);
+      }
+      const items = [...sections.values()].map((s) =>
+        resource(
+          request,
+          `/api/v2/sections/${s.id ?? 0}`,
+          { id: s.id, description: s.description, key: s.key },
+          {
+            ...relationship(request, `/api/v2/courses/${id}/activities`, s.items.length),
+            array: s.items.map((a) => presentActivity(request, a)),
+          },
+        ),
+      );
+      // The original client reads the activities, each with its section (`description`, never null),
+      // from `_data.relationships.collection.data[]` (§2.5); our client reads the sections in `_data.collections[]`.
+      const data = activities.map((a) => {
+        const item = presentActivity(request, a);
+        const section = { id: a.section_id, description: a.section_description ?? 'Sin sección' };
+        return {
+          ...item,
+          properties: { ...item.properties, section: { ...item.properties.section, ...section } },
+        };
+      });
+      const list = collection(request, `/api/v2/courses/${id}/activities`, 'sections', items);
+      return ok({
+        ...list,
+        relationships: { collection: { numberOfElements: data.length, data } },
+      });
+    },
+  );
 };

@@ -53,14 +53,32 @@ export class CourseService {
   private values(input: CourseInput): Updateable<CourseTable> {
     const { password: given, ...rest } = input;
     const password = given === COURSE_PASSWORD_MASK ? undefined : given;
-    return { ...withoutUndefined(rest), ...(password ? { password_encrypted: encryptSecret(password, this.secret) } : {}) };
+    return {
+      ...withoutUndefined(rest),
+      ...(password ? { password_encrypted: encryptSecret(password, this.secret) } : {}),
+    };
   }
 
-  async create(input: CourseInput & { description: string; category_id: number }, actor: AuthUser, ip: string) {
+  async create(
+    input: CourseInput & { description: string; category_id: number },
+    actor: AuthUser,
+    ip: string,
+  ) {
     await requireOption('category_id', input.category_id, (id) => this.repo.categoryExists(id));
     const v = this.values(input);
-    const id = await this.repo.insert({ ...v, description: input.description, category_id: input.category_id });
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'courses', entityId: id, changes: { ...input, password: input.password ? '***' : undefined }, ip });
+    const id = await this.repo.insert({
+      ...v,
+      description: input.description,
+      category_id: input.category_id,
+    });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'courses',
+      entityId: id,
+      changes: { ...input, password: input.password ? '***' : undefined },
+      ip,
+    });
     return this.get(id);
   }
 
@@ -69,7 +87,14 @@ export class CourseService {
     await requireOption('category_id', input.category_id, (cid) => this.repo.categoryExists(cid));
     const v = this.values(input);
     if (Object.keys(v).length) await this.repo.update(id, v);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'courses', entityId: id, changes: { ...input, password: input.password ? '***' : undefined }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'courses',
+      entityId: id,
+      changes: { ...input, password: input.password ? '***' : undefined },
+      ip,
+    });
     return this.get(id);
   }
 
@@ -77,10 +102,19 @@ export class CourseService {
     const row = await this.get(id);
     const usage = await this.repo.usage(id);
     if (usage.enrolments || usage.tickets) {
-      throw conflict(`No se puede eliminar porque tiene ${usage.enrolments} matrícula(s) y ${usage.tickets} ticket(s). Puede desactivarlo cambiando su estado.`);
+      throw conflict(
+        `No se puede eliminar porque tiene ${usage.enrolments} matrícula(s) y ${usage.tickets} ticket(s). Puede desactivarlo cambiando su estado.`,
+      );
     }
     await this.repo.delete(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'courses', entityId: id, changes: { description: row.description }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'courses',
+      entityId: id,
+      changes: { description: row.description },
+      ip,
+    });
   }
 
   async activities(id: number) {
@@ -110,10 +144,25 @@ export class ActivityService {
     await requireOption('section_id', input.section_id, (id) => this.repo.exists('sections', id));
   }
 
-  async create(input: ActivityInput & { description: string; course_id: number }, actor: AuthUser, ip: string) {
+  async create(
+    input: ActivityInput & { description: string; course_id: number },
+    actor: AuthUser,
+    ip: string,
+  ) {
     await this.check(input);
-    const id = await this.repo.insert({ ...withoutUndefined(input), description: input.description, course_id: input.course_id });
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'activities', entityId: id, changes: input, ip });
+    const id = await this.repo.insert({
+      ...withoutUndefined(input),
+      description: input.description,
+      course_id: input.course_id,
+    });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'activities',
+      entityId: id,
+      changes: input,
+      ip,
+    });
     return this.get(id);
   }
 
@@ -121,7 +170,14 @@ export class ActivityService {
   async setExcluded(id: number, excluded: boolean, actor: AuthUser, ip: string) {
     await this.get(id);
     await this.repo.update(id, { excluded_from_progress: excluded });
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'activities', entityId: id, changes: { excluded_from_progress: excluded }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'activities',
+      entityId: id,
+      changes: { excluded_from_progress: excluded },
+      ip,
+    });
     return this.get(id);
   }
 
@@ -130,13 +186,27 @@ export class ActivityService {
     await this.check(input);
     const changes = withoutUndefined(input);
     if (Object.keys(changes).length) await this.repo.update(id, changes);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'activities', entityId: id, changes, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'activities',
+      entityId: id,
+      changes,
+      ip,
+    });
     return this.get(id);
   }
 
   async remove(id: number, actor: AuthUser, ip: string) {
     const row = await this.get(id);
     await this.repo.delete(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'activities', entityId: id, changes: { description: row.description }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'activities',
+      entityId: id,
+      changes: { description: row.description },
+      ip,
+    });
   }
 }

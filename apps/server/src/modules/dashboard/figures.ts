@@ -21,11 +21,15 @@ export const FIGURES = {
   /** Sin sincronizar: enrolled, not yet confirmed by a Moodle sync. */
   unsynced: (f: string) => sql`not ${col(f, 'synced')}`,
   /** A state of the status chart (Activo, Renuncia en curso, Renunciado): synchronised, of that stage. */
-  stage: (f: string, stage: number) => sql`(${col(f, 'synced')} and ${col(f, 'stage')} = ${sql.lit(stage)})`,
+  stage: (f: string, stage: number) =>
+    sql`(${col(f, 'synced')} and ${col(f, 'stage')} = ${sql.lit(stage)})`,
   /** Han ingresado: synchronised, not withdrawn, accessed the course at least once. */
-  accessed: (f: string) => sql`(${col(f, 'synced')} and ${col(f, 'stage')} < 2 and ${col(f, 'last_access')} is not null)`,
+  accessed: (f: string) =>
+    sql`(${col(f, 'synced')} and ${col(f, 'stage')} < 2 and ${col(f, 'last_access')} is not null)`,
   /** Nunca han ingresado: synchronised, not withdrawn, never accessed the course. */
-  neverAccessed: (f: string) => sql`(${col(f, 'synced')} and ${col(f, 'stage')} < 2 and ${col(f, 'last_access')} is null)`,
+  neverAccessed: (f: string) =>
+    sql`(${col(f, 'synced')} and ${col(f, 'stage')} < 2 and ${col(f, 'last_access')} is null)`,
   /** A student's progress: round(100 × graded / expected) of the activities that count, null without any. */
-  progress: (f: string) => percentOf(col(f, 'graded') as RawBuilder<unknown>, col(f, 'expected') as RawBuilder<unknown>),
+  progress: (f: string) =>
+    percentOf(col(f, 'graded') as RawBuilder<unknown>, col(f, 'expected') as RawBuilder<unknown>),
 } as const;

@@ -1,8 +1,16 @@
 import { sql } from 'kysely';
 import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
-import { type TicketDimension, DIMENSIONS, type TimeWindow, dayStart, dayEnd, DIM, hourOf, createdIn } from './sql.js';
-
+import {
+  type TicketDimension,
+  DIMENSIONS,
+  type TimeWindow,
+  dayStart,
+  dayEnd,
+  DIM,
+  hourOf,
+  createdIn,
+} from './sql.js';
 
 /** Ticket figures of a course (Estadística) and of one day (the daily report), and the lookups of courses, classrooms and sections. Nothing loops over tickets: every figure is one grouped query. */
 export class DashboardRepository {
@@ -12,30 +20,50 @@ export class DashboardRepository {
   // Lookups
 
   async courseExists(id: number) {
-    return (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   /** A classroom by id, or by description (case-insensitive) as the original client sends it. */
   async findClassroom(ref: string) {
     const text = ref.trim();
     const byId = /^\d{1,9}$/.test(text)
-      ? await this.db.selectFrom('classrooms').select(['id', 'description']).where('id', '=', Number(text)).executeTakeFirst()
+      ? await this.db
+          .selectFrom('classrooms')
+          .select(['id', 'description'])
+          .where('id', '=', Number(text))
+          .executeTakeFirst()
       : undefined;
-    return byId ?? this.db.selectFrom('classrooms').select(['id', 'description']).where(sql`lower(description)`, '=', text.toLowerCase()).executeTakeFirst();
+    return (
+      byId ??
+      this.db
+        .selectFrom('classrooms')
+        .select(['id', 'description'])
+        .where(sql`lower(description)`, '=', text.toLowerCase())
+        .executeTakeFirst()
+    );
   }
 
   /** A section by id, key or description. */
   async findSection(ref: string) {
     const text = ref.trim();
     const byId = /^\d{1,9}$/.test(text)
-      ? await this.db.selectFrom('sections').select(['id', 'description', 'key']).where('id', '=', Number(text)).executeTakeFirst()
+      ? await this.db
+          .selectFrom('sections')
+          .select(['id', 'description', 'key'])
+          .where('id', '=', Number(text))
+          .executeTakeFirst()
       : undefined;
     return (
       byId ??
       this.db
         .selectFrom('sections')
         .select(['id', 'description', 'key'])
-        .where((eb) => eb.or([eb('key', '=', text), eb(sql`lower(description)`, '=', text.toLowerCase())]))
+        .where((eb) =>
+          eb.or([eb('key', '=', text), eb(sql`lower(description)`, '=', text.toLowerCase())]),
+        )
         .executeTakeFirst()
     );
   }
@@ -43,14 +71,21 @@ export class DashboardRepository {
   // -------------------------------------------------------------------------------------------
   // Tickets
 
-  async countTickets(courseId: number, filter: 'total' | 'today' | 'open' | 'closed'): Promise<number> {
+  async countTickets(
+    courseId: number,
+    filter: 'total' | 'today' | 'open' | 'closed',
+  ): Promise<number> {
     const where =
       filter === 'today'
         ? sql`k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart())} and k.value < ${hourOf(dayEnd())}`
         : filter === 'total'
           ? sql`k.dim = ${DIM.type}`
           : sql`k.dim = ${DIM.type} and k.status_ticket_id in (select id from status_tickets where key = ${filter})`;
-    const { rows } = await sql<{ n: number }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where k.course_id = ${courseId} and ${where}`.execute(this.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select coalesce(sum(k.n), 0)::int as n from ticket_counts k where k.course_id = ${courseId} and ${where}`.execute(
+      this.db,
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -72,7 +107,12 @@ export class DashboardRepository {
    * Tickets created in a window per value of every catalogue (every value, zero included, in
    * catalogue order): the window's tickets are read once for all five.
    */
-  async ticketsPerCatalogues(courseId: number, window: TimeWindow): Promise<Record<TicketDimension, Array<{ id: number; key: string | null; label: string; n: number }>>> {
+  async ticketsPerCatalogues(
+    courseId: number,
+    window: TimeWindow,
+  ): Promise<
+    Record<TicketDimension, Array<{ id: number; key: string | null; label: string; n: number }>>
+  > {
     const names = Object.keys(DIMENSIONS) as TicketDimension[];
     const parts = names.map((name) => {
       const d = DIMENSIONS[name];
@@ -80,14 +120,25 @@ export class DashboardRepository {
         from ${sql.table(d.table)} c left join win w on w.${sql.ref(d.column)} = c.id
         group by c.id, c.key, c.description`;
     });
-    const rows = await executePrepared(this.db, sql<{ dim: TicketDimension; id: number; key: string | null; label: string; n: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<{ dim: TicketDimension; id: number; key: string | null; label: string; n: number }>`
       with win as materialized (
         select t.id, ${sql.join(names.map((name) => sql`t.${sql.ref(DIMENSIONS[name].column)}`))}
         from tickets t where t.course_id = ${courseId} and ${createdIn(window)}
       )
       ${sql.join(parts, sql` union all `)}
-      order by dim, id`);
-    const out = Object.fromEntries(names.map((name) => [name, [] as Array<{ id: number; key: string | null; label: string; n: number }>])) as Record<TicketDimension, Array<{ id: number; key: string | null; label: string; n: number }>>;
+      order by dim, id`,
+    );
+    const out = Object.fromEntries(
+      names.map((name) => [
+        name,
+        [] as Array<{ id: number; key: string | null; label: string; n: number }>,
+      ]),
+    ) as Record<
+      TicketDimension,
+      Array<{ id: number; key: string | null; label: string; n: number }>
+    >;
     for (const { dim, ...row } of rows) out[dim].push(row);
     return out;
   }
@@ -121,7 +172,12 @@ export class DashboardRepository {
 
   /** Open and closed tickets per assigned operator (null id: unassigned). */
   async statusPerOperator(courseId: number) {
-    const { rows } = await sql<{ id: number | null; label: string | null; open: number; closed: number }>`
+    const { rows } = await sql<{
+      id: number | null;
+      label: string | null;
+      open: number;
+      closed: number;
+    }>`
       select nullif(k.value, 0) as id, u.name as label,
         coalesce(sum(k.n) filter (where s.key = 'open'), 0)::int as open,
         coalesce(sum(k.n) filter (where s.key = 'closed'), 0)::int as closed
@@ -159,7 +215,9 @@ export class DashboardRepository {
     // Created before the day's end, and both created and closed by then: whole UTC days before
     // the one the day ends in, then that day's hours up to the end (hours since the epoch).
     const end = hourOf(dayEnd(day));
-    const rows = await executePrepared(this.db, sql<{ created: number; total: number; closed: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<{ created: number; total: number; closed: number }>`
       with bound as (select ${end} as h)
       select
         coalesce(sum(k.n) filter (where k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))}), 0)::int as created,
@@ -169,14 +227,23 @@ export class DashboardRepository {
       where k.course_id = ${courseId} and (
         (k.dim in (${DIM.createdDay}, ${DIM.closedDay}) and k.value < bound.h / 24)
         or (k.dim in (${DIM.createdHour}, ${DIM.closedHour}) and k.value >= bound.h / 24 * 24 and k.value < bound.h)
-        or (k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))} and k.value < bound.h))`);
+        or (k.dim = ${DIM.createdHour} and k.value >= ${hourOf(dayStart(day))} and k.value < bound.h))`,
+    );
     const r = rows[0] ?? { created: 0, total: 0, closed: 0 };
     return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
   }
 
   /** Per operator: distinct tickets with attempts logged that day, how many of those are closed, attempts. */
   async operatorDay(courseId: number, day: string) {
-    const rows = await executePrepared(this.db, sql<{ operatorId: number; operator: string; tickets: number; closed: number; attempts: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<{
+        operatorId: number;
+        operator: string;
+        tickets: number;
+        closed: number;
+        attempts: number;
+      }>`
       select d.user_created_id as "operatorId", u.name as operator,
         count(distinct d.ticket_id)::int as tickets,
         count(distinct d.ticket_id) filter (where s.key = 'closed')::int as closed,
@@ -187,19 +254,23 @@ export class DashboardRepository {
       join users u on u.id = d.user_created_id
       where d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by d.user_created_id, u.name
-      order by u.name, d.user_created_id`);
+      order by u.name, d.user_created_id`,
+    );
     return rows;
   }
 
   /** Attempts logged that day per outcome (every outcome, zero included). */
   async attemptsPerOutcome(courseId: number, day: string) {
-    const rows = await executePrepared(this.db, sql<{ id: number; key: string | null; label: string; n: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<{ id: number; key: string | null; label: string; n: number }>`
       select c.id, c.key, c.description as label, count(d.id)::int as n
       from status_detail_tickets c
       left join ticket_details d
         on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
       group by c.id, c.key, c.description
-      order by c.id`);
+      order by c.id`,
+    );
     return rows;
   }
 }

@@ -35,14 +35,25 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 const repeat = (color: string, n: number) => Array.from({ length: n }, () => color);
 
 /** The catalogues whose values are states with a look of their own (STATE_LOOKS). */
-const STATE_OF: Partial<Record<TicketDimension, StateKind>> = { status: 'ticketStatus', priority: 'priority' };
+const STATE_OF: Partial<Record<TicketDimension, StateKind>> = {
+  status: 'ticketStatus',
+  priority: 'priority',
+};
 
 /** One dataset over labelled rows: a state in its own colour (by key), any other value from the palette. */
-function single(rows: Array<{ label: string; n: number; key?: string | null }>, kind?: StateKind): ChartData {
+function single(
+  rows: Array<{ label: string; n: number; key?: string | null }>,
+  kind?: StateKind,
+): ChartData {
   const palette = paletteColors(rows.length);
   return {
     labels: rows.map((r) => r.label),
-    datasets: [{ data: rows.map((r) => r.n), backgroundColor: rows.map((r, i) => (kind && stateLook(kind, r.key)?.color) || palette[i]!) }],
+    datasets: [
+      {
+        data: rows.map((r) => r.n),
+        backgroundColor: rows.map((r, i) => (kind && stateLook(kind, r.key)?.color) || palette[i]!),
+      },
+    ],
   };
 }
 
@@ -51,28 +62,46 @@ function openClosed(rows: Array<{ label: string; open: number; closed: number }>
   return {
     labels: rows.map((r) => r.label),
     datasets: [
-      { label: STATUS_DATASETS.open, data: rows.map((r) => r.open), backgroundColor: repeat(STATUS_COLORS.open, n) },
-      { label: STATUS_DATASETS.closed, data: rows.map((r) => r.closed), backgroundColor: repeat(STATUS_COLORS.closed, n) },
+      {
+        label: STATUS_DATASETS.open,
+        data: rows.map((r) => r.open),
+        backgroundColor: repeat(STATUS_COLORS.open, n),
+      },
+      {
+        label: STATUS_DATASETS.closed,
+        data: rows.map((r) => r.closed),
+        backgroundColor: repeat(STATUS_COLORS.closed, n),
+      },
     ],
   };
 }
 
 /** "Realizado" / "No realizado" percentages per row; a row nobody has to do is 0 / 0. */
 function progressChart(rows: ProgressRow[], kind: ProgressKind): ChartData {
-  const done = rows.map((r) => (r.expected ? round1((100 * (kind === 'graded' ? r.graded : r.completed)) / r.expected) : 0));
+  const done = rows.map((r) =>
+    r.expected ? round1((100 * (kind === 'graded' ? r.graded : r.completed)) / r.expected) : 0,
+  );
   const n = rows.length;
   return {
     labels: rows.map((r) => r.label),
     datasets: [
       { label: PROGRESS_LABELS.done, data: done, backgroundColor: repeat(PROGRESS_COLORS.done, n) },
-      { label: PROGRESS_LABELS.notDone, data: done.map((d, i) => (rows[i]!.expected ? round1(100 - d) : 0)), backgroundColor: repeat(PROGRESS_COLORS.notDone, n) },
+      {
+        label: PROGRESS_LABELS.notDone,
+        data: done.map((d, i) => (rows[i]!.expected ? round1(100 - d) : 0)),
+        backgroundColor: repeat(PROGRESS_COLORS.notDone, n),
+      },
     ],
   };
 }
 
 /** Which classrooms of a course a user may follow (the follow-up's tutor scoping); throws a 403 otherwise. */
 export interface ClassroomPolicy {
-  courseScope(actor: AuthUser, courseId: number, classroomId?: number): Promise<{ courseId: number; classroomIds?: number[] }>;
+  courseScope(
+    actor: AuthUser,
+    courseId: number,
+    classroomId?: number,
+  ): Promise<{ courseId: number; classroomIds?: number[] }>;
 }
 
 /** Dashboard (Estadística), follow-up by classroom and the daily ticket reports. */
@@ -104,7 +133,10 @@ export class DashboardService {
       if (!classroom) throw notFound(DASHBOARD_MSG.classroomNotFound);
       classroomId = classroom.id;
     }
-    const allowed = actor && this.policy ? await this.policy.courseScope(actor, courseId, classroomId) : undefined;
+    const allowed =
+      actor && this.policy
+        ? await this.policy.courseScope(actor, courseId, classroomId)
+        : undefined;
     if (classroomId !== undefined) return { courseId, classroomId };
     return allowed?.classroomIds ? { courseId, classroomIds: allowed.classroomIds } : { courseId };
   }
@@ -132,15 +164,27 @@ export class DashboardService {
   }
 
   async motiveChart(courseId: number): Promise<ChartData> {
-    return single((await this.repo.motiveShares(courseId)).map((r) => ({ label: r.label, n: r.pct })));
+    return single(
+      (await this.repo.motiveShares(courseId)).map((r) => ({ label: r.label, n: r.pct })),
+    );
   }
 
   async ageChart(courseId: number): Promise<ChartData> {
-    return single((await this.repo.ticketsPerAge(courseId)).map((r) => ({ label: ticketAgeText(r.days), n: r.n })));
+    return single(
+      (await this.repo.ticketsPerAge(courseId)).map((r) => ({
+        label: ticketAgeText(r.days),
+        n: r.n,
+      })),
+    );
   }
 
   async statusOperatorChart(courseId: number): Promise<ChartData> {
-    return openClosed((await this.repo.statusPerOperator(courseId)).map((r) => ({ ...r, label: r.label ?? DASHBOARD_MSG.unassigned })));
+    return openClosed(
+      (await this.repo.statusPerOperator(courseId)).map((r) => ({
+        ...r,
+        label: r.label ?? DASHBOARD_MSG.unassigned,
+      })),
+    );
   }
 
   async statusMotiveChart(courseId: number): Promise<ChartData> {
@@ -151,19 +195,46 @@ export class DashboardService {
   async courseOverview(courseId: number): Promise<CourseOverview> {
     const scope = this.wholeCourse(courseId);
     const [total, lastDay, open, close, card] = await Promise.all([
-      this.ticketCount(courseId, 'total'), this.ticketCount(courseId, 'today'), this.ticketCount(courseId, 'open'), this.ticketCount(courseId, 'closed'), this.card(scope),
+      this.ticketCount(courseId, 'total'),
+      this.ticketCount(courseId, 'today'),
+      this.ticketCount(courseId, 'open'),
+      this.ticketCount(courseId, 'closed'),
+      this.card(scope),
     ]);
-    const [source, type, status, priority, motive, age, statusOperator, statusMotive] = await Promise.all([
-      this.catalogueChart(courseId, 'source'), this.catalogueChart(courseId, 'type'), this.catalogueChart(courseId, 'status'), this.catalogueChart(courseId, 'priority'),
-      this.motiveChart(courseId), this.ageChart(courseId), this.statusOperatorChart(courseId), this.statusMotiveChart(courseId),
-    ]);
+    const [source, type, status, priority, motive, age, statusOperator, statusMotive] =
+      await Promise.all([
+        this.catalogueChart(courseId, 'source'),
+        this.catalogueChart(courseId, 'type'),
+        this.catalogueChart(courseId, 'status'),
+        this.catalogueChart(courseId, 'priority'),
+        this.motiveChart(courseId),
+        this.ageChart(courseId),
+        this.statusOperatorChart(courseId),
+        this.statusMotiveChart(courseId),
+      ]);
     const [studentStatus, lastAccess, progress, progressDone] = await Promise.all([
-      this.statusChart(scope), this.loggedTimeChart(scope), this.progressChart(scope, 'graded'), this.progressChart(scope, 'completed'),
+      this.statusChart(scope),
+      this.loggedTimeChart(scope),
+      this.progressChart(scope, 'graded'),
+      this.progressChart(scope, 'completed'),
     ]);
     return {
       counts: { total, 'last-day': lastDay, open, close },
       card,
-      charts: { source, type, status, priority, motive, age, statusOperator, statusMotive, studentStatus, lastAccess, progress, progressDone },
+      charts: {
+        source,
+        type,
+        status,
+        priority,
+        motive,
+        age,
+        statusOperator,
+        statusMotive,
+        studentStatus,
+        lastAccess,
+        progress,
+        progressDone,
+      },
     };
   }
 
@@ -171,12 +242,18 @@ export class DashboardService {
 
   async statusChart(scope: Scope): Promise<ChartData> {
     const counts = await this.students.stageCounts(scope);
-    return { labels: [...STUDENT_STATES], datasets: [{ data: counts, backgroundColor: [...STUDENT_STATE_COLORS] }] };
+    return {
+      labels: [...STUDENT_STATES],
+      datasets: [{ data: counts, backgroundColor: [...STUDENT_STATE_COLORS] }],
+    };
   }
 
   async loggedTimeChart(scope: Scope): Promise<ChartData> {
     const counts = await this.students.lastAccessCounts(scope);
-    return { labels: [...LOGGED_TIME_LABELS], datasets: [{ data: counts, backgroundColor: [...LOGGED_TIME_COLORS] }] };
+    return {
+      labels: [...LOGGED_TIME_LABELS],
+      datasets: [{ data: counts, backgroundColor: [...LOGGED_TIME_COLORS] }],
+    };
   }
 
   card(scope: Scope): Promise<FollowStudentCard> {
@@ -188,21 +265,49 @@ export class DashboardService {
   }
 
   /** Per activity of one section (by id, key or description). */
-  async activityProgressChart(scope: Scope, sectionRef: string, kind: ProgressKind): Promise<ChartData> {
+  async activityProgressChart(
+    scope: Scope,
+    sectionRef: string,
+    kind: ProgressKind,
+  ): Promise<ChartData> {
     const section = await this.repo.findSection(sectionRef);
     if (!section) throw notFound(DASHBOARD_MSG.sectionNotFound);
     return progressChart(await this.students.progress(scope, section.id), kind);
   }
 
   /** Every student of the course (or the tutor's classrooms) with their state on the chosen activities (local or Moodle ids). */
-  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser): Promise<StudentOnActivities[]>;
+  async studentsOnActivities(
+    courseId: number,
+    ids: number[],
+    actor?: AuthUser,
+  ): Promise<StudentOnActivities[]>;
   /** One page of them and the page's place. */
-  async studentsOnActivities(courseId: number, ids: number[], actor: AuthUser | undefined, page: { page: number; perPage: number }): Promise<StudentsOnActivitiesPage>;
-  async studentsOnActivities(courseId: number, ids: number[], actor?: AuthUser, page?: { page: number; perPage: number }) {
-    const [scope, activities] = await Promise.all([this.scope(courseId, undefined, actor), this.students.activitiesOf(courseId, ids)]);
+  async studentsOnActivities(
+    courseId: number,
+    ids: number[],
+    actor: AuthUser | undefined,
+    page: { page: number; perPage: number },
+  ): Promise<StudentsOnActivitiesPage>;
+  async studentsOnActivities(
+    courseId: number,
+    ids: number[],
+    actor?: AuthUser,
+    page?: { page: number; perPage: number },
+  ) {
+    const [scope, activities] = await Promise.all([
+      this.scope(courseId, undefined, actor),
+      this.students.activitiesOf(courseId, ids),
+    ]);
     if (!activities.length) throw notFound(DASHBOARD_MSG.activityNotFound);
-    const { rows, total } = await this.students.studentsOnActivities(scope, activities.map((a) => a.id), page);
-    const students = rows.map(({ stage, ...r }) => ({ ...r, status: STUDENT_STATES[stage] ?? STUDENT_STATES[0] }));
+    const { rows, total } = await this.students.studentsOnActivities(
+      scope,
+      activities.map((a) => a.id),
+      page,
+    );
+    const students = rows.map(({ stage, ...r }) => ({
+      ...r,
+      status: STUDENT_STATES[stage] ?? STUDENT_STATES[0],
+    }));
     if (!page) return students;
     return { students, meta: pageMeta(page.page, page.perPage, total) };
   }
@@ -219,15 +324,30 @@ export class DashboardService {
 
   async dayCharts(courseId: number, day: string | null): Promise<DailyTicketCharts> {
     await this.requireCourse(courseId);
-    const counts = day === null ? null : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(day) });
+    const counts =
+      day === null
+        ? null
+        : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(day) });
     const chart = (d: TicketDimension) => ({ chartData: single(counts?.[d] ?? [], STATE_OF[d]) });
-    return { priority: chart('priority'), type: chart('type'), motive: chart('motive'), source: chart('source'), status: chart('status') };
+    return {
+      priority: chart('priority'),
+      type: chart('type'),
+      motive: chart('motive'),
+      source: chart('source'),
+      status: chart('status'),
+    };
   }
 
-  async operatorTable(courseId: number, day: string | null): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
+  async operatorTable(
+    courseId: number,
+    day: string | null,
+  ): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
     await this.requireCourse(courseId);
     if (day === null) return { table: [], chartData: single([]) };
-    const [table, outcomes] = await Promise.all([this.repo.operatorDay(courseId, day), this.repo.attemptsPerOutcome(courseId, day)]);
+    const [table, outcomes] = await Promise.all([
+      this.repo.operatorDay(courseId, day),
+      this.repo.attemptsPerOutcome(courseId, day),
+    ]);
     return { table, chartData: single(outcomes, 'attemptResult') };
   }
 }

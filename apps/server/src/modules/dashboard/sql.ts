@@ -39,15 +39,35 @@ export const dayStart = (day?: string): RawBuilder<unknown> =>
   day
     ? sql`(${day}::date::timestamp at time zone ${APP_TIME_ZONE})`
     : sql`(date_trunc('day', now() at time zone ${APP_TIME_ZONE}) at time zone ${APP_TIME_ZONE})`;
-export const dayEnd = (day?: string): RawBuilder<unknown> => sql`(${dayStart(day)} + interval '1 day')`;
+export const dayEnd = (day?: string): RawBuilder<unknown> =>
+  sql`(${dayStart(day)} + interval '1 day')`;
 
 /** ticket_counts dimensions (migration 0008). */
-export const DIM = { type: 1, priority: 2, source: 3, motive: 4, operator: 5, closedAge: 6, createdHour: 7, closedHour: 8, createdDay: 9, closedDay: 10 } as const;
+export const DIM = {
+  type: 1,
+  priority: 2,
+  source: 3,
+  motive: 4,
+  operator: 5,
+  closedAge: 6,
+  createdHour: 7,
+  closedHour: 8,
+  createdDay: 9,
+  closedDay: 10,
+} as const;
 /** Hours since the epoch of an instant (Chilean days start on a whole hour). */
-export const hourOf = (ts: RawBuilder<unknown>) => sql`floor(extract(epoch from ${ts}) / 3600)::int`;
+export const hourOf = (ts: RawBuilder<unknown>) =>
+  sql`floor(extract(epoch from ${ts}) / 3600)::int`;
 
 export const createdIn = (w: TimeWindow) =>
-  sql.join([sql`true`, ...(w.from ? [sql`t.created_at >= ${w.from}`] : []), ...(w.to ? [sql`t.created_at < ${w.to}`] : [])], sql` and `);
+  sql.join(
+    [
+      sql`true`,
+      ...(w.from ? [sql`t.created_at >= ${w.from}`] : []),
+      ...(w.to ? [sql`t.created_at < ${w.to}`] : []),
+    ],
+    sql` and `,
+  );
 
 export const TEST_SECTIONS_A = ['pre_test_a', 'post_test_a'];
 export const TEST_SECTIONS_B = ['pre_test_b', 'post_test_b'];
@@ -70,7 +90,8 @@ export const resignStages = (courseId: number) => sql`
   group by acu.course_registered_user_id`;
 
 /** The test form of a RUT column: A when its check digit is even, B when odd or K. */
-export const testForm = (rut: RawBuilder<unknown>) => sql`case when upper(right(trim(${rut}), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end`;
+export const testForm = (rut: RawBuilder<unknown>) =>
+  sql`case when upper(right(trim(${rut}), 1)) in ('0', '2', '4', '6', '8') then 'A' else 'B' end`;
 
 /** The activities of a course that count toward progress: survey, the test sections, or weighing > 0; never resign, never one deleted in Moodle or left out by staff. */
 export const countsTowardProgress = (a: string, s: string) =>
@@ -90,7 +111,8 @@ export interface Scope {
   classroomIds?: number[];
 }
 
-export const inClassrooms = (ids: number[]) => (ids.length ? sql`e.classroom_id in (${sql.join(ids)})` : sql`false`);
+export const inClassrooms = (ids: number[]) =>
+  ids.length ? sql`e.classroom_id in (${sql.join(ids)})` : sql`false`;
 
 export interface ProgressRow {
   id: number;
@@ -101,4 +123,5 @@ export interface ProgressRow {
 }
 
 /** round(100 × part / whole), halves up, in integer arithmetic (cheaper than numeric on every row); null when whole is 0. */
-export const percentOf = (part: RawBuilder<unknown>, whole: RawBuilder<unknown>) => sql`case when ${whole} > 0 then (200 * ${part} + ${whole}) / (2 * ${whole}) end`;
+export const percentOf = (part: RawBuilder<unknown>, whole: RawBuilder<unknown>) =>
+  sql`case when ${whole} > 0 then (200 * ${part} + ${whole}) / (2 * ${whole}) end`;

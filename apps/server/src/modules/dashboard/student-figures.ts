@@ -2,7 +2,15 @@ import { type StudentOnActivities } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { FIGURES, STAGE } from './figures.js';
-import { resignStages, testForm, countsTowardProgress, formApplies, type Scope, inClassrooms, type ProgressRow } from './sql.js';
+import {
+  resignStages,
+  testForm,
+  countsTowardProgress,
+  formApplies,
+  type Scope,
+  inClassrooms,
+  type ProgressRow,
+} from './sql.js';
 
 /** The enrolled-student figures of a course or classroom (card, status, last access, progress, students on activities), one grouped query each. */
 export class StudentFiguresRepository {
@@ -10,8 +18,10 @@ export class StudentFiguresRepository {
 
   /** The population CTE `enr(id, registered_user_id, classroom_id, form, stage, last_access)` (see the class comment). */
   private livePopulation(scope: Scope) {
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
-    const classrooms = scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
+    const classroom =
+      scope.classroomId === undefined ? sql`true` : sql`e.classroom_id = ${scope.classroomId}`;
+    const classrooms =
+      scope.classroomIds === undefined ? sql`true` : inClassrooms(scope.classroomIds);
     return sql`
       resign as (${resignStages(scope.courseId)}),
       enr as (
@@ -32,9 +42,14 @@ export class StudentFiguresRepository {
    * Callers run `await this.fresh(courseId)` first.
    */
   private students(scope: Scope) {
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`c.classroom_id = ${scope.classroomId}`;
+    const classroom =
+      scope.classroomId === undefined ? sql`true` : sql`c.classroom_id = ${scope.classroomId}`;
     const classrooms =
-      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`c.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+      scope.classroomIds === undefined
+        ? sql`true`
+        : scope.classroomIds.length
+          ? sql`c.classroom_id in (${sql.join(scope.classroomIds)})`
+          : sql`false`;
     return sql`
       enr as (
         select c.enrolment_id as id, c.registered_user_id, c.classroom_id, c.last_access, c.form, c.stage
@@ -45,9 +60,14 @@ export class StudentFiguresRepository {
 
   /** The scope's students as the course's cached follow-up rows `f` (every student enrolment, synchronised or not). */
   private rows(scope: Scope) {
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
+    const classroom =
+      scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
     const classrooms =
-      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`f.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+      scope.classroomIds === undefined
+        ? sql`true`
+        : scope.classroomIds.length
+          ? sql`f.classroom_id in (${sql.join(scope.classroomIds)})`
+          : sql`false`;
     return sql`course_follow_up_rows f where f.course_id = ${scope.courseId} and ${classroom} and ${classrooms}`;
   }
 
@@ -70,7 +90,13 @@ export class StudentFiguresRepository {
    */
   async card(scope: Scope) {
     await this.fresh(scope.courseId);
-    const { rows } = await sql<{ resign: number; active: number; inactive: number; total: number; unsynced: number }>`
+    const { rows } = await sql<{
+      resign: number;
+      active: number;
+      inactive: number;
+      total: number;
+      unsynced: number;
+    }>`
       select count(*) filter (where ${FIGURES.stage('f', STAGE.resigned)})::int as resign,
         count(*) filter (where ${FIGURES.accessed('f')})::int as active,
         count(*) filter (where ${FIGURES.neverAccessed('f')})::int as inactive,
@@ -104,9 +130,14 @@ export class StudentFiguresRepository {
     await this.fresh(scope.courseId);
     const perActivity = sectionId !== undefined;
     const group = perActivity ? sql`act.id, act.description` : sql`act.section_id, act.section`;
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`p.classroom_id = ${scope.classroomId}`;
+    const classroom =
+      scope.classroomId === undefined ? sql`true` : sql`p.classroom_id = ${scope.classroomId}`;
     const classrooms =
-      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`p.classroom_id in (${sql.join(scope.classroomIds)})` : sql`false`;
+      scope.classroomIds === undefined
+        ? sql`true`
+        : scope.classroomIds.length
+          ? sql`p.classroom_id in (${sql.join(scope.classroomIds)})`
+          : sql`false`;
     const { rows } = await sql<ProgressRow>`
       with act as (
         select a.id, a.description, a.section_id, s.description as section, s.key
@@ -190,12 +221,22 @@ export class StudentFiguresRepository {
    * Every read of these tables runs it first.
    */
   async fresh(courseId: number): Promise<void> {
-    const state = await this.db.selectFrom('course_stats_state').select('dirty').where('course_id', '=', courseId).executeTakeFirst();
+    const state = await this.db
+      .selectFrom('course_stats_state')
+      .select('dirty')
+      .where('course_id', '=', courseId)
+      .executeTakeFirst();
     if (state && !state.dirty) return;
     await this.db.transaction().execute(async (trx) => {
       // A course that does not exist has nothing to cache: no state row is made for it, and the lock below finds none.
-      await sql`insert into course_stats_state (course_id, dirty) select id, true from courses where id = ${courseId} on conflict (course_id) do nothing`.execute(trx);
-      const locked = await sql<{ dirty: boolean }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(trx);
+      await sql`insert into course_stats_state (course_id, dirty) select id, true from courses where id = ${courseId} on conflict (course_id) do nothing`.execute(
+        trx,
+      );
+      const locked = await sql<{
+        dirty: boolean;
+      }>`select dirty from course_stats_state where course_id = ${courseId} for update`.execute(
+        trx,
+      );
       if (!locked.rows[0]?.dirty) return;
       await sql`delete from course_progress_stats where course_id = ${courseId}`.execute(trx);
       await sql`delete from course_enrolment_stats where course_id = ${courseId}`.execute(trx);
@@ -207,7 +248,9 @@ export class StudentFiguresRepository {
       await sql`
         insert into course_enrolment_stats (course_id, enrolment_id, registered_user_id, classroom_id, form, stage, last_access)
         with ${this.livePopulation({ courseId })}
-        select ${courseId}::int, enr.id, enr.registered_user_id, enr.classroom_id, enr.form, enr.stage, enr.last_access from enr`.execute(trx);
+        select ${courseId}::int, enr.id, enr.registered_user_id, enr.classroom_id, enr.form, enr.stage, enr.last_access from enr`.execute(
+        trx,
+      );
       await sql`
         insert into course_progress_stats (course_id, classroom_id, activity_id, form, stage, students, graded, completed)
         with ${this.students({ courseId })}
@@ -225,14 +268,18 @@ export class StudentFiguresRepository {
         ) acu on acu.activity_id = a.id and acu.course_registered_user_id = enr.id
         where a.course_id = ${courseId}
         group by 2, 3, 4, 5`.execute(trx);
-      await sql`update course_stats_state set dirty = false, refreshed_at = now() where course_id = ${courseId}`.execute(trx);
+      await sql`update course_stats_state set dirty = false, refreshed_at = now() where course_id = ${courseId}`.execute(
+        trx,
+      );
     });
   }
 
   /** The active courses a change has marked since their figures were last computed. */
   async markedCourses(): Promise<number[]> {
     const { rows } = await sql<{ id: number }>`
-      select s.course_id as id from course_stats_state s join courses c on c.id = s.course_id and c.status = 1 where s.dirty order by 1`.execute(this.db);
+      select s.course_id as id from course_stats_state s join courses c on c.id = s.course_id and c.status = 1 where s.dirty order by 1`.execute(
+      this.db,
+    );
     return rows.map((r) => r.id);
   }
 
@@ -240,7 +287,9 @@ export class StudentFiguresRepository {
   async freshAll(courseIds: number[]): Promise<void> {
     if (!courseIds.length) return;
     const { rows } = await sql<{ id: number }>`
-      select c.id from unnest(${courseIds}::int[]) c(id) left join course_stats_state s on s.course_id = c.id where s.dirty is distinct from false`.execute(this.db);
+      select c.id from unnest(${courseIds}::int[]) c(id) left join course_stats_state s on s.course_id = c.id where s.dirty is distinct from false`.execute(
+      this.db,
+    );
     for (const r of rows) await this.fresh(r.id);
   }
 
@@ -259,14 +308,25 @@ export class StudentFiguresRepository {
    * The scope's students, in name order, with their state on each of the activities: all of them
    * or one page (the page is chosen before the activities are read) and how many there are.
    */
-  async studentsOnActivities(scope: Scope, activityIds: number[], page?: { page: number; perPage: number }) {
+  async studentsOnActivities(
+    scope: Scope,
+    activityIds: number[],
+    page?: { page: number; perPage: number },
+  ) {
     await this.fresh(scope.courseId);
     // The scope's students with their names from the course's cached rows (course_follow_up_rows:
     // the same students as course_enrolment_stats, the synchronised ones), one table in one range.
-    const classroom = scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
+    const classroom =
+      scope.classroomId === undefined ? sql`true` : sql`f.classroom_id = ${scope.classroomId}`;
     const classrooms =
-      scope.classroomIds === undefined ? sql`true` : scope.classroomIds.length ? sql`f.classroom_id = any(${scope.classroomIds}::int[])` : sql`false`;
-    const { rows } = await sql<Omit<StudentOnActivities, 'status'> & { stage: number; total: number }>`
+      scope.classroomIds === undefined
+        ? sql`true`
+        : scope.classroomIds.length
+          ? sql`f.classroom_id = any(${scope.classroomIds}::int[])`
+          : sql`false`;
+    const { rows } = await sql<
+      Omit<StudentOnActivities, 'status'> & { stage: number; total: number }
+    >`
       with enr as (
         select f.enrolment_id as id, f.classroom_id, f.form, f.stage, f.rut, f.name, f.last_name, f.mother_last_name, f.email
         from course_follow_up_rows f
@@ -295,7 +355,16 @@ export class StudentFiguresRepository {
       join per on per.id = s.id
       left join classrooms cl on cl.id = s.classroom_id
       order by s.last_name, s.name, s.id`.execute(this.db);
-    const total = page ? (rows[0]?.total ?? Number((await sql<{ n: number }>`with ${this.students(scope)} select count(*)::int as n from enr`.execute(this.db)).rows[0]?.n ?? 0)) : rows.length;
+    const total = page
+      ? (rows[0]?.total ??
+        Number(
+          (
+            await sql<{
+              n: number;
+            }>`with ${this.students(scope)} select count(*)::int as n from enr`.execute(this.db)
+          ).rows[0]?.n ?? 0,
+        ))
+      : rows.length;
     return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 }

@@ -33,7 +33,9 @@ export interface StudentTableQuery extends FollowUpFilters {
 }
 
 /** A row of the student table as read: the contract's student without its state text, the last access as a date. */
-export type StudentTableRow = Omit<FollowUpStudent, 'status' | 'lastAccess'> & { lastAccess: Date | null };
+export type StudentTableRow = Omit<FollowUpStudent, 'status' | 'lastAccess'> & {
+  lastAccess: Date | null;
+};
 
 const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
   rut: sql`s.rut`,
@@ -47,9 +49,11 @@ const SORTS: Record<FollowUpSort, RawBuilder<unknown>> = {
 };
 
 /** Whole days from a moment to `now` (ms), or null without one (computed for the rows shown, not in SQL for every row). */
-export const daysSince = (at: Date | null, now: number) => (at ? Math.floor((now - new Date(at).getTime()) / 86_400_000) : null);
+export const daysSince = (at: Date | null, now: number) =>
+  at ? Math.floor((now - new Date(at).getTime()) / 86_400_000) : null;
 
-const inList = (column: RawBuilder<unknown>, ids: number[]) => (ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`);
+const inList = (column: RawBuilder<unknown>, ids: number[]) =>
+  ids.length ? sql`${column} in (${sql.join(ids)})` : sql`false`;
 
 export class FollowUpRepository {
   constructor(
@@ -72,7 +76,11 @@ export class FollowUpRepository {
   }
 
   classroom(id: number) {
-    return this.db.selectFrom('classrooms').select(['id', 'description']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('classrooms')
+      .select(['id', 'description'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   tutorsOf(courseId: number, classroomId: number) {
@@ -118,20 +126,42 @@ export class FollowUpRepository {
   async replaceTutors(courseId: number, classroomId: number, userIds: number[]) {
     await this.db.transaction().execute(async (trx) => {
       // Lock the classroom row so two concurrent saves do not interleave.
-      await trx.selectFrom('classrooms').select('id').where('id', '=', classroomId).forUpdate().executeTakeFirst();
-      await trx.deleteFrom('classroom_tutors').where('course_id', '=', courseId).where('classroom_id', '=', classroomId).execute();
-      if (userIds.length) await trx.insertInto('classroom_tutors').values(userIds.map((user_id) => ({ course_id: courseId, classroom_id: classroomId, user_id }))).execute();
+      await trx
+        .selectFrom('classrooms')
+        .select('id')
+        .where('id', '=', classroomId)
+        .forUpdate()
+        .executeTakeFirst();
+      await trx
+        .deleteFrom('classroom_tutors')
+        .where('course_id', '=', courseId)
+        .where('classroom_id', '=', classroomId)
+        .execute();
+      if (userIds.length)
+        await trx
+          .insertInto('classroom_tutors')
+          .values(
+            userIds.map((user_id) => ({ course_id: courseId, classroom_id: classroomId, user_id })),
+          )
+          .execute();
     });
   }
 
   // -- courses and classrooms ------------------------------------------------------------------
 
   course(id: number) {
-    return this.db.selectFrom('courses').select(['id', 'description']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('courses')
+      .select(['id', 'description'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async courseExists(id: number) {
-    return (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   /** Active courses (status 1); with `tutorId`, only those where a classroom assigned to that tutor has a student. */
@@ -139,14 +169,24 @@ export class FollowUpRepository {
     let q = this.db
       .selectFrom('courses as c')
       .innerJoin('categories as cat', 'cat.id', 'c.category_id')
-      .select(['c.id', 'c.description', 'c.last_sync_at', 'cat.id as category_id', 'cat.description as category_description'])
+      .select([
+        'c.id',
+        'c.description',
+        'c.last_sync_at',
+        'cat.id as category_id',
+        'cat.description as category_description',
+      ])
       .where('c.status', '=', 1);
     if (tutorId !== undefined) {
       q = q.where(({ exists, selectFrom }) =>
         exists(
           selectFrom('course_registered_users as e')
             .innerJoin('profiles as p', 'p.id', 'e.profile_id')
-            .innerJoin('classroom_tutors as ct', (j) => j.onRef('ct.course_id', '=', 'e.course_id').onRef('ct.classroom_id', '=', 'e.classroom_id'))
+            .innerJoin('classroom_tutors as ct', (j) =>
+              j
+                .onRef('ct.course_id', '=', 'e.course_id')
+                .onRef('ct.classroom_id', '=', 'e.classroom_id'),
+            )
             .select(sql`1`.as('one'))
             .whereRef('e.course_id', '=', 'c.id')
             .where('p.key', '=', 'student')
@@ -206,11 +246,15 @@ export class FollowUpRepository {
   private where(q: StudentTableQuery) {
     const parts: RawBuilder<unknown>[] = [sql`true`];
     if (q.status) parts.push(FIGURES.stage('s', STAGE[q.status]));
-    if (q.inactive_days !== undefined) parts.push(sql`(s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${q.inactive_days}))`);
+    if (q.inactive_days !== undefined)
+      parts.push(
+        sql`(s."lastAccess" is null or s."lastAccess" < now() - make_interval(days => ${q.inactive_days}))`,
+      );
     if (q.progress_below !== undefined) parts.push(sql`s.progress < ${q.progress_below}`);
     if (q.open_tickets) parts.push(sql`s."openTickets" > 0`);
     // The folded name as stored (registered_users.search_name, copied with the row: 0022).
-    if (q.search) parts.push(foldedPersonSearch(sql`s."searchName"`, sql`s.rut`, q.search, [sql`s.email`]));
+    if (q.search)
+      parts.push(foldedPersonSearch(sql`s."searchName"`, sql`s.rut`, q.search, [sql`s.email`]));
     return sql.join(parts, sql` and `);
   }
 
@@ -218,16 +262,27 @@ export class FollowUpRepository {
     const key: FollowUpSort = q.sort ?? 'name';
     const dir = q.order === 'desc' ? sql`desc` : sql`asc`;
     // Never accessed is the oldest access; a student without graded activities has the least progress.
-    const nulls = key === 'lastAccess' || key === 'progress' ? (q.order === 'desc' ? sql`nulls last` : sql`nulls first`) : sql`nulls last`;
-    const tie = key === 'name' ? sql`s.id ${dir}` : sql`lower(s."lastName" || ' ' || s.name) asc, s.id asc`;
+    const nulls =
+      key === 'lastAccess' || key === 'progress'
+        ? q.order === 'desc'
+          ? sql`nulls last`
+          : sql`nulls first`
+        : sql`nulls last`;
+    const tie =
+      key === 'name' ? sql`s.id ${dir}` : sql`lower(s."lastName" || ' ' || s.name) asc, s.id asc`;
     return sql`${SORTS[key]} ${dir} ${nulls}, ${tie}`;
   }
 
   /** One page of the table (or, without `page`, up to `limit` rows) and the total after filters. */
-  async students(q: StudentTableQuery, limit?: number): Promise<{ rows: StudentTableRow[]; meta?: PageMeta }> {
+  async students(
+    q: StudentTableQuery,
+    limit?: number,
+  ): Promise<{ rows: StudentTableRow[]; meta?: PageMeta }> {
     await this.fresh(q.courseId);
     const perPage = q.perPage ?? 10;
-    const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${limit ?? 5000}`;
+    const paging = q.page
+      ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}`
+      : sql`limit ${limit ?? 5000}`;
     // The page is chosen on the columns the filters and the order read (the classroom's name and the
     // ticket counts are joined only when they do), then its rows are read whole (`w`).
     const { rows } = await sql<StudentTableRow & { __total: number; searchName: string | null }>`
@@ -243,11 +298,18 @@ export class FollowUpRepository {
       select w.*, p.__total from w join p on p.id = w.id order by p.__n`.execute(this.db);
     let total = rows[0]?.__total ?? 0;
     if (q.page && !rows.length && q.page > 1) {
-      const { rows: c } = await sql<{ n: number }>`with ${this.table(q)} select count(*)::int as n from s where ${this.where(q)}`.execute(this.db);
+      const { rows: c } = await sql<{
+        n: number;
+      }>`with ${this.table(q)} select count(*)::int as n from s where ${this.where(q)}`.execute(
+        this.db,
+      );
       total = c[0]?.n ?? 0;
     }
     const now = Date.now();
-    const out = rows.map(({ __total: _, searchName: _name, ...r }) => ({ ...r, daysWithoutAccess: daysSince(r.lastAccess, now) }) as StudentTableRow);
+    const out = rows.map(
+      ({ __total: _, searchName: _name, ...r }) =>
+        ({ ...r, daysWithoutAccess: daysSince(r.lastAccess, now) }) as StudentTableRow,
+    );
     return { rows: out, ...(q.page ? { meta: pageMeta(q.page, perPage, total) } : {}) };
   }
 
@@ -264,7 +326,11 @@ export class FollowUpRepository {
   /** Of the given enrolments, the course and classroom of each (those that exist). */
   enrolments(ids: number[]) {
     if (!ids.length) return Promise.resolve([]);
-    return this.db.selectFrom('course_registered_users').select(['id', 'course_id', 'classroom_id']).where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('course_registered_users')
+      .select(['id', 'course_id', 'classroom_id'])
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /** Every activity of the enrolment's course with the student's row on it, by section. */

@@ -65,7 +65,11 @@ export class FollowUpService {
    * The course (must exist) and the classrooms of it this user may follow. A tutor with no
    * assigned classroom holding students of the course gets a 403.
    */
-  async courseScope(actor: AuthUser, courseId: number, classroomId?: number): Promise<{ courseId: number; classroomIds?: number[] }> {
+  async courseScope(
+    actor: AuthUser,
+    courseId: number,
+    classroomId?: number,
+  ): Promise<{ courseId: number; classroomIds?: number[] }> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(DASHBOARD_MSG.courseNotFound);
     const allowed = await this.access(actor, courseId);
     if (!allowed) return { courseId };
@@ -93,21 +97,43 @@ export class FollowUpService {
   }
 
   async tutors(courseId: number, classroomId: number): Promise<ClassroomTutors> {
-    const [course, classroom] = await Promise.all([this.course(courseId), this.classroom(classroomId)]);
-    const [tutors, candidates] = await Promise.all([this.repo.tutorsOf(courseId, classroomId), this.repo.tutorCandidates()]);
+    const [course, classroom] = await Promise.all([
+      this.course(courseId),
+      this.classroom(classroomId),
+    ]);
+    const [tutors, candidates] = await Promise.all([
+      this.repo.tutorsOf(courseId, classroomId),
+      this.repo.tutorCandidates(),
+    ]);
     return { course, classroom, tutors, candidates };
   }
 
   /** Replaces the tutors of a classroom in a course; every id must be an active user with role tutor (422 otherwise). */
-  async setTutors(courseId: number, classroomId: number, userIds: number[], actor: AuthUser, ip: string) {
+  async setTutors(
+    courseId: number,
+    classroomId: number,
+    userIds: number[],
+    actor: AuthUser,
+    ip: string,
+  ) {
     const [, classroom] = await Promise.all([this.course(courseId), this.classroom(classroomId)]);
     const tutors = new Set(await this.repo.tutorIds(userIds));
     const refused = userIds.filter((id) => !tutors.has(id));
     if (refused.length) throw invalid({ user_ids: [FOLLOW_UP_MSG.notTutor(refused)] });
     const before = (await this.repo.tutorsOf(courseId, classroomId)).map((t) => t.id);
     await this.repo.replaceTutors(courseId, classroomId, userIds);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'classroom_tutors', entityId: `${courseId}/${classroomId}`, changes: { course: courseId, tutors: [before, userIds] }, ip });
-    return { message: FOLLOW_UP_MSG.tutorsSaved(classroom.description, userIds.length), data: await this.tutors(courseId, classroomId) };
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'classroom_tutors',
+      entityId: `${courseId}/${classroomId}`,
+      changes: { course: courseId, tutors: [before, userIds] },
+      ip,
+    });
+    return {
+      message: FOLLOW_UP_MSG.tutorsSaved(classroom.description, userIds.length),
+      data: await this.tutors(courseId, classroomId),
+    };
   }
 
   // -- selectors -------------------------------------------------------------------------------
@@ -147,21 +173,29 @@ export class FollowUpService {
     const enrolment = await this.repo.enrolment(enrolmentId);
     if (!enrolment) throw notFound(FOLLOW_UP_MSG.enrolmentNotFound);
     const allowed = await this.access(actor, enrolment.course_id);
-    if (allowed && (enrolment.classroom_id === null || !allowed.includes(enrolment.classroom_id))) throw forbidden(FOLLOW_UP_MSG.enrolmentForbidden);
-    const { rows } = await this.repo.students({ courseId: enrolment.course_id, enrolmentIds: [enrolmentId] });
+    if (allowed && (enrolment.classroom_id === null || !allowed.includes(enrolment.classroom_id)))
+      throw forbidden(FOLLOW_UP_MSG.enrolmentForbidden);
+    const { rows } = await this.repo.students({
+      courseId: enrolment.course_id,
+      enrolmentIds: [enrolmentId],
+    });
     const row = rows[0];
     // Not a student enrolment (a tutor's or a teacher's): not part of the follow-up.
     if (!row) throw notFound(FOLLOW_UP_MSG.enrolmentNotFound);
     const student = presentStudent(row);
     const activities = await this.repo.activitiesOf(enrolmentId, enrolment.course_id, student.form);
-    return { student, course: { id: enrolment.course_id, description: enrolment.course_description }, activities };
+    return {
+      student,
+      course: { id: enrolment.course_id, description: enrolment.course_description },
+      activities,
+    };
   }
 
   /** Enrolment ids of a mail or ticket action: all must exist (422 naming the missing ones). */
   async requireEnrolments(ids: number[]) {
     const found = new Set((await this.repo.enrolments(ids)).map((e) => e.id));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
+    if (missing.length)
+      throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
   }
 }
-

@@ -22,17 +22,33 @@ export class IdempotencyRepository {
   }
 
   /** Keeps the send's answer for `seconds` from now. */
-  async finish(userId: number, key: string, status: number, response: string, seconds: number): Promise<void> {
+  async finish(
+    userId: number,
+    key: string,
+    status: number,
+    response: string,
+    seconds: number,
+  ): Promise<void> {
     await sql`update idempotent_sends set status_code = ${status}, response = ${response}, expires_at = now() + make_interval(secs => ${seconds})
       where user_id = ${userId} and key = ${key}`.execute(this.db);
   }
 
   /** Lets the key go (the send failed: nothing was sent). */
   async release(userId: number, key: string): Promise<void> {
-    await this.db.deleteFrom('idempotent_sends').where('user_id', '=', userId).where('key', '=', key).execute();
+    await this.db
+      .deleteFrom('idempotent_sends')
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .execute();
   }
 
   find(userId: number, key: string): Promise<SendRow | undefined> {
-    return this.db.selectFrom('idempotent_sends').select(['fingerprint', 'status_code', 'response']).where('user_id', '=', userId).where('key', '=', key).where('expires_at', '>=', sql<Date>`now()`).executeTakeFirst();
+    return this.db
+      .selectFrom('idempotent_sends')
+      .select(['fingerprint', 'status_code', 'response'])
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('expires_at', '>=', sql<Date>`now()`)
+      .executeTakeFirst();
   }
 }

@@ -40,8 +40,16 @@ export class IdempotencyService {
     private readonly waitMs = 5000,
   ) {}
 
-  async once(userId: number, clientKey: string | null, scope: string, content: unknown, run: () => Promise<{ status: number; body: unknown }>): Promise<SendAnswer> {
-    const fingerprint = createHash('sha256').update(canonical([scope, content])).digest('hex');
+  async once(
+    userId: number,
+    clientKey: string | null,
+    scope: string,
+    content: unknown,
+    run: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<SendAnswer> {
+    const fingerprint = createHash('sha256')
+      .update(canonical([scope, content]))
+      .digest('hex');
     const same = `same:${fingerprint}`;
     const key = clientKey === null ? null : `key:${clientKey}`;
     const until = Date.now() + this.waitMs;
@@ -54,7 +62,16 @@ export class IdempotencyService {
       } else {
         // The same content just sent under another key (or none): its answer, kept under this key too.
         const first = await this.answerOf(userId, same, fingerprint);
-        if (key !== null) await (first ? this.repo.finish(userId, key, first.status, JSON.stringify(first.body), IDEMPOTENCY_KEY_SECONDS) : this.repo.release(userId, key));
+        if (key !== null)
+          await (first
+            ? this.repo.finish(
+                userId,
+                key,
+                first.status,
+                JSON.stringify(first.body),
+                IDEMPOTENCY_KEY_SECONDS,
+              )
+            : this.repo.release(userId, key));
         if (first) return first;
       }
       if (Date.now() >= until) throw conflict(IDEMPOTENCY_MSG.inProgress);
@@ -63,7 +80,12 @@ export class IdempotencyService {
   }
 
   /** Makes the send whose keys this request holds; a failed one lets them go (nothing was sent). */
-  private async make(userId: number, key: string | null, same: string, run: () => Promise<{ status: number; body: unknown }>): Promise<SendAnswer> {
+  private async make(
+    userId: number,
+    key: string | null,
+    same: string,
+    run: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<SendAnswer> {
     let answer: { status: number; body: unknown };
     try {
       answer = await run();
@@ -74,14 +96,21 @@ export class IdempotencyService {
     }
     const json = JSON.stringify(answer.body);
     await this.repo.finish(userId, same, answer.status, json, SAME_SEND_SECONDS);
-    if (key !== null) await this.repo.finish(userId, key, answer.status, json, IDEMPOTENCY_KEY_SECONDS);
+    if (key !== null)
+      await this.repo.finish(userId, key, answer.status, json, IDEMPOTENCY_KEY_SECONDS);
     return { ...answer, replayed: false };
   }
 
   /** The first answer under a key, or null while it is being made (or was let go); other content under it is a 422. */
-  private async answerOf(userId: number, key: string, fingerprint: string): Promise<SendAnswer | null> {
+  private async answerOf(
+    userId: number,
+    key: string,
+    fingerprint: string,
+  ): Promise<SendAnswer | null> {
     const row = await this.repo.find(userId, key);
     if (row && row.fingerprint !== fingerprint) throw new AppError(422, IDEMPOTENCY_MSG.keyReused);
-    return row?.status_code != null && row.response !== null ? { status: row.status_code, body: JSON.parse(row.response) as unknown, replayed: true } : null;
+    return row?.status_code != null && row.response !== null
+      ? { status: row.status_code, body: JSON.parse(row.response) as unknown, replayed: true }
+      : null;
   }
 }

@@ -24,7 +24,11 @@ El destino es DATABASE_URL, o la base embebida en DATA_DIR (detenga antes el ser
 estar vacía. Guía: docs/operations/migration-from-sigaf-1.md`;
 
 function parseArgs(argv: string[]) {
-  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean; help: boolean } = { dryRun: false, merge: false, help: false };
+  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean; help: boolean } = {
+    dryRun: false,
+    merge: false,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') out.help = true;
@@ -50,7 +54,9 @@ async function main() {
     process.exit(2);
   }
   if (args.merge) {
-    console.error('--merge no está disponible: importe en una base de datos nueva (vea docs/operations/migration-from-sigaf-1.md).');
+    console.error(
+      '--merge no está disponible: importe en una base de datos nueva (vea docs/operations/migration-from-sigaf-1.md).',
+    );
     process.exit(2);
   }
   const config = loadConfig();
@@ -75,7 +81,11 @@ async function main() {
       // The same catalogues and first administrator as the server's first start (the catalogues'
       // keys matter), in the import's transaction: a failed run or a dry run leaves none of it.
       prepare: async (trx) => {
-        seeded = await seedWithin(trx, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, adminName: config.ADMIN_NAME });
+        seeded = await seedWithin(trx, {
+          adminEmail: config.ADMIN_EMAIL,
+          adminPassword: config.ADMIN_PASSWORD,
+          adminName: config.ADMIN_NAME,
+        });
       },
       onProgress: (p) => {
         const now = Date.now();
@@ -88,24 +98,40 @@ async function main() {
     await source.close().catch(() => undefined);
     await handle?.close();
   }
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-  const base = path.resolve(args.report ?? path.join(config.DATA_DIR, 'import', `legacy-import-${stamp}`)).replace(/\.(json|md)$/, '');
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\..*$/, '')
+    .replace('T', '-');
+  const base = path
+    .resolve(args.report ?? path.join(config.DATA_DIR, 'import', `legacy-import-${stamp}`))
+    .replace(/\.(json|md)$/, '');
   fs.mkdirSync(path.dirname(base), { recursive: true });
   fs.writeFileSync(`${base}.json`, JSON.stringify(report, null, 2));
   fs.writeFileSync(`${base}.md`, reportMarkdown(report));
   console.log('');
-  console.log(report.dryRun ? 'Simulación terminada: no se escribió nada.' : 'Importación terminada.');
+  console.log(
+    report.dryRun ? 'Simulación terminada: no se escribió nada.' : 'Importación terminada.',
+  );
   for (const email of report.legacyPasswordKept) {
-    console.log(report.dryRun
-      ? `La cuenta ${email} ya existe aquí y también en SIGAF 1.x: al importar conservará su contraseña de SIGAF 1.x (no la inicial).`
-      : `La cuenta ${email} ya existía aquí: conserva su contraseña de SIGAF 1.x (la contraseña inicial deja de valer).`);
+    console.log(
+      report.dryRun
+        ? `La cuenta ${email} ya existe aquí y también en SIGAF 1.x: al importar conservará su contraseña de SIGAF 1.x (no la inicial).`
+        : `La cuenta ${email} ya existía aquí: conserva su contraseña de SIGAF 1.x (la contraseña inicial deja de valer).`,
+    );
   }
   const keptAdmin = seeded.admin && report.legacyPasswordKept.includes(seeded.admin.email);
-  if (!report.dryRun && seeded.admin?.generated && !keptAdmin) console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
-  for (const [table, n] of Object.entries(report.tables)) console.log(`  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`);
+  if (!report.dryRun && seeded.admin?.generated && !keptAdmin)
+    console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
+  for (const [table, n] of Object.entries(report.tables))
+    console.log(
+      `  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`,
+    );
   console.log('Catálogos (descripción → id; * = valor nuevo):');
   for (const [table, rows] of Object.entries(report.catalogues)) {
-    console.log(`  ${table}: ${rows.map((r) => `${r.description} → ${r.targetId}${r.created ? '*' : ''}`).join(', ')}`);
+    console.log(
+      `  ${table}: ${rows.map((r) => `${r.description} → ${r.targetId}${r.created ? '*' : ''}`).join(', ')}`,
+    );
   }
   console.log(`Observaciones: ${report.anomalies.length}`);
   for (const [kind, n] of Object.entries(report.anomalyCounts)) console.log(`  ${kind}: ${n}`);
@@ -115,7 +141,10 @@ async function main() {
 main().catch((err: unknown) => {
   // One line, no stack trace: what failed is said in Spanish, anything unforeseen by its message,
   // then that the target was left as it was.
-  const why = err instanceof LegacyImportRefused ? err.message : `La importación falló: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`;
+  const why =
+    err instanceof LegacyImportRefused
+      ? err.message
+      : `La importación falló: ${String(err instanceof Error ? err.message : err).split('\n')[0]}`;
   const sentence = why.trim().replace(/([^.?!])$/, '$1.');
   console.error(`${sentence} No se modificó la base de datos de destino.`);
   process.exit(1);

@@ -19,7 +19,10 @@ const UNIT_SECONDS: Array<[RegExp, number]> = [
 export function relativeSeconds(text: string): number | null {
   const t = text.trim().toLowerCase().normalize('NFC');
   if (t === 'ahora') return 0;
-  const words = t.replace(/,/g, ' ').split(/\s+/).filter((w) => w && w !== 'y' && w !== 'hace');
+  const words = t
+    .replace(/,/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && w !== 'y' && w !== 'hace');
   if (!words.length || words.length % 2) return null;
   let total = 0;
   for (let i = 0; i < words.length; i += 2) {
@@ -41,6 +44,7 @@ export function lastAccessFromRelative(text: string, reference: string): string 
   if (secs === null) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(reference);
   if (!m) return null;
-  const at = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)) - secs * 1000;
+  const at =
+    Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)) - secs * 1000;
   return new Date(at).toISOString().replace('T', ' ').slice(0, 19);
 }

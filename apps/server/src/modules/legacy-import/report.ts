@@ -15,7 +15,10 @@ export function reportMarkdown(r: ImportReport): string {
     '',
     '## Catálogos (descripción → id en este sistema)',
     '',
-    ...Object.entries(r.catalogues).map(([t, rows]) => `- **${t}**: ${rows.map((x) => `${x.description} (${x.legacyId}) → ${x.targetId}${x.created ? ' *nuevo*' : ''}`).join('; ')}`),
+    ...Object.entries(r.catalogues).map(
+      ([t, rows]) =>
+        `- **${t}**: ${rows.map((x) => `${x.description} (${x.legacyId}) → ${x.targetId}${x.created ? ' *nuevo*' : ''}`).join('; ')}`,
+    ),
     '',
     '## Observaciones por tipo',
     '',
@@ -25,7 +28,10 @@ export function reportMarkdown(r: ImportReport): string {
     '',
     '| tabla | ids | tipo | regla aplicada | detalle |',
     '|---|---|---|---|---|',
-    ...r.anomalies.map((a) => `| ${a.table} | ${a.ids.join(', ')} | ${a.kind} | ${a.rule} | ${(a.detail ?? '').replace(/\|/g, '\\|')} |`),
+    ...r.anomalies.map(
+      (a) =>
+        `| ${a.table} | ${a.ids.join(', ')} | ${a.kind} | ${a.rule} | ${(a.detail ?? '').replace(/\|/g, '\\|')} |`,
+    ),
     '',
     '## Notas',
     '',

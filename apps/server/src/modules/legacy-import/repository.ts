@@ -5,7 +5,10 @@ import { appendProgressHistory } from '../outcomes/history-repository.js';
 import { OutcomeRepository } from '../outcomes/repository.js';
 
 /** A target column: its type in the batch, and whether it holds a Santiago wall-clock time. */
-export type Column = [name: string, type: 'int' | 'bigint' | 'text' | 'numeric' | 'boolean' | 'wallclock'];
+export type Column = [
+  name: string,
+  type: 'int' | 'bigint' | 'text' | 'numeric' | 'boolean' | 'wallclock',
+];
 
 const ident = (s: string) => sql.id(s);
 
@@ -16,7 +19,9 @@ export class LegacyImportRepository {
   /** True when the target already holds organisational data (courses, students or tickets). */
   async hasData(): Promise<boolean> {
     const r = await sql<{ n: number }>`
-      select (select count(*) from categories) + (select count(*) from courses) + (select count(*) from registered_users) + (select count(*) from tickets) as n`.execute(this.db);
+      select (select count(*) from categories) + (select count(*) from courses) + (select count(*) from registered_users) + (select count(*) from tickets) as n`.execute(
+      this.db,
+    );
     return Number(r.rows[0]!.n) > 0;
   }
 
@@ -24,14 +29,27 @@ export class LegacyImportRepository {
    * Inserts a batch in one statement: the rows travel as one JSON array, wall-clock columns are
    * read as America/Santiago local time (PostgreSQL's zone rules, DST included) and stored as instants.
    */
-  async insert(table: string, columns: Column[], rows: Record<string, unknown>[], returning?: string): Promise<Array<Record<string, unknown>>> {
+  async insert(
+    table: string,
+    columns: Column[],
+    rows: Record<string, unknown>[],
+    returning?: string,
+  ): Promise<Array<Record<string, unknown>>> {
     if (!rows.length) return [];
-    const spec = columns.map(([c, t]) => sql`${ident(c)} ${sql.raw(t === 'wallclock' ? 'text' : t)}`);
-    const values = columns.map(([c, t]) => (t === 'wallclock' ? sql`(x.${ident(c)}::timestamp at time zone 'America/Santiago')` : sql`x.${ident(c)}`));
+    const spec = columns.map(
+      ([c, t]) => sql`${ident(c)} ${sql.raw(t === 'wallclock' ? 'text' : t)}`,
+    );
+    const values = columns.map(([c, t]) =>
+      t === 'wallclock'
+        ? sql`(x.${ident(c)}::timestamp at time zone 'America/Santiago')`
+        : sql`x.${ident(c)}`,
+    );
     const ret: RawBuilder<unknown> = returning ? sql` returning ${sql.raw(returning)}` : sql``;
     const r = await sql<Record<string, unknown>>`
       insert into ${ident(table)} (${sql.join(columns.map(([c]) => ident(c)))})
-      select ${sql.join(values)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.join(spec)})${ret}`.execute(this.db);
+      select ${sql.join(values)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.join(spec)})${ret}`.execute(
+      this.db,
+    );
     return r.rows;
   }
 
@@ -39,8 +57,15 @@ export class LegacyImportRepository {
     return this.db.selectFrom(table).select(['id', 'key', 'description']).orderBy('id').execute();
   }
 
-  async addCatalogueValue(table: CatalogueTableName | 'platforms', description: string): Promise<number> {
-    const r = await this.db.insertInto(table).values({ description, key: null }).returning('id').executeTakeFirstOrThrow();
+  async addCatalogueValue(
+    table: CatalogueTableName | 'platforms',
+    description: string,
+  ): Promise<number> {
+    const r = await this.db
+      .insertInto(table)
+      .values({ description, key: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return r.id;
   }
 
@@ -51,19 +76,31 @@ export class LegacyImportRepository {
 
   /** An account that already existed takes its SIGAF 1.x password (bcrypt) and first-login flag; its sessions end. */
   async takeLegacyPassword(userId: number, password: string, isFirstLogin: number) {
-    await this.db.updateTable('users').set({ password, is_first_login: isFirstLogin }).where('id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({ password, is_first_login: isFirstLogin })
+      .where('id', '=', userId)
+      .execute();
     await this.db.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
   }
 
   async firstAdminId(): Promise<number | undefined> {
-    const r = await this.db.selectFrom('users').innerJoin('roles', 'roles.id', 'users.role_id').select('users.id')
-      .where('roles.key', 'in', ['admin', 'developer']).where('users.deleted_at', 'is', null).orderBy('users.id').executeTakeFirst();
+    const r = await this.db
+      .selectFrom('users')
+      .innerJoin('roles', 'roles.id', 'users.role_id')
+      .select('users.id')
+      .where('roles.key', 'in', ['admin', 'developer'])
+      .where('users.deleted_at', 'is', null)
+      .orderBy('users.id')
+      .executeTakeFirst();
     return r?.id;
   }
 
   /** Serial columns continue after the highest id imported with its original value. */
   async resetSequence(table: string) {
-    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select coalesce(max(id), 0) from ${ident(table)}), 1))`.execute(this.db);
+    await sql`select setval(pg_get_serial_sequence(${table}, 'id'), greatest((select coalesce(max(id), 0) from ${ident(table)}), 1))`.execute(
+      this.db,
+    );
   }
 
   /** Every code prefix's sequence continues after the highest number imported with it. */
@@ -72,7 +109,9 @@ export class LegacyImportRepository {
       insert into ticket_code_sequences as s (prefix, last_value)
       select substring(ticket_code from '^(.*)-\\d{1,9}$'), max(substring(ticket_code from '-(\\d{1,9})$')::int)
       from tickets where ticket_code ~ '^.+-\\d{1,9}$' group by 1
-      on conflict (prefix) do update set last_value = greatest(s.last_value, excluded.last_value)`.execute(this.db);
+      on conflict (prefix) do update set last_value = greatest(s.last_value, excluded.last_value)`.execute(
+      this.db,
+    );
   }
 
   /**
@@ -111,7 +150,9 @@ export class LegacyImportRepository {
   }
 
   async count(table: string): Promise<number> {
-    const r = await sql<{ n: number }>`select count(*)::int as n from ${ident(table)}`.execute(this.db);
+    const r = await sql<{ n: number }>`select count(*)::int as n from ${ident(table)}`.execute(
+      this.db,
+    );
     return Number(r.rows[0]!.n);
   }
 }

@@ -5,15 +5,26 @@ import type { LegacySource, LegacyRow } from './source.js';
 import type { ImportOptions, ImportReport } from './types.js';
 
 export const CATALOGUES: CatalogueTableName[] = [
-  'roles', 'profiles', 'classrooms', 'final_statuses', 'status_tickets', 'priority_tickets', 'motive_tickets',
-  'status_detail_tickets', 'source_tickets', 'type_tickets', 'sections',
+  'roles',
+  'profiles',
+  'classrooms',
+  'final_statuses',
+  'status_tickets',
+  'priority_tickets',
+  'motive_tickets',
+  'status_detail_tickets',
+  'source_tickets',
+  'type_tickets',
+  'sections',
 ];
 
 export const ZERO_DATE = /^0000-00-00/;
 export const WALLCLOCK = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 
-export const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
-export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+export const num = (v: unknown): number | null =>
+  v === null || v === undefined || v === '' ? null : Number(v);
+export const str = (v: unknown): string | null =>
+  v === null || v === undefined ? null : String(v);
 
 export abstract class RunBase {
   protected cat = new Map<string, Map<number, number>>();
@@ -38,7 +49,13 @@ export abstract class RunBase {
   ) {}
 
   protected anomaly(table: string, ids: number[], kind: string, rule: string, detail?: string) {
-    this.report.anomalies.push({ table, ids, kind, rule, ...(detail === undefined ? {} : { detail }) });
+    this.report.anomalies.push({
+      table,
+      ids,
+      kind,
+      rule,
+      ...(detail === undefined ? {} : { detail }),
+    });
   }
 
   /** A Santiago wall-clock text, or null for a null/zero/unreadable date (reported unless null). */
@@ -84,11 +101,21 @@ export abstract class RunBase {
       read.read += batch.length;
       yield batch;
       const secs = Math.max((Date.now() - t0) / 1000, 0.001);
-      this.opts.onProgress?.({ table, done: read.read, total, rowsPerSecond: Math.round(read.read / secs) });
+      this.opts.onProgress?.({
+        table,
+        done: read.read,
+        total,
+        rowsPerSecond: Math.round(read.read / secs),
+      });
     }
   }
 
-  protected async write(table: string, target: string, columns: Column[], rows: Record<string, unknown>[]) {
+  protected async write(
+    table: string,
+    target: string,
+    columns: Column[],
+    rows: Record<string, unknown>[],
+  ) {
     await this.repo.insert(target, columns, rows);
     this.report.tables[table]!.imported += rows.length;
   }
@@ -98,23 +125,54 @@ export abstract class RunBase {
     const hit = map.get(Number(v));
     if (hit !== undefined) return hit;
     const fallback = map.get(1) ?? [...map.values()][0]!;
-    this.anomaly(table, [id, Number(v)], 'missing_catalogue_value', `${catalogue} ${String(v)} does not exist: the value of its id 1 is used`);
+    this.anomaly(
+      table,
+      [id, Number(v)],
+      'missing_catalogue_value',
+      `${catalogue} ${String(v)} does not exist: the value of its id 1 is used`,
+    );
     return fallback;
   }
 
   protected user(table: string, id: number, column: string, v: unknown, required: true): number;
-  protected user(table: string, id: number, column: string, v: unknown, required: false): number | null;
-  protected user(table: string, id: number, column: string, v: unknown, required: boolean): number | null {
+  protected user(
+    table: string,
+    id: number,
+    column: string,
+    v: unknown,
+    required: false,
+  ): number | null;
+  protected user(
+    table: string,
+    id: number,
+    column: string,
+    v: unknown,
+    required: boolean,
+  ): number | null {
     if (v === null || v === undefined) return required ? this.fallbackUser : null;
     const hit = this.users.get(Number(v));
     if (hit !== undefined) return hit;
-    this.anomaly(table, [id, Number(v)], 'missing_user', required ? 'the importing administrator stands in' : 'left unassigned', `${column}=${String(v)}`);
+    this.anomaly(
+      table,
+      [id, Number(v)],
+      'missing_user',
+      required ? 'the importing administrator stands in' : 'left unassigned',
+      `${column}=${String(v)}`,
+    );
     return required ? this.fallbackUser : null;
   }
-
 }
 
 function nowWallclock(): string {
-  const parts = new Intl.DateTimeFormat('sv-SE', { timeZone: 'America/Santiago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date());
+  const parts = new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'America/Santiago',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date());
   return parts.replace('T', ' ');
 }

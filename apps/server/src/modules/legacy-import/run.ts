@@ -21,14 +21,34 @@ export class Run extends RunBase {
     await this.repo.forgetKeptOutcomes();
     await this.tutors();
     await this.alerts();
-    for (const t of ['categories', 'courses', 'activities', 'registered_users', 'course_registered_users', 'activity_course_users', 'tickets', 'ticket_details']) {
+    for (const t of [
+      'categories',
+      'courses',
+      'activities',
+      'registered_users',
+      'course_registered_users',
+      'activity_course_users',
+      'tickets',
+      'ticket_details',
+    ]) {
       await this.repo.resetSequence(t);
     }
     await this.repo.continueCodeSequences();
-    for (const t of ['section_courses', 'log_editing_tickets', 'jobs', 'failed_jobs', 'ticket_report_excels']) {
-      if (this.present.has(t)) this.report.notes.push(`${t}: no se importa (${t === 'section_courses' ? 'las secciones se asocian a los cursos por sus actividades' : 'datos transitorios o del framework'}).`);
+    for (const t of [
+      'section_courses',
+      'log_editing_tickets',
+      'jobs',
+      'failed_jobs',
+      'ticket_report_excels',
+    ]) {
+      if (this.present.has(t))
+        this.report.notes.push(
+          `${t}: no se importa (${t === 'section_courses' ? 'las secciones se asocian a los cursos por sus actividades' : 'datos transitorios o del framework'}).`,
+        );
     }
-    this.report.notes.push('Las sesiones (oauth_*) no se importan: cada persona vuelve a iniciar sesión con su contraseña de siempre.');
+    this.report.notes.push(
+      'Las sesiones (oauth_*) no se importan: cada persona vuelve a iniciar sesión con su contraseña de siempre.',
+    );
   }
 
   private async catalogues() {
@@ -45,9 +65,18 @@ export class Run extends RunBase {
           if (targetId === undefined && table === 'roles') {
             // Roles decide permissions: an unknown role gets the least privileged staff role.
             targetId = target.find((x) => x.key === 'operator')!.id;
-            this.anomaly(table, [Number(r.id)], 'unknown_role', 'its users become Operador', description);
+            this.anomaly(
+              table,
+              [Number(r.id)],
+              'unknown_role',
+              'its users become Operador',
+              description,
+            );
           } else if (targetId === undefined) {
-            targetId = await this.repo.addCatalogueValue(table, description.slice(0, 50) || `Valor ${String(r.id)}`);
+            targetId = await this.repo.addCatalogueValue(
+              table,
+              description.slice(0, 50) || `Valor ${String(r.id)}`,
+            );
             byDescription.set(description.toLowerCase(), targetId);
             created = true;
           }
@@ -64,13 +93,37 @@ export class Run extends RunBase {
 
   private async staff() {
     const byEmail = await this.repo.usersByEmail();
-    const cols: Column[] = [['rut', 'text'], ['name', 'text'], ['phone', 'text'], ['mobile', 'text'], ['email', 'text'], ['password', 'text'],
-      ['is_first_login', 'int'], ['role_id', 'int'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('users', ['id', 'rut', 'name', 'phone', 'mobile', 'email', 'password', 'is_first_login', 'role_id', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['rut', 'text'],
+      ['name', 'text'],
+      ['phone', 'text'],
+      ['mobile', 'text'],
+      ['email', 'text'],
+      ['password', 'text'],
+      ['is_first_login', 'int'],
+      ['role_id', 'int'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('users', [
+      'id',
+      'rut',
+      'name',
+      'phone',
+      'mobile',
+      'email',
+      'password',
+      'is_first_login',
+      'role_id',
+      'created_at',
+      'updated_at',
+    ])) {
       const fresh: Array<{ legacyId: number; row: Record<string, unknown> }> = [];
       for (const r of batch) {
         const id = Number(r.id);
-        const email = String(r.email ?? '').trim().toLowerCase();
+        const email = String(r.email ?? '')
+          .trim()
+          .toLowerCase();
         const existing = byEmail.get(email);
         if (existing !== undefined) {
           this.users.set(id, existing);
@@ -80,25 +133,45 @@ export class Run extends RunBase {
             // had in SIGAF 1.x (bcrypt, accepted at sign-in and upgraded), not the new one.
             await this.repo.takeLegacyPassword(existing, password, num(r.is_first_login) ?? 0);
             this.report.legacyPasswordKept.push(email);
-            this.report.notes.push(`La cuenta ${email} ya existía en este sistema (el administrador inicial): conserva su contraseña de SIGAF 1.x; la contraseña inicial (generada o ADMIN_PASSWORD) deja de valer para ella.`);
+            this.report.notes.push(
+              `La cuenta ${email} ya existía en este sistema (el administrador inicial): conserva su contraseña de SIGAF 1.x; la contraseña inicial (generada o ADMIN_PASSWORD) deja de valer para ella.`,
+            );
           }
-          this.anomaly('users', [id], 'staff_already_present', `the existing account is kept and used for this person${existing > 0 && password ? ', with its SIGAF 1.x password' : ''}`, email);
+          this.anomaly(
+            'users',
+            [id],
+            'staff_already_present',
+            `the existing account is kept and used for this person${existing > 0 && password ? ', with its SIGAF 1.x password' : ''}`,
+            email,
+          );
           continue;
         }
         // A RUT repeated on several accounts is kept on each, as SIGAF 1.x allowed (one role per account).
         const rut = normalizeRut(str(r.rut));
-        if (!rut && r.rut) this.anomaly('users', [id], 'invalid_rut', 'staff RUT left empty', String(r.rut));
+        if (!rut && r.rut)
+          this.anomaly('users', [id], 'invalid_rut', 'staff RUT left empty', String(r.rut));
         byEmail.set(email, -1);
         fresh.push({
           legacyId: id,
           row: {
-            rut, name: this.fit('users', id, 'name', r.name, 200), phone: this.fit('users', id, 'phone', r.phone, 20), mobile: this.fit('users', id, 'mobile', r.mobile, 20),
-            email, password: String(r.password ?? ''), is_first_login: num(r.is_first_login) ?? 0, role_id: this.ref('users', 'roles', id, r.role_id),
+            rut,
+            name: this.fit('users', id, 'name', r.name, 200),
+            phone: this.fit('users', id, 'phone', r.phone, 20),
+            mobile: this.fit('users', id, 'mobile', r.mobile, 20),
+            email,
+            password: String(r.password ?? ''),
+            is_first_login: num(r.is_first_login) ?? 0,
+            role_id: this.ref('users', 'roles', id, r.role_id),
             ...this.stamps('users', r),
           },
         });
       }
-      const ids = await this.repo.insert('users', cols, fresh.map((f) => f.row), 'id');
+      const ids = await this.repo.insert(
+        'users',
+        cols,
+        fresh.map((f) => f.row),
+        'id',
+      );
       fresh.forEach((f, i) => {
         this.users.set(f.legacyId, Number(ids[i]!.id));
         byEmail.set(String(f.row.email), Number(ids[i]!.id));
@@ -106,53 +179,149 @@ export class Run extends RunBase {
       this.report.tables.users!.imported += fresh.length;
     }
     const admin = await this.repo.firstAdminId();
-    if (admin === undefined) throw new LegacyImportRefused('No hay ninguna cuenta de administrador en el origen ni en el destino.');
+    if (admin === undefined)
+      throw new LegacyImportRefused(
+        'No hay ninguna cuenta de administrador en el origen ni en el destino.',
+      );
     this.fallbackUser = admin;
   }
 
   private async categories() {
-    const cols: Column[] = [['id', 'int'], ['description', 'text'], ['platform_id', 'int'], ['id_category_moodle', 'bigint'], ['category_code', 'text'], ['status', 'int'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('categories', ['id', 'description', 'platform_id', 'id_category_moodle', 'category_code', 'status', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['description', 'text'],
+      ['platform_id', 'int'],
+      ['id_category_moodle', 'bigint'],
+      ['category_code', 'text'],
+      ['status', 'int'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('categories', [
+      'id',
+      'description',
+      'platform_id',
+      'id_category_moodle',
+      'category_code',
+      'status',
+      'created_at',
+      'updated_at',
+    ])) {
       for (const r of batch) this.categoryIds.add(Number(r.id));
-      await this.write('categories', 'categories', cols, batch.map((r) => ({
-        id: Number(r.id), description: this.fit('categories', Number(r.id), 'description', r.description, 255), platform_id: this.ref('categories', 'platforms', Number(r.id), r.platform_id),
-        id_category_moodle: num(r.id_category_moodle), category_code: String(r.category_code ?? ''), status: num(r.status) ?? 1, ...this.stamps('categories', r),
-      })));
+      await this.write(
+        'categories',
+        'categories',
+        cols,
+        batch.map((r) => ({
+          id: Number(r.id),
+          description: this.fit('categories', Number(r.id), 'description', r.description, 255),
+          platform_id: this.ref('categories', 'platforms', Number(r.id), r.platform_id),
+          id_category_moodle: num(r.id_category_moodle),
+          category_code: String(r.category_code ?? ''),
+          status: num(r.status) ?? 1,
+          ...this.stamps('categories', r),
+        })),
+      );
     }
   }
 
   private async coursesAndActivities() {
-    const cols: Column[] = [['id', 'int'], ['description', 'text'], ['email', 'text'], ['password_encrypted', 'text'], ['id_course_moodle', 'int'], ['category_id', 'int'], ['status', 'int'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('courses', ['id', 'description', 'email', 'password', 'id_course_moodle', 'category_id', 'status', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['description', 'text'],
+      ['email', 'text'],
+      ['password_encrypted', 'text'],
+      ['id_course_moodle', 'int'],
+      ['category_id', 'int'],
+      ['status', 'int'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('courses', [
+      'id',
+      'description',
+      'email',
+      'password',
+      'id_course_moodle',
+      'category_id',
+      'status',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = [];
       for (const r of batch) {
         const id = Number(r.id);
         if (!this.categoryIds.has(Number(r.category_id))) {
-          this.anomaly('courses', [id, Number(r.category_id)], 'orphan', 'not imported: its category does not exist; its activities, enrolments and tickets are reported too');
+          this.anomaly(
+            'courses',
+            [id, Number(r.category_id)],
+            'orphan',
+            'not imported: its category does not exist; its activities, enrolments and tickets are reported too',
+          );
           continue;
         }
         rows.push({
-          id, description: this.fit('courses', id, 'description', r.description, 150), email: str(r.email),
-          password_encrypted: r.password ? encryptSecret(String(r.password), this.opts.appSecret) : null,
-          id_course_moodle: num(r.id_course_moodle), category_id: Number(r.category_id), status: num(r.status) ?? 1, ...this.stamps('courses', r),
+          id,
+          description: this.fit('courses', id, 'description', r.description, 150),
+          email: str(r.email),
+          password_encrypted: r.password
+            ? encryptSecret(String(r.password), this.opts.appSecret)
+            : null,
+          id_course_moodle: num(r.id_course_moodle),
+          category_id: Number(r.category_id),
+          status: num(r.status) ?? 1,
+          ...this.stamps('courses', r),
         });
         this.courses.add(id);
       }
       await this.write('courses', 'courses', cols, rows);
     }
-    const acols: Column[] = [['id', 'int'], ['description', 'text'], ['type', 'text'], ['section_id', 'int'], ['weighing', 'numeric'], ['id_activity_moodle', 'int'], ['course_id', 'int'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('activities', ['id', 'description', 'type', 'section_id', 'weighing', 'id_activity_moodle', 'course_id', 'created_at', 'updated_at'])) {
+    const acols: Column[] = [
+      ['id', 'int'],
+      ['description', 'text'],
+      ['type', 'text'],
+      ['section_id', 'int'],
+      ['weighing', 'numeric'],
+      ['id_activity_moodle', 'int'],
+      ['course_id', 'int'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('activities', [
+      'id',
+      'description',
+      'type',
+      'section_id',
+      'weighing',
+      'id_activity_moodle',
+      'course_id',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = [];
       for (const r of batch) {
         const id = Number(r.id);
         if (!this.courses.has(Number(r.course_id))) {
-          this.anomaly('activities', [id, Number(r.course_id)], 'orphan', 'not imported: its course does not exist');
+          this.anomaly(
+            'activities',
+            [id, Number(r.course_id)],
+            'orphan',
+            'not imported: its course does not exist',
+          );
           continue;
         }
         rows.push({
-          id, description: this.fit('activities', id, 'description', r.description, 255), type: str(r.type),
-          section_id: r.section_id === null || r.section_id === undefined ? null : this.ref('activities', 'sections', id, r.section_id),
-          weighing: num(r.weighing) ?? 10, id_activity_moodle: num(r.id_activity_moodle), course_id: Number(r.course_id), ...this.stamps('activities', r),
+          id,
+          description: this.fit('activities', id, 'description', r.description, 255),
+          type: str(r.type),
+          section_id:
+            r.section_id === null || r.section_id === undefined
+              ? null
+              : this.ref('activities', 'sections', id, r.section_id),
+          weighing: num(r.weighing) ?? 10,
+          id_activity_moodle: num(r.id_activity_moodle),
+          course_id: Number(r.course_id),
+          ...this.stamps('activities', r),
         });
         this.activities.add(id);
       }
@@ -162,11 +331,46 @@ export class Run extends RunBase {
 
   private async studentRows() {
     const byRut = new Map<string, number>();
-    const cols: Column[] = [['id', 'int'], ['rut', 'text'], ['name', 'text'], ['last_name', 'text'], ['mother_last_name', 'text'], ['email', 'text'], ['phone', 'text'], ['mobile', 'text'],
-      ['address', 'text'], ['city', 'text'], ['region', 'text'], ['rbd_school', 'text'], ['name_school', 'text'], ['city_school', 'text'], ['region_school', 'text'], ['phone_school', 'text'],
-      ['id_registered_moodle', 'int'], ['rut_registered_moodle', 'text'], ['name_registered_moodle', 'text'], ['email_registered_moodle', 'text'], ['status_moodle', 'text'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['rut', 'text'],
+      ['name', 'text'],
+      ['last_name', 'text'],
+      ['mother_last_name', 'text'],
+      ['email', 'text'],
+      ['phone', 'text'],
+      ['mobile', 'text'],
+      ['address', 'text'],
+      ['city', 'text'],
+      ['region', 'text'],
+      ['rbd_school', 'text'],
+      ['name_school', 'text'],
+      ['city_school', 'text'],
+      ['region_school', 'text'],
+      ['phone_school', 'text'],
+      ['id_registered_moodle', 'int'],
+      ['rut_registered_moodle', 'text'],
+      ['name_registered_moodle', 'text'],
+      ['email_registered_moodle', 'text'],
+      ['status_moodle', 'text'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
     const wanted = [...cols.map(([c]) => c)];
-    const limits: Record<string, number> = { name: 100, last_name: 100, mother_last_name: 100, city: 100, region: 100, city_school: 100, region_school: 100, phone: 20, mobile: 20, phone_school: 20, rbd_school: 20, rut_registered_moodle: 20 };
+    const limits: Record<string, number> = {
+      name: 100,
+      last_name: 100,
+      mother_last_name: 100,
+      city: 100,
+      region: 100,
+      city_school: 100,
+      region_school: 100,
+      phone: 20,
+      mobile: 20,
+      phone_school: 20,
+      rbd_school: 20,
+      rut_registered_moodle: 20,
+    };
     for await (const batch of this.rows('registered_users', wanted)) {
       const rows = [];
       for (const r of batch) {
@@ -176,13 +380,27 @@ export class Run extends RunBase {
         if (!rut) {
           // Kept as written (upper-case, without spaces) so the person can be found and corrected.
           const parsed = parseRut(raw);
-          rut = (parsed ? formatRut(parsed) : raw.replace(/\s/g, '').toUpperCase()).slice(0, 12) || `SIN-RUT-${id}`.slice(0, 12);
-          this.anomaly('registered_users', [id], 'invalid_rut', 'kept as written (check digit or format wrong); search and correct it', raw);
+          rut =
+            (parsed ? formatRut(parsed) : raw.replace(/\s/g, '').toUpperCase()).slice(0, 12) ||
+            `SIN-RUT-${id}`.slice(0, 12);
+          this.anomaly(
+            'registered_users',
+            [id],
+            'invalid_rut',
+            'kept as written (check digit or format wrong); search and correct it',
+            raw,
+          );
         }
         const first = byRut.get(rut);
         if (first !== undefined) {
           this.students.set(id, first);
-          this.anomaly('registered_users', [id, first], 'duplicate_rut', `merged into student ${first} (the lowest id): its enrolments move there, its own data is not kept`, rut);
+          this.anomaly(
+            'registered_users',
+            [id, first],
+            'duplicate_rut',
+            `merged into student ${first} (the lowest id): its enrolments move there, its own data is not kept`,
+            rut,
+          );
           continue;
         }
         byRut.set(rut, id);
@@ -190,9 +408,18 @@ export class Run extends RunBase {
         const row: Record<string, unknown> = { id, rut };
         for (const [c] of cols) {
           if (c === 'id' || c === 'rut' || c === 'created_at' || c === 'updated_at') continue;
-          row[c] = limits[c] ? this.fit('registered_users', id, c, r[c], limits[c]!) : c === 'id_registered_moodle' ? num(r[c]) : str(r[c]);
+          row[c] = limits[c]
+            ? this.fit('registered_users', id, c, r[c], limits[c]!)
+            : c === 'id_registered_moodle'
+              ? num(r[c])
+              : str(r[c]);
         }
-        rows.push({ ...row, name: row.name ?? '', last_name: row.last_name ?? '', ...this.stamps('registered_users', r) });
+        rows.push({
+          ...row,
+          name: row.name ?? '',
+          last_name: row.last_name ?? '',
+          ...this.stamps('registered_users', r),
+        });
       }
       await this.write('registered_users', 'registered_users', cols, rows);
     }
@@ -201,14 +428,45 @@ export class Run extends RunBase {
   private async enrolmentRows() {
     const hasDrift = (await this.source.columns('course_registered_users')).has('is_sincronized');
     if (this.present.has('course_registered_users') && !hasDrift) {
-      this.anomaly('course_registered_users', [], 'missing_drift_column', 'is_sincronized absent in the source: every enrolment is taken as synchronised', 'is_sincronized');
+      this.anomaly(
+        'course_registered_users',
+        [],
+        'missing_drift_column',
+        'is_sincronized absent in the source: every enrolment is taken as synchronised',
+        'is_sincronized',
+      );
     }
     const seen = new Map<string, number>();
     let relative = 0;
-    const cols: Column[] = [['id', 'int'], ['course_id', 'int'], ['registered_user_id', 'int'], ['profile_id', 'int'], ['classroom_id', 'int'], ['final_status_id', 'int'],
-      ['final_qualification', 'numeric'], ['final_qualification_moodle', 'text'], ['last_access_registered_moodle', 'wallclock'], ['last_access_text', 'text'], ['is_sincronized', 'boolean'],
-      ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    const wanted = ['id', 'course_id', 'registered_user_id', 'profile_id', 'classroom_id', 'final_status_id', 'final_qualification', 'final_qualification_moodle', 'last_access_registered_moodle', 'is_sincronized', 'created_at', 'updated_at'];
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['course_id', 'int'],
+      ['registered_user_id', 'int'],
+      ['profile_id', 'int'],
+      ['classroom_id', 'int'],
+      ['final_status_id', 'int'],
+      ['final_qualification', 'numeric'],
+      ['final_qualification_moodle', 'text'],
+      ['last_access_registered_moodle', 'wallclock'],
+      ['last_access_text', 'text'],
+      ['is_sincronized', 'boolean'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    const wanted = [
+      'id',
+      'course_id',
+      'registered_user_id',
+      'profile_id',
+      'classroom_id',
+      'final_status_id',
+      'final_qualification',
+      'final_qualification_moodle',
+      'last_access_registered_moodle',
+      'is_sincronized',
+      'created_at',
+      'updated_at',
+    ];
     for await (const batch of this.rows('course_registered_users', wanted)) {
       const rows = [];
       for (const r of batch) {
@@ -216,14 +474,24 @@ export class Run extends RunBase {
         const student = this.students.get(Number(r.registered_user_id));
         const course = Number(r.course_id);
         if (student === undefined || !this.courses.has(course)) {
-          this.anomaly('course_registered_users', [id, Number(r.registered_user_id), course], 'orphan', `not imported: its ${student === undefined ? 'student' : 'course'} does not exist; its tickets and results are reported too`);
+          this.anomaly(
+            'course_registered_users',
+            [id, Number(r.registered_user_id), course],
+            'orphan',
+            `not imported: its ${student === undefined ? 'student' : 'course'} does not exist; its tickets and results are reported too`,
+          );
           continue;
         }
         const key = `${course}:${student}`;
         const kept = seen.get(key);
         if (kept !== undefined) {
           this.enrolments.set(id, { id: kept, course });
-          this.anomaly('course_registered_users', [id, kept], 'duplicate_enrolment', `merged into enrolment ${kept} (the lowest id): its tickets and results move there`);
+          this.anomaly(
+            'course_registered_users',
+            [id, kept],
+            'duplicate_enrolment',
+            `merged into enrolment ${kept} (the lowest id): its tickets and results move there`,
+          );
           continue;
         }
         seen.set(key, id);
@@ -234,54 +502,123 @@ export class Run extends RunBase {
         if (access && !accessAt && access.toLowerCase() !== 'nunca') {
           // "3 días 4 horas": elapsed when the row was last synchronised (its updated_at).
           const reference = r.updated_at ?? r.created_at;
-          accessAt = reference && WALLCLOCK.test(String(reference)) ? lastAccessFromRelative(access, String(reference)) : null;
+          accessAt =
+            reference && WALLCLOCK.test(String(reference))
+              ? lastAccessFromRelative(access, String(reference))
+              : null;
           if (accessAt) relative++;
-          else this.anomaly('course_registered_users', [id], 'unreadable_date', 'last access kept as text only', `last_access_registered_moodle=${access}`);
+          else
+            this.anomaly(
+              'course_registered_users',
+              [id],
+              'unreadable_date',
+              'last access kept as text only',
+              `last_access_registered_moodle=${access}`,
+            );
         }
         rows.push({
-          id, course_id: course, registered_user_id: student, profile_id: this.ref('course_registered_users', 'profiles', id, r.profile_id ?? 1),
-          classroom_id: this.ref('course_registered_users', 'classrooms', id, r.classroom_id ?? 1), final_status_id: this.ref('course_registered_users', 'final_statuses', id, r.final_status_id ?? 1),
-          final_qualification: num(r.final_qualification), final_qualification_moodle: str(r.final_qualification_moodle),
-          last_access_registered_moodle: accessAt, last_access_text: access, is_sincronized: hasDrift ? Number(r.is_sincronized) === 1 : true,
+          id,
+          course_id: course,
+          registered_user_id: student,
+          profile_id: this.ref('course_registered_users', 'profiles', id, r.profile_id ?? 1),
+          classroom_id: this.ref('course_registered_users', 'classrooms', id, r.classroom_id ?? 1),
+          final_status_id: this.ref(
+            'course_registered_users',
+            'final_statuses',
+            id,
+            r.final_status_id ?? 1,
+          ),
+          final_qualification: num(r.final_qualification),
+          final_qualification_moodle: str(r.final_qualification_moodle),
+          last_access_registered_moodle: accessAt,
+          last_access_text: access,
+          is_sincronized: hasDrift ? Number(r.is_sincronized) === 1 : true,
           ...stamps,
         });
       }
       await this.write('course_registered_users', 'course_registered_users', cols, rows);
     }
     if (relative) {
-      this.report.notes.push(`course_registered_users: ${relative} últimos accesos escritos como tiempo transcurrido ("3 días 4 horas") se convirtieron en fecha contando hacia atrás desde la última actualización de la fila (updated_at): son fechas aproximadas. El texto original queda en last_access_text; la primera sincronización con Moodle las reemplaza por la fecha exacta.`);
+      this.report.notes.push(
+        `course_registered_users: ${relative} últimos accesos escritos como tiempo transcurrido ("3 días 4 horas") se convirtieron en fecha contando hacia atrás desde la última actualización de la fila (updated_at): son fechas aproximadas. El texto original queda en last_access_text; la primera sincronización con Moodle las reemplaza por la fecha exacta.`,
+      );
     }
   }
 
   private async results() {
     const seen = new Set<string>();
-    const cols: Column[] = [['id', 'bigint'], ['activity_id', 'int'], ['course_registered_user_id', 'int'], ['status_moodle', 'text'], ['qualification_moodle', 'text'],
-      ['completion_state', 'int'], ['grade', 'numeric'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('activity_course_users', ['id', 'activity_id', 'course_registered_user_id', 'status_moodle', 'qualification_moodle', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'bigint'],
+      ['activity_id', 'int'],
+      ['course_registered_user_id', 'int'],
+      ['status_moodle', 'text'],
+      ['qualification_moodle', 'text'],
+      ['completion_state', 'int'],
+      ['grade', 'numeric'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('activity_course_users', [
+      'id',
+      'activity_id',
+      'course_registered_user_id',
+      'status_moodle',
+      'qualification_moodle',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = [];
       for (const r of batch) {
         const id = Number(r.id);
         const enrolment = this.enrolments.get(Number(r.course_registered_user_id));
         if (!enrolment || !this.activities.has(Number(r.activity_id))) {
-          this.anomaly('activity_course_users', [id, Number(r.activity_id), Number(r.course_registered_user_id)], 'orphan', `not imported: its ${enrolment ? 'activity' : 'enrolment'} does not exist`);
+          this.anomaly(
+            'activity_course_users',
+            [id, Number(r.activity_id), Number(r.course_registered_user_id)],
+            'orphan',
+            `not imported: its ${enrolment ? 'activity' : 'enrolment'} does not exist`,
+          );
           continue;
         }
         const key = `${enrolment.id}:${Number(r.activity_id)}`;
         if (seen.has(key)) {
-          this.anomaly('activity_course_users', [id], 'duplicate_result', 'not imported: the enrolment already has a result for this activity (the first one is kept)');
+          this.anomaly(
+            'activity_course_users',
+            [id],
+            'duplicate_result',
+            'not imported: the enrolment already has a result for this activity (the first one is kept)',
+          );
           continue;
         }
         seen.add(key);
         const text = str(r.qualification_moodle)?.trim() ?? null;
-        const asNumber = text && /^-?\d+([.,]\d+)?$/.test(text) ? Number(text.replace(',', '.')) : null;
+        const asNumber =
+          text && /^-?\d+([.,]\d+)?$/.test(text) ? Number(text.replace(',', '.')) : null;
         if (text && text !== '-' && asNumber === null) {
-          this.anomaly('activity_course_users', [id], 'text_in_number', 'grade left empty, the text is kept as the Moodle qualification', `qualification_moodle=${text}`);
+          this.anomaly(
+            'activity_course_users',
+            [id],
+            'text_in_number',
+            'grade left empty, the text is kept as the Moodle qualification',
+            `qualification_moodle=${text}`,
+          );
         }
         const status = this.fit('activity_course_users', id, 'status_moodle', r.status_moodle, 60);
         rows.push({
-          id, activity_id: Number(r.activity_id), course_registered_user_id: enrolment.id, status_moodle: status,
-          qualification_moodle: this.fit('activity_course_users', id, 'qualification_moodle', text, 60),
-          completion_state: status && status.trim().toLowerCase() === 'finalizado' ? 1 : 0, grade: asNumber, ...this.stamps('activity_course_users', r),
+          id,
+          activity_id: Number(r.activity_id),
+          course_registered_user_id: enrolment.id,
+          status_moodle: status,
+          qualification_moodle: this.fit(
+            'activity_course_users',
+            id,
+            'qualification_moodle',
+            text,
+            60,
+          ),
+          completion_state: status && status.trim().toLowerCase() === 'finalizado' ? 1 : 0,
+          grade: asNumber,
+          ...this.stamps('activity_course_users', r),
         });
       }
       await this.write('activity_course_users', 'activity_course_users', cols, rows);
@@ -290,32 +627,78 @@ export class Run extends RunBase {
 
   private async ticketRows() {
     const codes = new Set<string>();
-    const cols: Column[] = [['id', 'int'], ['course_registered_user_id', 'int'], ['course_id', 'int'], ['ticket_code', 'text'], ['type_ticket_id', 'int'], ['status_ticket_id', 'int'],
-      ['priority_ticket_id', 'int'], ['source_ticket_id', 'int'], ['motive_ticket_id', 'int'], ['user_create_id', 'int'], ['user_assigned_id', 'int'], ['closing_date', 'wallclock'],
-      ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('tickets', ['id', 'course_registered_user_id', 'ticket_code', 'type_ticket_id', 'status_ticket_id', 'priority_ticket_id', 'source_ticket_id', 'motive_ticket_id', 'user_create_id', 'user_assigned_id', 'closing_date', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['course_registered_user_id', 'int'],
+      ['course_id', 'int'],
+      ['ticket_code', 'text'],
+      ['type_ticket_id', 'int'],
+      ['status_ticket_id', 'int'],
+      ['priority_ticket_id', 'int'],
+      ['source_ticket_id', 'int'],
+      ['motive_ticket_id', 'int'],
+      ['user_create_id', 'int'],
+      ['user_assigned_id', 'int'],
+      ['closing_date', 'wallclock'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('tickets', [
+      'id',
+      'course_registered_user_id',
+      'ticket_code',
+      'type_ticket_id',
+      'status_ticket_id',
+      'priority_ticket_id',
+      'source_ticket_id',
+      'motive_ticket_id',
+      'user_create_id',
+      'user_assigned_id',
+      'closing_date',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = [];
       for (const r of batch) {
         const id = Number(r.id);
         const enrolment = this.enrolments.get(Number(r.course_registered_user_id));
         if (!enrolment) {
-          this.anomaly('tickets', [id, Number(r.course_registered_user_id)], 'orphan', 'not imported: its enrolment does not exist; its attempts are reported too', str(r.ticket_code) ?? undefined);
+          this.anomaly(
+            'tickets',
+            [id, Number(r.course_registered_user_id)],
+            'orphan',
+            'not imported: its enrolment does not exist; its attempts are reported too',
+            str(r.ticket_code) ?? undefined,
+          );
           continue;
         }
         let code = String(r.ticket_code ?? '').trim();
         if (!code || codes.has(code)) {
           const replacement = `${code || 'SIGAF1'}-D${id}`.slice(0, 30);
-          this.anomaly('tickets', [id], code ? 'duplicate_code' : 'missing_code', `code written as ${replacement}`, code);
+          this.anomaly(
+            'tickets',
+            [id],
+            code ? 'duplicate_code' : 'missing_code',
+            `code written as ${replacement}`,
+            code,
+          );
           code = replacement;
         }
         codes.add(code);
         this.tickets.add(id);
         rows.push({
-          id, course_registered_user_id: enrolment.id, course_id: enrolment.course, ticket_code: code,
-          type_ticket_id: this.ref('tickets', 'type_tickets', id, r.type_ticket_id), status_ticket_id: this.ref('tickets', 'status_tickets', id, r.status_ticket_id),
-          priority_ticket_id: this.ref('tickets', 'priority_tickets', id, r.priority_ticket_id), source_ticket_id: this.ref('tickets', 'source_tickets', id, r.source_ticket_id),
-          motive_ticket_id: this.ref('tickets', 'motive_tickets', id, r.motive_ticket_id), user_create_id: this.user('tickets', id, 'user_create_id', r.user_create_id, true),
-          user_assigned_id: this.user('tickets', id, 'user_assigned_id', r.user_assigned_id, false), closing_date: this.when('tickets', id, 'closing_date', r.closing_date),
+          id,
+          course_registered_user_id: enrolment.id,
+          course_id: enrolment.course,
+          ticket_code: code,
+          type_ticket_id: this.ref('tickets', 'type_tickets', id, r.type_ticket_id),
+          status_ticket_id: this.ref('tickets', 'status_tickets', id, r.status_ticket_id),
+          priority_ticket_id: this.ref('tickets', 'priority_tickets', id, r.priority_ticket_id),
+          source_ticket_id: this.ref('tickets', 'source_tickets', id, r.source_ticket_id),
+          motive_ticket_id: this.ref('tickets', 'motive_tickets', id, r.motive_ticket_id),
+          user_create_id: this.user('tickets', id, 'user_create_id', r.user_create_id, true),
+          user_assigned_id: this.user('tickets', id, 'user_assigned_id', r.user_assigned_id, false),
+          closing_date: this.when('tickets', id, 'closing_date', r.closing_date),
           ...this.stamps('tickets', r),
         });
       }
@@ -324,18 +707,54 @@ export class Run extends RunBase {
   }
 
   private async details() {
-    const cols: Column[] = [['id', 'int'], ['ticket_id', 'int'], ['user_created_id', 'int'], ['status_detail_ticket_id', 'int'], ['comment', 'text'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('ticket_details', ['id', 'ticket_id', 'user_created_id', 'status_detail_ticket_id', 'comment', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'int'],
+      ['ticket_id', 'int'],
+      ['user_created_id', 'int'],
+      ['status_detail_ticket_id', 'int'],
+      ['comment', 'text'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('ticket_details', [
+      'id',
+      'ticket_id',
+      'user_created_id',
+      'status_detail_ticket_id',
+      'comment',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = [];
       for (const r of batch) {
         const id = Number(r.id);
         if (!this.tickets.has(Number(r.ticket_id))) {
-          this.anomaly('ticket_details', [id, Number(r.ticket_id)], 'orphan', 'not imported: its ticket does not exist or was not imported');
+          this.anomaly(
+            'ticket_details',
+            [id, Number(r.ticket_id)],
+            'orphan',
+            'not imported: its ticket does not exist or was not imported',
+          );
           continue;
         }
         rows.push({
-          id, ticket_id: Number(r.ticket_id), user_created_id: this.user('ticket_details', id, 'user_created_id', r.user_created_id, true),
-          status_detail_ticket_id: this.ref('ticket_details', 'status_detail_tickets', id, r.status_detail_ticket_id), comment: str(r.comment) ?? '', ...this.stamps('ticket_details', r),
+          id,
+          ticket_id: Number(r.ticket_id),
+          user_created_id: this.user(
+            'ticket_details',
+            id,
+            'user_created_id',
+            r.user_created_id,
+            true,
+          ),
+          status_detail_ticket_id: this.ref(
+            'ticket_details',
+            'status_detail_tickets',
+            id,
+            r.status_detail_ticket_id,
+          ),
+          comment: str(r.comment) ?? '',
+          ...this.stamps('ticket_details', r),
         });
       }
       await this.write('ticket_details', 'ticket_details', cols, rows);
@@ -348,33 +767,72 @@ export class Run extends RunBase {
         const id = Number(r.id);
         const user = this.users.get(Number(r.tutor_id));
         if (user === undefined || !this.courses.has(Number(r.course_id))) {
-          this.anomaly('course_tutors', [id, Number(r.course_id), Number(r.tutor_id)], 'orphan', `not imported: its ${user === undefined ? 'tutor' : 'course'} does not exist`);
+          this.anomaly(
+            'course_tutors',
+            [id, Number(r.course_id), Number(r.tutor_id)],
+            'orphan',
+            `not imported: its ${user === undefined ? 'tutor' : 'course'} does not exist`,
+          );
           continue;
         }
         const classrooms = await this.repo.assignTutor(Number(r.course_id), user);
-        this.report.notes.push(`course_tutors ${id}: el tutor ${user} queda a cargo de las aulas ${classrooms.join(', ') || '(ninguna nueva)'} del curso ${String(r.course_id)}.`);
+        this.report.notes.push(
+          `course_tutors ${id}: el tutor ${user} queda a cargo de las aulas ${classrooms.join(', ') || '(ninguna nueva)'} del curso ${String(r.course_id)}.`,
+        );
         this.report.tables.course_tutors!.imported++;
       }
     }
   }
 
   private async alerts() {
-    const cols: Column[] = [['id', 'bigint'], ['ticket_id', 'int'], ['user_id', 'int'], ['legacy_ticket_id', 'bigint'], ['legacy_user_id', 'bigint'], ['remind_at', 'wallclock'],
-      ['status_reminder', 'int'], ['status_notification', 'int'], ['comment', 'text'], ['created_at', 'wallclock'], ['updated_at', 'wallclock']];
-    for await (const batch of this.rows('alerts', ['id', 'ticket_id', 'user_id', 'time', 'date', 'status_reminder', 'status_notification', 'comment', 'created_at', 'updated_at'])) {
+    const cols: Column[] = [
+      ['id', 'bigint'],
+      ['ticket_id', 'int'],
+      ['user_id', 'int'],
+      ['legacy_ticket_id', 'bigint'],
+      ['legacy_user_id', 'bigint'],
+      ['remind_at', 'wallclock'],
+      ['status_reminder', 'int'],
+      ['status_notification', 'int'],
+      ['comment', 'text'],
+      ['created_at', 'wallclock'],
+      ['updated_at', 'wallclock'],
+    ];
+    for await (const batch of this.rows('alerts', [
+      'id',
+      'ticket_id',
+      'user_id',
+      'time',
+      'date',
+      'status_reminder',
+      'status_notification',
+      'comment',
+      'created_at',
+      'updated_at',
+    ])) {
       const rows = batch.map((r) => {
         const id = Number(r.id);
         const day = this.when('alerts', id, 'date', r.date);
         return {
-          id, ticket_id: this.tickets.has(Number(r.ticket_id)) ? Number(r.ticket_id) : null, user_id: this.users.get(Number(r.user_id)) ?? null,
-          legacy_ticket_id: Number(r.ticket_id), legacy_user_id: Number(r.user_id), remind_at: day ? `${day.slice(0, 10)} ${String(r.time ?? '00:00:00')}` : null,
-          status_reminder: num(r.status_reminder) ?? 0, status_notification: num(r.status_notification) ?? 1, comment: str(r.comment) ?? '', ...this.stamps('alerts', r),
+          id,
+          ticket_id: this.tickets.has(Number(r.ticket_id)) ? Number(r.ticket_id) : null,
+          user_id: this.users.get(Number(r.user_id)) ?? null,
+          legacy_ticket_id: Number(r.ticket_id),
+          legacy_user_id: Number(r.user_id),
+          remind_at: day ? `${day.slice(0, 10)} ${String(r.time ?? '00:00:00')}` : null,
+          status_reminder: num(r.status_reminder) ?? 0,
+          status_notification: num(r.status_notification) ?? 1,
+          comment: str(r.comment) ?? '',
+          ...this.stamps('alerts', r),
         };
       });
       await this.write('alerts', 'legacy_alerts', cols, rows);
     }
     const kept = this.report.tables.alerts?.imported ?? 0;
     const mapped = kept ? await this.repo.remindersFromAlerts() : 0;
-    if (kept) this.report.notes.push(`alerts: ${kept} recordatorios guardados en legacy_alerts; ${mapped} pasan a Recordatorios (los demás no tienen ticket u operador aquí).`);
+    if (kept)
+      this.report.notes.push(
+        `alerts: ${kept} recordatorios guardados en legacy_alerts; ${mapped} pasan a Recordatorios (los demás no tienen ticket u operador aquí).`,
+      );
   }
 }

@@ -12,7 +12,16 @@ export * from './types.js';
  * docs/operations/migration-from-sigaf-1.md; every case is listed in the report with source ids.
  */
 export async function importLegacy(db: Database, opts: ImportOptions): Promise<ImportReport> {
-  const report: ImportReport = { dryRun: !!opts.dryRun, startedAt: new Date().toISOString(), tables: {}, catalogues: {}, anomalies: [], anomalyCounts: {}, notes: [], legacyPasswordKept: [] };
+  const report: ImportReport = {
+    dryRun: !!opts.dryRun,
+    startedAt: new Date().toISOString(),
+    tables: {},
+    catalogues: {},
+    anomalies: [],
+    anomalyCounts: {},
+    notes: [],
+    legacyPasswordKept: [],
+  };
   // The source first (reachable, the tables SIGAF 1.x always had): nothing is written before.
   const source = opts.source ?? (await LegacySource.openChecked(opts.from));
   const size = opts.batchSize ?? 5000;
@@ -22,7 +31,9 @@ export async function importLegacy(db: Database, opts: ImportOptions): Promise<I
       if (opts.prepare) await opts.prepare(trx);
       const repo = new LegacyImportRepository(trx);
       if (await repo.hasData()) {
-        throw new LegacyImportRefused('La base de datos de destino ya tiene datos (categorías, cursos, estudiantes o tickets): importe en una base nueva.');
+        throw new LegacyImportRefused(
+          'La base de datos de destino ya tiene datos (categorías, cursos, estudiantes o tickets): importe en una base nueva.',
+        );
       }
       await new Run(source, repo, report, opts, size, present).all();
       if (opts.dryRun) throw new DryRunDone();
@@ -32,7 +43,8 @@ export async function importLegacy(db: Database, opts: ImportOptions): Promise<I
   } finally {
     await source.close();
   }
-  for (const a of report.anomalies) report.anomalyCounts[a.kind] = (report.anomalyCounts[a.kind] ?? 0) + 1;
+  for (const a of report.anomalies)
+    report.anomalyCounts[a.kind] = (report.anomalyCounts[a.kind] ?? 0) + 1;
   report.finishedAt = new Date().toISOString();
   return report;
 }

@@ -11,9 +11,25 @@ export type LegacyRow = Record<string, unknown>;
  * `course_tutors`, `log_editing_tickets`, …) may be missing: that is a note in the report.
  */
 export const REQUIRED_TABLES = [
-  'users', 'roles', 'platforms', 'categories', 'courses', 'activities', 'registered_users', 'course_registered_users',
-  'profiles', 'classrooms', 'final_statuses', 'activity_course_users', 'tickets', 'ticket_details',
-  'status_tickets', 'priority_tickets', 'motive_tickets', 'status_detail_tickets', 'alerts',
+  'users',
+  'roles',
+  'platforms',
+  'categories',
+  'courses',
+  'activities',
+  'registered_users',
+  'course_registered_users',
+  'profiles',
+  'classrooms',
+  'final_statuses',
+  'activity_course_users',
+  'tickets',
+  'ticket_details',
+  'status_tickets',
+  'priority_tickets',
+  'motive_tickets',
+  'status_detail_tickets',
+  'alerts',
 ] as const;
 
 /** One Spanish line for a failure to reach or enter the source (never a stack trace). */
@@ -62,7 +78,14 @@ export class LegacySource {
   static async open(url: string): Promise<LegacySource> {
     let conn: mysql.Connection;
     try {
-      conn = await mysql.createConnection({ uri: url, dateStrings: true, charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false, connectTimeout: 15_000 });
+      conn = await mysql.createConnection({
+        uri: url,
+        dateStrings: true,
+        charset: 'utf8mb4',
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        connectTimeout: 15_000,
+      });
     } catch (err) {
       throw new LegacyImportRefused(connectionMessage(url, err));
     }
@@ -78,7 +101,9 @@ export class LegacySource {
       const present = await source.tables();
       const missing = REQUIRED_TABLES.filter((t) => !present.has(t));
       if (missing.length) {
-        throw new LegacyImportRefused(`A la base de datos de origen le faltan tablas que SIGAF 1.x siempre tuvo: ${missing.join(', ')}. ¿Es la base correcta?`);
+        throw new LegacyImportRefused(
+          `A la base de datos de origen le faltan tablas que SIGAF 1.x siempre tuvo: ${missing.join(', ')}. ¿Es la base correcta?`,
+        );
       }
       return source;
     } catch (err) {
@@ -88,18 +113,24 @@ export class LegacySource {
   }
 
   async tables(): Promise<Set<string>> {
-    const [rows] = await this.conn.query<mysql.RowDataPacket[]>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()');
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      'SELECT table_name AS t FROM information_schema.tables WHERE table_schema = DATABASE()',
+    );
     return new Set(rows.map((r) => String(r.t)));
   }
 
   async columns(table: string): Promise<Set<string>> {
     const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
-      'SELECT column_name AS c FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?', [table]);
+      'SELECT column_name AS c FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ?',
+      [table],
+    );
     return new Set(rows.map((r) => String(r.c)));
   }
 
   async count(table: string): Promise<number> {
-    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(`SELECT COUNT(*) AS n FROM \`${table}\``);
+    const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+      `SELECT COUNT(*) AS n FROM \`${table}\``,
+    );
     return Number(rows[0]!.n);
   }
 
@@ -110,7 +141,10 @@ export class LegacySource {
     const list = cols.map((c) => `\`${c}\``).join(', ');
     let last = -1;
     for (;;) {
-      const [rows] = await this.conn.query<mysql.RowDataPacket[]>(`SELECT ${list} FROM \`${table}\` WHERE id > ? ORDER BY id LIMIT ?`, [last, size]);
+      const [rows] = await this.conn.query<mysql.RowDataPacket[]>(
+        `SELECT ${list} FROM \`${table}\` WHERE id > ? ORDER BY id LIMIT ?`,
+        [last, size],
+      );
       if (!rows.length) return;
       last = Number(rows[rows.length - 1]!.id);
       yield rows as LegacyRow[];

@@ -18,7 +18,10 @@ export interface ImportReport {
   /** Rows read and rows written per source table. */
   tables: Record<string, { read: number; imported: number }>;
   /** Catalogue mapping: source table → description → target id (and whether it was created). */
-  catalogues: Record<string, Array<{ legacyId: number; description: string; targetId: number; created: boolean }>>;
+  catalogues: Record<
+    string,
+    Array<{ legacyId: number; description: string; targetId: number; created: boolean }>
+  >;
   anomalies: Anomaly[];
   anomalyCounts: Record<string, number>;
   notes: string[];

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { fillPlaceholders, MAIL_ATTACHMENT_TYPES, type MailAttachmentExt, type MailPlaceholder } from '@sigaf/contract';
+import {
+  fillPlaceholders,
+  MAIL_ATTACHMENT_TYPES,
+  type MailAttachmentExt,
+  type MailPlaceholder,
+} from '@sigaf/contract';
 import sanitizeHtml from 'sanitize-html';
 
 /** Message content: HTML sanitising, the plain-text part, placeholders, the layout; attachment checks. */
@@ -20,16 +25,29 @@ export function sanitizeBody(html: string): string {
 }
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
     if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+      const code =
+        e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code < 0x110000
+        ? String.fromCodePoint(code)
+        : whole;
     }
     return ENTITIES[e.toLowerCase()] ?? whole;
   });
@@ -42,7 +60,9 @@ export function htmlToText(html: string): string {
     .replace(/<a\s+href="([^"]*)"[^>]*>(.*?)<\/a>/gi, (_, href: string, label: string) => {
       const plain = label.replace(/<[^>]+>/g, '');
       const url = decodeEntities(href);
-      return decodeEntities(plain).trim() === url || url.startsWith('mailto:') ? plain : `${plain} (${href})`;
+      return decodeEntities(plain).trim() === url || url.startsWith('mailto:')
+        ? plain
+        : `${plain} (${href})`;
     })
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<(ul|ol)>/gi, '\n')
@@ -67,7 +87,10 @@ export type PlaceholderValues = Record<MailPlaceholder, string>;
 export function personalise(subject: string, html: string, values: PlaceholderValues) {
   const body = sanitizeBody(fillPlaceholders(html, values, escapeHtml));
   return {
-    subject: fillPlaceholders(subject, values).replace(/[\r\n]+/g, ' ').trim().slice(0, 255),
+    subject: fillPlaceholders(subject, values)
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+      .slice(0, 255),
     html: body,
     text: htmlToText(body),
   };
@@ -75,7 +98,9 @@ export function personalise(subject: string, html: string, values: PlaceholderVa
 
 /** The message around the body (the original's "ticket" template): a light frame and the course as signature. */
 export function layout(bodyHtml: string, course: string | null): string {
-  const footer = course ? `<p style="margin:24px 0 0;color:#666;font-size:12px">${escapeHtml(course)}</p>` : '';
+  const footer = course
+    ? `<p style="margin:24px 0 0;color:#666;font-size:12px">${escapeHtml(course)}</p>`
+    : '';
   return (
     '<!doctype html><html lang="es"><head><meta charset="utf-8"></head>' +
     '<body style="margin:0;padding:16px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;color:#222">' +
@@ -128,13 +153,19 @@ function isZip(buf: Buffer) {
 
 /** Text: no NUL and no control bytes besides tab, line breaks and form feed. */
 function isText(buf: Buffer) {
-  for (const b of buf) if (b === 0 || (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f) return false;
+  for (const b of buf)
+    if (b === 0 || (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c) || b === 0x7f)
+      return false;
   return true;
 }
 
 /** An Office Open XML file: a zip with the part folder of its kind (word/, xl/, ppt/). */
 function isOoxml(buf: Buffer, folder: string) {
-  return isZip(buf) && buf.includes(Buffer.from('[Content_Types].xml')) && buf.includes(Buffer.from(`${folder}/`));
+  return (
+    isZip(buf) &&
+    buf.includes(Buffer.from('[Content_Types].xml')) &&
+    buf.includes(Buffer.from(`${folder}/`))
+  );
 }
 
 const SNIFF: Record<MailAttachmentExt, (buf: Buffer) => boolean> = {
@@ -142,7 +173,9 @@ const SNIFF: Record<MailAttachmentExt, (buf: Buffer) => boolean> = {
   png: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   jpg: (b) => startsWith(b, [0xff, 0xd8, 0xff]),
   jpeg: (b) => startsWith(b, [0xff, 0xd8, 0xff]),
-  gif: (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a',
+  gif: (b) =>
+    b.subarray(0, 6).toString('latin1') === 'GIF87a' ||
+    b.subarray(0, 6).toString('latin1') === 'GIF89a',
   docx: (b) => isOoxml(b, 'word'),
   xlsx: (b) => isOoxml(b, 'xl'),
   pptx: (b) => isOoxml(b, 'ppt'),
@@ -155,7 +188,10 @@ const SNIFF: Record<MailAttachmentExt, (buf: Buffer) => boolean> = {
  * The type of an attachment from its extension AND its content: 'type' when the extension is
  * not allowed, 'content' when the bytes are not what the extension says.
  */
-export function checkAttachment(name: string, content: Buffer): { ext: MailAttachmentExt; mime: string } | { error: 'type' | 'content' } {
+export function checkAttachment(
+  name: string,
+  content: Buffer,
+): { ext: MailAttachmentExt; mime: string } | { error: 'type' | 'content' } {
   const ext = extensionOf(name);
   if (!Object.hasOwn(MAIL_ATTACHMENT_TYPES, ext)) return { error: 'type' };
   const known = ext as MailAttachmentExt;

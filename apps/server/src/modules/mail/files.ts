@@ -32,12 +32,17 @@ export class MailFileService {
 
   /** Registers the clean-up job with the worker's handlers. */
   registerJobs(handlers: JobHandlers): void {
-    handlers.register<{ slot?: number }>(MAIL_CLEANUP_JOB, async (job) => {
-      const removed = await this.cleanupFiles();
-      // Files still kept will fall due later: look again in the next hour.
-      if (await this.repo.hasKeptAttachments()) await this.scheduleCleanup(0, (job.payload.slot ?? 0) + 1);
-      return removed;
-    }, { timeoutMs: 10 * 60_000 });
+    handlers.register<{ slot?: number }>(
+      MAIL_CLEANUP_JOB,
+      async (job) => {
+        const removed = await this.cleanupFiles();
+        // Files still kept will fall due later: look again in the next hour.
+        if (await this.repo.hasKeptAttachments())
+          await this.scheduleCleanup(0, (job.payload.slot ?? 0) + 1);
+        return removed;
+      },
+      { timeoutMs: 10 * 60_000 },
+    );
   }
 
   get maxAttachmentBytes(): number {
@@ -45,10 +50,16 @@ export class MailFileService {
   }
 
   /** Stores an uploaded file under a random name after checking its type by extension and content. */
-  async upload(file: { buffer: Buffer; filename: string }, actor: AuthUser): Promise<AttachmentRow> {
+  async upload(
+    file: { buffer: Buffer; filename: string },
+    actor: AuthUser,
+  ): Promise<AttachmentRow> {
     const originalName = safeFileName(file.filename);
     const checked = checkAttachment(originalName, file.buffer);
-    if ('error' in checked) throw invalid({ file: [checked.error === 'type' ? MAIL_MSG.fileType : MAIL_MSG.fileContent] });
+    if ('error' in checked)
+      throw invalid({
+        file: [checked.error === 'type' ? MAIL_MSG.fileType : MAIL_MSG.fileContent],
+      });
     const storedName = `${randomBytes(16).toString('hex')}.${checked.ext}`;
     await fs.promises.mkdir(this.uploadsDir, { recursive: true, mode: 0o700 });
     const target = this.filePath(storedName);
@@ -101,7 +112,11 @@ export class MailFileService {
    */
   async scheduleCleanup(delayMs: number, minSlot = 0) {
     const slot = Math.max(Math.ceil((Date.now() + delayMs) / HOUR_MS), minSlot);
-    return this.queue.enqueue(MAIL_CLEANUP_JOB, { slot }, { uniqueKey: `${MAIL_CLEANUP_JOB}:${slot}`, runAt: new Date(slot * HOUR_MS), maxAttempts: 3 });
+    return this.queue.enqueue(
+      MAIL_CLEANUP_JOB,
+      { slot },
+      { uniqueKey: `${MAIL_CLEANUP_JOB}:${slot}`, runAt: new Date(slot * HOUR_MS), maxAttempts: 3 },
+    );
   }
 
   /**
@@ -113,12 +128,15 @@ export class MailFileService {
    * - a file in the uploads folder with no row (a crash between writing and recording it),
    *   older than UNUSED_UPLOAD_HOURS.
    */
-  async cleanupFiles(now = new Date()): Promise<{ unused: number; expired: number; strays: number }> {
+  async cleanupFiles(
+    now = new Date(),
+  ): Promise<{ unused: number; expired: number; strays: number }> {
     const unusedBefore = new Date(now.getTime() - UNUSED_UPLOAD_HOURS * HOUR_MS);
     const sentBefore = new Date(now.getTime() - SENT_FILE_RETENTION_DAYS * 24 * HOUR_MS);
     const unused = await this.repo.deleteUnusedAttachments(unusedBefore);
     const expired = await this.repo.purgeSentAttachments(sentBefore);
-    for (const name of [...unused, ...expired]) await fs.promises.rm(this.filePath(name), { force: true });
+    for (const name of [...unused, ...expired])
+      await fs.promises.rm(this.filePath(name), { force: true });
     let strays = 0;
     const entries = await fs.promises.readdir(this.uploadsDir).catch(() => [] as string[]);
     const candidates = entries.filter((n) => /^[a-f0-9]{32}\.[a-z]{2,5}$/.test(n));
@@ -138,11 +156,16 @@ export class MailFileService {
     const row = await this.usable(name, actor);
     const refusal = async () => {
       const usage = await this.repo.attachmentUsage(row.id);
-      return usage.pending ? conflict(MAIL_MSG.fileInPendingMail) : usage.sent ? conflict(MAIL_MSG.fileInSentMail) : null;
+      return usage.pending
+        ? conflict(MAIL_MSG.fileInPendingMail)
+        : usage.sent
+          ? conflict(MAIL_MSG.fileInSentMail)
+          : null;
     };
     const before = await refusal();
     if (before) throw before;
-    if (!(await this.repo.deleteAttachmentIfUnused(row.id))) throw (await refusal()) ?? conflict(MAIL_MSG.fileInPendingMail);
+    if (!(await this.repo.deleteAttachmentIfUnused(row.id)))
+      throw (await refusal()) ?? conflict(MAIL_MSG.fileInPendingMail);
     await fs.promises.rm(this.filePath(row.stored_name), { force: true });
   }
 

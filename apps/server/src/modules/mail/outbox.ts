@@ -18,21 +18,38 @@ export class MailOutbox {
   /** A page of the outbox; filtering by a ticket asks TicketAccess first, like opening it. */
   async list(q: MailOutboxQuery, actor: AuthUser) {
     if (q.ticket_id) await this.access.assert(actor, [q.ticket_id], 'skip');
-    const page = await this.repo.listMessages({ ...q, createdBy: isAdminLike(actor.role) ? undefined : actor.id });
+    const page = await this.repo.listMessages({
+      ...q,
+      createdBy: isAdminLike(actor.role) ? undefined : actor.id,
+    });
     return { ...page, rows: page.rows.map((r) => this.openable(r, actor)) };
   }
 
   /** One message: its sender's, or any for administrators and developers; another's is the same 404 as one that does not exist. */
   async message(id: number, actor: AuthUser) {
     const row = await this.repo.findMessage(id);
-    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id)) throw notFound(MAIL_MSG.messageNotFound);
+    if (!row || (!isAdminLike(actor.role) && row.created_by !== actor.id))
+      throw notFound(MAIL_MSG.messageNotFound);
     return this.openable(row, actor);
   }
 
   /** The message without its ticket when the caller may not open that ticket. */
-  private openable<T extends { ticket_id: number | null; ticket_code: string | null; ticket_assigned_id: number | null; ticket_creator_id: number | null }>(row: T, actor: AuthUser): T {
+  private openable<
+    T extends {
+      ticket_id: number | null;
+      ticket_code: string | null;
+      ticket_assigned_id: number | null;
+      ticket_creator_id: number | null;
+    },
+  >(row: T, actor: AuthUser): T {
     // A creator of 0: the ticket row is gone, no one's.
-    if (row.ticket_id === null || this.access.allowed(actor, [{ user_assigned_id: row.ticket_assigned_id, user_create_id: row.ticket_creator_id ?? 0 }]).length) return row;
+    if (
+      row.ticket_id === null ||
+      this.access.allowed(actor, [
+        { user_assigned_id: row.ticket_assigned_id, user_create_id: row.ticket_creator_id ?? 0 },
+      ]).length
+    )
+      return row;
     return { ...row, ticket_id: null, ticket_code: null };
   }
 }

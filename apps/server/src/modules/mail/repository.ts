@@ -43,9 +43,17 @@ export interface MailTicketRow extends MailRecipientRow {
 /** The outbox, attachments and templates (SQL only; the rules live in the service). */
 /** What a message needs of its student, enrolment and course (`e`, `r`, `c`, `cl`). */
 const RECIPIENT_COLUMNS = [
-  'e.id as enrolment_id', 'e.course_id', 'c.description as course_description', 'c.email as course_email',
+  'e.id as enrolment_id',
+  'e.course_id',
+  'c.description as course_description',
+  'c.email as course_email',
   sql<boolean>`(c.email is not null and c.password_encrypted is not null)`.as('course_has_mailbox'),
-  'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'cl.description as classroom',
+  'r.rut',
+  'r.name',
+  'r.last_name',
+  'r.mother_last_name',
+  'r.email',
+  'cl.description as classroom',
 ] as const;
 
 export class MailRepository {
@@ -54,16 +62,28 @@ export class MailRepository {
   // -- attachments ---------------------------------------------------------------------------
 
   insertAttachment(row: Insertable<MailAttachmentTable>) {
-    return this.db.insertInto('mail_attachments').values(row).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('mail_attachments')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   attachmentByName(name: string) {
-    return this.db.selectFrom('mail_attachments').selectAll().where('stored_name', '=', name).executeTakeFirst();
+    return this.db
+      .selectFrom('mail_attachments')
+      .selectAll()
+      .where('stored_name', '=', name)
+      .executeTakeFirst();
   }
 
   attachmentsByName(names: string[]) {
     if (!names.length) return Promise.resolve([] as AttachmentRow[]);
-    return this.db.selectFrom('mail_attachments').selectAll().where('stored_name', 'in', names).execute();
+    return this.db
+      .selectFrom('mail_attachments')
+      .selectAll()
+      .where('stored_name', 'in', names)
+      .execute();
   }
 
   /** How many messages use an attachment, by whether they are still to be sent. */
@@ -85,7 +105,15 @@ export class MailRepository {
     const r = await this.db
       .deleteFrom('mail_attachments')
       .where('id', '=', id)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_message_attachments').select('attachment_id').where('attachment_id', '=', id))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('mail_message_attachments')
+              .select('attachment_id')
+              .where('attachment_id', '=', id),
+          ),
+        ),
+      )
       .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
@@ -95,7 +123,15 @@ export class MailRepository {
     const rows = await this.db
       .deleteFrom('mail_attachments as a')
       .where('a.created_at', '<', before)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_message_attachments as ma').select('ma.attachment_id').whereRef('ma.attachment_id', '=', 'a.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('mail_message_attachments as ma')
+              .select('ma.attachment_id')
+              .whereRef('ma.attachment_id', '=', 'a.id'),
+          ),
+        ),
+      )
       .returning('a.stored_name')
       .execute();
     return rows.map((r) => r.stored_name);
@@ -110,7 +146,13 @@ export class MailRepository {
       .updateTable('mail_attachments as a')
       .set({ purged_at: sql`now()` })
       .where('a.purged_at', 'is', null)
-      .where(({ exists, selectFrom }) => exists(selectFrom('mail_message_attachments as ma').select('ma.attachment_id').whereRef('ma.attachment_id', '=', 'a.id')))
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('mail_message_attachments as ma')
+            .select('ma.attachment_id')
+            .whereRef('ma.attachment_id', '=', 'a.id'),
+        ),
+      )
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
@@ -118,7 +160,13 @@ export class MailRepository {
               .innerJoin('mail_messages as m', 'm.id', 'ma.mail_message_id')
               .select('ma.attachment_id')
               .whereRef('ma.attachment_id', '=', 'a.id')
-              .where((eb) => eb.or([eb('m.status', '<>', 'sent'), eb('m.sent_at', 'is', null), eb('m.sent_at', '>=', before)])),
+              .where((eb) =>
+                eb.or([
+                  eb('m.status', '<>', 'sent'),
+                  eb('m.sent_at', 'is', null),
+                  eb('m.sent_at', '>=', before),
+                ]),
+              ),
           ),
         ),
       )
@@ -129,7 +177,14 @@ export class MailRepository {
 
   /** Whether any attachment still has its file (the clean-up has more to look at later). */
   async hasKeptAttachments(): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('mail_attachments').select('id').where('purged_at', 'is', null).limit(1).executeTakeFirst());
+    return Boolean(
+      await this.db
+        .selectFrom('mail_attachments')
+        .select('id')
+        .where('purged_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst(),
+    );
   }
 
   /** Of these stored names, those whose file is still wanted (a row not purged). */
@@ -137,7 +192,12 @@ export class MailRepository {
     const out: string[] = [];
     for (let i = 0; i < names.length; i += 1000) {
       const chunk = names.slice(i, i + 1000);
-      const rows = await this.db.selectFrom('mail_attachments').select('stored_name').where('stored_name', 'in', chunk).where('purged_at', 'is', null).execute();
+      const rows = await this.db
+        .selectFrom('mail_attachments')
+        .select('stored_name')
+        .where('stored_name', 'in', chunk)
+        .where('purged_at', 'is', null)
+        .execute();
       out.push(...rows.map((r) => r.stored_name));
     }
     return out;
@@ -149,7 +209,14 @@ export class MailRepository {
     return this.db
       .selectFrom('mail_message_attachments as ma')
       .innerJoin('mail_attachments as a', 'a.id', 'ma.attachment_id')
-      .select(['ma.mail_message_id', 'a.id', 'a.stored_name', 'a.original_name', 'a.size', 'a.mime'])
+      .select([
+        'ma.mail_message_id',
+        'a.id',
+        'a.stored_name',
+        'a.original_name',
+        'a.size',
+        'a.mime',
+      ])
       .where('ma.mail_message_id', 'in', messageIds)
       .orderBy('ma.mail_message_id')
       .orderBy('ma.position')
@@ -173,7 +240,11 @@ export class MailRepository {
   enrolments(ids: number[]): Promise<MailRecipientRow[]> {
     return inChunks(ids, 1000, (chunk) =>
       this.recipients()
-        .select([sql<null>`null::int`.as('ticket_id'), sql<null>`null::text`.as('ticket_code'), ...RECIPIENT_COLUMNS])
+        .select([
+          sql<null>`null::int`.as('ticket_id'),
+          sql<null>`null::text`.as('ticket_code'),
+          ...RECIPIENT_COLUMNS,
+        ])
         .where('e.id', 'in', chunk)
         .execute(),
     );
@@ -187,9 +258,17 @@ export class MailRepository {
     return inChunks(enrolmentIds, 1000, (chunk) =>
       this.db
         .selectFrom('tickets as t')
-        .select(['t.id as ticket_id', 't.ticket_code', 't.course_registered_user_id as enrolment_id', 't.user_assigned_id', 't.user_create_id'])
+        .select([
+          't.id as ticket_id',
+          't.ticket_code',
+          't.course_registered_user_id as enrolment_id',
+          't.user_assigned_id',
+          't.user_create_id',
+        ])
         .where('t.course_registered_user_id', 'in', chunk)
-        .where('t.status_ticket_id', '=', (eb) => eb.selectFrom('status_tickets as s').select('s.id').where('s.key', '=', 'open'))
+        .where('t.status_ticket_id', '=', (eb) =>
+          eb.selectFrom('status_tickets as s').select('s.id').where('s.key', '=', 'open'),
+        )
         .orderBy(sql`t.user_assigned_id is not distinct from ${callerId}::int`, 'desc')
         .orderBy('t.updated_at', 'desc')
         .orderBy('t.id', 'desc')
@@ -207,7 +286,11 @@ export class MailRepository {
   }
 
   /** Inserts messages (in chunks) and links their attachments; returns the new ids in order. */
-  async insertMessages(rows: Insertable<MailMessageTable>[], attachmentIds: number[], db: Database): Promise<number[]> {
+  async insertMessages(
+    rows: Insertable<MailMessageTable>[],
+    attachmentIds: number[],
+    db: Database,
+  ): Promise<number[]> {
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
@@ -217,7 +300,15 @@ export class MailRepository {
       if (attachmentIds.length) {
         await db
           .insertInto('mail_message_attachments')
-          .values(inserted.flatMap((m) => attachmentIds.map((a, position) => ({ mail_message_id: m.id, attachment_id: a, position }))))
+          .values(
+            inserted.flatMap((m) =>
+              attachmentIds.map((a, position) => ({
+                mail_message_id: m.id,
+                attachment_id: a,
+                position,
+              })),
+            ),
+          )
           .execute();
       }
     }
@@ -236,11 +327,21 @@ export class MailRepository {
   }
 
   courseMailbox(courseId: number) {
-    return this.db.selectFrom('courses').select(['id', 'description', 'email', 'password_encrypted']).where('id', '=', courseId).executeTakeFirst();
+    return this.db
+      .selectFrom('courses')
+      .select(['id', 'description', 'email', 'password_encrypted'])
+      .where('id', '=', courseId)
+      .executeTakeFirst();
   }
 
   async statusDetailId(key: string): Promise<number | undefined> {
-    return (await this.db.selectFrom('status_detail_tickets').select('id').where('key', '=', key).executeTakeFirst())?.id;
+    return (
+      await this.db
+        .selectFrom('status_detail_tickets')
+        .select('id')
+        .where('key', '=', key)
+        .executeTakeFirst()
+    )?.id;
   }
 
   // -- delivery --------------------------------------------------------------------------------
@@ -255,7 +356,16 @@ export class MailRepository {
       .set({ status: 'sending', attempts: sql`attempts + 1`, updated_at: sql`now()` })
       .where('id', '=', id)
       .where('status', '<>', 'sent')
-      .where((eb) => eb.or([eb('status', '<>', 'sending'), eb('updated_at', '<', sql<Date>`now() - ${`${Math.round(busyMs)} milliseconds`}::interval`)]))
+      .where((eb) =>
+        eb.or([
+          eb('status', '<>', 'sending'),
+          eb(
+            'updated_at',
+            '<',
+            sql<Date>`now() - ${`${Math.round(busyMs)} milliseconds`}::interval`,
+          ),
+        ]),
+      )
       .returningAll()
       .executeTakeFirst();
   }
@@ -275,7 +385,11 @@ export class MailRepository {
   async markFailed(id: number, error: string, final: boolean) {
     await this.db
       .updateTable('mail_messages')
-      .set({ status: final ? 'failed' : 'queued', last_error: error.slice(0, 2000), updated_at: sql`now()` })
+      .set({
+        status: final ? 'failed' : 'queued',
+        last_error: error.slice(0, 2000),
+        updated_at: sql`now()`,
+      })
       .where('id', '=', id)
       .where('status', '<>', 'sent')
       .execute();
@@ -283,7 +397,12 @@ export class MailRepository {
 
   /** failed -> queued (a retry by hand); false when the message is not failed. */
   async requeue(id: number, db: Database): Promise<boolean> {
-    const r = await db.updateTable('mail_messages').set({ status: 'queued', updated_at: sql`now()` }).where('id', '=', id).where('status', '=', 'failed').executeTakeFirst();
+    const r = await db
+      .updateTable('mail_messages')
+      .set({ status: 'queued', updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -299,10 +418,32 @@ export class MailRepository {
       .leftJoin('registered_users as mr', 'mr.id', 'me.registered_user_id')
       .select([
         'm.enrolment_id',
-        sql<string | null>`nullif(concat_ws(' ', mr.name, mr.last_name, mr.mother_last_name), '')`.as('student_name'),
-        'm.id', 'm.ticket_id', 't.ticket_code', 'm.course_id', 'c.description as course_description', 'm.to_address', 'm.cc', 'm.from_address',
-        'm.reply_to', 'm.subject', 'm.status', 'm.attempts', 'm.last_error', 'm.message_id', 'm.sent_at', 'm.created_at', 'm.updated_at',
-        'm.created_by', 'u.name as created_by_name', 't.user_assigned_id as ticket_assigned_id', 't.user_create_id as ticket_creator_id',
+        sql<
+          string | null
+        >`nullif(concat_ws(' ', mr.name, mr.last_name, mr.mother_last_name), '')`.as(
+          'student_name',
+        ),
+        'm.id',
+        'm.ticket_id',
+        't.ticket_code',
+        'm.course_id',
+        'c.description as course_description',
+        'm.to_address',
+        'm.cc',
+        'm.from_address',
+        'm.reply_to',
+        'm.subject',
+        'm.status',
+        'm.attempts',
+        'm.last_error',
+        'm.message_id',
+        'm.sent_at',
+        'm.created_at',
+        'm.updated_at',
+        'm.created_by',
+        'u.name as created_by_name',
+        't.user_assigned_id as ticket_assigned_id',
+        't.user_create_id as ticket_creator_id',
       ]);
   }
 
@@ -319,7 +460,13 @@ export class MailRepository {
     if (q.createdBy) query = query.where('m.created_by', '=', q.createdBy);
     if (q.search) {
       const p = likePattern(q.search);
-      query = query.where((eb) => eb.or([eb('m.subject', 'ilike', p), eb('m.to_address', 'ilike', p), eb('t.ticket_code', 'ilike', p)]));
+      query = query.where((eb) =>
+        eb.or([
+          eb('m.subject', 'ilike', p),
+          eb('m.to_address', 'ilike', p),
+          eb('t.ticket_code', 'ilike', p),
+        ]),
+      );
     }
     const dir = q.order === 'asc' ? 'asc' : 'desc';
     return paginate(query.orderBy('m.created_at', dir).orderBy('m.id', dir), q);
@@ -330,7 +477,11 @@ export class MailRepository {
   templates(courseId?: number) {
     let query = this.db.selectFrom('mail_templates').selectAll();
     if (courseId) query = query.where('course_id', '=', courseId);
-    return query.orderBy('course_id').orderBy(sql`lower(name)`).limit(1000).execute();
+    return query
+      .orderBy('course_id')
+      .orderBy(sql`lower(name)`)
+      .limit(1000)
+      .execute();
   }
 
   template(id: number) {
@@ -338,7 +489,11 @@ export class MailRepository {
   }
 
   insertTemplate(row: Insertable<MailTemplateTable>) {
-    return this.db.insertInto('mail_templates').values(row).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('mail_templates')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   updateTemplate(id: number, values: Partial<Pick<TemplateRow, 'name' | 'subject' | 'html'>>) {

@@ -33,12 +33,25 @@ import type { MailService } from './service.js';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
-function presentAttachment(request: FastifyRequest, a: Pick<AttachmentRow, 'stored_name' | 'original_name' | 'size' | 'mime'>): MailAttachmentProps {
+function presentAttachment(
+  request: FastifyRequest,
+  a: Pick<AttachmentRow, 'stored_name' | 'original_name' | 'size' | 'mime'>,
+): MailAttachmentProps {
   // Names stored before invisible characters were removed are shown without them too.
-  return { name: a.stored_name, originalName: safeFileName(a.original_name), size: a.size, mime: a.mime, url: href(request, `/api/v2/mail/file/${a.stored_name}`) };
+  return {
+    name: a.stored_name,
+    originalName: safeFileName(a.original_name),
+    size: a.size,
+    mime: a.mime,
+    url: href(request, `/api/v2/mail/file/${a.stored_name}`),
+  };
 }
 
-function presentMessage(request: FastifyRequest, m: MailListRow | MailMessageRow, attachments: MailAttachmentProps[]) {
+function presentMessage(
+  request: FastifyRequest,
+  m: MailListRow | MailMessageRow,
+  attachments: MailAttachmentProps[],
+) {
   const props: MailMessageProps = {
     id: m.id,
     ticketId: m.ticket_id,
@@ -80,7 +93,11 @@ function presentTemplate(request: FastifyRequest, t: TemplateRow) {
 }
 
 /** The messages with their attachments, in one query for the attachments. */
-async function presentMessages(request: FastifyRequest, mail: MailService, rows: Array<MailListRow | MailMessageRow>) {
+async function presentMessages(
+  request: FastifyRequest,
+  mail: MailService,
+  rows: Array<MailListRow | MailMessageRow>,
+) {
   const files = await mail.attachmentsOf(rows.map((r) => r.id));
   return rows.map((m) =>
     presentMessage(
@@ -95,11 +112,18 @@ async function presentMessages(request: FastifyRequest, mail: MailService, rows:
  * Reads a multipart request: its text fields and its files, each stored as an upload (checked
  * like POST /mail/upload/file). A file over the limit is a 413.
  */
-async function readMultipart(request: FastifyRequest, files: MailFileService, actor: AuthUser, maxFiles: number) {
+async function readMultipart(
+  request: FastifyRequest,
+  files: MailFileService,
+  actor: AuthUser,
+  maxFiles: number,
+) {
   const fields: Record<string, string | string[]> = {};
   const stored: AttachmentRow[] = [];
   const limitMb = Math.round((files.maxAttachmentBytes / 1024 / 1024) * 10) / 10;
-  for await (const part of request.parts({ limits: { fileSize: files.maxAttachmentBytes, files: maxFiles, fields: 50 } })) {
+  for await (const part of request.parts({
+    limits: { fileSize: files.maxAttachmentBytes, files: maxFiles, fields: 50 },
+  })) {
     if (part.type === 'file') {
       const chunks: Buffer[] = [];
       for await (const c of part.file) chunks.push(c as Buffer);
@@ -111,7 +135,12 @@ async function readMultipart(request: FastifyRequest, files: MailFileService, ac
       const key = part.fieldname.replace(/\[\]$/, '');
       const value = String(part.value);
       const prev = fields[key];
-      fields[key] = prev === undefined ? (part.fieldname.endsWith('[]') ? [value] : value) : [...(Array.isArray(prev) ? prev : [prev]), value];
+      fields[key] =
+        prev === undefined
+          ? part.fieldname.endsWith('[]')
+            ? [value]
+            : value
+          : [...(Array.isArray(prev) ? prev : [prev]), value];
     }
   }
   return { fields, files: stored };
@@ -119,11 +148,24 @@ async function readMultipart(request: FastifyRequest, files: MailFileService, ac
 
 /** The body of /mail/single and /mail/massive: JSON, or multipart whose files are attached too. */
 async function mailBody(request: FastifyRequest, mailFiles: MailFileService, actor: AuthUser) {
-  if (!request.isMultipart()) return { body: (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>, uploaded: [] };
+  if (!request.isMultipart())
+    return {
+      body: (request.body && typeof request.body === 'object' ? request.body : {}) as Record<
+        string,
+        unknown
+      >,
+      uploaded: [],
+    };
   const { fields, files } = await readMultipart(request, mailFiles, actor, MAIL_MAX_FILES);
   const named = mailSingleSchema.shape.files.safeParse(fields.files);
   const names = named.success ? named.data : [];
-  return { body: { ...fields, files: named.success ? [...names, ...files.map((f) => f.stored_name)] : fields.files }, uploaded: files };
+  return {
+    body: {
+      ...fields,
+      files: named.success ? [...names, ...files.map((f) => f.stored_name)] : fields.files,
+    },
+    uploaded: files,
+  };
 }
 
 /**
@@ -131,18 +173,28 @@ async function mailBody(request: FastifyRequest, mailFiles: MailFileService, act
  * refused multipart request brought are removed again (a repeat's, by the clean-up: no message
  * uses them). Files sent in the request count in the send's content by their bytes.
  */
-async function queueMail(request: FastifyRequest, reply: FastifyReply, services: Services, run: (body: Record<string, unknown>, actor: AuthUser) => Promise<unknown>) {
+async function queueMail(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: Services,
+  run: (body: Record<string, unknown>, actor: AuthUser) => Promise<unknown>,
+) {
   const actor = requireAuth(request);
   const { mailFiles } = services;
   const { body, uploaded } = await mailBody(request, mailFiles, actor);
   const bytes = new Map(uploaded.map((f) => [f.stored_name, `sha256:${f.sha256}`]));
-  const files = Array.isArray(body.files) ? body.files.map((f) => bytes.get(String(f)) ?? f) : body.files;
+  const files = Array.isArray(body.files)
+    ? body.files.map((f) => bytes.get(String(f)) ?? f)
+    : body.files;
   try {
-    const result = await sendOnce(services.sends, request, reply, { ...body, files }, 201, () => run(body, actor));
+    const result = await sendOnce(services.sends, request, reply, { ...body, files }, 201, () =>
+      run(body, actor),
+    );
     if (uploaded.length) await mailFiles.scheduleCleanup(0);
     return result;
   } catch (err) {
-    for (const file of uploaded) await mailFiles.deleteUpload(file.stored_name, actor).catch(() => undefined);
+    for (const file of uploaded)
+      await mailFiles.deleteUpload(file.stored_name, actor).catch(() => undefined);
     throw err;
   }
 }
@@ -150,7 +202,10 @@ async function queueMail(request: FastifyRequest, reply: FastifyReply, services:
 const nameParams = z.object({ name: z.string().max(100) });
 
 /** E-mail to students (docs/development/domain.md#mail, docs/development/screens.md#mail-composer): everyone who works tickets. */
-export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  instance,
+  { services },
+) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { mail, mailFiles, mailTemplates } = services;
   const work = { access: PERMISSIONS.ticketWork };
@@ -166,28 +221,47 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
     await mailFiles.scheduleCleanup(0);
     const { url, name, size, mime, originalName } = presentAttachment(request, file);
     reply.status(201);
-    return created<MailUploadResult>({ url, name, size, mime, originalName }, MAIL_MSG.fileUploaded);
+    return created<MailUploadResult>(
+      { url, name, size, mime, originalName },
+      MAIL_MSG.fileUploaded,
+    );
   });
 
-  app.get('/mail/file/:name', { config: work, schema: { tags, params: nameParams } }, async (request, reply) => {
-    const { row, path } = await mailFiles.attachmentFile(request.params.name, requireAuth(request));
-    const filename = safeFileName(row.original_name);
-    const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-    return reply
-      .header('content-type', row.mime)
-      .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`)
-      .header('cache-control', 'private, no-store')
-      .send(fs.createReadStream(path));
-  });
+  app.get(
+    '/mail/file/:name',
+    { config: work, schema: { tags, params: nameParams } },
+    async (request, reply) => {
+      const { row, path } = await mailFiles.attachmentFile(
+        request.params.name,
+        requireAuth(request),
+      );
+      const filename = safeFileName(row.original_name);
+      const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+      return reply
+        .header('content-type', row.mime)
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+        )
+        .header('cache-control', 'private, no-store')
+        .send(fs.createReadStream(path));
+    },
+  );
 
-  app.post('/mail/delete/file', { config: work, schema: { tags, body: mailDeleteFileSchema } }, async (request) => {
-    await mailFiles.deleteUpload(request.body.name, requireAuth(request));
-    // The original client removes the chip only when `_data` is truthy (docs/development/original-api.md#mail).
-    return ok(true, MAIL_MSG.fileDeleted);
-  });
+  app.post(
+    '/mail/delete/file',
+    { config: work, schema: { tags, body: mailDeleteFileSchema } },
+    async (request) => {
+      await mailFiles.deleteUpload(request.body.name, requireAuth(request));
+      // The original client removes the chip only when `_data` is truthy (docs/development/original-api.md#mail).
+      return ok(true, MAIL_MSG.fileDeleted);
+    },
+  );
 
   app.post('/mail/single', { config: work, schema: { tags } }, async (request, reply) =>
-    queueMail(request, reply, services, async (body, actor) => created(await mail.queueSingle(mailSingleSchema.parse(body), actor), MAIL_MSG.queued)),
+    queueMail(request, reply, services, async (body, actor) =>
+      created(await mail.queueSingle(mailSingleSchema.parse(body), actor), MAIL_MSG.queued),
+    ),
   );
 
   app.post('/mail/massive', { config: work, schema: { tags } }, async (request, reply) =>
@@ -198,46 +272,101 @@ export const mailRoutes: FastifyPluginAsync<{ services: Services }> = async (ins
   );
 
   // The message one student would receive and the number of recipients; nothing is queued.
-  app.post('/mail/preview', { config: work, schema: { tags, body: mailPreviewSchema } }, async (request) => {
-    return ok(await mail.preview(request.body, requireAuth(request)));
-  });
-
-  app.get('/mail/outbox', { config: work, schema: { tags, querystring: mailOutboxQuerySchema } }, async (request) => {
-    const { rows, meta } = await mail.outbox(request.query, requireAuth(request));
-    return ok(collection(request, '/api/v2/mail/outbox', 'mail', await presentMessages(request, mail, rows), meta));
-  });
-
-  app.get('/mail/outbox/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    const row = await mail.message(request.params.id, requireAuth(request));
-    return ok((await presentMessages(request, mail, [row]))[0]);
-  });
-
-  app.post('/mail/outbox/:id/retry', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    const row = await mail.retry(request.params.id, requireAuth(request));
-    return ok((await presentMessages(request, mail, [row]))[0], MAIL_MSG.retried);
-  });
-
-  app.get('/mail/templates', { config: work, schema: { tags, querystring: mailTemplateQuerySchema } }, async (request) => {
-    const rows = await mailTemplates.templates(request.query.course_id);
-    return ok(collection(request, '/api/v2/mail/templates', 'mailTemplates', rows.map((t) => presentTemplate(request, t))));
-  });
-
-  app.get('/mail/templates/:id', { config: work, schema: { tags, params: idParams } }, async (request) =>
-    ok(presentTemplate(request, await mailTemplates.template(request.params.id))),
+  app.post(
+    '/mail/preview',
+    { config: work, schema: { tags, body: mailPreviewSchema } },
+    async (request) => {
+      return ok(await mail.preview(request.body, requireAuth(request)));
+    },
   );
 
-  app.post('/mail/templates', { config: work, schema: { tags, body: mailTemplateSchema } }, async (request, reply) => {
-    const row = await mailTemplates.createTemplate(request.body, requireAuth(request));
-    reply.status(201);
-    return created(presentTemplate(request, row));
-  });
-
-  app.put('/mail/templates/:id', { config: work, schema: { tags, params: idParams, body: mailTemplateUpdateSchema } }, async (request) =>
-    ok(presentTemplate(request, await mailTemplates.updateTemplate(request.params.id, request.body, requireAuth(request))), MSG.updated),
+  app.get(
+    '/mail/outbox',
+    { config: work, schema: { tags, querystring: mailOutboxQuerySchema } },
+    async (request) => {
+      const { rows, meta } = await mail.outbox(request.query, requireAuth(request));
+      return ok(
+        collection(
+          request,
+          '/api/v2/mail/outbox',
+          'mail',
+          await presentMessages(request, mail, rows),
+          meta,
+        ),
+      );
+    },
   );
 
-  app.delete('/mail/templates/:id', { config: work, schema: { tags, params: idParams } }, async (request) => {
-    await mailTemplates.deleteTemplate(request.params.id, requireAuth(request));
-    return ok(null, MSG.deleted);
-  });
+  app.get(
+    '/mail/outbox/:id',
+    { config: work, schema: { tags, params: idParams } },
+    async (request) => {
+      const row = await mail.message(request.params.id, requireAuth(request));
+      return ok((await presentMessages(request, mail, [row]))[0]);
+    },
+  );
+
+  app.post(
+    '/mail/outbox/:id/retry',
+    { config: work, schema: { tags, params: idParams } },
+    async (request) => {
+      const row = await mail.retry(request.params.id, requireAuth(request));
+      return ok((await presentMessages(request, mail, [row]))[0], MAIL_MSG.retried);
+    },
+  );
+
+  app.get(
+    '/mail/templates',
+    { config: work, schema: { tags, querystring: mailTemplateQuerySchema } },
+    async (request) => {
+      const rows = await mailTemplates.templates(request.query.course_id);
+      return ok(
+        collection(
+          request,
+          '/api/v2/mail/templates',
+          'mailTemplates',
+          rows.map((t) => presentTemplate(request, t)),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/mail/templates/:id',
+    { config: work, schema: { tags, params: idParams } },
+    async (request) =>
+      ok(presentTemplate(request, await mailTemplates.template(request.params.id))),
+  );
+
+  app.post(
+    '/mail/templates',
+    { config: work, schema: { tags, body: mailTemplateSchema } },
+    async (request, reply) => {
+      const row = await mailTemplates.createTemplate(request.body, requireAuth(request));
+      reply.status(201);
+      return created(presentTemplate(request, row));
+    },
+  );
+
+  app.put(
+    '/mail/templates/:id',
+    { config: work, schema: { tags, params: idParams, body: mailTemplateUpdateSchema } },
+    async (request) =>
+      ok(
+        presentTemplate(
+          request,
+          await mailTemplates.updateTemplate(request.params.id, request.body, requireAuth(request)),
+        ),
+        MSG.updated,
+      ),
+  );
+
+  app.delete(
+    '/mail/templates/:id',
+    { config: work, schema: { tags, params: idParams } },
+    async (request) => {
+      await mailTemplates.deleteTemplate(request.params.id, requireAuth(request));
+      return ok(null, MSG.deleted);
+    },
+  );
 };

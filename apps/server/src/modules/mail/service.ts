@@ -31,7 +31,15 @@ import { decryptSecret } from '../../lib/crypto.js';
 import type { TicketAccess } from '../tickets/access.js';
 import type { TicketDetailRepository } from '../tickets/detail-repository.js';
 import type { TicketRepository } from '../tickets/repository.js';
-import { checkAttachment, htmlToText, layout, layoutText, personalise, safeFileName, sanitizeBody } from './content.js';
+import {
+  checkAttachment,
+  htmlToText,
+  layout,
+  layoutText,
+  personalise,
+  safeFileName,
+  sanitizeBody,
+} from './content.js';
 import type { MailFileService } from './files.js';
 import { MailOutbox } from './outbox.js';
 import type { MailRecipientRow, MailRepository, MailTicketRow } from './repository.js';
@@ -46,7 +54,10 @@ export interface MailSendPayload {
 }
 
 const jobKey = (mailId: number) => `${MAIL_SEND_JOB}:${mailId}`;
-const ticketSkipped = (t: MailTicketRow) => ({ ticketId: t.ticket_id, reason: MAIL_MSG.noStudentEmail });
+const ticketSkipped = (t: MailTicketRow) => ({
+  ticketId: t.ticket_id,
+  reason: MAIL_MSG.noStudentEmail,
+});
 
 /** `"Name" <address>` with the name quoted safely. */
 function mailbox(name: string, address: string): string {
@@ -117,14 +128,23 @@ export class MailService {
     const missing = input.ticketsId.filter((id) => !found.has(id));
     if (missing.length) throw invalid({ ticketsId: [MAIL_MSG.ticketsNotFound(missing)] });
     const byId = new Map(rows.map((r) => [r.ticket_id, r]));
-    return this.queueFor(input.ticketsId.map((id) => byId.get(id)!), input, actor, ticketSkipped);
+    return this.queueFor(
+      input.ticketsId.map((id) => byId.get(id)!),
+      input,
+      actor,
+      ticketSkipped,
+    );
   }
 
   private sender(t: MailRecipientRow): { from: string; replyTo: string | null } {
     // A course with its own mailbox (address and password) sends as itself; otherwise MAIL_FROM
     // sends on its behalf and replies go to the course's address.
-    if (t.course_has_mailbox && t.course_email && isEmailAddress(t.course_email)) return { from: mailbox(t.course_description, t.course_email), replyTo: null };
-    return { from: this.config.MAIL_FROM, replyTo: t.course_email && isEmailAddress(t.course_email) ? t.course_email : null };
+    if (t.course_has_mailbox && t.course_email && isEmailAddress(t.course_email))
+      return { from: mailbox(t.course_description, t.course_email), replyTo: null };
+    return {
+      from: this.config.MAIL_FROM,
+      replyTo: t.course_email && isEmailAddress(t.course_email) ? t.course_email : null,
+    };
   }
 
   /** The sanitised body; 422 when nothing readable is left. */
@@ -178,7 +198,16 @@ export class MailService {
       recipients++;
       if (!sample) {
         const student = [t.name, t.last_name, t.mother_last_name].filter(Boolean).join(' ');
-        sample = { ticketId: id, ticketCode: t.ticket_code, student, to: message.to, from: message.from, replyTo: message.replyTo, subject: message.subject, ...this.rendered(message, t.course_description) };
+        sample = {
+          ticketId: id,
+          ticketCode: t.ticket_code,
+          student,
+          to: message.to,
+          from: message.from,
+          replyTo: message.replyTo,
+          subject: message.subject,
+          ...this.rendered(message, t.course_description),
+        };
       }
     }
     return { total: input.ticketsId.length, recipients, skipped, sample };
@@ -190,23 +219,37 @@ export class MailService {
    */
   async queueForEnrolments(input: FollowUpMailInput, actor: AuthUser): Promise<FollowUpMailResult> {
     const rows = await this.enrolmentRecipients(input.enrolmentIds, actor);
-    if (!rows.some((r) => r.email && isEmailAddress(r.email.trim()))) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.noRecipients] });
-    return this.queueFor(rows, input, actor, (r) => ({ enrolmentId: r.enrolment_id, reason: MAIL_MSG.noStudentEmail }));
+    if (!rows.some((r) => r.email && isEmailAddress(r.email.trim())))
+      throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.noRecipients] });
+    return this.queueFor(rows, input, actor, (r) => ({
+      enrolmentId: r.enrolment_id,
+      reason: MAIL_MSG.noStudentEmail,
+    }));
   }
 
   /** What queueForEnrolments would queue: how many messages, who is skipped, the first message as delivered. */
-  async previewForEnrolments(input: Pick<FollowUpMailInput, 'enrolmentIds' | 'subject' | 'text'>, actor: AuthUser): Promise<FollowUpMailPreview> {
+  async previewForEnrolments(
+    input: Pick<FollowUpMailInput, 'enrolmentIds' | 'subject' | 'text'>,
+    actor: AuthUser,
+  ): Promise<FollowUpMailPreview> {
     const rows = await this.enrolmentRecipients(input.enrolmentIds, actor);
     const html = this.cleanBody(input.text);
     const result: FollowUpMailPreview = { count: 0, skipped: [], sample: null };
     for (const r of rows) {
       const message = this.compose(r, input.subject, html);
       if (!message) {
-        result.skipped.push({ enrolmentId: r.enrolment_id, name: [r.name, r.last_name, r.mother_last_name].filter(Boolean).join(' ') });
+        result.skipped.push({
+          enrolmentId: r.enrolment_id,
+          name: [r.name, r.last_name, r.mother_last_name].filter(Boolean).join(' '),
+        });
         continue;
       }
       result.count++;
-      result.sample ??= { to: message.to, subject: message.subject, ...this.rendered(message, r.course_description) };
+      result.sample ??= {
+        to: message.to,
+        subject: message.subject,
+        ...this.rendered(message, r.course_description),
+      };
     }
     return result;
   }
@@ -217,13 +260,22 @@ export class MailService {
    * may touch (TicketAccess; assigned to them first). Without one, the mail is a contact without a ticket.
    */
   private async enrolmentRecipients(ids: number[], actor: AuthUser): Promise<MailRecipientRow[]> {
-    const [rows, open] = await Promise.all([this.repo.enrolments(ids), this.repo.openTickets(ids, actor.id)]);
+    const [rows, open] = await Promise.all([
+      this.repo.enrolments(ids),
+      this.repo.openTickets(ids, actor.id),
+    ]);
     const byId = new Map(rows.map((r) => [r.enrolment_id, r]));
     const missing = ids.filter((id) => !byId.has(id));
-    if (missing.length) throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
+    if (missing.length)
+      throw invalid({ enrolmentIds: [FOLLOW_UP_MSG.enrolmentsNotFound(missing)] });
     const ticketOf = new Map<number, { ticket_id: number; ticket_code: string }>();
-    for (const t of this.access.allowed(actor, open)) if (!ticketOf.has(t.enrolment_id)) ticketOf.set(t.enrolment_id, t);
-    return ids.map((id) => ({ ...byId.get(id)!, ticket_id: ticketOf.get(id)?.ticket_id ?? null, ticket_code: ticketOf.get(id)?.ticket_code ?? null }));
+    for (const t of this.access.allowed(actor, open))
+      if (!ticketOf.has(t.enrolment_id)) ticketOf.set(t.enrolment_id, t);
+    return ids.map((id) => ({
+      ...byId.get(id)!,
+      ticket_id: ticketOf.get(id)?.ticket_id ?? null,
+      ticket_code: ticketOf.get(id)?.ticket_code ?? null,
+    }));
   }
 
   private async queueFor<R extends MailRecipientRow, S>(
@@ -262,13 +314,23 @@ export class MailService {
       ? await this.db
           .transaction()
           .execute(async (trx) => {
-            const ids = await this.repo.insertMessages(rows, files.map((f) => f.id), trx);
-            await this.queue.enqueueMany<MailSendPayload>(MAIL_SEND_JOB, ids.map((mailId) => ({ payload: { mailId }, uniqueKey: jobKey(mailId) })), { maxAttempts: MAIL_MAX_ATTEMPTS }, trx);
+            const ids = await this.repo.insertMessages(
+              rows,
+              files.map((f) => f.id),
+              trx,
+            );
+            await this.queue.enqueueMany<MailSendPayload>(
+              MAIL_SEND_JOB,
+              ids.map((mailId) => ({ payload: { mailId }, uniqueKey: jobKey(mailId) })),
+              { maxAttempts: MAIL_MAX_ATTEMPTS },
+              trx,
+            );
             return ids;
           })
           .catch((err: unknown) => {
             // An attachment removed by the clean-up between the check and the insert.
-            if ((err as { code?: string }).code === '23503') throw invalid({ files: [MAIL_MSG.fileNotFound] });
+            if ((err as { code?: string }).code === '23503')
+              throw invalid({ files: [MAIL_MSG.fileNotFound] });
             throw err;
           })
       : [];
@@ -296,7 +358,11 @@ export class MailService {
       const files = await this.repo.attachmentsOf([id]);
       const course = row.course_id ? await this.repo.courseMailbox(row.course_id) : undefined;
       let auth: MailboxAuth | undefined;
-      if (course?.email && course.password_encrypted && row.from_address.includes(`<${course.email}>`)) {
+      if (
+        course?.email &&
+        course.password_encrypted &&
+        row.from_address.includes(`<${course.email}>`)
+      ) {
         auth = { user: course.email, pass: this.mailboxPassword(course.password_encrypted) };
       }
       const info = await this.transport.send(
@@ -309,7 +375,11 @@ export class MailService {
           ...this.rendered(row, course?.description ?? null),
           messageId: row.message_id,
           date: new Date(row.created_at),
-          attachments: files.map((f) => ({ filename: safeFileName(f.original_name), path: this.files.filePath(f.stored_name), contentType: f.mime })),
+          attachments: files.map((f) => ({
+            filename: safeFileName(f.original_name),
+            path: this.files.filePath(f.stored_name),
+            contentType: f.mime,
+          })),
         },
         auth,
       );
@@ -333,18 +403,46 @@ export class MailService {
   }
 
   /** Marks the message sent and logs a successful contact attempt on its ticket, in one transaction. */
-  private async recordSent(row: { id: number; ticket_id: number | null; created_by: number | null; subject: string }) {
+  private async recordSent(row: {
+    id: number;
+    ticket_id: number | null;
+    created_by: number | null;
+    subject: string;
+  }) {
     const detail = await this.successStatus();
     await this.db.transaction().execute(async (trx) => {
       if (!(await this.repo.markSent(row.id, trx))) return;
       if (!row.ticket_id || !row.created_by || !detail) return;
       // Only on a ticket its writer may still touch (it may have been reassigned since it was queued).
       const ticket = await this.repo.ticketAndWriter(row.ticket_id, row.created_by, trx);
-      if (!ticket || !this.access.allowed({ id: row.created_by, role: ticket.role as AuthUser['role'] }, [ticket]).length) return;
+      if (
+        !ticket ||
+        !this.access.allowed({ id: row.created_by, role: ticket.role as AuthUser['role'] }, [
+          ticket,
+        ]).length
+      )
+        return;
       const comment = MAIL_MSG.contactComment(row.subject);
-      await this.details.insertMany([{ ticket_id: row.ticket_id, user_created_id: row.created_by, status_detail_ticket_id: detail.id, comment }], trx);
+      await this.details.insertMany(
+        [
+          {
+            ticket_id: row.ticket_id,
+            user_created_id: row.created_by,
+            status_detail_ticket_id: detail.id,
+            comment,
+          },
+        ],
+        trx,
+      );
       await this.tickets.addHistory(
-        [{ ticketId: row.ticket_id, userId: row.created_by, action: 'add_attempt', changes: { statusDetailTicket: [null, detail.description], comment: [null, comment] } }],
+        [
+          {
+            ticketId: row.ticket_id,
+            userId: row.created_by,
+            action: 'add_attempt',
+            changes: { statusDetailTicket: [null, detail.description], comment: [null, comment] },
+          },
+        ],
         trx,
       );
       await this.tickets.touch([row.ticket_id], trx);
@@ -355,7 +453,11 @@ export class MailService {
     if (!this.successDetail) {
       const id = await this.repo.statusDetailId('success');
       if (id) {
-        const row = await this.db.selectFrom('status_detail_tickets').select(['id', 'description']).where('id', '=', id).executeTakeFirstOrThrow();
+        const row = await this.db
+          .selectFrom('status_detail_tickets')
+          .select(['id', 'description'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
         this.successDetail = row;
       }
     }
@@ -387,10 +489,14 @@ export class MailService {
     await this.message(id, actor);
     await this.db.transaction().execute(async (trx) => {
       if (!(await this.repo.requeue(id, trx))) throw conflict(MAIL_MSG.retryOnlyFailed);
-      await this.queue.enqueue<MailSendPayload>(MAIL_SEND_JOB, { mailId: id }, { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: jobKey(id) }, trx);
+      await this.queue.enqueue<MailSendPayload>(
+        MAIL_SEND_JOB,
+        { mailId: id },
+        { maxAttempts: MAIL_MAX_ATTEMPTS, uniqueKey: jobKey(id) },
+        trx,
+      );
     });
     this.queue.notify();
     return this.message(id, actor);
   }
-
 }

@@ -1,4 +1,9 @@
-import { isAdminLike, MAIL_MSG, type MailTemplateInput, type MailTemplateUpdateInput } from '@sigaf/contract';
+import {
+  isAdminLike,
+  MAIL_MSG,
+  type MailTemplateInput,
+  type MailTemplateUpdateInput,
+} from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { forbidden, invalid, notFound } from '../../http/errors.js';
 import { htmlToText, sanitizeBody } from './content.js';
@@ -31,20 +36,30 @@ export class MailTemplateService {
 
   createTemplate(input: MailTemplateInput, actor: AuthUser) {
     return this.saveTemplate(() =>
-      this.repo.insertTemplate({ course_id: input.course_id, name: input.name, subject: input.subject, html: this.cleanTemplate(input.html), created_by: actor.id }),
+      this.repo.insertTemplate({
+        course_id: input.course_id,
+        name: input.name,
+        subject: input.subject,
+        html: this.cleanTemplate(input.html),
+        created_by: actor.id,
+      }),
     );
   }
 
   /** A template is changed or deleted by whoever created it, or an administrator or developer. */
   private async ownTemplate(id: number, actor: AuthUser) {
     const row = await this.template(id);
-    if (row.created_by !== actor.id && !isAdminLike(actor.role)) throw forbidden(MAIL_MSG.templateNotYours);
+    if (row.created_by !== actor.id && !isAdminLike(actor.role))
+      throw forbidden(MAIL_MSG.templateNotYours);
     return row;
   }
 
   async updateTemplate(id: number, input: MailTemplateUpdateInput, actor: AuthUser) {
     await this.ownTemplate(id, actor);
-    const values = { ...input, ...(input.html !== undefined ? { html: this.cleanTemplate(input.html) } : {}) };
+    const values = {
+      ...input,
+      ...(input.html !== undefined ? { html: this.cleanTemplate(input.html) } : {}),
+    };
     return (await this.saveTemplate(() => this.repo.updateTemplate(id, values)))!;
   }
 

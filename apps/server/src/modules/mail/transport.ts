@@ -62,12 +62,15 @@ export function smtpOptions(url: string, rejectUnauthorized: boolean) {
   const u = new URL(url);
   const secure = u.protocol === 'smtps:';
   const extra: Record<string, string | number | boolean> = {};
-  for (const [k, v] of u.searchParams) extra[k] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
+  for (const [k, v] of u.searchParams)
+    extra[k] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v;
   return {
     host: u.hostname,
     port: u.port ? Number(u.port) : secure ? 465 : 587,
     secure,
-    auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
+    auth: u.username
+      ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) }
+      : undefined,
     tls: { rejectUnauthorized },
     ...TIMEOUTS,
     ...extra,
@@ -90,7 +93,13 @@ class SmtpTransport implements MailTransport {
     let pool = this.pools.get(key);
     if (!pool) {
       const base = smtpOptions(this.url, this.rejectUnauthorized);
-      pool = nodemailer.createTransport({ ...base, ...(auth ? { auth } : {}), pool: true, maxConnections: this.maxConnections, maxMessages: 100 });
+      pool = nodemailer.createTransport({
+        ...base,
+        ...(auth ? { auth } : {}),
+        pool: true,
+        maxConnections: this.maxConnections,
+        maxMessages: 100,
+      });
       this.pools.set(key, pool);
     }
     return pool;
@@ -109,7 +118,11 @@ class SmtpTransport implements MailTransport {
 
 class FileTransport implements MailTransport {
   readonly kind = 'file' as const;
-  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  private readonly composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
 
   constructor(readonly dir: string) {}
 
@@ -134,6 +147,13 @@ export function emlFileName(messageId: string): string {
   return `${messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9@._-]/g, '_')}.eml`;
 }
 
-export function createTransport(opts: { smtpUrl?: string; rejectUnauthorized: boolean; outboxDir: string; maxConnections: number }): MailTransport {
-  return opts.smtpUrl ? new SmtpTransport(opts.smtpUrl, opts.rejectUnauthorized, opts.maxConnections) : new FileTransport(opts.outboxDir);
+export function createTransport(opts: {
+  smtpUrl?: string;
+  rejectUnauthorized: boolean;
+  outboxDir: string;
+  maxConnections: number;
+}): MailTransport {
+  return opts.smtpUrl
+    ? new SmtpTransport(opts.smtpUrl, opts.rejectUnauthorized, opts.maxConnections)
+    : new FileTransport(opts.outboxDir);
 }

@@ -12,7 +12,12 @@ import { isMoodleError } from '../../moodle/errors.js';
 /** Moodle's answers to a call whose capability the token's user lacks. */
 const DENIED = new Set(['nopermissions', 'nopermissiontoviewgrades']);
 /** Moodle's answers when the course itself cannot be read: nothing about capabilities can be told. */
-const COURSE_UNREADABLE = new Set(['errorcoursecontextnotvalid', 'invalidrecordunknown', 'invalidrecord', 'invalidcourseid']);
+const COURSE_UNREADABLE = new Set([
+  'errorcoursecontextnotvalid',
+  'invalidrecordunknown',
+  'invalidrecord',
+  'invalidcourseid',
+]);
 /** Participants read to judge the identity fields (besides the token's user). */
 const SAMPLE_SIZE = 10;
 
@@ -32,8 +37,16 @@ export interface CapabilityProbe {
   hiddenActivitiesWarning: string | null;
 }
 
-type Verdict = { state: MoodleCapabilityState; reason: MoodleCapabilityReason; detail: string | null };
-const verdict = (state: MoodleCapabilityState, reason: MoodleCapabilityReason, detail: string | number | null = null): Verdict => ({
+type Verdict = {
+  state: MoodleCapabilityState;
+  reason: MoodleCapabilityReason;
+  detail: string | null;
+};
+const verdict = (
+  state: MoodleCapabilityState,
+  reason: MoodleCapabilityReason,
+  detail: string | number | null = null,
+): Verdict => ({
   state,
   reason,
   detail: detail === null ? null : String(detail),
@@ -63,10 +76,14 @@ function byAnswer(o: Outcome<unknown>): Verdict {
  * course already linked (the calls a sync makes, read-only, for one participant other than the
  * token's user); what cannot be seen stays "unchecked", with the reason.
  */
-export async function probeCapabilities(client: MoodleClient, input: CapabilityProbeInput): Promise<CapabilityProbe> {
+export async function probeCapabilities(
+  client: MoodleClient,
+  input: CapabilityProbeInput,
+): Promise<CapabilityProbe> {
   const found = new Map<MoodleCapabilityName, Verdict>();
   const set = (capability: MoodleCapabilityName, v: Verdict) => found.set(capability, v);
-  const needs = (fn: string) => (input.available.has(fn) ? null : verdict('unchecked', 'functionNotAllowed', fn));
+  const needs = (fn: string) =>
+    input.available.has(fn) ? null : verdict('unchecked', 'functionNotAllowed', fn);
   let identityWarning: string | null = null;
   let hiddenActivitiesWarning: string | null = null;
   const courseid = input.moodleCourseId;
@@ -75,9 +92,15 @@ export async function probeCapabilities(client: MoodleClient, input: CapabilityP
   set('enrol/manual:enrol', verdict('unchecked', 'pushNotChecked'));
 
   if (courseid === undefined) {
-    for (const c of MOODLE_CAPABILITIES) if (!found.has(c.capability)) set(c.capability, verdict('unchecked', 'noLinkedCourse'));
+    for (const c of MOODLE_CAPABILITIES)
+      if (!found.has(c.capability)) set(c.capability, verdict('unchecked', 'noLinkedCourse'));
   } else {
-    const dependents: MoodleCapabilityName[] = ['moodle/grade:viewall', 'report/progress:view', 'moodle/user:viewalldetails', 'moodle/user:update'];
+    const dependents: MoodleCapabilityName[] = [
+      'moodle/grade:viewall',
+      'report/progress:view',
+      'moodle/user:viewalldetails',
+      'moodle/user:update',
+    ];
     let courseUnreadable: string | null = null;
     let participant: number | undefined;
 
@@ -87,7 +110,12 @@ export async function probeCapabilities(client: MoodleClient, input: CapabilityP
       set('moodle/course:viewparticipants', noParticipantsFn);
       for (const c of dependents) set(c, verdict('unchecked', 'notReached'));
     } else {
-      const people = await attempt(() => client.getEnrolledUsers(courseid, { limitnumber: SAMPLE_SIZE + 1, userfields: 'id,username,idnumber' }));
+      const people = await attempt(() =>
+        client.getEnrolledUsers(courseid, {
+          limitnumber: SAMPLE_SIZE + 1,
+          userfields: 'id,username,idnumber',
+        }),
+      );
       if (!people.ok && COURSE_UNREADABLE.has(people.code)) {
         courseUnreadable = people.message;
       } else if (!people.ok) {
@@ -114,18 +142,37 @@ export async function probeCapabilities(client: MoodleClient, input: CapabilityP
       const target = participant;
       // The calls a sync makes, for that participant; the contents and groups for the course.
       const [contents, grades, completion, account, groups] = await Promise.all([
-        input.available.has('core_course_get_contents') ? attempt(() => client.getCourseContents(courseid)) : null,
-        target !== undefined && input.available.has('gradereport_user_get_grade_items') ? attempt(() => client.getGradeItems(courseid, target)) : null,
-        target !== undefined && input.available.has('core_completion_get_activities_completion_status') ? attempt(() => client.getActivitiesCompletionStatus(courseid, target)) : null,
-        target !== undefined && input.available.has('core_user_get_users_by_field') ? attempt(() => client.getUsersByField('id', [target])) : null,
-        input.available.has('core_group_get_course_groups') ? attempt(() => client.getCourseGroups(courseid)) : null,
+        input.available.has('core_course_get_contents')
+          ? attempt(() => client.getCourseContents(courseid))
+          : null,
+        target !== undefined && input.available.has('gradereport_user_get_grade_items')
+          ? attempt(() => client.getGradeItems(courseid, target))
+          : null,
+        target !== undefined &&
+        input.available.has('core_completion_get_activities_completion_status')
+          ? attempt(() => client.getActivitiesCompletionStatus(courseid, target))
+          : null,
+        target !== undefined && input.available.has('core_user_get_users_by_field')
+          ? attempt(() => client.getUsersByField('id', [target]))
+          : null,
+        input.available.has('core_group_get_course_groups')
+          ? attempt(() => client.getCourseGroups(courseid))
+          : null,
       ]);
-      const unreadable = [contents, grades, completion, groups].find((o) => o && !o.ok && COURSE_UNREADABLE.has(o.code));
+      const unreadable = [contents, grades, completion, groups].find(
+        (o) => o && !o.ok && COURSE_UNREADABLE.has(o.code),
+      );
       if (unreadable && !unreadable.ok) courseUnreadable = unreadable.message;
       else {
         if (target !== undefined) {
-          set('moodle/grade:viewall', needs('gradereport_user_get_grade_items') ?? byAnswer(grades!));
-          set('report/progress:view', needs('core_completion_get_activities_completion_status') ?? byAnswer(completion!));
+          set(
+            'moodle/grade:viewall',
+            needs('gradereport_user_get_grade_items') ?? byAnswer(grades!),
+          );
+          set(
+            'report/progress:view',
+            needs('core_completion_get_activities_completion_status') ?? byAnswer(completion!),
+          );
           // Moodle sends a user's account state (suspended) only to a user who may update users.
           set(
             'moodle/user:update',
@@ -139,31 +186,50 @@ export async function probeCapabilities(client: MoodleClient, input: CapabilityP
                   : byAnswer(account!)),
           );
         }
-        set('moodle/course:managegroups', needs('core_group_get_course_groups') ?? byAnswer(groups!));
+        set(
+          'moodle/course:managegroups',
+          needs('core_group_get_course_groups') ?? byAnswer(groups!),
+        );
 
         // Hidden activities (moodle/course:viewhiddenactivities): left out of the contents for
         // a user without it, kept in the grade report; a hidden module listed means it is held.
         const hidden = 'moodle/course:viewhiddenactivities';
-        if (!contents) set(hidden, verdict('unchecked', 'functionNotAllowed', 'core_course_get_contents'));
+        if (!contents)
+          set(hidden, verdict('unchecked', 'functionNotAllowed', 'core_course_get_contents'));
         else if (!contents.ok) set(hidden, verdict('unchecked', 'moodleError', contents.message));
         else {
           const modules = contents.value.flatMap((s) => s.modules);
           const seen = new Set(modules.map((m) => m.id));
           const graded =
             grades?.ok === true
-              ? new Set(grades.value.usergrades.flatMap((g) => g.gradeitems.filter((i) => i.itemtype === 'mod' && i.cmid !== undefined).map((i) => i.cmid!)))
+              ? new Set(
+                  grades.value.usergrades.flatMap((g) =>
+                    g.gradeitems
+                      .filter((i) => i.itemtype === 'mod' && i.cmid !== undefined)
+                      .map((i) => i.cmid!),
+                  ),
+                )
               : null;
           const unseen = graded ? [...graded].filter((cmid) => !seen.has(cmid)).length : 0;
           if (unseen) {
             set(hidden, verdict('missing', 'hiddenMissing', unseen));
             hiddenActivitiesWarning = MOODLE_MSG.hiddenActivitiesNotVisible(unseen);
-          } else if (modules.some((m) => m.visible === 0)) set(hidden, verdict('ok', 'hiddenShown'));
-          else set(hidden, graded ? verdict('unchecked', 'noHiddenActivity') : verdict('unchecked', 'notReached'));
+          } else if (modules.some((m) => m.visible === 0))
+            set(hidden, verdict('ok', 'hiddenShown'));
+          else
+            set(
+              hidden,
+              graded
+                ? verdict('unchecked', 'noHiddenActivity')
+                : verdict('unchecked', 'notReached'),
+            );
         }
       }
     }
     if (courseUnreadable !== null) {
-      for (const c of MOODLE_CAPABILITIES) if (!found.has(c.capability)) set(c.capability, verdict('unchecked', 'courseNotAccessible', courseUnreadable));
+      for (const c of MOODLE_CAPABILITIES)
+        if (!found.has(c.capability))
+          set(c.capability, verdict('unchecked', 'courseNotAccessible', courseUnreadable));
     }
   }
 

@@ -1,4 +1,10 @@
-import { MOODLE_MSG, MOODLE_OPTIONAL_FUNCTIONS, MOODLE_SYNC_FUNCTIONS, type MoodleConnectionReport, type MoodleSettingsInput } from '@sigaf/contract';
+import {
+  MOODLE_MSG,
+  MOODLE_OPTIONAL_FUNCTIONS,
+  MOODLE_SYNC_FUNCTIONS,
+  type MoodleConnectionReport,
+  type MoodleSettingsInput,
+} from '@sigaf/contract';
 import type { Config } from '../../config.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, invalid, notFound } from '../../http/errors.js';
@@ -12,8 +18,11 @@ import type { CourseContext, MoodleSyncRepository } from './repository.js';
 
 /** A Moodle failure as an API answer: 422 when the settings or Moodle's setup are wrong, 502 when Moodle failed. */
 export function moodleFailure(e: MoodleError): AppError {
-  const upstream = e.retryable || e.code === 'invalidresponse' || e.code === 'http' || e.code === 'toolarge';
-  return new AppError(upstream ? 502 : 422, e.message, { moodle: { code: e.code, wsfunction: e.wsfunction } });
+  const upstream =
+    e.retryable || e.code === 'invalidresponse' || e.code === 'http' || e.code === 'toolarge';
+  return new AppError(upstream ? 502 : 422, e.message, {
+    moodle: { code: e.code, wsfunction: e.wsfunction },
+  });
 }
 
 /**
@@ -43,19 +52,32 @@ export class MoodleConnectionService {
     try {
       return decryptSecret(stored, this.config.APP_SECRET);
     } catch {
-      throw new AppError(422, 'No se pudo descifrar el token de Moodle guardado: vuelva a ingresarlo.');
+      throw new AppError(
+        422,
+        'No se pudo descifrar el token de Moodle guardado: vuelva a ingresarlo.',
+      );
     }
   }
 
   async settings(platformId: number) {
     const p = await this.platform(platformId);
-    return { platformId: p.id, description: p.description, url: p.url, hasToken: p.token_encrypted !== null };
+    return {
+      platformId: p.id,
+      description: p.description,
+      url: p.url,
+      hasToken: p.token_encrypted !== null,
+    };
   }
 
   /** The stored token only ever goes to the stored URL: another URL needs its token in the same request. */
-  private assertTokenForUrl(stored: { url: string | null; token_encrypted: string | null }, url: string, token: string | undefined) {
+  private assertTokenForUrl(
+    stored: { url: string | null; token_encrypted: string | null },
+    url: string,
+    token: string | undefined,
+  ) {
     if (token || !stored.token_encrypted) return;
-    if (!stored.url || normalizeMoodleUrl(url) !== normalizeMoodleUrl(stored.url)) throw invalid({ token: [MOODLE_MSG.tokenForNewUrl] });
+    if (!stored.url || normalizeMoodleUrl(url) !== normalizeMoodleUrl(stored.url))
+      throw invalid({ token: [MOODLE_MSG.tokenForNewUrl] });
   }
 
   async saveSettings(platformId: number, input: MoodleSettingsInput, actor: AuthUser, ip: string) {
@@ -63,13 +85,29 @@ export class MoodleConnectionService {
     if (!input.token && !p.token_encrypted) throw invalid({ token: [MOODLE_MSG.tokenRequired] });
     this.assertTokenForUrl(p, input.url, input.token);
     const url = normalizeMoodleUrl(input.url);
-    await this.repo.savePlatform(platformId, url, input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'platforms.moodle', entityId: platformId, changes: { url, token: input.token ? '***' : undefined }, ip });
+    await this.repo.savePlatform(
+      platformId,
+      url,
+      input.token ? encryptSecret(input.token, this.config.APP_SECRET) : undefined,
+    );
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'platforms.moodle',
+      entityId: platformId,
+      changes: { url, token: input.token ? '***' : undefined },
+      ip,
+    });
     return this.settings(platformId);
   }
 
   /** A client with the configured limits; `allowedRoleIds`: the roles it may enrol with. Close it when its answers are no longer held. */
-  client(url: string, token: string, onCall?: () => void, allowedRoleIds?: readonly number[]): MoodleClient {
+  client(
+    url: string,
+    token: string,
+    onCall?: () => void,
+    allowedRoleIds?: readonly number[],
+  ): MoodleClient {
     return new MoodleClient({
       baseUrl: url,
       token,
@@ -107,7 +145,12 @@ export class MoodleConnectionService {
       // without username and ID number nobody can be matched by RUT; a hidden activity the token's
       // user cannot see is left out of the course contents but kept in the grade report.
       const moodleCourseId = await this.repo.linkedMoodleCourse(platformId);
-      const probe = await probeCapabilities(client, { moodleCourseId, selfId: info.userid, siteAdmin: info.userissiteadmin === true, available });
+      const probe = await probeCapabilities(client, {
+        moodleCourseId,
+        selfId: info.userid,
+        siteAdmin: info.userissiteadmin === true,
+        available,
+      });
       const report: MoodleConnectionReport = {
         ok: missingFunctions.length === 0,
         siteName: info.sitename,
@@ -130,12 +173,19 @@ export class MoodleConnectionService {
   }
 
   /** The course with a Moodle id on a platform whose connection is set: 404 / 422 otherwise. */
-  async courseContext(courseId: number): Promise<CourseContext & { id_course_moodle: number; url: string; token: string }> {
+  async courseContext(
+    courseId: number,
+  ): Promise<CourseContext & { id_course_moodle: number; url: string; token: string }> {
     const c = await this.repo.course(courseId);
     if (!c) throw notFound();
     if (!c.id_course_moodle) throw new AppError(422, MOODLE_MSG.courseWithoutMoodle);
     if (!c.url || !c.token_encrypted) throw new AppError(422, MOODLE_MSG.notConfigured);
-    return { ...c, id_course_moodle: c.id_course_moodle, url: c.url, token: this.decrypt(c.token_encrypted) };
+    return {
+      ...c,
+      id_course_moodle: c.id_course_moodle,
+      url: c.url,
+      token: this.decrypt(c.token_encrypted),
+    };
   }
 
   /** Client of a course's platform with the decrypted token (404 / 422 as courseContext). */

@@ -1,5 +1,12 @@
 import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
-import { GRADE_DECIMALS, resultFor, type LocalActivity, type LocalResult, type Matching, type UserGrades } from './plan.js';
+import {
+  GRADE_DECIMALS,
+  resultFor,
+  type LocalActivity,
+  type LocalResult,
+  type Matching,
+  type UserGrades,
+} from './plan.js';
 
 /**
  * Which stored activity results a sync must read. A course's results are many (students ×
@@ -18,14 +25,18 @@ function quoteNullable(s: string | null): string {
 }
 
 /** A grade as numeric(10,5) prints it; '?' (never equal to a stored text) when the value has more decimals than are stored. */
-const gradeText = (g: number | null) => (g === null ? '-' : Number(g.toFixed(GRADE_DECIMALS)) === g ? g.toFixed(GRADE_DECIMALS) : '?');
+const gradeText = (g: number | null) =>
+  g === null ? '-' : Number(g.toFixed(GRADE_DECIMALS)) === g ? g.toFixed(GRADE_DECIMALS) : '?';
 
 type ResultRow = Omit<LocalResult, 'id' | 'course_registered_user_id'>;
 
 /** One enrolment's results as MoodleSyncRepository.resultFingerprints writes them (rows in activity order). */
 export function resultFingerprint(rows: readonly ResultRow[]): string {
   return rows
-    .map((r) => `${r.activity_id},${quoteNullable(r.status_moodle)},${quoteNullable(r.qualification_moodle)},${r.completion_state ?? '-'},${gradeText(r.grade)}`)
+    .map(
+      (r) =>
+        `${r.activity_id},${quoteNullable(r.status_moodle)},${quoteNullable(r.qualification_moodle)},${r.completion_state ?? '-'},${gradeText(r.grade)}`,
+    )
     .join(';');
 }
 
@@ -41,8 +52,13 @@ export interface StoredResultsInput {
  * says), and those whose stored results are what Moodle says (`unchanged`: nothing of them is read
  * nor written). The others have no stored result: theirs are all new.
  */
-export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyMap<number, string>): { load: number[]; unchanged: Set<number> } {
-  const tracked = input.activities.filter((a) => a.id_activity_moodle !== null).sort((a, b) => a.id - b.id);
+export function storedResults(
+  input: StoredResultsInput,
+  fingerprints: ReadonlyMap<number, string>,
+): { load: number[]; unchanged: Set<number> } {
+  const tracked = input.activities
+    .filter((a) => a.id_activity_moodle !== null)
+    .sort((a, b) => a.id - b.id);
   const load: number[] = [];
   const unchanged = new Set<number>();
   for (const { enrolment, user } of input.matching.matches) {
@@ -55,7 +71,10 @@ export function storedResults(input: StoredResultsInput, fingerprints: ReadonlyM
     const completion = new Map(known.map((c) => [c.cmid, c]));
     const rows: ResultRow[] = [];
     for (const a of tracked) {
-      const values = resultFor(completion.get(a.id_activity_moodle!), grades?.byCmid.get(a.id_activity_moodle!));
+      const values = resultFor(
+        completion.get(a.id_activity_moodle!),
+        grades?.byCmid.get(a.id_activity_moodle!),
+      );
       if (values) rows.push({ activity_id: a.id, ...values });
     }
     const stored = fingerprints.get(enrolment.id);

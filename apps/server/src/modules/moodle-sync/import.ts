@@ -1,4 +1,9 @@
-import { MOODLE_MSG_MORE, type MoodleCategoryItem, type MoodleCourseItem, type MoodleImportResult } from '@sigaf/contract';
+import {
+  MOODLE_MSG_MORE,
+  type MoodleCategoryItem,
+  type MoodleCourseItem,
+  type MoodleImportResult,
+} from '@sigaf/contract';
 import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -40,7 +45,11 @@ export class MoodleImportRepository {
   }
 
   /** Finds or creates the local category and course linked to these Moodle ids, in one transaction. */
-  link(platformId: number, category: { moodleId: number; name: string; code: string }, course: { moodleId: number; name: string }) {
+  link(
+    platformId: number,
+    category: { moodleId: number; name: string; code: string },
+    course: { moodleId: number; name: string },
+  ) {
     return this.db.transaction().execute(async (trx) => {
       let cat = await trx
         .selectFrom('categories')
@@ -53,7 +62,12 @@ export class MoodleImportRepository {
       if (!cat) {
         cat = await trx
           .insertInto('categories')
-          .values({ description: category.name, category_code: category.code, platform_id: platformId, id_category_moodle: category.moodleId })
+          .values({
+            description: category.name,
+            category_code: category.code,
+            platform_id: platformId,
+            id_category_moodle: category.moodleId,
+          })
           .returning(['id', 'description'])
           .executeTakeFirstOrThrow();
         categoryCreated = true;
@@ -70,7 +84,12 @@ export class MoodleImportRepository {
       if (!local) {
         local = await trx
           .insertInto('courses')
-          .values({ description: course.name, category_id: cat.id, id_course_moodle: course.moodleId, status: 1 })
+          .values({
+            description: course.name,
+            category_id: cat.id,
+            id_course_moodle: course.moodleId,
+            status: 1,
+          })
           .returning(['id', 'description'])
           .executeTakeFirstOrThrow();
         courseCreated = true;
@@ -85,7 +104,13 @@ export class MoodleImportRepository {
 
 /** A category code (1–4 upper-case letters or digits) from a Moodle category's idnumber or name. */
 export function categoryCodeOf(c: Pick<MoodleCategory, 'name' | 'idnumber'>): string {
-  const clean = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9 ]/g, ' ').trim();
+  const clean = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase()
+      .replace(/[^A-Z0-9 ]/g, ' ')
+      .trim();
   const fromId = clean(c.idnumber ?? '').replace(/ /g, '');
   if (fromId) return fromId.slice(0, 4);
   const words = clean(c.name).split(/\s+/).filter(Boolean);
@@ -120,39 +145,85 @@ export class MoodleImportService {
 
   async categories(platformId: number): Promise<MoodleCategoryItem[]> {
     const client = await this.connection.platformClient(platformId);
-    const [categories, links] = await Promise.all([this.moodle(() => client.getCategories()), this.repo.categoryLinks(platformId)]).finally(() => client.close());
+    const [categories, links] = await Promise.all([
+      this.moodle(() => client.getCategories()),
+      this.repo.categoryLinks(platformId),
+    ]).finally(() => client.close());
     return categories
-      .map((c) => ({ id: c.id, name: c.name, parent: c.parent, depth: c.depth, path: c.path, courseCount: c.coursecount, localCategoryId: links.get(c.id) ?? null }))
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        parent: c.parent,
+        depth: c.depth,
+        path: c.path,
+        courseCount: c.coursecount,
+        localCategoryId: links.get(c.id) ?? null,
+      }))
       .sort((a, b) => a.path.localeCompare(b.path, undefined, { numeric: true }));
   }
 
   async courses(platformId: number, categoryId: number): Promise<MoodleCourseItem[]> {
     const client = await this.connection.platformClient(platformId);
-    const [answer, links] = await Promise.all([this.moodle(() => client.getCoursesByField('category', categoryId)), this.repo.courseLinks(platformId)]).finally(() => client.close());
+    const [answer, links] = await Promise.all([
+      this.moodle(() => client.getCoursesByField('category', categoryId)),
+      this.repo.courseLinks(platformId),
+    ]).finally(() => client.close());
     return answer.courses
       .filter((c) => c.id !== 1)
-      .map((c) => ({ id: c.id, shortname: c.shortname, fullname: c.fullname, categoryId: c.categoryid ?? categoryId, localCourseId: links.get(c.id) ?? null }));
+      .map((c) => ({
+        id: c.id,
+        shortname: c.shortname,
+        fullname: c.fullname,
+        categoryId: c.categoryid ?? categoryId,
+        localCourseId: links.get(c.id) ?? null,
+      }));
   }
 
-  async importCourse(platformId: number, moodleCourseId: number, actor: AuthUser, ip: string): Promise<MoodleImportResult> {
+  async importCourse(
+    platformId: number,
+    moodleCourseId: number,
+    actor: AuthUser,
+    ip: string,
+  ): Promise<MoodleImportResult> {
     const client = await this.connection.platformClient(platformId);
-    const { course, categories } = await this.moodleCourse(client, moodleCourseId).finally(() => client.close());
+    const { course, categories } = await this.moodleCourse(client, moodleCourseId).finally(() =>
+      client.close(),
+    );
     const categoryId = course.categoryid!;
-    const category = categories[0] ?? { id: categoryId, name: course.categoryname ?? `Categoría ${categoryId}`, idnumber: null };
+    const category = categories[0] ?? {
+      id: categoryId,
+      name: course.categoryname ?? `Categoría ${categoryId}`,
+      idnumber: null,
+    };
     const result = await this.repo.link(
       platformId,
-      { moodleId: category.id, name: fit(category.name, 3, 150, 'Moodle'), code: categoryCodeOf(category) },
+      {
+        moodleId: category.id,
+        name: fit(category.name, 3, 150, 'Moodle'),
+        code: categoryCodeOf(category),
+      },
       { moodleId: course.id, name: fit(course.fullname, 3, 150, course.shortname) },
     );
-    await this.audit.record({ userId: actor.id, action: 'moodle.import', entity: 'courses', entityId: result.course.id, changes: { moodleCourseId, ...result }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'moodle.import',
+      entity: 'courses',
+      entityId: result.course.id,
+      changes: { moodleCourseId, ...result },
+      ip,
+    });
     return result;
   }
 
   private async moodleCourse(client: MoodleClient, moodleCourseId: number) {
     const found = await this.moodle(() => client.getCoursesByField('id', moodleCourseId));
     const course = found.courses[0];
-    if (!course || course.id === 1 || !course.categoryid) throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);
+    if (!course || course.id === 1 || !course.categoryid)
+      throw new AppError(404, MOODLE_MSG_MORE.moodleCourseNotFound);
     const categoryId = course.categoryid;
-    return { course, categories: await this.moodle(() => client.getCategories([{ key: 'id', value: categoryId }])) };
+    return {
+      course,
+      categories: await this.moodle(() => client.getCategories([{ key: 'id', value: categoryId }])),
+    };
   }
 }

@@ -1,7 +1,20 @@
-import { MOODLE_ACTIVITY_STATUS, MOODLE_MSG, MOODLE_STUDENT_STATUS, normalizeRut, type MoodleSyncIssue, type MoodleSyncRefused } from '@sigaf/contract';
+import {
+  MOODLE_ACTIVITY_STATUS,
+  MOODLE_MSG,
+  MOODLE_STUDENT_STATUS,
+  normalizeRut,
+  type MoodleSyncIssue,
+  type MoodleSyncRefused,
+} from '@sigaf/contract';
 
 const MOODLE_IDENTITY_HIDDEN_DETAIL = MOODLE_MSG.identityHiddenDetail;
-import type { MoodleActivityCompletion, MoodleEnrolledUser, MoodleGradeItem, MoodleSection, MoodleUserGrades } from '../../moodle/schemas.js';
+import type {
+  MoodleActivityCompletion,
+  MoodleEnrolledUser,
+  MoodleGradeItem,
+  MoodleSection,
+  MoodleUserGrades,
+} from '../../moodle/schemas.js';
 import type { LocalActivity, LocalEnrolment, LocalResult } from './local-rows.js';
 import { accepted, checkGrade, checkId, checkTime, resultInRange } from './ranges.js';
 
@@ -39,9 +52,10 @@ export interface Matching {
   errors: string[];
 }
 
-
 /** The RUT a Moodle user carries: its idnumber, else its username, in any spelling. */
-export function moodleRutOf(u: Pick<MoodleEnrolledUser, 'idnumber' | 'username'>): { rut: string; raw: string } | null {
+export function moodleRutOf(
+  u: Pick<MoodleEnrolledUser, 'idnumber' | 'username'>,
+): { rut: string; raw: string } | null {
   for (const raw of [u.idnumber, u.username]) {
     const rut = normalizeRut(raw);
     if (rut && raw) return { rut, raw };
@@ -56,28 +70,57 @@ export function isMoodleStudent(u: MoodleEnrolledUser): boolean {
 
 const localName = (e: LocalEnrolment) => `${e.name} ${e.last_name}`.trim();
 
-export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly MoodleEnrolledUser[]): Matching {
-  const out: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
+export function matchPeople(
+  local: readonly LocalEnrolment[],
+  moodle: readonly MoodleEnrolledUser[],
+): Matching {
+  const out: Matching = {
+    matches: [],
+    invalidRuts: [],
+    missingInMoodle: [],
+    missingLocally: [],
+    errors: [],
+  };
   const byRut = new Map<string, { user: MoodleEnrolledUser; raw: string }>();
   // RUTs of users refused for their id: their enrolments are left as they were.
   const refusedRuts = new Set<string>();
   for (const user of [...moodle].sort((a, b) => a.id - b.id)) {
     const found = moodleRutOf(user);
-    if (!accepted((out.refused ??= []), checkId, user.id, { student: user.fullname, activity: null, field: 'id' })) {
+    if (
+      !accepted((out.refused ??= []), checkId, user.id, {
+        student: user.fullname,
+        activity: null,
+        field: 'id',
+      })
+    ) {
       if (found) refusedRuts.add(found.rut);
       continue;
     }
     if (!found) {
       if (isMoodleStudent(user) && user.username === undefined) {
-        (out.identityHidden ??= []).push({ source: 'moodle', id: user.id, rut: null, name: user.fullname, detail: MOODLE_IDENTITY_HIDDEN_DETAIL });
+        (out.identityHidden ??= []).push({
+          source: 'moodle',
+          id: user.id,
+          rut: null,
+          name: user.fullname,
+          detail: MOODLE_IDENTITY_HIDDEN_DETAIL,
+        });
       } else if (isMoodleStudent(user)) {
-        out.invalidRuts.push({ source: 'moodle', id: user.id, rut: user.idnumber || user.username || null, name: user.fullname, detail: 'Sin RUT válido en idnumber ni en username' });
+        out.invalidRuts.push({
+          source: 'moodle',
+          id: user.id,
+          rut: user.idnumber || user.username || null,
+          name: user.fullname,
+          detail: 'Sin RUT válido en idnumber ni en username',
+        });
       }
       continue;
     }
     const first = byRut.get(found.rut);
     if (first) {
-      out.errors.push(`El RUT ${found.rut} está en más de un usuario de Moodle (${first.user.id} y ${user.id}); se usa ${first.user.id}.`);
+      out.errors.push(
+        `El RUT ${found.rut} está en más de un usuario de Moodle (${first.user.id} y ${user.id}); se usa ${first.user.id}.`,
+      );
       continue;
     }
     byRut.set(found.rut, { user, raw: found.raw });
@@ -86,7 +129,13 @@ export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly M
   for (const enrolment of local) {
     const rut = normalizeRut(enrolment.rut);
     if (!rut) {
-      out.invalidRuts.push({ source: 'local', id: enrolment.id, rut: enrolment.rut, name: localName(enrolment), detail: 'RUT local no válido' });
+      out.invalidRuts.push({
+        source: 'local',
+        id: enrolment.id,
+        rut: enrolment.rut,
+        name: localName(enrolment),
+        detail: 'RUT local no válido',
+      });
       continue;
     }
     const hit = byRut.get(rut);
@@ -95,14 +144,20 @@ export function matchPeople(local: readonly LocalEnrolment[], moodle: readonly M
       continue;
     }
     if (!hit) {
-      out.missingInMoodle.push({ source: 'local', id: enrolment.id, rut, name: localName(enrolment) });
+      out.missingInMoodle.push({
+        source: 'local',
+        id: enrolment.id,
+        rut,
+        name: localName(enrolment),
+      });
       continue;
     }
     matched.add(hit.user.id);
     out.matches.push({ enrolment, user: hit.user, moodleRut: hit.raw });
   }
   for (const [rut, { user }] of byRut) {
-    if (!matched.has(user.id) && isMoodleStudent(user)) out.missingLocally.push({ source: 'moodle', id: user.id, rut, name: user.fullname });
+    if (!matched.has(user.id) && isMoodleStudent(user))
+      out.missingLocally.push({ source: 'moodle', id: user.id, rut, name: user.fullname });
   }
   return out;
 }
@@ -122,13 +177,31 @@ const NOT_ACTIVITIES = new Set(['label', 'subsection', 'qbank']);
 /** The course modules that are activities (labels and text areas are not). */
 export function activitiesOf(contents: readonly MoodleSection[]): MoodleActivity[] {
   return contents.flatMap((s) =>
-    s.modules.filter((m) => !NOT_ACTIVITIES.has(m.modname) && !m.noviewlink).map((m) => ({ cmid: m.id, name: m.name.slice(0, 255), modname: m.modname.slice(0, 60), hidden: m.visible === 0 })),
+    s.modules
+      .filter((m) => !NOT_ACTIVITIES.has(m.modname) && !m.noviewlink)
+      .map((m) => ({
+        cmid: m.id,
+        name: m.name.slice(0, 255),
+        modname: m.modname.slice(0, 60),
+        hidden: m.visible === 0,
+      })),
   );
 }
 
 export interface ActivityPlan {
-  inserts: Array<{ id_activity_moodle: number; description: string; type: string; hidden: boolean }>;
-  updates: Array<{ id: number; description: string; type: string; hidden: boolean; removed_at: Date | null }>;
+  inserts: Array<{
+    id_activity_moodle: number;
+    description: string;
+    type: string;
+    hidden: boolean;
+  }>;
+  updates: Array<{
+    id: number;
+    description: string;
+    type: string;
+    hidden: boolean;
+    removed_at: Date | null;
+  }>;
   /** Activities no longer in Moodle's course (marked removed now; kept for history). */
   removed: number;
   /** The activities marked removed now. */
@@ -143,17 +216,49 @@ export interface ActivityPlan {
  * New, changed, hidden and removed activities. An activity Moodle no longer has is marked removed
  * (kept, with its results, out of progress); one that comes back is restored.
  */
-export function planActivities(local: readonly LocalActivity[], moodle: readonly MoodleActivity[], now = new Date(), stillInMoodle: ReadonlySet<number> = new Set()): ActivityPlan {
-  const byMoodleId = new Map(local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]));
-  const plan: ActivityPlan = { inserts: [], updates: [], removed: 0, removedList: [], hiddenFromToken: [], refused: [] };
+export function planActivities(
+  local: readonly LocalActivity[],
+  moodle: readonly MoodleActivity[],
+  now = new Date(),
+  stillInMoodle: ReadonlySet<number> = new Set(),
+): ActivityPlan {
+  const byMoodleId = new Map(
+    local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]),
+  );
+  const plan: ActivityPlan = {
+    inserts: [],
+    updates: [],
+    removed: 0,
+    removedList: [],
+    hiddenFromToken: [],
+    refused: [],
+  };
   const present = new Set<number>();
   for (const m of moodle) {
-    if (!accepted(plan.refused, checkId, m.cmid, { student: null, activity: m.name, field: 'id' })) continue;
+    if (!accepted(plan.refused, checkId, m.cmid, { student: null, activity: m.name, field: 'id' }))
+      continue;
     present.add(m.cmid);
     const existing = byMoodleId.get(m.cmid);
-    if (!existing) plan.inserts.push({ id_activity_moodle: m.cmid, description: m.name, type: m.modname, hidden: m.hidden });
-    else if (existing.description !== m.name || existing.type !== m.modname || existing.hidden !== m.hidden || existing.removed_at !== null) {
-      plan.updates.push({ id: existing.id, description: m.name, type: m.modname, hidden: m.hidden, removed_at: null });
+    if (!existing)
+      plan.inserts.push({
+        id_activity_moodle: m.cmid,
+        description: m.name,
+        type: m.modname,
+        hidden: m.hidden,
+      });
+    else if (
+      existing.description !== m.name ||
+      existing.type !== m.modname ||
+      existing.hidden !== m.hidden ||
+      existing.removed_at !== null
+    ) {
+      plan.updates.push({
+        id: existing.id,
+        description: m.name,
+        type: m.modname,
+        hidden: m.hidden,
+        removed_at: null,
+      });
     }
   }
   for (const a of byMoodleId.values()) {
@@ -163,11 +268,24 @@ export function planActivities(local: readonly LocalActivity[], moodle: readonly
     // such an activity is hidden, not removed.
     if (stillInMoodle.has(a.id_activity_moodle!)) {
       plan.hiddenFromToken.push({ cmid: a.id_activity_moodle!, name: a.description });
-      if (!a.hidden || a.removed_at !== null) plan.updates.push({ id: a.id, description: a.description, type: a.type ?? '', hidden: true, removed_at: null });
+      if (!a.hidden || a.removed_at !== null)
+        plan.updates.push({
+          id: a.id,
+          description: a.description,
+          type: a.type ?? '',
+          hidden: true,
+          removed_at: null,
+        });
       continue;
     }
     if (a.removed_at !== null) continue;
-    plan.updates.push({ id: a.id, description: a.description, type: a.type ?? '', hidden: a.hidden, removed_at: now });
+    plan.updates.push({
+      id: a.id,
+      description: a.description,
+      type: a.type ?? '',
+      hidden: a.hidden,
+      removed_at: now,
+    });
     plan.removed++;
     plan.removedList.push({ cmid: a.id_activity_moodle!, name: a.description });
   }
@@ -187,7 +305,11 @@ export function gradesByUser(usergrades: readonly MoodleUserGrades[]): Map<numbe
     usergrades.map((g) => [
       g.userid,
       {
-        byCmid: new Map(g.gradeitems.filter((i) => i.itemtype === 'mod' && i.cmid !== undefined).map((i) => [i.cmid!, i])),
+        byCmid: new Map(
+          g.gradeitems
+            .filter((i) => i.itemtype === 'mod' && i.cmid !== undefined)
+            .map((i) => [i.cmid!, i]),
+        ),
         total: g.gradeitems.find((i) => i.itemtype === 'course'),
       },
     ]),
@@ -198,24 +320,35 @@ export function gradesByUser(usergrades: readonly MoodleUserGrades[]): Map<numbe
 export const GRADE_DECIMALS = 5;
 
 /** A grade at the stored precision (a value Moodle gives with more digits compares equal once stored). */
-export const storedGrade = (raw: number | null) => (raw === null ? null : Number(raw.toFixed(GRADE_DECIMALS)));
+export const storedGrade = (raw: number | null) =>
+  raw === null ? null : Number(raw.toFixed(GRADE_DECIMALS));
 
-export const formatGrade = (raw: number | null | undefined) => (raw === null || raw === undefined ? null : raw.toFixed(2));
+export const formatGrade = (raw: number | null | undefined) =>
+  raw === null || raw === undefined ? null : raw.toFixed(2);
 
 /** The status text of an activity for a student, from Moodle's completion (see MOODLE_ACTIVITY_STATUS). */
 export function completionStatus(c: MoodleActivityCompletion): string {
   if (c.state > 0) return MOODLE_ACTIVITY_STATUS.finished;
-  return c.details?.some((d) => d.rulevalue.status > 0) ? MOODLE_ACTIVITY_STATUS.inProgress : MOODLE_ACTIVITY_STATUS.notStarted;
+  return c.details?.some((d) => d.rulevalue.status > 0)
+    ? MOODLE_ACTIVITY_STATUS.inProgress
+    : MOODLE_ACTIVITY_STATUS.notStarted;
 }
 
 type ResultValues = Omit<LocalResult, 'id' | 'activity_id' | 'course_registered_user_id'>;
 
 /** What Moodle says of one student in one activity; null when the activity tracks nothing. */
-export function resultFor(completion: MoodleActivityCompletion | undefined, grade: MoodleGradeItem | undefined): ResultValues | null {
+export function resultFor(
+  completion: MoodleActivityCompletion | undefined,
+  grade: MoodleGradeItem | undefined,
+): ResultValues | null {
   if (!completion && !grade) return null;
   const raw = storedGrade(grade?.graderaw ?? null);
   return {
-    status_moodle: completion ? completionStatus(completion) : raw !== null ? MOODLE_ACTIVITY_STATUS.finished : MOODLE_ACTIVITY_STATUS.notStarted,
+    status_moodle: completion
+      ? completionStatus(completion)
+      : raw !== null
+        ? MOODLE_ACTIVITY_STATUS.finished
+        : MOODLE_ACTIVITY_STATUS.notStarted,
     completion_state: completion ? completion.state : null,
     qualification_moodle: grade ? (formatGrade(raw) ?? '-') : null,
     grade: raw,
@@ -223,9 +356,14 @@ export function resultFor(completion: MoodleActivityCompletion | undefined, grad
 }
 
 /** Student state from the course's Renuncia activities (docs/development/domain.md#student-state). */
-export function studentStatus(results: ReadonlyArray<{ activity_id: number; status_moodle: string | null }>, resignActivityIds: ReadonlySet<number>): string {
+export function studentStatus(
+  results: ReadonlyArray<{ activity_id: number; status_moodle: string | null }>,
+  resignActivityIds: ReadonlySet<number>,
+): string {
   if (!results.length) return MOODLE_STUDENT_STATUS.noActivities;
-  const resign = results.filter((r) => resignActivityIds.has(r.activity_id)).map((r) => r.status_moodle);
+  const resign = results
+    .filter((r) => resignActivityIds.has(r.activity_id))
+    .map((r) => r.status_moodle);
   if (resign.includes(MOODLE_ACTIVITY_STATUS.finished)) return MOODLE_STUDENT_STATUS.resigned;
   if (resign.includes(MOODLE_ACTIVITY_STATUS.inProgress)) return MOODLE_STUDENT_STATUS.resigning;
   return MOODLE_STUDENT_STATUS.active;
@@ -252,7 +390,14 @@ export interface PeopleInput {
 /** An enrolment's columns a sync writes. */
 export type EnrolmentValues = Pick<
   LocalEnrolment,
-  'id' | 'last_access_registered_moodle' | 'last_access_text' | 'is_sincronized' | 'moodle_suspended' | 'moodle_seen' | 'final_qualification_moodle' | 'status_moodle'
+  | 'id'
+  | 'last_access_registered_moodle'
+  | 'last_access_text'
+  | 'is_sincronized'
+  | 'moodle_suspended'
+  | 'moodle_seen'
+  | 'final_qualification_moodle'
+  | 'status_moodle'
 >;
 
 export interface StudentValues {
@@ -273,26 +418,46 @@ export interface PeoplePlan {
   refused: MoodleSyncRefused[];
 }
 
-const sameTime = (a: Date | null, b: Date | null) => (a ? new Date(a).getTime() : null) === (b ? new Date(b).getTime() : null);
-const sameNumber = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(Number(a) - Number(b)) < 1e-9);
+const sameTime = (a: Date | null, b: Date | null) =>
+  (a ? new Date(a).getTime() : null) === (b ? new Date(b).getTime() : null);
+const sameNumber = (a: number | null, b: number | null) =>
+  a === null || b === null ? a === b : Math.abs(Number(a) - Number(b)) < 1e-9;
 
 /** Changed rows only: enrolments, students' Moodle data, activity results. */
 export function planPeople(input: PeopleInput): PeoplePlan {
-  const plan: PeoplePlan = { enrolments: [], students: [], resultInserts: [], resultUpdates: [], refused: [] };
+  const plan: PeoplePlan = {
+    enrolments: [],
+    students: [],
+    resultInserts: [],
+    resultUpdates: [],
+    refused: [],
+  };
   const validTime = checkTime(input.now ?? new Date());
-  const resign = new Set(input.activities.filter((a) => a.section_key === 'resign').map((a) => a.id));
+  const resign = new Set(
+    input.activities.filter((a) => a.section_key === 'resign').map((a) => a.id),
+  );
   const tracked = input.activities.filter((a) => a.id_activity_moodle !== null);
-  const existing = new Map(input.results.map((r) => [`${r.course_registered_user_id}:${r.activity_id}`, r]));
+  const existing = new Map(
+    input.results.map((r) => [`${r.course_registered_user_id}:${r.activity_id}`, r]),
+  );
   const matchedEnrolments = new Set<number>();
 
   for (const { enrolment: e, user, moodleRut } of input.matching.matches) {
     matchedEnrolments.add(e.id);
     const who = `${localName(e)} (${e.rut})`;
     const access = user.lastcourseaccess ?? user.lastaccess ?? 0;
-    const accessOk = accepted(plan.refused, validTime, access, { student: who, activity: null, field: user.lastcourseaccess != null ? 'lastcourseaccess' : 'lastaccess' });
+    const accessOk = accepted(plan.refused, validTime, access, {
+      student: who,
+      activity: null,
+      field: user.lastcourseaccess != null ? 'lastcourseaccess' : 'lastaccess',
+    });
     const next: EnrolmentValues = {
       id: e.id,
-      last_access_registered_moodle: !accessOk ? e.last_access_registered_moodle : access > 0 ? new Date(access * 1000) : null,
+      last_access_registered_moodle: !accessOk
+        ? e.last_access_registered_moodle
+        : access > 0
+          ? new Date(access * 1000)
+          : null,
       last_access_text: !accessOk ? e.last_access_text : access > 0 ? null : 'Nunca',
       is_sincronized: true,
       moodle_suspended: input.suspended?.has(user.id) ?? e.moodle_suspended,
@@ -314,15 +479,29 @@ export function planPeople(input: PeopleInput): PeoplePlan {
         const c = completion.get(a.id_activity_moodle!);
         const g = grades?.byCmid.get(a.id_activity_moodle!);
         // A value out of range leaves the student's result on the activity as it was.
-        let values = known && resultInRange(plan.refused, validTime, { student: who, activity: a.description }, c, g) ? resultFor(c, g) : null;
-        if (values && !grades && current) values = { ...values, qualification_moodle: current.qualification_moodle, grade: current.grade };
+        let values =
+          known &&
+          resultInRange(plan.refused, validTime, { student: who, activity: a.description }, c, g)
+            ? resultFor(c, g)
+            : null;
+        if (values && !grades && current)
+          values = {
+            ...values,
+            qualification_moodle: current.qualification_moodle,
+            grade: current.grade,
+          };
         if (!values) {
           if (current) mine.push(current);
           continue;
         }
         mine.push({ activity_id: a.id, status_moodle: values.status_moodle });
         if (unchanged) continue;
-        if (!current) plan.resultInserts.push({ activity_id: a.id, course_registered_user_id: e.id, ...values });
+        if (!current)
+          plan.resultInserts.push({
+            activity_id: a.id,
+            course_registered_user_id: e.id,
+            ...values,
+          });
         else if (
           current.status_moodle !== values.status_moodle ||
           current.qualification_moodle !== values.qualification_moodle ||
@@ -333,8 +512,15 @@ export function planPeople(input: PeopleInput): PeoplePlan {
         }
       }
       const total = grades?.total?.graderaw;
-      const totalOk = typeof total !== 'number' || accepted(plan.refused, checkGrade, total, { student: who, activity: null, field: 'graderaw' });
-      next.final_qualification_moodle = grades && totalOk ? formatGrade(total) : e.final_qualification_moodle;
+      const totalOk =
+        typeof total !== 'number' ||
+        accepted(plan.refused, checkGrade, total, {
+          student: who,
+          activity: null,
+          field: 'graderaw',
+        });
+      next.final_qualification_moodle =
+        grades && totalOk ? formatGrade(total) : e.final_qualification_moodle;
       next.status_moodle = studentStatus(mine, resign);
       studentStatusValue = next.status_moodle;
     }

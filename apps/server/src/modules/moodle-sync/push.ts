@@ -28,7 +28,13 @@ const CREATE_BATCH = 50;
 const WELCOME_NOT_SENT = 'Message was not sent.';
 /** Moodle's standard role ids that must never be given through SIGAF (manager, course creator, teachers). */
 const PRIVILEGED_ROLE_IDS = new Set([1, 2, 3, 4]);
-const PRIVILEGED_SHORTNAMES = new Set(['manager', 'coursecreator', 'editingteacher', 'teacher', 'admin']);
+const PRIVILEGED_SHORTNAMES = new Set([
+  'manager',
+  'coursecreator',
+  'editingteacher',
+  'teacher',
+  'admin',
+]);
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 interface LocalRow {
@@ -53,7 +59,17 @@ export class MoodlePushRepository {
       .selectFrom('course_registered_users as e')
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
       .leftJoin('classrooms as c', 'c.id', 'e.classroom_id')
-      .select(['e.id as enrolment_id', 'r.id as student_id', 'r.rut', 'r.name', 'r.last_name', 'r.mother_last_name', 'r.email', 'c.description as classroom', 'e.moodle_seen'])
+      .select([
+        'e.id as enrolment_id',
+        'r.id as student_id',
+        'r.rut',
+        'r.name',
+        'r.last_name',
+        'r.mother_last_name',
+        'r.email',
+        'c.description as classroom',
+        'e.moodle_seen',
+      ])
       .where('e.course_id', '=', courseId)
       .orderBy('e.id')
       .execute();
@@ -62,7 +78,12 @@ export class MoodlePushRepository {
   /** Remembers the Moodle id of students SIGAF created or found in Moodle. */
   async linkStudents(links: ReadonlyArray<{ studentId: number; moodleId: number }>) {
     for (const l of links) {
-      await this.db.updateTable('registered_users').set({ id_registered_moodle: l.moodleId }).where('id', '=', l.studentId).where('id_registered_moodle', 'is', null).execute();
+      await this.db
+        .updateTable('registered_users')
+        .set({ id_registered_moodle: l.moodleId })
+        .where('id', '=', l.studentId)
+        .where('id_registered_moodle', 'is', null)
+        .execute();
     }
   }
 
@@ -85,7 +106,8 @@ export class MoodlePushRepository {
 export function studentRoleOf(users: readonly MoodleEnrolledUser[]): number | null {
   const roles = users.flatMap((u) => u.roles ?? []);
   const student = roles.find((r) => r.shortname === 'student');
-  const id = student?.roleid ?? (roles.some((r) => r.roleid === 5 && r.shortname !== 'student') ? null : 5);
+  const id =
+    student?.roleid ?? (roles.some((r) => r.roleid === 5 && r.shortname !== 'student') ? null : 5);
   if (id === null || PRIVILEGED_ROLE_IDS.has(id)) return null;
   if (roles.some((r) => r.roleid === id && PRIVILEGED_SHORTNAMES.has(r.shortname))) return null;
   return id;
@@ -113,7 +135,12 @@ export class MoodlePushService {
       MOODLE_PUSH_JOB,
       async (job) => {
         try {
-          return await this.push(job.payload.courseId, job.payload.options, (p) => job.progress(p), job.signal);
+          return await this.push(
+            job.payload.courseId,
+            job.payload.options,
+            (p) => job.progress(p),
+            job.signal,
+          );
         } catch (e) {
           // Writes are not repeated blindly: any failure ends the job with its message.
           if (isMoodleError(e) || e instanceof AppError) throw new PermanentJobError(e.message);
@@ -126,13 +153,29 @@ export class MoodlePushService {
 
   async enqueue(courseId: number, options: MoodlePushRequest, actor: AuthUser, ip: string) {
     await this.connection.courseClient(courseId);
-    const job = await this.queue.enqueue(MOODLE_PUSH_JOB, { courseId, options }, { uniqueKey: `${MOODLE_PUSH_JOB}:${courseId}`, maxAttempts: 1 });
-    if (job.created) await this.audit.record({ userId: actor.id, action: 'moodle.push', entity: 'courses', entityId: courseId, changes: { jobId: job.id, ...options }, ip });
+    const job = await this.queue.enqueue(
+      MOODLE_PUSH_JOB,
+      { courseId, options },
+      { uniqueKey: `${MOODLE_PUSH_JOB}:${courseId}`, maxAttempts: 1 },
+    );
+    if (job.created)
+      await this.audit.record({
+        userId: actor.id,
+        action: 'moodle.push',
+        entity: 'courses',
+        entityId: courseId,
+        changes: { jobId: job.id, ...options },
+        ip,
+      });
     return { jobId: job.id, created: job.created };
   }
 
   async status(courseId: number) {
-    const exists = await this.db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst();
+    const exists = await this.db
+      .selectFrom('courses')
+      .select('id')
+      .where('id', '=', courseId)
+      .executeTakeFirst();
     if (!exists) throw notFound();
     const job = await this.repo.lastJob(courseId);
     return {
@@ -147,7 +190,12 @@ export class MoodlePushService {
   }
 
   /** One push of a course to Moodle; its clients' answers are let go when it ends. */
-  async push(courseId: number, options: MoodlePushRequest, onProgress?: (p: MoodlePushProgress) => Promise<void> | void, signal?: AbortSignal): Promise<MoodlePushResult> {
+  async push(
+    courseId: number,
+    options: MoodlePushRequest,
+    onProgress?: (p: MoodlePushProgress) => Promise<void> | void,
+    signal?: AbortSignal,
+  ): Promise<MoodlePushResult> {
     const clients: MoodleClient[] = [];
     try {
       return await this.pushWith(clients, courseId, options, onProgress, signal);
@@ -156,13 +204,24 @@ export class MoodlePushService {
     }
   }
 
-  private async pushWith(clients: MoodleClient[], courseId: number, options: MoodlePushRequest, onProgress?: (p: MoodlePushProgress) => Promise<void> | void, signal?: AbortSignal): Promise<MoodlePushResult> {
+  private async pushWith(
+    clients: MoodleClient[],
+    courseId: number,
+    options: MoodlePushRequest,
+    onProgress?: (p: MoodlePushProgress) => Promise<void> | void,
+    signal?: AbortSignal,
+  ): Promise<MoodlePushResult> {
     let calls = 0;
     const { course, client: reader } = await this.connection.courseClient(courseId, () => calls++);
     clients.push(reader);
     const moodleId = course.id_course_moodle;
     const startedAt = new Date();
-    const progress = async (phase: MoodlePushProgress['phase'], message: string, done = 0, total = 0) => {
+    const progress = async (
+      phase: MoodlePushProgress['phase'],
+      message: string,
+      done = 0,
+      total = 0,
+    ) => {
       signal?.throwIfAborted();
       await onProgress?.({ phase, done, total, message });
     };
@@ -170,13 +229,27 @@ export class MoodlePushService {
     const notReenrolled: MoodleSyncIssue[] = [];
     const errors: string[] = [];
     const skip = (row: LocalRow, detail: string) =>
-      skipped.push({ source: 'local', id: row.enrolment_id, rut: row.rut, name: `${row.name} ${row.last_name}`.trim(), detail });
+      skipped.push({
+        source: 'local',
+        id: row.enrolment_id,
+        rut: row.rut,
+        name: `${row.name} ${row.last_name}`.trim(),
+        detail,
+      });
 
     await progress('reading', 'Leyendo participantes del curso en Moodle');
-    const enrolled = await reader.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE });
+    const enrolled = await reader.getAllEnrolledUsers(moodleId, {
+      userfields: SYNC_USER_FIELDS,
+      pageSize: this.config.MOODLE_PAGE_SIZE,
+    });
     const studentRoleId = studentRoleOf(enrolled);
     // The client refuses any role but this one before calling Moodle.
-    const client = this.connection.client(course.url, course.token, () => calls++, studentRoleId ? [studentRoleId] : []);
+    const client = this.connection.client(
+      course.url,
+      course.token,
+      () => calls++,
+      studentRoleId ? [studentRoleId] : [],
+    );
     clients.push(client);
     const inCourse = new Map<string, MoodleEnrolledUser>();
     for (const u of enrolled) {
@@ -214,8 +287,17 @@ export class MoodlePushService {
           if (found && !known.has(found.rut)) known.set(found.rut, u);
         }
       };
-      remember(await reader.getUsersByField('username', outside.map((r) => moodleUsernameOf(r.normal))));
-      const spellings = outside.flatMap((r) => [r.normal, r.normal.replace(/\./g, ''), r.normal.replace(/[.-]/g, '')]);
+      remember(
+        await reader.getUsersByField(
+          'username',
+          outside.map((r) => moodleUsernameOf(r.normal)),
+        ),
+      );
+      const spellings = outside.flatMap((r) => [
+        r.normal,
+        r.normal.replace(/\./g, ''),
+        r.normal.replace(/[.-]/g, ''),
+      ]);
       remember(await reader.getUsersByField('idnumber', spellings));
       const toCreate: Array<LocalRow & { normal: string }> = [];
       for (const row of outside) {
@@ -235,7 +317,11 @@ export class MoodlePushService {
           return false;
         });
         const taken = new Set(
-          (await reader.getUsersByField('email', [...new Set(withEmail.map((r) => r.email!.toLowerCase()))])).map((u) => (u.email ?? '').toLowerCase()),
+          (
+            await reader.getUsersByField('email', [
+              ...new Set(withEmail.map((r) => r.email!.toLowerCase())),
+            ])
+          ).map((u) => (u.email ?? '').toLowerCase()),
         );
         const seen = new Set<string>();
         const creatable = withEmail.filter((r) => {
@@ -271,9 +357,16 @@ export class MoodlePushService {
             }
           } catch (e) {
             if (!isMoodleError(e)) throw e;
-            errors.push(`No se pudieron crear ${batch.length} usuario(s) en Moodle (${batch.map((r) => r.normal).join(', ')}): ${e.message}`);
+            errors.push(
+              `No se pudieron crear ${batch.length} usuario(s) en Moodle (${batch.map((r) => r.normal).join(', ')}): ${e.message}`,
+            );
           }
-          await progress('users', `Creando usuarios en Moodle (${Math.min(i + CREATE_BATCH, creatable.length)} de ${creatable.length})`, Math.min(i + CREATE_BATCH, creatable.length), creatable.length);
+          await progress(
+            'users',
+            `Creando usuarios en Moodle (${Math.min(i + CREATE_BATCH, creatable.length)} de ${creatable.length})`,
+            Math.min(i + CREATE_BATCH, creatable.length),
+            creatable.length,
+          );
         }
       }
       await this.repo.linkStudents(links);
@@ -285,21 +378,52 @@ export class MoodlePushService {
       // Someone Moodle's course had and no longer has was unenrolled there, perhaps on purpose:
       // enrolled again only when the push asks to; otherwise listed.
       const gone = local.filter((r) => r.moodle_seen && !enrolledAlready.has(r.enrolment_id));
-      if (!options.reenrol) for (const r of gone) notReenrolled.push({ source: 'local', id: r.enrolment_id, rut: r.rut, name: `${r.name} ${r.last_name}`.trim(), detail: 'Ya no está en el curso de Moodle: no se matricula de nuevo' });
+      if (!options.reenrol)
+        for (const r of gone)
+          notReenrolled.push({
+            source: 'local',
+            id: r.enrolment_id,
+            rut: r.rut,
+            name: `${r.name} ${r.last_name}`.trim(),
+            detail: 'Ya no está en el curso de Moodle: no se matricula de nuevo',
+          });
       const held = new Set(options.reenrol ? [] : gone.map((r) => r.enrolment_id));
-      const pending = local.filter((r) => moodleIdOf.has(r.enrolment_id) && !enrolledAlready.has(r.enrolment_id) && !held.has(r.enrolment_id));
+      const pending = local.filter(
+        (r) =>
+          moodleIdOf.has(r.enrolment_id) &&
+          !enrolledAlready.has(r.enrolment_id) &&
+          !held.has(r.enrolment_id),
+      );
       if (pending.length && !studentRoleId) errors.push(MOODLE_MSG_MORE.noStudentRole);
       else if (pending.length) {
-        await progress('enrol', `Matriculando ${pending.length} alumno(s) en Moodle`, 0, pending.length);
+        await progress(
+          'enrol',
+          `Matriculando ${pending.length} alumno(s) en Moodle`,
+          0,
+          pending.length,
+        );
         try {
-          await client.enrolUsers(pending.map((r) => ({ roleid: studentRoleId!, userid: moodleIdOf.get(r.enrolment_id)!, courseid: moodleId })));
+          await client.enrolUsers(
+            pending.map((r) => ({
+              roleid: studentRoleId!,
+              userid: moodleIdOf.get(r.enrolment_id)!,
+              courseid: moodleId,
+            })),
+          );
           for (const r of pending) enrolledAlready.add(r.enrolment_id);
           enrolled_ = pending.length;
         } catch (e) {
           if (!isMoodleError(e)) throw e;
           // Moodle may have committed the enrolments before failing (a welcome message that
           // could not be sent): what it really has is read again before reporting or grouping.
-          const now = new Set((await reader.getAllEnrolledUsers(moodleId, { userfields: 'id', pageSize: this.config.MOODLE_PAGE_SIZE })).map((u) => u.id));
+          const now = new Set(
+            (
+              await reader.getAllEnrolledUsers(moodleId, {
+                userfields: 'id',
+                pageSize: this.config.MOODLE_PAGE_SIZE,
+              })
+            ).map((u) => u.id),
+          );
           const notEnrolled: string[] = [];
           for (const r of pending) {
             if (!now.has(moodleIdOf.get(r.enrolment_id)!)) {
@@ -310,7 +434,8 @@ export class MoodlePushService {
             enrolled_++;
           }
           // Said as it is: those enrolled are enrolled (only the message failed); the others are named.
-          if (enrolled_ && e.code === WELCOME_NOT_SENT) errors.push(MOODLE_MSG_MORE.enrolledWelcomeNotSent(enrolled_));
+          if (enrolled_ && e.code === WELCOME_NOT_SENT)
+            errors.push(MOODLE_MSG_MORE.enrolledWelcomeNotSent(enrolled_));
           if (notEnrolled.length) errors.push(MOODLE_MSG_MORE.enrolFailed(notEnrolled, e.message));
         }
         await progress('enrol', 'Matrícula en Moodle terminada', pending.length, pending.length);
@@ -335,19 +460,28 @@ export class MoodlePushService {
         await progress('groups', 'Reflejando aulas como grupos de Moodle', 0, byClassroom.size);
         const existing = await client.getCourseGroups(moodleId);
         const groupId = new Map(existing.map((g) => [g.name.trim().toLowerCase(), g.id]));
-        const missing = [...byClassroom.keys()].filter((name) => !groupId.has(name.trim().toLowerCase()));
+        const missing = [...byClassroom.keys()].filter(
+          (name) => !groupId.has(name.trim().toLowerCase()),
+        );
         if (missing.length) {
-          const created = await client.createGroups(missing.map((name) => ({ courseid: moodleId, name, description: 'Aula de SIGAF' })));
+          const created = await client.createGroups(
+            missing.map((name) => ({ courseid: moodleId, name, description: 'Aula de SIGAF' })),
+          );
           for (const g of created) groupId.set(g.name.trim().toLowerCase(), g.id);
           groupsCreated = created.length;
         }
-        const ids = [...byClassroom.keys()].map((name) => groupId.get(name.trim().toLowerCase())!).filter(Boolean);
-        const current = new Map((await client.getGroupMembers(ids)).map((g) => [g.groupid, new Set(g.userids)]));
+        const ids = [...byClassroom.keys()]
+          .map((name) => groupId.get(name.trim().toLowerCase())!)
+          .filter(Boolean);
+        const current = new Map(
+          (await client.getGroupMembers(ids)).map((g) => [g.groupid, new Set(g.userids)]),
+        );
         const add: Array<{ groupid: number; userid: number }> = [];
         for (const [name, users] of byClassroom) {
           const gid = groupId.get(name.trim().toLowerCase());
           if (!gid) continue;
-          for (const userid of users) if (!current.get(gid)?.has(userid)) add.push({ groupid: gid, userid });
+          for (const userid of users)
+            if (!current.get(gid)?.has(userid)) add.push({ groupid: gid, userid });
         }
         if (add.length) {
           try {

@@ -21,32 +21,54 @@ export const MOODLE_RANGES = {
 export type RangeCheck = (value: number) => string | null;
 
 /** A Moodle id: a positive safe integer. */
-export const checkId: RangeCheck = (v) => (Number.isSafeInteger(v) && v > 0 ? null : MOODLE_MSG.refusedId);
+export const checkId: RangeCheck = (v) =>
+  Number.isSafeInteger(v) && v > 0 ? null : MOODLE_MSG.refusedId;
 
 /** A grade: finite, within ±maxGrade. */
-export const checkGrade: RangeCheck = (v) => (Number.isFinite(v) && Math.abs(v) <= MOODLE_RANGES.maxGrade ? null : MOODLE_MSG.refusedGrade);
+export const checkGrade: RangeCheck = (v) =>
+  Number.isFinite(v) && Math.abs(v) <= MOODLE_RANGES.maxGrade ? null : MOODLE_MSG.refusedGrade;
 
 /** A completion state: an integer from 0 to maxCompletionState. */
-export const checkCompletionState: RangeCheck = (v) => (Number.isInteger(v) && v >= 0 && v <= MOODLE_RANGES.maxCompletionState ? null : MOODLE_MSG.refusedState);
+export const checkCompletionState: RangeCheck = (v) =>
+  Number.isInteger(v) && v >= 0 && v <= MOODLE_RANGES.maxCompletionState
+    ? null
+    : MOODLE_MSG.refusedState;
 
 /** A time in Unix seconds (0: never, as Moodle says it): from earliestTime to a day past `now`. */
 export const checkTime =
   (now: Date): RangeCheck =>
   (v) =>
-    v === 0 || (Number.isSafeInteger(v) && v >= MOODLE_RANGES.earliestTime && v <= now.getTime() / 1000 + MOODLE_RANGES.futureMarginSeconds) ? null : MOODLE_MSG.refusedTime;
+    v === 0 ||
+    (Number.isSafeInteger(v) &&
+      v >= MOODLE_RANGES.earliestTime &&
+      v <= now.getTime() / 1000 + MOODLE_RANGES.futureMarginSeconds)
+      ? null
+      : MOODLE_MSG.refusedTime;
 
 /** Checks one value from Moodle: true when it may be used; otherwise it is added to `refused`. */
-export function accepted(refused: MoodleSyncRefused[], check: RangeCheck, value: number, about: Omit<MoodleSyncRefused, 'value' | 'detail'>): boolean {
+export function accepted(
+  refused: MoodleSyncRefused[],
+  check: RangeCheck,
+  value: number,
+  about: Omit<MoodleSyncRefused, 'value' | 'detail'>,
+): boolean {
   const detail = check(value);
   if (detail) refused.push({ ...about, value: String(value), detail });
   return !detail;
 }
 
 /** Whether a student's completion and grade of one activity are all in range (each one out of range is added to `refused`). */
-export function resultInRange(refused: MoodleSyncRefused[], time: RangeCheck, about: { student: string; activity: string }, c?: MoodleActivityCompletion, g?: MoodleGradeItem): boolean {
+export function resultInRange(
+  refused: MoodleSyncRefused[],
+  time: RangeCheck,
+  about: { student: string; activity: string },
+  c?: MoodleActivityCompletion,
+  g?: MoodleGradeItem,
+): boolean {
   return [
     !c || accepted(refused, checkCompletionState, c.state, { ...about, field: 'state' }),
     !c || accepted(refused, time, c.timecompleted, { ...about, field: 'timecompleted' }),
-    typeof g?.graderaw !== 'number' || accepted(refused, checkGrade, g.graderaw, { ...about, field: 'graderaw' }),
+    typeof g?.graderaw !== 'number' ||
+      accepted(refused, checkGrade, g.graderaw, { ...about, field: 'graderaw' }),
   ].every(Boolean);
 }

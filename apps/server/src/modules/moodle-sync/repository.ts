@@ -2,7 +2,14 @@ import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { MoodleCourseSyncTable } from '../../db/schema.js';
 import { appendProgressHistory, writtenEnrolments } from '../outcomes/history-repository.js';
-import type { EnrolmentValues, LocalActivity, LocalEnrolment, LocalResult, PeoplePlan, StudentValues } from './plan.js';
+import type {
+  EnrolmentValues,
+  LocalActivity,
+  LocalEnrolment,
+  LocalResult,
+  PeoplePlan,
+  StudentValues,
+} from './plan.js';
 
 /** Namespace of the advisory locks that serialise the write phase of syncs of one course. */
 const SYNC_LOCK = 47_110_001;
@@ -22,10 +29,26 @@ const column = (values: readonly unknown[], type: string) => sql`${values}::${sq
  * `update table set c = v.c ... from unnest(ids, c, ...) v where t.id = v.id`: many rows with
  * different values in one statement per chunk. Columns are given with their SQL types.
  */
-async function updateMany<R extends { id: number }>(db: Database, table: string, columns: Record<string, string>, rows: readonly R[]): Promise<number> {
+async function updateMany<R extends { id: number }>(
+  db: Database,
+  table: string,
+  columns: Record<string, string>,
+  rows: readonly R[],
+): Promise<number> {
   const names = Object.keys(columns);
   for (const part of chunks(rows)) {
-    const arrays = [column(part.map((r) => r.id), 'bigint'), ...names.map((c) => column(part.map((r) => (r as Record<string, unknown>)[c] ?? null), columns[c]!))];
+    const arrays = [
+      column(
+        part.map((r) => r.id),
+        'bigint',
+      ),
+      ...names.map((c) =>
+        column(
+          part.map((r) => (r as Record<string, unknown>)[c] ?? null),
+          columns[c]!,
+        ),
+      ),
+    ];
     const set = sql.join(names.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
     await sql`update ${sql.table(table)} as t set ${set}, updated_at = now()
       from unnest(${sql.join(arrays)}) as v (id, ${sql.join(names.map((c) => sql.ref(c)))})
@@ -49,13 +72,21 @@ export class MoodleSyncRepository {
   // --- Settings -------------------------------------------------------------------------
 
   platform(id: number) {
-    return this.db.selectFrom('platforms').select(['id', 'description', 'url', 'token_encrypted']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('platforms')
+      .select(['id', 'description', 'url', 'token_encrypted'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   async savePlatform(id: number, url: string, tokenEncrypted: string | undefined) {
     await this.db
       .updateTable('platforms')
-      .set({ url, ...(tokenEncrypted ? { token_encrypted: tokenEncrypted } : {}), updated_at: sql`now()` })
+      .set({
+        url,
+        ...(tokenEncrypted ? { token_encrypted: tokenEncrypted } : {}),
+        updated_at: sql`now()`,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -67,7 +98,14 @@ export class MoodleSyncRepository {
       .selectFrom('courses as c')
       .innerJoin('categories as cat', 'cat.id', 'c.category_id')
       .innerJoin('platforms as p', 'p.id', 'cat.platform_id')
-      .select(['c.id', 'c.description', 'c.id_course_moodle', 'p.id as platform_id', 'p.url', 'p.token_encrypted'])
+      .select([
+        'c.id',
+        'c.description',
+        'c.id_course_moodle',
+        'p.id as platform_id',
+        'p.url',
+        'p.token_encrypted',
+      ])
       .where('c.id', '=', id)
       .executeTakeFirst();
   }
@@ -86,7 +124,12 @@ export class MoodleSyncRepository {
   }
 
   async coursesByMoodleId(moodleId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('courses').select('id').where('id_course_moodle', '=', moodleId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('courses')
+      .select('id')
+      .where('id_course_moodle', '=', moodleId)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -101,15 +144,25 @@ export class MoodleSyncRepository {
 
   /** The enrolment, in a course, of the student Moodle knows by this user id. */
   enrolmentOfMoodleUser(courseId: number, moodleUserId: number) {
-    return this.enrolmentsWithNames(courseId).where('r.id_registered_moodle', '=', moodleUserId).executeTakeFirst();
+    return this.enrolmentsWithNames(courseId)
+      .where('r.id_registered_moodle', '=', moodleUserId)
+      .executeTakeFirst();
   }
 
   async studentIdByRut(rut: string) {
-    return (await this.db.selectFrom('registered_users').select('id').where('rut', '=', rut).executeTakeFirst())?.id;
+    return (
+      await this.db
+        .selectFrom('registered_users')
+        .select('id')
+        .where('rut', '=', rut)
+        .executeTakeFirst()
+    )?.id;
   }
 
   enrolmentOf(courseId: number, studentId: number) {
-    return this.enrolmentsWithNames(courseId).where('e.registered_user_id', '=', studentId).executeTakeFirst();
+    return this.enrolmentsWithNames(courseId)
+      .where('e.registered_user_id', '=', studentId)
+      .executeTakeFirst();
   }
 
   // --- Local state of a course (read inside the sync's transaction) ---------------------
@@ -124,9 +177,23 @@ export class MoodleSyncRepository {
       .selectFrom('course_registered_users as e')
       .innerJoin('registered_users as r', 'r.id', 'e.registered_user_id')
       .select([
-        'e.id', 'e.registered_user_id', 'r.rut', 'r.name', 'r.last_name',
-        'e.last_access_registered_moodle', 'e.last_access_text', 'e.is_sincronized', 'e.moodle_suspended', 'e.moodle_seen', 'e.final_qualification_moodle', 'e.status_moodle',
-        'r.id_registered_moodle', 'r.rut_registered_moodle', 'r.name_registered_moodle', 'r.email_registered_moodle', 'r.status_moodle as student_status_moodle',
+        'e.id',
+        'e.registered_user_id',
+        'r.rut',
+        'r.name',
+        'r.last_name',
+        'e.last_access_registered_moodle',
+        'e.last_access_text',
+        'e.is_sincronized',
+        'e.moodle_suspended',
+        'e.moodle_seen',
+        'e.final_qualification_moodle',
+        'e.status_moodle',
+        'r.id_registered_moodle',
+        'r.rut_registered_moodle',
+        'r.name_registered_moodle',
+        'r.email_registered_moodle',
+        'r.status_moodle as student_status_moodle',
       ])
       .where('e.course_id', '=', courseId);
     if (onlyEnrolmentId) q = q.where('e.id', '=', onlyEnrolmentId);
@@ -137,20 +204,35 @@ export class MoodleSyncRepository {
     return db
       .selectFrom('activities as a')
       .leftJoin('sections as s', 's.id', 'a.section_id')
-      .select(['a.id', 'a.id_activity_moodle', 'a.description', 'a.type', 's.key as section_key', 'a.removed_at', 'a.hidden'])
+      .select([
+        'a.id',
+        'a.id_activity_moodle',
+        'a.description',
+        'a.type',
+        's.key as section_key',
+        'a.removed_at',
+        'a.hidden',
+      ])
       .where('a.course_id', '=', courseId)
       .orderBy('a.id')
       .execute();
   }
 
   /** The stored results of some enrolments of a course. */
-  async results(db: Database, courseId: number, enrolmentIds: readonly number[]): Promise<LocalResult[]> {
+  async results(
+    db: Database,
+    courseId: number,
+    enrolmentIds: readonly number[],
+  ): Promise<LocalResult[]> {
     const out: LocalResult[] = [];
     for (const part of chunks(enrolmentIds)) {
-      const { rows } = await sql<LocalResult>`select r.id, r.activity_id, r.course_registered_user_id, r.status_moodle, r.qualification_moodle, r.completion_state, r.grade
+      const { rows } =
+        await sql<LocalResult>`select r.id, r.activity_id, r.course_registered_user_id, r.status_moodle, r.qualification_moodle, r.completion_state, r.grade
         from activity_course_users r
         join course_registered_users e on e.id = r.course_registered_user_id
-        where e.course_id = ${courseId} and r.course_registered_user_id = any(${column(part, 'int')})`.execute(db);
+        where e.course_id = ${courseId} and r.course_registered_user_id = any(${column(part, 'int')})`.execute(
+          db,
+        );
       for (const r of rows) out.push({ ...r, grade: r.grade === null ? null : Number(r.grade) });
     }
     return out;
@@ -160,8 +242,15 @@ export class MoodleSyncRepository {
    * Each enrolment's stored results as one text (see resultFingerprint in diff.ts): the sync
    * compares it with what Moodle says and reads the rows only of the students that differ.
    */
-  async resultFingerprints(db: Database, courseId: number, onlyEnrolmentId?: number): Promise<Map<number, string>> {
-    const { rows } = await sql<{ id: number; fingerprint: string }>`select r.course_registered_user_id as id,
+  async resultFingerprints(
+    db: Database,
+    courseId: number,
+    onlyEnrolmentId?: number,
+  ): Promise<Map<number, string>> {
+    const { rows } = await sql<{
+      id: number;
+      fingerprint: string;
+    }>`select r.course_registered_user_id as id,
         string_agg(concat_ws(',', r.activity_id, quote_nullable(r.status_moodle), quote_nullable(r.qualification_moodle),
           coalesce(r.completion_state::text, '-'), coalesce(r.grade::text, '-')), ';' order by r.activity_id) as fingerprint
       from activity_course_users r
@@ -172,31 +261,90 @@ export class MoodleSyncRepository {
   }
 
   async sectionIdByKey(db: Database, key: string): Promise<number | null> {
-    return (await db.selectFrom('sections').select('id').where('key', '=', key).executeTakeFirst())?.id ?? null;
+    return (
+      (await db.selectFrom('sections').select('id').where('key', '=', key).executeTakeFirst())
+        ?.id ?? null
+    );
   }
 
   // --- Writes (inside the transaction) ----------------------------------------------------
 
-  async insertActivities(db: Database, courseId: number, sectionId: number | null, rows: ReadonlyArray<{ id_activity_moodle: number; description: string; type: string; hidden: boolean }>) {
+  async insertActivities(
+    db: Database,
+    courseId: number,
+    sectionId: number | null,
+    rows: ReadonlyArray<{
+      id_activity_moodle: number;
+      description: string;
+      type: string;
+      hidden: boolean;
+    }>,
+  ) {
     for (const part of chunks(rows, 500)) {
       await db
         .insertInto('activities')
-        .values(part.map((r) => ({ ...r, course_id: courseId, section_id: sectionId, weighing: 0 })))
+        .values(
+          part.map((r) => ({ ...r, course_id: courseId, section_id: sectionId, weighing: 0 })),
+        )
         .execute();
     }
     return rows.length;
   }
 
-  updateActivities(db: Database, rows: ReadonlyArray<{ id: number; description: string; type: string; hidden: boolean; removed_at: Date | null }>) {
-    return updateMany(db, 'activities', { description: 'varchar', type: 'varchar', hidden: 'boolean', removed_at: 'timestamptz' }, rows.map((r) => ({ ...r, removed_at: r.removed_at ? r.removed_at.toISOString() : null })));
+  updateActivities(
+    db: Database,
+    rows: ReadonlyArray<{
+      id: number;
+      description: string;
+      type: string;
+      hidden: boolean;
+      removed_at: Date | null;
+    }>,
+  ) {
+    return updateMany(
+      db,
+      'activities',
+      { description: 'varchar', type: 'varchar', hidden: 'boolean', removed_at: 'timestamptz' },
+      rows.map((r) => ({ ...r, removed_at: r.removed_at ? r.removed_at.toISOString() : null })),
+    );
   }
 
   updateEnrolments(db: Database, rows: readonly EnrolmentValues[]) {
     return updateMany(
       db,
       'course_registered_users',
-      { last_access_registered_moodle: 'timestamptz', last_access_text: 'varchar', is_sincronized: 'boolean', moodle_suspended: 'boolean', moodle_seen: 'boolean', final_qualification_moodle: 'varchar', status_moodle: 'varchar' },
-      rows.map(({ id, last_access_registered_moodle, last_access_text, is_sincronized, moodle_suspended, moodle_seen, final_qualification_moodle, status_moodle }) => ({ id, last_access_text, is_sincronized, moodle_suspended, moodle_seen, final_qualification_moodle, status_moodle, last_access_registered_moodle: last_access_registered_moodle ? new Date(last_access_registered_moodle).toISOString() : null })),
+      {
+        last_access_registered_moodle: 'timestamptz',
+        last_access_text: 'varchar',
+        is_sincronized: 'boolean',
+        moodle_suspended: 'boolean',
+        moodle_seen: 'boolean',
+        final_qualification_moodle: 'varchar',
+        status_moodle: 'varchar',
+      },
+      rows.map(
+        ({
+          id,
+          last_access_registered_moodle,
+          last_access_text,
+          is_sincronized,
+          moodle_suspended,
+          moodle_seen,
+          final_qualification_moodle,
+          status_moodle,
+        }) => ({
+          id,
+          last_access_text,
+          is_sincronized,
+          moodle_suspended,
+          moodle_seen,
+          final_qualification_moodle,
+          status_moodle,
+          last_access_registered_moodle: last_access_registered_moodle
+            ? new Date(last_access_registered_moodle).toISOString()
+            : null,
+        }),
+      ),
     );
   }
 
@@ -204,7 +352,13 @@ export class MoodleSyncRepository {
     return updateMany(
       db,
       'registered_users',
-      { id_registered_moodle: 'int', rut_registered_moodle: 'varchar', name_registered_moodle: 'varchar', email_registered_moodle: 'varchar', status_moodle: 'varchar' },
+      {
+        id_registered_moodle: 'int',
+        rut_registered_moodle: 'varchar',
+        name_registered_moodle: 'varchar',
+        email_registered_moodle: 'varchar',
+        status_moodle: 'varchar',
+      },
       rows,
     );
   }
@@ -213,19 +367,47 @@ export class MoodleSyncRepository {
     for (const part of chunks(rows)) {
       await sql`insert into activity_course_users (activity_id, course_registered_user_id, status_moodle, qualification_moodle, completion_state, grade)
         select * from unnest(${sql.join([
-          column(part.map((r) => r.activity_id), 'int'),
-          column(part.map((r) => r.course_registered_user_id), 'int'),
-          column(part.map((r) => r.status_moodle), 'varchar'),
-          column(part.map((r) => r.qualification_moodle), 'varchar'),
-          column(part.map((r) => r.completion_state), 'smallint'),
-          column(part.map((r) => r.grade), 'numeric'),
+          column(
+            part.map((r) => r.activity_id),
+            'int',
+          ),
+          column(
+            part.map((r) => r.course_registered_user_id),
+            'int',
+          ),
+          column(
+            part.map((r) => r.status_moodle),
+            'varchar',
+          ),
+          column(
+            part.map((r) => r.qualification_moodle),
+            'varchar',
+          ),
+          column(
+            part.map((r) => r.completion_state),
+            'smallint',
+          ),
+          column(
+            part.map((r) => r.grade),
+            'numeric',
+          ),
         ])})`.execute(db);
     }
     return rows.length;
   }
 
   updateResults(db: Database, rows: readonly LocalResult[]) {
-    return updateMany(db, 'activity_course_users', { status_moodle: 'varchar', qualification_moodle: 'varchar', completion_state: 'smallint', grade: 'numeric' }, rows);
+    return updateMany(
+      db,
+      'activity_course_users',
+      {
+        status_moodle: 'varchar',
+        qualification_moodle: 'varchar',
+        completion_state: 'smallint',
+        grade: 'numeric',
+      },
+      rows,
+    );
   }
 
   /**
@@ -233,23 +415,50 @@ export class MoodleSyncRepository {
    * figures the plan changed (everybody's when the activities changed; one student's in a
    * one-student sync), and a first one for those without any.
    */
-  appendHistory(db: Database, courseId: number, plan: PeoplePlan, activitiesChanged: boolean, onlyEnrolmentId?: number) {
-    return appendProgressHistory(db, { courseId, enrolmentIds: writtenEnrolments(plan), all: activitiesChanged, only: onlyEnrolmentId });
+  appendHistory(
+    db: Database,
+    courseId: number,
+    plan: PeoplePlan,
+    activitiesChanged: boolean,
+    onlyEnrolmentId?: number,
+  ) {
+    return appendProgressHistory(db, {
+      courseId,
+      enrolmentIds: writtenEnrolments(plan),
+      all: activitiesChanged,
+      only: onlyEnrolmentId,
+    });
   }
 
   async stampCourse(db: Database, courseId: number) {
-    await db.updateTable('courses').set({ last_sync_at: sql`now()` }).where('id', '=', courseId).execute();
+    await db
+      .updateTable('courses')
+      .set({ last_sync_at: sql`now()` })
+      .where('id', '=', courseId)
+      .execute();
   }
 
   // --- Sync state -----------------------------------------------------------------------------
 
   syncState(courseId: number) {
-    return this.db.selectFrom('moodle_course_syncs').selectAll().where('course_id', '=', courseId).executeTakeFirst();
+    return this.db
+      .selectFrom('moodle_course_syncs')
+      .selectAll()
+      .where('course_id', '=', courseId)
+      .executeTakeFirst();
   }
 
   /** Upserts a course's sync state with the given columns. */
-  async saveState(courseId: number, values: Partial<Omit<Insertable<MoodleCourseSyncTable>, 'course_id'>> & { state: MoodleCourseSyncTable['state']; scope: string }, db: Database = this.db) {
-    const json = (v: unknown): RawBuilder<unknown> | undefined => (v === undefined ? undefined : sql`${v === null ? null : JSON.stringify(v)}::jsonb`);
+  async saveState(
+    courseId: number,
+    values: Partial<Omit<Insertable<MoodleCourseSyncTable>, 'course_id'>> & {
+      state: MoodleCourseSyncTable['state'];
+      scope: string;
+    },
+    db: Database = this.db,
+  ) {
+    const json = (v: unknown): RawBuilder<unknown> | undefined =>
+      v === undefined ? undefined : sql`${v === null ? null : JSON.stringify(v)}::jsonb`;
     const row = { ...values, progress: json(values.progress), result: json(values.result) };
     const set = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined));
     await db
@@ -266,8 +475,19 @@ export class MoodleSyncRepository {
       .innerJoin('activities as a', 'a.id', 'r.activity_id')
       .leftJoin('sections as s', 's.id', 'a.section_id')
       .select([
-        'r.id', 'r.activity_id', 'a.description', 'a.type', 'a.weighing', 'a.id_activity_moodle', 's.description as section_description', 's.key as section_key',
-        'r.status_moodle', 'r.qualification_moodle', 'r.completion_state', 'r.grade', 'r.updated_at',
+        'r.id',
+        'r.activity_id',
+        'a.description',
+        'a.type',
+        'a.weighing',
+        'a.id_activity_moodle',
+        's.description as section_description',
+        's.key as section_key',
+        'r.status_moodle',
+        'r.qualification_moodle',
+        'r.completion_state',
+        'r.grade',
+        'r.updated_at',
       ])
       .where('r.course_registered_user_id', '=', enrolmentId)
       .orderBy('a.id')
@@ -275,6 +495,10 @@ export class MoodleSyncRepository {
   }
 
   lastSyncAt(courseId: number) {
-    return this.db.selectFrom('courses').select('last_sync_at').where('id', '=', courseId).executeTakeFirst();
+    return this.db
+      .selectFrom('courses')
+      .select('last_sync_at')
+      .where('id', '=', courseId)
+      .executeTakeFirst();
   }
 }

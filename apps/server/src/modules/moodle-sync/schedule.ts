@@ -35,7 +35,6 @@ export function inWindow(now: Date, at: ScheduleTime): boolean {
   return minutes >= start && minutes < Math.min(end, 24 * 60);
 }
 
-
 /**
  * The nightly sync: at the configured local time every process running the schedule looks for
  * the active courses linked to Moodle on a configured platform, and claims (course, day) rows in
@@ -77,11 +76,17 @@ export class MoodleScheduler extends MinuteClock {
       const out: Array<{ courseId: number; jobId: number }> = [];
       for (const { course_id } of rows) {
         const job = await this.sync.queueSync(trx, course_id);
-        await trx.updateTable('moodle_sync_schedule_runs').set({ job_id: job.id }).where('course_id', '=', course_id).where('day', '=', day).execute();
+        await trx
+          .updateTable('moodle_sync_schedule_runs')
+          .set({ job_id: job.id })
+          .where('course_id', '=', course_id)
+          .where('day', '=', day)
+          .execute();
         out.push({ courseId: course_id, jobId: job.id });
       }
       // Claims are only needed for the day they guard; keep two months for the record.
-      if (out.length) await sql`delete from moodle_sync_schedule_runs where day < ${day}::date - 60`.execute(trx);
+      if (out.length)
+        await sql`delete from moodle_sync_schedule_runs where day < ${day}::date - 60`.execute(trx);
       return out;
     });
     if (queued.length) {
@@ -90,5 +95,4 @@ export class MoodleScheduler extends MinuteClock {
     }
     return queued;
   }
-
 }

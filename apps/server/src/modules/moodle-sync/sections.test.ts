@@ -11,7 +11,8 @@ const SECTIONS = [
   { id: 7, key: 'formative', description: 'Formativa' },
   { id: 8, key: null, description: 'Módulo Práctico' },
 ];
-const key = (moodleSection: string | null, activity: string) => proposeSection(moodleSection, activity, SECTIONS)?.key ?? null;
+const key = (moodleSection: string | null, activity: string) =>
+  proposeSection(moodleSection, activity, SECTIONS)?.key ?? null;
 
 describe('section proposals for new Moodle activities', () => {
   it('folds accents, case and punctuation', () => {
@@ -49,11 +50,22 @@ describe('section proposals for new Moodle activities', () => {
   });
 
   it('a proposal points only at a section that exists', () => {
-    expect(proposeSection('Renuncia', 'Formulario', SECTIONS.filter((s) => s.key !== 'resign'))).toBeNull();
+    expect(
+      proposeSection(
+        'Renuncia',
+        'Formulario',
+        SECTIONS.filter((s) => s.key !== 'resign'),
+      ),
+    ).toBeNull();
   });
 
   it("a course's mapping is looked up without accents or case", () => {
     const lookup = mappingLookup([{ moodle_section: 'Módulo de Cierre', section_id: 2 }]);
-    expect([lookup('MODULO DE CIERRE'), lookup('modulo de cierre '), lookup('Otro'), lookup(null)]).toEqual([2, 2, null, null]);
+    expect([
+      lookup('MODULO DE CIERRE'),
+      lookup('modulo de cierre '),
+      lookup('Otro'),
+      lookup(null),
+    ]).toEqual([2, 2, null, null]);
   });
 });

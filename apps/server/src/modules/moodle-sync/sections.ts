@@ -29,8 +29,14 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(encuesta|encuestas|survey|satisfaccion)\b/, 'survey'],
   [/\b(post\s?test|postest|test final|evaluacion final|test de salida)\s?a\b/, 'post_test_a'],
   [/\b(post\s?test|postest|test final|evaluacion final|test de salida)\s?b\b/, 'post_test_b'],
-  [/\b(pre\s?test|pretest|test|test inicial|evaluacion inicial|diagnostico|test de entrada)\s?a\b/, 'pre_test_a'],
-  [/\b(pre\s?test|pretest|test|test inicial|evaluacion inicial|diagnostico|test de entrada)\s?b\b/, 'pre_test_b'],
+  [
+    /\b(pre\s?test|pretest|test|test inicial|evaluacion inicial|diagnostico|test de entrada)\s?a\b/,
+    'pre_test_a',
+  ],
+  [
+    /\b(pre\s?test|pretest|test|test inicial|evaluacion inicial|diagnostico|test de entrada)\s?b\b/,
+    'pre_test_b',
+  ],
 ];
 
 /** The section key a name points to, or null. */
@@ -47,29 +53,59 @@ export function sectionKeyOfName(name: string | null | undefined): string | null
  * activity's name. Null when nothing points anywhere (the activity stays in Formativa), or when
  * the proposal would be Formativa itself.
  */
-export function proposeSection(moodleSection: string | null | undefined, activityName: string, sections: readonly SigafSection[]): SigafSection | null {
+export function proposeSection(
+  moodleSection: string | null | undefined,
+  activityName: string,
+  sections: readonly SigafSection[],
+): SigafSection | null {
   const folded = foldName(moodleSection ?? '');
-  const byKey = (key: string | null) => (key ? (sections.find((s) => s.key === key) ?? null) : null);
-  const found = (folded ? sections.find((s) => foldName(s.description) === folded) : undefined) ?? byKey(sectionKeyOfName(moodleSection)) ?? byKey(sectionKeyOfName(activityName));
+  const byKey = (key: string | null) =>
+    key ? (sections.find((s) => s.key === key) ?? null) : null;
+  const found =
+    (folded ? sections.find((s) => foldName(s.description) === folded) : undefined) ??
+    byKey(sectionKeyOfName(moodleSection)) ??
+    byKey(sectionKeyOfName(activityName));
   return found && found.key !== 'formative' ? found : null;
 }
 
 /** The Moodle section name of each course module (by cmid) in the course contents. */
 export function moodleSectionsOf(contents: readonly MoodleSection[]): Map<number, string> {
-  return new Map(contents.flatMap((s) => s.modules.map((m) => [m.id, s.name.trim().slice(0, 255)] as [number, string])));
+  return new Map(
+    contents.flatMap((s) =>
+      s.modules.map((m) => [m.id, s.name.trim().slice(0, 255)] as [number, string]),
+    ),
+  );
 }
 
 /** A course's mapping Moodle section → SIGAF section, looked up accent- and case-insensitively. */
-export function mappingLookup(maps: ReadonlyArray<{ moodle_section: string; section_id: number }>): (moodleSection: string | null | undefined) => number | null {
+export function mappingLookup(
+  maps: ReadonlyArray<{ moodle_section: string; section_id: number }>,
+): (moodleSection: string | null | undefined) => number | null {
   const byName = new Map(maps.map((m) => [foldName(m.moodle_section), m.section_id]));
   return (name) => (name ? (byName.get(foldName(name)) ?? null) : null);
 }
 
 /** Moodle modules that carry a grade of their own (assignments, quizzes, …); pages, files, links and forums do not. */
-export const GRADED_MODNAMES: ReadonlySet<string> = new Set(['assign', 'quiz', 'lesson', 'workshop', 'scorm', 'h5pactivity', 'hvp', 'lti']);
+export const GRADED_MODNAMES: ReadonlySet<string> = new Set([
+  'assign',
+  'quiz',
+  'lesson',
+  'workshop',
+  'scorm',
+  'h5pactivity',
+  'hvp',
+  'lti',
+]);
 
 /** Sections whose activities count toward progress whatever their weight (docs/development/domain.md). */
-const COUNTED_BY_SECTION: ReadonlySet<string> = new Set(['resign', 'survey', 'pre_test_a', 'pre_test_b', 'post_test_a', 'post_test_b']);
+const COUNTED_BY_SECTION: ReadonlySet<string> = new Set([
+  'resign',
+  'survey',
+  'pre_test_a',
+  'pre_test_b',
+  'post_test_a',
+  'post_test_b',
+]);
 
 export interface WeightCandidate {
   id: number;
@@ -91,7 +127,14 @@ export interface WeightCandidate {
 export function proposeWeights(rows: readonly WeightCandidate[]): Map<number, number> {
   const out = new Map<number, number>();
   if (rows.some((r) => !r.removed && r.weighing > 0)) return out;
-  const graded = rows.filter((r) => !r.removed && !r.excluded && r.type !== null && GRADED_MODNAMES.has(r.type) && !COUNTED_BY_SECTION.has(r.sectionKey ?? ''));
+  const graded = rows.filter(
+    (r) =>
+      !r.removed &&
+      !r.excluded &&
+      r.type !== null &&
+      GRADED_MODNAMES.has(r.type) &&
+      !COUNTED_BY_SECTION.has(r.sectionKey ?? ''),
+  );
   const groups = new Map<string, WeightCandidate[]>();
   for (const r of graded) {
     const k = foldName(r.moodleSection ?? '');
@@ -99,7 +142,7 @@ export function proposeWeights(rows: readonly WeightCandidate[]): Map<number, nu
   }
   let total = 0;
   for (const members of groups.values()) {
-    const each = Math.floor((10_000 / groups.size / members.length)) / 100;
+    const each = Math.floor(10_000 / groups.size / members.length) / 100;
     for (const m of members) {
       out.set(m.id, each);
       total = Math.round((total + each) * 100) / 100;

@@ -18,7 +18,16 @@ import { isMoodleError } from '../../moodle/errors.js';
 import type { MoodleActivityCompletion } from '../../moodle/schemas.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { fileNewActivities } from './section-map.service.js';
-import { activitiesOf, gradesByUser, isMoodleStudent, matchPeople, planActivities, planPeople, type Matching, type UserGrades } from './plan.js';
+import {
+  activitiesOf,
+  gradesByUser,
+  isMoodleStudent,
+  matchPeople,
+  planActivities,
+  planPeople,
+  type Matching,
+  type UserGrades,
+} from './plan.js';
 import { moodleFailure, type MoodleConnectionService } from './connection.js';
 import { storedResults } from './diff.js';
 import { suspendedStudents } from './report.js';
@@ -34,7 +43,13 @@ const OTHER_FAILURE_ATTEMPTS = 3;
 /** core_user_get_users_by_field not in the service, or not allowed: suspended accounts stay unknown. */
 const ACCOUNT_CHECK_UNAVAILABLE = new Set(['accessexception', 'nopermissions', 'invalidparameter']);
 /** Errors about one student that do not stop a course's sync (they are reported). */
-const PER_USER_CODES = new Set(['usernotenroled', 'notenroled', 'invalidrecordunknown', 'invalidrecord', 'invaliduser']);
+const PER_USER_CODES = new Set([
+  'usernotenroled',
+  'notenroled',
+  'invalidrecordunknown',
+  'invalidrecord',
+  'invaliduser',
+]);
 
 export interface SyncOptions {
   scope: MoodleSyncScope;
@@ -66,32 +81,54 @@ export class MoodleSyncService {
       MOODLE_SYNC_JOB,
       async (job) => {
         try {
-          return await this.syncCourse(job.payload.courseId, { scope: 'full', jobId: job.id, signal: job.signal, onProgress: (p) => job.progress(p) });
+          return await this.syncCourse(job.payload.courseId, {
+            scope: 'full',
+            jobId: job.id,
+            signal: job.signal,
+            onProgress: (p) => job.progress(p),
+          });
         } catch (e) {
           // Moodle down, restarting or in maintenance: back to the queue (the worker's backoff)
           // for OTHER_FAILURE_ATTEMPTS attempts and then as long as MOODLE_OUTAGE_WAIT_MS have not
           // passed since the sync was queued; anything else will not get better.
           if (isMoodleError(e) && (e.retryable || e.code === 'sitemaintenance')) {
-            if (job.attempt < OTHER_FAILURE_ATTEMPTS || Date.now() - job.queuedAt.getTime() < this.config.MOODLE_OUTAGE_WAIT_MS) throw new Error(e.message);
+            if (
+              job.attempt < OTHER_FAILURE_ATTEMPTS ||
+              Date.now() - job.queuedAt.getTime() < this.config.MOODLE_OUTAGE_WAIT_MS
+            )
+              throw new Error(e.message);
             throw new PermanentJobError(e.message);
           }
           if (isMoodleError(e) || e instanceof AppError) throw new PermanentJobError(e.message);
-          if (job.attempt >= OTHER_FAILURE_ATTEMPTS) throw new PermanentJobError(e instanceof Error ? e.message : String(e));
+          if (job.attempt >= OTHER_FAILURE_ATTEMPTS)
+            throw new PermanentJobError(e instanceof Error ? e.message : String(e));
           throw e;
         }
       },
       // Waits between attempts at most a tenth of the outage window, so that the last one lands within it.
-      { timeoutMs: JOB_TIMEOUT_MS, retryMaxMs: Math.max(1000, this.config.MOODLE_OUTAGE_WAIT_MS / 10) },
+      {
+        timeoutMs: JOB_TIMEOUT_MS,
+        retryMaxMs: Math.max(1000, this.config.MOODLE_OUTAGE_WAIT_MS / 10),
+      },
     );
   }
 
   /** Queues a full sync of the course (one queued or running job per course). */
   async enqueue(courseId: number, actor: AuthUser, ip: string) {
     await this.connection.courseContext(courseId);
-    const { id, created } = await this.db.transaction().execute((trx) => this.queueSync(trx, courseId));
+    const { id, created } = await this.db
+      .transaction()
+      .execute((trx) => this.queueSync(trx, courseId));
     if (created) {
       this.queue.notify();
-      await this.audit.record({ userId: actor.id, action: 'sync', entity: 'courses', entityId: courseId, changes: { jobId: id }, ip });
+      await this.audit.record({
+        userId: actor.id,
+        action: 'sync',
+        entity: 'courses',
+        entityId: courseId,
+        changes: { jobId: id },
+        ip,
+      });
     }
     return { jobId: id, created };
   }
@@ -101,8 +138,18 @@ export class MoodleSyncService {
    * call queue.notify() after the commit.
    */
   async queueSync(trx: Database, courseId: number) {
-    const job = await this.queue.enqueue(MOODLE_SYNC_JOB, { courseId }, { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: SYNC_MAX_ATTEMPTS }, trx);
-    if (job.created) await this.repo.saveState(courseId, { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null }, trx);
+    const job = await this.queue.enqueue(
+      MOODLE_SYNC_JOB,
+      { courseId },
+      { uniqueKey: `${MOODLE_SYNC_JOB}:${courseId}`, maxAttempts: SYNC_MAX_ATTEMPTS },
+      trx,
+    );
+    if (job.created)
+      await this.repo.saveState(
+        courseId,
+        { state: 'queued', scope: 'full', job_id: job.id, progress: null, error: null },
+        trx,
+      );
     return job;
   }
 
@@ -153,7 +200,13 @@ export class MoodleSyncService {
    * Moodle does not list them. The sync itself is the one-student sync (all of the student's
    * activities are refreshed; the answer keeps the listed ones).
    */
-  async syncStudentActivities(moodleCourseId: number, moodleUserId: number | null, moodleActivityIds: number[], actor: AuthUser, ip: string) {
+  async syncStudentActivities(
+    moodleCourseId: number,
+    moodleUserId: number | null,
+    moodleActivityIds: number[],
+    actor: AuthUser,
+    ip: string,
+  ) {
     const courseIds = await this.coursesOfMoodle(moodleCourseId);
     const results: MoodleSyncResult[] = [];
     const rows: Awaited<ReturnType<MoodleSyncRepository['studentResults']>> = [];
@@ -163,8 +216,14 @@ export class MoodleSyncService {
       const enrolment = await this.repo.enrolmentOfMoodleUser(courseId, moodleUserId!);
       if (!enrolment) continue;
       student = enrolment;
-      results.push(await this.syncNow(courseId, { scope: 'student', enrolmentId: enrolment.id }, actor, ip));
-      rows.push(...(await this.repo.studentResults(enrolment.id)).filter((r) => r.id_activity_moodle !== null && wanted.has(r.id_activity_moodle)));
+      results.push(
+        await this.syncNow(courseId, { scope: 'student', enrolmentId: enrolment.id }, actor, ip),
+      );
+      rows.push(
+        ...(await this.repo.studentResults(enrolment.id)).filter(
+          (r) => r.id_activity_moodle !== null && wanted.has(r.id_activity_moodle),
+        ),
+      );
     }
     return { found: results.some((r) => r.found > 0), results, rows, student };
   }
@@ -196,7 +255,12 @@ export class MoodleSyncService {
     const moodleId = course.id_course_moodle;
     let lastProgress = 0;
     let lastPhase = '';
-    const progress = async (phase: MoodleSyncProgress['phase'], message: string, done = 0, total = 0) => {
+    const progress = async (
+      phase: MoodleSyncProgress['phase'],
+      message: string,
+      done = 0,
+      total = 0,
+    ) => {
       o.signal?.throwIfAborted();
       const now = Date.now();
       if (phase === lastPhase && now - lastProgress < PROGRESS_EVERY_MS && done < total) return;
@@ -204,22 +268,40 @@ export class MoodleSyncService {
       lastProgress = now;
       await o.onProgress?.({ phase, done, total, message });
     };
-    if (records) await this.repo.saveState(courseId, { state: 'running', scope: o.scope, job_id: o.jobId ?? null, started_at: startedAt, finished_at: null, error: null });
+    if (records)
+      await this.repo.saveState(courseId, {
+        state: 'running',
+        scope: o.scope,
+        job_id: o.jobId ?? null,
+        started_at: startedAt,
+        finished_at: null,
+        error: null,
+      });
     try {
       const wantsActivities = o.scope !== 'users';
       const wantsPeople = o.scope !== 'activities';
       const wantsProgress = o.scope === 'full' || o.scope === 'student';
 
       await progress('contents', 'Leyendo actividades del curso en Moodle');
-      const contents = wantsActivities ? await client.getCourseContents(moodleId, [{ name: 'excludecontents', value: true }]) : [];
+      const contents = wantsActivities
+        ? await client.getCourseContents(moodleId, [{ name: 'excludecontents', value: true }])
+        : [];
       await progress('users', 'Leyendo participantes del curso en Moodle');
-      const users = wantsPeople ? await client.getAllEnrolledUsers(moodleId, { userfields: SYNC_USER_FIELDS, pageSize: this.config.MOODLE_PAGE_SIZE }) : [];
+      const users = wantsPeople
+        ? await client.getAllEnrolledUsers(moodleId, {
+            userfields: SYNC_USER_FIELDS,
+            pageSize: this.config.MOODLE_PAGE_SIZE,
+          })
+        : [];
       // A token whose user may not see usernames nor ID numbers: nobody can be matched. Refuse to
       // apply (nothing is marked unsynchronised) and say which capability is missing.
       // (The token's own user, a teacher in the course, always sees their own: only students count.)
       const learners = users.filter(isMoodleStudent);
-      if (learners.length && !learners.some((u) => u.username || u.idnumber)) throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
-      const before = wantsPeople ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users) : null;
+      if (learners.length && !learners.some((u) => u.username || u.idnumber))
+        throw new AppError(422, MOODLE_MSG.identityFieldsMissing);
+      const before = wantsPeople
+        ? matchPeople(await this.repo.enrolments(this.db, courseId, o.enrolmentId), users)
+        : null;
 
       const gradeErrors: string[] = [];
       const completionErrors: string[] = [];
@@ -232,7 +314,11 @@ export class MoodleSyncService {
       const suspendedAccounts = new Set<number>();
       if (wantsProgress && students.length) {
         try {
-          for (const u of await client.getUsersByField('id', students.map((m) => m.user.id))) if (u.suspended) suspendedAccounts.add(u.id);
+          for (const u of await client.getUsersByField(
+            'id',
+            students.map((m) => m.user.id),
+          ))
+            if (u.suspended) suspendedAccounts.add(u.id);
         } catch (e) {
           if (!isMoodleError(e) || !ACCOUNT_CHECK_UNAVAILABLE.has(e.code)) throw e;
         }
@@ -258,10 +344,15 @@ export class MoodleSyncService {
               if (failed) return;
               suspended.add(m.user.id);
               try {
-                for (const [id, g] of gradesByUser((await client.getGradeItems(moodleId, m.user.id)).usergrades)) grades.set(id, g);
+                for (const [id, g] of gradesByUser(
+                  (await client.getGradeItems(moodleId, m.user.id)).usergrades,
+                ))
+                  grades.set(id, g);
               } catch (e) {
                 if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
-                gradeErrors.push(`No se pudieron leer las calificaciones de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+                gradeErrors.push(
+                  `No se pudieron leer las calificaciones de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`,
+                );
               }
             }
           }
@@ -272,13 +363,23 @@ export class MoodleSyncService {
             if (failed) return;
             o.signal?.throwIfAborted();
             try {
-              completion.set(m.user.id, (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses);
+              completion.set(
+                m.user.id,
+                (await client.getActivitiesCompletionStatus(moodleId, m.user.id)).statuses,
+              );
             } catch (e) {
               if (!isMoodleError(e) || !PER_USER_CODES.has(e.code)) throw e;
-              completionErrors.push(`No se pudo leer el avance de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`);
+              completionErrors.push(
+                `No se pudo leer el avance de ${m.user.fullname} (usuario ${m.user.id} de Moodle): ${e.message}`,
+              );
             }
             done++;
-            await progress('completion', `Leyendo avance de actividades (${done} de ${students.length})`, done, students.length);
+            await progress(
+              'completion',
+              `Leyendo avance de actividades (${done} de ${students.length})`,
+              done,
+              students.length,
+            );
           }).then(() => undefined);
         await Promise.all([stopOthersOnFailure(readGrades), stopOthersOnFailure(readCompletion)]);
       }
@@ -298,10 +399,17 @@ export class MoodleSyncService {
           // Course modules Moodle's grade report or completion still has (evidence that an
           // activity missing from the contents is hidden from the token, not deleted).
           const stillInMoodle = new Set<number>();
-          for (const g of grades.values()) for (const cmid of g.byCmid.keys()) stillInMoodle.add(cmid);
-          for (const statuses of completion.values()) for (const c of statuses) stillInMoodle.add(c.cmid);
+          for (const g of grades.values())
+            for (const cmid of g.byCmid.keys()) stillInMoodle.add(cmid);
+          for (const statuses of completion.values())
+            for (const c of statuses) stillInMoodle.add(c.cmid);
           const inContents = activitiesOf(contents);
-          const plan = planActivities(await this.repo.activities(trx, courseId), inContents, new Date(), stillInMoodle);
+          const plan = planActivities(
+            await this.repo.activities(trx, courseId),
+            inContents,
+            new Date(),
+            stillInMoodle,
+          );
           // New activities go where the course maps their Moodle section, else to Formativa with a proposed section.
           activitiesAdded = await fileNewActivities(trx, courseId, contents, plan.inserts);
           activitiesRemoved = plan.removed;
@@ -309,19 +417,38 @@ export class MoodleSyncService {
           removedActivities = plan.removedList;
           refused.push(...plan.refused);
           hiddenActivities = [
-            ...inContents.filter((a) => a.hidden).map((a) => ({ cmid: a.cmid, name: a.name, detail: MOODLE_MSG.hiddenDetail })),
-            ...plan.hiddenFromToken.map((a) => ({ ...a, detail: MOODLE_MSG.hiddenFromTokenDetail })),
+            ...inContents
+              .filter((a) => a.hidden)
+              .map((a) => ({ cmid: a.cmid, name: a.name, detail: MOODLE_MSG.hiddenDetail })),
+            ...plan.hiddenFromToken.map((a) => ({
+              ...a,
+              detail: MOODLE_MSG.hiddenFromTokenDetail,
+            })),
           ];
-          if (plan.hiddenFromToken.length) activityWarnings.push(MOODLE_MSG.hiddenActivitiesNotVisible(plan.hiddenFromToken.length));
+          if (plan.hiddenFromToken.length)
+            activityWarnings.push(
+              MOODLE_MSG.hiddenActivitiesNotVisible(plan.hiddenFromToken.length),
+            );
         }
-        let matching: Matching = { matches: [], invalidRuts: [], missingInMoodle: [], missingLocally: [], errors: [] };
+        let matching: Matching = {
+          matches: [],
+          invalidRuts: [],
+          missingInMoodle: [],
+          missingLocally: [],
+          errors: [],
+        };
         let rowsWritten = 0;
         if (wantsPeople) {
           const enrolments = await this.repo.enrolments(trx, courseId, o.enrolmentId);
           matching = matchPeople(enrolments, users);
           const activities = await this.repo.activities(trx, courseId);
           // Only the students whose stored results differ from Moodle's are read row by row.
-          const stored = wantsProgress ? storedResults({ matching, activities, grades, completion }, await this.repo.resultFingerprints(trx, courseId, o.enrolmentId)) : null;
+          const stored = wantsProgress
+            ? storedResults(
+                { matching, activities, grades, completion },
+                await this.repo.resultFingerprints(trx, courseId, o.enrolmentId),
+              )
+            : null;
           const plan = planPeople({
             withProgress: wantsProgress,
             matching,
@@ -338,7 +465,14 @@ export class MoodleSyncService {
           rowsWritten += await this.repo.updateStudents(trx, plan.students);
           rowsWritten += await this.repo.insertResults(trx, plan.resultInserts);
           rowsWritten += await this.repo.updateResults(trx, plan.resultUpdates);
-          if (wantsProgress) await this.repo.appendHistory(trx, courseId, plan, activitiesAdded + activitiesUpdated + activitiesRemoved > 0, o.enrolmentId);
+          if (wantsProgress)
+            await this.repo.appendHistory(
+              trx,
+              courseId,
+              plan,
+              activitiesAdded + activitiesUpdated + activitiesRemoved > 0,
+              o.enrolmentId,
+            );
         }
         if (!o.enrolmentId) await this.repo.stampCourse(trx, courseId);
         const result: MoodleSyncResult = {
@@ -363,7 +497,14 @@ export class MoodleSyncService {
           errors: [
             ...(refused.length ? [MOODLE_MSG.refusedValues(refused.length)] : []),
             ...activityWarnings,
-            ...(matching.identityHidden?.length ? [MOODLE_MSG.identityPartial(matching.identityHidden.length, matching.unverified?.size ?? 0)] : []),
+            ...(matching.identityHidden?.length
+              ? [
+                  MOODLE_MSG.identityPartial(
+                    matching.identityHidden.length,
+                    matching.unverified?.size ?? 0,
+                  ),
+                ]
+              : []),
             ...matching.errors,
             ...errors,
           ],
@@ -371,14 +512,36 @@ export class MoodleSyncService {
           startedAt: startedAt.toISOString(),
           finishedAt: new Date().toISOString(),
         };
-        const done: MoodleSyncProgress = { phase: 'done', done: 1, total: 1, message: MOODLE_MSG.syncOk };
-        if (records) await this.repo.saveState(courseId, { state: 'done', scope: o.scope, result, progress: done, error: null, finished_at: new Date() }, trx);
+        const done: MoodleSyncProgress = {
+          phase: 'done',
+          done: 1,
+          total: 1,
+          message: MOODLE_MSG.syncOk,
+        };
+        if (records)
+          await this.repo.saveState(
+            courseId,
+            {
+              state: 'done',
+              scope: o.scope,
+              result,
+              progress: done,
+              error: null,
+              finished_at: new Date(),
+            },
+            trx,
+          );
         return result;
       });
     } catch (e) {
       if (records) {
         const message = e instanceof Error ? e.message : String(e);
-        await this.repo.saveState(courseId, { state: 'failed', scope: o.scope, error: message.slice(0, 4000), finished_at: new Date() });
+        await this.repo.saveState(courseId, {
+          state: 'failed',
+          scope: o.scope,
+          error: message.slice(0, 4000),
+          finished_at: new Date(),
+        });
       }
       throw e;
     } finally {
@@ -387,10 +550,22 @@ export class MoodleSyncService {
   }
 
   /** A synchronous sync (original endpoints): Moodle errors become clear API errors. */
-  async syncNow(courseId: number, o: SyncOptions, actor: AuthUser, ip: string): Promise<MoodleSyncResult> {
+  async syncNow(
+    courseId: number,
+    o: SyncOptions,
+    actor: AuthUser,
+    ip: string,
+  ): Promise<MoodleSyncResult> {
     try {
       const result = await this.syncCourse(courseId, o);
-      await this.audit.record({ userId: actor.id, action: 'sync', entity: 'courses', entityId: courseId, changes: { scope: o.scope, found: result.found, rowsWritten: result.rowsWritten }, ip });
+      await this.audit.record({
+        userId: actor.id,
+        action: 'sync',
+        entity: 'courses',
+        entityId: courseId,
+        changes: { scope: o.scope, found: result.found, rowsWritten: result.rowsWritten },
+        ip,
+      });
       return result;
     } catch (e) {
       throw isMoodleError(e) ? moodleFailure(e) : e;

@@ -43,7 +43,10 @@ export function syncCounts(r: MoodleSyncResult): MoodleSyncCounts {
  * A course's sync status as a role may read it: administrators the last result with its lists of
  * people (names, RUTs) and activities; everyone else its counts only (`result` null).
  */
-export function statusFor<S extends { result: MoodleSyncResult | null }>(role: RoleKey | null, status: S): S & { counts: MoodleSyncCounts | null } {
+export function statusFor<S extends { result: MoodleSyncResult | null }>(
+  role: RoleKey | null,
+  status: S,
+): S & { counts: MoodleSyncCounts | null } {
   const counts = status.result ? syncCounts(status.result) : null;
   return { ...status, result: isAdminLike(role) ? status.result : null, counts };
 }

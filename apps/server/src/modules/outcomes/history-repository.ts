@@ -16,8 +16,15 @@ export interface HistoryScope {
 }
 
 /** The enrolments a sync's plan writes (their figures may have changed). */
-export const writtenEnrolments = (plan: { enrolments: ReadonlyArray<{ id: number }>; resultInserts: ReadonlyArray<{ course_registered_user_id: number }>; resultUpdates: ReadonlyArray<{ course_registered_user_id: number }> }) => [
-  ...new Set([...plan.enrolments.map((x) => x.id), ...[...plan.resultInserts, ...plan.resultUpdates].map((x) => x.course_registered_user_id)]),
+export const writtenEnrolments = (plan: {
+  enrolments: ReadonlyArray<{ id: number }>;
+  resultInserts: ReadonlyArray<{ course_registered_user_id: number }>;
+  resultUpdates: ReadonlyArray<{ course_registered_user_id: number }>;
+}) => [
+  ...new Set([
+    ...plan.enrolments.map((x) => x.id),
+    ...[...plan.resultInserts, ...plan.resultUpdates].map((x) => x.course_registered_user_id),
+  ]),
 ];
 
 /**
@@ -32,8 +39,8 @@ export async function appendProgressHistory(db: Database, s: HistoryScope): Prom
   const chosen: RawBuilder<unknown> = s.only
     ? sql`e.id = ${s.only}`
     : s.all
-    ? sql`true`
-    : sql`(e.id = any(${ids as number[]}::int[]) or not exists (select 1 from enrolment_progress_history h0 where h0.enrolment_id = e.id))`;
+      ? sql`true`
+      : sql`(e.id = any(${ids as number[]}::int[]) or not exists (select 1 from enrolment_progress_history h0 where h0.enrolment_id = e.id))`;
   const at = s.at === 'updated_at' ? sql`e.updated_at` : sql`now()`;
   const result = await sql`
     with act as (
@@ -71,6 +78,8 @@ export async function appendProgressHistory(db: Database, s: HistoryScope): Prom
     ) h on true
     where h.completed is null or (f.progress, f.last_access, f.completed, f.grade) is distinct from (h.progress, h.last_access, h.completed, h.grade)
     on conflict (enrolment_id, recorded_at) do update
-      set progress = excluded.progress, last_access = excluded.last_access, completed = excluded.completed, grade = excluded.grade`.execute(db);
+      set progress = excluded.progress, last_access = excluded.last_access, completed = excluded.completed, grade = excluded.grade`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0);
 }

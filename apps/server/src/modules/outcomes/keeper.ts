@@ -11,7 +11,8 @@ export const KEEP_HORIZON_DAYS = OUTCOME_MAX_DAYS + 1;
 /** Days kept in one transaction. */
 const CHUNK_DAYS = 7;
 
-const shift = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const shift = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** The first day whose similar students' groups are kept (Mi agenda reads the last OUTCOME_DEFAULT_DAYS days; one more for the clock's edges). */
 export const similarFrom = (now: Date) => shift(chileParts(now).day, -OUTCOME_DEFAULT_DAYS - 1);
@@ -37,7 +38,8 @@ export async function keepOutcomes(db: Database, o: KeepOptions = {}): Promise<s
   const first = o.fromDay ?? shift(today, -KEEP_HORIZON_DAYS);
   const days = await repo.daysToKeep(first, lastSettledDay(now), o.limit ?? KEEP_HORIZON_DAYS);
   const kept: string[] = [];
-  for (let i = 0; i < days.length; i += CHUNK_DAYS) kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), now, similarFrom(now))));
+  for (let i = 0; i < days.length; i += CHUNK_DAYS)
+    kept.push(...(await repo.keep(days.slice(i, i + CHUNK_DAYS), now, similarFrom(now))));
   return kept;
 }
 
@@ -65,7 +67,11 @@ export class OutcomeKeeper extends MinuteClock {
     const kept = await keepOutcomes(this.db, { now, limit: 2 * CHUNK_DAYS });
     const sorted = [...kept].sort();
     // Routine (it runs at every start too): at debug level, so that nothing comes after the first start's one-time password.
-    if (kept.length) this.log?.debug?.({ days: kept.length, first: sorted[0], last: sorted.at(-1) }, 'effectiveness figures kept');
+    if (kept.length)
+      this.log?.debug?.(
+        { days: kept.length, first: sorted[0], last: sorted.at(-1) },
+        'effectiveness figures kept',
+      );
     return kept;
   }
 }

@@ -5,7 +5,11 @@ import type { Database } from '../../db/database.js';
 const local = (ts: RawBuilder<unknown>) => sql`(${ts} at time zone ${APP_TIME_ZONE})`;
 
 /** The idle group (IDLE_GROUPS: days without Moodle access) of a last access seen at an instant (null last access: never; no figures before it: unknown). */
-const idleGroup = (known: RawBuilder<unknown>, access: RawBuilder<unknown>, at: RawBuilder<unknown>) => sql`case
+const idleGroup = (
+  known: RawBuilder<unknown>,
+  access: RawBuilder<unknown>,
+  at: RawBuilder<unknown>,
+) => sql`case
     when not ${known} then 'unknown' when ${access} is null then 'never'
     when ${at} - ${access} < interval '3 days' then '0-2' when ${at} - ${access} < interval '7 days' then '3-6'
     when ${at} - ${access} < interval '14 days' then '7-13' when ${at} - ${access} < interval '30 days' then '14-29' else '30+' end`;
@@ -44,12 +48,14 @@ export interface GroupFilter {
 const SUM_COLUMNS = sql`n, accessed, gain_n, gain_sum, base_n, base_accessed, base_gain_n, base_gain_sum`;
 
 /** The start of a Chilean day, as the report's SQL computes it. */
-const dayStart = (day: RawBuilder<unknown>) => sql`(${day}::timestamp at time zone ${APP_TIME_ZONE})`;
+const dayStart = (day: RawBuilder<unknown>) =>
+  sql`(${day}::timestamp at time zone ${APP_TIME_ZONE})`;
 
 /** The days from `from` to `to` (YYYY-MM-DD, both included), ascending. */
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T12:00:00Z`); t <= Date.parse(`${to}T12:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T12:00:00Z`); t <= Date.parse(`${to}T12:00:00Z`); t += 86_400_000)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
@@ -128,7 +134,9 @@ export class OutcomeRepository {
         sql`true`,
         ...(f.courseId ? [sql`d.course_id = ${f.courseId}`] : []),
         ...(f.operatorId ? [sql`d.user_created_id = ${f.operatorId}`] : []),
-        ...(f.ownerId ? [sql`(t.user_assigned_id = ${f.ownerId} or t.user_create_id = ${f.ownerId})`] : []),
+        ...(f.ownerId
+          ? [sql`(t.user_assigned_id = ${f.ownerId} or t.user_create_id = ${f.ownerId})`]
+          : []),
         ...(f.ticketId ? [sql`d.ticket_id = ${f.ticketId}`] : []),
         ...(f.enrolmentId ? [sql`t.course_registered_user_id = ${f.enrolmentId}`] : []),
         ...(f.from ? [sql`d.created_at >= ${f.from}`] : []),
@@ -162,23 +170,45 @@ export class OutcomeRepository {
   }
 
   async enrolmentOfTicket(ticketId: number): Promise<number> {
-    return (await this.db.selectFrom('tickets').select('course_registered_user_id').where('id', '=', ticketId).executeTakeFirstOrThrow()).course_registered_user_id;
+    return (
+      await this.db
+        .selectFrom('tickets')
+        .select('course_registered_user_id')
+        .where('id', '=', ticketId)
+        .executeTakeFirstOrThrow()
+    ).course_registered_user_id;
   }
 
   /** Whether the user has a ticket of the course assigned to them (the course is in their agenda). */
   async assignedInCourse(userId: number, courseId: number): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('tickets').select('id').where('user_assigned_id', '=', userId).where('course_id', '=', courseId).limit(1).executeTakeFirst());
+    return Boolean(
+      await this.db
+        .selectFrom('tickets')
+        .select('id')
+        .where('user_assigned_id', '=', userId)
+        .where('course_id', '=', courseId)
+        .limit(1)
+        .executeTakeFirst(),
+    );
   }
 
   async courseExists(courseId: number): Promise<boolean> {
-    return Boolean(await this.db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst());
+    return Boolean(
+      await this.db
+        .selectFrom('courses')
+        .select('id')
+        .where('id', '=', courseId)
+        .executeTakeFirst(),
+    );
   }
 
   /** Each attempt's outcome, oldest first. */
   async ofAttempts(f: AttemptFilter): Promise<AttemptOutcomeRow[]> {
     const { rows } = await sql<AttemptOutcomeRow>`
       with o as (${this.outcomes(f)})
-      select o.id, o.ticket_id, o.at, o.progress_before, o.first_access_after, ${REENGAGED} as reengaged, o.progress_7, o.progress_14 from o order by o.at, o.id`.execute(this.db);
+      select o.id, o.ticket_id, o.at, o.progress_before, o.first_access_after, ${REENGAGED} as reengaged, o.progress_7, o.progress_14 from o order by o.at, o.id`.execute(
+      this.db,
+    );
     return rows;
   }
 
@@ -194,9 +224,17 @@ export class OutcomeRepository {
    * per stratum that joins it. With `all`, the similar students' groups are computed for the course
    * scope only, and only for the days from `similarFrom` (the only ones Mi agenda reads).
    */
-  private sums(dims: readonly GroupDimension[], f: AttemptFilter, scopes: 'filter' | 'all', similarFrom = '0001-01-01') {
+  private sums(
+    dims: readonly GroupDimension[],
+    f: AttemptFilter,
+    scopes: 'filter' | 'all',
+    similarFrom = '0001-01-01',
+  ) {
     const keys = sql.join(dims.map((d) => sql`(${d}, ${GROUP_KEY[d]})`));
-    const scope = scopes === 'all' ? sql`(0, 0), (g.course_id, 0), (0, g.operator_id)` : sql`(${f.courseId ?? 0}::int, ${f.operatorId ?? 0}::int)`;
+    const scope =
+      scopes === 'all'
+        ? sql`(0, 0), (g.course_id, 0), (0, g.operator_id)`
+        : sql`(${f.courseId ?? 0}::int, ${f.operatorId ?? 0}::int)`;
     return sql`
       o as (${this.outcomes(f)}),
       g as materialized (
@@ -270,7 +308,9 @@ export class OutcomeRepository {
   async keptDays(db: Database, fromDay: string, toDay: string): Promise<Set<string>> {
     const { rows } = await sql<{ day: string }>`
       select to_char(k.day, 'YYYY-MM-DD') as day from outcome_kept_days k
-      where k.day between ${fromDay}::date and ${toDay}::date and not exists (select 1 from outcome_stale_days s where s.day = k.day)`.execute(db);
+      where k.day between ${fromDay}::date and ${toDay}::date and not exists (select 1 from outcome_stale_days s where s.day = k.day)`.execute(
+      db,
+    );
     return new Set(rows.map((r) => r.day));
   }
 
@@ -287,14 +327,21 @@ export class OutcomeRepository {
       .execute(async (trx) => {
         // The live CTEs' estimates would have the JIT compile a statement that mostly reads kept rows.
         await sql`set local jit = off`.execute(trx);
-        const kept = OutcomeRepository.keptScope(f) ? await this.keptDays(trx, f.fromDay, f.toDay) : new Set<string>();
+        const kept = OutcomeRepository.keptScope(f)
+          ? await this.keptDays(trx, f.fromDay, f.toDay)
+          : new Set<string>();
         const live = daysBetween(f.fromDay, f.toDay).filter((d) => !kept.has(d));
         return (await this.groupsQuery(dims, f, live, kept.size > 0).execute(trx)).rows;
       });
   }
 
   /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days not made stale when `useKept`. */
-  groupsQuery(dims: readonly GroupDimension[], f: GroupFilter, live: readonly string[], useKept: boolean) {
+  groupsQuery(
+    dims: readonly GroupDimension[],
+    f: GroupFilter,
+    live: readonly string[],
+    useKept: boolean,
+  ) {
     const parts = [
       ...(live.length ? [sql`select dim, key, ${SUM_COLUMNS} from sums`] : []),
       ...(useKept
@@ -305,7 +352,10 @@ export class OutcomeRepository {
           ]
         : []),
     ];
-    if (!parts.length) parts.push(sql`select null::text as dim, null::text as key, ${sql.join(['n', 'accessed', 'gain_n', 'gain_sum', 'base_n', 'base_accessed', 'base_gain_n', 'base_gain_sum'].map(() => sql`0::bigint`))} where false`);
+    if (!parts.length)
+      parts.push(
+        sql`select null::text as dim, null::text as key, ${sql.join(['n', 'accessed', 'gain_n', 'gain_sum', 'base_n', 'base_accessed', 'base_gain_n', 'base_gain_sum'].map(() => sql`0::bigint`))} where false`,
+      );
     const attempts: AttemptFilter = { courseId: f.courseId, operatorId: f.operatorId, days: live };
     return sql<OutcomeGroupRow>`
       with ${live.length ? sql`${this.sums(dims, attempts, 'filter')},` : sql``}
@@ -355,7 +405,9 @@ export class OutcomeRepository {
         -- In the primary key's order: a scope's rows of the chunk's days sit together, so a report reads few pages.
         order by s_course, s_op, day, dim, key`.execute(trx);
       // The similar students' groups of the days Mi agenda no longer reads (two weeks of them: any day the keeper ran).
-      await sql`delete from outcome_kept_groups where day < ${similarFrom}::date and day >= ${similarFrom}::date - 14 and dim in ('type_idle', 'hour_idle')`.execute(trx);
+      await sql`delete from outcome_kept_groups where day < ${similarFrom}::date and day >= ${similarFrom}::date - 14 and dim in ('type_idle', 'hour_idle')`.execute(
+        trx,
+      );
       return claimed;
     });
   }

@@ -17,30 +17,48 @@ const workbookQuery = outcomeReportQuerySchema.extend({ lang: z.enum(['es', 'en'
  * an operator gets their own contacts) and Mi agenda's suggestions for a course (course-wide figures
  * of every staff member's contacts, stated as such; an operator only for the courses of their agenda).
  */
-export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  instance,
+  { services },
+) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { outcomes } = services;
   const tags = ['outcomes'];
 
-  app.get('/tickets/:id/outcomes', { config: { access: PERMISSIONS.ticketWork }, schema: { tags, params: idParams } }, async (request) =>
-    ok(await outcomes.ofTicket(request.params.id, requireAuth(request))),
+  app.get(
+    '/tickets/:id/outcomes',
+    { config: { access: PERMISSIONS.ticketWork }, schema: { tags, params: idParams } },
+    async (request) => ok(await outcomes.ofTicket(request.params.id, requireAuth(request))),
   );
 
-  app.get('/outcomes/report', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: outcomeReportQuerySchema } }, async (request) =>
-    ok(await outcomes.report(request.query, requireAuth(request))),
+  app.get(
+    '/outcomes/report',
+    {
+      config: { access: PERMISSIONS.dashboardRead },
+      schema: { tags, querystring: outcomeReportQuerySchema },
+    },
+    async (request) => ok(await outcomes.report(request.query, requireAuth(request))),
   );
 
-  app.get('/outcomes/report/excel', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: workbookQuery } }, async (request, reply) => {
-    const report = await outcomes.report(request.query, requireAuth(request));
-    const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${formatDate(report.from)}-${formatDate(report.to)}.xlsx`;
-    return sendFile(reply, name, await outcomeWorkbook(report, request.query.lang));
-  });
-
-  app.get('/outcomes/suggestion/:id', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
-    ok(await outcomes.suggestion(request.params.id, requireAuth(request))),
+  app.get(
+    '/outcomes/report/excel',
+    { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: workbookQuery } },
+    async (request, reply) => {
+      const report = await outcomes.report(request.query, requireAuth(request));
+      const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${formatDate(report.from)}-${formatDate(report.to)}.xlsx`;
+      return sendFile(reply, name, await outcomeWorkbook(report, request.query.lang));
+    },
   );
 
-  app.get('/outcomes/suggestion/:id/similar', { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } }, async (request) =>
-    ok(await outcomes.similar(request.params.id, requireAuth(request))),
+  app.get(
+    '/outcomes/suggestion/:id',
+    { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } },
+    async (request) => ok(await outcomes.suggestion(request.params.id, requireAuth(request))),
+  );
+
+  app.get(
+    '/outcomes/suggestion/:id/similar',
+    { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, params: idParams } },
+    async (request) => ok(await outcomes.similar(request.params.id, requireAuth(request))),
   );
 };

@@ -21,7 +21,12 @@ import type { Database } from '../../db/database.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, forbidden, notFound } from '../../http/errors.js';
 import { ownerScope, type TicketAccess } from '../tickets/access.js';
-import { OutcomeRepository, SIMILAR_DIMENSIONS, type AttemptOutcomeRow, type OutcomeGroupRow } from './repository.js';
+import {
+  OutcomeRepository,
+  SIMILAR_DIMENSIONS,
+  type AttemptOutcomeRow,
+  type OutcomeGroupRow,
+} from './repository.js';
 import { wilson } from './stats.js';
 
 const DAY_MS = 86_400_000;
@@ -36,7 +41,9 @@ export const OUTCOME_SETTLED_AFTER_DAYS = 8;
 /** The last settled day (YYYY-MM-DD) at `now`. */
 export function lastSettledDay(now = new Date()): string {
   const today = chileParts(now).day;
-  return new Date(Date.parse(`${today}T12:00:00Z`) - OUTCOME_SETTLED_AFTER_DAYS * DAY_MS).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${today}T12:00:00Z`) - OUTCOME_SETTLED_AFTER_DAYS * DAY_MS)
+    .toISOString()
+    .slice(0, 10);
 }
 
 const minDay = (a: string, b: string) => (a < b ? a : b);
@@ -119,7 +126,8 @@ export class OutcomeService {
 
   /** The period, course and operator a report covers, checked (a Spanish 4xx for anything wrong). */
   private async scope(q: OutcomeReportQuery, actor: AuthUser) {
-    if (!isAdminLike(actor.role) && q.user_id !== undefined && q.user_id !== actor.id) throw forbidden(OUTCOME_MSG.operatorOnlySelf);
+    if (!isAdminLike(actor.role) && q.user_id !== undefined && q.user_id !== actor.id)
+      throw forbidden(OUTCOME_MSG.operatorOnlySelf);
     const userId = isAdminLike(actor.role) ? (q.user_id ?? null) : actor.id;
     if (q.course_id !== undefined) {
       if (!(await this.repo.courseExists(q.course_id))) throw notFound(OUTCOME_MSG.courseNotFound);
@@ -129,7 +137,8 @@ export class OutcomeService {
     const from = q.from ?? chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
     if (from > to) throw new AppError(422, OUTCOME_MSG.rangeOrder);
     const bounds = dayBounds(from, to);
-    if (bounds.to.getTime() - bounds.from.getTime() > (OUTCOME_MAX_DAYS + 1) * DAY_MS) throw new AppError(422, OUTCOME_MSG.rangeTooLong);
+    if (bounds.to.getTime() - bounds.from.getTime() > (OUTCOME_MAX_DAYS + 1) * DAY_MS)
+      throw new AppError(422, OUTCOME_MSG.rangeTooLong);
     return { courseId: q.course_id ?? null, userId, from, to, bounds };
   }
 
@@ -140,8 +149,15 @@ export class OutcomeService {
   async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
     const s = await this.scope(q, actor);
     const toDay = minDay(s.to, lastSettledDay());
-    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, { courseId: s.courseId ?? undefined, operatorId: s.userId ?? undefined, fromDay: s.from, toDay });
-    const dimensions = Object.fromEntries(OUTCOME_DIMENSIONS.map((d) => [d, rows.filter((r) => r.dim === d).map(presentGroup)])) as OutcomeReport['dimensions'];
+    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, {
+      courseId: s.courseId ?? undefined,
+      operatorId: s.userId ?? undefined,
+      fromDay: s.from,
+      toDay,
+    });
+    const dimensions = Object.fromEntries(
+      OUTCOME_DIMENSIONS.map((d) => [d, rows.filter((r) => r.dim === d).map(presentGroup)]),
+    ) as OutcomeReport['dimensions'];
     return { courseId: s.courseId, userId: s.userId, from: s.from, to: s.to, dimensions };
   }
 
@@ -154,14 +170,27 @@ export class OutcomeService {
     await this.assertSuggestionCourse(courseId, actor);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
     const best = (rows: OutcomeGroupRow[]) =>
-      rows.filter((r) => r.n >= OUTCOME_SUGGESTION_MIN).sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
-    const rows = await this.repo.groups(['type', 'hour'], { courseId, fromDay, toDay: lastSettledDay() });
+      rows
+        .filter((r) => r.n >= OUTCOME_SUGGESTION_MIN)
+        .sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
+    const rows = await this.repo.groups(['type', 'hour'], {
+      courseId,
+      fromDay,
+      toDay: lastSettledDay(),
+    });
     const channel = best(rows.filter((r) => r.dim === 'type'));
     const hour = best(rows.filter((r) => r.dim === 'hour'));
     return {
       courseId,
       ...COURSE_WIDE,
-      channel: channel ? { key: channel.key, label: channel.label ?? channel.key, rate: channel.accessed / channel.n, n: channel.n } : null,
+      channel: channel
+        ? {
+            key: channel.key,
+            label: channel.label ?? channel.key,
+            rate: channel.accessed / channel.n,
+            n: channel.n,
+          }
+        : null,
       hour: hour ? { key: hour.key, rate: hour.accessed / hour.n, n: hour.n } : null,
     };
   }
@@ -177,11 +206,25 @@ export class OutcomeService {
   async similar(courseId: number, actor: AuthUser): Promise<OutcomeSimilarSuggestions> {
     await this.assertSuggestionCourse(courseId, actor);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
-    const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'type', 'hour'], { courseId, fromDay, toDay: lastSettledDay() });
+    const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'type', 'hour'], {
+      courseId,
+      fromDay,
+      toDay: lastSettledDay(),
+    });
     // The best group of a dimension (`idle`: of that idle group only, the key's last part).
-    const pick = (dim: string, idle: string | null, label: (r: OutcomeGroupRow, key: string) => string): SuggestedGroup | null => {
+    const pick = (
+      dim: string,
+      idle: string | null,
+      label: (r: OutcomeGroupRow, key: string) => string,
+    ): SuggestedGroup | null => {
       const r = rows
-        .filter((x) => x.dim === dim && (idle === null || x.key.endsWith(`|${idle}`)) && x.n >= OUTCOME_SUGGESTION_MIN && x.accessed > 0)
+        .filter(
+          (x) =>
+            x.dim === dim &&
+            (idle === null || x.key.endsWith(`|${idle}`)) &&
+            x.n >= OUTCOME_SUGGESTION_MIN &&
+            x.accessed > 0,
+        )
         .sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
       if (!r) return null;
       const key = idle === null ? r.key : r.key.slice(0, r.key.lastIndexOf('|'));
@@ -195,8 +238,16 @@ export class OutcomeService {
       return channel || hour ? [{ idle, channel, hour }] : [];
     });
     // A small organisation's groups rarely reach the minimum: the course's contacts as a whole then.
-    const course = { channel: pick('type', null, channelLabel), hour: pick('hour', null, hourLabel) };
-    return { courseId, ...COURSE_WIDE, groups, course: course.channel || course.hour ? course : null };
+    const course = {
+      channel: pick('type', null, channelLabel),
+      hour: pick('hour', null, hourLabel),
+    };
+    return {
+      courseId,
+      ...COURSE_WIDE,
+      groups,
+      course: course.channel || course.hour ? course : null,
+    };
   }
 
   /**
@@ -206,6 +257,7 @@ export class OutcomeService {
    */
   private async assertSuggestionCourse(courseId: number, actor: AuthUser): Promise<void> {
     if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
-    if (!isAdminLike(actor.role) && !(await this.repo.assignedInCourse(actor.id, courseId))) throw forbidden(OUTCOME_MSG.suggestionOwnCourses);
+    if (!isAdminLike(actor.role) && !(await this.repo.assignedInCourse(actor.id, courseId)))
+      throw forbidden(OUTCOME_MSG.suggestionOwnCourses);
   }
 }

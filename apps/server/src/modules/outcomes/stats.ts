@@ -19,7 +19,14 @@ export interface Proportion {
  *   centre = (p + z²/2n) / (1 + z²/n),  half = z √(p(1−p)/n + z²/4n²) / (1 + z²/n).
  */
 export function wilson(successes: number, n: number, z = Z95): Proportion {
-  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(successes) || successes < 0 || successes > n) throw new RangeError(`invalid proportion ${successes}/${n}`);
+  if (
+    !Number.isInteger(n) ||
+    n < 0 ||
+    !Number.isInteger(successes) ||
+    successes < 0 ||
+    successes > n
+  )
+    throw new RangeError(`invalid proportion ${successes}/${n}`);
   if (n === 0) return { rate: null, n: 0, low: null, high: null };
   const p = successes / n;
   const z2 = z * z;

@@ -62,15 +62,18 @@ export class ReminderRepository {
 
   private where(q: ReminderQuery, ownerId: number): RawBuilder<unknown> {
     const w: RawBuilder<unknown>[] = [sql`true`];
-    if (q.scopeUserId !== undefined) w.push(sql`(t.user_assigned_id = ${q.scopeUserId} or t.user_create_id = ${q.scopeUserId})`);
+    if (q.scopeUserId !== undefined)
+      w.push(sql`(t.user_assigned_id = ${q.scopeUserId} or t.user_create_id = ${q.scopeUserId})`);
     if (q.mine) w.push(sql`rm.user_id = ${ownerId}`);
     if (q.user_id) w.push(sql`rm.user_id = ${q.user_id}`);
     if (q.ticket_id) w.push(sql`rm.ticket_id = ${q.ticket_id}`);
     if (q.state) w.push(sql`rm.state = ${q.state}`);
     if (q.due) w.push(sql`rm.state = 'pending' and rm.due_at <= now()`);
     // Days are Chilean calendar days.
-    if (q.due_from) w.push(sql`rm.due_at >= (${q.due_from}::date)::timestamp at time zone 'America/Santiago'`);
-    if (q.due_to) w.push(sql`rm.due_at < (${q.due_to}::date + 1)::timestamp at time zone 'America/Santiago'`);
+    if (q.due_from)
+      w.push(sql`rm.due_at >= (${q.due_from}::date)::timestamp at time zone 'America/Santiago'`);
+    if (q.due_to)
+      w.push(sql`rm.due_at < (${q.due_to}::date + 1)::timestamp at time zone 'America/Santiago'`);
     return sql.join(w, sql` and `);
   }
 
@@ -80,11 +83,16 @@ export class ReminderRepository {
     const key = q.sort && Object.hasOwn(SORTS, q.sort) ? q.sort : 'due_at';
     const sort = SORTS[key]!;
     const perPage = q.perPage ?? 10;
-    const paging = q.page ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}` : sql`limit ${UNPAGED_LIMIT}`;
+    const paging = q.page
+      ? sql`limit ${perPage} offset ${(q.page - 1) * perPage}`
+      : sql`limit ${UNPAGED_LIMIT}`;
     // The page is chosen from the reminders (with their tickets or owners only when the filters or
     // the order read them: an operator's agenda reads its pending reminders from the index of
     // (user, state, due date) alone); its rows' students and courses are read afterwards.
-    const ticket = q.scopeUserId !== undefined || key === 'ticket' ? sql`join tickets t on t.id = rm.ticket_id` : sql``;
+    const ticket =
+      q.scopeUserId !== undefined || key === 'ticket'
+        ? sql`join tickets t on t.id = rm.ticket_id`
+        : sql``;
     const owner = key === 'operator' ? sql`join users u on u.id = rm.user_id` : sql``;
     const { rows } = await sql<ReminderRow & { __total: number }>`
       with page as (
@@ -104,7 +112,9 @@ export class ReminderRepository {
 
   async count(q: ReminderQuery, callerId: number): Promise<number> {
     const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from reminders rm join tickets t on t.id = rm.ticket_id where ${this.where(q, callerId)}`.execute(this.db);
+      select count(*)::int as n from reminders rm join tickets t on t.id = rm.ticket_id where ${this.where(q, callerId)}`.execute(
+      this.db,
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -113,7 +123,9 @@ export class ReminderRepository {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from reminders rm
       ${scoped ? sql`join tickets t on t.id = rm.ticket_id and (t.user_assigned_id = ${userId} or t.user_create_id = ${userId})` : sql``}
-      where rm.user_id = ${userId} and rm.state = 'pending' and rm.due_at <= now()`.execute(this.db);
+      where rm.user_id = ${userId} and rm.state = 'pending' and rm.due_at <= now()`.execute(
+      this.db,
+    );
     return rows[0]?.n ?? 0;
   }
 
@@ -134,13 +146,38 @@ export class ReminderRepository {
       .execute();
   }
 
-  async insert(values: { ticket_id: number; user_id: number; created_by: number; due_at: string; comment: string }): Promise<number> {
-    const row = await this.db.insertInto('reminders').values(values).returning('id').executeTakeFirstOrThrow();
+  async insert(values: {
+    ticket_id: number;
+    user_id: number;
+    created_by: number;
+    due_at: string;
+    comment: string;
+  }): Promise<number> {
+    const row = await this.db
+      .insertInto('reminders')
+      .values(values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
-  async update(id: number, values: { due_at?: string; comment?: string; user_id?: number; state?: ReminderState; done_at?: Date | null; done_by?: number | null; ticket_detail_id?: null }) {
-    await this.db.updateTable('reminders').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+  async update(
+    id: number,
+    values: {
+      due_at?: string;
+      comment?: string;
+      user_id?: number;
+      state?: ReminderState;
+      done_at?: Date | null;
+      done_by?: number | null;
+      ticket_detail_id?: null;
+    },
+  ) {
+    await this.db
+      .updateTable('reminders')
+      .set({ ...values, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Closes a reminder only while it is still pending, in one statement: false when another request closed it first. */

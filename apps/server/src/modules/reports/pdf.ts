@@ -9,8 +9,10 @@ const LIGHT = '#EEF5F8';
 export type PdfCell = string | number | null | undefined;
 
 /** A figure as the screens write it in Spanish: "41,7 %" for a percentage, "12.345" for a count. */
-const figure = (v: number, suffix = '') => (suffix === '%' ? formatPercent(v, 'es') : `${formatNumber(v, 'es')}${suffix}`);
-const cellText = (c: PdfCell) => (c === null || c === undefined ? '' : typeof c === 'number' ? formatNumber(c, 'es') : c);
+const figure = (v: number, suffix = '') =>
+  suffix === '%' ? formatPercent(v, 'es') : `${formatNumber(v, 'es')}${suffix}`;
+const cellText = (c: PdfCell) =>
+  c === null || c === undefined ? '' : typeof c === 'number' ? formatNumber(c, 'es') : c;
 
 /**
  * A report as a PDF (A4): title band, figure cards, tables and charts drawn as horizontal bars
@@ -23,7 +25,13 @@ export class PdfReport {
   private readonly done: Promise<Buffer>;
 
   constructor(title: string, subtitle: string) {
-    this.doc = new PDFDocument({ size: 'A4', margin: 40, bufferPages: true, info: { Title: title, Author: 'SIGAF', Subject: subtitle }, lang: 'es-CL' });
+    this.doc = new PDFDocument({
+      size: 'A4',
+      margin: 40,
+      bufferPages: true,
+      info: { Title: title, Author: 'SIGAF', Subject: subtitle },
+      lang: 'es-CL',
+    });
     this.doc.on('data', (c: Buffer) => this.chunks.push(c));
     this.done = new Promise((resolve, reject) => {
       this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
@@ -31,9 +39,19 @@ export class PdfReport {
     });
     const { doc } = this;
     doc.rect(0, 0, doc.page.width, 70).fill(BLUE);
-    doc.fillColor('white').font('Helvetica-Bold').fontSize(16).text(title, 40, 18, { width: this.width });
+    doc
+      .fillColor('white')
+      .font('Helvetica-Bold')
+      .fontSize(16)
+      .text(title, 40, 18, { width: this.width });
     doc.font('Helvetica').fontSize(10).text(subtitle, 40, 42, { width: this.width });
-    doc.fillColor(GRAY).fontSize(8).text(`Generado el ${chileDateTime(new Date())}`, 40, 80, { width: this.width, align: 'right' });
+    doc
+      .fillColor(GRAY)
+      .fontSize(8)
+      .text(`Generado el ${chileDateTime(new Date())}`, 40, 80, {
+        width: this.width,
+        align: 'right',
+      });
     doc.y = 96;
   }
 
@@ -47,20 +65,29 @@ export class PdfReport {
 
   /** Starts a new page when less than `height` points are left. */
   private room(height: number) {
-    if (this.doc.y + height > this.doc.page.height - this.doc.page.margins.bottom - 20) this.doc.addPage();
+    if (this.doc.y + height > this.doc.page.height - this.doc.page.margins.bottom - 20)
+      this.doc.addPage();
   }
 
   heading(text: string): this {
     this.room(40);
     this.doc.moveDown(0.5);
-    this.doc.fillColor(BLUE).font('Helvetica-Bold').fontSize(13).text(text, this.left, this.doc.y, { width: this.width });
+    this.doc
+      .fillColor(BLUE)
+      .font('Helvetica-Bold')
+      .fontSize(13)
+      .text(text, this.left, this.doc.y, { width: this.width });
     this.doc.moveDown(0.3);
     return this;
   }
 
   paragraph(text: string): this {
     this.room(20);
-    this.doc.fillColor(GRAY).font('Helvetica').fontSize(10).text(text, this.left, this.doc.y, { width: this.width });
+    this.doc
+      .fillColor(GRAY)
+      .font('Helvetica')
+      .fontSize(10)
+      .text(text, this.left, this.doc.y, { width: this.width });
     this.doc.moveDown(0.3);
     return this;
   }
@@ -76,8 +103,16 @@ export class PdfReport {
       const x = this.left + i * (w + gap);
       this.doc.rect(x, y, w, h).fill(LIGHT);
       this.doc.rect(x, y, 4, h).fill(BLUE);
-      this.doc.fillColor(GRAY).font('Helvetica').fontSize(9).text(label, x + 10, y + 7, { width: w - 14 });
-      this.doc.fillColor('black').font('Helvetica-Bold').fontSize(16).text(typeof value === 'number' ? figure(value) : value, x + 10, y + 24, { width: w - 14 });
+      this.doc
+        .fillColor(GRAY)
+        .font('Helvetica')
+        .fontSize(9)
+        .text(label, x + 10, y + 7, { width: w - 14 });
+      this.doc
+        .fillColor('black')
+        .font('Helvetica-Bold')
+        .fontSize(16)
+        .text(typeof value === 'number' ? figure(value) : value, x + 10, y + 24, { width: w - 14 });
     });
     this.doc.y = y + h + 10;
     this.doc.x = this.left;
@@ -91,11 +126,21 @@ export class PdfReport {
     const barW = this.width - labelW - valueW - 10;
     const rowH = 16;
     this.room(40 + rowH * Math.min(chart.labels.length, 3));
-    this.doc.fillColor('black').font('Helvetica-Bold').fontSize(11).text(title, this.left, this.doc.y, { width: this.width });
+    this.doc
+      .fillColor('black')
+      .font('Helvetica-Bold')
+      .fontSize(11)
+      .text(title, this.left, this.doc.y, { width: this.width });
     this.doc.moveDown(0.2);
-    const totals = chart.labels.map((_, i) => chart.datasets.reduce((s, d) => s + (d.data[i] ?? 0), 0));
+    const totals = chart.labels.map((_, i) =>
+      chart.datasets.reduce((s, d) => s + (d.data[i] ?? 0), 0),
+    );
     if (chart.labels.length === 0 || totals.every((t) => t === 0)) {
-      this.doc.fillColor(GRAY).font('Helvetica-Oblique').fontSize(9).text('Sin datos', this.left, this.doc.y);
+      this.doc
+        .fillColor(GRAY)
+        .font('Helvetica-Oblique')
+        .fontSize(9)
+        .text('Sin datos', this.left, this.doc.y);
       this.doc.moveDown(0.5);
       return this;
     }
@@ -107,7 +152,11 @@ export class PdfReport {
       for (const d of chart.datasets) {
         this.doc.rect(x, y + 2, 8, 8).fill(d.backgroundColor[0] ?? GRAY);
         const label = d.label ?? '';
-        this.doc.fillColor(GRAY).font('Helvetica').fontSize(8).text(label, x + 11, y + 2, { lineBreak: false });
+        this.doc
+          .fillColor(GRAY)
+          .font('Helvetica')
+          .fontSize(8)
+          .text(label, x + 11, y + 2, { lineBreak: false });
         x += 11 + this.doc.widthOfString(label) + 14;
       }
       this.doc.y = y + 14;
@@ -115,16 +164,35 @@ export class PdfReport {
     chart.labels.forEach((label, i) => {
       this.room(rowH);
       const y = this.doc.y;
-      this.doc.fillColor(GRAY).font('Helvetica').fontSize(8).text(label, this.left, y + 3, { width: labelW - 6, height: rowH, ellipsis: true, lineBreak: false });
+      this.doc
+        .fillColor(GRAY)
+        .font('Helvetica')
+        .fontSize(8)
+        .text(label, this.left, y + 3, {
+          width: labelW - 6,
+          height: rowH,
+          ellipsis: true,
+          lineBreak: false,
+        });
       let x = this.left + labelW;
       chart.datasets.forEach((d) => {
         const v = d.data[i] ?? 0;
         const w = max > 0 ? (barW * v) / max : 0;
-        if (w > 0) this.doc.rect(x, y + 2, w, rowH - 4).fill(d.backgroundColor[i] ?? d.backgroundColor[0] ?? BLUE);
+        if (w > 0)
+          this.doc
+            .rect(x, y + 2, w, rowH - 4)
+            .fill(d.backgroundColor[i] ?? d.backgroundColor[0] ?? BLUE);
         x += w;
       });
-      const value = chart.datasets.length > 1 ? chart.datasets.map((d) => figure(d.data[i] ?? 0, suffix)).join(' / ') : figure(totals[i]!, suffix);
-      this.doc.fillColor('black').font('Helvetica').fontSize(8).text(value, x + 4, y + 3, { lineBreak: false });
+      const value =
+        chart.datasets.length > 1
+          ? chart.datasets.map((d) => figure(d.data[i] ?? 0, suffix)).join(' / ')
+          : figure(totals[i]!, suffix);
+      this.doc
+        .fillColor('black')
+        .font('Helvetica')
+        .fontSize(8)
+        .text(value, x + 4, y + 3, { lineBreak: false });
       this.doc.y = y + rowH;
     });
     this.doc.x = this.left;
@@ -139,7 +207,11 @@ export class PdfReport {
     const pad = 3;
     const drawHeader = () => {
       this.doc.font('Helvetica-Bold').fontSize(8);
-      const h = Math.max(...header.map((t, i) => this.doc.heightOfString(t, { width: cols[i]! - 2 * pad }))) + 2 * pad;
+      const h =
+        Math.max(
+          ...header.map((t, i) => this.doc.heightOfString(t, { width: cols[i]! - 2 * pad })),
+        ) +
+        2 * pad;
       this.room(h + 14);
       const y = this.doc.y;
       this.doc.rect(this.left, y, this.width, h).fill(BLUE);
@@ -152,14 +224,22 @@ export class PdfReport {
     };
     drawHeader();
     if (rows.length === 0) {
-      this.doc.fillColor(GRAY).font('Helvetica-Oblique').fontSize(9).text('Sin datos', this.left + pad, this.doc.y + pad);
+      this.doc
+        .fillColor(GRAY)
+        .font('Helvetica-Oblique')
+        .fontSize(9)
+        .text('Sin datos', this.left + pad, this.doc.y + pad);
       this.doc.moveDown(0.5);
       return this;
     }
     rows.forEach((row, r) => {
       this.doc.font('Helvetica').fontSize(8);
       const texts = row.map(cellText);
-      const h = Math.max(...texts.map((t, i) => this.doc.heightOfString(t || ' ', { width: cols[i]! - 2 * pad }))) + 2 * pad;
+      const h =
+        Math.max(
+          ...texts.map((t, i) => this.doc.heightOfString(t || ' ', { width: cols[i]! - 2 * pad })),
+        ) +
+        2 * pad;
       if (this.doc.y + h > this.doc.page.height - this.doc.page.margins.bottom - 20) {
         this.doc.addPage();
         drawHeader();
@@ -190,7 +270,11 @@ export class PdfReport {
         .fillColor(GRAY)
         .font('Helvetica')
         .fontSize(8)
-        .text(`SIGAF · Página ${i + 1} de ${range.count}`, this.left, this.doc.page.height - 28, { width: this.width, align: 'center', lineBreak: false });
+        .text(`SIGAF · Página ${i + 1} de ${range.count}`, this.left, this.doc.page.height - 28, {
+          width: this.width,
+          align: 'center',
+          lineBreak: false,
+        });
       this.doc.page.margins.bottom = bottom;
     }
     this.doc.end();

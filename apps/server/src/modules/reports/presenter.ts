@@ -6,10 +6,20 @@ import type { ChartData, DailyTicketCard, OperatorDayRow } from '@sigaf/contract
  */
 
 /** `_data` of data-card: the original reads `newTicket`, `total`, `open`, `close`. */
-export const dayCardAnswer = (card: DailyTicketCard) => ({ ...card, newTicket: card.created, close: card.closed });
+export const dayCardAnswer = (card: DailyTicketCard) => ({
+  ...card,
+  newTicket: card.created,
+  close: card.closed,
+});
 
 /** `_data` of table-operator: the original reads `table[].{operator, tickets, close, attemps}` (its spelling) and `chartData`. */
-export const operatorTableAnswer = ({ table, chartData }: { table: OperatorDayRow[]; chartData: ChartData }) => ({
+export const operatorTableAnswer = ({
+  table,
+  chartData,
+}: {
+  table: OperatorDayRow[];
+  chartData: ChartData;
+}) => ({
   table: table.map((row) => ({ ...row, close: row.closed, attemps: row.attempts })),
   chartData,
 });

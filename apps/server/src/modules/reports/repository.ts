@@ -6,7 +6,8 @@ import { foldedPersonSearch, personSearch } from '../../db/pagination.js';
 import { resignStages } from '../dashboard/sql.js';
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
-const chileText = (column: RawBuilder<unknown>) => sql<string | null>`to_char(${column} at time zone ${APP_TIME_ZONE}, 'DD-MM-YYYY HH24:MI')`;
+const chileText = (column: RawBuilder<unknown>) =>
+  sql<string | null>`to_char(${column} at time zone ${APP_TIME_ZONE}, 'DD-MM-YYYY HH24:MI')`;
 
 export interface TicketHistoryRow {
   id: number;
@@ -68,7 +69,9 @@ export class ReportRepository {
   }
 
   async countTickets(courseId: number): Promise<number> {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from tickets where course_id = ${courseId}`.execute(this.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from tickets where course_id = ${courseId}`.execute(this.db);
     return rows[0]?.n ?? 0;
   }
 
@@ -139,14 +142,20 @@ export class ReportRepository {
       left join (${resignStages(courseId)}) rs on rs.id = e.id
       where e.course_id = ${courseId} and ${classroomId === undefined ? sql`true` : sql`e.classroom_id = ${classroomId}`}
         and ${studentsOnly ? sql`p.key = 'student'` : sql`true`}
-      order by cl.description nulls last, r.last_name, r.mother_last_name, r.name, r.rut`.execute(this.db);
+      order by cl.description nulls last, r.last_name, r.mother_last_name, r.name, r.rut`.execute(
+      this.db,
+    );
     return rows;
   }
 
   /** Students of the course with tickets, optionally matching a RUT or name. */
   private studentsWithTickets(courseId: number, search?: string) {
     const match = search
-      ? personSearch(sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`, sql`r.rut`, search)
+      ? personSearch(
+          sql`concat_ws(' ', r.name, r.last_name, r.mother_last_name)`,
+          sql`r.rut`,
+          search,
+        )
       : sql`true`;
     // Each of the course's students is looked up by key, and their first ticket probed by index
     // (OFFSET 0 keeps both so), never by hashing every student of the organisation or every
@@ -183,7 +192,11 @@ export class ReportRepository {
   }
 
   /** Students of the course with tickets (optionally matching a RUT or name), in name order, each with all their tickets and attempts (the documents). */
-  async studentTickets(courseId: number, search?: string, enrolmentId?: number): Promise<StudentTicketsRow[]> {
+  async studentTickets(
+    courseId: number,
+    search?: string,
+    enrolmentId?: number,
+  ): Promise<StudentTicketsRow[]> {
     const { rows } = await sql<StudentTicketsRow>`
       with chosen as (${this.studentsWithTickets(courseId, search)})
       select s.id as "enrolmentId", s.rut, s.name, s.last_name as "lastName", s.mother_last_name as "motherLastName", cl.description as classroom,
@@ -202,9 +215,15 @@ export class ReportRepository {
    * (enrolment_ticket_counts, kept by triggers): two index ranges of the course and no lookup per
    * student; enrolments of other profiles with tickets (not in the cached rows) by key.
    */
-  async studentTicketsPage(courseId: number, search: string | undefined, page: { page: number; perPage: number }) {
+  async studentTicketsPage(
+    courseId: number,
+    search: string | undefined,
+    page: { page: number; perPage: number },
+  ) {
     const match = search ? foldedPersonSearch(sql`p.search_name`, sql`p.rut`, search) : sql`true`;
-    const rows = await executePrepared(this.db, sql<StudentTicketsSummary & { total: number }>`
+    const rows = await executePrepared(
+      this.db,
+      sql<StudentTicketsSummary & { total: number }>`
       with k as (select k.enrolment_id, k.total as tickets, k.open from enrolment_ticket_counts k where k.course_id = ${courseId} and k.total > 0),
       people as (
         select f.enrolment_id as id, f.classroom_id, f.rut, f.name, f.last_name, f.mother_last_name, f.search_name
@@ -227,8 +246,21 @@ export class ReportRepository {
         s.tickets::int as tickets, s.open::int as "openTickets", (select count(*) from chosen)::int as total
       from page s
       left join classrooms cl on cl.id = s.classroom_id
-      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`);
-    const total = rows[0]?.total ?? (page.page > 1 ? Number((await sql<{ n: number }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(this.db)).rows[0]?.n ?? 0) : 0);
+      order by s.last_name, s.mother_last_name, s.name, s.rut, s.id`,
+    );
+    const total =
+      rows[0]?.total ??
+      (page.page > 1
+        ? Number(
+            (
+              await sql<{
+                n: number;
+              }>`select count(*)::int as n from (${this.studentsWithTickets(courseId, search)}) c`.execute(
+                this.db,
+              )
+            ).rows[0]?.n ?? 0,
+          )
+        : 0);
     return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 }

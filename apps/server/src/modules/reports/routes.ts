@@ -1,4 +1,12 @@
-import { listQuerySchema, parseDay, parsedText, PERMISSIONS, REPORT_MSG, STUDENT_TICKETS_PER_PAGE, TICKET_MSG } from '@sigaf/contract';
+import {
+  listQuerySchema,
+  parseDay,
+  parsedText,
+  PERMISSIONS,
+  REPORT_MSG,
+  STUDENT_TICKETS_PER_PAGE,
+  TICKET_MSG,
+} from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,7 +20,10 @@ import { ReportRepository } from './repository.js';
 import { ReportService, type ReportFile } from './service.js';
 
 /** A course and a Chilean calendar day, `dd-mm-yyyy` or `yyyy-mm-dd`; anything else is a 422. */
-const dayParams = z.object({ id: idParams.shape.id, date: parsedText(parseDay, TICKET_MSG.invalidDate) });
+const dayParams = z.object({
+  id: idParams.shape.id,
+  date: parsedText(parseDay, TICKET_MSG.invalidDate),
+});
 /**
  * The same, or the literal segment `undefined`: no day (null). The original client sends it when
  * a day chip is un-toggled (docs/development/original-api.md §1.7, §2.19); it hides the figures then, and an
@@ -27,22 +38,42 @@ const dayOrNoneParams = dayParams.extend({
   }),
 });
 /** A classroom by id or by description, as the original client addresses it. */
-const classroomText = z.string({ error: REPORT_MSG.invalidClassroom }).trim().min(1, REPORT_MSG.invalidClassroom).max(150, REPORT_MSG.invalidClassroom);
+const classroomText = z
+  .string({ error: REPORT_MSG.invalidClassroom })
+  .trim()
+  .min(1, REPORT_MSG.invalidClassroom)
+  .max(150, REPORT_MSG.invalidClassroom);
 const classroomParams = idParams.extend({ classroom: classroomText });
 const rosterQuery = z.object({ classroom: classroomText.optional() });
-const searchQuery = z.object({ search: z.string({ error: REPORT_MSG.invalidSearch }).trim().max(100, REPORT_MSG.invalidSearch).optional().transform((s) => s || undefined) });
+const searchQuery = z.object({
+  search: z
+    .string({ error: REPORT_MSG.invalidSearch })
+    .trim()
+    .max(100, REPORT_MSG.invalidSearch)
+    .optional()
+    .transform((s) => s || undefined),
+});
 /** A page of the per-student report: at most 100 students a page. */
-const studentTicketsQuery = searchQuery.extend({ page: listQuerySchema.shape.page, perPage: z.coerce.number().int().min(1).max(100).optional() });
+const studentTicketsQuery = searchQuery.extend({
+  page: listQuerySchema.shape.page,
+  perPage: z.coerce.number().int().min(1).max(100).optional(),
+});
 
 function sendPdf(reply: FastifyReply, file: ReportFile) {
   return reply
     .header('content-type', 'application/pdf')
-    .header('content-disposition', `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+    .header(
+      'content-disposition',
+      `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    )
     .send(file.body);
 }
 
 /** Daily ticket reports (docs/development/domain.md#reports, docs/development/screens.md#ticket-report) and the report documents (.xlsx, .pdf). */
-export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (instance, { services }) => {
+export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (
+  instance,
+  { services },
+) => {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { dashboard } = services;
   const reports = new ReportService(new ReportRepository(services.db), dashboard);
@@ -54,52 +85,97 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (i
   app.get('/reports/courses/:id/data-card/:date', { config, schema: daySchema }, async (request) =>
     ok(dayCardAnswer(await dashboard.dayCard(request.params.id, request.params.date))),
   );
-  app.get('/reports/courses/:id/type-ticket/:date', { config, schema: daySchema }, async (request) =>
-    ok(await dashboard.dayCharts(request.params.id, request.params.date)),
+  app.get(
+    '/reports/courses/:id/type-ticket/:date',
+    { config, schema: daySchema },
+    async (request) => ok(await dashboard.dayCharts(request.params.id, request.params.date)),
   );
-  app.get('/reports/courses/:id/table-operator/:date', { config, schema: daySchema }, async (request) =>
-    ok(operatorTableAnswer(await dashboard.operatorTable(request.params.id, request.params.date))),
+  app.get(
+    '/reports/courses/:id/table-operator/:date',
+    { config, schema: daySchema },
+    async (request) =>
+      ok(
+        operatorTableAnswer(await dashboard.operatorTable(request.params.id, request.params.date)),
+      ),
   );
 
   // Workbooks.
   // The ticket history in two steps, as the original client asks for it (docs/development/original-api.md#reports):
   // `excel` answers whether the workbook can be made (the envelope's `success`) and where to get it;
   // `excel-download` sends it.
-  app.get('/reports/courses/:id/excel', { config, schema: { tags, params: idParams } }, async (request) => {
-    const filename = await reports.ticketHistoryReady(request.params.id);
-    return ok({ filename, href: href(request, `/api/v2/reports/courses/${request.params.id}/excel-download`) });
-  });
-  app.get('/reports/courses/:id/excel-download', { config, schema: { tags, params: idParams } }, async (request, reply) => {
-    const file = await reports.ticketHistoryXlsx(request.params.id);
-    return sendFile(reply, file.filename, file.body);
-  });
-  app.get('/reports/courses/:id/roster', { config, schema: { tags, params: idParams, querystring: rosterQuery } }, async (request, reply) => {
-    const file = await reports.rosterXlsx(request.params.id, request.query.classroom);
-    return sendFile(reply, file.filename, file.body);
-  });
+  app.get(
+    '/reports/courses/:id/excel',
+    { config, schema: { tags, params: idParams } },
+    async (request) => {
+      const filename = await reports.ticketHistoryReady(request.params.id);
+      return ok({
+        filename,
+        href: href(request, `/api/v2/reports/courses/${request.params.id}/excel-download`),
+      });
+    },
+  );
+  app.get(
+    '/reports/courses/:id/excel-download',
+    { config, schema: { tags, params: idParams } },
+    async (request, reply) => {
+      const file = await reports.ticketHistoryXlsx(request.params.id);
+      return sendFile(reply, file.filename, file.body);
+    },
+  );
+  app.get(
+    '/reports/courses/:id/roster',
+    { config, schema: { tags, params: idParams, querystring: rosterQuery } },
+    async (request, reply) => {
+      const file = await reports.rosterXlsx(request.params.id, request.query.classroom);
+      return sendFile(reply, file.filename, file.body);
+    },
+  );
 
   // Tickets per student.
   // Every page sorts the course's students with tickets by name: kept serialised until one of
   // those rows changes (answers/cache.ts), as the report is paged through and read again.
-  app.get('/reports/courses/:id/student-tickets', { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } }, (request, reply) => {
-    return sendKept(request, reply, services.answers, request.params.id, 'reports.studentTickets');
-  });
-  app.get('/reports/courses/:id/student-tickets/:enrolment', { config, schema: { tags, params: idParams.extend({ enrolment: idParams.shape.id }) } }, async (request) =>
-    ok(await reports.studentTicketsOf(request.params.id, request.params.enrolment)),
+  app.get(
+    '/reports/courses/:id/student-tickets',
+    { config, schema: { tags, params: idParams, querystring: studentTicketsQuery } },
+    (request, reply) => {
+      return sendKept(
+        request,
+        reply,
+        services.answers,
+        request.params.id,
+        'reports.studentTickets',
+      );
+    },
   );
-  app.get('/reports/courses/:id/student-tickets/excel', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) => {
-    const file = await reports.studentTicketsXlsx(request.params.id, request.query.search);
-    return sendFile(reply, file.filename, file.body);
-  });
+  app.get(
+    '/reports/courses/:id/student-tickets/:enrolment',
+    { config, schema: { tags, params: idParams.extend({ enrolment: idParams.shape.id }) } },
+    async (request) =>
+      ok(await reports.studentTicketsOf(request.params.id, request.params.enrolment)),
+  );
+  app.get(
+    '/reports/courses/:id/student-tickets/excel',
+    { config, schema: { tags, params: idParams, querystring: searchQuery } },
+    async (request, reply) => {
+      const file = await reports.studentTicketsXlsx(request.params.id, request.query.search);
+      return sendFile(reply, file.filename, file.body);
+    },
+  );
 
   // PDFs of the three report screens.
   app.get('/reports/courses/:id/pdf/ticket/:date', { config, schema }, async (request, reply) =>
     sendPdf(reply, await reports.ticketDayPdf(request.params.id, request.params.date)),
   );
-  app.get('/reports/courses/:id/pdf/student-tickets', { config, schema: { tags, params: idParams, querystring: searchQuery } }, async (request, reply) =>
-    sendPdf(reply, await reports.studentTicketsPdf(request.params.id, request.query.search)),
+  app.get(
+    '/reports/courses/:id/pdf/student-tickets',
+    { config, schema: { tags, params: idParams, querystring: searchQuery } },
+    async (request, reply) =>
+      sendPdf(reply, await reports.studentTicketsPdf(request.params.id, request.query.search)),
   );
-  app.get('/reports/courses/:id/pdf/follow-student/:classroom', { config, schema: { tags, params: classroomParams } }, async (request, reply) =>
-    sendPdf(reply, await reports.followStudentPdf(request.params.id, request.params.classroom)),
+  app.get(
+    '/reports/courses/:id/pdf/follow-student/:classroom',
+    { config, schema: { tags, params: classroomParams } },
+    async (request, reply) =>
+      sendPdf(reply, await reports.followStudentPdf(request.params.id, request.params.classroom)),
   );
 };

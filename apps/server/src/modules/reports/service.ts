@@ -11,7 +11,9 @@ import {
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
   ticketAgeText,
-  type StudentTicketsRow, type StudentTicketsPage, type StudentTicketEntry,
+  type StudentTicketsRow,
+  type StudentTicketsPage,
+  type StudentTicketEntry,
 } from '@sigaf/contract';
 import { pageMeta } from '../../db/pagination.js';
 import { AppError, notFound } from '../../http/errors.js';
@@ -56,7 +58,8 @@ export class ReportService {
 
   private async bounded(courseId: number) {
     const course = await this.course(courseId);
-    if ((await this.repo.countTickets(courseId)) > REPORT_MAX_TICKETS) throw new AppError(413, REPORT_MSG.tooManyTickets(REPORT_MAX_TICKETS));
+    if ((await this.repo.countTickets(courseId)) > REPORT_MAX_TICKETS)
+      throw new AppError(413, REPORT_MSG.tooManyTickets(REPORT_MAX_TICKETS));
     return course;
   }
 
@@ -79,13 +82,33 @@ export class ReportService {
       groups: TICKET_HISTORY_GROUPS,
       header: TICKET_HISTORY_HEADER,
       rows: rows.map((t, i): XlsxCell[] => [
-        i + 1, t.code,
-        t.rut, t.name, t.lastNames, t.classroom ?? 'Sin aula', momentOr(t.lastAccessAt, t.lastAccess),
-        t.source, t.type, t.motive, t.priority, t.creator, t.operator, t.status, new Date(t.createdAt), t.closedAt && new Date(t.closedAt), ticketAgeText(t.ageDays),
-        t.lastOutcome, t.lastComment, t.lastAt && new Date(t.lastAt), t.lastOperator, t.history,
+        i + 1,
+        t.code,
+        t.rut,
+        t.name,
+        t.lastNames,
+        t.classroom ?? 'Sin aula',
+        momentOr(t.lastAccessAt, t.lastAccess),
+        t.source,
+        t.type,
+        t.motive,
+        t.priority,
+        t.creator,
+        t.operator,
+        t.status,
+        new Date(t.createdAt),
+        t.closedAt && new Date(t.closedAt),
+        ticketAgeText(t.ageDays),
+        t.lastOutcome,
+        t.lastComment,
+        t.lastAt && new Date(t.lastAt),
+        t.lastOperator,
+        t.history,
       ]),
       formats: ['integer'],
-      widths: [6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60],
+      widths: [
+        6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60,
+      ],
     });
     return { filename: this.ticketHistoryName(course), body };
   }
@@ -100,11 +123,26 @@ export class ReportService {
       sheet: 'Matrícula',
       title: `NÓMINA CURSO ${course.description.toUpperCase()}${room ? ` — ${room.toUpperCase()}` : ''}`,
       header: ROSTER_HEADER,
-      rows: rows.map((r, i) => [i + 1, r.rut, r.name, r.lastName, r.motherLastName, r.email, r.classroom ?? 'Sin aula', r.profile, r.course, momentOr(r.lastAccessAt, r.lastAccess), studentStateText(r.stage, r.synced)]),
+      rows: rows.map((r, i) => [
+        i + 1,
+        r.rut,
+        r.name,
+        r.lastName,
+        r.motherLastName,
+        r.email,
+        r.classroom ?? 'Sin aula',
+        r.profile,
+        r.course,
+        momentOr(r.lastAccessAt, r.lastAccess),
+        studentStateText(r.stage, r.synced),
+      ]),
       formats: ['integer'],
       widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18, 18],
     });
-    return { filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${fileDay()}.xlsx`, body };
+    return {
+      filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${fileDay()}.xlsx`,
+      body,
+    };
   }
 
   async studentTickets(courseId: number, search?: string): Promise<StudentTicketsRow[]> {
@@ -113,7 +151,12 @@ export class ReportService {
   }
 
   /** One page of the students with tickets, with their numbers (the report screen reads it a page at a time). */
-  async studentTicketsPage(courseId: number, search: string | undefined, page: number, perPage: number): Promise<StudentTicketsPage> {
+  async studentTicketsPage(
+    courseId: number,
+    search: string | undefined,
+    page: number,
+    perPage: number,
+  ): Promise<StudentTicketsPage> {
     await Promise.all([this.course(courseId), this.dashboard.freshFigures(courseId)]);
     const { rows, total } = await this.repo.studentTicketsPage(courseId, search, { page, perPage });
     return { students: rows, meta: pageMeta(page, perPage, total) };
@@ -136,11 +179,23 @@ export class ReportService {
       const lastNames = [s.lastName, s.motherLastName].filter(Boolean).join(' ');
       for (const t of s.tickets) {
         const base: XlsxCell[] = [
-          s.rut, s.name, lastNames, s.classroom ?? 'Sin aula', t.ticketCode, t.status, t.motive, t.type, t.priority, t.operator,
-          new Date(t.createdAt), t.closingDate && new Date(t.closingDate),
+          s.rut,
+          s.name,
+          lastNames,
+          s.classroom ?? 'Sin aula',
+          t.ticketCode,
+          t.status,
+          t.motive,
+          t.type,
+          t.priority,
+          t.operator,
+          new Date(t.createdAt),
+          t.closingDate && new Date(t.closingDate),
         ];
         if (t.attempts.length === 0) rows.push([...base, 0, null, '', '', '']);
-        t.attempts.forEach((a, n) => rows.push([...base, n + 1, new Date(a.createdAt), a.outcome, a.operator, a.comment]));
+        t.attempts.forEach((a, n) =>
+          rows.push([...base, n + 1, new Date(a.createdAt), a.outcome, a.operator, a.comment]),
+        );
       }
     }
     const body = await reportWorkbook({
@@ -161,7 +216,10 @@ export class ReportService {
       this.dashboard.dayCharts(courseId, day),
       this.dashboard.operatorTable(courseId, day),
     ]);
-    const pdf = new PdfReport('Reporte de ticket', `${course.category} · ${course.description} · ${dayText(day)}`);
+    const pdf = new PdfReport(
+      'Reporte de ticket',
+      `${course.category} · ${course.description} · ${dayText(day)}`,
+    );
     pdf.heading('Actualización del día');
     pdf.cards([
       ['Tickets nuevos', `+${card.created}`],
@@ -181,7 +239,10 @@ export class ReportService {
       [0.46, 0.18, 0.18, 0.18],
     );
     pdf.bars('Intentos según estado', operators.chartData);
-    return { filename: `reporte-ticket-${slug(course.description)}-${dayText(day)}.pdf`, body: await pdf.finish() };
+    return {
+      filename: `reporte-ticket-${slug(course.description)}-${dayText(day)}.pdf`,
+      body: await pdf.finish(),
+    };
   }
 
   /** Every student's tickets with their contact attempts. */
@@ -189,25 +250,44 @@ export class ReportService {
     const course = await this.course(courseId);
     const students = await this.studentTickets(courseId, search);
     const tickets = students.reduce((n, s) => n + s.tickets.length, 0);
-    const attempts = students.reduce((n, s) => n + s.tickets.reduce((m, t) => m + t.attempts.length, 0), 0);
-    const pdf = new PdfReport('Reporte de tickets por alumno', `${course.category} · ${course.description}${search ? ` · búsqueda "${search}"` : ''}`);
+    const attempts = students.reduce(
+      (n, s) => n + s.tickets.reduce((m, t) => m + t.attempts.length, 0),
+      0,
+    );
+    const pdf = new PdfReport(
+      'Reporte de tickets por alumno',
+      `${course.category} · ${course.description}${search ? ` · búsqueda "${search}"` : ''}`,
+    );
     pdf.cards([
       ['Alumnos con tickets', students.length],
       ['Tickets', tickets],
       ['Intentos de contacto', attempts],
     ]);
     for (const s of students) {
-      pdf.heading(`${s.rut} · ${[s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ')} · ${s.classroom ?? 'Sin aula'}`);
+      pdf.heading(
+        `${s.rut} · ${[s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ')} · ${s.classroom ?? 'Sin aula'}`,
+      );
       for (const t of s.tickets) {
-        pdf.paragraph(`${t.ticketCode} — ${t.status} — ${t.motive} — ${t.type} — prioridad ${t.priority} — creado ${chileDateTime(t.createdAt)}${t.closingDate ? `, cerrado ${chileDateTime(t.closingDate)}` : ''}${t.operator ? ` — ${t.operator}` : ''}`);
+        pdf.paragraph(
+          `${t.ticketCode} — ${t.status} — ${t.motive} — ${t.type} — prioridad ${t.priority} — creado ${chileDateTime(t.createdAt)}${t.closingDate ? `, cerrado ${chileDateTime(t.closingDate)}` : ''}${t.operator ? ` — ${t.operator}` : ''}`,
+        );
         pdf.table(
           ['N°', 'Fecha', 'Resultado', 'Registrado por', 'Comentario'],
-          t.attempts.map((a, n) => [n + 1, chileDateTime(a.createdAt), a.outcome, a.operator, a.comment]),
+          t.attempts.map((a, n) => [
+            n + 1,
+            chileDateTime(a.createdAt),
+            a.outcome,
+            a.operator,
+            a.comment,
+          ]),
           [0.06, 0.17, 0.15, 0.2, 0.42],
         );
       }
     }
-    return { filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.pdf`, body: await pdf.finish() };
+    return {
+      filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.pdf`,
+      body: await pdf.finish(),
+    };
   }
 
   /** Seguimiento de alumnos of one classroom: card, students by status, progress per section (graded and done). */
@@ -222,7 +302,10 @@ export class ReportService {
       this.repo.roster(courseId, scope.classroomId, true),
     ]);
     const room = roster[0]?.classroom ?? classroomRef;
-    const pdf = new PdfReport('Reporte de seguimiento de alumnos', `${course.category} · ${course.description} · ${room}`);
+    const pdf = new PdfReport(
+      'Reporte de seguimiento de alumnos',
+      `${course.category} · ${course.description} · ${room}`,
+    );
     // The screens' card (docs/development/domain.md#figures): the states of the chart below add up to
     // the matrícula less those not synchronised; Han ingresado + Nunca han ingresado = Activo + Renuncia en curso.
     pdf.cards([
@@ -239,9 +322,18 @@ export class ReportService {
     // The matrícula's students, those not synchronised included (no last access from Moodle yet).
     pdf.table(
       ['RUT', 'Nombre', 'E-mail', 'Rol', 'Último acceso'],
-      roster.map((r) => [r.rut, [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' '), r.email, r.profile, r.lastAccess]),
+      roster.map((r) => [
+        r.rut,
+        [r.name, r.lastName, r.motherLastName].filter(Boolean).join(' '),
+        r.email,
+        r.profile,
+        r.lastAccess,
+      ]),
       [0.15, 0.3, 0.27, 0.12, 0.16],
     );
-    return { filename: `seguimiento-${slug(course.description)}-${slug(room)}-${fileDay()}.pdf`, body: await pdf.finish() };
+    return {
+      filename: `seguimiento-${slug(course.description)}-${slug(room)}-${fileDay()}.pdf`,
+      body: await pdf.finish(),
+    };
   }
 }

@@ -8,6 +8,12 @@ export class SetupService {
 
   async progress(): Promise<SetupProgress> {
     const c = await setupCounts(this.db);
-    return { moodle: c.moodle, courses: Number(c.courses), syncedCourses: Number(c.synced_courses), students: Number(c.students), staff: Number(c.staff) };
+    return {
+      moodle: c.moodle,
+      courses: Number(c.courses),
+      syncedCourses: Number(c.synced_courses),
+      students: Number(c.students),
+      staff: Number(c.staff),
+    };
   }
 }

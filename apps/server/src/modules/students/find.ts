@@ -19,7 +19,12 @@ export interface StudentMatchRow {
  * student's folded name and RUT), the given course's first, then by
  * surname; at most `limit`.
  */
-export async function findEnrolments(db: Database, search: string, firstCourseId: number | undefined, limit: number): Promise<StudentMatchRow[]> {
+export async function findEnrolments(
+  db: Database,
+  search: string,
+  firstCourseId: number | undefined,
+  limit: number,
+): Promise<StudentMatchRow[]> {
   const { rows } = await sql<StudentMatchRow>`
     select e.id as enrolment_id, r.id as student_id, r.rut, r.name, r.last_name, r.mother_last_name,
       c.id as course_id, c.description as course, g.description as category

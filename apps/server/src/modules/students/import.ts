@@ -1,37 +1,70 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { IMPORT_LIMITS, normalizeRegion, normalizeRut, STUDENT_MSG, type ImportRowResult, type ImportSummary } from '@sigaf/contract';
+import {
+  IMPORT_LIMITS,
+  normalizeRegion,
+  normalizeRut,
+  STUDENT_MSG,
+  type ImportRowResult,
+  type ImportSummary,
+} from '@sigaf/contract';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { readSheet, SHEET_MSG } from '../../lib/spreadsheet.js';
-import { STUDENT_COLUMNS, type EnrolmentRepository, type StudentRepository, type StudentValues } from './repository.js';
+import {
+  STUDENT_COLUMNS,
+  type EnrolmentRepository,
+  type StudentRepository,
+  type StudentValues,
+} from './repository.js';
 
 export const IMPORT_MSG = {
   badRut: 'RUT no válido',
   missingName: 'Falta el nombre',
   missingLastName: 'Falta el apellido paterno',
   badEmail: 'Correo electrónico no válido',
-  garbled: 'Tiene caracteres ilegibles (�): guarde el archivo como «CSV UTF-8» o .xlsx y vuelva a cargarlo',
+  garbled:
+    'Tiene caracteres ilegibles (�): guarde el archivo como «CSV UTF-8» o .xlsx y vuelva a cargarlo',
   duplicate: (row: number) => `RUT repetido en el archivo (fila ${row})`,
   tooLong: (field: string) => `El campo ${field} es demasiado largo`,
-  regionUnknown: (text: string) => `Región no reconocida: "${text.slice(0, 60)}" (se guarda tal cual)`,
+  regionUnknown: (text: string) =>
+    `Región no reconocida: "${text.slice(0, 60)}" (se guarda tal cual)`,
 } as const;
 
 /** Column order of the file (docs/development/domain.md#student-import): A RUT digits, B check digit, C name, ... */
 const FILE_FIELDS: Array<[StudentColumn | 'rut_body' | 'rut_dv', number]> = [
-  ['rut_body', 20], ['rut_dv', 2], ['name', 100], ['last_name', 100], ['mother_last_name', 100], ['email', 255], ['address', 255],
-  ['region', 100], ['phone', 20], ['mobile', 20], ['rbd_school', 20], ['name_school', 255], ['region_school', 100], ['city_school', 100], ['phone_school', 20],
+  ['rut_body', 20],
+  ['rut_dv', 2],
+  ['name', 100],
+  ['last_name', 100],
+  ['mother_last_name', 100],
+  ['email', 255],
+  ['address', 255],
+  ['region', 100],
+  ['phone', 20],
+  ['mobile', 20],
+  ['rbd_school', 20],
+  ['name_school', 255],
+  ['region_school', 100],
+  ['city_school', 100],
+  ['phone_school', 20],
 ];
 type StudentColumn = (typeof STUDENT_COLUMNS)[number];
 
 const LABELS: Partial<Record<StudentColumn, string>> = {
-  mother_last_name: 'apellido materno', address: 'dirección', phone: 'teléfono', mobile: 'celular', region: 'región',
-  rbd_school: 'RBD', name_school: 'nombre colegio', region_school: 'región colegio', city_school: 'ciudad colegio', phone_school: 'teléfono colegio',
+  mother_last_name: 'apellido materno',
+  address: 'dirección',
+  phone: 'teléfono',
+  mobile: 'celular',
+  region: 'región',
+  rbd_school: 'RBD',
+  name_school: 'nombre colegio',
+  region_school: 'región colegio',
+  city_school: 'ciudad colegio',
+  phone_school: 'teléfono colegio',
 };
 
 const email = z.string().email();
-
-
 
 interface ParsedRow {
   result: ImportRowResult;
@@ -94,7 +127,17 @@ export async function analyseRows(rows: string[][]): Promise<ParsedRow[]> {
     }
     const name = [values.name, values.last_name, values.mother_last_name].filter(Boolean).join(' ');
     out.push({
-      result: { row: rowNumber, rut, rutInFile: [bodyText, dv].filter(Boolean).join('-').slice(0, 40), name, student: null, enrolment: null, rejected: reasons.length > 0, reasons, notes },
+      result: {
+        row: rowNumber,
+        rut,
+        rutInFile: [bodyText, dv].filter(Boolean).join('-').slice(0, 40),
+        name,
+        student: null,
+        enrolment: null,
+        rejected: reasons.length > 0,
+        reasons,
+        notes,
+      },
       values: { ...values, rut: rut ?? '' },
     });
   }
@@ -122,17 +165,37 @@ export class StudentImporter {
     private readonly enrolments: EnrolmentRepository,
   ) {}
 
-  async run(file: { buffer: Buffer; filename: string }, courseId: number, apply: boolean): Promise<{ summary: ImportSummary; rows: ImportRowResult[] }> {
-    const { rows: sheet, encoding } = await readSheet(file.buffer, file.filename, IMPORT_LIMITS.maxRows);
+  async run(
+    file: { buffer: Buffer; filename: string },
+    courseId: number,
+    apply: boolean,
+  ): Promise<{ summary: ImportSummary; rows: ImportRowResult[] }> {
+    const { rows: sheet, encoding } = await readSheet(
+      file.buffer,
+      file.filename,
+      IMPORT_LIMITS.maxRows,
+    );
     const parsed = await analyseRows(sheet);
     if (!parsed.length) throw new AppError(422, SHEET_MSG.empty);
-    if (!(await this.enrolments.lookupId('courses', courseId))) throw new AppError(422, 'El curso no existe.');
+    if (!(await this.enrolments.lookupId('courses', courseId)))
+      throw new AppError(422, 'El curso no existe.');
     const studentProfile = await this.enrolments.profileIdByKey('student');
 
     const work = async (db: Database) => {
       const valid = parsed.filter((p) => !p.result.rejected);
-      const existing = new Map((await this.students.findManyByRut(valid.map((p) => p.values.rut), db)).map((s) => [s.rut as string, s]));
-      const enrolled = await this.enrolments.enrolledStudentIds(courseId, [...existing.values()].map((s) => s.id), db);
+      const existing = new Map(
+        (
+          await this.students.findManyByRut(
+            valid.map((p) => p.values.rut),
+            db,
+          )
+        ).map((s) => [s.rut as string, s]),
+      );
+      const enrolled = await this.enrolments.enrolledStudentIds(
+        courseId,
+        [...existing.values()].map((s) => s.id),
+        db,
+      );
       const toInsert: StudentValues[] = [];
       const toUpdate: Array<{ id: number; changes: StudentValues }> = [];
       for (const p of valid) {
@@ -151,7 +214,12 @@ export class StudentImporter {
       if (!apply) return;
       const inserted = await this.students.insertMany(toInsert, db);
       await this.students.updateMany(toUpdate, db);
-      const ids = [...inserted.map((r) => r.id), ...valid.map((p) => existing.get(p.values.rut)?.id).filter((x): x is number => x !== undefined)];
+      const ids = [
+        ...inserted.map((r) => r.id),
+        ...valid
+          .map((p) => existing.get(p.values.rut)?.id)
+          .filter((x): x is number => x !== undefined),
+      ];
       await this.enrolments.enrolMany(courseId, ids, studentProfile, db);
     };
     if (apply) await this.db.transaction().execute((trx) => work(trx));

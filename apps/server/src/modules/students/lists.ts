@@ -11,7 +11,13 @@ export const courseUsersQuery = listQuery.extend({
 export type CourseUsersQuery = z.infer<typeof courseUsersQuery>;
 
 /** A course's enrolments, a page (15 unless asked otherwise: Laravel's default, which the original's paginator used) or `all`. */
-export const listCourseUsers = (enrolments: EnrolmentService, courseId: number, q: CourseUsersQuery, all: boolean, classroomIds?: number[]) =>
+export const listCourseUsers = (
+  enrolments: EnrolmentService,
+  courseId: number,
+  q: CourseUsersQuery,
+  all: boolean,
+  classroomIds?: number[],
+) =>
   enrolments.list({
     ...q,
     classroomIds,

@@ -45,15 +45,24 @@ export function presentEnrolment(request: Asker, e: EnrolmentRow) {
       // Never null: the original client reads `classroom.id` and `classroom.description` of every row.
       classroom: rawClassroom(e),
       profile: { id: e.profile_id, description: e.profile_description, key: e.profile_key },
-      finalStatus: e.final_status_id ? { id: e.final_status_id, description: e.final_status_description } : null,
+      finalStatus: e.final_status_id
+        ? { id: e.final_status_id, description: e.final_status_description }
+        : null,
       finalQualification: e.final_qualification === null ? null : Number(e.final_qualification),
       finalQualificationMoodle: e.final_qualification_moodle,
-      lastAccess: e.last_access_registered_moodle ? new Date(e.last_access_registered_moodle).toISOString() : null,
+      lastAccess: e.last_access_registered_moodle
+        ? new Date(e.last_access_registered_moodle).toISOString()
+        : null,
       lastAccessText: e.last_access_text,
       isSincronized: e.is_sincronized,
       // The original client reads this one camelCase (Gestión de estudiantes, "Ultima conexión").
       lastAccessRegisteredMoodle: lastAccessText(e),
-      course: { id: e.course_id, description: e.course_description, id_course_moodle: e.id_course_moodle, category_id: e.category_id },
+      course: {
+        id: e.course_id,
+        description: e.course_description,
+        id_course_moodle: e.id_course_moodle,
+        category_id: e.category_id,
+      },
       registeredUser: {
         // The original's raw student (snake_case), which the original client reads and sends back…
         ...rawEnrolmentStudent(e),
@@ -73,7 +82,11 @@ export function presentEnrolment(request: Asker, e: EnrolmentRow) {
       },
       ticketsCount: Number(e.tickets_count),
     },
-    relationship(request, `/api/v2/course-registered-user/${e.id}/tickets`, Number(e.tickets_count)),
+    relationship(
+      request,
+      `/api/v2/course-registered-user/${e.id}/tickets`,
+      Number(e.tickets_count),
+    ),
   );
 }
 
@@ -82,7 +95,14 @@ export function presentEnrolment(request: Asker, e: EnrolmentRow) {
  * profile, course and Moodle results: docs/development/original-api.md §2.14 "mapUser fields"), each also
  * carrying this API's resource (`links`, `properties`, `relationships`).
  */
-export async function presentRawEnrolments(request: Asker, enrolments: EnrolmentService, rows: EnrolmentRow[]) {
+export async function presentRawEnrolments(
+  request: Asker,
+  enrolments: EnrolmentService,
+  rows: EnrolmentRow[],
+) {
   const results = await enrolments.activityResults(rows.map((e) => e.id));
-  return rows.map((e) => ({ ...rawEnrolment(e, results.get(e.id)), ...presentEnrolment(request, e) }));
+  return rows.map((e) => ({
+    ...rawEnrolment(e, results.get(e.id)),
+    ...presentEnrolment(request, e),
+  }));
 }

@@ -8,7 +8,29 @@ import type { ActivityResultRow, EnrolmentRow, StudentRow } from './repository.j
  */
 
 /** A student as the original's registered_users row (§1.6 `/registered-user/{rut}`). */
-export function rawStudent(s: Pick<StudentRow, 'id' | 'rut' | 'name' | 'last_name' | 'mother_last_name' | 'email' | 'phone' | 'mobile' | 'address' | 'city' | 'region' | 'rbd_school' | 'name_school' | 'city_school' | 'region_school' | 'phone_school' | 'id_registered_moodle' | 'rut_registered_moodle'>) {
+export function rawStudent(
+  s: Pick<
+    StudentRow,
+    | 'id'
+    | 'rut'
+    | 'name'
+    | 'last_name'
+    | 'mother_last_name'
+    | 'email'
+    | 'phone'
+    | 'mobile'
+    | 'address'
+    | 'city'
+    | 'region'
+    | 'rbd_school'
+    | 'name_school'
+    | 'city_school'
+    | 'region_school'
+    | 'phone_school'
+    | 'id_registered_moodle'
+    | 'rut_registered_moodle'
+  >,
+) {
   return {
     id: s.id,
     rut: s.rut,
@@ -41,7 +63,9 @@ export function rawEnrolmentStudent(e: EnrolmentRow) {
  * "Última conexión" as the original kept it: Moodle's text. A date and time (Chile), or 'Nunca'
  * (the value the client compares) when Moodle says the student never entered; null before any sync.
  */
-export function lastAccessText(e: Pick<EnrolmentRow, 'last_access_registered_moodle' | 'last_access_text'>): string | null {
+export function lastAccessText(
+  e: Pick<EnrolmentRow, 'last_access_registered_moodle' | 'last_access_text'>,
+): string | null {
   if (e.last_access_registered_moodle) return chileDateTime(e.last_access_registered_moodle);
   return e.last_access_text;
 }
@@ -58,7 +82,9 @@ export function lastSyncText(at: Date | string): string {
  * check (the card headline), so an enrolment without a classroom gets a placeholder object.
  */
 export function rawClassroom(e: Pick<EnrolmentRow, 'classroom_id' | 'classroom_description'>) {
-  return e.classroom_id ? { id: e.classroom_id, description: e.classroom_description ?? '' } : { id: null, description: 'Sin aula' };
+  return e.classroom_id
+    ? { id: e.classroom_id, description: e.classroom_description ?? '' }
+    : { id: null, description: 'Sin aula' };
 }
 
 /** One Moodle result of an enrolment, with its activity and section (`activity_course_users[]`). */
@@ -83,7 +109,10 @@ export function rawActivityResult(r: ActivityResultRow) {
   };
 }
 
-const presentedResults = new WeakMap<readonly ActivityResultRow[], ReturnType<typeof rawActivityResult>[]>();
+const presentedResults = new WeakMap<
+  readonly ActivityResultRow[],
+  ReturnType<typeof rawActivityResult>[]
+>();
 
 /**
  * An enrolment's results as its card reads them, every one (Seguimiento and Ticket › Masivo keep
@@ -116,7 +145,12 @@ export function rawEnrolment(e: EnrolmentRow, results: readonly ActivityResultRo
     registered_user: rawEnrolmentStudent(e),
     classroom: rawClassroom(e),
     profile: { id: e.profile_id, description: e.profile_description },
-    course: { id: e.course_id, description: e.course_description, category_id: e.category_id, id_course_moodle: e.id_course_moodle },
+    course: {
+      id: e.course_id,
+      description: e.course_description,
+      category_id: e.category_id,
+      id_course_moodle: e.id_course_moodle,
+    },
     activity_course_users: results.map(rawActivityResult),
   };
 }

@@ -1,9 +1,23 @@
-import { isAdminLike, MSG, normalizeRut, STUDENT_IDENTITY_FIELDS, STUDENT_MSG, type ListQuery, type StudentMatch } from '@sigaf/contract';
+import {
+  isAdminLike,
+  MSG,
+  normalizeRut,
+  STUDENT_IDENTITY_FIELDS,
+  STUDENT_MSG,
+  type ListQuery,
+  type StudentMatch,
+} from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import { requireOption, withoutUndefined } from '../shared/rules.js';
-import type { ActivityResultRow, EnrolmentRepository, StudentRepository, StudentRow, StudentValues } from './repository.js';
+import type {
+  ActivityResultRow,
+  EnrolmentRepository,
+  StudentRepository,
+  StudentRow,
+  StudentValues,
+} from './repository.js';
 
 export class StudentService {
   constructor(
@@ -36,10 +50,22 @@ export class StudentService {
     return { invalid: false, row: await this.repo.findByRut(normal) };
   }
 
-  async create(input: StudentValues & { rut: string; name: string; last_name: string }, actor: AuthUser, ip: string) {
-    if (await this.repo.findByRut(input.rut)) throw conflict(`Ya existe un alumno con el RUT ${input.rut}.`);
+  async create(
+    input: StudentValues & { rut: string; name: string; last_name: string },
+    actor: AuthUser,
+    ip: string,
+  ) {
+    if (await this.repo.findByRut(input.rut))
+      throw conflict(`Ya existe un alumno con el RUT ${input.rut}.`);
     const id = await this.repo.insert(input);
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'registered_users', entityId: id, changes: input, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'registered_users',
+      entityId: id,
+      changes: input,
+      ip,
+    });
     return this.get(id);
   }
 
@@ -50,19 +76,32 @@ export class StudentService {
    */
   async update(id: number, input: StudentValues, actor: AuthUser, ip: string) {
     const current = await this.get(id);
-    const identityChanged = STUDENT_IDENTITY_FIELDS.some((f) => input[f] !== undefined && (input[f] ?? null) !== (current[f] ?? null));
+    const identityChanged = STUDENT_IDENTITY_FIELDS.some(
+      (f) => input[f] !== undefined && (input[f] ?? null) !== (current[f] ?? null),
+    );
     if (identityChanged && !isAdminLike(actor.role)) throw forbidden(STUDENT_MSG.identityAdminOnly);
     if (input.rut && input.rut !== current.rut && (await this.repo.findByRut(input.rut))) {
       throw conflict(`Ya existe un alumno con el RUT ${input.rut}.`);
     }
     const changes = withoutUndefined(input);
     if (Object.keys(changes).length) await this.repo.update(id, changes as never);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'registered_users', entityId: id, changes, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'registered_users',
+      entityId: id,
+      changes,
+      ip,
+    });
     return this.get(id);
   }
 
   /** view-store: update the student with that id (or RUT), or create it. */
-  async upsert(input: StudentValues & { id?: number; rut: string; name: string; last_name: string }, actor: AuthUser, ip: string) {
+  async upsert(
+    input: StudentValues & { id?: number; rut: string; name: string; last_name: string },
+    actor: AuthUser,
+    ip: string,
+  ) {
     const { id, ...values } = input;
     const existing = id ? await this.repo.findById(id) : await this.repo.findByRut(values.rut);
     if (existing) return { row: await this.update(existing.id, values, actor, ip), created: false };
@@ -71,9 +110,17 @@ export class StudentService {
 
   async remove(id: number, actor: AuthUser, ip: string) {
     const row = await this.get(id);
-    if (Number(row.enrolments_count) > 0) throw conflict(STUDENT_MSG.studentHasEnrolments(Number(row.enrolments_count)));
+    if (Number(row.enrolments_count) > 0)
+      throw conflict(STUDENT_MSG.studentHasEnrolments(Number(row.enrolments_count)));
     await this.repo.delete(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'registered_users', entityId: id, changes: { rut: row.rut }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'registered_users',
+      entityId: id,
+      changes: { rut: row.rut },
+      ip,
+    });
   }
 }
 
@@ -89,7 +136,16 @@ export class EnrolmentService {
     private readonly audit: AuditRepository,
   ) {}
 
-  list(q: ListQuery & { courseId?: number; studentId?: number; classroomId?: number; classroomIds?: number[]; unassigned?: boolean; profileKey?: string }) {
+  list(
+    q: ListQuery & {
+      courseId?: number;
+      studentId?: number;
+      classroomId?: number;
+      classroomIds?: number[];
+      unassigned?: boolean;
+      profileKey?: string;
+    },
+  ) {
     return this.repo.list(q);
   }
 
@@ -99,51 +155,116 @@ export class EnrolmentService {
     return row;
   }
 
-  private async checkRefs(input: { course_id?: number; registered_user_id?: number; profile_id?: number | null; classroom_id?: number | null; final_status_id?: number | null }) {
+  private async checkRefs(input: {
+    course_id?: number;
+    registered_user_id?: number;
+    profile_id?: number | null;
+    classroom_id?: number | null;
+    final_status_id?: number | null;
+  }) {
     await requireOption('course_id', input.course_id, (id) => this.repo.lookupId('courses', id));
-    await requireOption('registered_user_id', input.registered_user_id, (id) => this.repo.lookupId('registered_users', id));
+    await requireOption('registered_user_id', input.registered_user_id, (id) =>
+      this.repo.lookupId('registered_users', id),
+    );
     await requireOption('profile_id', input.profile_id, (id) => this.repo.lookupId('profiles', id));
-    await requireOption('classroom_id', input.classroom_id, (id) => this.repo.lookupId('classrooms', id));
-    await requireOption('final_status_id', input.final_status_id, (id) => this.repo.lookupId('final_statuses', id));
+    await requireOption('classroom_id', input.classroom_id, (id) =>
+      this.repo.lookupId('classrooms', id),
+    );
+    await requireOption('final_status_id', input.final_status_id, (id) =>
+      this.repo.lookupId('final_statuses', id),
+    );
   }
 
   /** Enrols a student in a course (as Estudiante unless a profile is given). */
-  async enrol(input: { course_id: number; registered_user_id: number; profile_id?: number | null; classroom_id?: number | null }, actor: AuthUser, ip: string) {
+  async enrol(
+    input: {
+      course_id: number;
+      registered_user_id: number;
+      profile_id?: number | null;
+      classroom_id?: number | null;
+    },
+    actor: AuthUser,
+    ip: string,
+  ) {
     await this.checkRefs(input);
-    if (await this.repo.findByStudentAndCourse(input.registered_user_id, input.course_id)) throw conflict(STUDENT_MSG.alreadyEnrolled);
+    if (await this.repo.findByStudentAndCourse(input.registered_user_id, input.course_id))
+      throw conflict(STUDENT_MSG.alreadyEnrolled);
     const id = await this.repo.insert({
       course_id: input.course_id,
       registered_user_id: input.registered_user_id,
       profile_id: input.profile_id ?? (await this.repo.profileIdByKey('student')),
       classroom_id: input.classroom_id ?? null,
     });
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'course_registered_users', entityId: id, changes: input, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'course_registered_users',
+      entityId: id,
+      changes: input,
+      ip,
+    });
     return this.get(id);
   }
 
-  async update(id: number, input: { classroom_id?: number | null; profile_id?: number | null; final_status_id?: number | null }, actor: AuthUser, ip: string) {
+  async update(
+    id: number,
+    input: {
+      classroom_id?: number | null;
+      profile_id?: number | null;
+      final_status_id?: number | null;
+    },
+    actor: AuthUser,
+    ip: string,
+  ) {
     await this.get(id);
     await this.checkRefs(input);
     const changes = withoutUndefined({ ...input, profile_id: input.profile_id ?? undefined });
     if (Object.keys(changes).length) await this.repo.update(id, changes);
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'course_registered_users', entityId: id, changes, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'course_registered_users',
+      entityId: id,
+      changes,
+      ip,
+    });
     return this.get(id);
   }
 
   /** Build classrooms: put many enrolments (of one course) in a classroom. */
-  async assign(classroomId: number, ids: number[], profileId: number | null | undefined, actor: AuthUser, ip: string) {
+  async assign(
+    classroomId: number,
+    ids: number[],
+    profileId: number | null | undefined,
+    actor: AuthUser,
+    ip: string,
+  ) {
     const name = await this.repo.classroomName(classroomId);
     if (!name) throw notFound('El aula no existe.');
     await this.checkRefs({ profile_id: profileId });
     const courses = await this.repo.courseOf(ids);
-    if (courses.length > 1) throw new AppError(422, 'Los alumnos seleccionados deben pertenecer a un mismo curso.');
+    if (courses.length > 1)
+      throw new AppError(422, 'Los alumnos seleccionados deben pertenecer a un mismo curso.');
     const n = await this.repo.assignClassroom(null, ids, classroomId, profileId);
-    await this.audit.record({ userId: actor.id, action: 'assign_classroom', entity: 'course_registered_users', entityId: classroomId, changes: { ids, profileId }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'assign_classroom',
+      entity: 'course_registered_users',
+      entityId: classroomId,
+      changes: { ids, profileId },
+      ip,
+    });
     return { count: n, classroom: name, message: STUDENT_MSG.classroomBuilt(name, n) };
   }
 
   /** Splits the unassigned students of a course evenly over the chosen classrooms (preview unless confirmed). */
-  async autoSplit(courseId: number, classroomIds: number[], confirm: boolean, actor: AuthUser, ip: string) {
+  async autoSplit(
+    courseId: number,
+    classroomIds: number[],
+    confirm: boolean,
+    actor: AuthUser,
+    ip: string,
+  ) {
     await this.checkRefs({ course_id: courseId });
     const names: string[] = [];
     for (const id of classroomIds) {
@@ -152,20 +273,47 @@ export class EnrolmentService {
       names.push(n);
     }
     const ids = await this.repo.unassignedIds(courseId);
-    const plan: SplitPlan[] = classroomIds.map((classroomId, i) => ({ classroomId, classroom: names[i]!, ids: [] }));
+    const plan: SplitPlan[] = classroomIds.map((classroomId, i) => ({
+      classroomId,
+      classroom: names[i]!,
+      ids: [],
+    }));
     ids.forEach((id, i) => plan[i % plan.length]!.ids.push(id));
     if (confirm && ids.length) {
       await this.repo.applySplit(courseId, plan);
-      await this.audit.record({ userId: actor.id, action: 'auto_split', entity: 'courses', entityId: courseId, changes: plan.map((p) => ({ classroomId: p.classroomId, count: p.ids.length })), ip });
+      await this.audit.record({
+        userId: actor.id,
+        action: 'auto_split',
+        entity: 'courses',
+        entityId: courseId,
+        changes: plan.map((p) => ({ classroomId: p.classroomId, count: p.ids.length })),
+        ip,
+      });
     }
-    return { applied: confirm && ids.length > 0, total: ids.length, plan: plan.map((p) => ({ classroomId: p.classroomId, classroom: p.classroom, count: p.ids.length })) };
+    return {
+      applied: confirm && ids.length > 0,
+      total: ids.length,
+      plan: plan.map((p) => ({
+        classroomId: p.classroomId,
+        classroom: p.classroom,
+        count: p.ids.length,
+      })),
+    };
   }
 
   async remove(id: number, actor: AuthUser, ip: string) {
     const row = await this.get(id);
-    if (Number(row.tickets_count) > 0) throw conflict(STUDENT_MSG.enrolmentHasTickets(Number(row.tickets_count)));
+    if (Number(row.tickets_count) > 0)
+      throw conflict(STUDENT_MSG.enrolmentHasTickets(Number(row.tickets_count)));
     await this.repo.delete(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'course_registered_users', entityId: id, changes: { rut: row.rut, course: row.course_id }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'course_registered_users',
+      entityId: id,
+      changes: { rut: row.rut, course: row.course_id },
+      ip,
+    });
   }
 
   async ofStudentInCourse(studentId: number, courseId: number) {
@@ -202,15 +350,25 @@ export class EnrolmentService {
    * The enrolments, among these students' results on chosen activities, with at least one of them
    * still pending: neither completed in Moodle (any completion state but none) nor graded.
    */
-  pendingOn(students: ReadonlyArray<{ id: number; activities: ReadonlyArray<{ completionState: number | null; grade: number | null }> }>) {
-    const pending = students.filter((s) => s.activities.some((a) => !(a.completionState !== null && a.completionState > 0) && a.grade === null));
+  pendingOn(
+    students: ReadonlyArray<{
+      id: number;
+      activities: ReadonlyArray<{ completionState: number | null; grade: number | null }>;
+    }>,
+  ) {
+    const pending = students.filter((s) =>
+      s.activities.some(
+        (a) => !(a.completionState !== null && a.completionState > 0) && a.grade === null,
+      ),
+    );
     return this.repo.findMany(pending.map((s) => s.id));
   }
 
   /** The Moodle results of these enrolments (activity and section included), per enrolment id. */
   async activityResults(enrolmentIds: number[]): Promise<Map<number, ActivityResultRow[]>> {
     const out = new Map<number, ActivityResultRow[]>(enrolmentIds.map((id) => [id, []]));
-    for (const r of await this.repo.activityResults(enrolmentIds)) out.get(r.course_registered_user_id)?.push(r);
+    for (const r of await this.repo.activityResults(enrolmentIds))
+      out.get(r.course_registered_user_id)?.push(r);
     return out;
   }
 

@@ -15,12 +15,20 @@ export interface TicketOwners {
  * created by them. Every route that takes a ticket, a contact attempt, an edit lock or a mail of a
  * ticket asks here (TicketAccess), so lists, single records and changes follow the same rule.
  */
-export function mayTouchTicket(actor: Pick<AuthUser, 'id' | 'role'>, ticket: TicketOwners): boolean {
-  return isAdminLike(actor.role) || ticket.user_assigned_id === actor.id || ticket.user_create_id === actor.id;
+export function mayTouchTicket(
+  actor: Pick<AuthUser, 'id' | 'role'>,
+  ticket: TicketOwners,
+): boolean {
+  return (
+    isAdminLike(actor.role) ||
+    ticket.user_assigned_id === actor.id ||
+    ticket.user_create_id === actor.id
+  );
 }
 
 /** The operator an attempt list or export is narrowed to (their own tickets), or undefined for everyone. */
-export const ownerScope = (actor: Pick<AuthUser, 'id' | 'role'>): number | undefined => (isAdminLike(actor.role) ? undefined : actor.id);
+export const ownerScope = (actor: Pick<AuthUser, 'id' | 'role'>): number | undefined =>
+  isAdminLike(actor.role) ? undefined : actor.id;
 
 /** Applies `mayTouchTicket` to tickets by id: 404 for a missing one, 403 for one that is not the caller's. */
 export class TicketAccess {
@@ -33,7 +41,8 @@ export class TicketAccess {
   async assert(actor: AuthUser, ticketIds: number[], missing: 'notFound' | 'skip' = 'notFound') {
     if (!ticketIds.length) return [];
     const rows = await this.repo.owners([...new Set(ticketIds)]);
-    if (missing === 'notFound' && rows.length < new Set(ticketIds).size) throw notFound(TICKET_MSG.notFound);
+    if (missing === 'notFound' && rows.length < new Set(ticketIds).size)
+      throw notFound(TICKET_MSG.notFound);
     if (rows.some((r) => !mayTouchTicket(actor, r))) throw forbidden(TICKET_MSG.notYours);
     return rows;
   }

@@ -15,7 +15,9 @@ import { CODE_NUMBER } from './sql.js';
 export async function allocateCodes(prefix: string, n: number, db: Database): Promise<number> {
   // A prefix in use: one row to bump (the scan below is only for its first use).
   const bumped = await sql<{ last_value: number }>`
-    update ticket_code_sequences set last_value = last_value + ${n}::int where prefix = ${prefix} returning last_value`.execute(db);
+    update ticket_code_sequences set last_value = last_value + ${n}::int where prefix = ${prefix} returning last_value`.execute(
+    db,
+  );
   if (bumped.rows[0]) return Number(bumped.rows[0].last_value);
   const like = `${prefix}-%`;
   const pattern = `^${prefix}${CODE_NUMBER}`;
@@ -37,7 +39,15 @@ export async function allocateCodes(prefix: string, n: number, db: Database): Pr
  */
 export async function createWithCodes(
   db: Database,
-  input: { enrolments: Array<{ id: number; courseId: number; prefix: string }>; fields: Omit<Insertable<TicketTable>, 'closing_date' | 'course_registered_user_id' | 'course_id' | 'ticket_code'>; closed: boolean; history: { userId: number; changes: Record<string, unknown> } },
+  input: {
+    enrolments: Array<{ id: number; courseId: number; prefix: string }>;
+    fields: Omit<
+      Insertable<TicketTable>,
+      'closing_date' | 'course_registered_user_id' | 'course_id' | 'ticket_code'
+    >;
+    closed: boolean;
+    history: { userId: number; changes: Record<string, unknown> };
+  },
 ): Promise<Array<{ id: number; ticket_code: string }> | undefined> {
   const { enrolments, fields: f, closed, history } = input;
   if (!enrolments.length) return [];
@@ -77,7 +87,9 @@ export async function createWithCodes(
       select ins.id, ${history.userId}::int, 'create', jsonb_build_object('ticketCode', jsonb_build_array(null, ins.ticket_code)) || ${JSON.stringify(history.changes)}::jsonb
       from ins
     )
-    select ins.id, ins.ticket_code from ins join input i on i.enrolment = ins.course_registered_user_id order by i.ord`.execute(db);
+    select ins.id, ins.ticket_code from ins join input i on i.enrolment = ins.course_registered_user_id order by i.ord`.execute(
+    db,
+  );
   return rows.length < enrolments.length ? undefined : rows;
 }
 

@@ -12,8 +12,16 @@ export function detailSelect(db: Database) {
     .innerJoin('status_detail_tickets as sd', 'sd.id', 'd.status_detail_ticket_id')
     .innerJoin('users as u', 'u.id', 'd.user_created_id')
     .select([
-      'd.id', 'd.ticket_id', 'd.comment', 'd.created_at', 'd.updated_at', 'd.user_created_id', 'u.name as user_name',
-      'd.status_detail_ticket_id', 'sd.description as status_description', 'sd.key as status_key',
+      'd.id',
+      'd.ticket_id',
+      'd.comment',
+      'd.created_at',
+      'd.updated_at',
+      'd.user_created_id',
+      'u.name as user_name',
+      'd.status_detail_ticket_id',
+      'sd.description as status_description',
+      'sd.key as status_key',
     ]);
 }
 /** Contact attempts (ticket_details). */
@@ -30,7 +38,15 @@ export class TicketDetailRepository {
     if (q.ownerId !== undefined) {
       const owner = q.ownerId;
       query = query.where((eb) =>
-        eb.exists(eb.selectFrom('tickets as ot').select('ot.id').whereRef('ot.id', '=', 'd.ticket_id').where((w) => w.or([w('ot.user_assigned_id', '=', owner), w('ot.user_create_id', '=', owner)]))),
+        eb.exists(
+          eb
+            .selectFrom('tickets as ot')
+            .select('ot.id')
+            .whereRef('ot.id', '=', 'd.ticket_id')
+            .where((w) =>
+              w.or([w('ot.user_assigned_id', '=', owner), w('ot.user_create_id', '=', owner)]),
+            ),
+        ),
       );
     }
     if (q.search) query = query.where('d.comment', 'ilike', likePattern(q.search));
@@ -45,7 +61,11 @@ export class TicketDetailRepository {
   }
 
   private readonly byTicketQuery = new OneValueQuery(() =>
-    detailSelect(this.db).where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`).orderBy('d.ticket_id').orderBy('d.created_at').orderBy('d.id'),
+    detailSelect(this.db)
+      .where('d.ticket_id', '=', sql<number>`any(${[0]}::int[])`)
+      .orderBy('d.ticket_id')
+      .orderBy('d.created_at')
+      .orderBy('d.id'),
   );
 
   /** The attempts of these tickets, oldest first, by ticket (one prepared query). */
@@ -62,14 +82,23 @@ export class TicketDetailRepository {
 
   /** The attempts of many tickets in one query, oldest first. */
   /** The attempts of one ticket (each ticket read reads them: compiled once). */
-  private readonly ofOne = new OneValueQuery(() => this.base().where('d.ticket_id', '=', 0).orderBy('d.created_at').orderBy('d.id'));
+  private readonly ofOne = new OneValueQuery(() =>
+    this.base().where('d.ticket_id', '=', 0).orderBy('d.created_at').orderBy('d.id'),
+  );
 
   async ofTickets(ticketIds: number[]) {
     if (ticketIds.length === 1) return this.ofOne.rows(this.db, ticketIds[0]);
     const out: Array<Awaited<ReturnType<TicketDetailRepository['findById']>> & object> = [];
     for (let i = 0; i < ticketIds.length; i += 1000) {
       const chunk = ticketIds.slice(i, i + 1000);
-      if (chunk.length) out.push(...(await this.base().where('d.ticket_id', 'in', chunk).orderBy('d.created_at').orderBy('d.id').execute()));
+      if (chunk.length)
+        out.push(
+          ...(await this.base()
+            .where('d.ticket_id', 'in', chunk)
+            .orderBy('d.created_at')
+            .orderBy('d.id')
+            .execute()),
+        );
     }
     return out;
   }
@@ -79,7 +108,13 @@ export class TicketDetailRepository {
    * in one statement (atomic by itself). Returns the new attempts' ids in ticket order.
    */
   /** Adds one attempt to each ticket (one statement, with their history); returns the new attempts, as read elsewhere, in id order. */
-  async addAttempts(input: { ticketIds: number[]; userId: number; statusDetailId: number; comment: string; changes: Record<string, unknown> }): Promise<TicketDetailRow[]> {
+  async addAttempts(input: {
+    ticketIds: number[];
+    userId: number;
+    statusDetailId: number;
+    comment: string;
+    changes: Record<string, unknown>;
+  }): Promise<TicketDetailRow[]> {
     if (!input.ticketIds.length) return [];
     const { rows } = await sql<TicketDetailRow>`
       with given as (select g.ticket_id, g.ord from unnest(${input.ticketIds}::int[]) with ordinality as g(ticket_id, ord)),
@@ -102,17 +137,38 @@ export class TicketDetailRepository {
     return rows;
   }
 
-  async insertMany(rows: Array<{ ticket_id: number; user_created_id: number; status_detail_ticket_id: number; comment: string }>, db: Database) {
+  async insertMany(
+    rows: Array<{
+      ticket_id: number;
+      user_created_id: number;
+      status_detail_ticket_id: number;
+      comment: string;
+    }>,
+    db: Database,
+  ) {
     const out: number[] = [];
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
-      if (chunk.length) out.push(...(await db.insertInto('ticket_details').values(chunk).returning('id').execute()).map((r) => r.id));
+      if (chunk.length)
+        out.push(
+          ...(await db.insertInto('ticket_details').values(chunk).returning('id').execute()).map(
+            (r) => r.id,
+          ),
+        );
     }
     return out;
   }
 
-  async update(id: number, values: { status_detail_ticket_id?: number; comment?: string }, db: Database) {
-    await db.updateTable('ticket_details').set({ ...values, updated_at: sql`now()` }).where('id', '=', id).execute();
+  async update(
+    id: number,
+    values: { status_detail_ticket_id?: number; comment?: string },
+    db: Database,
+  ) {
+    await db
+      .updateTable('ticket_details')
+      .set({ ...values, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: number, db: Database) {
@@ -120,4 +176,6 @@ export class TicketDetailRepository {
   }
 }
 
-export type TicketDetailRow = Awaited<ReturnType<ReturnType<typeof detailSelect>['executeTakeFirstOrThrow']>>;
+export type TicketDetailRow = Awaited<
+  ReturnType<ReturnType<typeof detailSelect>['executeTakeFirstOrThrow']>
+>;

@@ -1,4 +1,13 @@
-import { chileDateTime, FORM_MSG, isAdminLike, TICKET_MSG, type FieldErrors, type ListQuery, type TicketDetailCreateInput, type TicketDetailUpdateInput } from '@sigaf/contract';
+import {
+  chileDateTime,
+  FORM_MSG,
+  isAdminLike,
+  TICKET_MSG,
+  type FieldErrors,
+  type ListQuery,
+  type TicketDetailCreateInput,
+  type TicketDetailUpdateInput,
+} from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import type { Database } from '../../db/database.js';
 import type { TicketDetailRepository } from './detail-repository.js';
@@ -56,7 +65,10 @@ export class TicketDetailService {
   }
 
   /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
-  async createMany(input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string }, actor: AuthUser) {
+  async createMany(
+    input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string },
+    actor: AuthUser,
+  ) {
     // The tickets (with their active edit locks) and the outcome are read at once; a ticket not the
     // caller's is a 403, then field errors (422) come before someone else's lock (409).
     const [owned, looked] = await Promise.all([
@@ -66,22 +78,54 @@ export class TicketDetailService {
     const existing = new Set(owned.map((t) => t.id));
     const lock = owned.find((t) => t.lock_user_id !== null && t.lock_user_id !== actor.id);
     const missing = input.ticket_id.filter((id) => !existing.has(id));
-    const errors: FieldErrors = missing.length ? { ticket_id: [input.ticket_id.length === 1 ? FORM_MSG.option : `No existen los tickets: ${missing.join(', ')}.`] } : {};
-    const refs = this.ticketService.checkRefs({ status_detail_ticket_id: input.status_detail_ticket_id }, looked, errors);
-    if (lock) throw lockedError({ user_id: lock.lock_user_id!, user_name: lock.lock_user_name ?? '', created_at: lock.lock_created_at! });
-    const changes = { statusDetailTicket: [null, refs.detailStatus!.description], comment: [null, input.comment] };
-    return this.repo.addAttempts({ ticketIds: input.ticket_id, userId: actor.id, statusDetailId: input.status_detail_ticket_id, comment: input.comment, changes });
+    const errors: FieldErrors = missing.length
+      ? {
+          ticket_id: [
+            input.ticket_id.length === 1
+              ? FORM_MSG.option
+              : `No existen los tickets: ${missing.join(', ')}.`,
+          ],
+        }
+      : {};
+    const refs = this.ticketService.checkRefs(
+      { status_detail_ticket_id: input.status_detail_ticket_id },
+      looked,
+      errors,
+    );
+    if (lock)
+      throw lockedError({
+        user_id: lock.lock_user_id!,
+        user_name: lock.lock_user_name ?? '',
+        created_at: lock.lock_created_at!,
+      });
+    const changes = {
+      statusDetailTicket: [null, refs.detailStatus!.description],
+      comment: [null, input.comment],
+    };
+    return this.repo.addAttempts({
+      ticketIds: input.ticket_id,
+      userId: actor.id,
+      statusDetailId: input.status_detail_ticket_id,
+      comment: input.comment,
+      changes,
+    });
   }
 
   /** Corrects an attempt: its author or an administrator/developer, recorded in the history. */
   async update(id: number, input: TicketDetailUpdateInput, actor: AuthUser) {
     const row = await this.getFor(id, actor);
-    if (row.user_created_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.detailEditForbidden);
+    if (row.user_created_id !== actor.id && !isAdminLike(actor.role))
+      throw forbidden(TICKET_MSG.detailEditForbidden);
     await this.assertUnlocked([row.ticket_id], actor);
-    const refs = await this.ticketService.resolve({ status_detail_ticket_id: input.status_detail_ticket_id });
+    const refs = await this.ticketService.resolve({
+      status_detail_ticket_id: input.status_detail_ticket_id,
+    });
     const values: { status_detail_ticket_id?: number; comment?: string } = {};
     const changes: Record<string, Change> = {};
-    if (input.status_detail_ticket_id !== undefined && input.status_detail_ticket_id !== row.status_detail_ticket_id) {
+    if (
+      input.status_detail_ticket_id !== undefined &&
+      input.status_detail_ticket_id !== row.status_detail_ticket_id
+    ) {
       values.status_detail_ticket_id = input.status_detail_ticket_id;
       changes.statusDetailTicket = [row.status_description, refs.detailStatus!.description];
     }
@@ -92,7 +136,10 @@ export class TicketDetailService {
     if (Object.keys(values).length) {
       await this.db.transaction().execute(async (trx) => {
         await this.repo.update(id, values, trx);
-        await this.tickets.addHistory([{ ticketId: row.ticket_id, userId: actor.id, action: 'update_attempt', changes }], trx);
+        await this.tickets.addHistory(
+          [{ ticketId: row.ticket_id, userId: actor.id, action: 'update_attempt', changes }],
+          trx,
+        );
       });
     }
     return this.get(id);

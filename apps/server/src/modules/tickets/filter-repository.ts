@@ -6,7 +6,13 @@ export class TicketFilterRepository {
   constructor(private readonly db: Database) {}
 
   list(userId: number) {
-    return this.db.selectFrom('ticket_filter_presets').selectAll().where('user_id', '=', userId).orderBy(sql`lower(name)`).orderBy('id').execute();
+    return this.db
+      .selectFrom('ticket_filter_presets')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .execute();
   }
 
   /** Saves under a name: a preset with the same name (any case) is replaced. */
@@ -20,11 +26,20 @@ export class TicketFilterRepository {
   }
 
   findById(id: number, userId: number) {
-    return this.db.selectFrom('ticket_filter_presets').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('ticket_filter_presets')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   async delete(id: number, userId: number) {
-    const r = await this.db.deleteFrom('ticket_filter_presets').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('ticket_filter_presets')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 }

@@ -14,11 +14,17 @@ export class TicketFilterService {
   /** Saves (or replaces, by name) a preset; its filters must be valid list filters. */
   async save(input: TicketFilterPresetInput, actor: AuthUser) {
     const known = Object.keys(ticketFiltersSchema.shape);
-    const filters = Object.fromEntries(Object.entries(input.filters).filter(([k, v]) => known.includes(k) && v !== null && v !== undefined && v !== ''));
+    const filters = Object.fromEntries(
+      Object.entries(input.filters).filter(
+        ([k, v]) => known.includes(k) && v !== null && v !== undefined && v !== '',
+      ),
+    );
     const parsed = ticketFiltersSchema.safeParse(filters);
     if (!parsed.success) {
       const errors = fieldErrorsFromZod(parsed.error.issues);
-      throw invalid(Object.fromEntries(Object.entries(errors).map(([k, v]) => [`filters.${k}`, v])));
+      throw invalid(
+        Object.fromEntries(Object.entries(errors).map(([k, v]) => [`filters.${k}`, v])),
+      );
     }
     const { id, inserted } = await this.repo.save(actor.id, input.name, filters);
     return { row: (await this.repo.findById(id, actor.id))!, created: inserted };

@@ -18,11 +18,20 @@ const path = (request: Asker) => request.url.split('?')[0]!;
  * §2.10): read for the whole list at once (two queries whatever its size). The Moodle results come
  * from the enrolments' own query (the same the enrolment answers use).
  */
-export const ticketResults = ({ enrolments }: Needs, rows: TicketRow[]) => enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
+export const ticketResults = ({ enrolments }: Needs, rows: TicketRow[]) =>
+  enrolments.activityResults([...new Set(rows.map((t) => t.course_registered_user_id))]);
 
 /** `contents` says which tickets carry their attempts (all but, in a student's history, those the caller may not work). */
-export async function presentTickets(services: Needs, request: Asker, rows: TicketRow[], contents: (t: TicketRow) => boolean = () => true) {
-  const [details, results] = await Promise.all([services.tickets.attemptsOf(rows.filter(contents).map((t) => t.id)), ticketResults(services, rows)]);
+export async function presentTickets(
+  services: Needs,
+  request: Asker,
+  rows: TicketRow[],
+  contents: (t: TicketRow) => boolean = () => true,
+) {
+  const [details, results] = await Promise.all([
+    services.tickets.attemptsOf(rows.filter(contents).map((t) => t.id)),
+    ticketResults(services, rows),
+  ]);
   const loaded: TicketParts = { details, results };
   return rows.map((t) => presentTicket(request, t, loaded, false, contents(t)));
 }
@@ -32,11 +41,20 @@ export async function presentTickets(services: Needs, request: Asker, rows: Tick
  * Moodle results out: no query for them. Unscoped (a student's history): the tickets the caller
  * may not work (TicketAccess) show their summary only.
  */
-export async function listTickets(services: Needs, request: Asker, kind: TicketListKind, q: TicketListQuery, fixed: Partial<TicketQuery> = {}, scoped = true) {
+export async function listTickets(
+  services: Needs,
+  request: Asker,
+  kind: TicketListKind,
+  q: TicketListQuery,
+  fixed: Partial<TicketQuery> = {},
+  scoped = true,
+) {
   const actor = requireAuth(request);
   const { rows, meta } = await services.tickets.list(kind, { ...q, ...fixed }, actor, { scoped });
   const contents = (t: TicketRow) => scoped || mayTouchTicket(actor, t);
-  const presented = q.compact ? rows.map((t) => presentTicket(request, t)) : await presentTickets(services, request, rows, contents);
+  const presented = q.compact
+    ? rows.map((t) => presentTicket(request, t))
+    : await presentTickets(services, request, rows, contents);
   return { rows, value: ok(collection(request, path(request), 'tickets', presented, meta)) };
 }
 

@@ -4,7 +4,12 @@ import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { likePattern, paginate, sortColumn } from '../../db/pagination.js';
 
-export const LOCK_SORTS = { id: 'l.id', createdAt: 'l.created_at', ticketCode: 't.ticket_code', user: 'u.name' } as const;
+export const LOCK_SORTS = {
+  id: 'l.id',
+  createdAt: 'l.created_at',
+  ticketCode: 't.ticket_code',
+  user: 'u.name',
+} as const;
 
 /** Edit locks (log_editing_tickets): one row per ticket, valid until expires_at. */
 export class TicketLockRepository {
@@ -15,7 +20,17 @@ export class TicketLockRepository {
       .selectFrom('log_editing_tickets as l')
       .innerJoin('tickets as t', 't.id', 'l.ticket_id')
       .innerJoin('users as u', 'u.id', 'l.user_id')
-      .select(['l.id', 'l.ticket_id', 't.ticket_code', 'l.user_id', 'u.name as user_name', 'l.created_at', 'l.updated_at', 'l.expires_at', sql<boolean>`l.expires_at <= now()`.as('expired')]);
+      .select([
+        'l.id',
+        'l.ticket_id',
+        't.ticket_code',
+        'l.user_id',
+        'u.name as user_name',
+        'l.created_at',
+        'l.updated_at',
+        'l.expires_at',
+        sql<boolean>`l.expires_at <= now()`.as('expired'),
+      ]);
   }
 
   /** Active locks (the unlock screen). */
@@ -23,10 +38,15 @@ export class TicketLockRepository {
     let query = this.base().where('l.expires_at', '>', sql<Date>`now()`);
     if (q.search) {
       const p = likePattern(q.search);
-      query = query.where((eb) => eb.or([eb('t.ticket_code', 'ilike', p), eb('u.name', 'ilike', p)]));
+      query = query.where((eb) =>
+        eb.or([eb('t.ticket_code', 'ilike', p), eb('u.name', 'ilike', p)]),
+      );
     }
     const col = sortColumn(LOCK_SORTS, q.sort, 'createdAt');
-    return paginate(query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('l.id'), q);
+    return paginate(
+      query.orderBy(sql.ref(col), q.order === 'desc' ? 'desc' : 'asc').orderBy('l.id'),
+      q,
+    );
   }
 
   findById(id: number, db: Database = this.db) {
@@ -38,7 +58,11 @@ export class TicketLockRepository {
     return this.base().where('l.id', 'in', ids).execute();
   }
 
-  private readonly activeQuery = new OneValueQuery(() => this.base().where(sql<boolean>`l.ticket_id = any(${[0]}::int[])`).where('l.expires_at', '>', sql<Date>`now()`));
+  private readonly activeQuery = new OneValueQuery(() =>
+    this.base()
+      .where(sql<boolean>`l.ticket_id = any(${[0]}::int[])`)
+      .where('l.expires_at', '>', sql<Date>`now()`),
+  );
 
   /** The locks on these tickets that have not expired (asked before every attempt is written: one prepared query). */
   activeOn(ticketIds: number[], db: Database = this.db) {
@@ -72,7 +96,10 @@ export class TicketLockRepository {
   async refresh(id: number, userId: number, ttlMinutes: number) {
     const r = await this.db
       .updateTable('log_editing_tickets')
-      .set({ expires_at: sql`now() + make_interval(secs => ${ttlMinutes * 60}::float8)`, updated_at: sql`now()` })
+      .set({
+        expires_at: sql`now() + make_interval(secs => ${ttlMinutes * 60}::float8)`,
+        updated_at: sql`now()`,
+      })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .where('expires_at', '>', sql<Date>`now()`)
@@ -92,7 +119,11 @@ export class TicketLockRepository {
 
   async deleteMany(ids: number[], db: Database = this.db) {
     if (!ids.length) return [];
-    return db.deleteFrom('log_editing_tickets').where('id', 'in', ids).returning(['id', 'ticket_id', 'user_id']).execute();
+    return db
+      .deleteFrom('log_editing_tickets')
+      .where('id', 'in', ids)
+      .returning(['id', 'ticket_id', 'user_id'])
+      .execute();
   }
 }
 

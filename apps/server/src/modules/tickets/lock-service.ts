@@ -60,7 +60,8 @@ export class TicketLockService {
   /** Unlock: the holder, or an administrator/developer (then noted in the ticket's history). */
   async release(id: number, actor: AuthUser) {
     const lock = await this.getFor(id, actor);
-    if (lock.user_id !== actor.id && !isAdminLike(actor.role)) throw forbidden(TICKET_MSG.unlockForbidden);
+    if (lock.user_id !== actor.id && !isAdminLike(actor.role))
+      throw forbidden(TICKET_MSG.unlockForbidden);
     await this.releaseMany([id], actor);
   }
 
@@ -71,7 +72,12 @@ export class TicketLockService {
     await this.tickets.addHistory(
       locks
         .filter((l) => gone.has(l.id) && l.user_id !== actor.id)
-        .map((l) => ({ ticketId: l.ticket_id, userId: actor.id, action: 'unlock', changes: { lockedBy: [l.user_name, null] } })),
+        .map((l) => ({
+          ticketId: l.ticket_id,
+          userId: actor.id,
+          action: 'unlock',
+          changes: { lockedBy: [l.user_name, null] },
+        })),
     );
     return { deleted: [...gone], notFound: ids.filter((id) => !gone.has(id)) };
   }

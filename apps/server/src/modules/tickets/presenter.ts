@@ -37,7 +37,11 @@ export function presentDetail(request: Asker, d: TicketDetailRow) {
     id: d.id,
     ticketId: d.ticket_id,
     comment: d.comment,
-    statusDetailTicket: { id: d.status_detail_ticket_id, description: d.status_description, key: d.status_key },
+    statusDetailTicket: {
+      id: d.status_detail_ticket_id,
+      description: d.status_description,
+      key: d.status_key,
+    },
     userCreated: { id: d.user_created_id, name: d.user_name },
     createdAt: `${s.createdAt} ${s.createdTime}`,
     createdDate: s.createdAt,
@@ -57,7 +61,11 @@ export function rawDetail(d: TicketDetailRow): RawTicketDetail {
     user_created_id: d.user_created_id,
     created_at: iso(d.created_at)!,
     updated_at: iso(d.updated_at)!,
-    status_detail_ticket: { id: d.status_detail_ticket_id, description: d.status_description, key: d.status_key },
+    status_detail_ticket: {
+      id: d.status_detail_ticket_id,
+      description: d.status_description,
+      key: d.status_key,
+    },
     user_created: { id: d.user_created_id, name: d.user_name },
   };
 }
@@ -66,11 +74,21 @@ type LockFields = Pick<TicketLockRow, 'id' | 'user_id' | 'user_name' | 'created_
 
 function lockProperties(l: LockFields): Omit<TicketLockProperties, 'ticket'> {
   const s = stamp(l.created_at);
-  return { id: l.id, user: { id: l.user_id, name: l.user_name }, ...s, since: s.createdTime, expiresAt: iso(l.expires_at)!, expired: new Date(l.expires_at).getTime() <= Date.now() };
+  return {
+    id: l.id,
+    user: { id: l.user_id, name: l.user_name },
+    ...s,
+    since: s.createdTime,
+    expiresAt: iso(l.expires_at)!,
+    expired: new Date(l.expires_at).getTime() <= Date.now(),
+  };
 }
 
 export function presentLock(request: Asker, l: TicketLockRow) {
-  const properties: TicketLockProperties = { ...lockProperties(l), ticket: { id: l.ticket_id, ticketCode: l.ticket_code, ticket_code: l.ticket_code } };
+  const properties: TicketLockProperties = {
+    ...lockProperties(l),
+    ticket: { id: l.ticket_id, ticketCode: l.ticket_code, ticket_code: l.ticket_code },
+  };
   return resource(request, `/api/v2/log-editing-tickets/${l.id}`, properties);
 }
 
@@ -86,7 +104,13 @@ export function presentLock(request: Asker, l: TicketLockRow) {
  * docs/development/permissions.md): its own fields and its number of attempts, but none of its
  * attempts (`relationships.array` empty and counted 0, as the original client counts that array).
  */
-export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts, withDetails = false, contents = true) {
+export function presentTicket(
+  request: Asker,
+  t: TicketRow,
+  parts?: TicketParts,
+  withDetails = false,
+  contents = true,
+) {
   const details = parts ? (contents ? (parts.details.get(t.id) ?? []) : []) : undefined;
   const results = parts ? (parts.results.get(t.course_registered_user_id) ?? []) : undefined;
   const attempts = details && contents ? details.length : Number(t.details_count);
@@ -102,24 +126,36 @@ export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts,
     version: t.version,
     statusTicket: { id: t.status_ticket_id, description: t.status_description, key: t.status_key },
     typeTicket: { id: t.type_ticket_id, description: t.type_description, key: t.type_key },
-    priorityTicket: { id: t.priority_ticket_id, description: t.priority_description, key: t.priority_key },
+    priorityTicket: {
+      id: t.priority_ticket_id,
+      description: t.priority_description,
+      key: t.priority_key,
+    },
     sourceTicket: { id: t.source_ticket_id, description: t.source_description, key: t.source_key },
     motiveTicket: { id: t.motive_ticket_id, description: t.motive_description, key: t.motive_key },
     userCreated: { id: t.user_create_id, name: t.creator_name },
     // The original client reads the operator's id and name of every ticket (never null).
-    userAssigned: t.user_assigned_id ? { id: t.user_assigned_id, name: t.assigned_name ?? '' } : { id: 0, name: TICKET_MSG.unassigned },
+    userAssigned: t.user_assigned_id
+      ? { id: t.user_assigned_id, name: t.assigned_name ?? '' }
+      : { id: 0, name: TICKET_MSG.unassigned },
     courseRegisteredUser: {
       id: t.course_registered_user_id,
       // Never null: the original client reads `classroom.description` of every ticket.
       classroom: rawClassroom(t),
       profile: { id: t.profile_id, description: t.profile_description, key: t.profile_key },
-      finalStatus: t.final_status_id ? { id: t.final_status_id, description: t.final_status_description ?? '' } : null,
+      finalStatus: t.final_status_id
+        ? { id: t.final_status_id, description: t.final_status_description ?? '' }
+        : null,
       lastAccess: iso(t.last_access_registered_moodle),
       lastAccessText: t.last_access_text,
       course: {
         id: t.course_id,
         description: t.course_description,
-        category: { id: t.category_id, description: t.category_description, categoryCode: t.category_code },
+        category: {
+          id: t.category_id,
+          description: t.category_description,
+          categoryCode: t.category_code,
+        },
         category_id: t.category_id,
         id_course_moodle: t.id_course_moodle,
       },
@@ -163,15 +199,33 @@ export function presentTicket(request: Asker, t: TicketRow, parts?: TicketParts,
     ageTicket: age,
     ageText: ticketAgeText(age),
     close,
-    showDeleteButton: actor ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor) : false,
+    showDeleteButton: actor
+      ? canDeleteTicket({ attempts, creatorId: t.user_create_id }, actor)
+      : false,
     attempts,
     lock:
       t.lock_id && t.lock_user_id && t.lock_created_at && t.lock_expires_at
-        ? lockProperties({ id: t.lock_id, user_id: t.lock_user_id, user_name: t.lock_user_name ?? '', created_at: t.lock_created_at, expires_at: t.lock_expires_at })
+        ? lockProperties({
+            id: t.lock_id,
+            user_id: t.lock_user_id,
+            user_name: t.lock_user_name ?? '',
+            created_at: t.lock_created_at,
+            expires_at: t.lock_expires_at,
+          })
         : null,
   };
-  const rel = relationship(request, `/api/v2/tickets/${t.id}/ticket-details`, details ? details.length : attempts, withDetails && details ? details.map((d) => presentDetail(request, d)) : undefined);
-  return resource(request, `/api/v2/tickets/${t.id}`, properties, details ? { ...rel, array: details.map(rawDetail) } : rel);
+  const rel = relationship(
+    request,
+    `/api/v2/tickets/${t.id}/ticket-details`,
+    details ? details.length : attempts,
+    withDetails && details ? details.map((d) => presentDetail(request, d)) : undefined,
+  );
+  return resource(
+    request,
+    `/api/v2/tickets/${t.id}`,
+    properties,
+    details ? { ...rel, array: details.map(rawDetail) } : rel,
+  );
 }
 
 export function presentHistory(request: Asker, h: TicketHistoryRow) {
@@ -198,13 +252,35 @@ export function presentPreset(request: Asker, f: TicketFilterRow) {
 
 /** The columns of the ticket export (docs/development/domain.md#reports). */
 export const TICKET_EXPORT_HEADER = [
-  'N°', 'CÓDIGO TICKET', 'RUT', 'NOMBRE', 'APELLIDOS', 'AULA', 'ÚLTIMO ACCESO', 'ORIGEN', 'TIPO', 'MOTIVO', 'PRIORIDAD', 'CREADOR',
-  'OPERADOR', 'ESTADO', 'FECHA DE CREACIÓN', 'FECHA DE CIERRE', 'ANTIGÜEDAD', 'ESTADO DE ÚLTIMO INTENTO', 'COMENTARIO',
-  'FECHA DE REGISTRO', 'OPERADOR', 'HISTÓRICO DE CONTACTOS',
+  'N°',
+  'CÓDIGO TICKET',
+  'RUT',
+  'NOMBRE',
+  'APELLIDOS',
+  'AULA',
+  'ÚLTIMO ACCESO',
+  'ORIGEN',
+  'TIPO',
+  'MOTIVO',
+  'PRIORIDAD',
+  'CREADOR',
+  'OPERADOR',
+  'ESTADO',
+  'FECHA DE CREACIÓN',
+  'FECHA DE CIERRE',
+  'ANTIGÜEDAD',
+  'ESTADO DE ÚLTIMO INTENTO',
+  'COMENTARIO',
+  'FECHA DE REGISTRO',
+  'OPERADOR',
+  'HISTÓRICO DE CONTACTOS',
 ];
 
 /** One row per ticket: the student, every ticket field, its age, the latest attempt, and the earlier ones as numbered text. */
-export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[]): Array<Array<string | number | Date | null>> {
+export function ticketExportRows(
+  tickets: TicketRow[],
+  details: TicketDetailRow[],
+): Array<Array<string | number | Date | null>> {
   const byTicket = new Map<number, TicketDetailRow[]>();
   for (const d of details) byTicket.set(d.ticket_id, [...(byTicket.get(d.ticket_id) ?? []), d]);
   return tickets.map((t, i) => {
@@ -212,7 +288,10 @@ export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[
     const last = attempts.at(-1);
     const earlier = attempts
       .slice(0, -1)
-      .map((d, n) => `${n + 1}. ${chileDateTime(d.created_at)} - ${d.status_description} - ${d.user_name}: ${d.comment}`)
+      .map(
+        (d, n) =>
+          `${n + 1}. ${chileDateTime(d.created_at)} - ${d.status_description} - ${d.user_name}: ${d.comment}`,
+      )
       .join('\n');
     return [
       i + 1,
@@ -221,7 +300,9 @@ export function ticketExportRows(tickets: TicketRow[], details: TicketDetailRow[
       t.student_name,
       [t.last_name, t.mother_last_name].filter(Boolean).join(' '),
       t.classroom_description ?? 'Sin aula',
-      t.last_access_registered_moodle ? new Date(t.last_access_registered_moodle) : (t.last_access_text ?? 'Nunca'),
+      t.last_access_registered_moodle
+        ? new Date(t.last_access_registered_moodle)
+        : (t.last_access_text ?? 'Nunca'),
       t.source_description,
       t.type_description,
       t.motive_description,

@@ -1,5 +1,21 @@
 import type { Updateable } from 'kysely';
-import { canDeleteTicket, chileDateTime, chileParts, FORM_MSG, MSG, TICKET_MSG, TICKET_WORKERS, type FieldErrors, type RoleKey, type TicketBulkInput, type TicketCreateInput, type TicketCreateManyInput, type TicketFilters, type TicketStatusFilter, type TicketUpdateInput } from '@sigaf/contract';
+import {
+  canDeleteTicket,
+  chileDateTime,
+  chileParts,
+  FORM_MSG,
+  MSG,
+  TICKET_MSG,
+  TICKET_WORKERS,
+  type FieldErrors,
+  type RoleKey,
+  type TicketBulkInput,
+  type TicketCreateInput,
+  type TicketCreateManyInput,
+  type TicketFilters,
+  type TicketStatusFilter,
+  type TicketUpdateInput,
+} from '@sigaf/contract';
 import type { AuditRepository } from '../audit/repository.js';
 import type { AuthUser } from '../../http/auth.js';
 import type { Database } from '../../db/database.js';
@@ -21,14 +37,24 @@ export const TICKET_LISTS = {
   course: { status: 'open', sort: 'createdAt', order: 'desc' },
   /** Searches (code, operator, dates) and an enrolment's history: every status, newest first. */
   search: { status: 'all', sort: 'createdAt', order: 'desc' },
-} as const satisfies Record<string, { status: TicketStatusFilter; sort: string; order: SortDirection }>;
+} as const satisfies Record<
+  string,
+  { status: TicketStatusFilter; sort: string; order: SortDirection }
+>;
 export type TicketListKind = keyof typeof TICKET_LISTS;
 
 /** `{category code}-{first 3 letters of the course, upper case, no accents}`. */
 export function codePrefix(categoryCode: string, course: string): string {
-  const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const plain = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase();
   const category = plain(categoryCode).replace(/[^A-Z0-9]/g, '') || 'TKT';
-  const letters = plain(course).replace(/[^A-Z]/g, '').slice(0, 3).padEnd(3, 'X');
+  const letters = plain(course)
+    .replace(/[^A-Z]/g, '')
+    .slice(0, 3)
+    .padEnd(3, 'X');
   return `${category}-${letters}`;
 }
 
@@ -41,13 +67,20 @@ export function lockedError(lock: LockLike) {
 }
 
 /** Operators see only the tickets assigned to them; administrators and developers see all. */
-export const assignedScope = (actor: AuthUser) => (actor.role === 'operator' ? actor.id : undefined);
+export const assignedScope = (actor: AuthUser) =>
+  actor.role === 'operator' ? actor.id : undefined;
 
 export type Change = [unknown, unknown];
 
 /** The conflict of a ticket someone else holds an edit lock on (as read), or null. */
 function heldBy(row: TicketRow, actor: AuthUser): AppError | null {
-  return row.lock_user_id && row.lock_user_id !== actor.id ? lockedError({ user_id: row.lock_user_id, user_name: row.lock_user_name ?? '', created_at: row.lock_created_at! }) : null;
+  return row.lock_user_id && row.lock_user_id !== actor.id
+    ? lockedError({
+        user_id: row.lock_user_id,
+        user_name: row.lock_user_name ?? '',
+        created_at: row.lock_created_at!,
+      })
+    : null;
 }
 
 /** Applies one action to each ticket in turn; a refused one (any domain error) is reported with its reason. */
@@ -75,7 +108,17 @@ export const OPTION_FIELDS = [
   ['motive_ticket_id', 'motiveTicket', 'motive', 'motive_description'],
 ] as const;
 
-export type TicketRefs = Partial<Pick<TicketCreateInput, 'status_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'source_ticket_id' | 'motive_ticket_id' | 'user_assigned_id'>> & {
+export type TicketRefs = Partial<
+  Pick<
+    TicketCreateInput,
+    | 'status_ticket_id'
+    | 'type_ticket_id'
+    | 'priority_ticket_id'
+    | 'source_ticket_id'
+    | 'motive_ticket_id'
+    | 'user_assigned_id'
+  >
+> & {
   status_detail_ticket_id?: number;
 };
 
@@ -96,7 +139,10 @@ export class TicketService {
     const d = TICKET_LISTS[kind];
     // Asking for one status id means "whatever its state".
     const status = q.status ?? (q.status_ticket_id ? 'all' : d.status);
-    return this.repo.list({ ...q, status, assignedTo: opts.scoped === false ? undefined : assignedScope(actor) }, d);
+    return this.repo.list(
+      { ...q, status, assignedTo: opts.scoped === false ? undefined : assignedScope(actor) },
+      d,
+    );
   }
 
   async get(id: number) {
@@ -131,9 +177,15 @@ export class TicketService {
 
   /** A 422 naming each field (of these and those already in `errors`) that points nowhere. */
   checkRefs(input: TicketRefs, refs: Lookups, errors: FieldErrors): Lookups {
-    for (const [field, , ref] of OPTION_FIELDS) if (input[field] && !refs[ref]) errors[field] = [FORM_MSG.option];
-    if (input.status_detail_ticket_id && !refs.detailStatus) errors.status_detail_ticket_id = [FORM_MSG.option];
-    if (input.user_assigned_id && (!refs.assigned || !TICKET_WORKERS.includes(refs.assigned.role as RoleKey))) errors.user_assigned_id = [TICKET_MSG.operatorInvalid];
+    for (const [field, , ref] of OPTION_FIELDS)
+      if (input[field] && !refs[ref]) errors[field] = [FORM_MSG.option];
+    if (input.status_detail_ticket_id && !refs.detailStatus)
+      errors.status_detail_ticket_id = [FORM_MSG.option];
+    if (
+      input.user_assigned_id &&
+      (!refs.assigned || !TICKET_WORKERS.includes(refs.assigned.role as RoleKey))
+    )
+      errors.user_assigned_id = [TICKET_MSG.operatorInvalid];
     if (Object.keys(errors).length) throw invalid(errors);
     return refs;
   }
@@ -144,13 +196,22 @@ export class TicketService {
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.filter((id) => !byId.has(id));
     const errors: FieldErrors = missing.length
-      ? { course_registered_user_id: [ids.length === 1 ? FORM_MSG.option : `No existen las matrículas: ${missing.join(', ')}.`] }
+      ? {
+          course_registered_user_id: [
+            ids.length === 1
+              ? FORM_MSG.option
+              : `No existen las matrículas: ${missing.join(', ')}.`,
+          ],
+        }
       : {};
     return { found: ids.flatMap((id) => byId.get(id) ?? []), errors };
   }
 
   async create(input: TicketCreateInput, actor: AuthUser) {
-    const [id] = await this.createMany({ ...input, course_registered_user_id: [input.course_registered_user_id] }, actor);
+    const [id] = await this.createMany(
+      { ...input, course_registered_user_id: [input.course_registered_user_id] },
+      actor,
+    );
     return this.get(id!);
   }
 
@@ -161,14 +222,21 @@ export class TicketService {
    */
   async createMany(input: TicketCreateManyInput, actor: AuthUser): Promise<number[]> {
     // The enrolments and the referenced values are read at once; their field errors answered together.
-    const [{ found, errors }, looked] = await Promise.all([this.enrolments(input.course_registered_user_id), this.lookupRefs(input)]);
+    const [{ found, errors }, looked] = await Promise.all([
+      this.enrolments(input.course_registered_user_id),
+      this.lookupRefs(input),
+    ]);
     const refs = this.checkRefs(input, looked, errors);
     const changes: Record<string, Change> = {
       statusTicket: [null, refs.status!.description],
       ...(refs.assigned ? { userAssigned: [null, refs.assigned.name] as Change } : {}),
     };
     const request = {
-      enrolments: found.map((e) => ({ id: e.id, courseId: e.course_id, prefix: codePrefix(e.category_code, e.course_description) })),
+      enrolments: found.map((e) => ({
+        id: e.id,
+        courseId: e.course_id,
+        prefix: codePrefix(e.category_code, e.course_description),
+      })),
       fields: {
         type_ticket_id: input.type_ticket_id,
         status_ticket_id: input.status_ticket_id,
@@ -207,10 +275,12 @@ export class TicketService {
    */
   async update(id: number, input: TicketUpdateInput, actor: AuthUser) {
     const row = await this.getFor(id, actor);
-    if (input.ticket_id !== undefined && input.ticket_id !== id) throw invalid({ ticket_id: [TICKET_MSG.ticketMismatch] });
+    if (input.ticket_id !== undefined && input.ticket_id !== id)
+      throw invalid({ ticket_id: [TICKET_MSG.ticketMismatch] });
     const held = heldBy(row, actor);
     if (held) throw held;
-    if (input.version !== undefined && input.version !== row.version) throw conflict(TICKET_MSG.staleVersion);
+    if (input.version !== undefined && input.version !== row.version)
+      throw conflict(TICKET_MSG.staleVersion);
     const { refused } = await this.updateRows([row], input, await this.resolve(input), actor);
     if (refused.length) throw refused[0]!.error;
     return this.get(id);
@@ -221,11 +291,24 @@ export class TicketService {
    * history insert, their edit locks released, in one transaction. A ticket another user holds
    * locked, or changed since it was read, is refused with its reason; the others are saved.
    */
-  private async updateRows(rows: TicketRow[], input: TicketUpdateInput, refs: Lookups, actor: AuthUser) {
+  private async updateRows(
+    rows: TicketRow[],
+    input: TicketUpdateInput,
+    refs: Lookups,
+    actor: AuthUser,
+  ) {
     const refused: Array<{ id: number; reason: string; error: AppError }> = [];
-    const refuse = (id: number, error: AppError) => refused.push({ id, reason: error.message, error });
+    const refuse = (id: number, error: AppError) =>
+      refused.push({ id, reason: error.message, error });
     // Per ticket: the values that change, their history, and what happens to the closing date.
-    const groups = new Map<string, { values: Updateable<TicketTable>; closing: 'stamp' | 'clear' | 'keep'; rows: Array<{ row: TicketRow; changes: Record<string, Change> }> }>();
+    const groups = new Map<
+      string,
+      {
+        values: Updateable<TicketTable>;
+        closing: 'stamp' | 'clear' | 'keep';
+        rows: Array<{ row: TicketRow; changes: Record<string, Change> }>;
+      }
+    >();
     for (const row of rows) {
       const held = heldBy(row, actor);
       if (held) {
@@ -244,8 +327,12 @@ export class TicketService {
         values.user_assigned_id = input.user_assigned_id;
         changes.userAssigned = [row.assigned_name ?? null, refs.assigned?.name ?? null];
       }
-      const open = values.status_ticket_id !== undefined ? refs.status!.key === 'open' : row.status_key === 'open';
-      const closing = !open && !row.closing_date ? 'stamp' : open && row.closing_date ? 'clear' : 'keep';
+      const open =
+        values.status_ticket_id !== undefined
+          ? refs.status!.key === 'open'
+          : row.status_key === 'open';
+      const closing =
+        !open && !row.closing_date ? 'stamp' : open && row.closing_date ? 'clear' : 'keep';
       const key = JSON.stringify([values, closing]);
       const group = groups.get(key) ?? { values, closing, rows: [] };
       group.rows.push({ row, changes });
@@ -254,18 +341,43 @@ export class TicketService {
     const done: number[] = [];
     let reassigned = false;
     await this.db.transaction().execute(async (trx) => {
-      const history: Array<{ ticketId: number; userId: number; action: string; changes: Record<string, Change> }> = [];
+      const history: Array<{
+        ticketId: number;
+        userId: number;
+        action: string;
+        changes: Record<string, Change>;
+      }> = [];
       for (const { values, closing, rows: planned } of groups.values()) {
-        const saved = new Map((await this.repo.updateGuarded(planned.map((p) => p.row), actor.id, values, closing, trx)).map((s) => [s.id, s]));
+        const saved = new Map(
+          (
+            await this.repo.updateGuarded(
+              planned.map((p) => p.row),
+              actor.id,
+              values,
+              closing,
+              trx,
+            )
+          ).map((s) => [s.id, s]),
+        );
         for (const { row, changes } of planned) {
           const after = saved.get(row.id);
           if (!after) {
             const lock = await this.locks.active(row.id, trx);
-            refuse(row.id, lock && lock.user_id !== actor.id ? lockedError(lock) : conflict(TICKET_MSG.staleVersion));
+            refuse(
+              row.id,
+              lock && lock.user_id !== actor.id
+                ? lockedError(lock)
+                : conflict(TICKET_MSG.staleVersion),
+            );
             continue;
           }
-          if (closing !== 'keep') changes.closingDate = [chileDateTime(row.closing_date) || null, chileDateTime(after.closing_date) || null];
-          if (Object.keys(changes).length) history.push({ ticketId: row.id, userId: actor.id, action: 'update', changes });
+          if (closing !== 'keep')
+            changes.closingDate = [
+              chileDateTime(row.closing_date) || null,
+              chileDateTime(after.closing_date) || null,
+            ];
+          if (Object.keys(changes).length)
+            history.push({ ticketId: row.id, userId: actor.id, action: 'update', changes });
           reassigned ||= 'userAssigned' in changes;
           done.push(row.id);
         }
@@ -281,8 +393,10 @@ export class TicketService {
   private refusal(row: TicketRow, actor: AuthUser): AppError | null {
     if (!mayTouchTicket(actor, row)) return forbidden(TICKET_MSG.notYours);
     const attempts = Number(row.details_count);
-    if (!canDeleteTicket({ attempts: 0, creatorId: row.user_create_id }, actor)) return forbidden(TICKET_MSG.deleteForbidden);
-    if (!canDeleteTicket({ attempts, creatorId: row.user_create_id }, actor)) return conflict(TICKET_MSG.hasDetails);
+    if (!canDeleteTicket({ attempts: 0, creatorId: row.user_create_id }, actor))
+      return forbidden(TICKET_MSG.deleteForbidden);
+    if (!canDeleteTicket({ attempts, creatorId: row.user_create_id }, actor))
+      return conflict(TICKET_MSG.hasDetails);
     return heldBy(row, actor);
   }
 
@@ -295,7 +409,18 @@ export class TicketService {
       // An attempt or a lock arrived in between.
       throw this.refusal(await this.get(id), actor) ?? conflict(MSG.conflict);
     }
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'tickets', entityId: id, changes: { ticketCode: row.ticket_code, course: row.course_id, enrolment: row.course_registered_user_id }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'tickets',
+      entityId: id,
+      changes: {
+        ticketCode: row.ticket_code,
+        course: row.course_id,
+        enrolment: row.course_registered_user_id,
+      },
+      ip,
+    });
   }
 
   /** Deletes each ticket the rules allow; reports the others with the reason. */
@@ -320,11 +445,18 @@ export class TicketService {
         const row = byId.get(id);
         const error = row ? this.refusal(row, actor) : notFound(TICKET_MSG.notFound);
         if (!error) continue;
-        const sentence = !row ? TICKET_MSG.notFoundOf(id) : error.message === TICKET_MSG.hasDetails ? TICKET_MSG.hasDetailsOf(row.ticket_code) : `${row.ticket_code}: ${error.message}`;
+        const sentence = !row
+          ? TICKET_MSG.notFoundOf(id)
+          : error.message === TICKET_MSG.hasDetails
+            ? TICKET_MSG.hasDetailsOf(row.ticket_code)
+            : `${row.ticket_code}: ${error.message}`;
         refused.push({ id, reason: error.message, sentence });
       }
       if (!refused.length) return rows;
-      throw new AppError(409, TICKET_MSG.deletedNone(refused.map((r) => r.sentence)), { deleted: [], refused: refused.map(({ id, reason }) => ({ id, reason })) });
+      throw new AppError(409, TICKET_MSG.deletedNone(refused.map((r) => r.sentence)), {
+        deleted: [],
+        refused: refused.map(({ id, reason }) => ({ id, reason })),
+      });
     };
     const rows = await check();
     const raced = new Error('a ticket changed while it was deleted');
@@ -332,7 +464,21 @@ export class TicketService {
       await this.db.transaction().execute(async (trx) => {
         for (const row of rows) {
           if (!(await this.repo.deleteGuarded(row.id, actor.id, trx))) throw raced;
-          await this.audit.record({ userId: actor.id, action: 'delete', entity: 'tickets', entityId: row.id, changes: { ticketCode: row.ticket_code, course: row.course_id, enrolment: row.course_registered_user_id }, ip }, trx);
+          await this.audit.record(
+            {
+              userId: actor.id,
+              action: 'delete',
+              entity: 'tickets',
+              entityId: row.id,
+              changes: {
+                ticketCode: row.ticket_code,
+                course: row.course_id,
+                enrolment: row.course_registered_user_id,
+              },
+              ip,
+            },
+            trx,
+          );
         }
       });
     } catch (e) {
@@ -349,12 +495,15 @@ export class TicketService {
     let patch: TicketUpdateInput;
     if (input.action === 'assign') patch = { user_assigned_id: input.user_assigned_id };
     else {
-      const statusId = input.status_ticket_id ?? (input.action === 'close' ? await this.repo.statusIdByKey('closed') : undefined);
+      const statusId =
+        input.status_ticket_id ??
+        (input.action === 'close' ? await this.repo.statusIdByKey('closed') : undefined);
       if (!statusId) throw invalid({ status_ticket_id: [TICKET_MSG.noClosedStatus] });
       patch = { status_ticket_id: statusId };
     }
     const refs = await this.resolve(patch);
-    if (input.action === 'close' && refs.status?.key === 'open') throw invalid({ status_ticket_id: [FORM_MSG.option] });
+    if (input.action === 'close' && refs.status?.key === 'open')
+      throw invalid({ status_ticket_id: [FORM_MSG.option] });
     // Read at once; a ticket missing or not the caller's to touch is refused, the rest saved together.
     const ids = [...new Set(input.ids)];
     const rows = new Map((await this.repo.inOrder(ids)).map((r) => [r.id, r]));
@@ -370,7 +519,9 @@ export class TicketService {
     const order = new Map(ids.map((id, i) => [id, i]));
     return {
       updated: result.done,
-      refused: [...refused, ...result.refused.map(({ id, reason }) => ({ id, reason }))].sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+      refused: [...refused, ...result.refused.map(({ id, reason }) => ({ id, reason }))].sort(
+        (a, b) => order.get(a.id)! - order.get(b.id)!,
+      ),
     };
   }
 
@@ -381,6 +532,13 @@ export class TicketService {
 
   /** The tickets of an export: the list's filters and scope, every status unless asked. */
   exportRows(q: TicketFilters, actor: AuthUser) {
-    return this.repo.all({ ...q, status: q.status ?? (q.status_ticket_id ? undefined : 'all'), assignedTo: assignedScope(actor) }, EXPORT_LIMIT);
+    return this.repo.all(
+      {
+        ...q,
+        status: q.status ?? (q.status_ticket_id ? undefined : 'all'),
+        assignedTo: assignedScope(actor),
+      },
+      EXPORT_LIMIT,
+    );
   }
 }

@@ -64,8 +64,10 @@ export function codeContains(search: string): RawBuilder<boolean> {
   const text = search.trim();
   const number = (text.match(/\d+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
   // Seven digits in a row or more (a RUT): only codes with such a run can contain it (migration 0027).
-  if (number.length >= LONG_NUMBER) return sql<boolean>`(t.ticket_code ~ ${sql.lit(`[0-9]{${LONG_NUMBER}}`)} and t.ticket_code ilike ${likePattern(text)})`;
-  if (number.length < 3 || !/\p{L}{2}/u.test(text)) return sql<boolean>`t.ticket_code ilike ${likePattern(text)}`;
+  if (number.length >= LONG_NUMBER)
+    return sql<boolean>`(t.ticket_code ~ ${sql.lit(`[0-9]{${LONG_NUMBER}}`)} and t.ticket_code ilike ${likePattern(text)})`;
+  if (number.length < 3 || !/\p{L}{2}/u.test(text))
+    return sql<boolean>`t.ticket_code ilike ${likePattern(text)}`;
   return sql<boolean>`(t.ticket_code ilike ${likePattern(number)} and (t.ticket_code || '') ilike ${likePattern(text)})`;
 }
 
@@ -73,11 +75,14 @@ export function codeContains(search: string): RawBuilder<boolean> {
 export const CODE_NUMBER = '-(\\d{1,9})$';
 
 /** Start of a Chilean calendar day (yyyy-mm-dd) as a timestamp. */
-export const dayStart = (day: string, plusDays = 0) => sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
+export const dayStart = (day: string, plusDays = 0) =>
+  sql<Date>`((${day}::date + ${plusDays}::int)::timestamp at time zone ${APP_TIME_ZONE})`;
 
 /** A lookup of one referenced row, as JSON (null when missing or not asked for). */
 export const option = (table: string, id: number | null | undefined) =>
-  id ? sql`(select json_build_object('id', x.id, 'description', x.description, 'key', x.key) from ${sql.table(table)} x where x.id = ${id})` : sql`null`;
+  id
+    ? sql`(select json_build_object('id', x.id, 'description', x.description, 'key', x.key) from ${sql.table(table)} x where x.id = ${id})`
+    : sql`null`;
 
 export interface OptionRef {
   id: number;
@@ -112,7 +117,11 @@ export interface Lookups {
  * range (migration 0016) instead of one row per ticket (a week is 200,000 at ten million). Null
  * when a bound is not a whole hour (a time zone's old local mean time): count the tickets then.
  */
-export function createdInRangeTotal(from: string, to: string, courseId?: number): RawBuilder<number | null> {
+export function createdInRangeTotal(
+  from: string,
+  to: string,
+  courseId?: number,
+): RawBuilder<number | null> {
   const start = sql`extract(epoch from ${dayStart(from)})`;
   const end = sql`extract(epoch from ${dayStart(to, 1)})`;
   const [h0, h1] = [sql`(${start} / 3600)::int`, sql`(${end} / 3600)::int`];

@@ -20,7 +20,10 @@ export class CurrentCourseService {
   async get(actor: AuthUser): Promise<CourseRow | null> {
     const id = await this.users.currentCourse(actor.id);
     if (id === null) return null;
-    const allowed = await this.followUp.courseScope(actor, id).then(() => true, () => false);
+    const allowed = await this.followUp.courseScope(actor, id).then(
+      () => true,
+      () => false,
+    );
     if (!allowed) return null;
     const row = await this.courses.get(id);
     return row.status === 1 ? row : null;

@@ -1,5 +1,12 @@
 import type { ListQuery, UserCreateInput, UserUpdateInput } from '@sigaf/contract';
-import { AUTH_MSG, FIRST_LOGIN_DONE, FIRST_LOGIN_PENDING, isAdminLike, MSG, normalizeRut } from '@sigaf/contract';
+import {
+  AUTH_MSG,
+  FIRST_LOGIN_DONE,
+  FIRST_LOGIN_PENDING,
+  isAdminLike,
+  MSG,
+  normalizeRut,
+} from '@sigaf/contract';
 import type { Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.js';
 import { removeFirstAccessFile } from '../../first-access.js';
@@ -33,7 +40,11 @@ export class UserService {
    * anyone else does not see Developers.
    */
   list(q: ListQuery & { view?: string }, actor: AuthUser) {
-    return this.users.list({ ...q, excludeRoles: q.view === 'operators' ? ['tutor'] : isAdminLike(actor.role) ? [] : ['developer'] });
+    return this.users.list({
+      ...q,
+      excludeRoles:
+        q.view === 'operators' ? ['tutor'] : isAdminLike(actor.role) ? [] : ['developer'],
+    });
   }
 
   async get(id: number) {
@@ -47,16 +58,32 @@ export class UserService {
     const user = await this.get(id);
     await this.users.softDelete(id);
     await this.tokens.revokeAllFor(id);
-    await this.audit.record({ userId: actor.id, action: 'delete', entity: 'users', entityId: id, changes: { email: user.email }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'delete',
+      entity: 'users',
+      entityId: id,
+      changes: { email: user.email },
+      ip,
+    });
   }
 
   /** An administrator gives a user a new temporary password; they must change it at next sign-in. */
   async resetPassword(id: number, actor: AuthUser, ip: string) {
     await this.get(id);
     const temporaryPassword = generatePassword();
-    await this.users.update(id, { password: await hashPassword(temporaryPassword), is_first_login: FIRST_LOGIN_PENDING });
+    await this.users.update(id, {
+      password: await hashPassword(temporaryPassword),
+      is_first_login: FIRST_LOGIN_PENDING,
+    });
     await this.tokens.revokeAllFor(id, id === actor.id ? actor.tokenId : undefined);
-    await this.audit.record({ userId: actor.id, action: 'reset_password', entity: 'users', entityId: id, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'reset_password',
+      entity: 'users',
+      entityId: id,
+      ip,
+    });
     return { user: await this.get(id), temporaryPassword };
   }
 
@@ -79,7 +106,14 @@ export class UserService {
       is_first_login: FIRST_LOGIN_PENDING,
       role_id: roleId,
     });
-    await this.audit.record({ userId: actor.id, action: 'create', entity: 'users', entityId: id, changes: { email: input.email, role_id: roleId }, ip });
+    await this.audit.record({
+      userId: actor.id,
+      action: 'create',
+      entity: 'users',
+      entityId: id,
+      changes: { email: input.email, role_id: roleId },
+      ip,
+    });
     const user = await this.users.findById(id);
     return { user: user!, temporaryPassword };
   }
@@ -111,21 +145,28 @@ export class UserService {
     if (input.role_id && input.role_id !== current.role_id) {
       if (!admin) throw forbidden(MSG.cannotChangeRole);
       if (self) throw forbidden(MSG.cannotChangeRole);
-      if (!(await this.users.roleExists(input.role_id))) throw invalid({ role_id: ['El rol no existe.'] });
+      if (!(await this.users.roleExists(input.role_id)))
+        throw invalid({ role_id: ['El rol no existe.'] });
       changes.role_id = input.role_id;
     }
     if (input.password) {
-      const problem = passwordProblem(input.password, { email: changes.email ?? current.email, name: changes.name ?? current.name });
+      const problem = passwordProblem(input.password, {
+        email: changes.email ?? current.email,
+        name: changes.name ?? current.name,
+      });
       if (problem) throw invalid({ password: [problem] });
       if (self) {
         // The first-login change comes straight after signing in with the temporary password;
         // any other own change proves the current one (a stolen session cannot take the account),
         // checked under the sign-in limits and counted with the sign-in failures.
         if (current.is_first_login !== FIRST_LOGIN_PENDING) {
-          if (!input.current_password) throw invalid({ current_password: [AUTH_MSG.currentPasswordRequired] });
-          if (!(await this.auth.checkCurrentPassword(current, input.current_password, ip))) throw invalid({ current_password: [AUTH_MSG.currentPasswordWrong] });
+          if (!input.current_password)
+            throw invalid({ current_password: [AUTH_MSG.currentPasswordRequired] });
+          if (!(await this.auth.checkCurrentPassword(current, input.current_password, ip)))
+            throw invalid({ current_password: [AUTH_MSG.currentPasswordWrong] });
         }
-        if (await verifyPassword(current.password, input.password)) throw invalid({ password: [AUTH_MSG.passwordSameAsCurrent] });
+        if (await verifyPassword(current.password, input.password))
+          throw invalid({ password: [AUTH_MSG.passwordSameAsCurrent] });
       }
       changes.password = await hashPassword(input.password);
       // Own change completes the first login; an administrator's reset forces a change at next login.
@@ -134,13 +175,27 @@ export class UserService {
     // An own change is written only over the password it was checked against: of changes sent at
     // once, one is made and the others are a 409 (each would otherwise answer that its password holds).
     if (changes.password && self) {
-      if (!(await this.users.updateIfPassword(id, changes, current.password))) throw conflict(MSG.conflict);
+      if (!(await this.users.updateIfPassword(id, changes, current.password)))
+        throw conflict(MSG.conflict);
     } else if (Object.keys(changes).length) await this.users.update(id, changes);
     if (changes.password) await this.tokens.revokeAllFor(id, self ? actor.tokenId : undefined);
     // The first administrator's one-time password is no longer needed once they chose their own.
-    if (changes.password && self && current.is_first_login === FIRST_LOGIN_PENDING && this.dataDir) await removeFirstAccessFile(this.dataDir, current.email, current.password);
-    const logged = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'password' ? '***' : (changes as Record<string, unknown>)[k]]));
-    await this.audit.record({ userId: actor.id, action: 'update', entity: 'users', entityId: id, changes: logged, ip });
+    if (changes.password && self && current.is_first_login === FIRST_LOGIN_PENDING && this.dataDir)
+      await removeFirstAccessFile(this.dataDir, current.email, current.password);
+    const logged = Object.fromEntries(
+      Object.keys(changes).map((k) => [
+        k,
+        k === 'password' ? '***' : (changes as Record<string, unknown>)[k],
+      ]),
+    );
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'users',
+      entityId: id,
+      changes: logged,
+      ip,
+    });
     return (await this.users.findById(id))!;
   }
 }

@@ -6,7 +6,13 @@ import { setLanguage } from '../../i18n';
 const NAMES: Record<Language, string> = { es: 'Español', en: 'English' };
 
 /** The languages to choose from, under the language button. */
-export default function LanguageMenu({ anchor, onClose }: { anchor: HTMLElement | null; onClose: () => void }) {
+export default function LanguageMenu({
+  anchor,
+  onClose,
+}: {
+  anchor: HTMLElement | null;
+  onClose: () => void;
+}) {
   const { i18n } = useTranslation();
   return (
     <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>

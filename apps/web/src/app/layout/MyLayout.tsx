@@ -90,7 +90,11 @@ export default function MyLayout() {
 
   // The drawer is a landmark of its own (who is signed in, the menu, sign-out, the version).
   const content = (
-    <Box component="aside" aria-label={t('app.sidebar')} sx={{ display: 'flex', flexDirection: 'column', height: '100%', color: 'white' }}>
+    <Box
+      component="aside"
+      aria-label={t('app.sidebar')}
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%', color: 'white' }}
+    >
       <Box sx={{ p: 2, display: 'flex', gap: 1.5, alignItems: 'center' }}>
         <Avatar sx={{ bgcolor: 'secondary.main' }}>{initials(user.name)}</Avatar>
         <Box sx={{ minWidth: 0 }}>
@@ -104,7 +108,12 @@ export default function MyLayout() {
       </Box>
       <Divider sx={{ borderColor: 'rgba(255,255,255,0.2)' }} />
       <List component="nav" sx={{ flexGrow: 1, overflowY: 'auto' }} aria-label={t('app.short')}>
-        <ListItemButton component={NavLink} to="/my" end sx={{ '&.active': { bgcolor: 'rgba(255,255,255,0.16)' } }}>
+        <ListItemButton
+          component={NavLink}
+          to="/my"
+          end
+          sx={{ '&.active': { bgcolor: 'rgba(255,255,255,0.16)' } }}
+        >
           <ListItemIcon sx={{ color: 'inherit', minWidth: 36 }}>
             <HomeIcon fontSize="small" />
           </ListItemIcon>
@@ -115,7 +124,10 @@ export default function MyLayout() {
           const isOpen = expanded[group] ?? location.pathname.includes(`/${group}/`);
           return (
             <Box key={group}>
-              <ListItemButton onClick={() => setExpanded({ ...expanded, [group]: !isOpen })} aria-expanded={isOpen}>
+              <ListItemButton
+                onClick={() => setExpanded({ ...expanded, [group]: !isOpen })}
+                aria-expanded={isOpen}
+              >
                 <ListItemText primary={t(`nav.${group}`)} />
                 {isOpen ? <ExpandLess /> : <ExpandMore />}
               </ListItemButton>
@@ -145,13 +157,29 @@ export default function MyLayout() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
       {/* Printed, a page is its content: no app bar, no menu. */}
-      <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'white', displayPrint: 'none' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        elevation={1}
+        sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'white', displayPrint: 'none' }}
+      >
         <Toolbar>
-          <IconButton edge="start" aria-label={t('app.toggleMenu')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : setOpen(!open))} sx={{ mr: 1 }}>
+          <IconButton
+            edge="start"
+            aria-label={t('app.toggleMenu')}
+            onClick={() => (mobile ? setMobileOpen(!mobileOpen) : setOpen(!open))}
+            sx={{ mr: 1 }}
+          >
             <MenuIcon />
           </IconButton>
           {/* The whole name from a laptop's width; on a phone or a tablet, the short one on one line. */}
-          <Typography variant="h6" component="div" color="primary" data-testid="app-title" sx={{ flexGrow: 1, minWidth: 0, fontSize: { xs: 16, md: 18 }, fontWeight: 600 }}>
+          <Typography
+            variant="h6"
+            component="div"
+            color="primary"
+            data-testid="app-title"
+            sx={{ flexGrow: 1, minWidth: 0, fontSize: { xs: 16, md: 18 }, fontWeight: 600 }}
+          >
             <Box component="span" sx={{ display: { xs: 'none', md: 'inline' } }}>
               {APP_TITLE.toUpperCase()}
             </Box>
@@ -164,15 +192,36 @@ export default function MyLayout() {
         </Toolbar>
       </AppBar>
       {mobile ? (
-        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: paper } }} ModalProps={{ keepMounted: true }} sx={{ displayPrint: 'none' }}>
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          slotProps={{ paper: { sx: paper } }}
+          ModalProps={{ keepMounted: true }}
+          sx={{ displayPrint: 'none' }}
+        >
           {content}
         </Drawer>
       ) : (
-        <Drawer variant="persistent" open={open} slotProps={{ paper: { sx: { ...paper, top: 64, height: 'calc(100% - 64px)' } } }} sx={{ width: open ? WIDTH : 0, flexShrink: 0, displayPrint: 'none' }}>
+        <Drawer
+          variant="persistent"
+          open={open}
+          slotProps={{ paper: { sx: { ...paper, top: 64, height: 'calc(100% - 64px)' } } }}
+          sx={{ width: open ? WIDTH : 0, flexShrink: 0, displayPrint: 'none' }}
+        >
           {content}
         </Drawer>
       )}
-      <Box component="main" sx={{ flexGrow: 1, p: { xs: 1.5, sm: 3 }, mt: 8, minWidth: 0, '@media print': { mt: 0, p: 0 } }}>
+      <Box
+        component="main"
+        sx={{
+          flexGrow: 1,
+          p: { xs: 1.5, sm: 3 },
+          mt: 8,
+          minWidth: 0,
+          '@media print': { mt: 0, p: 0 },
+        }}
+      >
         <Outlet />
       </Box>
       <ConfirmDialog

@@ -6,7 +6,15 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useFormat, type Format } from '../../lib/format';
-import { isEmptyChart, perLabelColors, selection, toBarSeries, toPieItems, withReadableColors, type ChartKind } from './chartModel';
+import {
+  isEmptyChart,
+  perLabelColors,
+  selection,
+  toBarSeries,
+  toPieItems,
+  withReadableColors,
+  type ChartKind,
+} from './chartModel';
 
 export type { ChartKind } from './chartModel';
 
@@ -42,13 +50,25 @@ const visuallyHidden = {
 } as const;
 
 /** A chart's value in the current language: a percentage ("%" suffix) or a figure with its suffix. */
-const valueText = (f: Format, v: number | null, suffix?: string) => (v === null ? '' : suffix?.trim() === '%' ? f.percent(v) : `${f.number(v)}${suffix ?? ''}`);
+const valueText = (f: Format, v: number | null, suffix?: string) =>
+  v === null ? '' : suffix?.trim() === '%' ? f.percent(v) : `${f.number(v)}${suffix ?? ''}`;
 
 /** The chart's numbers as a table: its text alternative (one row per label, one column per dataset). */
-function FiguresTable({ title, data, valueSuffix }: { title: string; data: ChartData; valueSuffix?: string }) {
+function FiguresTable({
+  title,
+  data,
+  valueSuffix,
+}: {
+  title: string;
+  data: ChartData;
+  valueSuffix?: string;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
-  const columns = data.datasets.map((ds, i) => ds.label ?? (data.datasets.length > 1 ? `${t('charts.value')} ${i + 1}` : t('charts.value')));
+  const columns = data.datasets.map(
+    (ds, i) =>
+      ds.label ?? (data.datasets.length > 1 ? `${t('charts.value')} ${i + 1}` : t('charts.value')),
+  );
   // The table inside a hidden box: a table is never narrower than its text, and would widen a phone's page.
   return (
     <Box sx={visuallyHidden}>
@@ -85,10 +105,22 @@ function errorText(error: unknown): string | null {
   return null;
 }
 
-function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<ChartCardProps, 'kind' | 'data' | 'height'>> & Pick<ChartCardProps, 'onSelect' | 'valueSuffix'>) {
+function Drawing({
+  kind,
+  data,
+  onSelect,
+  height,
+  valueSuffix,
+}: Required<Pick<ChartCardProps, 'kind' | 'data' | 'height'>> &
+  Pick<ChartCardProps, 'onSelect' | 'valueSuffix'>) {
   const f = useFormat();
   const format = (v: number | null) => valueText(f, v, valueSuffix);
-  const legend = { legend: { direction: 'horizontal' as const, position: { vertical: 'bottom' as const, horizontal: 'center' as const } } };
+  const legend = {
+    legend: {
+      direction: 'horizontal' as const,
+      position: { vertical: 'bottom' as const, horizontal: 'center' as const },
+    },
+  };
 
   if (kind === 'pie' || kind === 'doughnut') {
     const items = toPieItems(data);
@@ -144,7 +176,10 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
   };
   const longest = Math.max(0, ...data.labels.map((l) => l.length));
   // Counts step by whole units; percentages run 0–100.
-  const value = { valueFormatter: (v: number) => format(v), ...(valueSuffix === '%' ? { min: 0, max: 100 } : { tickMinStep: 1 }) };
+  const value = {
+    valueFormatter: (v: number) => format(v),
+    ...(valueSuffix === '%' ? { min: 0, max: 100 } : { tickMinStep: 1 }),
+  };
   const series = toBarSeries(data, kind).map((s) => ({ ...s, valueFormatter: format }));
   return (
     <BarChart
@@ -174,11 +209,29 @@ function Drawing({ kind, data, onSelect, height, valueSuffix }: Required<Pick<Ch
  * Spanish error otherwise; pie, doughnut, vertical (grouped or stacked) or stacked horizontal
  * bars, drawn with the colours the server sends (Chart.js-shaped ChartData).
  */
-export function ChartCard({ title, kind, data, loading, error, onSelect, height = 280, valueSuffix, subtitle, empty }: ChartCardProps) {
+export function ChartCard({
+  title,
+  kind,
+  data,
+  loading,
+  error,
+  onSelect,
+  height = 280,
+  valueSuffix,
+  subtitle,
+  empty,
+}: ChartCardProps) {
   const { t } = useTranslation();
   let body;
   if (loading) {
-    body = <Skeleton variant="rounded" height={height} aria-label={t('charts.loading')} data-state="loading" />;
+    body = (
+      <Skeleton
+        variant="rounded"
+        height={height}
+        aria-label={t('charts.loading')}
+        data-state="loading"
+      />
+    );
   } else if (error) {
     body = (
       <Alert severity="error" data-state="error" sx={{ minHeight: 80 }}>
@@ -188,22 +241,47 @@ export function ChartCard({ title, kind, data, loading, error, onSelect, height 
     );
   } else if (!data || isEmptyChart(data)) {
     body = (
-      <Box data-state="empty" sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center', color: 'text.secondary' }}>
+      <Box
+        data-state="empty"
+        sx={{
+          height,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          color: 'text.secondary',
+        }}
+      >
         {empty ?? <Typography>{t('charts.empty')}</Typography>}
       </Box>
     );
   } else {
     body = (
       <Box data-state="ready">
-        <Drawing kind={kind} data={withReadableColors(data)} onSelect={onSelect} height={height} valueSuffix={valueSuffix} />
+        <Drawing
+          kind={kind}
+          data={withReadableColors(data)}
+          onSelect={onSelect}
+          height={height}
+          valueSuffix={valueSuffix}
+        />
         <FiguresTable title={title} data={data} valueSuffix={valueSuffix} />
       </Box>
     );
   }
   return (
-    <Card variant="outlined" role="figure" aria-label={title} data-chart={kind} sx={{ height: '100%' }}>
+    <Card
+      variant="outlined"
+      role="figure"
+      aria-label={title}
+      data-chart={kind}
+      sx={{ height: '100%' }}
+    >
       <CardContent>
-        <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, mb: subtitle ? 0 : 1 }}>
+        <Typography
+          component="h3"
+          variant="subtitle1"
+          sx={{ fontWeight: 600, mb: subtitle ? 0 : 1 }}
+        >
           {title}
         </Typography>
         {subtitle && !loading && !error && !isEmptyChart(data) && onSelect && (

@@ -18,11 +18,21 @@ export interface CountCardProps {
 }
 
 /** A single figure with its label (the dashboard's stat cards). */
-export function CountCard({ label, value, loading = false, error, icon, color = 'primary.main', prefix = '', onClick }: CountCardProps) {
+export function CountCard({
+  label,
+  value,
+  loading = false,
+  error,
+  icon,
+  color = 'primary.main',
+  prefix = '',
+  onClick,
+}: CountCardProps) {
   // The icon and the border are graphics: at least 3:1 against the card.
   const tint = color.startsWith('#') ? withContrast(color) : color;
   const f = useFormat();
-  const shown = error || value === undefined || value === null ? '—' : `${prefix}${f.number(value)}`;
+  const shown =
+    error || value === undefined || value === null ? '—' : `${prefix}${f.number(value)}`;
   // A clickable card is one button (Tab and Enter open its tickets); the group keeps its name.
   const content = (
     <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
@@ -42,7 +52,12 @@ export function CountCard({ label, value, loading = false, error, icon, color = 
     </CardContent>
   );
   return (
-    <Card variant="outlined" role="group" aria-label={label} sx={{ borderLeft: 6, borderLeftColor: tint, height: '100%' }}>
+    <Card
+      variant="outlined"
+      role="group"
+      aria-label={label}
+      sx={{ borderLeft: 6, borderLeftColor: tint, height: '100%' }}
+    >
       {onClick ? (
         <CardActionArea onClick={onClick} sx={{ height: '100%' }}>
           {content}

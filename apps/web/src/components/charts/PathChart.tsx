@@ -21,11 +21,31 @@ export interface PathChartProps {
 }
 
 /** A chart card in a grid cell that loads its data from an API path. */
-export function PathChart({ path, title, kind, onSelect, suffix, hint, empty, size = 6, lgSize }: PathChartProps) {
+export function PathChart({
+  path,
+  title,
+  kind,
+  onSelect,
+  suffix,
+  hint,
+  empty,
+  size = 6,
+  lgSize,
+}: PathChartProps) {
   const q = useChart(path);
   return (
     <Grid size={{ xs: 12, md: size, lg: lgSize ?? size }}>
-      <ChartCard title={title} kind={kind} data={q.data} loading={q.isPending} error={q.error ?? undefined} onSelect={onSelect} valueSuffix={suffix} subtitle={hint} empty={empty} />
+      <ChartCard
+        title={title}
+        kind={kind}
+        data={q.data}
+        loading={q.isPending}
+        error={q.error ?? undefined}
+        onSelect={onSelect}
+        valueSuffix={suffix}
+        subtitle={hint}
+        empty={empty}
+      />
     </Grid>
   );
 }

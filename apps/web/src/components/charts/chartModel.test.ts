@@ -9,13 +9,18 @@ const byStatus: ChartData = {
     { label: 'Cerrado', data: [0, 2], backgroundColor: ['#D32F2F', '#D32F2F'] },
   ],
 };
-const bySource: ChartData = { labels: ['Teléfono', 'Email'], datasets: [{ data: [4, 0], backgroundColor: ['#1E88E5', '#43A047'] }] };
+const bySource: ChartData = {
+  labels: ['Teléfono', 'Email'],
+  datasets: [{ data: [4, 0], backgroundColor: ['#1E88E5', '#43A047'] }],
+};
 
 describe('chart model', () => {
   it('knows when there is nothing to draw', () => {
     expect(isEmptyChart(undefined)).toBe(true);
     expect(isEmptyChart({ labels: [], datasets: [] })).toBe(true);
-    expect(isEmptyChart({ labels: ['a'], datasets: [{ data: [0], backgroundColor: ['#000'] }] })).toBe(true);
+    expect(
+      isEmptyChart({ labels: ['a'], datasets: [{ data: [0], backgroundColor: ['#000'] }] }),
+    ).toBe(true);
     expect(isEmptyChart(bySource)).toBe(false);
   });
 

@@ -67,7 +67,11 @@ export function perLabelColors(data: ChartData): string[] | null {
 }
 
 /** The label and dataset label behind a clicked bar or slice. */
-export function selection(data: ChartData, dataIndex: number, series?: string | number): { label: string; datasetLabel?: string } | null {
+export function selection(
+  data: ChartData,
+  dataIndex: number,
+  series?: string | number,
+): { label: string; datasetLabel?: string } | null {
   const label = data.labels[dataIndex];
   if (label === undefined) return null;
   if (series === undefined) return { label };
@@ -80,5 +84,11 @@ export function selection(data: ChartData, dataIndex: number, series?: string | 
  * light colours the server sends (green, amber, grey) are drawn a shade darker.
  */
 export function withReadableColors(data: ChartData, background = '#ffffff'): ChartData {
-  return { ...data, datasets: data.datasets.map((ds) => ({ ...ds, backgroundColor: ds.backgroundColor.map((c) => withContrast(c, background, AA_NON_TEXT)) })) };
+  return {
+    ...data,
+    datasets: data.datasets.map((ds) => ({
+      ...ds,
+      backgroundColor: ds.backgroundColor.map((c) => withContrast(c, background, AA_NON_TEXT)),
+    })),
+  };
 }

@@ -5,7 +5,8 @@ import { getData } from '../../lib/api';
 /** A chart call (`_data.chartData`), cached per path. */
 export const chartQuery = (path: string) => ({
   queryKey: ['chart', path],
-  queryFn: async ({ signal }: { signal: AbortSignal }) => (await getData<{ chartData: ChartData }>(path, { signal })).chartData,
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (await getData<{ chartData: ChartData }>(path, { signal })).chartData,
   staleTime: 30_000,
 });
 

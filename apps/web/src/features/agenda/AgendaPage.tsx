@@ -3,7 +3,15 @@ import EventNoteIcon from '@mui/icons-material/EventNote';
 import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalk';
 import SnoozeIcon from '@mui/icons-material/Snooze';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Button, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import {
+  Button,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
 import TuneIcon from '@mui/icons-material/Tune';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
@@ -33,28 +41,87 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
   const [attempt, setAttempt] = useState<Reminder | null>(null);
   const [snooze, setSnooze] = useState<Reminder | null>(null);
   const columns: GridColDef<Reminder>[] = [
-    { field: 'due_at', headerName: t('agenda.columns.due'), width: 150, valueGetter: (_v, r) => chileDateTime(r.dueAt) },
-    { field: 'state', headerName: t('agenda.columns.state'), width: 110, renderCell: ({ row }) => <ReminderStateChip reminder={row} /> },
-    { field: 'ticket', headerName: t('agenda.columns.ticket'), width: 150, valueGetter: (_v, r) => r.ticketCode },
-    { field: 'student', headerName: t('agenda.columns.student'), flex: 1, minWidth: 160, sortable: false },
-    { field: 'course', headerName: t('agenda.columns.course'), flex: 1, minWidth: 140, sortable: false },
-    { field: 'comment', headerName: t('agenda.columns.comment'), flex: 1, minWidth: 140, sortable: false },
+    {
+      field: 'due_at',
+      headerName: t('agenda.columns.due'),
+      width: 150,
+      valueGetter: (_v, r) => chileDateTime(r.dueAt),
+    },
+    {
+      field: 'state',
+      headerName: t('agenda.columns.state'),
+      width: 110,
+      renderCell: ({ row }) => <ReminderStateChip reminder={row} />,
+    },
+    {
+      field: 'ticket',
+      headerName: t('agenda.columns.ticket'),
+      width: 150,
+      valueGetter: (_v, r) => r.ticketCode,
+    },
+    {
+      field: 'student',
+      headerName: t('agenda.columns.student'),
+      flex: 1,
+      minWidth: 160,
+      sortable: false,
+    },
+    {
+      field: 'course',
+      headerName: t('agenda.columns.course'),
+      flex: 1,
+      minWidth: 140,
+      sortable: false,
+    },
+    {
+      field: 'comment',
+      headerName: t('agenda.columns.comment'),
+      flex: 1,
+      minWidth: 140,
+      sortable: false,
+    },
     {
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
       width: 130,
       getActions: ({ row }) => [
-        <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openTicket', { code: row.ticketCode })} onClick={() => onOpen(row.ticketId)} />,
-        <GridActionsCellItem key="attempt" icon={<PhoneInTalkIcon />} label={t('agenda.actions.logAttempt', { code: row.ticketCode })} onClick={() => setAttempt(row)} />,
-        <GridActionsCellItem key="snooze" icon={<SnoozeIcon />} label={t('agenda.actions.snooze', { code: row.ticketCode })} onClick={() => setSnooze(row)} />,
+        <GridActionsCellItem
+          key="open"
+          icon={<VisibilityIcon />}
+          label={t('agenda.actions.openTicket', { code: row.ticketCode })}
+          onClick={() => onOpen(row.ticketId)}
+        />,
+        <GridActionsCellItem
+          key="attempt"
+          icon={<PhoneInTalkIcon />}
+          label={t('agenda.actions.logAttempt', { code: row.ticketCode })}
+          onClick={() => setAttempt(row)}
+        />,
+        <GridActionsCellItem
+          key="snooze"
+          icon={<SnoozeIcon />}
+          label={t('agenda.actions.snooze', { code: row.ticketCode })}
+          onClick={() => setSnooze(row)}
+        />,
       ],
     },
   ];
-  const fit = useFitColumns(columns, { remember: 'agenda-reminders', hideFirst: ['comment', 'course', 'state', 'ticket', 'due_at'] });
+  const fit = useFitColumns(columns, {
+    remember: 'agenda-reminders',
+    hideFirst: ['comment', 'course', 'state', 'ticket', 'due_at'],
+  });
   return (
-    <Section id="agenda-reminders" title={t('agenda.sections.reminders')} help={t('agenda.sections.remindersHelp')}>
-      <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.reminders')} />
+    <Section
+      id="agenda-reminders"
+      title={t('agenda.sections.reminders')}
+      help={t('agenda.sections.remindersHelp')}
+    >
+      <TableState
+        error={q.isError}
+        empty={q.data?.total === 0}
+        emptyText={t('agenda.empty.reminders')}
+      />
       {q.data?.total !== 0 && (
         <ServerDataGrid<Reminder>
           label={t('agenda.sections.reminders')}
@@ -64,12 +131,24 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           columns={columns}
           {...fit}
           getRowClassName={({ row }) => (row.overdue ? 'agenda-overdue' : '')}
-          sx={{ '& .agenda-overdue': { bgcolor: 'rgba(211,47,47,0.08)', borderLeft: 4, borderColor: 'error.main' } }}
+          sx={{
+            '& .agenda-overdue': {
+              bgcolor: 'rgba(211,47,47,0.08)',
+              borderLeft: 4,
+              borderColor: 'error.main',
+            },
+          }}
           disableRowSelectionOnClick
           {...grid}
         />
       )}
-      {attempt && <LogAttemptDialog ticketId={attempt.ticketId} ticketCode={attempt.ticketCode} onClose={() => setAttempt(null)} />}
+      {attempt && (
+        <LogAttemptDialog
+          ticketId={attempt.ticketId}
+          ticketCode={attempt.ticketCode}
+          onClose={() => setAttempt(null)}
+        />
+      )}
       {snooze && <ReminderDialog reminder={snooze} snooze onClose={() => setSnooze(null)} />}
     </Section>
   );
@@ -86,22 +165,50 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
     { field: 'ticketCode', headerName: t('agenda.columns.ticket'), width: 150 },
     { field: 'student', headerName: t('agenda.columns.student'), flex: 1, minWidth: 160 },
     { field: 'course', headerName: t('agenda.columns.course'), flex: 1, minWidth: 140 },
-    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 150, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
-    { field: 'daysWithoutAttempt', headerName: t('agenda.columns.days'), width: 120, sortable: false },
+    {
+      field: 'lastAttemptAt',
+      headerName: t('agenda.columns.lastAttempt'),
+      width: 150,
+      valueGetter: (_v, r) =>
+        r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never'),
+    },
+    {
+      field: 'daysWithoutAttempt',
+      headerName: t('agenda.columns.days'),
+      width: 120,
+      sortable: false,
+    },
     {
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
       width: 100,
       getActions: ({ row }) => [
-        <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openTicket', { code: row.ticketCode })} onClick={() => onOpen(row.id)} />,
-        <GridActionsCellItem key="attempt" icon={<PhoneInTalkIcon />} label={t('agenda.actions.logAttempt', { code: row.ticketCode })} onClick={() => setAttempt(row)} />,
+        <GridActionsCellItem
+          key="open"
+          icon={<VisibilityIcon />}
+          label={t('agenda.actions.openTicket', { code: row.ticketCode })}
+          onClick={() => onOpen(row.id)}
+        />,
+        <GridActionsCellItem
+          key="attempt"
+          icon={<PhoneInTalkIcon />}
+          label={t('agenda.actions.logAttempt', { code: row.ticketCode })}
+          onClick={() => setAttempt(row)}
+        />,
       ],
     },
   ];
-  const fit = useFitColumns(columns, { remember: 'agenda-tickets', hideFirst: ['course', 'lastAttemptAt', 'daysWithoutAttempt', 'ticketCode'] });
+  const fit = useFitColumns(columns, {
+    remember: 'agenda-tickets',
+    hideFirst: ['course', 'lastAttemptAt', 'daysWithoutAttempt', 'ticketCode'],
+  });
   return (
-    <Section id="agenda-tickets" title={t('agenda.sections.tickets')} help={t('agenda.sections.ticketsHelp', { days })}>
+    <Section
+      id="agenda-tickets"
+      title={t('agenda.sections.tickets')}
+      help={t('agenda.sections.ticketsHelp', { days })}
+    >
       <TextField
         select
         size="small"
@@ -116,11 +223,30 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           </MenuItem>
         ))}
       </TextField>
-      <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.tickets')} />
+      <TableState
+        error={q.isError}
+        empty={q.data?.total === 0}
+        emptyText={t('agenda.empty.tickets')}
+      />
       {q.data?.total !== 0 && (
-        <ServerDataGrid<AgendaTicket> label={t('agenda.sections.tickets')} rows={q.data?.rows ?? []} total={q.data?.total ?? 0} loading={q.isPending} columns={columns} {...fit} disableRowSelectionOnClick {...grid} />
+        <ServerDataGrid<AgendaTicket>
+          label={t('agenda.sections.tickets')}
+          rows={q.data?.rows ?? []}
+          total={q.data?.total ?? 0}
+          loading={q.isPending}
+          columns={columns}
+          {...fit}
+          disableRowSelectionOnClick
+          {...grid}
+        />
       )}
-      {attempt && <LogAttemptDialog ticketId={attempt.id} ticketCode={attempt.ticketCode} onClose={() => setAttempt(null)} />}
+      {attempt && (
+        <LogAttemptDialog
+          ticketId={attempt.id}
+          ticketCode={attempt.ticketCode}
+          onClose={() => setAttempt(null)}
+        />
+      )}
     </Section>
   );
 }
@@ -165,10 +291,17 @@ export default function AgendaPage() {
   const [settings, setSettings] = useState(false);
   const open = (id: number) => setOpenId(id);
   const picker = admin && (
-    <TextField select size="small" label={t('agenda.operator')} value={staff.data?.length ? (userId ?? session.user?.id ?? '') : ''} onChange={(e) => {
-      setUserId(Number(e.target.value));
-      setOwnOpen(false);
-    }} sx={{ minWidth: 240 }}>
+    <TextField
+      select
+      size="small"
+      label={t('agenda.operator')}
+      value={staff.data?.length ? (userId ?? session.user?.id ?? '') : ''}
+      onChange={(e) => {
+        setUserId(Number(e.target.value));
+        setOwnOpen(false);
+      }}
+      sx={{ minWidth: 240 }}
+    >
       {(staff.data ?? []).map((s) => (
         <MenuItem key={s.id} value={s.id}>
           {s.name}
@@ -179,8 +312,16 @@ export default function AgendaPage() {
   return (
     <PageCard title={t('agenda.title')} icon={<EventNoteIcon />}>
       {/* The controls wrap below the text rather than squeeze it (an administrator has three). */}
-      <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 2, mt: 1 }}>
-        <Typography color="text.secondary" data-testid="agenda-intro" sx={{ flex: '1 1 360px', minWidth: { xs: '100%', sm: 320 } }}>
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 2, mt: 1 }}
+      >
+        <Typography
+          color="text.secondary"
+          data-testid="agenda-intro"
+          sx={{ flex: '1 1 360px', minWidth: { xs: '100%', sm: 320 } }}
+        >
           {tutor ? t('agenda.tutorIntro') : t('agenda.intro')}
         </Typography>
         {!tutor && <DigestSwitch />}
@@ -201,9 +342,17 @@ export default function AgendaPage() {
       )}
       {!tutor && <DueReminders userId={userId} onOpen={open} />}
       {!tutor && <AgendaSuggestions userId={userId} />}
-      <AtRiskStudents userId={userId} canWork={!tutor} onOpen={open} ownOpen={ownOpen} onOwnOpen={tutor ? undefined : setOwnOpen} />
+      <AtRiskStudents
+        userId={userId}
+        canWork={!tutor}
+        onOpen={open}
+        ownOpen={ownOpen}
+        onOwnOpen={tutor ? undefined : setOwnOpen}
+      />
       {!tutor && <StaleTickets userId={userId} onOpen={open} />}
-      {!tutor && <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={open} />}
+      {!tutor && (
+        <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={open} />
+      )}
       {settings && <CourseSettingsDialog onClose={() => setSettings(false)} />}
     </PageCard>
   );

@@ -24,11 +24,27 @@ const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } 
  * (2) Students at risk with no recent contact attempt: each row says which rule matched. Staff may
  * narrow it to the students with an open ticket of the agenda's operator: the workload table's count.
  */
-export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwnOpen }: { userId?: number; canWork: boolean; onOpen: (ticketId: number) => void; ownOpen?: boolean; onOwnOpen?: (on: boolean) => void }) {
+export function AtRiskStudents({
+  userId,
+  canWork,
+  onOpen,
+  ownOpen = false,
+  onOwnOpen,
+}: {
+  userId?: number;
+  canWork: boolean;
+  onOpen: (ticketId: number) => void;
+  ownOpen?: boolean;
+  onOwnOpen?: (on: boolean) => void;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const { params, grid } = useServerPage(10);
-  const q = useAgendaStudents({ ...params, user_id: userId, own_open_tickets: ownOpen || undefined });
+  const q = useAgendaStudents({
+    ...params,
+    user_id: userId,
+    own_open_tickets: ownOpen || undefined,
+  });
   const [mail, setMail] = useState<AgendaStudent | null>(null);
   const [create, setCreate] = useState<AgendaStudent | null>(null);
   const [remind, setRemind] = useState<AgendaStudent | null>(null);
@@ -51,16 +67,47 @@ export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwn
       width: 190,
       sortable: false,
       renderCell: ({ row }) => (
-        <Stack direction="row" sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}>
+        <Stack
+          direction="row"
+          sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
+        >
           {row.rules.map((r) => (
-            <Chip key={r} size="small" color={RULE_COLORS[r]} label={t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, { days: row.daysWithoutAccess ?? 0, progress: row.progress ?? 0, expected: row.expectedProgress ?? 0 })} />
+            <Chip
+              key={r}
+              size="small"
+              color={RULE_COLORS[r]}
+              label={t(
+                `agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`,
+                {
+                  days: row.daysWithoutAccess ?? 0,
+                  progress: row.progress ?? 0,
+                  expected: row.expectedProgress ?? 0,
+                },
+              )}
+            />
           ))}
         </Stack>
       ),
     },
-    { field: 'progress', headerName: t('agenda.columns.progress'), width: 80, valueGetter: (_v, r) => f.percent(r.progress) },
-    { field: 'lastAccess', headerName: t('agenda.columns.lastAccess'), width: 135, valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')) },
-    { field: 'lastAttemptAt', headerName: t('agenda.columns.lastAttempt'), width: 135, valueGetter: (_v, r) => (r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never')) },
+    {
+      field: 'progress',
+      headerName: t('agenda.columns.progress'),
+      width: 80,
+      valueGetter: (_v, r) => f.percent(r.progress),
+    },
+    {
+      field: 'lastAccess',
+      headerName: t('agenda.columns.lastAccess'),
+      width: 135,
+      valueGetter: (_v, r) => (r.lastAccess ? chileDateTime(r.lastAccess) : t('agenda.never')),
+    },
+    {
+      field: 'lastAttemptAt',
+      headerName: t('agenda.columns.lastAttempt'),
+      width: 135,
+      valueGetter: (_v, r) =>
+        r.lastAttemptAt ? chileDateTime(r.lastAttemptAt) : t('agenda.never'),
+    },
     {
       field: 'actions',
       type: 'actions',
@@ -68,39 +115,85 @@ export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwn
       width: 100,
       // "Ver ficha" and the row's main step in sight; the rest in the row's menu.
       getActions: ({ row }) => [
-        <GridActionsCellItem key="card" icon={<BadgeIcon />} label={t('agenda.actions.card', { name: row.name })} onClick={() => setCard(row)} />,
+        <GridActionsCellItem
+          key="card"
+          icon={<BadgeIcon />}
+          label={t('agenda.actions.card', { name: row.name })}
+          onClick={() => setCard(row)}
+        />,
         ...(canWork && row.openTicketId
           ? [
-              <GridActionsCellItem key="open" icon={<VisibilityIcon />} label={t('agenda.actions.openStudentTicket', { name: row.name })} onClick={() => onOpen(row.openTicketId!)} />,
-              <GridActionsCellItem key="remind" showInMenu icon={<AlarmAddIcon />} label={t('agenda.actions.schedule', { name: row.name })} onClick={() => setRemind(row)} />,
+              <GridActionsCellItem
+                key="open"
+                icon={<VisibilityIcon />}
+                label={t('agenda.actions.openStudentTicket', { name: row.name })}
+                onClick={() => onOpen(row.openTicketId!)}
+              />,
+              <GridActionsCellItem
+                key="remind"
+                showInMenu
+                icon={<AlarmAddIcon />}
+                label={t('agenda.actions.schedule', { name: row.name })}
+                onClick={() => setRemind(row)}
+              />,
             ]
           : []),
-        ...(canWork && !row.openTicketId ? [<GridActionsCellItem key="create" icon={<AddTaskIcon />} label={t('agenda.actions.createTicket', { name: row.name })} onClick={() => setCreate(row)} />] : []),
+        ...(canWork && !row.openTicketId
+          ? [
+              <GridActionsCellItem
+                key="create"
+                icon={<AddTaskIcon />}
+                label={t('agenda.actions.createTicket', { name: row.name })}
+                onClick={() => setCreate(row)}
+              />,
+            ]
+          : []),
         // Staff write through SIGAF's outbox; a tutor (who sends no mail through SIGAF) opens their own mail program.
         <GridActionsCellItem
           key="mail"
           showInMenu
           icon={<MailIcon />}
           label={t('agenda.actions.mail', { name: row.name })}
-          onClick={() => (canWork ? setMail(row) : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self'))}
+          onClick={() =>
+            canWork
+              ? setMail(row)
+              : window.open(`mailto:${encodeURIComponent(row.email ?? '')}`, '_self')
+          }
           disabled={!row.email}
         />,
       ],
     },
   ];
   // Narrower than that (a phone), the dates give way next; the column menu shows any of them again.
-  const fit = useFitColumns(columns, { remember: 'agenda-students', hideFirst: ['progress', 'lastAttemptAt', 'lastAccess', 'course', 'rut', 'rules'] });
+  const fit = useFitColumns(columns, {
+    remember: 'agenda-students',
+    hideFirst: ['progress', 'lastAttemptAt', 'lastAccess', 'course', 'rut', 'rules'],
+  });
   return (
-    <Section id="agenda-students" title={t('agenda.sections.students')} help={t('agenda.sections.studentsHelp')}>
+    <Section
+      id="agenda-students"
+      title={t('agenda.sections.students')}
+      help={t('agenda.sections.studentsHelp')}
+    >
       {onOwnOpen && (
-        <FormControlLabel control={<Switch checked={ownOpen} onChange={(e) => onOwnOpen(e.target.checked)} />} label={t('agenda.ownOpenTickets')} data-testid="agenda-own-open" />
+        <FormControlLabel
+          control={<Switch checked={ownOpen} onChange={(e) => onOwnOpen(e.target.checked)} />}
+          label={t('agenda.ownOpenTickets')}
+          data-testid="agenda-own-open"
+        />
       )}
       {!!q.data?.unsyncedCourses.length && (
         <Alert severity="info" sx={{ mb: 1 }}>
-          {t('agenda.sections.unsynced', { courses: q.data.unsyncedCourses.map((c) => c.description).join(', ') })}
+          {t('agenda.sections.unsynced', {
+            courses: q.data.unsyncedCourses.map((c) => c.description).join(', '),
+          })}
         </Alert>
       )}
-      <TableState error={q.isError} empty={q.data?.total === 0} emptyText={t('agenda.empty.students')} />
+      <TableState
+        error={q.isError}
+        empty={q.data?.total === 0}
+        emptyText={t('agenda.empty.students')}
+      />
       {q.data?.total !== 0 && (
         <ServerDataGrid<AgendaStudent>
           label={t('agenda.sections.students')}
@@ -114,9 +207,24 @@ export function AtRiskStudents({ userId, canWork, onOpen, ownOpen = false, onOwn
           {...grid}
         />
       )}
-      {mail && <FollowUpMailDialog enrolmentIds={[mail.enrolmentId]} courseId={mail.courseId} recipient={`${mail.name} <${mail.email}>`} onClose={() => setMail(null)} />}
-      {create && <CreateMassiveDialog course={{ id: create.courseId, description: create.course }} initialSelection={[create.enrolmentId]} onClose={() => setCreate(null)} />}
-      {remind?.openTicketId && <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />}
+      {mail && (
+        <FollowUpMailDialog
+          enrolmentIds={[mail.enrolmentId]}
+          courseId={mail.courseId}
+          recipient={`${mail.name} <${mail.email}>`}
+          onClose={() => setMail(null)}
+        />
+      )}
+      {create && (
+        <CreateMassiveDialog
+          course={{ id: create.courseId, description: create.course }}
+          initialSelection={[create.enrolmentId]}
+          onClose={() => setCreate(null)}
+        />
+      )}
+      {remind?.openTicketId && (
+        <ReminderDialog ticketId={remind.openTicketId} onClose={() => setRemind(null)} />
+      )}
       {card && (
         <StudentDetailDrawer
           enrolmentId={card.enrolmentId}

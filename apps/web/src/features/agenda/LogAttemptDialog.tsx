@@ -1,4 +1,14 @@
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
@@ -7,7 +17,15 @@ import { useAttemptResults, useLogAttempt } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /** Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes done). */
-export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: number; ticketCode: string; onClose: () => void }) {
+export function LogAttemptDialog({
+  ticketId,
+  ticketCode,
+  onClose,
+}: {
+  ticketId: number;
+  ticketCode: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const results = useAttemptResults(true);
@@ -23,7 +41,11 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
       return;
     }
     try {
-      const res = await log.mutateAsync({ ticket_id: ticketId, status_detail_ticket_id: result, comment });
+      const res = await log.mutateAsync({
+        ticket_id: ticketId,
+        status_detail_ticket_id: result,
+        comment,
+      });
       notify(res.message);
       onClose();
     } catch (err) {
@@ -32,8 +54,16 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
     }
   };
   return (
-    <Dialog open onClose={log.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="log-attempt-title">
-      <DialogTitle id="log-attempt-title">{t('agenda.attempt.title', { code: ticketCode })}</DialogTitle>
+    <Dialog
+      open
+      onClose={log.isPending ? undefined : close}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="log-attempt-title"
+    >
+      <DialogTitle id="log-attempt-title">
+        {t('agenda.attempt.title', { code: ticketCode })}
+      </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {failure && <Alert severity="error">{failure}</Alert>}
@@ -53,7 +83,15 @@ export function LogAttemptDialog({ ticketId, ticketCode, onClose }: { ticketId: 
               </MenuItem>
             ))}
           </TextField>
-          <TextField label={t('agenda.attempt.comment')} value={comment} onChange={(e) => setComment(e.target.value)} multiline minRows={2} error={Boolean(errors.comment)} helperText={errors.comment?.[0]} />
+          <TextField
+            label={t('agenda.attempt.comment')}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            multiline
+            minRows={2}
+            error={Boolean(errors.comment)}
+            helperText={errors.comment?.[0]}
+          />
         </Stack>
       </DialogContent>
       <DialogActions>

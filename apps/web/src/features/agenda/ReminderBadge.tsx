@@ -1,6 +1,15 @@
 import { chileDateTime, PERMISSIONS } from '@sigaf/contract';
 import NotificationsIcon from '@mui/icons-material/Notifications';
-import { Badge, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import {
+  Badge,
+  Divider,
+  IconButton,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -18,19 +27,32 @@ export function ReminderBadge() {
   const allowed = session.role !== null && PERMISSIONS.reminderWork.includes(session.role);
   const count = useDueCount(allowed);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const list = useReminders({ mine: true, due: true, page: 1, perPage: 20, sort: 'due_at', order: 'asc' }, allowed && Boolean(anchor));
+  const list = useReminders(
+    { mine: true, due: true, page: 1, perPage: 20, sort: 'due_at', order: 'asc' },
+    allowed && Boolean(anchor),
+  );
   if (!allowed) return null;
   const n = count.data ?? 0;
   return (
     <>
       <Tooltip title={t('agenda.badge.title')}>
-        <IconButton aria-label={t('agenda.badge.label', { count: n })} onClick={(e) => setAnchor(e.currentTarget)} sx={{ mr: 1 }} data-testid="reminder-badge">
+        <IconButton
+          aria-label={t('agenda.badge.label', { count: n })}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ mr: 1 }}
+          data-testid="reminder-badge"
+        >
           <Badge badgeContent={n} color="error" max={99}>
             <NotificationsIcon />
           </Badge>
         </IconButton>
       </Tooltip>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)} slotProps={{ paper: { sx: { maxWidth: 380 } } }}>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        slotProps={{ paper: { sx: { maxWidth: 380 } } }}
+      >
         <Typography variant="subtitle2" sx={{ px: 2, py: 1 }}>
           {t('agenda.badge.title')}
         </Typography>
@@ -45,9 +67,16 @@ export function ReminderBadge() {
               setAnchor(null);
               navigate(`/my/ticket?ticket=${r.ticketId}`);
             }}
-            sx={{ borderLeft: 4, borderColor: r.overdue ? 'error.main' : 'warning.main', whiteSpace: 'normal' }}
+            sx={{
+              borderLeft: 4,
+              borderColor: r.overdue ? 'error.main' : 'warning.main',
+              whiteSpace: 'normal',
+            }}
           >
-            <ListItemText primary={`${r.ticketCode} · ${r.student}`} secondary={`${chileDateTime(r.dueAt)}${r.comment ? ` · ${r.comment}` : ''}`} />
+            <ListItemText
+              primary={`${r.ticketCode} · ${r.student}`}
+              secondary={`${chileDateTime(r.dueAt)}${r.comment ? ` · ${r.comment}` : ''}`}
+            />
           </MenuItem>
         ))}
         <Divider />

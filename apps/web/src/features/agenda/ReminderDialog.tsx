@@ -1,5 +1,21 @@
-import { chileLocalToDate, chileParts, defaultReminderDue, isAdminLike, type Reminder } from '@sigaf/contract';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  chileLocalToDate,
+  chileParts,
+  defaultReminderDue,
+  isAdminLike,
+  type Reminder,
+} from '@sigaf/contract';
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DayField } from '../../components/DayField';
@@ -13,7 +29,17 @@ import { useDiscardGuard } from '../../components/useDiscardGuard';
  * Adds or edits a reminder: day and time in Chilean time (by default tomorrow 10:00), a comment,
  * and, for administrators, the operator it is for. `snooze` asks only for the new time.
  */
-export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticketId?: number; reminder?: Reminder; snooze?: boolean; onClose: () => void }) {
+export function ReminderDialog({
+  ticketId,
+  reminder,
+  snooze,
+  onClose,
+}: {
+  ticketId?: number;
+  reminder?: Reminder;
+  snooze?: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const session = useSession();
@@ -37,7 +63,10 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
     setErrors({});
     setFailure(null);
     try {
-      const body = { due_at: due.toISOString(), ...(snooze ? {} : { comment, ...(admin && owner !== '' ? { user_id: owner } : {}) }) };
+      const body = {
+        due_at: due.toISOString(),
+        ...(snooze ? {} : { comment, ...(admin && owner !== '' ? { user_id: owner } : {}) }),
+      };
       const res = snooze
         ? await action.mutateAsync({ kind: 'snooze', id: reminder!.id, due_at: body.due_at })
         : reminder
@@ -54,10 +83,26 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
   };
 
   const initialOwner = reminder?.userId ?? session.user?.id ?? '';
-  const { close, guard } = useDiscardGuard(day !== start.day || time !== start.time || comment !== (reminder?.comment ?? '') || owner !== initialOwner, onClose);
-  const title = snooze ? t('agenda.reminder.snoozeTitle') : reminder ? t('agenda.reminder.editTitle') : t('agenda.reminder.addTitle');
+  const { close, guard } = useDiscardGuard(
+    day !== start.day ||
+      time !== start.time ||
+      comment !== (reminder?.comment ?? '') ||
+      owner !== initialOwner,
+    onClose,
+  );
+  const title = snooze
+    ? t('agenda.reminder.snoozeTitle')
+    : reminder
+      ? t('agenda.reminder.editTitle')
+      : t('agenda.reminder.addTitle');
   return (
-    <Dialog open onClose={action.isPending ? undefined : close} maxWidth="xs" fullWidth aria-labelledby="reminder-dialog-title">
+    <Dialog
+      open
+      onClose={action.isPending ? undefined : close}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="reminder-dialog-title"
+    >
       <DialogTitle id="reminder-dialog-title">{title}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
@@ -71,7 +116,14 @@ export function ReminderDialog({ ticketId, reminder, snooze, onClose }: { ticket
               helperText={errors.due_at?.[0] ?? t('agenda.reminder.chileTime')}
               fullWidth
             />
-            <TextField label={t('agenda.reminder.time')} type="time" value={time} onChange={(e) => setTime(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} fullWidth />
+            <TextField
+              label={t('agenda.reminder.time')}
+              type="time"
+              value={time}
+              onChange={(e) => setTime(e.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+            />
           </Stack>
           {!snooze && (
             <TextField

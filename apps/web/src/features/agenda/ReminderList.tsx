@@ -15,9 +15,18 @@ import { ReminderDialog } from './ReminderDialog';
 /** A reminder's state as a chip; an overdue one in red, wherever it appears. */
 export function ReminderStateChip({ reminder }: { reminder: Reminder }) {
   const { t } = useTranslation();
-  if (reminder.overdue) return <Chip size="small" color="error" label={t('agenda.state.overdue')} />;
-  const color = reminder.state === 'pending' ? 'warning' : reminder.state === 'done' ? 'success' : 'default';
-  return <Chip size="small" color={color} variant={reminder.state === 'pending' ? 'filled' : 'outlined'} label={t(`agenda.state.${reminder.state}`)} />;
+  if (reminder.overdue)
+    return <Chip size="small" color="error" label={t('agenda.state.overdue')} />;
+  const color =
+    reminder.state === 'pending' ? 'warning' : reminder.state === 'done' ? 'success' : 'default';
+  return (
+    <Chip
+      size="small"
+      color={color}
+      variant={reminder.state === 'pending' ? 'filled' : 'outlined'}
+      label={t(`agenda.state.${reminder.state}`)}
+    />
+  );
 }
 
 /** Reminders as a list, each with its state, and for its owner or an administrator: edit, done, dismiss (confirmed). */
@@ -38,13 +47,28 @@ export function ReminderList({ reminders }: { reminders: Reminder[] }) {
   };
   return (
     <>
-      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }} aria-label={t('agenda.reminder.title')}>
+      <Box
+        component="ul"
+        sx={{ listStyle: 'none', m: 0, p: 0 }}
+        aria-label={t('agenda.reminder.title')}
+      >
         {reminders.map((r) => (
           <Box
             component="li"
             key={r.id}
             data-reminder-state={r.overdue ? 'overdue' : r.state}
-            sx={{ borderLeft: 4, borderColor: r.overdue ? 'error.main' : r.state === 'pending' ? 'warning.main' : 'divider', bgcolor: r.overdue ? 'rgba(211,47,47,0.06)' : undefined, pl: 1.5, py: 0.75, mb: 1 }}
+            sx={{
+              borderLeft: 4,
+              borderColor: r.overdue
+                ? 'error.main'
+                : r.state === 'pending'
+                  ? 'warning.main'
+                  : 'divider',
+              bgcolor: r.overdue ? 'rgba(211,47,47,0.06)' : undefined,
+              pl: 1.5,
+              py: 0.75,
+              mb: 1,
+            }}
           >
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
               <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -58,7 +82,11 @@ export function ReminderList({ reminders }: { reminders: Reminder[] }) {
                   </Typography>
                 </Stack>
                 {r.comment && (
-                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ overflowWrap: 'anywhere' }}
+                  >
                     {r.comment}
                   </Typography>
                 )}
@@ -66,19 +94,33 @@ export function ReminderList({ reminders }: { reminders: Reminder[] }) {
               {mayChange(r) && (
                 <>
                   <Tooltip title={t('common.edit')}>
-                    <IconButton size="small" aria-label={t('agenda.reminder.edit')} onClick={() => setEditing(r)}>
+                    <IconButton
+                      size="small"
+                      aria-label={t('agenda.reminder.edit')}
+                      onClick={() => setEditing(r)}
+                    >
                       <EditIcon fontSize="small" />
                     </IconButton>
                   </Tooltip>
                   {r.state === 'pending' && (
                     <>
                       <Tooltip title={t('agenda.reminder.complete')}>
-                        <IconButton size="small" aria-label={t('agenda.reminder.complete')} onClick={() => void run({ kind: 'complete', id: r.id })} disabled={action.isPending}>
+                        <IconButton
+                          size="small"
+                          aria-label={t('agenda.reminder.complete')}
+                          onClick={() => void run({ kind: 'complete', id: r.id })}
+                          disabled={action.isPending}
+                        >
                           <CheckIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title={t('agenda.reminder.dismiss')}>
-                        <IconButton size="small" aria-label={t('agenda.reminder.dismiss')} onClick={() => setDismissing(r)} disabled={action.isPending}>
+                        <IconButton
+                          size="small"
+                          aria-label={t('agenda.reminder.dismiss')}
+                          onClick={() => setDismissing(r)}
+                          disabled={action.isPending}
+                        >
                           <CloseIcon fontSize="small" />
                         </IconButton>
                       </Tooltip>

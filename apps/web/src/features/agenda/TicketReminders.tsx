@@ -14,7 +14,12 @@ export function TicketReminders({ ticketId }: { ticketId: number }) {
   return (
     <Box component="section" aria-labelledby={`reminders-${ticketId}`} sx={{ mb: 3 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
-        <Typography id={`reminders-${ticketId}`} variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}>
+        <Typography
+          id={`reminders-${ticketId}`}
+          variant="subtitle1"
+          component="h2"
+          sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}
+        >
           {t('agenda.reminder.title')}
         </Typography>
         <Button size="small" startIcon={<AlarmAddIcon />} onClick={() => setAdding(true)}>
@@ -28,7 +33,9 @@ export function TicketReminders({ ticketId }: { ticketId: number }) {
           {t('agenda.reminder.empty')}
         </Typography>
       )}
-      {reminders.data && reminders.data.rows.length > 0 && <ReminderList reminders={reminders.data.rows} />}
+      {reminders.data && reminders.data.rows.length > 0 && (
+        <ReminderList reminders={reminders.data.rows} />
+      )}
       {adding && <ReminderDialog ticketId={ticketId} onClose={() => setAdding(false)} />}
     </Box>
   );

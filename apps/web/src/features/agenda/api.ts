@@ -1,4 +1,12 @@
-import type { AgendaStudent, AgendaTicket, AgendaWorkload, Collection, PageMeta, Reminder, ReminderState } from '@sigaf/contract';
+import type {
+  AgendaStudent,
+  AgendaTicket,
+  AgendaWorkload,
+  Collection,
+  PageMeta,
+  Reminder,
+  ReminderState,
+} from '@sigaf/contract';
 import { REMINDER_POLL_MS } from '@sigaf/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getData, request, type QueryValue } from '../../lib/api';
@@ -13,7 +21,11 @@ export interface Page<T> {
   meta?: PageMeta;
 }
 
-const page = <P>(c: Collection<P>): Page<P> => ({ rows: props(c), total: c.meta?.total ?? c.numberOfElements, meta: c.meta });
+const page = <P>(c: Collection<P>): Page<P> => ({
+  rows: props(c),
+  total: c.meta?.total ?? c.numberOfElements,
+  meta: c.meta,
+});
 
 export interface ReminderFilters {
   ticket_id?: number;
@@ -31,7 +43,12 @@ export function useReminders(filters: ReminderFilters, enabled = true) {
   return useQuery({
     queryKey: ['reminders', 'list', filters],
     enabled,
-    queryFn: async () => page(await getData<Collection<Reminder>>('/api/v2/reminders', { query: filters as Record<string, QueryValue> })),
+    queryFn: async () =>
+      page(
+        await getData<Collection<Reminder>>('/api/v2/reminders', {
+          query: filters as Record<string, QueryValue>,
+        }),
+      ),
   });
 }
 
@@ -58,16 +75,34 @@ export interface ReminderBody {
 export function useReminderAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (a: { kind: 'create'; body: ReminderBody } | { kind: 'update'; id: number; body: ReminderBody } | { kind: 'snooze'; id: number; due_at: string } | { kind: 'complete' | 'dismiss'; id: number }) => {
+    mutationFn: async (
+      a:
+        | { kind: 'create'; body: ReminderBody }
+        | { kind: 'update'; id: number; body: ReminderBody }
+        | { kind: 'snooze'; id: number; due_at: string }
+        | { kind: 'complete' | 'dismiss'; id: number },
+    ) => {
       switch (a.kind) {
         case 'create':
-          return request<{ message: string }>('/api/v2/reminders', { method: 'POST', body: a.body });
+          return request<{ message: string }>('/api/v2/reminders', {
+            method: 'POST',
+            body: a.body,
+          });
         case 'update':
-          return request<{ message: string }>(`/api/v2/reminders/${a.id}`, { method: 'PUT', body: a.body });
+          return request<{ message: string }>(`/api/v2/reminders/${a.id}`, {
+            method: 'PUT',
+            body: a.body,
+          });
         case 'snooze':
-          return request<{ message: string }>(`/api/v2/reminders/${a.id}/snooze`, { method: 'POST', body: { due_at: a.due_at } });
+          return request<{ message: string }>(`/api/v2/reminders/${a.id}/snooze`, {
+            method: 'POST',
+            body: { due_at: a.due_at },
+          });
         default:
-          return request<{ message: string }>(`/api/v2/reminders/${a.id}/${a.kind}`, { method: 'POST', body: {} });
+          return request<{ message: string }>(`/api/v2/reminders/${a.id}/${a.kind}`, {
+            method: 'POST',
+            body: {},
+          });
       }
     },
     onSettled: () => {
@@ -89,7 +124,9 @@ export function useStaff(enabled: boolean) {
     enabled,
     staleTime: 5 * 60_000,
     queryFn: async () =>
-      props(await getData<Collection<StaffOption>>('/api/v2/users', { query: { view: 'operators' } }))
+      props(
+        await getData<Collection<StaffOption>>('/api/v2/users', { query: { view: 'operators' } }),
+      )
         .map(({ id, name }) => ({ id, name }))
         .sort((a, b) => a.name.localeCompare(b.name, 'es')),
   });
@@ -116,7 +153,12 @@ export function useAgendaReminders(p: AgendaParams, enabled = true) {
     enabled,
     // Reminders fall due while the screen is open: asked as often as the app bar's badge.
     refetchInterval: REMINDER_POLL_MS,
-    queryFn: async () => page(await getData<Collection<Reminder>>('/api/v2/agenda/reminders', { query: p as unknown as Record<string, QueryValue> })),
+    queryFn: async () =>
+      page(
+        await getData<Collection<Reminder>>('/api/v2/agenda/reminders', {
+          query: p as unknown as Record<string, QueryValue>,
+        }),
+      ),
   });
 }
 
@@ -125,7 +167,9 @@ export function useAgendaStudents(p: AgendaParams) {
     queryKey: ['agenda', 'students', p],
     queryFn: async () => {
       // Beside the page: the courses never synchronised with Moodle, whose students are not judged.
-      const c = await getData<Collection<AgendaStudent> & { unsyncedCourses?: Array<{ id: number; description: string }> }>('/api/v2/agenda/students', { query: p as unknown as Record<string, QueryValue> });
+      const c = await getData<
+        Collection<AgendaStudent> & { unsyncedCourses?: Array<{ id: number; description: string }> }
+      >('/api/v2/agenda/students', { query: p as unknown as Record<string, QueryValue> });
       return { ...page(c), unsyncedCourses: c.unsyncedCourses ?? [] };
     },
   });
@@ -135,7 +179,12 @@ export function useAgendaTickets(p: AgendaParams, enabled = true) {
   return useQuery({
     queryKey: ['agenda', 'tickets', p],
     enabled,
-    queryFn: async () => page(await getData<Collection<AgendaTicket>>('/api/v2/agenda/tickets', { query: p as unknown as Record<string, QueryValue> })),
+    queryFn: async () =>
+      page(
+        await getData<Collection<AgendaTicket>>('/api/v2/agenda/tickets', {
+          query: p as unknown as Record<string, QueryValue>,
+        }),
+      ),
   });
 }
 
@@ -144,7 +193,9 @@ export function useWorkload(enabled: boolean) {
     queryKey: ['agenda', 'workload'],
     enabled,
     queryFn: async () => {
-      const c = await getData<Collection<AgendaWorkload> & { atRiskCountedAt: string }>('/api/v2/agenda/workload');
+      const c = await getData<Collection<AgendaWorkload> & { atRiskCountedAt: string }>(
+        '/api/v2/agenda/workload',
+      );
       return { rows: props(c), atRiskCountedAt: c.atRiskCountedAt };
     },
   });
@@ -153,7 +204,8 @@ export function useWorkload(enabled: boolean) {
 export function useReassign() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { to_user_id: number; reminder_ids?: number[]; ticket_ids?: number[] }) => request<{ message: string }>('/api/v2/agenda/reassign', { method: 'POST', body }),
+    mutationFn: (body: { to_user_id: number; reminder_ids?: number[]; ticket_ids?: number[] }) =>
+      request<{ message: string }>('/api/v2/agenda/reassign', { method: 'POST', body }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: ['agenda'] });
       void queryClient.invalidateQueries({ queryKey: ['reminders'] });
@@ -165,7 +217,8 @@ export function useReassign() {
 export function useLogAttempt() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { ticket_id: number; status_detail_ticket_id: number; comment: string }) => request<{ message: string }>('/api/v2/ticket-details', { method: 'POST', body }),
+    mutationFn: (body: { ticket_id: number; status_detail_ticket_id: number; comment: string }) =>
+      request<{ message: string }>('/api/v2/ticket-details', { method: 'POST', body }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: ['agenda'] });
       void queryClient.invalidateQueries({ queryKey: ['reminders'] });
@@ -185,7 +238,10 @@ export function useAttemptResults(enabled: boolean) {
     queryKey: ['agenda', 'attempt-results'],
     enabled,
     staleTime: 5 * 60_000,
-    queryFn: async () => props(await getData<Collection<Option>>('/api/v2/status-detail-tickets')).map(({ id, description }) => ({ id, description })),
+    queryFn: async () =>
+      props(await getData<Collection<Option>>('/api/v2/status-detail-tickets')).map(
+        ({ id, description }) => ({ id, description }),
+      ),
   });
 }
 
@@ -194,14 +250,19 @@ export function useDigest(enabled: boolean) {
   return useQuery({
     queryKey: ['agenda', 'digest'],
     enabled,
-    queryFn: async () => (await getData<{ morningDigest: boolean }>('/api/v2/agenda/digest')).morningDigest,
+    queryFn: async () =>
+      (await getData<{ morningDigest: boolean }>('/api/v2/agenda/digest')).morningDigest,
   });
 }
 
 export function useSaveDigest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (on: boolean) => request<{ message: string }>('/api/v2/agenda/digest', { method: 'PUT', body: { morning_digest: on } }),
+    mutationFn: (on: boolean) =>
+      request<{ message: string }>('/api/v2/agenda/digest', {
+        method: 'PUT',
+        body: { morning_digest: on },
+      }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['agenda', 'digest'] }),
   });
 }

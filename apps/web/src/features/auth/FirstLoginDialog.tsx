@@ -1,6 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { newPasswordSchema, type NewPasswordInput } from '@sigaf/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { PasswordField } from './PasswordField';
@@ -36,14 +44,27 @@ export function FirstLoginDialog({ open, busy, onCancel, onSubmit }: Props) {
               name="password"
               control={control}
               render={({ field, fieldState }) => (
-                <PasswordField {...field} label={t('auth.newPassword')} autoFocus autoComplete="new-password" error={Boolean(fieldState.error)} helperText={fieldState.error?.message} />
+                <PasswordField
+                  {...field}
+                  label={t('auth.newPassword')}
+                  autoFocus
+                  autoComplete="new-password"
+                  error={Boolean(fieldState.error)}
+                  helperText={fieldState.error?.message}
+                />
               )}
             />
             <Controller
               name="confirm"
               control={control}
               render={({ field, fieldState }) => (
-                <PasswordField {...field} label={t('auth.confirmPassword')} autoComplete="new-password" error={Boolean(fieldState.error)} helperText={fieldState.error?.message} />
+                <PasswordField
+                  {...field}
+                  label={t('auth.confirmPassword')}
+                  autoComplete="new-password"
+                  error={Boolean(fieldState.error)}
+                  helperText={fieldState.error?.message}
+                />
               )}
             />
           </Stack>
@@ -52,7 +73,11 @@ export function FirstLoginDialog({ open, busy, onCancel, onSubmit }: Props) {
           <Button onClick={onCancel} disabled={busy}>
             {t('common.cancelSentence')}
           </Button>
-          <Button type="submit" variant="contained" disabled={busy || (formState.submitCount > 0 && !formState.isValid)}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy || (formState.submitCount > 0 && !formState.isValid)}
+          >
             {t('common.accept')}
           </Button>
         </DialogActions>

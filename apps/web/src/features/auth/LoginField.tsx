@@ -21,15 +21,32 @@ interface Props {
  * helper text and ids) from its parts, so the login screen does not load the select inputs a
  * TextField brings along.
  */
-export const LoginField = forwardRef<HTMLDivElement, Props>(function LoginField({ label, error, disabled = false, helperText, autoFocus = false, ...input }, ref) {
+export const LoginField = forwardRef<HTMLDivElement, Props>(function LoginField(
+  { label, error, disabled = false, helperText, autoFocus = false, ...input },
+  ref,
+) {
   const id = useId();
   const helperTextId = helperText ? `${id}-helper-text` : undefined;
   return (
-    <FormControl ref={ref} className="MuiTextField-root" error={error} disabled={disabled} fullWidth variant="outlined">
+    <FormControl
+      ref={ref}
+      className="MuiTextField-root"
+      error={error}
+      disabled={disabled}
+      fullWidth
+      variant="outlined"
+    >
       <InputLabel htmlFor={id} id={`${id}-label`}>
         {label}
       </InputLabel>
-      <OutlinedInput {...input} id={id} label={label} autoFocus={autoFocus} fullWidth aria-describedby={helperTextId} />
+      <OutlinedInput
+        {...input}
+        id={id}
+        label={label}
+        autoFocus={autoFocus}
+        fullWidth
+        aria-describedby={helperTextId}
+      />
       {helperText && <FormHelperText id={helperTextId}>{helperText}</FormHelperText>}
     </FormControl>
   );

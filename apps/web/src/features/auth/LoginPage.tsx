@@ -1,5 +1,15 @@
 import { APP_TITLE, FORM_RESET_DELAY_MS, PARTIAL_LOGOUT_DELAY_MS } from '@sigaf/contract';
-import { AppBar, Box, Button, Card, CardContent, Container, Stack, Toolbar, Typography } from '@mui/material';
+import {
+  AppBar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Container,
+  Stack,
+  Toolbar,
+  Typography,
+} from '@mui/material';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -18,9 +28,11 @@ import { useLoginForm } from './useLoginForm';
  * waiting dialog and the message when a sign-in starts, the first-login dialog when a sign-in
  * turns out to be a first login.
  */
-const loadFirstLoginDialog = () => import('./FirstLoginDialog').then((m) => ({ default: m.FirstLoginDialog }));
+const loadFirstLoginDialog = () =>
+  import('./FirstLoginDialog').then((m) => ({ default: m.FirstLoginDialog }));
 const FirstLoginDialog = lazy(loadFirstLoginDialog);
-const loadWaitingDialog = () => import('../../components/WaitingDialog').then((m) => ({ default: m.WaitingDialog }));
+const loadWaitingDialog = () =>
+  import('../../components/WaitingDialog').then((m) => ({ default: m.WaitingDialog }));
 const WaitingDialog = lazy(loadWaitingDialog);
 const loadLoginSnack = () => import('./LoginSnack');
 const LoginSnack = lazy(loadLoginSnack);
@@ -59,7 +71,8 @@ export default function LoginPage() {
     return () => clearTimeout(timer);
   }, [dialogOpen]);
 
-  if (session.status === 'authenticated' && !enteringRef.current) return <Navigate to="/my" replace />;
+  if (session.status === 'authenticated' && !enteringRef.current)
+    return <Navigate to="/my" replace />;
 
   const signIn = async (email: string, password: string) => {
     setSignedInOnce(true);
@@ -95,7 +108,6 @@ export default function LoginPage() {
     }
   };
 
-
   const changePassword = async (password: string) => {
     const p = pendingRef.current;
     if (!p) return;
@@ -108,7 +120,11 @@ export default function LoginPage() {
       await signIn(p.email, password);
     } catch (err) {
       // The server's reason (too short, too common, the own name, the same as the temporary one), in Spanish.
-      setSnack(err instanceof ApiError ? (err.fieldErrors.password?.[0] ?? err.message) : t('auth.changeFailed'));
+      setSnack(
+        err instanceof ApiError
+          ? (err.fieldErrors.password?.[0] ?? err.message)
+          : t('auth.changeFailed'),
+      );
     } finally {
       setBusy(false);
     }
@@ -123,16 +139,31 @@ export default function LoginPage() {
   };
 
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        bgcolor: 'background.default',
+      }}
+    >
       <AppBar position="static">
         <Toolbar>
-          <Typography variant="h6" component="div" sx={{ flexGrow: 1, fontSize: { xs: 13, sm: 18 } }}>
+          <Typography
+            variant="h6"
+            component="div"
+            sx={{ flexGrow: 1, fontSize: { xs: 13, sm: 18 } }}
+          >
             {APP_TITLE.toUpperCase()}
           </Typography>
           <LanguageSwitch color="inherit" />
         </Toolbar>
       </AppBar>
-      <Container component="main" maxWidth="xs" sx={{ flexGrow: 1, display: 'flex', alignItems: 'center' }}>
+      <Container
+        component="main"
+        maxWidth="xs"
+        sx={{ flexGrow: 1, display: 'flex', alignItems: 'center' }}
+      >
         <Card sx={{ width: '100%', mt: 6, mb: 6 }} elevation={3}>
           <Box sx={{ bgcolor: 'primary.main', color: 'white', px: 3, py: 2 }}>
             <Typography variant="h5" component="h1">
@@ -142,8 +173,19 @@ export default function LoginPage() {
           <CardContent>
             <form onSubmit={onSubmit} noValidate>
               <Stack spacing={2.5} sx={{ mt: 1 }}>
-                <LoginField {...field('email')} label={t('auth.email')} type="email" autoComplete="username" autoFocus />
-                <LoginField {...field('password')} label={t('auth.password')} type="password" autoComplete="current-password" />
+                <LoginField
+                  {...field('email')}
+                  label={t('auth.email')}
+                  type="email"
+                  autoComplete="username"
+                  autoFocus
+                />
+                <LoginField
+                  {...field('password')}
+                  label={t('auth.password')}
+                  type="password"
+                  autoComplete="current-password"
+                />
                 <Button type="submit" variant="contained" size="large" disabled={waiting}>
                   {t('auth.enter')}
                 </Button>
@@ -165,7 +207,13 @@ export default function LoginPage() {
       )}
       {dialogUsed && (
         <Suspense fallback={null}>
-          <FirstLoginDialog key={dialogKey} open={dialogOpen && Boolean(pending)} busy={busy} onCancel={cancelDialog} onSubmit={changePassword} />
+          <FirstLoginDialog
+            key={dialogKey}
+            open={dialogOpen && Boolean(pending)}
+            busy={busy}
+            onCancel={cancelDialog}
+            onSubmit={changePassword}
+          />
         </Suspense>
       )}
       {signedInOnce && (

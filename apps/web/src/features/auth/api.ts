@@ -4,11 +4,19 @@ import { request } from '../../lib/api';
 export type SessionUser = UserProperties;
 
 export async function login(email: string, password: string): Promise<LoginResult> {
-  return request<LoginResult>('/api/auth/login', { method: 'POST', body: { email, password }, token: null, skipAuthRedirect: true });
+  return request<LoginResult>('/api/auth/login', {
+    method: 'POST',
+    body: { email, password },
+    token: null,
+    skipAuthRedirect: true,
+  });
 }
 
 export async function fetchUser(token?: string): Promise<SessionUser> {
-  const res = await request<{ user: Resource<UserProperties> }>('/api/auth/user', { token, skipAuthRedirect: token !== undefined });
+  const res = await request<{ user: Resource<UserProperties> }>('/api/auth/user', {
+    token,
+    skipAuthRedirect: token !== undefined,
+  });
   return res.user.properties;
 }
 

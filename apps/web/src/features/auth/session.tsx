@@ -1,5 +1,13 @@
 import type { RoleKey } from '@sigaf/contract';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { setUnauthorizedHandler, tokenStore } from '../../lib/api';
 import { fetchUser, logout as apiLogout, type SessionUser } from './api';
 

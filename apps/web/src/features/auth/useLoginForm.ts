@@ -6,7 +6,8 @@ import type { LoginCheck, LoginField } from './validation';
 let rules: typeof import('./validation') | null = null;
 const loadRules = async () => (rules ??= await import('./validation'));
 const preloadRules = () => void loadRules().catch(() => undefined);
-const check = async (values: Record<LoginField, string>): Promise<LoginCheck> => (rules ?? (await loadRules())).checkLogin(values);
+const check = async (values: Record<LoginField, string>): Promise<LoginCheck> =>
+  (rules ?? (await loadRules())).checkLogin(values);
 
 /**
  * The login form's state, checked as a field is first left and on every change after that

@@ -13,7 +13,11 @@ const resolver = zodResolver(loginSchema);
 
 /** The login form's rules: the contract's schema, read as the form library reads it. */
 export async function checkLogin(values: Record<LoginField, string>): Promise<LoginCheck> {
-  const result = await resolver(values, undefined, { fields: {}, shouldUseNativeValidation: false, criteriaMode: 'firstError' });
+  const result = await resolver(values, undefined, {
+    fields: {},
+    shouldUseNativeValidation: false,
+    criteriaMode: 'firstError',
+  });
   const errors: LoginCheck['errors'] = {};
   for (const name of ['email', 'password'] as const) {
     const message = result.errors[name]?.message;

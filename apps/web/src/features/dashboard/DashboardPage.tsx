@@ -24,15 +24,20 @@ import { ProgressEmpty } from './ProgressEmpty';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
 import { coursePaths, overviewQuery } from './prefetch';
 
-
 /** Today in Chile, yyyy-mm-dd (the day "Tickets nuevos" counts). */
 const today = () => chileParts(new Date()).day;
 
 const statusOf = (datasetLabel?: string): 'open' | 'closed' | 'all' =>
-  datasetLabel === STATUS_DATASETS.open ? 'open' : datasetLabel === STATUS_DATASETS.closed ? 'closed' : 'all';
+  datasetLabel === STATUS_DATASETS.open
+    ? 'open'
+    : datasetLabel === STATUS_DATASETS.closed
+      ? 'closed'
+      : 'all';
 
 /** A dashboard chart: two thirds of its width from lg up, unless it spans the row. */
-const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />;
+const Chart = ({ size = 6, ...props }: Omit<PathChartProps, 'lgSize'>) => (
+  <PathChart size={size} lgSize={size === 12 ? 12 : size / 1.5} {...props} />
+);
 const Section = PageSection;
 
 /** Estadística's figures arrive in one answer (overviewQuery); until then, nothing asks for them one by one. */
@@ -59,10 +64,15 @@ function CourseFigures({ courseId }: { courseId: number }) {
   const catalogue = (path: CataloguePath) => lookups.catalogue(path).catch(() => undefined);
 
   const open = (filters: TicketLinkFilters) => navigate(ticketListHref(courseId, filters));
-  const byValue = (path: CataloguePath, param: 'source_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'motive_ticket_id') => async (label: string) => {
-    const v = (await catalogue(path))?.find((x) => x.description === label);
-    if (v) open({ status: 'all', [param]: v.id });
-  };
+  const byValue =
+    (
+      path: CataloguePath,
+      param: 'source_ticket_id' | 'type_ticket_id' | 'priority_ticket_id' | 'motive_ticket_id',
+    ) =>
+    async (label: string) => {
+      const v = (await catalogue(path))?.find((x) => x.description === label);
+      if (v) open({ status: 'all', [param]: v.id });
+    };
   const byStatus = async (label: string) => {
     const v = (await catalogue('status-tickets'))?.find((x) => x.description === label);
     if (v) open({ status: v.key === 'open' ? 'open' : 'closed' });
@@ -78,7 +88,11 @@ function CourseFigures({ courseId }: { courseId: number }) {
 
   const { role } = useSession();
   const hint = t('dashboard.clickHint');
-  const count = (key: keyof typeof counts) => ({ value: counts[key].data, loading: counts[key].isPending, error: counts[key].error ?? undefined });
+  const count = (key: keyof typeof counts) => ({
+    value: counts[key].data,
+    loading: counts[key].isPending,
+    error: counts[key].error ?? undefined,
+  });
   return (
     <>
       <Section title={t('dashboard.tickets')}>
@@ -89,25 +103,95 @@ function CourseFigures({ courseId }: { courseId: number }) {
         )}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.count.today')} prefix="+" icon={<FiberNewIcon />} color="#1E88E5" {...count('today')} onClick={() => open({ status: 'all', from: today(), to: today() })} />
+            <CountCard
+              label={t('dashboard.count.today')}
+              prefix="+"
+              icon={<FiberNewIcon />}
+              color="#1E88E5"
+              {...count('today')}
+              onClick={() => open({ status: 'all', from: today(), to: today() })}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.count.total')} icon={<ConfirmationNumberIcon />} color="#006C8D" {...count('total')} onClick={() => open({ status: 'all' })} />
+            <CountCard
+              label={t('dashboard.count.total')}
+              icon={<ConfirmationNumberIcon />}
+              color="#006C8D"
+              {...count('total')}
+              onClick={() => open({ status: 'all' })}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.count.open')} icon={<LockOpenIcon />} color="#5cb85c" {...count('open')} onClick={() => open({ status: 'open' })} />
+            <CountCard
+              label={t('dashboard.count.open')}
+              icon={<LockOpenIcon />}
+              color="#5cb85c"
+              {...count('open')}
+              onClick={() => open({ status: 'open' })}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.count.closed')} icon={<CheckCircleIcon />} color="#D32F2F" {...count('closed')} onClick={() => open({ status: 'closed' })} />
+            <CountCard
+              label={t('dashboard.count.closed')}
+              icon={<CheckCircleIcon />}
+              color="#D32F2F"
+              {...count('closed')}
+              onClick={() => open({ status: 'closed' })}
+            />
           </Grid>
-          <Chart path={path.source} title={t('dashboard.chart.source')} kind="doughnut" onSelect={byValue('source-tickets', 'source_ticket_id')} hint={hint} />
-          <Chart path={path.type} title={t('dashboard.chart.type')} kind="doughnut" onSelect={byValue('type-tickets', 'type_ticket_id')} hint={hint} />
-          <Chart path={path.status} title={t('dashboard.chart.status')} kind="doughnut" onSelect={byStatus} hint={hint} />
-          <Chart path={path.priority} title={t('dashboard.chart.priority')} kind="doughnut" onSelect={byValue('priority-tickets', 'priority_ticket_id')} hint={hint} />
-          <Chart path={path.motive} title={t('dashboard.chart.motive')} kind="pie" suffix="%" onSelect={byValue('motive-tickets', 'motive_ticket_id')} hint={hint} />
+          <Chart
+            path={path.source}
+            title={t('dashboard.chart.source')}
+            kind="doughnut"
+            onSelect={byValue('source-tickets', 'source_ticket_id')}
+            hint={hint}
+          />
+          <Chart
+            path={path.type}
+            title={t('dashboard.chart.type')}
+            kind="doughnut"
+            onSelect={byValue('type-tickets', 'type_ticket_id')}
+            hint={hint}
+          />
+          <Chart
+            path={path.status}
+            title={t('dashboard.chart.status')}
+            kind="doughnut"
+            onSelect={byStatus}
+            hint={hint}
+          />
+          <Chart
+            path={path.priority}
+            title={t('dashboard.chart.priority')}
+            kind="doughnut"
+            onSelect={byValue('priority-tickets', 'priority_ticket_id')}
+            hint={hint}
+          />
+          <Chart
+            path={path.motive}
+            title={t('dashboard.chart.motive')}
+            kind="pie"
+            suffix="%"
+            onSelect={byValue('motive-tickets', 'motive_ticket_id')}
+            hint={hint}
+          />
           <Chart path={path.age} title={t('dashboard.chart.age')} kind="bar" />
-          <Chart path={path.statusOperator} title={t('dashboard.chart.statusOperator')} kind="horizontalBar" onSelect={byOperator} hint={hint} size={12} />
-          <Chart path={path.statusMotive} title={t('dashboard.chart.statusMotive')} kind="horizontalBar" onSelect={byMotiveStatus} hint={hint} size={12} />
+          <Chart
+            path={path.statusOperator}
+            title={t('dashboard.chart.statusOperator')}
+            kind="horizontalBar"
+            onSelect={byOperator}
+            hint={hint}
+            size={12}
+          />
+          <Chart
+            path={path.statusMotive}
+            title={t('dashboard.chart.statusMotive')}
+            kind="horizontalBar"
+            onSelect={byMotiveStatus}
+            hint={hint}
+            size={12}
+          />
         </Grid>
       </Section>
       <Section title={t('dashboard.followUp')}>
@@ -118,21 +202,67 @@ function CourseFigures({ courseId }: { courseId: number }) {
         )}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.card.total')} icon={<GroupsIcon />} color="#006C8D" value={card.data?.total} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t('dashboard.card.total')}
+              icon={<GroupsIcon />}
+              color="#006C8D"
+              value={card.data?.total}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.card.resign')} icon={<DirectionsRunIcon />} color="#D32F2F" value={card.data?.resign} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t('dashboard.card.resign')}
+              icon={<DirectionsRunIcon />}
+              color="#D32F2F"
+              value={card.data?.resign}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.card.active')} icon={<HowToRegIcon />} color="#5cb85c" value={card.data?.active} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t('dashboard.card.active')}
+              icon={<HowToRegIcon />}
+              color="#5cb85c"
+              value={card.data?.active}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t('dashboard.card.inactive')} icon={<PersonOffIcon />} color="#9E9E9E" value={card.data?.inactive} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t('dashboard.card.inactive')}
+              icon={<PersonOffIcon />}
+              color="#9E9E9E"
+              value={card.data?.inactive}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
-          <Chart path={path.studentStatus} title={t('dashboard.chart.studentStatus')} kind="doughnut" />
+          <Chart
+            path={path.studentStatus}
+            title={t('dashboard.chart.studentStatus')}
+            kind="doughnut"
+          />
           <Chart path={path.lastAccess} title={t('dashboard.chart.lastAccess')} kind="doughnut" />
-          <Chart path={path.progress} title={t('dashboard.chart.progressGraded')} kind="horizontalBar" suffix="%" size={12} empty={<ProgressEmpty />} />
-          <Chart path={path.progressDone} title={t('dashboard.chart.progressDone')} kind="horizontalBar" suffix="%" size={12} empty={<ProgressEmpty />} />
+          <Chart
+            path={path.progress}
+            title={t('dashboard.chart.progressGraded')}
+            kind="horizontalBar"
+            suffix="%"
+            size={12}
+            empty={<ProgressEmpty />}
+          />
+          <Chart
+            path={path.progressDone}
+            title={t('dashboard.chart.progressDone')}
+            kind="horizontalBar"
+            suffix="%"
+            size={12}
+            empty={<ProgressEmpty />}
+          />
         </Grid>
       </Section>
     </>

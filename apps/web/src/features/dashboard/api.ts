@@ -9,7 +9,8 @@ export type TicketCountKind = 'total' | 'last-day' | 'open' | 'close';
 /** The four bare counts: the body is the number itself. */
 export const ticketCountQuery = (courseId: number | undefined, kind: TicketCountKind) => ({
   queryKey: ['dashboard', 'count', courseId, kind],
-  queryFn: async ({ signal }: { signal: AbortSignal }) => Number(await request<number>(`/api/v2/tickets/${courseId}/${kind}/count`, { signal })),
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    Number(await request<number>(`/api/v2/tickets/${courseId}/${kind}/count`, { signal })),
   staleTime: 30_000,
 });
 
@@ -33,19 +34,28 @@ export interface CatalogueValue {
   key: string | null;
 }
 
-export type CataloguePath = 'source-tickets' | 'type-tickets' | 'priority-tickets' | 'motive-tickets' | 'status-tickets';
+export type CataloguePath =
+  'source-tickets' | 'type-tickets' | 'priority-tickets' | 'motive-tickets' | 'status-tickets';
 
 /** A ticket catalogue, to turn a chart label back into the id the ticket list filters on. */
 const catalogueQuery = (path: CataloguePath) => ({
   queryKey: ['dashboard', 'catalogue', path],
-  queryFn: async () => (await getData<Collection<CatalogueValue>>(`/api/v2/${path}`)).collections.map((c) => c.properties),
+  queryFn: async () =>
+    (await getData<Collection<CatalogueValue>>(`/api/v2/${path}`)).collections.map(
+      (c) => c.properties,
+    ),
   staleTime: 5 * 60_000,
 });
 
 /** The operators, to turn a chart label back into the id the ticket list filters on. */
 const operatorsQuery = () => ({
   queryKey: ['dashboard', 'operators'],
-  queryFn: async () => (await getData<Collection<{ id: number; name: string }>>('/api/v2/users', { query: { view: 'operators' } })).collections.map((c) => c.properties),
+  queryFn: async () =>
+    (
+      await getData<Collection<{ id: number; name: string }>>('/api/v2/users', {
+        query: { view: 'operators' },
+      })
+    ).collections.map((c) => c.properties),
   staleTime: 5 * 60_000,
 });
 

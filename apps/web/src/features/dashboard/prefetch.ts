@@ -37,11 +37,18 @@ const COUNT_KINDS: readonly TicketCountKind[] = ['last-day', 'total', 'open', 'c
 export const overviewQuery = (courseId: number) => ({
   queryKey: ['dashboard', 'overview', courseId],
   queryFn: async ({ signal }: { signal: AbortSignal }) => {
-    const overview = await getData<CourseOverview>(`/api/v2/dashboard/courses/${courseId}`, { signal });
+    const overview = await getData<CourseOverview>(`/api/v2/dashboard/courses/${courseId}`, {
+      signal,
+    });
     const paths = coursePaths(courseId);
-    for (const kind of COUNT_KINDS) queryClient.setQueryData(ticketCountQuery(courseId, kind).queryKey, overview.counts[kind]);
+    for (const kind of COUNT_KINDS)
+      queryClient.setQueryData(ticketCountQuery(courseId, kind).queryKey, overview.counts[kind]);
     queryClient.setQueryData(followCardQuery(paths.card).queryKey, overview.card);
-    for (const [key, path] of Object.entries(paths.charts)) queryClient.setQueryData(chartQuery(path).queryKey, overview.charts[key as keyof CourseOverview['charts']]);
+    for (const [key, path] of Object.entries(paths.charts))
+      queryClient.setQueryData(
+        chartQuery(path).queryKey,
+        overview.charts[key as keyof CourseOverview['charts']],
+      );
     return true;
   },
   staleTime: 30_000,

@@ -1,5 +1,18 @@
 import type { TutorRef } from '@sigaf/contract';
-import { Alert, Autocomplete, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +26,13 @@ import { saveClassroomTutors, useClassroomTutors } from './api';
  * "Tutores" of a classroom in a course (maintenance screen Aula): the users with role Tutor who
  * follow it there. A tutor sees in Seguimiento only the course classrooms assigned here.
  */
-export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: number; description?: unknown }; onClose: () => void }) {
+export default function ClassroomTutorsDialog({
+  row,
+  onClose,
+}: {
+  row: { id: number; description?: unknown };
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -36,24 +55,45 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
     setSaving(true);
     setError(null);
     try {
-      const res = await saveClassroomTutors(course.id, row.id, (chosen ?? []).map((c) => c.id));
+      const res = await saveClassroomTutors(
+        course.id,
+        row.id,
+        (chosen ?? []).map((c) => c.id),
+      );
       notify(res.message);
       await queryClient.invalidateQueries({ queryKey: ['classroom-tutors', course.id, row.id] });
       await queryClient.invalidateQueries({ queryKey: ['follow-up'] });
       onClose();
     } catch (err) {
-      setError(err instanceof ApiError ? (Object.values(err.fieldErrors).flat()[0] ?? err.message) : t('common.error'));
+      setError(
+        err instanceof ApiError
+          ? (Object.values(err.fieldErrors).flat()[0] ?? err.message)
+          : t('common.error'),
+      );
     } finally {
       setSaving(false);
     }
   };
 
   const name = tutors.data?.classroom.description ?? String(row.description ?? '');
-  const ids = (list: TutorRef[]) => list.map((x) => x.id).sort((a, b) => a - b).join(',');
+  const ids = (list: TutorRef[]) =>
+    list
+      .map((x) => x.id)
+      .sort((a, b) => a - b)
+      .join(',');
   // A changed selection is not dropped without asking.
-  const { close, guard } = useDiscardGuard(Boolean(tutors.data && chosen && ids(chosen) !== ids(tutors.data.tutors)), onClose);
+  const { close, guard } = useDiscardGuard(
+    Boolean(tutors.data && chosen && ids(chosen) !== ids(tutors.data.tutors)),
+    onClose,
+  );
   return (
-    <Dialog open onClose={saving ? undefined : close} maxWidth="sm" fullWidth aria-labelledby="classroom-tutors-title">
+    <Dialog
+      open
+      onClose={saving ? undefined : close}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="classroom-tutors-title"
+    >
       <DialogTitle id="classroom-tutors-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('followUp.tutors.title', { classroom: name })}
       </DialogTitle>
@@ -70,7 +110,11 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
             <CircularProgress aria-label={t('followUp.detail.loading')} />
           </Box>
         )}
-        {tutors.isError && <Alert severity="error">{tutors.error instanceof ApiError ? tutors.error.message : t('common.loadError')}</Alert>}
+        {tutors.isError && (
+          <Alert severity="error">
+            {tutors.error instanceof ApiError ? tutors.error.message : t('common.loadError')}
+          </Alert>
+        )}
         {tutors.data && (
           <>
             {tutors.data.candidates.length === 0 && (
@@ -92,7 +136,13 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
                   return <Chip key={key} label={o.name} {...itemProps} />;
                 })
               }
-              renderInput={(params) => <TextField {...params} label={t('followUp.tutors.label')} placeholder={t('followUp.tutors.placeholder')} />}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  label={t('followUp.tutors.label')}
+                  placeholder={t('followUp.tutors.placeholder')}
+                />
+              )}
             />
           </>
         )}
@@ -107,7 +157,11 @@ export default function ClassroomTutorsDialog({ row, onClose }: { row: { id: num
         <Button onClick={close} disabled={saving}>
           {t('common.cancel')}
         </Button>
-        <Button variant="contained" onClick={() => void save()} disabled={saving || !course || !tutors.data}>
+        <Button
+          variant="contained"
+          onClick={() => void save()}
+          disabled={saving || !course || !tutors.data}
+        >
           {t('common.save')}
         </Button>
       </DialogActions>

@@ -23,31 +23,74 @@ const Chart = PathChart;
  * classroom (the per-classroom calls, which a tutor may use for their classrooms) or, for staff
  * who read the dashboard, of the whole course. A section bar opens its progress per activity.
  */
-function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; classroomId: number | null; canReadCourse: boolean }) {
+function Summary({
+  courseId,
+  classroomId,
+  canReadCourse,
+}: {
+  courseId: number;
+  classroomId: number | null;
+  canReadCourse: boolean;
+}) {
   const { t } = useTranslation();
   const [section, setSection] = useState<string | null>(null);
   const base = `/api/v2/course-registered-users/${courseId}`;
   const room = classroomId !== null ? `${base}/classrooms/${classroomId}` : null;
   const paths = room
-    ? { card: `${room}/follow-student-classroom`, status: `${room}/status-user-classroom`, access: `${room}/logged-time-classroom`, progress: `${room}/progress-classroom-chart` }
-    : { card: `${base}/follow-student-card`, status: `${base}/status/count`, access: `${base}/logged-time/count`, progress: `${base}/progress-chart` };
+    ? {
+        card: `${room}/follow-student-classroom`,
+        status: `${room}/status-user-classroom`,
+        access: `${room}/logged-time-classroom`,
+        progress: `${room}/progress-classroom-chart`,
+      }
+    : {
+        card: `${base}/follow-student-card`,
+        status: `${base}/status/count`,
+        access: `${base}/logged-time/count`,
+        progress: `${base}/progress-chart`,
+      };
   const card = useFollowCardAt(room || canReadCourse ? paths.card : null);
-  if (!room && !canReadCourse) return <Alert severity="info">{t('followUp.summary.chooseClassroom')}</Alert>;
+  if (!room && !canReadCourse)
+    return <Alert severity="info">{t('followUp.summary.chooseClassroom')}</Alert>;
   // The server's figures as they come (docs/development/domain.md#figures): the matrícula counts every student, synchronised or not (the note below says how many are not).
-  const count = (key: 'total' | 'resign' | 'active' | 'inactive') => ({ value: card.data?.[key], loading: card.isPending, error: card.error ?? undefined });
+  const count = (key: 'total' | 'resign' | 'active' | 'inactive') => ({
+    value: card.data?.[key],
+    loading: card.isPending,
+    error: card.error ?? undefined,
+  });
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-        <CountCard label={t('followUp.card.total')} icon={<GroupsIcon />} color="#006C8D" {...count('total')} />
+        <CountCard
+          label={t('followUp.card.total')}
+          icon={<GroupsIcon />}
+          color="#006C8D"
+          {...count('total')}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-        <CountCard label={t('followUp.card.resign')} icon={<DirectionsRunIcon />} color="#D32F2F" {...count('resign')} />
+        <CountCard
+          label={t('followUp.card.resign')}
+          icon={<DirectionsRunIcon />}
+          color="#D32F2F"
+          {...count('resign')}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-        <CountCard label={t('followUp.card.active')} icon={<HowToRegIcon />} color="#5cb85c" {...count('active')} />
+        <CountCard
+          label={t('followUp.card.active')}
+          icon={<HowToRegIcon />}
+          color="#5cb85c"
+          {...count('active')}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-        <CountCard label={t('followUp.card.inactive')} icon={<PersonOffIcon />} color="#9E9E9E" {...count('inactive')} />
+        <CountCard
+          label={t('followUp.card.inactive')}
+          icon={<PersonOffIcon />}
+          color="#9E9E9E"
+          {...count('inactive')}
+        />
       </Grid>
       <Chart path={paths.status} title={t('followUp.chart.status')} kind="doughnut" />
       <Chart path={paths.access} title={t('followUp.chart.lastAccess')} kind="doughnut" />
@@ -69,8 +112,18 @@ function Summary({ courseId, classroomId, canReadCourse }: { courseId: number; c
       )}
       {room && section && (
         <>
-          <Chart path={`${room}/sections/${encodeURIComponent(section)}/progress-activities`} title={t('followUp.chart.activities', { section })} kind="horizontalBar" suffix="%" />
-          <Chart path={`${room}/sections/${encodeURIComponent(section)}/progress-activities-avance`} title={t('followUp.chart.activitiesDone', { section })} kind="horizontalBar" suffix="%" />
+          <Chart
+            path={`${room}/sections/${encodeURIComponent(section)}/progress-activities`}
+            title={t('followUp.chart.activities', { section })}
+            kind="horizontalBar"
+            suffix="%"
+          />
+          <Chart
+            path={`${room}/sections/${encodeURIComponent(section)}/progress-activities-avance`}
+            title={t('followUp.chart.activitiesDone', { section })}
+            kind="horizontalBar"
+            suffix="%"
+          />
         </>
       )}
     </Grid>
@@ -101,7 +154,12 @@ export default function FollowUpPage() {
   const category = categoryId !== '' ? categoryId : (course?.category.id ?? '');
   // A tutor always looks at one of their classrooms; staff may look at the whole course.
   const rooms = classrooms.data ?? [];
-  const room = classroomId !== '' && rooms.some((r) => r.id === classroomId) ? classroomId : isTutor || !canReadCourse ? (rooms[0]?.id ?? '') : '';
+  const room =
+    classroomId !== '' && rooms.some((r) => r.id === classroomId)
+      ? classroomId
+      : isTutor || !canReadCourse
+        ? (rooms[0]?.id ?? '')
+        : '';
 
   const chooseCourse = (id: number | null) => {
     setCurrent(id === null ? null : { id });
@@ -152,9 +210,14 @@ export default function FollowUpPage() {
             disabled={!course || !rooms.length}
             onChange={(e) => setClassroomId(e.target.value === '' ? '' : Number(e.target.value))}
             sx={{ flex: '1 1 220px', minWidth: { xs: '100%', sm: 220 } }}
-            slotProps={{ select: { displayEmpty: !isTutor && canReadCourse }, inputLabel: { shrink: true } }}
+            slotProps={{
+              select: { displayEmpty: !isTutor && canReadCourse },
+              inputLabel: { shrink: true },
+            }}
           >
-            {!isTutor && canReadCourse && <MenuItem value="">{t('followUp.allClassrooms')}</MenuItem>}
+            {!isTutor && canReadCourse && (
+              <MenuItem value="">{t('followUp.allClassrooms')}</MenuItem>
+            )}
             {rooms.map((r) => (
               <MenuItem key={r.id} value={r.id}>
                 {t('followUp.classroomOption', { classroom: r.description, count: r.students })}
@@ -168,7 +231,11 @@ export default function FollowUpPage() {
           </Typography>
         )}
       </Paper>
-      {courses.isError && <Alert severity="error" sx={{ mt: 2 }}>{t('common.loadError')}</Alert>}
+      {courses.isError && (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {t('common.loadError')}
+        </Alert>
+      )}
       {courses.data && courses.data.length === 0 && (
         <Alert severity="info" sx={{ mt: 2 }}>
           {t(isTutor ? 'followUp.noClassroomsTutor' : 'followUp.noCourses')}
@@ -177,10 +244,19 @@ export default function FollowUpPage() {
       {course ? (
         <>
           <Section title={t('followUp.summary.title')}>
-            <Summary key={`${course.id}-${room}`} courseId={course.id} classroomId={room === '' ? null : room} canReadCourse={canReadCourse} />
+            <Summary
+              key={`${course.id}-${room}`}
+              courseId={course.id}
+              classroomId={room === '' ? null : room}
+              canReadCourse={canReadCourse}
+            />
           </Section>
           <Section title={t('followUp.table.title')}>
-            <StudentTable key={`${course.id}-${room}`} course={course} classroomId={room === '' ? undefined : room} />
+            <StudentTable
+              key={`${course.id}-${room}`}
+              course={course}
+              classroomId={room === '' ? undefined : room}
+            />
           </Section>
         </>
       ) : (

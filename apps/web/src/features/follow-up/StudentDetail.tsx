@@ -36,17 +36,40 @@ const STAGE_KEYS = FOLLOW_UP_STATUSES;
  * sincronizar", outside the cards), withdrawn or withdrawing, never entered the course
  * ("Inactivo", the "Nunca han ingresado" card) or active (the "Han ingresado" card).
  */
-export function StatusChip({ student }: { student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess' | 'suspended'> }) {
+export function StatusChip({
+  student,
+}: {
+  student: Pick<FollowUpStudent, 'stage' | 'synced' | 'lastAccess' | 'suspended'>;
+}) {
   const { t } = useTranslation();
-  if (!student.synced) return <Chip size="small" variant="outlined" label={t('followUp.status.unsynced')} />;
-  if (student.suspended) return <Chip size="small" color="warning" variant="outlined" label={t('followUp.status.suspended')} />;
+  if (!student.synced)
+    return <Chip size="small" variant="outlined" label={t('followUp.status.unsynced')} />;
+  if (student.suspended)
+    return (
+      <Chip
+        size="small"
+        color="warning"
+        variant="outlined"
+        label={t('followUp.status.suspended')}
+      />
+    );
   const stage = Math.min(2, Math.max(0, student.stage));
-  if (stage === 0 && !student.lastAccess) return <Chip size="small" label={t('followUp.status.inactive')} />;
-  return <StateChip kind="studentState" stateKey={STAGE_KEYS[stage]} label={t(`followUp.status.${STAGE_KEYS[stage]}`)} />;
+  if (stage === 0 && !student.lastAccess)
+    return <Chip size="small" label={t('followUp.status.inactive')} />;
+  return (
+    <StateChip
+      kind="studentState"
+      stateKey={STAGE_KEYS[stage]}
+      label={t(`followUp.status.${STAGE_KEYS[stage]}`)}
+    />
+  );
 }
 
 /** "Nunca", "Hoy", "Hace N días" (the date in the tooltip). */
-export function lastAccessText(s: Pick<FollowUpStudent, 'lastAccess' | 'daysWithoutAccess'>, t: TFunction): string {
+export function lastAccessText(
+  s: Pick<FollowUpStudent, 'lastAccess' | 'daysWithoutAccess'>,
+  t: TFunction,
+): string {
   if (!s.lastAccess || s.daysWithoutAccess === null) return t('followUp.access.never');
   if (s.daysWithoutAccess === 0) return t('followUp.access.today');
   return t('followUp.access.daysAgo', { count: s.daysWithoutAccess });
@@ -66,7 +89,17 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 /** One student of the follow-up: data, activities with status and grade, ticket history; a ticket worker may open a ticket. */
-export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicket }: { enrolmentId: number; canWork: boolean; onClose: () => void; onOpenTicket: (id: number) => void }) {
+export function StudentDetailDrawer({
+  enrolmentId,
+  canWork,
+  onClose,
+  onOpenTicket,
+}: {
+  enrolmentId: number;
+  canWork: boolean;
+  onClose: () => void;
+  onOpenTicket: (id: number) => void;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const detail = useStudentDetail(enrolmentId);
@@ -74,10 +107,29 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
   const s = d?.student;
   const tickets = d?.tickets.collections.map((c) => c.properties) ?? [];
   return (
-    <Drawer anchor="right" open onClose={onClose} sx={{ zIndex: (theme) => theme.zIndex.modal }} slotProps={{ paper: { sx: { width: { xs: '100%', md: 720 }, p: 2 }, role: 'dialog', 'aria-labelledby': 'student-detail-title' } as object }}>
+    <Drawer
+      anchor="right"
+      open
+      onClose={onClose}
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
+      slotProps={{
+        paper: {
+          sx: { width: { xs: '100%', md: 720 }, p: 2 },
+          role: 'dialog',
+          'aria-labelledby': 'student-detail-title',
+        } as object,
+      }}
+    >
       <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography id="student-detail-title" component="h2" variant="h6" sx={{ flex: 1, color: 'primary.main', fontWeight: 700 }}>
-          {s ? [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ') : t('followUp.detail.title')}
+        <Typography
+          id="student-detail-title"
+          component="h2"
+          variant="h6"
+          sx={{ flex: 1, color: 'primary.main', fontWeight: 700 }}
+        >
+          {s
+            ? [s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ')
+            : t('followUp.detail.title')}
         </Typography>
         <IconButton onClick={onClose} aria-label={t('common.close')}>
           <CloseIcon />
@@ -88,43 +140,92 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
           <CircularProgress aria-label={t('followUp.detail.loading')} />
         </Box>
       )}
-      {detail.isError && <Alert severity="error">{detail.error instanceof ApiError ? detail.error.message : t('common.loadError')}</Alert>}
+      {detail.isError && (
+        <Alert severity="error">
+          {detail.error instanceof ApiError ? detail.error.message : t('common.loadError')}
+        </Alert>
+      )}
       {d && s && (
         <>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }} useFlexGap>
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }}
+            useFlexGap
+          >
             <StatusChip student={s} />
-            <Chip size="small" variant="outlined" label={t('followUp.detail.progress', { value: f.percent(s.progress), graded: s.graded, expected: s.expected })} />
-            <Chip size="small" variant="outlined" label={t('followUp.detail.form', { form: s.form })} />
+            <Chip
+              size="small"
+              variant="outlined"
+              label={t('followUp.detail.progress', {
+                value: f.percent(s.progress),
+                graded: s.graded,
+                expected: s.expected,
+              })}
+            />
+            <Chip
+              size="small"
+              variant="outlined"
+              label={t('followUp.detail.form', { form: s.form })}
+            />
             <Box sx={{ flex: 1 }} />
             {canWork && (
-              <Button variant="contained" startIcon={<ConfirmationNumberIcon />} onClick={() => onOpenTicket(s.id)}>
+              <Button
+                variant="contained"
+                startIcon={<ConfirmationNumberIcon />}
+                onClick={() => onOpenTicket(s.id)}
+              >
                 {t('followUp.detail.openTicket')}
               </Button>
             )}
           </Stack>
-          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}>
+          <Box
+            component="dl"
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: 'max-content 1fr',
+              columnGap: 2,
+              rowGap: 0.5,
+              m: 0,
+            }}
+          >
             <Field label={t('followUp.columns.rut')}>{s.rut}</Field>
-            <Field label={t('followUp.columns.email')}>{s.email ? <EmailLink address={s.email} /> : t('followUp.detail.noEmail')}</Field>
+            <Field label={t('followUp.columns.email')}>
+              {s.email ? <EmailLink address={s.email} /> : t('followUp.detail.noEmail')}
+            </Field>
             <Field label={t('followUp.columns.phone')}>
               {s.phone ? (
                 <PhoneContact
                   number={s.phone}
                   canLog={canWork}
-                  target={{ enrolmentId: s.id, course: d.course, name: s.name, lastName: s.lastName, rut: s.rut, classroom: s.classroom }}
+                  target={{
+                    enrolmentId: s.id,
+                    course: d.course,
+                    name: s.name,
+                    lastName: s.lastName,
+                    rut: s.rut,
+                    classroom: s.classroom,
+                  }}
                 />
               ) : (
                 t('followUp.detail.noPhone')
               )}
             </Field>
             <Field label={t('followUp.detail.course')}>{d.course.description}</Field>
-            <Field label={t('followUp.columns.classroom')}>{s.classroom ?? t('followUp.noClassroom')}</Field>
+            <Field label={t('followUp.columns.classroom')}>
+              {s.classroom ?? t('followUp.noClassroom')}
+            </Field>
             <Field label={t('followUp.columns.lastAccess')}>
               {lastAccessText(s, t)}
               {s.lastAccess ? ` (${f.dateTime(s.lastAccess)})` : ''}
             </Field>
           </Box>
 
-          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}>
+          <Typography
+            component="h3"
+            variant="subtitle1"
+            sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}
+          >
             {t('followUp.detail.activities')}
           </Typography>
           {d.activities.length === 0 ? (
@@ -141,25 +242,41 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
               </TableHead>
               <TableBody>
                 {d.activities.map((a) => (
-                  <TableRow key={a.activityId} sx={a.counts ? undefined : { '& .MuiTableCell-root': { color: 'text.secondary' } }}>
+                  <TableRow
+                    key={a.activityId}
+                    sx={
+                      a.counts ? undefined : { '& .MuiTableCell-root': { color: 'text.secondary' } }
+                    }
+                  >
                     <TableCell>{a.section ?? '—'}</TableCell>
                     <TableCell>
                       {a.description}
                       {a.counts && (
-                        <Typography component="span" variant="caption" color="primary" sx={{ ml: 1 }}>
+                        <Typography
+                          component="span"
+                          variant="caption"
+                          color="primary"
+                          sx={{ ml: 1 }}
+                        >
                           {t('followUp.detail.counts')}
                         </Typography>
                       )}
                     </TableCell>
                     <TableCell>{a.statusMoodle ?? t('followUp.detail.noRow')}</TableCell>
-                    <TableCell align="right">{a.grade !== null ? f.grade(a.grade) : (a.qualificationMoodle ?? '—')}</TableCell>
+                    <TableCell align="right">
+                      {a.grade !== null ? f.grade(a.grade) : (a.qualificationMoodle ?? '—')}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
             </Table>
           )}
 
-          <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}>
+          <Typography
+            component="h3"
+            variant="subtitle1"
+            sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1 }}
+          >
             {t('followUp.detail.tickets')}
           </Typography>
           {tickets.length === 0 ? (
@@ -180,8 +297,12 @@ export function StudentDetailDrawer({ enrolmentId, canWork, onClose, onOpenTicke
                   <TableRow key={k.id}>
                     <TableCell>
                       {canWork ? (
-                        <Link component={RouterLink} to={`/my/ticket?course=${d.course.id}&status=all&search=${encodeURIComponent(k.ticketCode)}&ticket=${k.id}`}>
-                          {k.ticketCode} <OpenInNewIcon sx={{ fontSize: 14, verticalAlign: 'middle' }} />
+                        <Link
+                          component={RouterLink}
+                          to={`/my/ticket?course=${d.course.id}&status=all&search=${encodeURIComponent(k.ticketCode)}&ticket=${k.id}`}
+                        >
+                          {k.ticketCode}{' '}
+                          <OpenInNewIcon sx={{ fontSize: 14, verticalAlign: 'middle' }} />
                         </Link>
                       ) : (
                         k.ticketCode

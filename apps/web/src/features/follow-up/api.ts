@@ -34,12 +34,13 @@ export interface TablePage {
   order?: 'asc' | 'desc';
 }
 
-const props = <P,>(c: Collection<P>) => c.collections.map((r) => r.properties);
+const props = <P>(c: Collection<P>) => c.collections.map((r) => r.properties);
 
 export function useFollowUpCourses() {
   return useQuery({
     queryKey: ['follow-up', 'courses'],
-    queryFn: async () => props(await getData<Collection<FollowUpCourse>>('/api/v2/follow-up/courses')),
+    queryFn: async () =>
+      props(await getData<Collection<FollowUpCourse>>('/api/v2/follow-up/courses')),
     staleTime: 60_000,
   });
 }
@@ -48,26 +49,49 @@ export function useFollowUpClassrooms(courseId: number | null) {
   return useQuery({
     queryKey: ['follow-up', 'classrooms', courseId],
     enabled: courseId !== null,
-    queryFn: async () => props(await getData<Collection<FollowUpClassroom>>(`/api/v2/follow-up/courses/${courseId}/classrooms`)),
+    queryFn: async () =>
+      props(
+        await getData<Collection<FollowUpClassroom>>(
+          `/api/v2/follow-up/courses/${courseId}/classrooms`,
+        ),
+      ),
     staleTime: 60_000,
   });
 }
 
-const query = (filters: FollowUpFilterValues, page?: TablePage): Record<string, QueryValue> => ({ ...filters, ...page });
+const query = (filters: FollowUpFilterValues, page?: TablePage): Record<string, QueryValue> => ({
+  ...filters,
+  ...page,
+});
 
-export function useFollowUpStudents(courseId: number, filters: FollowUpFilterValues, page: TablePage) {
+export function useFollowUpStudents(
+  courseId: number,
+  filters: FollowUpFilterValues,
+  page: TablePage,
+) {
   return useQuery({
     queryKey: ['follow-up', 'students', courseId, filters, page],
     queryFn: async ({ signal }) => {
-      const data = await getData<Collection<FollowUpStudent>>(`/api/v2/follow-up/courses/${courseId}/students`, { query: query(filters, page), signal });
+      const data = await getData<Collection<FollowUpStudent>>(
+        `/api/v2/follow-up/courses/${courseId}/students`,
+        { query: query(filters, page), signal },
+      );
       return { rows: props(data), total: data.meta?.total ?? data.numberOfElements };
     },
     placeholderData: keepPreviousData,
   });
 }
 
-export const exportFollowUp = (courseId: number, filters: FollowUpFilterValues, sort?: Pick<TablePage, 'sort' | 'order'>) =>
-  download(`/api/v2/follow-up/courses/${courseId}/students/export`, query(filters, sort as TablePage), 'seguimiento.xlsx');
+export const exportFollowUp = (
+  courseId: number,
+  filters: FollowUpFilterValues,
+  sort?: Pick<TablePage, 'sort' | 'order'>,
+) =>
+  download(
+    `/api/v2/follow-up/courses/${courseId}/students/export`,
+    query(filters, sort as TablePage),
+    'seguimiento.xlsx',
+  );
 
 export type StudentDetail = FollowUpStudentDetail & { tickets: Collection<TicketProperties> };
 
@@ -90,7 +114,8 @@ export function useFollowCardAt(path: string | null) {
 
 // Tutors of a classroom in a course (maintenance "Aula").
 
-const tutorsPath = (courseId: number, classroomId: number) => `/api/v2/courses/${courseId}/classrooms/${classroomId}/tutors`;
+const tutorsPath = (courseId: number, classroomId: number) =>
+  `/api/v2/courses/${courseId}/classrooms/${classroomId}/tutors`;
 
 export function useClassroomTutors(courseId: number | null, classroomId: number) {
   return useQuery({
@@ -101,7 +126,10 @@ export function useClassroomTutors(courseId: number | null, classroomId: number)
 }
 
 export const saveClassroomTutors = (courseId: number, classroomId: number, userIds: number[]) =>
-  request<Envelope<ClassroomTutors>>(tutorsPath(courseId, classroomId), { method: 'PUT', body: { user_ids: userIds } });
+  request<Envelope<ClassroomTutors>>(tutorsPath(courseId, classroomId), {
+    method: 'PUT',
+    body: { user_ids: userIds },
+  });
 
 // Massive mail to chosen students.
 
@@ -112,11 +140,15 @@ export interface FollowUpMailBody {
   files: string[];
 }
 
-export const previewFollowUpMail = (enrolmentIds: number[], body: Pick<FollowUpMailBody, 'subject' | 'text'>) =>
-  getDataPost<FollowUpMailPreview>('/api/v2/follow-up/mail/preview', { enrolmentIds, ...body });
+export const previewFollowUpMail = (
+  enrolmentIds: number[],
+  body: Pick<FollowUpMailBody, 'subject' | 'text'>,
+) => getDataPost<FollowUpMailPreview>('/api/v2/follow-up/mail/preview', { enrolmentIds, ...body });
 
 export const sendFollowUpMail = (enrolmentIds: number[], body: FollowUpMailBody) =>
-  sendOnce<Envelope<FollowUpMailResult>>('/api/v2/follow-up/mail', { body: { enrolmentIds, ...body } });
+  sendOnce<Envelope<FollowUpMailResult>>('/api/v2/follow-up/mail', {
+    body: { enrolmentIds, ...body },
+  });
 
 async function getDataPost<T>(path: string, body: unknown): Promise<T> {
   return (await request<Envelope<T>>(path, { method: 'POST', body }))._data;

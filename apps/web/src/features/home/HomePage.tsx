@@ -19,7 +19,13 @@ export default function HomePage() {
       <Grid container spacing={1.5}>
         {screens.map((s) => (
           <Grid key={s.key} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
-            <Button component={Link} to={`/my/${s.path}`} variant="outlined" fullWidth sx={{ justifyContent: 'flex-start', textTransform: 'none' }}>
+            <Button
+              component={Link}
+              to={`/my/${s.path}`}
+              variant="outlined"
+              fullWidth
+              sx={{ justifyContent: 'flex-start', textTransform: 'none' }}
+            >
               {s.group ? `${t(`nav.${s.group}`)} › ` : ''}
               {t(`nav.${s.key}`)}
             </Button>

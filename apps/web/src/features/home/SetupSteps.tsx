@@ -1,6 +1,16 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
-import { Box, LinearProgress, Link, List, ListItem, ListItemIcon, ListItemText, Paper, Typography } from '@mui/material';
+import {
+  Box,
+  LinearProgress,
+  Link,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Paper,
+  Typography,
+} from '@mui/material';
 import type { SetupProgress } from '@sigaf/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +39,11 @@ export function SetupSteps() {
   const p = progress.data;
   if (!p) return null;
   const steps: Step[] = [
-    { key: 'moodle', done: p.moodle, links: [{ to: '/my/configuracion/actividad', label: t('home.setup.moodle.link') }] },
+    {
+      key: 'moodle',
+      done: p.moodle,
+      links: [{ to: '/my/configuracion/actividad', label: t('home.setup.moodle.link') }],
+    },
     {
       key: 'courses',
       done: p.courses > 0,
@@ -45,14 +59,27 @@ export function SetupSteps() {
         { to: '/my/configuracion/actividad', label: t('home.setup.students.sync') },
         { to: '/my/configuracion/cargar-estudiantes', label: t('home.setup.students.load') },
       ],
-      detail: p.courses > 0 ? t('home.setup.students.synced', { synced: p.syncedCourses, count: p.courses }) : undefined,
+      detail:
+        p.courses > 0
+          ? t('home.setup.students.synced', { synced: p.syncedCourses, count: p.courses })
+          : undefined,
     },
-    { key: 'staff', done: p.staff > 0, links: [{ to: '/my/mantenedor/Usuario', label: t('home.setup.staff.link') }] },
+    {
+      key: 'staff',
+      done: p.staff > 0,
+      links: [{ to: '/my/mantenedor/Usuario', label: t('home.setup.staff.link') }],
+    },
   ];
   const done = steps.filter((s) => s.done).length;
   if (done === steps.length) return null;
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="setup-title" data-testid="setup-steps" sx={{ p: 2, mb: 3 }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="setup-title"
+      data-testid="setup-steps"
+      sx={{ p: 2, mb: 3 }}
+    >
       <Typography id="setup-title" variant="h6" component="h2">
         {t('home.setup.title')}
       </Typography>
@@ -60,16 +87,35 @@ export function SetupSteps() {
         {t('home.setup.intro')}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1.5 }}>
-        <LinearProgress variant="determinate" value={(done / steps.length) * 100} sx={{ flex: 1, height: 8, borderRadius: 4 }} aria-label={t('home.setup.progress', { done, count: steps.length })} />
-        <Typography variant="body2" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} data-testid="setup-progress">
+        <LinearProgress
+          variant="determinate"
+          value={(done / steps.length) * 100}
+          sx={{ flex: 1, height: 8, borderRadius: 4 }}
+          aria-label={t('home.setup.progress', { done, count: steps.length })}
+        />
+        <Typography
+          variant="body2"
+          sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}
+          data-testid="setup-progress"
+        >
           {t('home.setup.progress', { done, count: steps.length })}
         </Typography>
       </Box>
       <List dense component="ol" sx={{ mt: 1 }}>
         {steps.map((s, i) => (
-          <ListItem key={s.key} component="li" alignItems="flex-start" data-testid={`setup-${s.key}`} data-done={s.done}>
+          <ListItem
+            key={s.key}
+            component="li"
+            alignItems="flex-start"
+            data-testid={`setup-${s.key}`}
+            data-done={s.done}
+          >
             <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>
-              {s.done ? <CheckCircleIcon color="success" aria-label={t('home.setup.done')} /> : <RadioButtonUncheckedIcon color="action" aria-label={t('home.setup.pending')} />}
+              {s.done ? (
+                <CheckCircleIcon color="success" aria-label={t('home.setup.done')} />
+              ) : (
+                <RadioButtonUncheckedIcon color="action" aria-label={t('home.setup.pending')} />
+              )}
             </ListItemIcon>
             <ListItemText
               primary={`${i + 1}. ${t(`home.setup.${s.key}.title`)}`}

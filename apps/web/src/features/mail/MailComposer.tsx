@@ -1,7 +1,24 @@
-import { MAIL_ATTACHMENT_ACCEPT, MAIL_MAX_FILES, MAIL_PLACEHOLDERS, type FieldErrors, type MailUploadResult } from '@sigaf/contract';
+import {
+  MAIL_ATTACHMENT_ACCEPT,
+  MAIL_MAX_FILES,
+  MAIL_PLACEHOLDERS,
+  type FieldErrors,
+  type MailUploadResult,
+} from '@sigaf/contract';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import ListAltIcon from '@mui/icons-material/ListAlt';
-import { Alert, Box, Button, Chip, LinearProgress, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
@@ -36,7 +53,15 @@ export interface MailComposerProps {
  * with the student placeholders, and attachments uploaded at once with their progress,
  * shown as removable chips. It only edits a MailDraft; the parent sends it.
  */
-export function MailComposer({ value, onChange, errors = {}, courseId, disabled, onUploadingChange, placeholders = true }: MailComposerProps) {
+export function MailComposer({
+  value,
+  onChange,
+  errors = {},
+  courseId,
+  disabled,
+  onUploadingChange,
+  placeholders = true,
+}: MailComposerProps) {
   const { t, i18n } = useTranslation();
   const editor = useRef<RichTextEditorHandle>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -57,13 +82,24 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
   const set = (patch: Partial<MailDraft>) => onChange({ ...latest.current, ...patch });
 
   const upload = async (file: File) => {
-    const item: Upload = { key: ++counter.current, name: file.name, progress: 0, controller: new AbortController() };
+    const item: Upload = {
+      key: ++counter.current,
+      name: file.name,
+      progress: 0,
+      controller: new AbortController(),
+    };
     setUploads((list) => [...list, item]);
     try {
-      const result = await uploadAttachment(file, (p) => setUploads((list) => list.map((u) => (u.key === item.key ? { ...u, progress: p } : u))), item.controller.signal);
+      const result = await uploadAttachment(
+        file,
+        (p) =>
+          setUploads((list) => list.map((u) => (u.key === item.key ? { ...u, progress: p } : u))),
+        item.controller.signal,
+      );
       set({ files: [...latest.current.files, result] });
     } catch (err) {
-      if (!(err instanceof DOMException && err.name === 'AbortError')) setFileError(`${file.name}: ${err instanceof ApiError ? err.message : t('common.error')}`);
+      if (!(err instanceof DOMException && err.name === 'AbortError'))
+        setFileError(`${file.name}: ${err instanceof ApiError ? err.message : t('common.error')}`);
     } finally {
       setUploads((list) => list.filter((u) => u.key !== item.key));
     }
@@ -87,7 +123,8 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
       await deleteAttachment(file.name);
     } catch (err) {
       // Already gone or in use by a message: it stays on the server, not in this mail.
-      if (!(err instanceof ApiError) || err.status !== 404) setFileError(err instanceof ApiError ? err.message : t('common.error'));
+      if (!(err instanceof ApiError) || err.status !== 404)
+        setFileError(err instanceof ApiError ? err.message : t('common.error'));
     }
   };
 
@@ -103,7 +140,16 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
       {Boolean(courseId) && (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
           {Boolean(templates.data?.length) && (
-            <TextField select size="small" label={t('mail.template')} value="" onChange={(e) => applyTemplate(Number(e.target.value))} disabled={disabled} helperText={t('mail.templateHint')} sx={{ flex: 1 }}>
+            <TextField
+              select
+              size="small"
+              label={t('mail.template')}
+              value=""
+              onChange={(e) => applyTemplate(Number(e.target.value))}
+              disabled={disabled}
+              helperText={t('mail.templateHint')}
+              sx={{ flex: 1 }}
+            >
               {templates.data!.map((tpl) => (
                 <MenuItem key={tpl.id} value={tpl.id}>
                   {tpl.name}
@@ -111,12 +157,19 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
               ))}
             </TextField>
           )}
-          <Button startIcon={<ListAltIcon />} onClick={() => setManaging(true)} disabled={disabled} sx={{ mt: 0.5, flexShrink: 0 }}>
+          <Button
+            startIcon={<ListAltIcon />}
+            onClick={() => setManaging(true)}
+            disabled={disabled}
+            sx={{ mt: 0.5, flexShrink: 0 }}
+          >
             {t('mail.templates.manage')}
           </Button>
         </Stack>
       )}
-      {managing && courseId && <MailTemplatesDialog courseId={courseId} onClose={() => setManaging(false)} />}
+      {managing && courseId && (
+        <MailTemplatesDialog courseId={courseId} onClose={() => setManaging(false)} />
+      )}
       <TextField
         label={t('mail.subject')}
         value={value.subject}
@@ -137,7 +190,15 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
         placeholder="jefatura@correo.cl; tutor@correo.cl"
         fullWidth
       />
-      <RichTextEditor ref={editor} label={t('mail.body')} placeholder={t('mail.bodyPlaceholder')} value={value.html} onChange={(html) => set({ html })} error={first('text')} disabled={disabled} />
+      <RichTextEditor
+        ref={editor}
+        label={t('mail.body')}
+        placeholder={t('mail.bodyPlaceholder')}
+        value={value.html}
+        onChange={(html) => set({ html })}
+        error={first('text')}
+        disabled={disabled}
+      />
       {placeholders && (
         <Box>
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
@@ -146,15 +207,35 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
           <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             {MAIL_PLACEHOLDERS.map((p) => (
               <Tooltip key={p} title={t(`mail.placeholder.${p}`)} describeChild>
-                <Chip size="small" variant="outlined" color="primary" label={`{${p}}`} onClick={() => editor.current?.insertText(`{${p}}`)} disabled={disabled} />
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color="primary"
+                  label={`{${p}}`}
+                  onClick={() => editor.current?.insertText(`{${p}}`)}
+                  disabled={disabled}
+                />
               </Tooltip>
             ))}
           </Stack>
         </Box>
       )}
       <Box>
-        <input ref={input} type="file" hidden multiple accept={MAIL_ATTACHMENT_ACCEPT} onChange={(e) => choose(e.target.files)} data-testid="mail-file-input" />
-        <Button variant="outlined" startIcon={<AttachFileIcon />} onClick={() => input.current?.click()} disabled={disabled}>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          multiple
+          accept={MAIL_ATTACHMENT_ACCEPT}
+          onChange={(e) => choose(e.target.files)}
+          data-testid="mail-file-input"
+        />
+        <Button
+          variant="outlined"
+          startIcon={<AttachFileIcon />}
+          onClick={() => input.current?.click()}
+          disabled={disabled}
+        >
           {t('mail.attach')}
         </Button>
         <Typography variant="caption" color="text.secondary" sx={{ ml: 1 }}>
@@ -163,7 +244,11 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
         {uploads.map((u) => (
           <Box key={u.key} sx={{ mt: 1 }}>
             <Typography variant="body2">{t('mail.uploading', { name: u.name })}</Typography>
-            <LinearProgress variant="determinate" value={Math.round(u.progress * 100)} aria-label={t('mail.uploading', { name: u.name })} />
+            <LinearProgress
+              variant="determinate"
+              value={Math.round(u.progress * 100)}
+              aria-label={t('mail.uploading', { name: u.name })}
+            />
           </Box>
         ))}
         {value.files.length > 0 && (
@@ -171,13 +256,21 @@ export function MailComposer({ value, onChange, errors = {}, courseId, disabled,
             <Typography variant="subtitle2">{t('mail.attachments')}</Typography>
             <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mt: 0.5 }}>
               {value.files.map((f) => (
-                <Chip key={f.name} label={`${f.originalName} (${formatSize(f.size, i18n.language)})`} onDelete={disabled ? undefined : () => void remove(f)} />
+                <Chip
+                  key={f.name}
+                  label={`${f.originalName} (${formatSize(f.size, i18n.language)})`}
+                  onDelete={disabled ? undefined : () => void remove(f)}
+                />
               ))}
             </Stack>
           </Box>
         )}
         {(fileError || first('files')) && (
-          <Alert severity="error" sx={{ mt: 1 }} onClose={fileError ? () => setFileError(null) : undefined}>
+          <Alert
+            severity="error"
+            sx={{ mt: 1 }}
+            onClose={fileError ? () => setFileError(null) : undefined}
+          >
             {fileError ?? first('files')}
           </Alert>
         )}

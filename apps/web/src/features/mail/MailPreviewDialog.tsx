@@ -1,4 +1,15 @@
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
@@ -26,7 +37,11 @@ export function MailPreviewDialog({ ticketIds, draft, onClose }: MailPreviewDial
   });
   const data = preview.data;
   const error = preview.error instanceof ApiError ? preview.error : null;
-  const errorText = error ? (Object.values(error.fieldErrors).flat()[0] ?? error.message) : preview.error ? t('common.error') : null;
+  const errorText = error
+    ? (Object.values(error.fieldErrors).flat()[0] ?? error.message)
+    : preview.error
+      ? t('common.error')
+      : null;
 
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="mail-preview-title">
@@ -48,12 +63,29 @@ export function MailPreviewDialog({ ticketIds, draft, onClose }: MailPreviewDial
           <Stack spacing={1.5} sx={{ mt: 2 }}>
             <Alert severity={data.recipients ? 'info' : 'warning'} data-testid="mail-preview-count">
               {t('mail.preview.count', { count: data.recipients })}
-              {data.skipped.length > 0 && ` ${t('mail.preview.skipped', { count: data.skipped.length })}`}
+              {data.skipped.length > 0 &&
+                ` ${t('mail.preview.skipped', { count: data.skipped.length })}`}
             </Alert>
             {data.sample && (
               <>
-                <Typography variant="body2">{t('mail.preview.sampleOf', { student: data.sample.student, code: data.sample.ticketCode })}</Typography>
-                <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, '& dt': { fontWeight: 700 }, '& dd': { m: 0 } }}>
+                <Typography variant="body2">
+                  {t('mail.preview.sampleOf', {
+                    student: data.sample.student,
+                    code: data.sample.ticketCode,
+                  })}
+                </Typography>
+                <Box
+                  component="dl"
+                  sx={{
+                    display: 'grid',
+                    gridTemplateColumns: 'max-content 1fr',
+                    columnGap: 2,
+                    rowGap: 0.5,
+                    m: 0,
+                    '& dt': { fontWeight: 700 },
+                    '& dd': { m: 0 },
+                  }}
+                >
                   <dt>{t('mail.preview.from')}</dt>
                   <dd>{data.sample.from}</dd>
                   <dt>{t('mail.preview.to')}</dt>
@@ -73,7 +105,14 @@ export function MailPreviewDialog({ ticketIds, draft, onClose }: MailPreviewDial
                   sandbox=""
                   srcDoc={data.sample.html}
                   data-testid="mail-preview-frame"
-                  sx={{ width: '100%', height: 360, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#f5f5f5' }}
+                  sx={{
+                    width: '100%',
+                    height: 360,
+                    border: 1,
+                    borderColor: 'divider',
+                    borderRadius: 1,
+                    bgcolor: '#f5f5f5',
+                  }}
                 />
               </>
             )}

@@ -27,7 +27,12 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { deleteMailTemplate, saveMailTemplate, useMailTemplates, type MailTemplateDraft } from './api';
+import {
+  deleteMailTemplate,
+  saveMailTemplate,
+  useMailTemplates,
+  type MailTemplateDraft,
+} from './api';
 import { RichTextEditor, type RichTextEditorHandle } from './RichTextEditor';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
@@ -36,7 +41,11 @@ export interface MailTemplatesDialogProps {
   onClose: () => void;
 }
 
-const plain = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').trim();
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .trim();
 
 /**
  * "Plantillas de correo" of a course: the list, a form to create or edit one (name, subject,
@@ -56,9 +65,14 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['mail-templates', courseId] });
   const open = (tpl?: MailTemplateProps) => {
     setErrors({});
-    setEditing(tpl ? { id: tpl.id, draft: { name: tpl.name, subject: tpl.subject, html: tpl.html } } : { draft: { name: '', subject: '', html: '' } });
+    setEditing(
+      tpl
+        ? { id: tpl.id, draft: { name: tpl.name, subject: tpl.subject, html: tpl.html } }
+        : { draft: { name: '', subject: '', html: '' } },
+    );
   };
-  const set = (patch: Partial<MailTemplateDraft>) => setEditing((e) => (e ? { ...e, draft: { ...e.draft, ...patch } } : e));
+  const set = (patch: Partial<MailTemplateDraft>) =>
+    setEditing((e) => (e ? { ...e, draft: { ...e.draft, ...patch } } : e));
 
   const save = async () => {
     if (!editing) return;
@@ -71,7 +85,11 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const res = await saveMailTemplate(courseId, { name: draft.name.trim(), subject: draft.subject.trim(), html: draft.html }, editing.id);
+      const res = await saveMailTemplate(
+        courseId,
+        { name: draft.name.trim(), subject: draft.subject.trim(), html: draft.html },
+        editing.id,
+      );
       notify(res.message || t('common.success'));
       setEditing(null);
       await refresh();
@@ -102,9 +120,17 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
   const { close, guard } = useDiscardGuard(editing !== null, onClose);
 
   return (
-    <Dialog open onClose={busy ? undefined : close} maxWidth="md" fullWidth aria-labelledby="mail-templates-title">
+    <Dialog
+      open
+      onClose={busy ? undefined : close}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="mail-templates-title"
+    >
       <DialogTitle id="mail-templates-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
-        {editing ? t(editing.id ? 'mail.templates.edit' : 'mail.templates.create') : t('mail.templates.title')}
+        {editing
+          ? t(editing.id ? 'mail.templates.edit' : 'mail.templates.create')
+          : t('mail.templates.title')}
       </DialogTitle>
       {(busy || templates.isFetching) && <LinearProgress />}
       <DialogContent>
@@ -131,12 +157,18 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
                   secondaryAction={
                     <>
                       <Tooltip title={t('common.edit')}>
-                        <IconButton aria-label={`${t('common.edit')} ${tpl.name}`} onClick={() => open(tpl)}>
+                        <IconButton
+                          aria-label={`${t('common.edit')} ${tpl.name}`}
+                          onClick={() => open(tpl)}
+                        >
                           <EditIcon />
                         </IconButton>
                       </Tooltip>
                       <Tooltip title={t('common.delete')}>
-                        <IconButton aria-label={`${t('common.delete')} ${tpl.name}`} onClick={() => setRemoving(tpl)}>
+                        <IconButton
+                          aria-label={`${t('common.delete')} ${tpl.name}`}
+                          onClick={() => setRemoving(tpl)}
+                        >
                           <DeleteIcon />
                         </IconButton>
                       </Tooltip>
@@ -150,7 +182,17 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
           </Box>
         )}
         {editing && (
-          <Stack spacing={2} sx={{ mt: 2 }} component="form" id="mail-template-form" noValidate onSubmit={(e) => { e.preventDefault(); void save(); }}>
+          <Stack
+            spacing={2}
+            sx={{ mt: 2 }}
+            component="form"
+            id="mail-template-form"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
             <TextField
               label={t('mail.templates.name')}
               value={editing.draft.name}
@@ -172,7 +214,15 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
               slotProps={{ htmlInput: { maxLength: 255 } }}
               fullWidth
             />
-            <RichTextEditor ref={editor} label={t('mail.body')} placeholder={t('mail.bodyPlaceholder')} value={editing.draft.html} onChange={(html) => set({ html })} error={first('html')} disabled={busy} />
+            <RichTextEditor
+              ref={editor}
+              label={t('mail.body')}
+              placeholder={t('mail.bodyPlaceholder')}
+              value={editing.draft.html}
+              onChange={(html) => set({ html })}
+              error={first('html')}
+              disabled={busy}
+            />
             <Box>
               <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
                 {t('mail.placeholdersHint')}
@@ -180,7 +230,14 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
               <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                 {MAIL_PLACEHOLDERS.map((p) => (
                   <Tooltip key={p} title={t(`mail.placeholder.${p}`)}>
-                    <Chip size="small" variant="outlined" color="primary" label={`{${p}}`} onClick={() => editor.current?.insertText(`{${p}}`)} disabled={busy} />
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      color="primary"
+                      label={`{${p}}`}
+                      onClick={() => editor.current?.insertText(`{${p}}`)}
+                      disabled={busy}
+                    />
                   </Tooltip>
                 ))}
               </Stack>
@@ -202,7 +259,12 @@ export function MailTemplatesDialog({ courseId, onClose }: MailTemplatesDialogPr
           <Button onClick={onClose}>{t('common.close')}</Button>
         )}
       </DialogActions>
-      <ConfirmDialog open={Boolean(removing)} message={t('mail.templates.deleteConfirm', { name: removing?.name ?? '' })} onCancel={() => setRemoving(null)} onConfirm={remove} />
+      <ConfirmDialog
+        open={Boolean(removing)}
+        message={t('mail.templates.deleteConfirm', { name: removing?.name ?? '' })}
+        onCancel={() => setRemoving(null)}
+        onConfirm={remove}
+      />
       {guard}
     </Dialog>
   );

@@ -1,4 +1,9 @@
-import { chileDateTime, MAIL_STATUSES, type MailMessageProps, type MailStatus } from '@sigaf/contract';
+import {
+  chileDateTime,
+  MAIL_STATUSES,
+  type MailMessageProps,
+  type MailStatus,
+} from '@sigaf/contract';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ReplayIcon from '@mui/icons-material/Replay';
 import {
@@ -46,7 +51,11 @@ export interface OutboxPanelProps {
  * The outbox: every message with its delivery state, attempts and last error, newest first;
  * a failed message can be sent again. Operators see the messages they sent.
  */
-export function OutboxPanel({ courseId, ticketId, perPage: initialPerPage = 10 }: OutboxPanelProps) {
+export function OutboxPanel({
+  courseId,
+  ticketId,
+  perPage: initialPerPage = 10,
+}: OutboxPanelProps) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -108,12 +117,25 @@ export function OutboxPanel({ courseId, ticketId, perPage: initialPerPage = 10 }
         </Tooltip>
       </Stack>
       {outbox.isFetching && <LinearProgress />}
-      {outbox.isError && <Alert severity="error">{outbox.error instanceof ApiError ? outbox.error.message : t('common.loadError')}</Alert>}
+      {outbox.isError && (
+        <Alert severity="error">
+          {outbox.error instanceof ApiError ? outbox.error.message : t('common.loadError')}
+        </Alert>
+      )}
       <TableContainer>
         <Table size="small" aria-label={t('mail.outbox.title')}>
           <TableHead>
             <TableRow>
-              {['createdAt', 'to', 'subject', 'ticket', 'status', 'attempts', 'lastError', 'actions'].map((h) => (
+              {[
+                'createdAt',
+                'to',
+                'subject',
+                'ticket',
+                'status',
+                'attempts',
+                'lastError',
+                'actions',
+              ].map((h) => (
                 <TableCell key={h} sx={{ fontWeight: 'bold', color: 'secondary.main' }}>
                   {t(`mail.outbox.${h}`)}
                 </TableCell>
@@ -147,8 +169,16 @@ export function OutboxPanel({ courseId, ticketId, perPage: initialPerPage = 10 }
                 </TableCell>
                 <TableCell>{m.ticketCode ?? t('common.none')}</TableCell>
                 <TableCell>
-                  <Tooltip title={m.sentAt ? t('mail.outbox.sentAt', { date: chileDateTime(m.sentAt) }) : ''}>
-                    <Chip size="small" color={STATUS_COLOR[m.status]} label={t(`mail.status.${m.status}`)} />
+                  <Tooltip
+                    title={
+                      m.sentAt ? t('mail.outbox.sentAt', { date: chileDateTime(m.sentAt) }) : ''
+                    }
+                  >
+                    <Chip
+                      size="small"
+                      color={STATUS_COLOR[m.status]}
+                      label={t(`mail.status.${m.status}`)}
+                    />
                   </Tooltip>
                 </TableCell>
                 <TableCell>{m.attempts}</TableCell>
@@ -165,7 +195,13 @@ export function OutboxPanel({ courseId, ticketId, perPage: initialPerPage = 10 }
                   {m.status === 'failed' && (
                     <Tooltip title={t('mail.outbox.retry')}>
                       <span>
-                        <IconButton size="small" color="primary" aria-label={t('mail.outbox.retry')} disabled={retrying === m.id} onClick={() => void retry(m)}>
+                        <IconButton
+                          size="small"
+                          color="primary"
+                          aria-label={t('mail.outbox.retry')}
+                          disabled={retrying === m.id}
+                          onClick={() => void retry(m)}
+                        >
                           <ReplayIcon fontSize="small" />
                         </IconButton>
                       </span>

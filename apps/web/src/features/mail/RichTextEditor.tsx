@@ -32,7 +32,15 @@ type Command = { key: string; icon: ReactNode; run: () => void };
  * undo and redo (docs/development/screens.md#mail-composer). Pasted content arrives as plain text; the server sanitises
  * whatever it receives anyway.
  */
-export function RichTextEditor({ value, onChange, label, placeholder, error, disabled, ref }: RichTextEditorProps) {
+export function RichTextEditor({
+  value,
+  onChange,
+  label,
+  placeholder,
+  error,
+  disabled,
+  ref,
+}: RichTextEditorProps) {
   const { t } = useTranslation();
   const area = useRef<HTMLDivElement>(null);
 
@@ -63,7 +71,10 @@ export function RichTextEditor({ value, onChange, label, placeholder, error, dis
       const el = area.current;
       if (!el || disabled) return;
       const selection = window.getSelection();
-      const inside = selection && selection.rangeCount > 0 && el.contains(selection.getRangeAt(0).commonAncestorContainer);
+      const inside =
+        selection &&
+        selection.rangeCount > 0 &&
+        el.contains(selection.getRangeAt(0).commonAncestorContainer);
       el.focus();
       if (!inside && selection) {
         const range = document.createRange();
@@ -81,9 +92,21 @@ export function RichTextEditor({ value, onChange, label, placeholder, error, dis
     { key: 'heading', icon: <TitleIcon fontSize="small" />, run: () => exec('formatBlock', 'h3') },
     { key: 'bold', icon: <FormatBoldIcon fontSize="small" />, run: () => exec('bold') },
     { key: 'italic', icon: <FormatItalicIcon fontSize="small" />, run: () => exec('italic') },
-    { key: 'underline', icon: <FormatUnderlinedIcon fontSize="small" />, run: () => exec('underline') },
-    { key: 'bulletList', icon: <FormatListBulletedIcon fontSize="small" />, run: () => exec('insertUnorderedList') },
-    { key: 'numberedList', icon: <FormatListNumberedIcon fontSize="small" />, run: () => exec('insertOrderedList') },
+    {
+      key: 'underline',
+      icon: <FormatUnderlinedIcon fontSize="small" />,
+      run: () => exec('underline'),
+    },
+    {
+      key: 'bulletList',
+      icon: <FormatListBulletedIcon fontSize="small" />,
+      run: () => exec('insertUnorderedList'),
+    },
+    {
+      key: 'numberedList',
+      icon: <FormatListNumberedIcon fontSize="small" />,
+      run: () => exec('insertOrderedList'),
+    },
     { key: 'undo', icon: <UndoIcon fontSize="small" />, run: () => exec('undo') },
     { key: 'redo', icon: <RedoIcon fontSize="small" />, run: () => exec('redo') },
   ];
@@ -95,16 +118,32 @@ export function RichTextEditor({ value, onChange, label, placeholder, error, dis
           border: 1,
           borderColor: error ? 'error.main' : 'divider',
           borderRadius: 1,
-          '&:focus-within': { borderColor: error ? 'error.main' : 'primary.main', boxShadow: (theme) => `0 0 0 1px ${error ? theme.palette.error.main : theme.palette.primary.main}` },
+          '&:focus-within': {
+            borderColor: error ? 'error.main' : 'primary.main',
+            boxShadow: (theme) =>
+              `0 0 0 1px ${error ? theme.palette.error.main : theme.palette.primary.main}`,
+          },
         }}
       >
-        <Stack direction="row" spacing={0.5} role="toolbar" aria-label={label} sx={{ px: 1, py: 0.5, flexWrap: 'wrap', alignItems: 'center' }}>
+        <Stack
+          direction="row"
+          spacing={0.5}
+          role="toolbar"
+          aria-label={label}
+          sx={{ px: 1, py: 0.5, flexWrap: 'wrap', alignItems: 'center' }}
+        >
           {commands.map((c, i) => (
             <Box key={c.key} sx={{ display: 'flex', alignItems: 'center' }}>
               {i === 6 && <Divider orientation="vertical" flexItem sx={{ mx: 0.5 }} />}
               <Tooltip title={t(`mail.toolbar.${c.key}`)}>
                 <span>
-                  <IconButton size="small" aria-label={t(`mail.toolbar.${c.key}`)} onMouseDown={(e) => e.preventDefault()} onClick={c.run} disabled={disabled}>
+                  <IconButton
+                    size="small"
+                    aria-label={t(`mail.toolbar.${c.key}`)}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={c.run}
+                    disabled={disabled}
+                  >
                     {c.icon}
                   </IconButton>
                 </span>

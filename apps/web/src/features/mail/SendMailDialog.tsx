@@ -1,7 +1,17 @@
 import PreviewIcon from '@mui/icons-material/Preview';
 import SendIcon from '@mui/icons-material/Send';
 import type { FieldErrors } from '@sigaf/contract';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +44,10 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
   const [uploading, setUploading] = useState(false);
   const [sending, setSending] = useState(false);
   const [previewing, setPreviewing] = useState(false);
-  const { close, guard } = useDiscardGuard(JSON.stringify(draft) !== JSON.stringify(emptyMailDraft()), onClose);
+  const { close, guard } = useDiscardGuard(
+    JSON.stringify(draft) !== JSON.stringify(emptyMailDraft()),
+    onClose,
+  );
 
   const preview = () => {
     const found = validateMailDraft(draft, (key, opts) => t(key, opts ?? {}));
@@ -49,7 +62,8 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
     setSending(true);
     try {
       const body = mailDraftToBody(draft);
-      const res = single !== null ? await sendSingle(single, body) : await sendMassive(ticketIds, body);
+      const res =
+        single !== null ? await sendSingle(single, body) : await sendMassive(ticketIds, body);
       notify(res.message);
       setDraft(emptyMailDraft());
       await queryClient.invalidateQueries();
@@ -62,7 +76,13 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
   };
 
   return (
-    <Dialog open onClose={sending ? undefined : close} maxWidth="md" fullWidth aria-labelledby="send-mail-title">
+    <Dialog
+      open
+      onClose={sending ? undefined : close}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="send-mail-title"
+    >
       <DialogTitle id="send-mail-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('mail.send.title')}
       </DialogTitle>
@@ -71,12 +91,23 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
         <Typography variant="body2" sx={{ mt: 2, mb: 2 }}>
           {t('mail.send.to', { recipient })}
         </Typography>
-        <MailComposer value={draft} onChange={setDraft} errors={errors} courseId={courseId} disabled={sending} onUploadingChange={setUploading} />
+        <MailComposer
+          value={draft}
+          onChange={setDraft}
+          errors={errors}
+          courseId={courseId}
+          disabled={sending}
+          onUploadingChange={setUploading}
+        />
         <Alert severity="info" sx={{ mt: 2 }}>
           {t('mail.send.hint')}
         </Alert>
         <Box sx={{ mt: 3 }}>
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', mb: 1 }}>
+          <Typography
+            variant="subtitle1"
+            component="h2"
+            sx={{ fontWeight: 700, color: 'primary.main', mb: 1 }}
+          >
             {t(single !== null ? 'mail.send.sent' : 'mail.outbox.title')}
           </Typography>
           <OutboxPanel ticketId={single} perPage={5} />
@@ -89,11 +120,22 @@ export function SendMailDialog({ ticketIds, courseId, recipient, onClose }: Send
         <Button startIcon={<PreviewIcon />} onClick={preview} disabled={sending}>
           {t('mail.preview.open')}
         </Button>
-        <Button variant="contained" startIcon={<SendIcon />} onClick={() => void send()} disabled={sending || uploading}>
+        <Button
+          variant="contained"
+          startIcon={<SendIcon />}
+          onClick={() => void send()}
+          disabled={sending || uploading}
+        >
           {t('mail.send.action')}
         </Button>
       </DialogActions>
-      {previewing && <MailPreviewDialog ticketIds={ticketIds} draft={draft} onClose={() => setPreviewing(false)} />}
+      {previewing && (
+        <MailPreviewDialog
+          ticketIds={ticketIds}
+          draft={draft}
+          onClose={() => setPreviewing(false)}
+        />
+      )}
       {guard}
     </Dialog>
   );

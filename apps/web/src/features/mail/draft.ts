@@ -1,4 +1,9 @@
-import { formatNumber, parseCcList, type FieldErrors, type MailUploadResult } from '@sigaf/contract';
+import {
+  formatNumber,
+  parseCcList,
+  type FieldErrors,
+  type MailUploadResult,
+} from '@sigaf/contract';
 import type { MailRequestBody } from './api';
 
 /** What the composer edits; the parent keeps it (e.g. in its form) and sends it with the ticket. */
@@ -13,7 +18,11 @@ export interface MailDraft {
 
 export const emptyMailDraft = (): MailDraft => ({ subject: '', html: '', cc: '', files: [] });
 
-const plainText = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').trim();
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .trim();
 
 /** Nothing written yet (the original sends the mail only when there is a subject or a body). */
 export function mailDraftIsEmpty(d: MailDraft): boolean {
@@ -22,11 +31,19 @@ export function mailDraftIsEmpty(d: MailDraft): boolean {
 
 /** The request body of /mail/single and /mail/massive. */
 export function mailDraftToBody(d: MailDraft): MailRequestBody {
-  return { subject: d.subject.trim(), text: d.html, CCRecipient: d.cc, files: d.files.map((f) => f.name) };
+  return {
+    subject: d.subject.trim(),
+    text: d.html,
+    CCRecipient: d.cc,
+    files: d.files.map((f) => f.name),
+  };
 }
 
 /** Client-side checks, keyed like the server's 422 (subject, text, CCRecipient). `t` translates. */
-export function validateMailDraft(d: MailDraft, t: (key: string, opts?: Record<string, unknown>) => string): FieldErrors {
+export function validateMailDraft(
+  d: MailDraft,
+  t: (key: string, opts?: Record<string, unknown>) => string,
+): FieldErrors {
   const errors: FieldErrors = {};
   if (!d.subject.trim()) errors.subject = [t('mail.errors.subject')];
   if (!plainText(d.html)) errors.text = [t('mail.errors.body')];

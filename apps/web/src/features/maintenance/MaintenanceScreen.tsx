@@ -6,5 +6,9 @@ import ResourcePage from './ResourcePage';
 /** A maintenance menu entry: the generic screen of its declared resource, else "coming soon". */
 export default function MaintenanceScreen({ screenKey }: { screenKey: string }) {
   const { t } = useTranslation();
-  return resourceByKey(screenKey) ? <ResourcePage resourceKey={screenKey} /> : <ComingSoon title={t(`nav.${screenKey}`)} />;
+  return resourceByKey(screenKey) ? (
+    <ResourcePage resourceKey={screenKey} />
+  ) : (
+    <ComingSoon title={t(`nav.${screenKey}`)} />
+  );
 }

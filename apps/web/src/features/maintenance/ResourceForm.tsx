@@ -1,6 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { resourceBodySchema, type FieldDecl, type ResourceDecl } from '@sigaf/contract';
-import { Dialog, DialogContent, DialogTitle, LinearProgress, MenuItem, Stack, TextField } from '@mui/material';
+import {
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useEffect, type ReactNode } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +19,15 @@ import { initialValues } from './fields';
 import { FormDialogActions } from '../../components/FormDialogActions';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
-function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Record<string, unknown>>; label: string }) {
+function SelectField({
+  f,
+  control,
+  label,
+}: {
+  f: FieldDecl;
+  control: Control<Record<string, unknown>>;
+  label: string;
+}) {
   const { data = [], isLoading } = useOptions(f.options);
   return (
     <Controller
@@ -29,11 +45,15 @@ function SelectField({ f, control, label }: { f: FieldDecl; control: Control<Rec
           disabled={isLoading}
         >
           {!f.required && <MenuItem value="">—</MenuItem>}
-          {data.filter((o) => !o.key || !f.hiddenOptionKeys?.includes(o.key) || o.id === Number(field.value)).map((o) => (
-            <MenuItem key={o.id} value={o.id}>
-              {o.description}
-            </MenuItem>
-          ))}
+          {data
+            .filter(
+              (o) => !o.key || !f.hiddenOptionKeys?.includes(o.key) || o.id === Number(field.value),
+            )
+            .map((o) => (
+              <MenuItem key={o.id} value={o.id}>
+                {o.description}
+              </MenuItem>
+            ))}
         </TextField>
       )}
     />
@@ -69,7 +89,8 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
       await onSave(values);
     } catch (err) {
       if (err instanceof ApiError) {
-        for (const [name, msgs] of Object.entries(err.fieldErrors)) setError(name, { message: msgs[0] });
+        for (const [name, msgs] of Object.entries(err.fieldErrors))
+          setError(name, { message: msgs[0] });
       }
       throw err;
     }
@@ -78,7 +99,13 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
   const { close, guard } = useDiscardGuard(open && formState.isDirty, onClose);
   const title = t(`resources.${decl.key}.${row ? 'edit' : 'create'}`);
   return (
-    <Dialog open={open} onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth={fields.length > 3 ? 'sm' : 'xs'} aria-labelledby="resource-form-title">
+    <Dialog
+      open={open}
+      onClose={formState.isSubmitting ? undefined : close}
+      fullWidth
+      maxWidth={fields.length > 3 ? 'sm' : 'xs'}
+      aria-labelledby="resource-form-title"
+    >
       <DialogTitle id="resource-form-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {title}
       </DialogTitle>
@@ -89,7 +116,8 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
             {header}
             {fields.map((f) => {
               const label = t(`fields.${f.label}`);
-              if (f.kind === 'select') return <SelectField key={f.name} f={f} control={control} label={label} />;
+              if (f.kind === 'select')
+                return <SelectField key={f.name} f={f} control={control} label={label} />;
               return (
                 <Controller
                   key={f.name}
@@ -102,9 +130,12 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
                       label,
                       required: f.required && !(f.secret && row),
                       error: Boolean(fieldState.error),
-                      helperText: fieldState.error?.message ?? (f.secret && row ? t('users.passwordHint') : undefined),
+                      helperText:
+                        fieldState.error?.message ??
+                        (f.secret && row ? t('users.passwordHint') : undefined),
                     };
-                    if (f.kind === 'password') return <PasswordField {...common} autoComplete="new-password" />;
+                    if (f.kind === 'password')
+                      return <PasswordField {...common} autoComplete="new-password" />;
                     if (f.kind === 'status') {
                       return (
                         <TextField select {...common}>
@@ -116,8 +147,14 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
                     return (
                       <TextField
                         {...common}
-                        type={f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'}
-                        slotProps={{ htmlInput: { maxLength: f.max && f.kind !== 'number' ? f.max : undefined } }}
+                        type={
+                          f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'
+                        }
+                        slotProps={{
+                          htmlInput: {
+                            maxLength: f.max && f.kind !== 'number' ? f.max : undefined,
+                          },
+                        }}
                         placeholder={f.kind === 'rut' ? '12.345.678-9' : undefined}
                       />
                     );

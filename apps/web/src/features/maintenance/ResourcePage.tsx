@@ -4,7 +4,18 @@ import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Tooltip, useTheme } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Tooltip,
+  useTheme,
+} from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useMemo, useState } from 'react';
@@ -20,7 +31,14 @@ import { NotFound } from '../../components/StatusPages';
 import { ApiError } from '../../lib/api';
 import { exportTable } from '../../lib/export';
 import { useSession } from '../auth/session';
-import { deleteResource, fetchAll, resetPassword, saveResource, useResourceList, type Row } from './api';
+import {
+  deleteResource,
+  fetchAll,
+  resetPassword,
+  saveResource,
+  useResourceList,
+  type Row,
+} from './api';
 import { displayValue, neverSynced, statusLabels } from './fields';
 import { ResourceForm } from './ResourceForm';
 import { ROW_ACTIONS, type RowAction } from './rowActions';
@@ -35,7 +53,9 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const { t } = useTranslation();
   const theme = useTheme();
   // The grid's own translations come from the theme; only the empty text is ours.
-  const gridLocale = (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
+  const gridLocale = (
+    theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined
+  )?.MuiDataGrid?.defaultProps?.localeText;
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { role, user } = useSession();
@@ -47,7 +67,10 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const [resetting, setResetting] = useState<Row | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   // Row actions other features add to this resource (rowActions.tsx), for the roles they name.
-  const extras = useMemo(() => (ROW_ACTIONS[decl.key] ?? []).filter((a) => role && a.roles.includes(role)), [decl.key, role]);
+  const extras = useMemo(
+    () => (ROW_ACTIONS[decl.key] ?? []).filter((a) => role && a.roles.includes(role)),
+    [decl.key, role],
+  );
   const [extra, setExtra] = useState<{ action: RowAction; row: Row } | null>(null);
   const params = { ...page, search: search || undefined };
   const { data, isLoading, isError, isFetching } = useResourceList(decl, params);
@@ -71,10 +94,31 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         minWidth: 120,
         sortable: Boolean(f.sortable),
         valueGetter: (_v, row) => displayValue(f, row, yesNo),
-        renderCell: f.kind === 'status' ? (p) => <Chip size="small" color={neverSynced(p.row) ? 'warning' : Number(p.row[f.prop]) === 1 ? 'success' : 'default'} label={p.value as string} /> : undefined,
+        renderCell:
+          f.kind === 'status'
+            ? (p) => (
+                <Chip
+                  size="small"
+                  color={
+                    neverSynced(p.row)
+                      ? 'warning'
+                      : Number(p.row[f.prop]) === 1
+                        ? 'success'
+                        : 'default'
+                  }
+                  label={p.value as string}
+                />
+              )
+            : undefined,
       });
     }
-    if (decl.ticketColumn) cols.push({ field: 'ticketsCount', headerName: t('fields.tickets'), width: 100, sortable: false });
+    if (decl.ticketColumn)
+      cols.push({
+        field: 'ticketsCount',
+        headerName: t('fields.tickets'),
+        width: 100,
+        sortable: false,
+      });
     if (canWrite || extras.length) {
       cols.push({
         field: 'actions',
@@ -83,16 +127,44 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         width: (canWrite ? (decl.key === 'user' ? 140 : 110) : 30) + extras.length * 40,
         getActions: ({ row }) => {
           const locked = Boolean(row.protected) || (decl.key === 'user' && row.id === user?.id);
-          const actions = !canWrite ? [] : [
-            <GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />,
-            <Tooltip key="delete" title={locked ? t('common.systemValue') : t('common.delete')}>
-              <span>
-                <GridActionsCellItem icon={<DeleteIcon />} label={t('common.delete')} disabled={locked} onClick={() => setDeleting(row)} />
-              </span>
-            </Tooltip>,
-          ];
-          if (canWrite && decl.key === 'user') actions.push(<GridActionsCellItem key="reset" icon={<KeyIcon />} label={t('users.resetPassword')} onClick={() => setResetting(row)} />);
-          for (const a of extras) actions.push(<GridActionsCellItem key={a.key} icon={a.icon} label={t(a.label)} onClick={() => setExtra({ action: a, row })} />);
+          const actions = !canWrite
+            ? []
+            : [
+                <GridActionsCellItem
+                  key="edit"
+                  icon={<EditIcon />}
+                  label={t('common.edit')}
+                  onClick={() => setEditing(row)}
+                />,
+                <Tooltip key="delete" title={locked ? t('common.systemValue') : t('common.delete')}>
+                  <span>
+                    <GridActionsCellItem
+                      icon={<DeleteIcon />}
+                      label={t('common.delete')}
+                      disabled={locked}
+                      onClick={() => setDeleting(row)}
+                    />
+                  </span>
+                </Tooltip>,
+              ];
+          if (canWrite && decl.key === 'user')
+            actions.push(
+              <GridActionsCellItem
+                key="reset"
+                icon={<KeyIcon />}
+                label={t('users.resetPassword')}
+                onClick={() => setResetting(row)}
+              />,
+            );
+          for (const a of extras)
+            actions.push(
+              <GridActionsCellItem
+                key={a.key}
+                icon={a.icon}
+                label={t(a.label)}
+                onClick={() => setExtra({ action: a, row })}
+              />,
+            );
           return actions;
         },
       });
@@ -101,15 +173,26 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [decl, canWrite, t, user?.id, extras]);
   // On a narrow screen the first field and the actions stay; the others give way from the last one.
-  const fields = columns.map((c) => c.field).filter((f) => f !== 'id' && f !== 'ticketsCount' && f !== 'actions');
-  const fit = useFitColumns(columns, { remember: `resource-${decl.key}`, hideFirst: ['id', 'ticketsCount', ...fields.slice(1).reverse()] });
+  const fields = columns
+    .map((c) => c.field)
+    .filter((f) => f !== 'id' && f !== 'ticketsCount' && f !== 'actions');
+  const fit = useFitColumns(columns, {
+    remember: `resource-${decl.key}`,
+    hideFirst: ['id', 'ticketsCount', ...fields.slice(1).reverse()],
+  });
 
   const save = async (body: Record<string, unknown>) => {
     try {
       const res = await saveResource(decl, editing?.id ?? null, body);
       setEditing(undefined);
       notify(res.message || t('common.success'));
-      if (res._data?.temporaryPassword) setSecret(t('users.temporaryPassword', { name: res._data.properties.name, password: res._data.temporaryPassword }));
+      if (res._data?.temporaryPassword)
+        setSecret(
+          t('users.temporaryPassword', {
+            name: res._data.properties.name,
+            password: res._data.temporaryPassword,
+          }),
+        );
       await refresh();
     } catch (err) {
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
@@ -134,7 +217,12 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
     if (!resetting) return;
     try {
       const res = await resetPassword(resetting.id);
-      setSecret(t('users.temporaryPassword', { name: resetting.name, password: res._data.temporaryPassword }));
+      setSecret(
+        t('users.temporaryPassword', {
+          name: resetting.name,
+          password: res._data.temporaryPassword,
+        }),
+      );
     } catch (err) {
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
     } finally {
@@ -144,10 +232,25 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
 
   const doExport = async (format: 'xlsx' | 'csv') => {
     try {
-      const rows = await fetchAll(decl, { search: search || undefined, sort: page.sort, order: page.order });
+      const rows = await fetchAll(decl, {
+        search: search || undefined,
+        sort: page.sort,
+        order: page.order,
+      });
       const fields = decl.fields.filter((f) => f.column !== false);
-      const header = [...(decl.catalogue ? [t('fields.id')] : []), ...fields.map((f) => t(`fields.${f.label}`))];
-      await exportTable(format, title, header, rows.map((r) => [...(decl.catalogue ? [r.id] : []), ...fields.map((f) => displayValue(f, r, yesNo))]));
+      const header = [
+        ...(decl.catalogue ? [t('fields.id')] : []),
+        ...fields.map((f) => t(`fields.${f.label}`)),
+      ];
+      await exportTable(
+        format,
+        title,
+        header,
+        rows.map((r) => [
+          ...(decl.catalogue ? [r.id] : []),
+          ...fields.map((f) => displayValue(f, r, yesNo)),
+        ]),
+      );
     } catch {
       notify(t('common.error'), 'error');
     }
@@ -158,7 +261,11 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
       title={title}
       icon={<TableChartIcon />}
       actions={
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1 }}>
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1 }}
+        >
           <SearchBox onChange={onSearch} />
           <ExportMenu onExport={doExport} disabled={!data?.total} />
           {canWrite && (
@@ -181,16 +288,35 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         pageSizeOptions={[5, 10, 25, 50, 100]}
         disableRowSelectionOnClick
         localeText={{ ...gridLocale, noRowsLabel: t('common.noRows') }}
-        sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
+        sx={{
+          mt: 2,
+          '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' },
+        }}
       />
-      <ResourceForm decl={decl} row={editing ?? null} open={editing !== undefined} onClose={() => setEditing(undefined)} onSave={save} />
+      <ResourceForm
+        decl={decl}
+        row={editing ?? null}
+        open={editing !== undefined}
+        onClose={() => setEditing(undefined)}
+        onSave={save}
+      />
       {extra && (
         <Suspense fallback={null}>
           <extra.action.Dialog row={extra.row} onClose={() => setExtra(null)} />
         </Suspense>
       )}
-      <ConfirmDialog open={Boolean(deleting)} message={t('common.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={remove} />
-      <ConfirmDialog open={Boolean(resetting)} message={t('users.resetConfirm', { name: resetting?.name ?? '' })} onCancel={() => setResetting(null)} onConfirm={doReset} />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        message={t('common.deleteConfirm')}
+        onCancel={() => setDeleting(null)}
+        onConfirm={remove}
+      />
+      <ConfirmDialog
+        open={Boolean(resetting)}
+        message={t('users.resetConfirm', { name: resetting?.name ?? '' })}
+        onCancel={() => setResetting(null)}
+        onConfirm={doReset}
+      />
       <Dialog open={Boolean(secret)} onClose={() => setSecret(null)} aria-labelledby="secret-title">
         <DialogTitle id="secret-title">{t('users.temporaryTitle')}</DialogTitle>
         <DialogContent>

@@ -17,7 +17,8 @@ export const statusLabels = (t: (key: string) => string): StatusLabels => ({
 });
 
 /** An active row of a synchronised resource (a course) that Moodle has never filled yet. */
-export const neverSynced = (row: Row) => 'lastSyncAt' in row && row.lastSyncAt === null && Number(row.status) === 1;
+export const neverSynced = (row: Row) =>
+  'lastSyncAt' in row && row.lastSyncAt === null && Number(row.status) === 1;
 
 /** What a cell shows for a declared field. */
 export function displayValue(f: FieldDecl, row: Row, labels: StatusLabels): string {
@@ -25,7 +26,12 @@ export function displayValue(f: FieldDecl, row: Row, labels: StatusLabels): stri
   if (f.kind === 'syncedAt') return v ? chileDateTime(v as string) : labels.neverSynced;
   if (v === null || v === undefined) return '';
   if (f.kind === 'select') return (v as { description?: string }).description ?? '';
-  if (f.kind === 'status') return Number(v) === 1 ? (neverSynced(row) ? labels.activeNeverSynced : labels.active) : labels.inactive;
+  if (f.kind === 'status')
+    return Number(v) === 1
+      ? neverSynced(row)
+        ? labels.activeNeverSynced
+        : labels.active
+      : labels.inactive;
   return String(v);
 }
 

@@ -32,7 +32,12 @@ const EDITABLE = ['section_id', 'weighing'];
 
 /** The activity declaration narrowed to the edit of section and weighing (the section is then required). */
 function editDecl(decl: ResourceDecl): ResourceDecl {
-  return { ...decl, fields: decl.fields.filter((f) => EDITABLE.includes(f.name)).map((f) => (f.name === 'section_id' ? { ...f, required: true } : f)) };
+  return {
+    ...decl,
+    fields: decl.fields
+      .filter((f) => EDITABLE.includes(f.name))
+      .map((f) => (f.name === 'section_id' ? { ...f, required: true } : f)),
+  };
 }
 
 /**
@@ -44,7 +49,9 @@ export default function ActivityPage() {
   const decl = resourceByKey('activity')!;
   const { t } = useTranslation();
   const theme = useTheme();
-  const gridLocale = (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
+  const gridLocale = (
+    theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined
+  )?.MuiDataGrid?.defaultProps?.localeText;
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { role } = useSession();
@@ -57,8 +64,16 @@ export default function ActivityPage() {
   const [importOpen, setImportOpen] = useState(false);
   const { params: page, grid, firstPage } = useServerPage(10);
   const sections = useSectionGroups(course?.id);
-  const filters = { course_id: course?.id, section_id: section === 'all' || section === null ? undefined : section };
-  const list = useResourceList(decl, { ...page, search: search || undefined }, filters, Boolean(course));
+  const filters = {
+    course_id: course?.id,
+    section_id: section === 'all' || section === null ? undefined : section,
+  };
+  const list = useResourceList(
+    decl,
+    { ...page, search: search || undefined },
+    filters,
+    Boolean(course),
+  );
   const edit = useMemo(() => editDecl(decl), [decl]);
   const yesNo = statusLabels(t);
   const onSearch = useCallback((s: string) => {
@@ -66,10 +81,15 @@ export default function ActivityPage() {
     firstPage();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  const refresh = useCallback(() => queryClient.invalidateQueries({ queryKey: ['resource', 'activities'] }), [queryClient]);
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: ['resource', 'activities'] }),
+    [queryClient],
+  );
 
   const columns = useMemo<GridColDef<Row>[]>(() => {
-    const cols: GridColDef<Row>[] = COLUMNS.map((name) => decl.fields.find((f) => f.name === name)!).map((f) => ({
+    const cols: GridColDef<Row>[] = COLUMNS.map((name) =>
+      decl.fields.find((f) => f.name === name)!,
+    ).map((f) => ({
       field: f.prop,
       headerName: t(`fields.${f.label}`),
       flex: f.name === 'description' ? 2 : 1,
@@ -85,10 +105,30 @@ export default function ActivityPage() {
       minWidth: 150,
       sortable: false,
       renderCell: ({ row }) => (
-        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap' }}>
-          {row.removedAt ? <Chip size="small" color="error" variant="outlined" label={t('moodle.activityState.removed')} /> : null}
-          {row.hidden ? <Chip size="small" variant="outlined" label={t('moodle.activityState.hidden')} /> : null}
-          {row.excludedFromProgress ? <Chip size="small" color="warning" variant="outlined" label={t('moodle.activityState.excluded')} /> : null}
+        <Stack
+          direction="row"
+          spacing={0.5}
+          sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap' }}
+        >
+          {row.removedAt ? (
+            <Chip
+              size="small"
+              color="error"
+              variant="outlined"
+              label={t('moodle.activityState.removed')}
+            />
+          ) : null}
+          {row.hidden ? (
+            <Chip size="small" variant="outlined" label={t('moodle.activityState.hidden')} />
+          ) : null}
+          {row.excludedFromProgress ? (
+            <Chip
+              size="small"
+              color="warning"
+              variant="outlined"
+              label={t('moodle.activityState.excluded')}
+            />
+          ) : null}
         </Stack>
       ),
     });
@@ -99,11 +139,20 @@ export default function ActivityPage() {
         headerName: t('common.actions'),
         width: 90,
         getActions: ({ row }) => [
-          <GridActionsCellItem key="edit" icon={<EditIcon />} label={t('common.edit')} onClick={() => setEditing(row)} />,
+          <GridActionsCellItem
+            key="edit"
+            icon={<EditIcon />}
+            label={t('common.edit')}
+            onClick={() => setEditing(row)}
+          />,
           <GridActionsCellItem
             key="progress"
             showInMenu
-            label={t(row.excludedFromProgress ? 'moodle.activityState.include' : 'moodle.activityState.exclude')}
+            label={t(
+              row.excludedFromProgress
+                ? 'moodle.activityState.include'
+                : 'moodle.activityState.exclude',
+            )}
             onClick={() => void toggleExcluded(row)}
           />,
         ],
@@ -113,7 +162,10 @@ export default function ActivityPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [decl, canWrite, t]);
   // On a phone the name, the section and the actions stay; the column menu shows the others.
-  const fit = useFitColumns(columns, { remember: 'activities', hideFirst: ['idActivityMoodle', 'type', 'moodleState', 'weighing', 'section'] });
+  const fit = useFitColumns(columns, {
+    remember: 'activities',
+    hideFirst: ['idActivityMoodle', 'type', 'moodleState', 'weighing', 'section'],
+  });
 
   const toggleExcluded = async (row: Row) => {
     try {
@@ -147,10 +199,18 @@ export default function ActivityPage() {
       actions={
         canWrite && (
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-            <Button variant="outlined" startIcon={<SettingsEthernetIcon />} onClick={() => setSettingsOpen(true)}>
+            <Button
+              variant="outlined"
+              startIcon={<SettingsEthernetIcon />}
+              onClick={() => setSettingsOpen(true)}
+            >
               {t('moodle.settings.button')}
             </Button>
-            <Button variant="outlined" startIcon={<CloudDownloadIcon />} onClick={() => setImportOpen(true)}>
+            <Button
+              variant="outlined"
+              startIcon={<CloudDownloadIcon />}
+              onClick={() => setImportOpen(true)}
+            >
               {t('moodle.import.button')}
             </Button>
           </Stack>
@@ -175,15 +235,32 @@ export default function ActivityPage() {
           {/* Its tables (section proposals, weights) scroll inside this frame on a phone rather than widen the page. */}
           {canWrite && (
             <Box sx={{ minWidth: 0, overflowX: 'auto' }}>
-              <SyncPanel courseId={course.id} linked={Boolean(course.idCourseMoodle)} onSynced={() => void refresh()} />
+              <SyncPanel
+                courseId={course.id}
+                linked={Boolean(course.idCourseMoodle)}
+                onSynced={() => void refresh()}
+              />
             </Box>
           )}
-          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 2 }} role="group" aria-label={t('moodle.activities.sections')}>
-            <Chip label={t('moodle.activities.allSections', { total: totalWeighing })} color={section === 'all' ? 'primary' : 'default'} onClick={() => setSection('all')} />
+          <Stack
+            direction="row"
+            sx={{ flexWrap: 'wrap', gap: 1, alignItems: 'center', mt: 2 }}
+            role="group"
+            aria-label={t('moodle.activities.sections')}
+          >
+            <Chip
+              label={t('moodle.activities.allSections', { total: totalWeighing })}
+              color={section === 'all' ? 'primary' : 'default'}
+              onClick={() => setSection('all')}
+            />
             {(sections.data ?? []).map((g) => (
               <Chip
                 key={String(g.id)}
-                label={t('moodle.activities.sectionChip', { name: g.description, n: g.count, weighing: g.weighing })}
+                label={t('moodle.activities.sectionChip', {
+                  name: g.description,
+                  n: g.count,
+                  weighing: g.weighing,
+                })}
                 color={section === g.id ? 'primary' : 'default'}
                 disabled={g.id === null}
                 onClick={() => {
@@ -205,8 +282,16 @@ export default function ActivityPage() {
             {...grid}
             pageSizeOptions={[10, 25, 50, 100]}
             disableRowSelectionOnClick
-            localeText={{ ...gridLocale, noRowsLabel: course.idCourseMoodle ? t('moodle.activities.empty') : t('common.noRows') }}
-            sx={{ mt: 2, '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } }}
+            localeText={{
+              ...gridLocale,
+              noRowsLabel: course.idCourseMoodle
+                ? t('moodle.activities.empty')
+                : t('common.noRows'),
+            }}
+            sx={{
+              mt: 2,
+              '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' },
+            }}
           />
         </>
       )}
@@ -216,7 +301,15 @@ export default function ActivityPage() {
         open={Boolean(editing)}
         onClose={() => setEditing(null)}
         onSave={save}
-        header={editing && <TextField label={t('fields.name')} value={String(editing.description ?? '')} disabled />}
+        header={
+          editing && (
+            <TextField
+              label={t('fields.name')}
+              value={String(editing.description ?? '')}
+              disabled
+            />
+          )
+        }
       />
       <MoodleSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ImportCourseDialog open={importOpen} onClose={() => setImportOpen(false)} />

@@ -11,7 +11,13 @@ import { capabilityChecks, connectionReport } from './test-report';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'es', resources: { es: { translation: es }, en: { translation: en } }, interpolation: { escapeValue: false } });
+  await i18n
+    .use(initReactI18next)
+    .init({
+      lng: 'es',
+      resources: { es: { translation: es }, en: { translation: en } },
+      interpolation: { escapeValue: false },
+    });
 });
 
 const checks = capabilityChecks;
@@ -35,7 +41,11 @@ describe('the result of "Probar conexión"', () => {
     const html = render(
       report({
         capabilities: checks({
-          'moodle/grade:viewall': { state: 'missing', reason: 'denied', detail: 'nopermissiontoviewgrades' },
+          'moodle/grade:viewall': {
+            state: 'missing',
+            reason: 'denied',
+            detail: 'nopermissiontoviewgrades',
+          },
           'moodle/user:create': { state: 'unchecked', reason: 'pushNotChecked' },
         }),
       }),
@@ -45,7 +55,9 @@ describe('the result of "Probar conexión"', () => {
     expect(html.match(/data-state="/g)).toHaveLength(MOODLE_CAPABILITIES.length);
     expect(shown).toContain('Capacidades del usuario del token');
     expect(shown).toContain('Comprobadas por su efecto en el curso de Moodle id 4');
-    expect(shown).toContain('Falta la capacidad moodle/grade:viewall: Leer las calificaciones de todos los estudiantes.');
+    expect(shown).toContain(
+      'Falta la capacidad moodle/grade:viewall: Leer las calificaciones de todos los estudiantes.',
+    );
     expect(shown).toContain('Falta: Moodle negó la consulta (nopermissiontoviewgrades)');
     expect(shown).toContain('Sin comprobar: comprobarla exigiría crear o cambiar datos en Moodle');
     expect(html.match(/data-testid="capability-warning"/g)).toHaveLength(1);
@@ -53,7 +65,19 @@ describe('the result of "Probar conexión"', () => {
   });
 
   it('with no linked course: every capability listed unchecked and why, the answer still green; the warnings of before stay', () => {
-    const html = render(report({ checkedMoodleCourseId: null, capabilities: checks(Object.fromEntries(MOODLE_CAPABILITIES.map((c) => [c.capability, { state: 'unchecked', reason: 'noLinkedCourse' }]))) }));
+    const html = render(
+      report({
+        checkedMoodleCourseId: null,
+        capabilities: checks(
+          Object.fromEntries(
+            MOODLE_CAPABILITIES.map((c) => [
+              c.capability,
+              { state: 'unchecked', reason: 'noLinkedCourse' },
+            ]),
+          ),
+        ),
+      }),
+    );
     expect(text(html)).toContain('No hay un curso vinculado a Moodle en esta plataforma');
     expect(html.match(/data-state="unchecked"/g)).toHaveLength(MOODLE_CAPABILITIES.length);
     expect(html).not.toContain('capability-warning');

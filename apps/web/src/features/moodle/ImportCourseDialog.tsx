@@ -77,7 +77,9 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
   };
 
   const importById = () => {
-    const parsed = moodleImportSchema.safeParse({ moodleCourseId: moodleId.trim() === '' ? undefined : moodleId.trim() });
+    const parsed = moodleImportSchema.safeParse({
+      moodleCourseId: moodleId.trim() === '' ? undefined : moodleId.trim(),
+    });
     if (!parsed.success) {
       setIdError(parsed.error.issues[0]?.message ?? t('common.error'));
       return;
@@ -86,28 +88,52 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
     void doImport(parsed.data.moodleCourseId);
   };
 
-  const loadError = categories.error instanceof ApiError ? categories.error.message : courses.error instanceof ApiError ? courses.error.message : null;
+  const loadError =
+    categories.error instanceof ApiError
+      ? categories.error.message
+      : courses.error instanceof ApiError
+        ? courses.error.message
+        : null;
   return (
-    <Dialog open={open} onClose={busy !== null ? undefined : close} fullWidth maxWidth="md" aria-labelledby="moodle-import-title">
+    <Dialog
+      open={open}
+      onClose={busy !== null ? undefined : close}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby="moodle-import-title"
+    >
       <DialogTitle id="moodle-import-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.import.title')}
       </DialogTitle>
       {busy !== null && <LinearProgress />}
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField select label={t('moodle.settings.platform')} value={platformId} onChange={(e) => setPlatformId(Number(e.target.value))}>
+          <TextField
+            select
+            label={t('moodle.settings.platform')}
+            value={platformId}
+            onChange={(e) => setPlatformId(Number(e.target.value))}
+          >
             {(platforms.data ?? []).map((p) => (
               <MenuItem key={p.id} value={p.id}>
                 {p.description}
               </MenuItem>
             ))}
           </TextField>
-          <Tabs value={tab} onChange={(_e, v: 'id' | 'browse') => setTab(v)} aria-label={t('moodle.import.title')}>
+          <Tabs
+            value={tab}
+            onChange={(_e, v: 'id' | 'browse') => setTab(v)}
+            aria-label={t('moodle.import.title')}
+          >
             <Tab value="id" label={t('moodle.import.byId')} />
             <Tab value="browse" label={t('moodle.import.browse')} />
           </Tabs>
           {tab === 'id' && (
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: 'flex-start' }}>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{ alignItems: 'flex-start' }}
+            >
               <TextField
                 label={t('moodle.import.moodleId')}
                 value={moodleId}
@@ -119,13 +145,20 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
                 helperText={idError ?? t('moodle.import.idHint')}
                 slotProps={{ htmlInput: { inputMode: 'numeric' } }}
               />
-              <Button variant="contained" onClick={importById} disabled={busy !== null || platformId === ''} sx={{ mt: 1 }}>
+              <Button
+                variant="contained"
+                onClick={importById}
+                disabled={busy !== null || platformId === ''}
+                sx={{ mt: 1 }}
+              >
                 {t('moodle.import.import')}
               </Button>
             </Stack>
           )}
           {tab === 'browse' && (
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+            <Box
+              sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}
+            >
               {loadError && (
                 <Alert severity="error" sx={{ gridColumn: '1 / -1' }}>
                   {loadError}
@@ -133,25 +166,57 @@ export function ImportCourseDialog({ open, onClose }: { open: boolean; onClose: 
               )}
               <Box>
                 <Typography variant="subtitle2">{t('moodle.import.categories')}</Typography>
-                {categories.isLoading && <CircularProgress size={24} aria-label={t('moodle.loading')} />}
-                {categories.data?.length === 0 && <Typography variant="body2">{t('moodle.import.noCategories')}</Typography>}
-                <List dense aria-label={t('moodle.import.categories')} sx={{ maxHeight: 360, overflow: 'auto' }}>
+                {categories.isLoading && (
+                  <CircularProgress size={24} aria-label={t('moodle.loading')} />
+                )}
+                {categories.data?.length === 0 && (
+                  <Typography variant="body2">{t('moodle.import.noCategories')}</Typography>
+                )}
+                <List
+                  dense
+                  aria-label={t('moodle.import.categories')}
+                  sx={{ maxHeight: 360, overflow: 'auto' }}
+                >
                   {(categories.data ?? []).map((c) => (
-                    <ListItemButton key={c.id} selected={category?.id === c.id} onClick={() => setCategory(c)} sx={{ pl: 1 + (c.depth - 1) * 2 }}>
-                      <ListItemText primary={c.name} secondary={t('moodle.import.categoryInfo', { n: c.courseCount, id: c.id })} />
+                    <ListItemButton
+                      key={c.id}
+                      selected={category?.id === c.id}
+                      onClick={() => setCategory(c)}
+                      sx={{ pl: 1 + (c.depth - 1) * 2 }}
+                    >
+                      <ListItemText
+                        primary={c.name}
+                        secondary={t('moodle.import.categoryInfo', { n: c.courseCount, id: c.id })}
+                      />
                     </ListItemButton>
                   ))}
                 </List>
               </Box>
               <Box>
-                <Typography variant="subtitle2">{category ? t('moodle.import.coursesOf', { name: category.name }) : t('moodle.import.pickCategory')}</Typography>
-                {courses.isLoading && <CircularProgress size={24} aria-label={t('moodle.loading')} />}
-                {courses.data?.length === 0 && <Typography variant="body2">{t('moodle.import.noCourses')}</Typography>}
+                <Typography variant="subtitle2">
+                  {category
+                    ? t('moodle.import.coursesOf', { name: category.name })
+                    : t('moodle.import.pickCategory')}
+                </Typography>
+                {courses.isLoading && (
+                  <CircularProgress size={24} aria-label={t('moodle.loading')} />
+                )}
+                {courses.data?.length === 0 && (
+                  <Typography variant="body2">{t('moodle.import.noCourses')}</Typography>
+                )}
                 <List dense aria-label={t('moodle.import.courses')}>
                   {(courses.data ?? []).map((c) => (
                     <Box key={c.id} sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 0.5 }}>
-                      <ListItemText primary={c.fullname} secondary={`${c.shortname} · id ${c.id}`} />
-                      <Button size="small" variant={c.localCourseId ? 'text' : 'outlined'} disabled={busy !== null} onClick={() => void doImport(c.id)}>
+                      <ListItemText
+                        primary={c.fullname}
+                        secondary={`${c.shortname} · id ${c.id}`}
+                      />
+                      <Button
+                        size="small"
+                        variant={c.localCourseId ? 'text' : 'outlined'}
+                        disabled={busy !== null}
+                        onClick={() => void doImport(c.id)}
+                      >
                         {c.localCourseId ? t('moodle.import.linked') : t('moodle.import.import')}
                       </Button>
                     </Box>

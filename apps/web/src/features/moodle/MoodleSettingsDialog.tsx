@@ -31,8 +31,20 @@ import { FormDialogActions } from '../../components/FormDialogActions';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { PasswordField } from '../auth/PasswordField';
-import { saveMoodleSettings, testMoodleConnection, useMoodleSettings, usePlatforms, type ConnectionReport } from './api';
-import { capabilityReasonKey, capabilityStateKey, capabilityUseKey, connectionSeverity, missingCapabilities } from './capabilities';
+import {
+  saveMoodleSettings,
+  testMoodleConnection,
+  useMoodleSettings,
+  usePlatforms,
+  type ConnectionReport,
+} from './api';
+import {
+  capabilityReasonKey,
+  capabilityStateKey,
+  capabilityUseKey,
+  connectionSeverity,
+  missingCapabilities,
+} from './capabilities';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 type Values = z.input<typeof moodleSettingsSchema>;
@@ -44,7 +56,8 @@ const STATE_ICONS = {
 } as const;
 
 /** A capability's name with line-break opportunities after its "/" and ":" (moodle/course:<wbr>viewparticipants). */
-const breakable = (name: string) => name.split(/(?<=[/:])/).flatMap((part, i) => (i ? [<wbr key={i} />, part] : [part]));
+const breakable = (name: string) =>
+  name.split(/(?<=[/:])/).flatMap((part, i) => (i ? [<wbr key={i} />, part] : [part]));
 
 /** Each capability the sync needs: its Moodle name, what SIGAF uses it for, and what the test found. */
 function CapabilityTable({ report }: { report: ConnectionReport }) {
@@ -58,14 +71,29 @@ function CapabilityTable({ report }: { report: ConnectionReport }) {
         {t('moodle.settings.capabilities.title')}
       </Typography>
       <Typography variant="caption" component="p">
-        {report.checkedMoodleCourseId === null ? t('moodle.settings.capabilities.noCourse') : t('moodle.settings.capabilities.checkedOn', { id: report.checkedMoodleCourseId })}
+        {report.checkedMoodleCourseId === null
+          ? t('moodle.settings.capabilities.noCourse')
+          : t('moodle.settings.capabilities.checkedOn', { id: report.checkedMoodleCourseId })}
       </Typography>
       {missing.map((c) => (
-        <Typography key={c.capability} variant="body2" sx={{ mt: 0.5, fontWeight: 600 }} data-testid="capability-warning">
-          {t('moodle.settings.capabilities.missing', { capability: c.capability, use: t(capabilityUseKey(c.use)) })}
+        <Typography
+          key={c.capability}
+          variant="body2"
+          sx={{ mt: 0.5, fontWeight: 600 }}
+          data-testid="capability-warning"
+        >
+          {t('moodle.settings.capabilities.missing', {
+            capability: c.capability,
+            use: t(capabilityUseKey(c.use)),
+          })}
         </Typography>
       ))}
-      <Table size="small" aria-label={t('moodle.settings.capabilities.title')} sx={{ mt: 0.5, '& td, & th': { px: 0.5, py: 0.25, bgcolor: 'transparent' } }} data-testid="capability-table">
+      <Table
+        size="small"
+        aria-label={t('moodle.settings.capabilities.title')}
+        sx={{ mt: 0.5, '& td, & th': { px: 0.5, py: 0.25, bgcolor: 'transparent' } }}
+        data-testid="capability-table"
+      >
         <TableHead>
           <TableRow>
             <TableCell>{t('moodle.settings.capabilities.colState')}</TableCell>
@@ -80,7 +108,12 @@ function CapabilityTable({ report }: { report: ConnectionReport }) {
               <TableRow key={c.capability} data-state={c.state}>
                 <TableCell>
                   <Tooltip title={state}>
-                    <Box component="span" role="img" aria-label={state} sx={{ display: 'inline-flex' }}>
+                    <Box
+                      component="span"
+                      role="img"
+                      aria-label={state}
+                      sx={{ display: 'inline-flex' }}
+                    >
                       {STATE_ICONS[c.state]}
                     </Box>
                   </Tooltip>
@@ -112,13 +145,25 @@ function CapabilityTable({ report }: { report: ConnectionReport }) {
 export function ConnectionResult({ report }: { report: ConnectionReport }) {
   const { t } = useTranslation();
   return (
-    <Alert severity={connectionSeverity(report)} data-testid="connection-result" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
+    <Alert
+      severity={connectionSeverity(report)}
+      data-testid="connection-result"
+      sx={{ '& .MuiAlert-message': { width: '100%' } }}
+    >
       <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {report.ok ? t('moodle.settings.ok') : t('moodle.settings.missing', { n: report.missingFunctions.length })}
+        {report.ok
+          ? t('moodle.settings.ok')
+          : t('moodle.settings.missing', { n: report.missingFunctions.length })}
       </Typography>
-      <Typography variant="body2">{t('moodle.settings.site', { name: report.siteName })}</Typography>
-      <Typography variant="body2">{t('moodle.settings.version', { release: report.release ?? report.version ?? '—' })}</Typography>
-      <Typography variant="body2">{t('moodle.settings.user', { user: report.username })}</Typography>
+      <Typography variant="body2">
+        {t('moodle.settings.site', { name: report.siteName })}
+      </Typography>
+      <Typography variant="body2">
+        {t('moodle.settings.version', { release: report.release ?? report.version ?? '—' })}
+      </Typography>
+      <Typography variant="body2">
+        {t('moodle.settings.user', { user: report.username })}
+      </Typography>
       {report.missingFunctions.length > 0 && (
         <Box component="ul" sx={{ m: 0, pl: 2 }} aria-label={t('moodle.settings.missingList')}>
           {report.missingFunctions.map((f) => (
@@ -130,7 +175,9 @@ export function ConnectionResult({ report }: { report: ConnectionReport }) {
       )}
       {report.missingOptionalFunctions.length > 0 && (
         <Typography variant="caption" component="p">
-          {t('moodle.settings.optionalMissing', { list: report.missingOptionalFunctions.join(', ') })}
+          {t('moodle.settings.optionalMissing', {
+            list: report.missingOptionalFunctions.join(', '),
+          })}
         </Typography>
       )}
       {report.identityWarning && (
@@ -139,7 +186,11 @@ export function ConnectionResult({ report }: { report: ConnectionReport }) {
         </Typography>
       )}
       {report.hiddenActivitiesWarning && (
-        <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }} data-testid="hidden-activities-warning">
+        <Typography
+          variant="body2"
+          sx={{ mt: 1, fontWeight: 600 }}
+          data-testid="hidden-activities-warning"
+        >
           {report.hiddenActivitiesWarning}
         </Typography>
       )}
@@ -159,11 +210,13 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
   const [report, setReport] = useState<ConnectionReport | null>(null);
   const [testError, setTestError] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
-  const { control, handleSubmit, reset, getValues, setError, trigger, formState } = useForm<Values>({
-    resolver: zodResolver(moodleSettingsSchema),
-    mode: 'onTouched',
-    defaultValues: { url: '', token: '' },
-  });
+  const { control, handleSubmit, reset, getValues, setError, trigger, formState } = useForm<Values>(
+    {
+      resolver: zodResolver(moodleSettingsSchema),
+      mode: 'onTouched',
+      defaultValues: { url: '', token: '' },
+    },
+  );
 
   useEffect(() => {
     if (open && platformId === '' && platforms.data?.length) setPlatformId(platforms.data[0]!.id);
@@ -189,7 +242,9 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
       await queryClient.invalidateQueries({ queryKey: ['moodle-settings', platformId] });
       onClose();
     } catch (err) {
-      if (err instanceof ApiError) for (const [name, msgs] of Object.entries(err.fieldErrors)) setError(name as keyof Values, { message: msgs[0] });
+      if (err instanceof ApiError)
+        for (const [name, msgs] of Object.entries(err.fieldErrors))
+          setError(name as keyof Values, { message: msgs[0] });
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
     }
   });
@@ -212,7 +267,13 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
   const busy = formState.isSubmitting || testing;
   const { close, guard } = useDiscardGuard(open && formState.isDirty, onClose);
   return (
-    <Dialog open={open} onClose={busy ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="moodle-settings-title">
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : close}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="moodle-settings-title"
+    >
       <DialogTitle id="moodle-settings-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.settings.title')}
       </DialogTitle>
@@ -220,7 +281,13 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
       <form onSubmit={(e) => void submit(e)} noValidate>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField select label={t('moodle.settings.platform')} value={platformId} onChange={(e) => setPlatformId(Number(e.target.value))} disabled={platforms.isLoading}>
+            <TextField
+              select
+              label={t('moodle.settings.platform')}
+              value={platformId}
+              onChange={(e) => setPlatformId(Number(e.target.value))}
+              disabled={platforms.isLoading}
+            >
               {(platforms.data ?? []).map((p) => (
                 <MenuItem key={p.id} value={p.id}>
                   {p.description}
@@ -231,7 +298,14 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
               name="url"
               control={control}
               render={({ field, fieldState }) => (
-                <TextField {...field} label={t('moodle.settings.url')} placeholder="https://campus.ejemplo.cl" required error={Boolean(fieldState.error)} helperText={fieldState.error?.message} />
+                <TextField
+                  {...field}
+                  label={t('moodle.settings.url')}
+                  placeholder="https://campus.ejemplo.cl"
+                  required
+                  error={Boolean(fieldState.error)}
+                  helperText={fieldState.error?.message}
+                />
               )}
             />
             <Controller
@@ -245,12 +319,19 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
                   autoComplete="off"
                   required={!hasToken}
                   error={Boolean(fieldState.error)}
-                  helperText={fieldState.error?.message ?? (hasToken ? t('moodle.settings.tokenKept') : t('moodle.settings.tokenHint'))}
+                  helperText={
+                    fieldState.error?.message ??
+                    (hasToken ? t('moodle.settings.tokenKept') : t('moodle.settings.tokenHint'))
+                  }
                 />
               )}
             />
             <Box>
-              <Button variant="outlined" onClick={() => void test()} disabled={busy || platformId === ''}>
+              <Button
+                variant="outlined"
+                onClick={() => void test()}
+                disabled={busy || platformId === ''}
+              >
                 {t('moodle.settings.test')}
               </Button>
             </Box>

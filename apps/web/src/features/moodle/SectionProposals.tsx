@@ -31,9 +31,15 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { applySectionProposals, deleteSectionMap, saveSectionMap, useSectionProposals } from './api';
+import {
+  applySectionProposals,
+  deleteSectionMap,
+  saveSectionMap,
+  useSectionProposals,
+} from './api';
 
-const message = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
+const message = (err: unknown, fallback: string) =>
+  err instanceof ApiError ? err.message : fallback;
 
 /**
  * The sections proposed for the course's synchronised activities (from Moodle's section and
@@ -67,8 +73,17 @@ export function SectionProposals({ courseId }: { courseId: number }) {
   return (
     <Box sx={{ mt: 2 }}>
       {(pending.length > 0 || weights.length > 0) && (
-        <Box data-testid="section-proposals" component="section" aria-label={t('moodle.sections.title')} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
-          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main' }}>
+        <Box
+          data-testid="section-proposals"
+          component="section"
+          aria-label={t('moodle.sections.title')}
+          sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}
+        >
+          <Typography
+            variant="subtitle1"
+            component="h2"
+            sx={{ fontWeight: 700, color: 'primary.main' }}
+          >
             {t('moodle.sections.title')}
           </Typography>
           {pending.length > 0 && (
@@ -78,49 +93,69 @@ export function SectionProposals({ courseId }: { courseId: number }) {
           )}
           {applying && <LinearProgress />}
           {pending.length > 0 && (
-          <Table size="small" aria-label={t('moodle.sections.title')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('moodle.sections.activity')}</TableCell>
-                <TableCell>{t('moodle.sections.moodleSection')}</TableCell>
-                <TableCell>{t('moodle.sections.current')}</TableCell>
-                <TableCell>{t('moodle.sections.proposed')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {pending.map((p) => (
-                <TableRow key={p.activityId}>
-                  <TableCell>{p.description}</TableCell>
-                  <TableCell>
-                    {p.moodleSection ?? '—'}
-                    {p.mapsMoodleSection && <Chip size="small" variant="outlined" label={t('moodle.sections.willMap')} sx={{ ml: 1 }} />}
-                  </TableCell>
-                  <TableCell>{p.current?.description ?? t('moodle.sections.none')}</TableCell>
-                  <TableCell>
-                    <Chip size="small" color="primary" label={p.proposed.description} />
-                  </TableCell>
+            <Table size="small" aria-label={t('moodle.sections.title')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('moodle.sections.activity')}</TableCell>
+                  <TableCell>{t('moodle.sections.moodleSection')}</TableCell>
+                  <TableCell>{t('moodle.sections.current')}</TableCell>
+                  <TableCell>{t('moodle.sections.proposed')}</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {pending.map((p) => (
+                  <TableRow key={p.activityId}>
+                    <TableCell>{p.description}</TableCell>
+                    <TableCell>
+                      {p.moodleSection ?? '—'}
+                      {p.mapsMoodleSection && (
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          label={t('moodle.sections.willMap')}
+                          sx={{ ml: 1 }}
+                        />
+                      )}
+                    </TableCell>
+                    <TableCell>{p.current?.description ?? t('moodle.sections.none')}</TableCell>
+                    <TableCell>
+                      <Chip size="small" color="primary" label={p.proposed.description} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
           )}
           {weights.length > 0 && <WeightTable weights={weights} />}
           <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>
-            <Button variant="contained" startIcon={<DoneAllIcon />} onClick={() => void apply()} disabled={applying}>
+            <Button
+              variant="contained"
+              startIcon={<DoneAllIcon />}
+              onClick={() => void apply()}
+              disabled={applying}
+            >
               {t('moodle.sections.apply')}
             </Button>
-            <Button startIcon={<AccountTreeIcon />} onClick={() => setMapping(true)} disabled={applying}>
+            <Button
+              startIcon={<AccountTreeIcon />}
+              onClick={() => setMapping(true)}
+              disabled={applying}
+            >
               {t('moodle.sections.maps')}
             </Button>
           </Stack>
         </Box>
       )}
-      {pending.length === 0 && weights.length === 0 && (data.maps.length > 0 || data.moodleSections.length > 0) && (
-        <Button startIcon={<AccountTreeIcon />} onClick={() => setMapping(true)}>
-          {t('moodle.sections.mapsCount', { count: data.maps.length })}
-        </Button>
+      {pending.length === 0 &&
+        weights.length === 0 &&
+        (data.maps.length > 0 || data.moodleSections.length > 0) && (
+          <Button startIcon={<AccountTreeIcon />} onClick={() => setMapping(true)}>
+            {t('moodle.sections.mapsCount', { count: data.maps.length })}
+          </Button>
+        )}
+      {mapping && (
+        <SectionMapsDialog courseId={courseId} data={data} onClose={() => setMapping(false)} />
       )}
-      {mapping && <SectionMapsDialog courseId={courseId} data={data} onClose={() => setMapping(false)} />}
     </Box>
   );
 }
@@ -157,7 +192,15 @@ function WeightTable({ weights }: { weights: Proposals['weights'] }) {
 }
 
 /** "Secciones de Moodle": each Moodle section of the course and the SIGAF section its new activities go to. */
-function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data: Proposals; onClose: () => void }) {
+function SectionMapsDialog({
+  courseId,
+  data,
+  onClose,
+}: {
+  courseId: number;
+  data: Proposals;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -166,7 +209,10 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   // A mapping typed but not added yet is asked about before the dialog closes.
-  const { close, guard } = useDiscardGuard(moodleSection.trim() !== '' || sectionId !== '', onClose);
+  const { close, guard } = useDiscardGuard(
+    moodleSection.trim() !== '' || sectionId !== '',
+    onClose,
+  );
 
   const run = async (action: () => Promise<{ message: string }>) => {
     setBusy(true);
@@ -192,7 +238,13 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : close} maxWidth="md" fullWidth aria-labelledby="section-maps-title">
+    <Dialog
+      open
+      onClose={busy ? undefined : close}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="section-maps-title"
+    >
       <DialogTitle id="section-maps-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('moodle.sections.maps')}
       </DialogTitle>
@@ -220,7 +272,11 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
                   <TableCell>{m.section.description}</TableCell>
                   <TableCell align="right">{m.activities}</TableCell>
                   <TableCell align="right">
-                    <IconButton aria-label={t('moodle.sections.remove', { name: m.moodleSection })} onClick={() => void run(() => deleteSectionMap(courseId, m.id))} disabled={busy}>
+                    <IconButton
+                      aria-label={t('moodle.sections.remove', { name: m.moodleSection })}
+                      onClick={() => void run(() => deleteSectionMap(courseId, m.id))}
+                      disabled={busy}
+                    >
                       <DeleteIcon />
                     </IconButton>
                   </TableCell>
@@ -229,7 +285,11 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
             </TableBody>
           </Table>
         )}
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 3, alignItems: 'flex-start' }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={2}
+          sx={{ mt: 3, alignItems: 'flex-start' }}
+        >
           <Autocomplete
             freeSolo
             options={data.moodleSections}
@@ -237,7 +297,12 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
             onInputChange={(_e, v) => setMoodleSection(v)}
             sx={{ flex: 1 }}
             renderInput={(params) => (
-              <TextField {...params} label={t('moodle.sections.moodleSection')} error={Boolean(errors.moodle_section)} helperText={errors.moodle_section?.[0]} />
+              <TextField
+                {...params}
+                label={t('moodle.sections.moodleSection')}
+                error={Boolean(errors.moodle_section)}
+                helperText={errors.moodle_section?.[0]}
+              />
             )}
           />
           <TextField
@@ -255,7 +320,12 @@ function SectionMapsDialog({ courseId, data, onClose }: { courseId: number; data
               </MenuItem>
             ))}
           </TextField>
-          <Button variant="contained" onClick={() => void save()} disabled={busy || !moodleSection.trim() || sectionId === ''} sx={{ mt: 1 }}>
+          <Button
+            variant="contained"
+            onClick={() => void save()}
+            disabled={busy || !moodleSection.trim() || sectionId === ''}
+            sx={{ mt: 1 }}
+          >
             {t('moodle.sections.saveMap')}
           </Button>
         </Stack>

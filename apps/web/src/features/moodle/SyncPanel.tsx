@@ -1,6 +1,14 @@
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import SyncIcon from '@mui/icons-material/Sync';
-import { chileDateTime, type MoodlePushRequest, type MoodlePushResult, type MoodleSyncActivity, type MoodleSyncIssue, type MoodleSyncRefused, type MoodleSyncResult } from '@sigaf/contract';
+import {
+  chileDateTime,
+  type MoodlePushRequest,
+  type MoodlePushResult,
+  type MoodleSyncActivity,
+  type MoodleSyncIssue,
+  type MoodleSyncRefused,
+  type MoodleSyncResult,
+} from '@sigaf/contract';
 import {
   Accordion,
   AccordionDetails,
@@ -30,13 +38,24 @@ import { ApiError } from '../../lib/api';
 import { isActive, startPush, startSync, usePushStatus, useSyncStatus } from './api';
 import { SectionProposals } from './SectionProposals';
 
-function JobProgress({ progress, label }: { progress: { done: number; total: number; message: string } | null; label: string }) {
+function JobProgress({
+  progress,
+  label,
+}: {
+  progress: { done: number; total: number; message: string } | null;
+  label: string;
+}) {
   const { t } = useTranslation();
   const determinate = Boolean(progress && progress.total > 0);
   const value = determinate ? Math.round((progress!.done / progress!.total) * 100) : undefined;
   return (
     <Box sx={{ my: 1 }}>
-      <LinearProgress variant={determinate ? 'determinate' : 'indeterminate'} value={value} aria-label={label} data-testid="sync-progress" />
+      <LinearProgress
+        variant={determinate ? 'determinate' : 'indeterminate'}
+        value={value}
+        aria-label={label}
+        data-testid="sync-progress"
+      />
       <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="sync-progress-text">
         {progress?.message ?? t('moodle.sync.queued')}
         {determinate ? ` — ${progress!.done}/${progress!.total}` : ''}
@@ -46,7 +65,13 @@ function JobProgress({ progress, label }: { progress: { done: number; total: num
 }
 
 /** A folded list of named entries of a report: the title with the count, then one line each. */
-function NamedList({ title, lines }: { title: string; lines: Array<{ key: string; text: string }> }) {
+function NamedList({
+  title,
+  lines,
+}: {
+  title: string;
+  lines: Array<{ key: string; text: string }>;
+}) {
   if (!lines.length) return null;
   return (
     <Accordion disableGutters variant="outlined">
@@ -68,20 +93,40 @@ function NamedList({ title, lines }: { title: string; lines: Array<{ key: string
   );
 }
 
-const withDetail = (text: string, detail?: string | null) => (detail ? `${text} — ${detail}` : text);
+const withDetail = (text: string, detail?: string | null) =>
+  detail ? `${text} — ${detail}` : text;
 
 function IssueList({ title, items }: { title: string; items: MoodleSyncIssue[] }) {
-  return <NamedList title={title} lines={items.map((i) => ({ key: `${i.source}-${i.id}`, text: withDetail(`${i.rut ?? '—'} · ${i.name}`, i.detail) }))} />;
+  return (
+    <NamedList
+      title={title}
+      lines={items.map((i) => ({
+        key: `${i.source}-${i.id}`,
+        text: withDetail(`${i.rut ?? '—'} · ${i.name}`, i.detail),
+      }))}
+    />
+  );
 }
 
 function ActivityList({ title, items }: { title: string; items: MoodleSyncActivity[] }) {
-  return <NamedList title={title} lines={items.map((a) => ({ key: String(a.cmid), text: withDetail(a.name, a.detail) }))} />;
+  return (
+    <NamedList
+      title={title}
+      lines={items.map((a) => ({ key: String(a.cmid), text: withDetail(a.name, a.detail) }))}
+    />
+  );
 }
 
 /** Values Moodle sent out of range: who or what, the field, the value, why. */
 function RefusedList({ title, items }: { title: string; items: MoodleSyncRefused[] }) {
-  const text = (r: MoodleSyncRefused) => withDetail(`${[r.student, r.activity].filter(Boolean).join(' · ')} · ${r.field} = ${r.value}`, r.detail);
-  return <NamedList title={title} lines={items.map((r, i) => ({ key: String(i), text: text(r) }))} />;
+  const text = (r: MoodleSyncRefused) =>
+    withDetail(
+      `${[r.student, r.activity].filter(Boolean).join(' · ')} · ${r.field} = ${r.value}`,
+      r.detail,
+    );
+  return (
+    <NamedList title={title} lines={items.map((r, i) => ({ key: String(i), text: text(r) }))} />
+  );
 }
 
 function Errors({ title, items }: { title: string; items: string[] }) {
@@ -118,16 +163,36 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
     <Box data-testid="sync-report" sx={{ mt: 1 }}>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1, mb: 1 }}>
         {figures.map(([key, n]) => (
-          <Chip key={key} label={`${t(`moodle.report.${key}`)}: ${n}`} color={key === 'found' ? 'success' : n > 0 && key !== 'activitiesAdded' ? 'warning' : 'default'} variant="outlined" />
+          <Chip
+            key={key}
+            label={`${t(`moodle.report.${key}`)}: ${n}`}
+            color={
+              key === 'found'
+                ? 'success'
+                : n > 0 && key !== 'activitiesAdded'
+                  ? 'warning'
+                  : 'default'
+            }
+            variant="outlined"
+          />
         ))}
-        <Chip label={`${t('moodle.report.moodleCalls')}: ${result.moodleCalls}`} variant="outlined" />
+        <Chip
+          label={`${t('moodle.report.moodleCalls')}: ${result.moodleCalls}`}
+          variant="outlined"
+        />
       </Stack>
       <IssueList title={t('moodle.report.invalidRuts')} items={result.invalidRuts} />
       <IssueList title={t('moodle.report.missingInMoodle')} items={result.missingInMoodle} />
       <IssueList title={t('moodle.report.missingLocally')} items={result.missingLocally} />
       <IssueList title={t('moodle.report.identityHidden')} items={result.identityHidden ?? []} />
-      <ActivityList title={t('moodle.report.activitiesRemoved')} items={result.removedActivities ?? []} />
-      <ActivityList title={t('moodle.report.hiddenActivities')} items={result.hiddenActivities ?? []} />
+      <ActivityList
+        title={t('moodle.report.activitiesRemoved')}
+        items={result.removedActivities ?? []}
+      />
+      <ActivityList
+        title={t('moodle.report.hiddenActivities')}
+        items={result.hiddenActivities ?? []}
+      />
       <IssueList title={t('moodle.report.suspended')} items={result.suspendedStudents ?? []} />
       <RefusedList title={t('moodle.report.refused')} items={result.refused ?? []} />
       <Errors title={t('moodle.report.errors')} items={result.errors} />
@@ -160,7 +225,15 @@ function PushReport({ result }: { result: MoodlePushResult }) {
 }
 
 /** "Sincronizar" (Moodle → SIGAF) and "Enviar a Moodle" (SIGAF → Moodle) of one course, with progress and last result. */
-export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; linked: boolean; onSynced: () => void }) {
+export function SyncPanel({
+  courseId,
+  linked,
+  onSynced,
+}: {
+  courseId: number;
+  linked: boolean;
+  onSynced: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -168,7 +241,12 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
   const push = usePushStatus(courseId);
   const [confirmSync, setConfirmSync] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
-  const [options, setOptions] = useState<MoodlePushRequest>({ createUsers: true, enrol: true, groups: true, reenrol: false });
+  const [options, setOptions] = useState<MoodlePushRequest>({
+    createUsers: true,
+    enrol: true,
+    groups: true,
+    reenrol: false,
+  });
   const [sending, setSending] = useState(false);
   const syncing = isActive(status.data?.state);
   const pushing = isActive(push.data?.state);
@@ -224,11 +302,25 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
   const data = status.data;
   return (
     <Box sx={{ my: 2 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-        <Button variant="contained" startIcon={<SyncIcon />} disabled={!linked || syncing || status.isLoading} onClick={() => setConfirmSync(true)}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { sm: 'center' } }}
+      >
+        <Button
+          variant="contained"
+          startIcon={<SyncIcon />}
+          disabled={!linked || syncing || status.isLoading}
+          onClick={() => setConfirmSync(true)}
+        >
           {syncing ? t('moodle.sync.running') : t('moodle.sync.button')}
         </Button>
-        <Button variant="outlined" startIcon={<CloudUploadIcon />} disabled={!linked || pushing} onClick={() => setPushOpen(true)}>
+        <Button
+          variant="outlined"
+          startIcon={<CloudUploadIcon />}
+          disabled={!linked || pushing}
+          onClick={() => setPushOpen(true)}
+        >
           {pushing ? t('moodle.push.running') : t('moodle.push.button')}
         </Button>
         <Typography variant="body2" data-testid="last-sync">
@@ -245,7 +337,9 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
           {t('common.loadError')}
         </Alert>
       )}
-      {syncing && <JobProgress progress={data?.progress ?? null} label={t('moodle.sync.progress')} />}
+      {syncing && (
+        <JobProgress progress={data?.progress ?? null} label={t('moodle.sync.progress')} />
+      )}
       {!syncing && data?.state === 'failed' && (
         <Alert severity="error" sx={{ mt: 1 }} data-testid="sync-error">
           {t('moodle.sync.lastFailed', { error: data.error ?? '' })}
@@ -260,7 +354,9 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
         </Box>
       )}
       {linked && !syncing && <SectionProposals courseId={courseId} />}
-      {pushing && <JobProgress progress={push.data?.progress ?? null} label={t('moodle.push.progress')} />}
+      {pushing && (
+        <JobProgress progress={push.data?.progress ?? null} label={t('moodle.push.progress')} />
+      )}
       {!pushing && push.data?.state === 'failed' && (
         <Alert severity="error" sx={{ mt: 1 }}>
           {t('moodle.push.lastFailed', { error: push.data.error ?? '' })}
@@ -268,12 +364,25 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
       )}
       {!pushing && push.data?.result && (
         <Box sx={{ mt: 1 }}>
-          <Typography variant="subtitle2">{t('moodle.push.reportTitle', { date: chileDateTime(push.data.result.finishedAt) })}</Typography>
+          <Typography variant="subtitle2">
+            {t('moodle.push.reportTitle', { date: chileDateTime(push.data.result.finishedAt) })}
+          </Typography>
           <PushReport result={push.data.result} />
         </Box>
       )}
-      <ConfirmDialog open={confirmSync} message={t('moodle.sync.confirm')} onCancel={() => setConfirmSync(false)} onConfirm={sync} />
-      <Dialog open={pushOpen} onClose={sending ? undefined : () => setPushOpen(false)} maxWidth="sm" fullWidth aria-labelledby="moodle-push-title">
+      <ConfirmDialog
+        open={confirmSync}
+        message={t('moodle.sync.confirm')}
+        onCancel={() => setConfirmSync(false)}
+        onConfirm={sync}
+      />
+      <Dialog
+        open={pushOpen}
+        onClose={sending ? undefined : () => setPushOpen(false)}
+        maxWidth="sm"
+        fullWidth
+        aria-labelledby="moodle-push-title"
+      >
         <DialogTitle id="moodle-push-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
           {t('moodle.push.title')}
         </DialogTitle>
@@ -284,16 +393,31 @@ export function SyncPanel({ courseId, linked, onSynced }: { courseId: number; li
           </Alert>
           <FormGroup>
             {(['createUsers', 'enrol', 'groups', 'reenrol'] as const).map((k) => (
-              <FormControlLabel key={k} control={<Checkbox checked={options[k]} onChange={(e) => setOptions((o) => ({ ...o, [k]: e.target.checked }))} />} label={t(`moodle.push.options.${k}`)} />
+              <FormControlLabel
+                key={k}
+                control={
+                  <Checkbox
+                    checked={options[k]}
+                    onChange={(e) => setOptions((o) => ({ ...o, [k]: e.target.checked }))}
+                  />
+                }
+                label={t(`moodle.push.options.${k}`)}
+              />
             ))}
           </FormGroup>
-          {!options.createUsers && !options.enrol && !options.groups && <Alert severity="error">{t('moodle.push.nothing')}</Alert>}
+          {!options.createUsers && !options.enrol && !options.groups && (
+            <Alert severity="error">{t('moodle.push.nothing')}</Alert>
+          )}
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setPushOpen(false)} disabled={sending}>
             {t('common.cancel')}
           </Button>
-          <Button variant="contained" onClick={() => void sendPush()} disabled={sending || (!options.createUsers && !options.enrol && !options.groups)}>
+          <Button
+            variant="contained"
+            onClick={() => void sendPush()}
+            disabled={sending || (!options.createUsers && !options.enrol && !options.groups)}
+          >
             {t('common.accept')}
           </Button>
         </DialogActions>

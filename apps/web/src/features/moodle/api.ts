@@ -64,7 +64,10 @@ export const isActive = (state: JobState | undefined) => state === 'queued' || s
 export function usePlatforms() {
   return useQuery({
     queryKey: ['options', 'platforms'],
-    queryFn: async () => (await getData<Collection<{ id: number; description: string }>>('/api/v2/platforms')).collections.map((c) => c.properties),
+    queryFn: async () =>
+      (
+        await getData<Collection<{ id: number; description: string }>>('/api/v2/platforms')
+      ).collections.map((c) => c.properties),
     staleTime: 60_000,
   });
 }
@@ -78,11 +81,17 @@ export function useMoodleSettings(platformId: number | '') {
 }
 
 export function saveMoodleSettings(platformId: number, body: { url: string; token?: string }) {
-  return request<Envelope<MoodleSettings>>(`/api/v2/platforms/${platformId}/moodle`, { method: 'PUT', body });
+  return request<Envelope<MoodleSettings>>(`/api/v2/platforms/${platformId}/moodle`, {
+    method: 'PUT',
+    body,
+  });
 }
 
 export function testMoodleConnection(platformId: number, body: { url?: string; token?: string }) {
-  return request<Envelope<ConnectionReport>>(`/api/v2/platforms/${platformId}/moodle/test`, { method: 'POST', body });
+  return request<Envelope<ConnectionReport>>(`/api/v2/platforms/${platformId}/moodle/test`, {
+    method: 'POST',
+    body,
+  });
 }
 
 /** The course's sync status; polled every second while a sync is queued or running. */
@@ -96,7 +105,10 @@ export function useSyncStatus(courseId: number | undefined) {
 }
 
 export function startSync(courseId: number) {
-  return request<Envelope<{ jobId: number; created: boolean }>>(`/api/v2/sync/courses/${courseId}`, { method: 'POST', body: {} });
+  return request<Envelope<{ jobId: number; created: boolean }>>(
+    `/api/v2/sync/courses/${courseId}`,
+    { method: 'POST', body: {} },
+  );
 }
 
 export function usePushStatus(courseId: number | undefined) {
@@ -109,7 +121,10 @@ export function usePushStatus(courseId: number | undefined) {
 }
 
 export function startPush(courseId: number, body: MoodlePushRequest) {
-  return request<Envelope<{ jobId: number; created: boolean }>>(`/api/v2/sync/courses/${courseId}/push`, { method: 'POST', body });
+  return request<Envelope<{ jobId: number; created: boolean }>>(
+    `/api/v2/sync/courses/${courseId}/push`,
+    { method: 'POST', body },
+  );
 }
 
 /** The course's activities grouped by section: count and total weighing of each. */
@@ -121,8 +136,14 @@ export function useSectionGroups(courseId: number | undefined) {
       type Section = { id: number | null; description: string; key: string | null };
       const data = await getData<Collection<Section>>(`/api/v2/courses/${courseId}/activities`);
       return data.collections.map((c): SectionGroup => {
-        const items = ((c.relationships as { array?: Array<{ properties: { weighing: number } }> }).array ?? []).map((a) => a.properties);
-        return { ...c.properties, count: items.length, weighing: items.reduce((sum, a) => sum + Number(a.weighing || 0), 0) };
+        const items = (
+          (c.relationships as { array?: Array<{ properties: { weighing: number } }> }).array ?? []
+        ).map((a) => a.properties);
+        return {
+          ...c.properties,
+          count: items.length,
+          weighing: items.reduce((sum, a) => sum + Number(a.weighing || 0), 0),
+        };
       });
     },
   });
@@ -132,7 +153,12 @@ export function useMoodleCategories(platformId: number | '', enabled: boolean) {
   return useQuery({
     queryKey: ['moodle-categories', platformId],
     enabled: enabled && platformId !== '',
-    queryFn: async () => (await getData<{ categories: MoodleCategoryItem[] }>(`/api/v2/platforms/${platformId}/moodle/categories`)).categories,
+    queryFn: async () =>
+      (
+        await getData<{ categories: MoodleCategoryItem[] }>(
+          `/api/v2/platforms/${platformId}/moodle/categories`,
+        )
+      ).categories,
     retry: false,
   });
 }
@@ -141,18 +167,30 @@ export function useMoodleCourses(platformId: number | '', categoryId: number | n
   return useQuery({
     queryKey: ['moodle-courses', platformId, categoryId],
     enabled: platformId !== '' && categoryId !== null,
-    queryFn: async () => (await getData<{ courses: MoodleCourseItem[] }>(`/api/v2/platforms/${platformId}/moodle/courses`, { query: { category: categoryId } })).courses,
+    queryFn: async () =>
+      (
+        await getData<{ courses: MoodleCourseItem[] }>(
+          `/api/v2/platforms/${platformId}/moodle/courses`,
+          { query: { category: categoryId } },
+        )
+      ).courses,
     retry: false,
   });
 }
 
 export function importMoodleCourse(platformId: number, moodleCourseId: number) {
-  return request<Envelope<MoodleImportResult>>(`/api/v2/platforms/${platformId}/moodle/import`, { method: 'POST', body: { moodleCourseId } });
+  return request<Envelope<MoodleImportResult>>(`/api/v2/platforms/${platformId}/moodle/import`, {
+    method: 'POST',
+    body: { moodleCourseId },
+  });
 }
 
 /** Leaves an activity out of progress and pending counts (or brings it back). */
 export const setActivityExcluded = (activityId: number, excluded: boolean) =>
-  request<Envelope<unknown>>(`/api/v2/activities/${activityId}/progress`, { method: 'PUT', body: { excluded } });
+  request<Envelope<unknown>>(`/api/v2/activities/${activityId}/progress`, {
+    method: 'PUT',
+    body: { excluded },
+  });
 
 /** Sections proposed for synchronised activities, and the course's Moodle section → SIGAF section mapping. */
 export function useSectionProposals(courseId: number | undefined) {
@@ -166,10 +204,19 @@ export function useSectionProposals(courseId: number | undefined) {
 
 /** "Aplicar propuestas": every pending proposal (or the listed activities'). */
 export const applySectionProposals = (courseId: number, activityIds?: number[]) =>
-  request<Envelope<SectionProposalsApplied>>(`/api/v2/sync/courses/${courseId}/section-proposals/apply`, { method: 'POST', body: activityIds ? { activity_ids: activityIds } : {} });
+  request<Envelope<SectionProposalsApplied>>(
+    `/api/v2/sync/courses/${courseId}/section-proposals/apply`,
+    { method: 'POST', body: activityIds ? { activity_ids: activityIds } : {} },
+  );
 
 export const saveSectionMap = (courseId: number, moodleSection: string, sectionId: number) =>
-  request<Envelope<{ map: MoodleSectionMap; filed: number }>>(`/api/v2/sync/courses/${courseId}/section-maps`, { method: 'PUT', body: { moodle_section: moodleSection, section_id: sectionId } });
+  request<Envelope<{ map: MoodleSectionMap; filed: number }>>(
+    `/api/v2/sync/courses/${courseId}/section-maps`,
+    { method: 'PUT', body: { moodle_section: moodleSection, section_id: sectionId } },
+  );
 
 export const deleteSectionMap = (courseId: number, mapId: number) =>
-  request<Envelope<null>>(`/api/v2/sync/courses/${courseId}/section-maps/${mapId}`, { method: 'DELETE', body: {} });
+  request<Envelope<null>>(`/api/v2/sync/courses/${courseId}/section-maps/${mapId}`, {
+    method: 'DELETE',
+    body: {},
+  });

@@ -1,10 +1,18 @@
-import type { MoodleCapabilityCheck, MoodleCapabilityReason, MoodleCapabilityState, MoodleCapabilityUse } from '@sigaf/contract';
+import type {
+  MoodleCapabilityCheck,
+  MoodleCapabilityReason,
+  MoodleCapabilityState,
+  MoodleCapabilityUse,
+} from '@sigaf/contract';
 import type { ConnectionReport } from './api';
 
 /** Translation keys of what SIGAF uses a capability for, of a state, and of the reason for it. */
-export const capabilityUseKey = (use: MoodleCapabilityUse) => `moodle.settings.capabilities.use.${use}`;
-export const capabilityStateKey = (state: MoodleCapabilityState) => `moodle.settings.capabilities.state.${state}`;
-export const capabilityReasonKey = (reason: MoodleCapabilityReason) => `moodle.settings.capabilities.reason.${reason}`;
+export const capabilityUseKey = (use: MoodleCapabilityUse) =>
+  `moodle.settings.capabilities.use.${use}`;
+export const capabilityStateKey = (state: MoodleCapabilityState) =>
+  `moodle.settings.capabilities.state.${state}`;
+export const capabilityReasonKey = (reason: MoodleCapabilityReason) =>
+  `moodle.settings.capabilities.reason.${reason}`;
 
 /** The capabilities the test found missing, in the order listed. */
 export function missingCapabilities(report: ConnectionReport): MoodleCapabilityCheck[] {
@@ -18,5 +26,10 @@ export function missingCapabilities(report: ConnectionReport): MoodleCapabilityC
  */
 export function connectionSeverity(report: ConnectionReport): 'success' | 'warning' {
   const syncCapabilityMissing = missingCapabilities(report).some((c) => c.kind === 'sync');
-  return report.ok && !report.identityWarning && !report.hiddenActivitiesWarning && !syncCapabilityMissing ? 'success' : 'warning';
+  return report.ok &&
+    !report.identityWarning &&
+    !report.hiddenActivitiesWarning &&
+    !syncCapabilityMissing
+    ? 'success'
+    : 'warning';
 }

@@ -23,16 +23,28 @@ export function AgendaSuggestions({ userId }: { userId?: number }) {
     queries: courses.map(([id]) => similarQuery(id)),
   });
   const lines = courses.flatMap(([id, name], i) => {
-    const atRisk = new Set(rows.filter((s) => s.courseId === id).map((s) => idleGroupOf(s.daysWithoutAccess)));
+    const atRisk = new Set(
+      rows.filter((s) => s.courseId === id).map((s) => idleGroupOf(s.daysWithoutAccess)),
+    );
     const data = similar[i]?.data;
     const own = (data?.groups ?? []).filter((g) => atRisk.has(g.idle));
     // Students at risk whose group has no suggestion of its own: the course's contacts as a whole.
-    const rest = data?.course && [...atRisk].some((idle) => !own.some((g) => g.idle === idle)) ? [similarLine(t, name, { idle: 'all', ...data.course })] : [];
+    const rest =
+      data?.course && [...atRisk].some((idle) => !own.some((g) => g.idle === idle))
+        ? [similarLine(t, name, { idle: 'all', ...data.course })]
+        : [];
     return [...own.map((g) => similarLine(t, name, g)), ...rest];
   });
   if (!lines.length) return null;
   return (
-    <Alert severity="info" icon={<LightbulbIcon />} sx={{ mt: 2 }} component="section" role="region" aria-label={t('outcomes.suggestion.title')}>
+    <Alert
+      severity="info"
+      icon={<LightbulbIcon />}
+      sx={{ mt: 2 }}
+      component="section"
+      role="region"
+      aria-label={t('outcomes.suggestion.title')}
+    >
       <Stack spacing={0.5}>
         <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="suggestion-scope">
           {t('outcomes.suggestion.scope')}

@@ -1,7 +1,27 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
-import { Alert, Box, Button, Chip, Grid, Paper, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { isAdminLike, OUTCOME_DIMENSIONS, type OutcomeDimension, type OutcomeGroup } from '@sigaf/contract';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Grid,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import {
+  isAdminLike,
+  OUTCOME_DIMENSIONS,
+  type OutcomeDimension,
+  type OutcomeGroup,
+} from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard } from '../../components/charts';
@@ -27,22 +47,49 @@ function DimensionPanel({ dim, groups }: { dim: OutcomeDimension; groups: Outcom
   const data = {
     labels: names,
     datasets: [
-      { label: t('outcomes.page.series'), data: groups.map((g) => Math.round((g.reengaged.rate ?? 0) * 1000) / 10), backgroundColor: groups.map((g) => (g.small ? SMALL : CONTACTED)) },
-      { label: t('outcomes.page.baseline'), data: groups.map((g) => Math.round((g.baseline.rate ?? 0) * 1000) / 10), backgroundColor: groups.map(() => BASELINE) },
+      {
+        label: t('outcomes.page.series'),
+        data: groups.map((g) => Math.round((g.reengaged.rate ?? 0) * 1000) / 10),
+        backgroundColor: groups.map((g) => (g.small ? SMALL : CONTACTED)),
+      },
+      {
+        label: t('outcomes.page.baseline'),
+        data: groups.map((g) => Math.round((g.baseline.rate ?? 0) * 1000) / 10),
+        backgroundColor: groups.map(() => BASELINE),
+      },
     ],
   };
   return (
     // minWidth 0: a table wider than a phone scrolls inside its frame instead of widening the page.
-    <Grid size={{ xs: 12, lg: dim === 'hour' || dim === 'operator' || dim === 'motive' ? 12 : 6 }} sx={{ minWidth: 0 }}>
+    <Grid
+      size={{ xs: 12, lg: dim === 'hour' || dim === 'operator' || dim === 'motive' ? 12 : 6 }}
+      sx={{ minWidth: 0 }}
+    >
       <Paper variant="outlined" sx={{ p: 1 }}>
-        <ChartCard title={title} kind="bar" data={data} loading={false} valueSuffix=" %" height={240} />
+        <ChartCard
+          title={title}
+          kind="bar"
+          data={data}
+          loading={false}
+          valueSuffix=" %"
+          height={240}
+        />
         <OutcomeTable dim={dim} groups={groups} names={names} caption={title} />
       </Paper>
     </Grid>
   );
 }
 
-function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; groups: OutcomeGroup[]; names: string[]; caption: string }) {
+function OutcomeTable({
+  groups,
+  names,
+  caption,
+}: {
+  dim: OutcomeDimension;
+  groups: OutcomeGroup[];
+  names: string[];
+  caption: string;
+}) {
   const { t } = useTranslation();
   const f = useFormat();
   const percent = (v: number | null) => f.percent(ratePoints(v));
@@ -54,7 +101,11 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
         <TableHead>
           <TableRow>
             {cols.map((c) => (
-              <TableCell key={c} align={c === 'group' ? 'left' : 'right'} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+              <TableCell
+                key={c}
+                align={c === 'group' ? 'left' : 'right'}
+                sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}
+              >
                 {t(`outcomes.columns.${c}`)}
               </TableCell>
             ))}
@@ -62,20 +113,42 @@ function OutcomeTable({ groups, names, caption }: { dim: OutcomeDimension; group
         </TableHead>
         <TableBody>
           {groups.map((g, i) => (
-            <TableRow key={g.key} sx={g.small ? { bgcolor: 'action.hover', '& td': { color: 'text.secondary' } } : undefined}>
+            <TableRow
+              key={g.key}
+              sx={
+                g.small
+                  ? { bgcolor: 'action.hover', '& td': { color: 'text.secondary' } }
+                  : undefined
+              }
+            >
               <TableCell>
                 {names[i]}
-                {g.small && <Chip size="small" variant="outlined" label={t('outcomes.small')} sx={{ ml: 1, color: 'text.secondary' }} />}
+                {g.small && (
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    label={t('outcomes.small')}
+                    sx={{ ml: 1, color: 'text.secondary' }}
+                  />
+                )}
               </TableCell>
               <TableCell align="right">{g.reengaged.n}</TableCell>
               <TableCell align="right">{percent(g.reengaged.rate)}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {g.reengaged.low === null ? '—' : `${percent(g.reengaged.low)} – ${percent(g.reengaged.high)}`}
+                {g.reengaged.low === null
+                  ? '—'
+                  : `${percent(g.reengaged.low)} – ${percent(g.reengaged.high)}`}
               </TableCell>
-              <TableCell align="right">{g.gain === null ? '—' : t('outcomes.points', { value: f.number(g.gain) })}</TableCell>
+              <TableCell align="right">
+                {g.gain === null ? '—' : t('outcomes.points', { value: f.number(g.gain) })}
+              </TableCell>
               <TableCell align="right">{g.baseline.n}</TableCell>
               <TableCell align="right">{percent(g.baseline.rate)}</TableCell>
-              <TableCell align="right">{g.baselineGain === null ? '—' : t('outcomes.points', { value: f.number(g.baselineGain) })}</TableCell>
+              <TableCell align="right">
+                {g.baselineGain === null
+                  ? '—'
+                  : t('outcomes.points', { value: f.number(g.baselineGain) })}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -109,7 +182,12 @@ export default function EffectivenessPage() {
       title={t('outcomes.page.title')}
       icon={<TrendingUpIcon />}
       actions={
-        <Button color="inherit" startIcon={<DownloadIcon />} onClick={() => void exportXlsx()} disabled={!total}>
+        <Button
+          color="inherit"
+          startIcon={<DownloadIcon />}
+          onClick={() => void exportXlsx()}
+          disabled={!total}
+        >
           {t('outcomes.page.export')}
         </Button>
       }
@@ -118,7 +196,11 @@ export default function EffectivenessPage() {
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('outcomes.page.intro')}
         </Typography>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { md: 'center' } }}
+        >
           <Box sx={{ flex: 1 }}>
             <CourseSelector value={course} onChange={setCourse} />
           </Box>
@@ -129,14 +211,25 @@ export default function EffectivenessPage() {
           {course ? course.description : t('outcomes.page.organisation')}
           {data ? ` · ${f.date(data.from)} – ${f.date(data.to)}` : ''}
         </Typography>
-        {session.user && !isAdminLike(session.role) && <Alert severity="info">{t('outcomes.page.own')}</Alert>}
-        {report.isError && <Alert severity="error">{report.error instanceof ApiError ? report.error.message : t('common.loadError')}</Alert>}
+        {session.user && !isAdminLike(session.role) && (
+          <Alert severity="info">{t('outcomes.page.own')}</Alert>
+        )}
+        {report.isError && (
+          <Alert severity="error">
+            {report.error instanceof ApiError ? report.error.message : t('common.loadError')}
+          </Alert>
+        )}
         {report.isLoading && <Skeleton variant="rounded" height={240} />}
         {data && !total && <Alert severity="info">{t('outcomes.page.empty')}</Alert>}
         {data && total && (
           <Grid container spacing={2}>
             <Grid size={12} sx={{ minWidth: 0 }}>
-              <OutcomeTable dim="all" groups={data.dimensions.all} names={[t('outcomes.dim.all')]} caption={t('outcomes.dim.all')} />
+              <OutcomeTable
+                dim="all"
+                groups={data.dimensions.all}
+                names={[t('outcomes.dim.all')]}
+                caption={t('outcomes.dim.all')}
+              />
             </Grid>
             {OUTCOME_DIMENSIONS.filter((d) => d !== 'all').map((d) => (
               <DimensionPanel key={d} dim={d} groups={data.dimensions[d]} />

@@ -11,7 +11,12 @@ export function AttemptOutcomeLine({ outcome }: { outcome: AttemptOutcome | unde
   const line = outcome ? outcomeLine(t, outcome) : null;
   if (!line) return null;
   return (
-    <Typography variant="caption" component="p" aria-label={`${t('outcomes.line.label')}: ${line}`} sx={{ color: 'text.secondary', display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.25 }}>
+    <Typography
+      variant="caption"
+      component="p"
+      aria-label={`${t('outcomes.line.label')}: ${line}`}
+      sx={{ color: 'text.secondary', display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.25 }}
+    >
       <TrendingUpIcon sx={{ fontSize: 14 }} aria-hidden />
       {line}
     </Typography>
@@ -30,8 +35,12 @@ export function StudentOutcomes({ ticketId, version }: { ticketId: number; versi
         {t('outcomes.student.title')}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {s.attempts === 0 ? t('outcomes.student.none') : t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })}
-        {s.attempts > s.settled7 ? ` ${t('outcomes.student.pending', { count: s.attempts - s.settled7 })}` : ''}
+        {s.attempts === 0
+          ? t('outcomes.student.none')
+          : t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })}
+        {s.attempts > s.settled7
+          ? ` ${t('outcomes.student.pending', { count: s.attempts - s.settled7 })}`
+          : ''}
       </Typography>
       <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }}>
         {t(`outcomes.student.scope.${s.scope}`)}

@@ -7,7 +7,13 @@ import { download, getData } from '../../lib/api';
 export interface TicketOutcomes {
   attempts: AttemptOutcome[];
   /** The student box; `scope`: the contacts on the caller's own tickets (an operator) or every contact in the course. */
-  student: { scope: 'own' | 'course'; attempts: number; settled7: number; accessed7: number; last: AttemptOutcome | null };
+  student: {
+    scope: 'own' | 'course';
+    attempts: number;
+    settled7: number;
+    accessed7: number;
+    last: AttemptOutcome | null;
+  };
 }
 
 /** The outcome of each attempt of a ticket and the student's summary; refreshed with the ticket's attempts (`version`). */
@@ -15,7 +21,8 @@ export function useTicketOutcomes(ticketId: number | undefined, version = 0) {
   return useQuery({
     queryKey: ['outcomes', 'ticket', ticketId, version],
     enabled: ticketId !== undefined,
-    queryFn: ({ signal }) => getData<TicketOutcomes>(`/api/v2/tickets/${ticketId}/outcomes`, { signal }),
+    queryFn: ({ signal }) =>
+      getData<TicketOutcomes>(`/api/v2/tickets/${ticketId}/outcomes`, { signal }),
     staleTime: 60_000,
   });
 }
@@ -26,22 +33,34 @@ export interface ReportParams {
   to: string;
 }
 
-const reportQuery = (p: ReportParams) => ({ course_id: p.courseId ?? undefined, from: p.from || undefined, to: p.to || undefined });
+const reportQuery = (p: ReportParams) => ({
+  course_id: p.courseId ?? undefined,
+  from: p.from || undefined,
+  to: p.to || undefined,
+});
 
 export function useOutcomeReport(p: ReportParams) {
   return useQuery({
     queryKey: ['outcomes', 'report', p.courseId, p.from, p.to],
-    queryFn: ({ signal }) => getData<OutcomeReport>('/api/v2/outcomes/report', { signal, query: reportQuery(p) }),
+    queryFn: ({ signal }) =>
+      getData<OutcomeReport>('/api/v2/outcomes/report', { signal, query: reportQuery(p) }),
     staleTime: 60_000,
   });
 }
 
 export const downloadOutcomeReport = (p: ReportParams, lang: 'es' | 'en') =>
-  download('/api/v2/outcomes/report/excel', { ...reportQuery(p), lang }, lang === 'en' ? 'effectiveness.xlsx' : 'efectividad.xlsx');
+  download(
+    '/api/v2/outcomes/report/excel',
+    { ...reportQuery(p), lang },
+    lang === 'en' ? 'effectiveness.xlsx' : 'efectividad.xlsx',
+  );
 
 /** Mi agenda's suggestions for one course's similar students (by days without access). */
 export const similarQuery = (courseId: number) => ({
   queryKey: ['outcomes', 'suggestion', courseId, 'similar'],
-  queryFn: ({ signal }: { signal: AbortSignal }) => getData<OutcomeSimilarSuggestions>(`/api/v2/outcomes/suggestion/${courseId}/similar`, { signal }),
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    getData<OutcomeSimilarSuggestions>(`/api/v2/outcomes/suggestion/${courseId}/similar`, {
+      signal,
+    }),
   staleTime: 5 * 60_000,
 });

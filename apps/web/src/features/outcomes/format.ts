@@ -17,12 +17,20 @@ export function outcomeLine(t: TFunction, o: AttemptOutcome): string | null {
       : o.settled7
         ? t('outcomes.line.notIn7')
         : t('outcomes.line.notYet');
-  const progress = o.progressBefore !== null && o.progress14 !== null ? t('outcomes.line.progress', { before: o.progressBefore, after: o.progress14 }) : null;
+  const progress =
+    o.progressBefore !== null && o.progress14 !== null
+      ? t('outcomes.line.progress', { before: o.progressBefore, after: o.progress14 })
+      : null;
   return progress ? `${access}; ${progress}` : access;
 }
 
 /** A group's name on the Efectividad screen: the catalogue value or operator, else its hour, weekday or idle group. */
-export function groupName(t: TFunction, dim: OutcomeDimension, key: string, label: string | null): string {
+export function groupName(
+  t: TFunction,
+  dim: OutcomeDimension,
+  key: string,
+  label: string | null,
+): string {
   if (label) return label;
   if (dim === 'hour') return `${key}:00`;
   if (dim === 'weekday') return t(`outcomes.weekday.${key}`);
@@ -38,9 +46,30 @@ export const ratePoints = (v: number | null) => (v === null ? null : v * 100);
  * estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de
  * vuelta a 34 de 80; a las 10:00, a 20 de 45". `all`: the course's contacts as a whole.
  */
-export function similarLine(t: TFunction, course: string, s: Omit<SimilarSuggestion, 'idle'> & { idle: SimilarSuggestion['idle'] | 'all' }): string {
+export function similarLine(
+  t: TFunction,
+  course: string,
+  s: Omit<SimilarSuggestion, 'idle'> & { idle: SimilarSuggestion['idle'] | 'all' },
+): string {
   const who = t(`outcomes.suggestion.who.${s.idle}`);
-  if (!s.channel) return s.hour ? t('outcomes.suggestion.hourOnly', { course, who, hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n }) : '';
-  const channel = t('outcomes.suggestion.channel', { course, who, channel: s.channel.label, accessed: s.channel.accessed, n: s.channel.n });
-  return s.hour ? `${channel}${t('outcomes.suggestion.hourAfter', { hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n })}` : channel;
+  if (!s.channel)
+    return s.hour
+      ? t('outcomes.suggestion.hourOnly', {
+          course,
+          who,
+          hour: s.hour.label,
+          accessed: s.hour.accessed,
+          n: s.hour.n,
+        })
+      : '';
+  const channel = t('outcomes.suggestion.channel', {
+    course,
+    who,
+    channel: s.channel.label,
+    accessed: s.channel.accessed,
+    n: s.channel.n,
+  });
+  return s.hour
+    ? `${channel}${t('outcomes.suggestion.hourAfter', { hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n })}`
+    : channel;
 }

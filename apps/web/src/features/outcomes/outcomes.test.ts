@@ -5,7 +5,17 @@ import en from '../../i18n/outcomes.en.json';
 import es from '../../i18n/outcomes.es.json';
 import { groupName, outcomeLine, similarLine } from './format';
 
-const base: AttemptOutcome = { attemptId: 1, ticketId: 1, accessDays: null, settled3: true, settled7: true, settled14: true, progressBefore: null, progress7: null, progress14: null };
+const base: AttemptOutcome = {
+  attemptId: 1,
+  ticketId: 1,
+  accessDays: null,
+  settled3: true,
+  settled7: true,
+  settled14: true,
+  progressBefore: null,
+  progress7: null,
+  progress14: null,
+};
 const i18n = i18next.createInstance();
 
 function keys(value: unknown, prefix = ''): string[] {
@@ -14,19 +24,43 @@ function keys(value: unknown, prefix = ''): string[] {
 }
 
 beforeAll(async () => {
-  await i18n.init({ lng: 'es', resources: { es: { translation: es }, en: { translation: en } }, interpolation: { escapeValue: false } });
+  await i18n.init({
+    lng: 'es',
+    resources: { es: { translation: es }, en: { translation: en } },
+    interpolation: { escapeValue: false },
+  });
 });
 
 describe('the line under a contact attempt', () => {
   it('back 2 days later, progress 35 % → 48 %', () => {
-    expect(outcomeLine(i18n.t, { ...base, accessDays: 2, progressBefore: 35, progress7: 48, progress14: 48 })).toBe('Ingresó a Moodle 2 días después; progreso 35 % → 48 %');
+    expect(
+      outcomeLine(i18n.t, {
+        ...base,
+        accessDays: 2,
+        progressBefore: 35,
+        progress7: 48,
+        progress14: 48,
+      }),
+    ).toBe('Ingresó a Moodle 2 días después; progreso 35 % → 48 %');
   });
 
   it('one day, the same day, not within 7 days, not yet', () => {
     expect(outcomeLine(i18n.t, { ...base, accessDays: 1 })).toBe('Ingresó a Moodle 1 día después');
-    expect(outcomeLine(i18n.t, { ...base, accessDays: 0, progressBefore: 10, progress14: 10 })).toBe('Ingresó a Moodle el mismo día; progreso 10 % → 10 %');
-    expect(outcomeLine(i18n.t, { ...base, progressBefore: 20, progress14: 30 })).toBe('Sin ingreso a Moodle en 7 días; progreso 20 % → 30 %');
-    expect(outcomeLine(i18n.t, { ...base, settled7: false, settled14: false, progressBefore: 20, progress14: 20 })).toBe('Aún sin ingreso a Moodle; progreso 20 % → 20 %');
+    expect(
+      outcomeLine(i18n.t, { ...base, accessDays: 0, progressBefore: 10, progress14: 10 }),
+    ).toBe('Ingresó a Moodle el mismo día; progreso 10 % → 10 %');
+    expect(outcomeLine(i18n.t, { ...base, progressBefore: 20, progress14: 30 })).toBe(
+      'Sin ingreso a Moodle en 7 días; progreso 20 % → 30 %',
+    );
+    expect(
+      outcomeLine(i18n.t, {
+        ...base,
+        settled7: false,
+        settled14: false,
+        progressBefore: 20,
+        progress14: 20,
+      }),
+    ).toBe('Aún sin ingreso a Moodle; progreso 20 % → 20 %');
   });
 
   it('nothing known: no line', () => {
@@ -34,7 +68,14 @@ describe('the line under a contact attempt', () => {
   });
 
   it('in English', () => {
-    expect(outcomeLine(i18n.getFixedT('en'), { ...base, accessDays: 3, progressBefore: 35, progress14: 48 })).toBe('Back in Moodle 3 days later; progress 35 % → 48 %');
+    expect(
+      outcomeLine(i18n.getFixedT('en'), {
+        ...base,
+        accessDays: 3,
+        progressBefore: 35,
+        progress14: 48,
+      }),
+    ).toBe('Back in Moodle 3 days later; progress 35 % → 48 %');
   });
 
   it('groups without a catalogue name: hour, weekday, idle group', () => {
@@ -54,11 +95,15 @@ describe("Mi agenda's suggestion for similar students", () => {
     expect(similarLine(i18n.t, 'Curso X', similar)).toBe(
       'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80; a las 10:00, a 20 de 45',
     );
-    expect(similarLine(i18n.getFixedT('en'), 'Course X', similar)).toBe('For students of Course X with 7–13 days without access, the channel “Contacto telefónico” brought back 34 of 80; at 10:00, 20 of 45');
+    expect(similarLine(i18n.getFixedT('en'), 'Course X', similar)).toBe(
+      'For students of Course X with 7–13 days without access, the channel “Contacto telefónico” brought back 34 of 80; at 10:00, 20 of 45',
+    );
   });
 
   it('a channel or an hour alone; students who never accessed', () => {
-    expect(similarLine(i18n.t, 'Curso X', { ...similar, hour: null })).toBe('Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80');
+    expect(similarLine(i18n.t, 'Curso X', { ...similar, hour: null })).toBe(
+      'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
+    );
     expect(similarLine(i18n.t, 'Curso X', { idle: 'never', channel: null, hour: ten })).toBe(
       'Para estudiantes de Curso X que nunca ingresaron a Moodle, los contactos a las 10:00 trajeron de vuelta a 20 de 45',
     );
@@ -68,11 +113,27 @@ describe("Mi agenda's suggestion for similar students", () => {
     expect(similarLine(i18n.t, 'Curso X', { idle: 'all', channel: phone, hour: null })).toBe(
       'Para estudiantes de Curso X (todos los contactos del curso), el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
     );
-    expect(similarLine(i18n.getFixedT('en'), 'Course X', { idle: 'all', channel: null, hour: ten })).toBe("For students of Course X (all the course's contacts), contacts at 10:00 brought back 20 of 45");
+    expect(
+      similarLine(i18n.getFixedT('en'), 'Course X', { idle: 'all', channel: null, hour: ten }),
+    ).toBe(
+      "For students of Course X (all the course's contacts), contacts at 10:00 brought back 20 of 45",
+    );
   });
 
   it("a student's days without access give the report's idle group", () => {
-    expect([null, 0, 2, 3, 6, 7, 13, 14, 29, 30, 400].map(idleGroupOf)).toEqual(['never', '0-2', '0-2', '3-6', '3-6', '7-13', '7-13', '14-29', '14-29', '30+', '30+']);
+    expect([null, 0, 2, 3, 6, 7, 13, 14, 29, 30, 400].map(idleGroupOf)).toEqual([
+      'never',
+      '0-2',
+      '0-2',
+      '3-6',
+      '3-6',
+      '7-13',
+      '7-13',
+      '14-29',
+      '14-29',
+      '30+',
+      '30+',
+    ]);
   });
 });
 
@@ -80,7 +141,10 @@ describe('outcome translations', () => {
   it('the same keys in Spanish and English, owning only their area, none empty', () => {
     expect(keys(en).sort()).toEqual(keys(es).sort());
     expect(Object.keys(es)).toEqual(['outcomes']);
-    const leaves = (o: unknown): unknown[] => (typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o]);
-    expect([...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== '')).toBe(true);
+    const leaves = (o: unknown): unknown[] =>
+      typeof o === 'object' && o !== null ? Object.values(o).flatMap(leaves) : [o];
+    expect(
+      [...leaves(es), ...leaves(en)].every((v) => typeof v === 'string' && v.trim() !== ''),
+    ).toBe(true);
   });
 });

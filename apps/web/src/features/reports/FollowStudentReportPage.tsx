@@ -11,7 +11,19 @@ import { PageCard } from '../../components/PageCard';
 import { exports, useClassroomCard, useCourseClassrooms, useCourseSections } from './api';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
-function Chips<T extends { id: number; label: string }>({ label, items, value, onChange, loading }: { label: string; items: T[]; value: number | null; onChange: (id: number) => void; loading: boolean }) {
+function Chips<T extends { id: number; label: string }>({
+  label,
+  items,
+  value,
+  onChange,
+  loading,
+}: {
+  label: string;
+  items: T[];
+  value: number | null;
+  onChange: (id: number) => void;
+  loading: boolean;
+}) {
   return (
     <Box sx={{ mb: 2 }}>
       <Typography sx={{ fontWeight: 600, mb: 1 }}>{label}</Typography>
@@ -20,7 +32,15 @@ function Chips<T extends { id: number; label: string }>({ label, items, value, o
       ) : (
         <Box role="listbox" aria-label={label} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
           {items.map((i) => (
-            <Chip key={i.id} role="option" aria-selected={i.id === value} label={i.label} color={i.id === value ? 'primary' : 'default'} variant={i.id === value ? 'filled' : 'outlined'} onClick={() => onChange(i.id)} />
+            <Chip
+              key={i.id}
+              role="option"
+              aria-selected={i.id === value}
+              label={i.label}
+              color={i.id === value ? 'primary' : 'default'}
+              variant={i.id === value ? 'filled' : 'outlined'}
+              onClick={() => onChange(i.id)}
+            />
           ))}
         </Box>
       )}
@@ -35,10 +55,24 @@ function SectionCharts({ base, sectionId }: { base: string; sectionId: number })
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, lg: 6 }}>
-        <ChartCard title={t('reports.follow.chart.activitiesGraded')} kind="horizontalBar" valueSuffix="%" data={graded.data} loading={graded.isPending} error={graded.error ?? undefined} />
+        <ChartCard
+          title={t('reports.follow.chart.activitiesGraded')}
+          kind="horizontalBar"
+          valueSuffix="%"
+          data={graded.data}
+          loading={graded.isPending}
+          error={graded.error ?? undefined}
+        />
       </Grid>
       <Grid size={{ xs: 12, lg: 6 }}>
-        <ChartCard title={t('reports.follow.chart.activitiesDone')} kind="horizontalBar" valueSuffix="%" data={done.data} loading={done.isPending} error={done.error ?? undefined} />
+        <ChartCard
+          title={t('reports.follow.chart.activitiesDone')}
+          kind="horizontalBar"
+          valueSuffix="%"
+          data={done.data}
+          loading={done.isPending}
+          error={done.error ?? undefined}
+        />
       </Grid>
     </Grid>
   );
@@ -63,14 +97,34 @@ function ClassroomReport({ courseId, classroomId }: { courseId: number; classroo
       <Grid container spacing={2} sx={{ mb: 2 }}>
         {figures.map(([k, v, icon, color]) => (
           <Grid key={k} size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t(`dashboard.card.${k}`)} value={v} icon={icon} color={color} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t(`dashboard.card.${k}`)}
+              value={v}
+              icon={icon}
+              color={color}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
         ))}
         <Grid size={{ xs: 12, md: 5 }}>
-          <ChartCard title={t('dashboard.chart.studentStatus')} kind="doughnut" data={status.data} loading={status.isPending} error={status.error ?? undefined} />
+          <ChartCard
+            title={t('dashboard.chart.studentStatus')}
+            kind="doughnut"
+            data={status.data}
+            loading={status.isPending}
+            error={status.error ?? undefined}
+          />
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
-          <ChartCard title={t('dashboard.chart.progressGraded')} kind="horizontalBar" valueSuffix="%" data={progress.data} loading={progress.isPending} error={progress.error ?? undefined} />
+          <ChartCard
+            title={t('dashboard.chart.progressGraded')}
+            kind="horizontalBar"
+            valueSuffix="%"
+            data={progress.data}
+            loading={progress.isPending}
+            error={progress.error ?? undefined}
+          />
         </Grid>
       </Grid>
       {sections.isError && <Alert severity="error">{t('common.loadError')}</Alert>}
@@ -103,8 +157,17 @@ export default function FollowStudentReportPage() {
       actions={
         course && (
           <>
-            <DownloadButton kind="xlsx" label={t('reports.follow.roster')} run={() => exports.roster(course.id, classroomId ?? undefined)} />
-            <DownloadButton kind="pdf" label={t('reports.pdf')} disabled={classroomId === null} run={() => exports.followStudentPdf(course.id, classroomId!)} />
+            <DownloadButton
+              kind="xlsx"
+              label={t('reports.follow.roster')}
+              run={() => exports.roster(course.id, classroomId ?? undefined)}
+            />
+            <DownloadButton
+              kind="pdf"
+              label={t('reports.pdf')}
+              disabled={classroomId === null}
+              run={() => exports.followStudentPdf(course.id, classroomId!)}
+            />
           </>
         )
       }
@@ -116,13 +179,20 @@ export default function FollowStudentReportPage() {
         <>
           <Chips
             label={t('reports.follow.chooseClassroom')}
-            items={(classrooms.data ?? []).map((c) => ({ id: c.classroomId, label: t('reports.follow.classroomChip', { name: c.classroom, count: c.count }) }))}
+            items={(classrooms.data ?? []).map((c) => ({
+              id: c.classroomId,
+              label: t('reports.follow.classroomChip', { name: c.classroom, count: c.count }),
+            }))}
             value={classroomId}
             onChange={setClassroomId}
             loading={classrooms.isPending}
           />
-          {classrooms.isSuccess && classrooms.data.length === 0 && <Alert severity="info">{t('reports.follow.noClassrooms')}</Alert>}
-          {classroomId !== null && <ClassroomReport key={classroomId} courseId={course.id} classroomId={classroomId} />}
+          {classrooms.isSuccess && classrooms.data.length === 0 && (
+            <Alert severity="info">{t('reports.follow.noClassrooms')}</Alert>
+          )}
+          {classroomId !== null && (
+            <ClassroomReport key={classroomId} courseId={course.id} classroomId={classroomId} />
+          )}
         </>
       )}
     </PageCard>

@@ -1,5 +1,18 @@
 import AssessmentIcon from '@mui/icons-material/Assessment';
-import { Alert, Box, Chip, Grid, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Chip,
+  Grid,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { chileParts, dayText } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,24 +32,45 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
   const c = card.data;
   const chart = (key: 'status' | 'source' | 'type' | 'priority' | 'motive') => (
     <Grid key={key} size={{ xs: 12, md: 6, lg: 4 }}>
-      <ChartCard title={t(`reports.ticket.chart.${key}`)} kind="doughnut" data={charts.data?.[key].chartData} loading={charts.isPending} error={charts.error ?? undefined} height={240} />
+      <ChartCard
+        title={t(`reports.ticket.chart.${key}`)}
+        kind="doughnut"
+        data={charts.data?.[key].chartData}
+        loading={charts.isPending}
+        error={charts.error ?? undefined}
+        height={240}
+      />
     </Grid>
   );
   const rows = operators.data?.table ?? [];
   return (
     <Box>
-      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mt: 2, mb: 1 }}>
+      <Typography
+        component="h2"
+        variant="h6"
+        sx={{ color: 'secondary.main', fontWeight: 600, mt: 2, mb: 1 }}
+      >
         {t('reports.ticket.production')}
       </Typography>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 7 }}>
-          {operators.isError && <Alert severity="error">{operators.error instanceof ApiError ? operators.error.message : t('common.loadError')}</Alert>}
+          {operators.isError && (
+            <Alert severity="error">
+              {operators.error instanceof ApiError
+                ? operators.error.message
+                : t('common.loadError')}
+            </Alert>
+          )}
           <TableContainer>
             <Table size="small" aria-label={t('reports.ticket.production')}>
               <TableHead>
                 <TableRow>
                   {(['operator', 'tickets', 'closed', 'attempts'] as const).map((k) => (
-                    <TableCell key={k} align={k === 'operator' ? 'left' : 'right'} sx={{ fontWeight: 700, color: 'secondary.main' }}>
+                    <TableCell
+                      key={k}
+                      align={k === 'operator' ? 'left' : 'right'}
+                      sx={{ fontWeight: 700, color: 'secondary.main' }}
+                    >
                       {t(`reports.ticket.table.${k}`)}
                     </TableCell>
                   ))}
@@ -63,10 +97,21 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
           </TableContainer>
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
-          <ChartCard title={t('reports.ticket.chart.attempts')} kind="pie" data={operators.data?.chartData} loading={operators.isPending} error={operators.error ?? undefined} height={220} />
+          <ChartCard
+            title={t('reports.ticket.chart.attempts')}
+            kind="pie"
+            data={operators.data?.chartData}
+            loading={operators.isPending}
+            error={operators.error ?? undefined}
+            height={220}
+          />
         </Grid>
       </Grid>
-      <Typography component="h2" variant="h6" sx={{ color: 'secondary.main', fontWeight: 600, mt: 3, mb: 1 }}>
+      <Typography
+        component="h2"
+        variant="h6"
+        sx={{ color: 'secondary.main', fontWeight: 600, mt: 3, mb: 1 }}
+      >
         {t('reports.ticket.update')}
       </Typography>
       <Grid container spacing={2}>
@@ -79,7 +124,13 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
           ] as const
         ).map(([k, v, prefix]) => (
           <Grid key={k} size={{ xs: 12, sm: 6, lg: 3 }}>
-            <CountCard label={t(`reports.ticket.card.${k}`)} value={v} prefix={prefix} loading={card.isPending} error={card.error ?? undefined} />
+            <CountCard
+              label={t(`reports.ticket.card.${k}`)}
+              value={v}
+              prefix={prefix}
+              loading={card.isPending}
+              error={card.error ?? undefined}
+            />
           </Grid>
         ))}
         {(['status', 'source', 'type', 'priority', 'motive'] as const).map(chart)}
@@ -103,8 +154,16 @@ export default function TicketReportPage() {
       actions={
         course && (
           <>
-            <DownloadButton kind="xlsx" label={t('reports.download')} run={() => exports.ticketHistory(course.id)} />
-            <DownloadButton kind="pdf" label={t('reports.pdf')} run={() => exports.ticketDayPdf(course.id, day)} />
+            <DownloadButton
+              kind="xlsx"
+              label={t('reports.download')}
+              run={() => exports.ticketHistory(course.id)}
+            />
+            <DownloadButton
+              kind="pdf"
+              label={t('reports.pdf')}
+              run={() => exports.ticketDayPdf(course.id, day)}
+            />
           </>
         )
       }
@@ -114,7 +173,11 @@ export default function TicketReportPage() {
         <ChooseCourse />
       ) : (
         <>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, mb: 1 }}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ alignItems: { sm: 'center' }, mb: 1 }}
+          >
             <Typography sx={{ fontWeight: 600 }}>{t('reports.ticket.range')}</Typography>
             {(
               [
@@ -135,7 +198,11 @@ export default function TicketReportPage() {
               />
             ))}
           </Stack>
-          <Box role="listbox" aria-label={t('reports.ticket.days')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}>
+          <Box
+            role="listbox"
+            aria-label={t('reports.ticket.days')}
+            sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}
+          >
             {days.map((d) => (
               <Chip
                 key={d}

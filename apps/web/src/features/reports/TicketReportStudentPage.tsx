@@ -35,21 +35,41 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
   const { t } = useTranslation();
   const tickets = useStudentTicketsOf(courseId, enrolmentId);
   if (tickets.isPending) return <LinearProgress aria-label={t('app.loading')} />;
-  if (tickets.isError) return <Alert severity="error">{tickets.error instanceof ApiError ? tickets.error.message : t('common.loadError')}</Alert>;
+  if (tickets.isError)
+    return (
+      <Alert severity="error">
+        {tickets.error instanceof ApiError ? tickets.error.message : t('common.loadError')}
+      </Alert>
+    );
   return (
     <>
       {tickets.data.map((tk) => (
         <Paper key={tk.id} variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mb: 1 }}>
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5, mb: 1 }}
+          >
             <Typography sx={{ fontWeight: 700 }}>{tk.ticketCode}</Typography>
-            <StateChip kind="ticketStatus" stateKey={tk.closed ? 'closed' : 'open'} label={tk.status} />
+            <StateChip
+              kind="ticketStatus"
+              stateKey={tk.closed ? 'closed' : 'open'}
+              label={tk.status}
+            />
             <Typography variant="body2">
-              {[tk.motive, tk.type, t('reports.student.priority', { priority: tk.priority }), tk.operator ?? t('reports.student.unassigned')].join(' · ')}
+              {[
+                tk.motive,
+                tk.type,
+                t('reports.student.priority', { priority: tk.priority }),
+                tk.operator ?? t('reports.student.unassigned'),
+              ].join(' · ')}
             </Typography>
             <Box sx={{ flex: 1 }} />
             <Typography variant="caption" color="text.secondary">
               {t('reports.student.created', { date: chileDateTime(tk.createdAt) })}
-              {tk.closingDate ? ` · ${t('reports.student.closed', { date: chileDateTime(tk.closingDate) })}` : ''}
+              {tk.closingDate
+                ? ` · ${t('reports.student.closed', { date: chileDateTime(tk.closingDate) })}`
+                : ''}
             </Typography>
           </Stack>
           {tk.attempts.length === 0 ? (
@@ -57,7 +77,10 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
               {t('reports.student.noAttempts')}
             </Typography>
           ) : (
-            <Table size="small" aria-label={t('reports.student.attemptsOf', { code: tk.ticketCode })}>
+            <Table
+              size="small"
+              aria-label={t('reports.student.attemptsOf', { code: tk.ticketCode })}
+            >
               <TableHead>
                 <TableRow>
                   {(['n', 'date', 'outcome', 'operator', 'comment'] as const).map((k) => (
@@ -71,7 +94,9 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
                 {tk.attempts.map((a, n) => (
                   <TableRow key={a.id}>
                     <TableCell>{n + 1}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{chileDateTime(a.createdAt)}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {chileDateTime(a.createdAt)}
+                    </TableCell>
                     <TableCell>{a.outcome}</TableCell>
                     <TableCell>{a.operator}</TableCell>
                     <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{a.comment}</TableCell>
@@ -91,19 +116,38 @@ function StudentPanel({ courseId, student }: { courseId: number; student: Studen
   const [open, setOpen] = useState(false);
   const name = [student.name, student.lastName, student.motherLastName].filter(Boolean).join(' ');
   return (
-    <Accordion disableGutters expanded={open} onChange={(_e, v) => setOpen(v)} slotProps={{ transition: { unmountOnExit: true } }}>
+    <Accordion
+      disableGutters
+      expanded={open}
+      onChange={(_e, v) => setOpen(v)}
+      slotProps={{ transition: { unmountOnExit: true } }}
+    >
       <AccordionSummary expandIcon={<ExpandMoreIcon />}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0.5, sm: 2 }} sx={{ alignItems: { sm: 'center' }, width: '100%' }}>
+        <Stack
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={{ xs: 0.5, sm: 2 }}
+          sx={{ alignItems: { sm: 'center' }, width: '100%' }}
+        >
           <Typography sx={{ fontWeight: 600, minWidth: 120 }}>{student.rut}</Typography>
           <Typography sx={{ flex: 1 }}>{name}</Typography>
           <Typography variant="body2" color="text.secondary">
             {student.classroom ?? t('reports.student.noClassroom')}
           </Typography>
-          <Chip size="small" color="primary" label={t('reports.student.ticketCount', { count: student.tickets })} />
-          <Chip size="small" variant="outlined" label={t('reports.student.openCount', { count: student.openTickets })} />
+          <Chip
+            size="small"
+            color="primary"
+            label={t('reports.student.ticketCount', { count: student.tickets })}
+          />
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('reports.student.openCount', { count: student.openTickets })}
+          />
         </Stack>
       </AccordionSummary>
-      <AccordionDetails>{open && <StudentTicketList courseId={courseId} enrolmentId={student.enrolmentId} />}</AccordionDetails>
+      <AccordionDetails>
+        {open && <StudentTicketList courseId={courseId} enrolmentId={student.enrolmentId} />}
+      </AccordionDetails>
     </Accordion>
   );
 }
@@ -119,7 +163,11 @@ function StudentTickets({ courseId, search }: { courseId: number; search: string
   return (
     <Box>
       {list.isFetching && <LinearProgress sx={{ mb: 1 }} />}
-      {list.isError && <Alert severity="error">{list.error instanceof ApiError ? list.error.message : t('common.loadError')}</Alert>}
+      {list.isError && (
+        <Alert severity="error">
+          {list.error instanceof ApiError ? list.error.message : t('common.loadError')}
+        </Alert>
+      )}
       {list.isSuccess && meta && (
         <Typography role="status" sx={{ fontWeight: 600, mb: 1 }}>
           {t('reports.student.found', { count: meta.total })}
@@ -167,8 +215,16 @@ export default function TicketReportStudentPage() {
       actions={
         course && (
           <>
-            <DownloadButton kind="xlsx" label={t('reports.exportXlsx')} run={() => exports.studentTickets(course.id, search)} />
-            <DownloadButton kind="pdf" label={t('reports.pdf')} run={() => exports.studentTicketsPdf(course.id, search)} />
+            <DownloadButton
+              kind="xlsx"
+              label={t('reports.exportXlsx')}
+              run={() => exports.studentTickets(course.id, search)}
+            />
+            <DownloadButton
+              kind="pdf"
+              label={t('reports.pdf')}
+              run={() => exports.studentTicketsPdf(course.id, search)}
+            />
           </>
         )
       }
@@ -182,7 +238,16 @@ export default function TicketReportStudentPage() {
             label={t('reports.student.search')}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            slotProps={{ htmlInput: { maxLength: 100 }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+            slotProps={{
+              htmlInput: { maxLength: 100 },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
             sx={{ mb: 2, maxWidth: 420 }}
           />
           <StudentTickets courseId={course.id} search={search} />

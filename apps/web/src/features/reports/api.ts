@@ -1,4 +1,13 @@
-import type { ChartData, Collection, DailyTicketCard, DailyTicketCharts, FollowStudentCard, OperatorDayRow, StudentTicketEntry, StudentTicketsPage } from '@sigaf/contract';
+import type {
+  ChartData,
+  Collection,
+  DailyTicketCard,
+  DailyTicketCharts,
+  FollowStudentCard,
+  OperatorDayRow,
+  StudentTicketEntry,
+  StudentTicketsPage,
+} from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
 
@@ -22,7 +31,10 @@ export function useDayReport(courseId: number, day: string | null) {
   const operators = useQuery({
     queryKey: ['reports', 'day', courseId, day, 'operators'],
     enabled,
-    queryFn: () => getData<{ table: OperatorDayRow[]; chartData: ChartData }>(`${reports(courseId)}/table-operator/${day}`),
+    queryFn: () =>
+      getData<{ table: OperatorDayRow[]; chartData: ChartData }>(
+        `${reports(courseId)}/table-operator/${day}`,
+      ),
   });
   return { card, charts, operators };
 }
@@ -30,7 +42,10 @@ export function useDayReport(courseId: number, day: string | null) {
 export function useStudentTickets(courseId: number, search: string, page: number) {
   return useQuery({
     queryKey: ['reports', 'student-tickets', courseId, search, page],
-    queryFn: () => getData<StudentTicketsPage>(`${reports(courseId)}/student-tickets`, { query: { search, page } }),
+    queryFn: () =>
+      getData<StudentTicketsPage>(`${reports(courseId)}/student-tickets`, {
+        query: { search, page },
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -39,7 +54,8 @@ export function useStudentTickets(courseId: number, search: string, page: number
 export function useStudentTicketsOf(courseId: number, enrolmentId: number) {
   return useQuery({
     queryKey: ['reports', 'student-tickets', courseId, 'student', enrolmentId],
-    queryFn: () => getData<StudentTicketEntry[]>(`${reports(courseId)}/student-tickets/${enrolmentId}`),
+    queryFn: () =>
+      getData<StudentTicketEntry[]>(`${reports(courseId)}/student-tickets/${enrolmentId}`),
   });
 }
 
@@ -55,7 +71,10 @@ export function useCourseClassrooms(courseId: number | undefined) {
     enabled: courseId !== undefined,
     queryFn: async () =>
       (await getData<ClassroomCount[]>(`/api/v2/courses/${courseId}/classrooms`))
-        .filter((c): c is ClassroomCount & { classroomId: number; classroom: string } => c.classroomId !== null && c.classroom !== null)
+        .filter(
+          (c): c is ClassroomCount & { classroomId: number; classroom: string } =>
+            c.classroomId !== null && c.classroom !== null,
+        )
         .sort((a, b) => a.classroom.localeCompare(b.classroom, 'es', { numeric: true })),
   });
 }
@@ -71,9 +90,14 @@ export function useCourseSections(courseId: number) {
   return useQuery({
     queryKey: ['reports', 'sections', courseId],
     queryFn: async () =>
-      (await getData<Collection<CourseSection>>(`/api/v2/courses/${courseId}/activities`)).collections
+      (
+        await getData<Collection<CourseSection>>(`/api/v2/courses/${courseId}/activities`)
+      ).collections
         .map((c) => c.properties)
-        .filter((s): s is CourseSection & { id: number } => s.id !== null && s.key !== 'formative' && s.key !== 'resign'),
+        .filter(
+          (s): s is CourseSection & { id: number } =>
+            s.id !== null && s.key !== 'formative' && s.key !== 'resign',
+        ),
   });
 }
 
@@ -81,15 +105,28 @@ export function useClassroomCard(courseId: number, classroomId: number | null) {
   return useQuery({
     queryKey: ['reports', 'classroom-card', courseId, classroomId],
     enabled: classroomId !== null,
-    queryFn: () => getData<FollowStudentCard>(`/api/v2/course-registered-users/${courseId}/classrooms/${classroomId}/follow-student-classroom`),
+    queryFn: () =>
+      getData<FollowStudentCard>(
+        `/api/v2/course-registered-users/${courseId}/classrooms/${classroomId}/follow-student-classroom`,
+      ),
   });
 }
 
 export const exports = {
-  ticketHistory: (courseId: number) => download(`${reports(courseId)}/excel-download`, undefined, 'reporte-historico-tickets.xlsx'),
-  ticketDayPdf: (courseId: number, day: string) => download(`${reports(courseId)}/pdf/ticket/${day}`, undefined, `reporte-ticket-${day}.pdf`),
-  studentTickets: (courseId: number, search: string) => download(`${reports(courseId)}/student-tickets/excel`, { search }, 'tickets-por-alumno.xlsx'),
-  studentTicketsPdf: (courseId: number, search: string) => download(`${reports(courseId)}/pdf/student-tickets`, { search }, 'tickets-por-alumno.pdf'),
-  roster: (courseId: number, classroomId?: number) => download(`${reports(courseId)}/roster`, { classroom: classroomId }, 'nomina.xlsx'),
-  followStudentPdf: (courseId: number, classroomId: number) => download(`${reports(courseId)}/pdf/follow-student/${classroomId}`, undefined, 'seguimiento.pdf'),
+  ticketHistory: (courseId: number) =>
+    download(`${reports(courseId)}/excel-download`, undefined, 'reporte-historico-tickets.xlsx'),
+  ticketDayPdf: (courseId: number, day: string) =>
+    download(`${reports(courseId)}/pdf/ticket/${day}`, undefined, `reporte-ticket-${day}.pdf`),
+  studentTickets: (courseId: number, search: string) =>
+    download(`${reports(courseId)}/student-tickets/excel`, { search }, 'tickets-por-alumno.xlsx'),
+  studentTicketsPdf: (courseId: number, search: string) =>
+    download(`${reports(courseId)}/pdf/student-tickets`, { search }, 'tickets-por-alumno.pdf'),
+  roster: (courseId: number, classroomId?: number) =>
+    download(`${reports(courseId)}/roster`, { classroom: classroomId }, 'nomina.xlsx'),
+  followStudentPdf: (courseId: number, classroomId: number) =>
+    download(
+      `${reports(courseId)}/pdf/follow-student/${classroomId}`,
+      undefined,
+      'seguimiento.pdf',
+    ),
 };

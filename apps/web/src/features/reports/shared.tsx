@@ -12,7 +12,13 @@ import { useCurrentCourse } from '../../lib/rememberedCourse';
 /** The course chosen on any report screen. */
 export const useReportCourse = useCurrentCourse;
 
-export function CourseBar({ course, onChange }: { course: CourseOption | null; onChange: (c: CourseOption | null) => void }) {
+export function CourseBar({
+  course,
+  onChange,
+}: {
+  course: CourseOption | null;
+  onChange: (c: CourseOption | null) => void;
+}) {
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2, bgcolor: 'grey.50' }}>
       <CourseSelector value={course} onChange={onChange} />
@@ -33,7 +39,17 @@ export function ChooseCourse() {
 }
 
 /** A button that downloads a file, with a spinner meanwhile and the server's message on failure. */
-export function DownloadButton({ kind, label, run, disabled }: { kind: 'xlsx' | 'pdf'; label: string; run: () => Promise<void>; disabled?: boolean }) {
+export function DownloadButton({
+  kind,
+  label,
+  run,
+  disabled,
+}: {
+  kind: 'xlsx' | 'pdf';
+  label: string;
+  run: () => Promise<void>;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -47,9 +63,20 @@ export function DownloadButton({ kind, label, run, disabled }: { kind: 'xlsx' | 
       setBusy(false);
     }
   };
-  const icon: ReactNode = busy ? <CircularProgress size={18} /> : kind === 'pdf' ? <PictureAsPdfIcon /> : <FileDownloadIcon />;
+  const icon: ReactNode = busy ? (
+    <CircularProgress size={18} />
+  ) : kind === 'pdf' ? (
+    <PictureAsPdfIcon />
+  ) : (
+    <FileDownloadIcon />
+  );
   return (
-    <Button variant={kind === 'pdf' ? 'outlined' : 'contained'} startIcon={icon} onClick={() => void click()} disabled={busy || disabled}>
+    <Button
+      variant={kind === 'pdf' ? 'outlined' : 'contained'}
+      startIcon={icon}
+      onClick={() => void click()}
+      disabled={busy || disabled}
+    >
       {label}
     </Button>
   );

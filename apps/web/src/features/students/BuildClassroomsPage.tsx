@@ -1,6 +1,17 @@
 import ClassIcon from '@mui/icons-material/Class';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import { Alert, Box, Button, Checkbox, Divider, ListItemText, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Divider,
+  ListItemText,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import type { GridColDef, GridRowSelectionModel } from '@mui/x-data-grid';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
@@ -15,12 +26,26 @@ import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useOptions } from '../maintenance/api';
-import { assignClassroom, autoSplit, classroomCounts, courseEnrolments, downloadRoster, type EnrolmentProps, type SplitResult } from './api';
+import {
+  assignClassroom,
+  autoSplit,
+  classroomCounts,
+  courseEnrolments,
+  downloadRoster,
+  type EnrolmentProps,
+  type SplitResult,
+} from './api';
 
 const UNASSIGNED = 'none';
 
 /** A horizontal bar per classroom: the number of students in it. */
-function ClassroomChart({ data, title }: { data: Array<{ label: string; count: number }>; title: string }) {
+function ClassroomChart({
+  data,
+  title,
+}: {
+  data: Array<{ label: string; count: number }>;
+  title: string;
+}) {
   const max = Math.max(1, ...data.map((d) => d.count));
   return (
     <Box role="figure" aria-label={title} sx={{ my: 2 }}>
@@ -28,12 +53,24 @@ function ClassroomChart({ data, title }: { data: Array<{ label: string; count: n
         {title}
       </Typography>
       {data.map((d) => (
-        <Box key={d.label} sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 0.5 }} data-testid="classroom-bar">
+        <Box
+          key={d.label}
+          sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 0.5 }}
+          data-testid="classroom-bar"
+        >
           <Typography variant="body2" sx={{ width: 140, flexShrink: 0 }} noWrap title={d.label}>
             {d.label}
           </Typography>
           <Box sx={{ flexGrow: 1, bgcolor: 'grey.100', borderRadius: 1 }}>
-            <Box sx={{ width: `${(d.count / max) * 100}%`, minWidth: 2, bgcolor: 'primary.main', height: 20, borderRadius: 1 }} />
+            <Box
+              sx={{
+                width: `${(d.count / max) * 100}%`,
+                minWidth: 2,
+                bgcolor: 'primary.main',
+                height: 20,
+                borderRadius: 1,
+              }}
+            />
           </Box>
           <Typography variant="body2" sx={{ width: 48, textAlign: 'right' }}>
             {d.count}
@@ -70,11 +107,20 @@ export default function BuildClassroomsPage() {
   const list = useQuery({
     queryKey: ['course-enrolments', course?.id, query, page],
     enabled: Boolean(course),
-    queryFn: () => courseEnrolments(course!.id, { ...query, page: page.page, perPage: page.perPage }),
+    queryFn: () =>
+      courseEnrolments(course!.id, { ...query, page: page.page, perPage: page.perPage }),
     placeholderData: (prev) => prev,
   });
-  const counts = useQuery({ queryKey: ['classroom-counts', course?.id], enabled: Boolean(course), queryFn: () => classroomCounts(course!.id) });
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['course-enrolments'] }), queryClient.invalidateQueries({ queryKey: ['classroom-counts'] })]);
+  const counts = useQuery({
+    queryKey: ['classroom-counts', course?.id],
+    enabled: Boolean(course),
+    queryFn: () => classroomCounts(course!.id),
+  });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['course-enrolments'] }),
+      queryClient.invalidateQueries({ queryKey: ['classroom-counts'] }),
+    ]);
   const onSearch = useCallback((s: string) => {
     setSearch(s);
     firstPage();
@@ -83,17 +129,65 @@ export default function BuildClassroomsPage() {
 
   const columns = useMemo<GridColDef<EnrolmentProps>[]>(
     () => [
-      { field: 'classroom', headerName: t('students.classroom'), width: 140, sortable: true, valueGetter: (_v, r) => (r.classroom?.id ? r.classroom.description : t('students.noClassroom')) },
-      { field: 'rut', headerName: t('students.rut'), width: 140, valueGetter: (_v, r) => r.registeredUser.rut },
-      { field: 'name', headerName: t('students.fields.name'), flex: 1, minWidth: 140, valueGetter: (_v, r) => r.registeredUser.name },
-      { field: 'lastName', headerName: t('students.fields.last_name'), flex: 1, minWidth: 140, valueGetter: (_v, r) => r.registeredUser.lastName },
-      { field: 'motherLastName', headerName: t('students.fields.mother_last_name'), flex: 1, minWidth: 140, sortable: false, valueGetter: (_v, r) => r.registeredUser.motherLastName ?? '' },
-      { field: 'region', headerName: t('students.fields.region'), flex: 1, minWidth: 140, sortable: false, valueGetter: (_v, r) => r.registeredUser.region ?? '' },
-      { field: 'profile', headerName: t('students.profile'), width: 120, sortable: false, valueGetter: (_v, r) => r.profile.description },
+      {
+        field: 'classroom',
+        headerName: t('students.classroom'),
+        width: 140,
+        sortable: true,
+        valueGetter: (_v, r) =>
+          r.classroom?.id ? r.classroom.description : t('students.noClassroom'),
+      },
+      {
+        field: 'rut',
+        headerName: t('students.rut'),
+        width: 140,
+        valueGetter: (_v, r) => r.registeredUser.rut,
+      },
+      {
+        field: 'name',
+        headerName: t('students.fields.name'),
+        flex: 1,
+        minWidth: 140,
+        valueGetter: (_v, r) => r.registeredUser.name,
+      },
+      {
+        field: 'lastName',
+        headerName: t('students.fields.last_name'),
+        flex: 1,
+        minWidth: 140,
+        valueGetter: (_v, r) => r.registeredUser.lastName,
+      },
+      {
+        field: 'motherLastName',
+        headerName: t('students.fields.mother_last_name'),
+        flex: 1,
+        minWidth: 140,
+        sortable: false,
+        valueGetter: (_v, r) => r.registeredUser.motherLastName ?? '',
+      },
+      {
+        field: 'region',
+        headerName: t('students.fields.region'),
+        flex: 1,
+        minWidth: 140,
+        sortable: false,
+        valueGetter: (_v, r) => r.registeredUser.region ?? '',
+      },
+      {
+        field: 'profile',
+        headerName: t('students.profile'),
+        width: 120,
+        sortable: false,
+        valueGetter: (_v, r) => r.profile.description,
+      },
     ],
     [t],
   );
-  const fit = useFitColumns(columns, { remember: 'build-classrooms', checkbox: true, hideFirst: ['region', 'motherLastName', 'profile', 'rut', 'lastName'] });
+  const fit = useFitColumns(columns, {
+    remember: 'build-classrooms',
+    checkbox: true,
+    hideFirst: ['region', 'motherLastName', 'profile', 'rut', 'lastName'],
+  });
 
   const selectAllMatching = async () => {
     if (!course) return;
@@ -105,7 +199,11 @@ export default function BuildClassroomsPage() {
     if (!selection.size) return notify(t('students.build.needSelection'), 'warning');
     if (target === '') return notify(t('students.build.needClassroom'), 'warning');
     try {
-      const res = await assignClassroom(target, [...selection], profile === '' ? undefined : profile);
+      const res = await assignClassroom(
+        target,
+        [...selection],
+        profile === '' ? undefined : profile,
+      );
       notify(res.message);
       setSelection(new Set());
       await refresh();
@@ -123,7 +221,10 @@ export default function BuildClassroomsPage() {
     }
   };
 
-  const chart = (counts.data ?? []).map((c) => ({ label: c.classroom ?? t('students.noClassroom'), count: c.count }));
+  const chart = (counts.data ?? []).map((c) => ({
+    label: c.classroom ?? t('students.noClassroom'),
+    count: c.count,
+  }));
   const selectionModel: GridRowSelectionModel = { type: 'include', ids: selection };
   return (
     <PageCard
@@ -131,25 +232,58 @@ export default function BuildClassroomsPage() {
       icon={<ClassIcon />}
       actions={
         course && (
-          <Button startIcon={<FileDownloadIcon />} variant="outlined" onClick={() => void downloadRoster(course.id).catch(() => notify(t('common.error'), 'error'))}>
+          <Button
+            startIcon={<FileDownloadIcon />}
+            variant="outlined"
+            onClick={() =>
+              void downloadRoster(course.id).catch(() => notify(t('common.error'), 'error'))
+            }
+          >
             {t('students.build.roster')}
           </Button>
         )
       }
     >
-      <CourseSelector value={course} onChange={(c) => { setCourse(c); setSelection(new Set()); setPlan(null); }} />
-      {!course && <Alert severity="info" sx={{ mt: 2 }}>{t('course.choose')}</Alert>}
+      <CourseSelector
+        value={course}
+        onChange={(c) => {
+          setCourse(c);
+          setSelection(new Set());
+          setPlan(null);
+        }}
+      />
+      {!course && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {t('course.choose')}
+        </Alert>
+      )}
       {course && (
         <>
           {counts.data && counts.data.length === 0 ? (
-            <Alert severity="info" sx={{ mt: 2 }}>{t('students.build.empty')}</Alert>
+            <Alert severity="info" sx={{ mt: 2 }}>
+              {t('students.build.empty')}
+            </Alert>
           ) : (
             <ClassroomChart data={chart} title={t('students.build.chart')} />
           )}
           <Divider sx={{ my: 2 }} />
-          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' }, mb: 1 }}>
+          <Stack
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={2}
+            sx={{ alignItems: { md: 'center' }, mb: 1 }}
+          >
             <SearchBox onChange={onSearch} />
-            <TextField select label={t('students.build.filterClassroom')} value={filter} onChange={(e) => { setFilter(e.target.value); firstPage(); }} sx={{ width: 220 }} fullWidth={false}>
+            <TextField
+              select
+              label={t('students.build.filterClassroom')}
+              value={filter}
+              onChange={(e) => {
+                setFilter(e.target.value);
+                firstPage();
+              }}
+              sx={{ width: 220 }}
+              fullWidth={false}
+            >
               <MenuItem value="">{t('students.build.all')}</MenuItem>
               <MenuItem value={UNASSIGNED}>{t('students.build.unassigned')}</MenuItem>
               {(classrooms.data ?? []).map((c) => (
@@ -158,11 +292,21 @@ export default function BuildClassroomsPage() {
                 </MenuItem>
               ))}
             </TextField>
-            <Typography variant="body2" aria-live="polite">{t('students.build.selected', { n: selection.size })}</Typography>
-            <Button size="small" onClick={() => void selectAllMatching()} disabled={!list.data?.total}>
+            <Typography variant="body2" aria-live="polite">
+              {t('students.build.selected', { n: selection.size })}
+            </Typography>
+            <Button
+              size="small"
+              onClick={() => void selectAllMatching()}
+              disabled={!list.data?.total}
+            >
               {t('students.build.selectAllMatching', { n: list.data?.total ?? 0 })}
             </Button>
-            {selection.size > 0 && <Button size="small" onClick={() => setSelection(new Set())}>{t('students.build.clearSelection')}</Button>}
+            {selection.size > 0 && (
+              <Button size="small" onClick={() => setSelection(new Set())}>
+                {t('students.build.clearSelection')}
+              </Button>
+            )}
           </Stack>
           <ServerDataGrid
             label={t('students.build.title')}
@@ -178,15 +322,33 @@ export default function BuildClassroomsPage() {
             {...grid}
             density="compact"
           />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mt: 2, alignItems: { sm: 'center' } }}>
-            <TextField select label={t('students.build.classroom')} value={target} onChange={(e) => setTarget(Number(e.target.value))} sx={{ width: 220 }} fullWidth={false}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ mt: 2, alignItems: { sm: 'center' } }}
+          >
+            <TextField
+              select
+              label={t('students.build.classroom')}
+              value={target}
+              onChange={(e) => setTarget(Number(e.target.value))}
+              sx={{ width: 220 }}
+              fullWidth={false}
+            >
               {(classrooms.data ?? []).map((c) => (
                 <MenuItem key={c.id} value={c.id}>
                   {c.description}
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select label={t('students.build.profile')} value={profile} onChange={(e) => setProfile(e.target.value === '' ? '' : Number(e.target.value))} sx={{ width: 220 }} fullWidth={false}>
+            <TextField
+              select
+              label={t('students.build.profile')}
+              value={profile}
+              onChange={(e) => setProfile(e.target.value === '' ? '' : Number(e.target.value))}
+              sx={{ width: 220 }}
+              fullWidth={false}
+            >
               <MenuItem value="">{t('students.build.keepProfile')}</MenuItem>
               {(profiles.data ?? []).map((p) => (
                 <MenuItem key={p.id} value={p.id}>
@@ -199,15 +361,39 @@ export default function BuildClassroomsPage() {
             </Button>
           </Stack>
           <Divider sx={{ my: 3 }} />
-          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>{t('students.build.split')}</Typography>
-          <Typography variant="body2" sx={{ mb: 1 }}>{t('students.build.splitHint')}</Typography>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {t('students.build.split')}
+          </Typography>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {t('students.build.splitHint')}
+          </Typography>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            sx={{ alignItems: { sm: 'center' } }}
+          >
             <TextField
               select
               label={t('students.build.splitClassrooms')}
               value={splitIds}
-              onChange={(e) => setSplitIds((typeof e.target.value === 'string' ? [] : (e.target.value as unknown as number[])).map(Number))}
-              slotProps={{ select: { multiple: true, renderValue: (v) => (classrooms.data ?? []).filter((c) => (v as number[]).includes(c.id)).map((c) => c.description).join(', ') } }}
+              onChange={(e) =>
+                setSplitIds(
+                  (typeof e.target.value === 'string'
+                    ? []
+                    : (e.target.value as unknown as number[])
+                  ).map(Number),
+                )
+              }
+              slotProps={{
+                select: {
+                  multiple: true,
+                  renderValue: (v) =>
+                    (classrooms.data ?? [])
+                      .filter((c) => (v as number[]).includes(c.id))
+                      .map((c) => c.description)
+                      .join(', '),
+                },
+              }}
               sx={{ width: 320 }}
               fullWidth={false}
             >
@@ -225,7 +411,15 @@ export default function BuildClassroomsPage() {
           <ConfirmDialog
             open={Boolean(plan)}
             title={t('students.build.split')}
-            message={plan && plan.total ? plan.plan.map((p) => t('students.build.splitPlan', { classroom: p.classroom, n: p.count })).join(' · ') : t('students.build.splitNone')}
+            message={
+              plan && plan.total
+                ? plan.plan
+                    .map((p) =>
+                      t('students.build.splitPlan', { classroom: p.classroom, n: p.count }),
+                    )
+                    .join(' · ')
+                : t('students.build.splitNone')
+            }
             onCancel={() => setPlan(null)}
             onConfirm={async () => {
               if (!plan?.total) return setPlan(null);

@@ -4,7 +4,20 @@ import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import SearchIcon from '@mui/icons-material/Search';
-import { Alert, Box, Button, Chip, FormControlLabel, IconButton, InputAdornment, LinearProgress, Stack, Switch, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  FormControlLabel,
+  IconButton,
+  InputAdornment,
+  LinearProgress,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,13 +28,28 @@ import { PageCard } from '../../components/PageCard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { exportTable } from '../../lib/export';
-import { downloadTemplate, enrol, findByRut, importStudents, saveStudent, type ImportResult, type StudentProps } from './api';
+import {
+  downloadTemplate,
+  enrol,
+  findByRut,
+  importStudents,
+  saveStudent,
+  type ImportResult,
+  type StudentProps,
+} from './api';
 import { StudentForm } from './StudentForm';
 
 /** The rejected rows of a review as a CSV: row number, RUT and name as the file had them, and why. */
 function downloadRejected(rows: ImportRowResult[], t: (k: string) => string) {
-  const rejected = rows.filter((r) => r.rejected).map((r) => [r.row, r.rutInFile, r.name, r.reasons.join('; ')]);
-  return exportTable('csv', t('students.rejectedFile'), [t('students.row'), t('students.rut'), t('fields.name'), t('students.reasons')], rejected);
+  const rejected = rows
+    .filter((r) => r.rejected)
+    .map((r) => [r.row, r.rutInFile, r.name, r.reasons.join('; ')]);
+  return exportTable(
+    'csv',
+    t('students.rejectedFile'),
+    [t('students.row'), t('students.rut'), t('fields.name'), t('students.reasons')],
+    rejected,
+  );
 }
 
 function outcome(r: ImportRowResult, t: (k: string) => string) {
@@ -69,16 +97,33 @@ export default function LoadStudentsPage() {
       () => [
         { field: 'row', headerName: t('students.row'), width: 80 },
         // A rejected row shows what the file had.
-        { field: 'rut', headerName: t('students.rut'), width: 140, valueGetter: (_v, r) => r.rut ?? r.rutInFile },
+        {
+          field: 'rut',
+          headerName: t('students.rut'),
+          width: 140,
+          valueGetter: (_v, r) => r.rut ?? r.rutInFile,
+        },
         { field: 'name', headerName: t('fields.name'), flex: 1, minWidth: 180 },
         {
           field: 'result',
           headerName: t('students.result'),
           width: 260,
           valueGetter: (_v, r) => outcome(r, t),
-          renderCell: (p) => <Chip size="small" color={p.row.rejected ? 'error' : p.row.student === 'new' ? 'success' : 'default'} label={p.value as string} />,
+          renderCell: (p) => (
+            <Chip
+              size="small"
+              color={p.row.rejected ? 'error' : p.row.student === 'new' ? 'success' : 'default'}
+              label={p.value as string}
+            />
+          ),
         },
-        { field: 'reasons', headerName: t('students.reasons'), flex: 1, minWidth: 200, valueGetter: (_v, r) => [...r.reasons, ...(r.notes ?? [])].join('; ') },
+        {
+          field: 'reasons',
+          headerName: t('students.reasons'),
+          flex: 1,
+          minWidth: 200,
+          valueGetter: (_v, r) => [...r.reasons, ...(r.notes ?? [])].join('; '),
+        },
       ],
       [],
     );
@@ -103,7 +148,13 @@ export default function LoadStudentsPage() {
           {t('students.bulkHint')}
         </Typography>
         <Stack spacing={2}>
-          <CourseSelector value={course} onChange={(c) => { setCourse(c); setResult(null); }} />
+          <CourseSelector
+            value={course}
+            onChange={(c) => {
+              setCourse(c);
+              setResult(null);
+            }}
+          />
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             <Button component="label" variant="outlined" startIcon={<CloudUploadIcon />}>
               {t('students.chooseFile')}
@@ -112,10 +163,15 @@ export default function LoadStudentsPage() {
                 type="file"
                 aria-label={t('students.file')}
                 accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
-                onChange={(e) => { setFile(e.target.files?.[0] ?? null); setResult(null); }}
+                onChange={(e) => {
+                  setFile(e.target.files?.[0] ?? null);
+                  setResult(null);
+                }}
               />
             </Button>
-            <Typography variant="body2">{file ? `${file.name} (${Math.ceil(file.size / 1024)} KB)` : t('students.noFile')}</Typography>
+            <Typography variant="body2">
+              {file ? `${file.name} (${Math.ceil(file.size / 1024)} KB)` : t('students.noFile')}
+            </Typography>
             <Button variant="contained" onClick={() => void run(false)} disabled={Boolean(busy)}>
               {t('students.preview')}
             </Button>
@@ -132,9 +188,36 @@ export default function LoadStudentsPage() {
               <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
                 {t('students.previewTitle')}
               </Typography>
-              <Stack direction="row" spacing={1} useFlexGap sx={{ mb: 1, flexWrap: 'wrap' }} aria-label={t('students.previewTitle')}>
-                {(['total', 'created', 'updated', 'unchanged', 'enrolled', 'alreadyEnrolled', 'rejected'] as const).map((k) => (
-                  <Chip key={k} label={t(`students.summary.${k}`, { n: s[k] })} color={k === 'rejected' && s.rejected ? 'error' : k === 'created' ? 'success' : 'default'} variant="outlined" />
+              <Stack
+                direction="row"
+                spacing={1}
+                useFlexGap
+                sx={{ mb: 1, flexWrap: 'wrap' }}
+                aria-label={t('students.previewTitle')}
+              >
+                {(
+                  [
+                    'total',
+                    'created',
+                    'updated',
+                    'unchanged',
+                    'enrolled',
+                    'alreadyEnrolled',
+                    'rejected',
+                  ] as const
+                ).map((k) => (
+                  <Chip
+                    key={k}
+                    label={t(`students.summary.${k}`, { n: s[k] })}
+                    color={
+                      k === 'rejected' && s.rejected
+                        ? 'error'
+                        : k === 'created'
+                          ? 'success'
+                          : 'default'
+                    }
+                    variant="outlined"
+                  />
                 ))}
               </Stack>
               {s.encoding === 'windows-1252' && (
@@ -142,22 +225,53 @@ export default function LoadStudentsPage() {
                   {t('students.windows1252')}
                 </Alert>
               )}
-              <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                <FormControlLabel control={<Switch checked={onlyRejected} onChange={(e) => setOnlyRejected(e.target.checked)} />} label={t('students.onlyRejected')} />
+              <Stack
+                direction="row"
+                spacing={2}
+                useFlexGap
+                sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+              >
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={onlyRejected}
+                      onChange={(e) => setOnlyRejected(e.target.checked)}
+                    />
+                  }
+                  label={t('students.onlyRejected')}
+                />
                 {s.rejected > 0 && (
-                  <Button startIcon={<FileDownloadIcon />} onClick={() => void downloadRejected(result?.rows ?? [], t)}>
+                  <Button
+                    startIcon={<FileDownloadIcon />}
+                    onClick={() => void downloadRejected(result?.rows ?? [], t)}
+                  >
                     {t('students.downloadRejected')}
                   </Button>
                 )}
               </Stack>
-              <DataGrid aria-label={t('students.previewTitle')} rows={rows} getRowId={(r) => r.row} columns={columns} autoHeight density="compact" pageSizeOptions={[10, 25, 100]} initialState={{ pagination: { paginationModel: { pageSize: 10 } } }} disableRowSelectionOnClick />
+              <DataGrid
+                aria-label={t('students.previewTitle')}
+                rows={rows}
+                getRowId={(r) => r.row}
+                columns={columns}
+                autoHeight
+                density="compact"
+                pageSizeOptions={[10, 25, 100]}
+                initialState={{ pagination: { paginationModel: { pageSize: 10 } } }}
+                disableRowSelectionOnClick
+              />
               {s.applied ? (
                 <Alert severity="success" sx={{ mt: 2 }}>
                   {t('students.summary.enrolled', { n: s.enrolled })}
                 </Alert>
               ) : (
                 <Stack direction="row" sx={{ mt: 2, justifyContent: 'flex-end' }}>
-                  <Button variant="contained" color="primary" disabled={Boolean(busy) || s.total === s.rejected} onClick={() => setConfirming(true)}>
+                  <Button
+                    variant="contained"
+                    color="primary"
+                    disabled={Boolean(busy) || s.total === s.rejected}
+                    onClick={() => setConfirming(true)}
+                  >
                     {t('students.confirm')}
                   </Button>
                 </Stack>
@@ -167,7 +281,11 @@ export default function LoadStudentsPage() {
         </Stack>
         <ConfirmDialog
           open={confirming}
-          message={t('students.confirmImport', { valid: (s?.total ?? 0) - (s?.rejected ?? 0), rejected: s?.rejected ?? 0, course: course?.description ?? '' })}
+          message={t('students.confirmImport', {
+            valid: (s?.total ?? 0) - (s?.rejected ?? 0),
+            rejected: s?.rejected ?? 0,
+            course: course?.description ?? '',
+          })}
           onCancel={() => setConfirming(false)}
           onConfirm={async () => {
             setConfirming(false);
@@ -184,7 +302,10 @@ export default function LoadStudentsPage() {
     const [rut, setRut] = useState('');
     const [student, setStudent] = useState<StudentProps | null>(null);
     const [state, setState] = useState<'idle' | 'found' | 'new'>('idle');
-    const [message, setMessage] = useState<{ severity: 'error' | 'info' | 'success'; text: string } | null>(null);
+    const [message, setMessage] = useState<{
+      severity: 'error' | 'info' | 'success';
+      text: string;
+    } | null>(null);
 
     const search = async () => {
       const normal = normalizeRut(rut);
@@ -194,13 +315,22 @@ export default function LoadStudentsPage() {
         const found = await findByRut(normal);
         setStudent(found.properties);
         setState('found');
-        setMessage({ severity: 'info', text: t('students.found', { name: `${found.properties.name} ${found.properties.lastName}` }) });
+        setMessage({
+          severity: 'info',
+          text: t('students.found', {
+            name: `${found.properties.name} ${found.properties.lastName}`,
+          }),
+        });
       } catch (err) {
         if (err instanceof ApiError && (err.status === 204 || err.status === 404)) {
           setStudent(null);
           setState('new');
           setMessage({ severity: 'info', text: t('students.notFound') });
-        } else setMessage({ severity: 'error', text: err instanceof ApiError ? err.message : t('common.error') });
+        } else
+          setMessage({
+            severity: 'error',
+            text: err instanceof ApiError ? err.message : t('common.error'),
+          });
       }
     };
 
@@ -213,12 +343,18 @@ export default function LoadStudentsPage() {
         const saved = await saveStudent({ ...values, ...(student ? { id: student.id } : {}) });
         await enrol(course.id, saved._data.properties.id);
         notify(t('students.enrolled', { course: course.description }));
-        setMessage({ severity: 'success', text: t('students.enrolled', { course: course.description }) });
+        setMessage({
+          severity: 'success',
+          text: t('students.enrolled', { course: course.description }),
+        });
         setState('idle');
         setStudent(null);
         setRut('');
       } catch (err) {
-        setMessage({ severity: 'error', text: err instanceof ApiError ? err.message : t('common.error') });
+        setMessage({
+          severity: 'error',
+          text: err instanceof ApiError ? err.message : t('common.error'),
+        });
         throw err;
       }
     };
@@ -230,14 +366,35 @@ export default function LoadStudentsPage() {
           <TextField
             label={t('students.rut')}
             value={rut}
-            onChange={(e) => { setRut(e.target.value); setState('idle'); }}
+            onChange={(e) => {
+              setRut(e.target.value);
+              setState('idle');
+            }}
             onKeyDown={(e) => e.key === 'Enter' && void search()}
             helperText={t('students.rutHint')}
             sx={{ maxWidth: 320 }}
-            slotProps={{ input: { endAdornment: <InputAdornment position="end"><IconButton aria-label={t('students.searchRut')} onClick={() => void search()}><SearchIcon /></IconButton></InputAdornment> } }}
+            slotProps={{
+              input: {
+                endAdornment: (
+                  <InputAdornment position="end">
+                    <IconButton aria-label={t('students.searchRut')} onClick={() => void search()}>
+                      <SearchIcon />
+                    </IconButton>
+                  </InputAdornment>
+                ),
+              },
+            }}
           />
           {message && <Alert severity={message.severity}>{message.text}</Alert>}
-          {state !== 'idle' && <StudentForm student={student} rut={rut} readOnlyRut submitLabel={t('students.enrol')} onSubmit={save} />}
+          {state !== 'idle' && (
+            <StudentForm
+              student={student}
+              rut={rut}
+              readOnlyRut
+              submitLabel={t('students.enrol')}
+              onSubmit={save}
+            />
+          )}
         </Stack>
       </PageCard>
     );

@@ -1,6 +1,23 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { chileDateTime } from '@sigaf/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,7 +32,15 @@ import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useFormat } from '../../lib/format';
-import { enrol, removeEnrolment, searchStudents, studentEnrolments, updateStudent, type EnrolmentProps, type StudentProps } from './api';
+import {
+  enrol,
+  removeEnrolment,
+  searchStudents,
+  studentEnrolments,
+  updateStudent,
+  type EnrolmentProps,
+  type StudentProps,
+} from './api';
 import { StudentForm } from './StudentForm';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useFitColumns } from '../../components/useFitColumns';
@@ -28,7 +53,11 @@ export default function ManageStudentsPage() {
   const { params: page, grid, firstPage } = useServerPage();
   const [open, setOpen] = useState<StudentProps | null>(null);
   const params = { ...page, search: search || undefined };
-  const list = useQuery({ queryKey: ['students', params], queryFn: () => searchStudents(params), placeholderData: (prev) => prev });
+  const list = useQuery({
+    queryKey: ['students', params],
+    queryFn: () => searchStudents(params),
+    placeholderData: (prev) => prev,
+  });
   // Past SEARCH_COUNT_CAP matches the server stops counting: the table says "more than".
   const capped = Boolean(list.data?.capped);
   const counted = useFormat().number(list.data?.total ?? 0);
@@ -43,15 +72,28 @@ export default function ManageStudentsPage() {
       { field: 'rut', headerName: t('students.rut'), width: 140 },
       { field: 'name', headerName: t('students.fields.name'), flex: 1, minWidth: 140 },
       { field: 'lastName', headerName: t('students.fields.last_name'), flex: 1, minWidth: 140 },
-      { field: 'motherLastName', headerName: t('students.fields.mother_last_name'), flex: 1, minWidth: 140, sortable: false },
+      {
+        field: 'motherLastName',
+        headerName: t('students.fields.mother_last_name'),
+        flex: 1,
+        minWidth: 140,
+        sortable: false,
+      },
       { field: 'email', headerName: t('students.fields.email'), flex: 1, minWidth: 200 },
       { field: 'mobile', headerName: t('students.fields.mobile'), width: 140, sortable: false },
     ],
     [t],
   );
-  const fit = useFitColumns(columns, { remember: 'students', hideFirst: ['mobile', 'motherLastName', 'email', 'lastName'] });
+  const fit = useFitColumns(columns, {
+    remember: 'students',
+    hideFirst: ['mobile', 'motherLastName', 'email', 'lastName'],
+  });
   return (
-    <PageCard title={t('students.manageTitle')} icon={<ManageAccountsIcon />} actions={<SearchBox onChange={onSearch} width={320} />}>
+    <PageCard
+      title={t('students.manageTitle')}
+      icon={<ManageAccountsIcon />}
+      actions={<SearchBox onChange={onSearch} width={320} />}
+    >
       <Typography variant="body2" sx={{ mb: 1 }}>
         {t('students.manageHint')}
       </Typography>
@@ -68,7 +110,15 @@ export default function ManageStudentsPage() {
         {...fit}
         loading={list.isFetching}
         {...grid}
-        localeText={capped ? { ...gridLocale, paginationDisplayedRows: ({ from, to }) => t('students.displayedCapped', { from, to, n: counted }) } : undefined}
+        localeText={
+          capped
+            ? {
+                ...gridLocale,
+                paginationDisplayedRows: ({ from, to }) =>
+                  t('students.displayedCapped', { from, to, n: counted }),
+              }
+            : undefined
+        }
         onRowClick={(p) => setOpen(p.row)}
         sx={{ '& .MuiDataGrid-row': { cursor: 'pointer' } }}
       />
@@ -85,9 +135,14 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
   const [removing, setRemoving] = useState<EnrolmentProps | null>(null);
   const [dirty, setDirty] = useState(false);
   const { close, guard } = useDiscardGuard(dirty, onClose);
-  const enrolments = useQuery({ queryKey: ['student-enrolments', student.id], queryFn: () => studentEnrolments(student.id) });
-  const fail = (err: unknown) => notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
-  const reload = () => Promise.all([enrolments.refetch(), queryClient.invalidateQueries({ queryKey: ['students'] })]);
+  const enrolments = useQuery({
+    queryKey: ['student-enrolments', student.id],
+    queryFn: () => studentEnrolments(student.id),
+  });
+  const fail = (err: unknown) =>
+    notify(err instanceof ApiError ? err.message : t('common.error'), 'error', 8000);
+  const reload = () =>
+    Promise.all([enrolments.refetch(), queryClient.invalidateQueries({ queryKey: ['students'] })]);
 
   const save = async (values: Record<string, string>) => {
     try {
@@ -108,21 +163,30 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
       </DialogTitle>
       <DialogContent sx={{ pt: 3 }}>
         <Box sx={{ pt: 2 }}>
-          <StudentForm student={student} submitLabel={t('common.save')} onSubmit={save} onDirtyChange={setDirty} />
+          <StudentForm
+            student={student}
+            submitLabel={t('common.save')}
+            onSubmit={save}
+            onDirtyChange={setDirty}
+          />
         </Box>
         <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3 }}>
           {t('students.enrolments')}
         </Typography>
-        {enrolments.data?.length === 0 && <Alert severity="info">{t('students.noEnrolments')}</Alert>}
+        {enrolments.data?.length === 0 && (
+          <Alert severity="info">{t('students.noEnrolments')}</Alert>
+        )}
         {Boolean(enrolments.data?.length) && (
           <Table size="small" aria-label={t('students.enrolments')}>
             <TableHead>
               <TableRow>
-                {['course', 'classroom', 'profile', 'finalStatus', 'lastAccess', 'tickets'].map((k) => (
-                  <TableCell key={k} sx={{ fontWeight: 700, color: 'secondary.main' }}>
-                    {t(`students.${k}`)}
-                  </TableCell>
-                ))}
+                {['course', 'classroom', 'profile', 'finalStatus', 'lastAccess', 'tickets'].map(
+                  (k) => (
+                    <TableCell key={k} sx={{ fontWeight: 700, color: 'secondary.main' }}>
+                      {t(`students.${k}`)}
+                    </TableCell>
+                  ),
+                )}
                 <TableCell />
               </TableRow>
             </TableHead>
@@ -130,14 +194,23 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
               {(enrolments.data ?? []).map((e) => (
                 <TableRow key={e.id}>
                   <TableCell>{e.course.description}</TableCell>
-                  <TableCell>{e.classroom?.id ? e.classroom.description : t('students.noClassroom')}</TableCell>
+                  <TableCell>
+                    {e.classroom?.id ? e.classroom.description : t('students.noClassroom')}
+                  </TableCell>
                   <TableCell>{e.profile.description}</TableCell>
                   <TableCell>{e.finalStatus?.description ?? '—'}</TableCell>
-                  <TableCell>{e.lastAccessText ?? (e.lastAccess ? chileDateTime(e.lastAccess) : t('students.never'))}</TableCell>
+                  <TableCell>
+                    {e.lastAccessText ??
+                      (e.lastAccess ? chileDateTime(e.lastAccess) : t('students.never'))}
+                  </TableCell>
                   <TableCell>{e.ticketsCount}</TableCell>
                   <TableCell>
                     <Tooltip title={t('students.removeEnrolment')}>
-                      <IconButton aria-label={t('students.removeEnrolment')} onClick={() => setRemoving(e)} size="small">
+                      <IconButton
+                        aria-label={t('students.removeEnrolment')}
+                        onClick={() => setRemoving(e)}
+                        size="small"
+                      >
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
@@ -150,7 +223,11 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
         <Typography variant="subtitle2" sx={{ mt: 3, mb: 1 }}>
           {t('students.enrolIn')}
         </Typography>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'center' } }}>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { md: 'center' } }}
+        >
           <CourseSelector value={course} onChange={setCourse} />
           <Button
             variant="outlined"
@@ -175,7 +252,10 @@ function StudentDialog({ student, onClose }: { student: StudentProps; onClose: (
       {guard}
       <ConfirmDialog
         open={Boolean(removing)}
-        message={t('students.removeConfirm', { name: `${student.name} ${student.lastName}`, course: removing?.course.description ?? '' })}
+        message={t('students.removeConfirm', {
+          name: `${student.name} ${student.lastName}`,
+          course: removing?.course.description ?? '',
+        })}
         onCancel={() => setRemoving(null)}
         onConfirm={async () => {
           try {

@@ -1,4 +1,11 @@
-import type { Collection, Envelope, ImportRowResult, ImportSummary, Resource, StudentSummary } from '@sigaf/contract';
+import type {
+  Collection,
+  Envelope,
+  ImportRowResult,
+  ImportSummary,
+  Resource,
+  StudentSummary,
+} from '@sigaf/contract';
 import { download, getData, request, upload } from '../../lib/api';
 
 export interface StudentProps extends StudentSummary {
@@ -23,7 +30,15 @@ export interface EnrolmentProps {
   lastAccess: string | null;
   lastAccessText: string | null;
   course: { id: number; description: string };
-  registeredUser: { id: number; rut: string; name: string; lastName: string; motherLastName: string | null; email: string | null; region: string | null };
+  registeredUser: {
+    id: number;
+    rut: string;
+    name: string;
+    lastName: string;
+    motherLastName: string | null;
+    email: string | null;
+    region: string | null;
+  };
   ticketsCount: number;
 }
 
@@ -40,24 +55,43 @@ export async function importStudents(file: File, courseId: number, confirm: bool
   return upload<Envelope<ImportResult>>('/api/v2/registered-users/import', form);
 }
 
-export const downloadTemplate = (format: 'xlsx' | 'csv') => download('/api/v2/registered-users/import/template', { format }, `plantilla-matricula.${format}`);
-export const downloadRoster = (courseId: number) => download(`/api/v2/download-file/excel/${courseId}/nomina`, undefined, 'nomina.xlsx');
+export const downloadTemplate = (format: 'xlsx' | 'csv') =>
+  download('/api/v2/registered-users/import/template', { format }, `plantilla-matricula.${format}`);
+export const downloadRoster = (courseId: number) =>
+  download(`/api/v2/download-file/excel/${courseId}/nomina`, undefined, 'nomina.xlsx');
 
 /** The RUT lookup answers HTTP 200: an unknown RUT is an error with status 204, an invalid one 406 (the body's statusCode). */
-export const findByRut = (rut: string) => getData<{ properties: StudentProps }>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
+export const findByRut = (rut: string) =>
+  getData<{ properties: StudentProps }>(`/api/v2/registered-user/${encodeURIComponent(rut)}`);
 
 /** Create or update a student (by id or RUT): the original's view-store. */
-export const saveStudent = (body: Record<string, unknown>) => request<Envelope<{ properties: StudentProps }>>('/api/v2/registered-users/view-store', { method: 'POST', body });
+export const saveStudent = (body: Record<string, unknown>) =>
+  request<Envelope<{ properties: StudentProps }>>('/api/v2/registered-users/view-store', {
+    method: 'POST',
+    body,
+  });
 export const updateStudent = (id: number, body: Record<string, unknown>) =>
-  request<Envelope<{ properties: StudentProps }>>(`/api/v2/registered-users/${id}`, { method: 'PUT', body });
+  request<Envelope<{ properties: StudentProps }>>(`/api/v2/registered-users/${id}`, {
+    method: 'PUT',
+    body,
+  });
 
 export const enrol = (courseId: number, studentId: number) =>
-  request<Envelope<{ properties: EnrolmentProps }>>('/api/v2/course-registered-users/view-store', { method: 'POST', body: { course_id: courseId, registered_user_id: studentId } });
+  request<Envelope<{ properties: EnrolmentProps }>>('/api/v2/course-registered-users/view-store', {
+    method: 'POST',
+    body: { course_id: courseId, registered_user_id: studentId },
+  });
 
-export const removeEnrolment = (id: number) => request<Envelope<null>>(`/api/v2/course-registered-users/${id}`, { method: 'DELETE', body: true });
+export const removeEnrolment = (id: number) =>
+  request<Envelope<null>>(`/api/v2/course-registered-users/${id}`, {
+    method: 'DELETE',
+    body: true,
+  });
 
 export async function studentEnrolments(studentId: number): Promise<EnrolmentProps[]> {
-  return (await getData<Resource<EnrolmentProps>[]>(`/api/v2/course-users/${studentId}/courses`)).map((c) => c.properties);
+  return (
+    await getData<Resource<EnrolmentProps>[]>(`/api/v2/course-users/${studentId}/courses`)
+  ).map((c) => c.properties);
 }
 
 export interface ClassroomCount {
@@ -66,7 +100,8 @@ export interface ClassroomCount {
   count: number;
 }
 
-export const classroomCounts = (courseId: number) => getData<ClassroomCount[]>(`/api/v2/courses/${courseId}/classrooms`);
+export const classroomCounts = (courseId: number) =>
+  getData<ClassroomCount[]>(`/api/v2/courses/${courseId}/classrooms`);
 
 export interface EnrolmentQuery {
   page?: number;
@@ -88,18 +123,27 @@ export interface EnrolmentPage<P> {
 
 export async function courseEnrolments(courseId: number, q: EnrolmentQuery, all = false) {
   if (all) {
-    const rows = await getData<Array<Resource<EnrolmentProps>>>(`/api/v2/course-registered-user/${courseId}/users/all`, { query: { ...q } });
+    const rows = await getData<Array<Resource<EnrolmentProps>>>(
+      `/api/v2/course-registered-user/${courseId}/users/all`,
+      { query: { ...q } },
+    );
     return { rows: rows.map((c) => c.properties), total: rows.length };
   }
-  const data = await getData<EnrolmentPage<EnrolmentProps>>(`/api/v2/course-registered-user/${courseId}/users`, { query: { ...q } });
+  const data = await getData<EnrolmentPage<EnrolmentProps>>(
+    `/api/v2/course-registered-user/${courseId}/users`,
+    { query: { ...q } },
+  );
   return { rows: data.data.map((c) => c.properties), total: data.total };
 }
 
 export const assignClassroom = (classroomId: number, ids: number[], profileId?: number) =>
-  request<Envelope<EnrolmentProps[]>>(`/api/v2/course-registered-user/classroom/${classroomId}/users`, {
-    method: 'PUT',
-    body: { courseRegisteredUsers: ids, ...(profileId ? { profile_id: profileId } : {}) },
-  });
+  request<Envelope<EnrolmentProps[]>>(
+    `/api/v2/course-registered-user/classroom/${classroomId}/users`,
+    {
+      method: 'PUT',
+      body: { courseRegisteredUsers: ids, ...(profileId ? { profile_id: profileId } : {}) },
+    },
+  );
 
 export interface SplitResult {
   applied: boolean;
@@ -108,10 +152,25 @@ export interface SplitResult {
 }
 
 export const autoSplit = (courseId: number, classroomIds: number[], confirm: boolean) =>
-  request<Envelope<SplitResult>>('/api/v2/course-registered-user/classroom/auto-split', { method: 'POST', body: { course_id: courseId, classroom_ids: classroomIds, confirm } });
+  request<Envelope<SplitResult>>('/api/v2/course-registered-user/classroom/auto-split', {
+    method: 'POST',
+    body: { course_id: courseId, classroom_ids: classroomIds, confirm },
+  });
 
-export async function searchStudents(q: { page: number; perPage: number; search?: string; sort?: string; order?: 'asc' | 'desc' }) {
-  const data = await getData<Collection<StudentProps>>('/api/v2/registered-users', { query: { ...q } });
+export async function searchStudents(q: {
+  page: number;
+  perPage: number;
+  search?: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}) {
+  const data = await getData<Collection<StudentProps>>('/api/v2/registered-users', {
+    query: { ...q },
+  });
   // A search counts its matches no further than SEARCH_COUNT_CAP: `capped` says there are more.
-  return { rows: data.collections.map((c) => c.properties), total: data.meta?.total ?? data.numberOfElements, capped: Boolean(data.meta?.totalCapped) };
+  return {
+    rows: data.collections.map((c) => c.properties),
+    total: data.meta?.total ?? data.numberOfElements,
+    capped: Boolean(data.meta?.totalCapped),
+  };
 }

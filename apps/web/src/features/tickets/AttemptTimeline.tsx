@@ -1,7 +1,19 @@
 import CallIcon from '@mui/icons-material/Call';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EmailIcon from '@mui/icons-material/Email';
-import { Box, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  IconButton,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useEnrolmentTickets, type Option, type Ticket, type TicketDetail } from './api';
 import { useTicketOutcomes } from '../outcomes/api';
@@ -11,7 +23,13 @@ import { StateChip } from '../../components/StateChip';
 import { stamp } from './format';
 
 /** A ticket's contact attempts, oldest first, as plain text (never HTML), each with what the student did in Moodle after it. */
-export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]; onDelete?: (d: TicketDetail) => void }) {
+export function AttemptTimeline({
+  details,
+  onDelete,
+}: {
+  details: TicketDetail[];
+  onDelete?: (d: TicketDetail) => void;
+}) {
   const { t } = useTranslation();
   const outcomes = useTicketOutcomes(details[0]?.ticketId, details.length).data?.attempts;
   if (details.length === 0) {
@@ -22,7 +40,11 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
     );
   }
   return (
-    <Box component="ol" aria-label={t('tickets.attempt.title')} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+    <Box
+      component="ol"
+      aria-label={t('tickets.attempt.title')}
+      sx={{ listStyle: 'none', m: 0, p: 0 }}
+    >
       {details.map((d, i) => {
         return (
           <Box
@@ -32,29 +54,63 @@ export function AttemptTimeline({ details, onDelete }: { details: TicketDetail[]
               position: 'relative',
               pl: 3,
               pb: i === details.length - 1 ? 0 : 2,
-              '&::before': { content: '""', position: 'absolute', left: 7, top: 14, bottom: 0, width: 2, bgcolor: i === details.length - 1 ? 'transparent' : 'divider' },
+              '&::before': {
+                content: '""',
+                position: 'absolute',
+                left: 7,
+                top: 14,
+                bottom: 0,
+                width: 2,
+                bgcolor: i === details.length - 1 ? 'transparent' : 'divider',
+              },
             }}
           >
             <Box
-              sx={{ position: 'absolute', left: 0, top: 6, width: 16, height: 16, borderRadius: '50%', bgcolor: stateLook('attemptResult', d.statusDetailTicket.key)?.color ?? 'grey.500', border: 3, borderColor: 'background.paper' }}
+              sx={{
+                position: 'absolute',
+                left: 0,
+                top: 6,
+                width: 16,
+                height: 16,
+                borderRadius: '50%',
+                bgcolor: stateLook('attemptResult', d.statusDetailTicket.key)?.color ?? 'grey.500',
+                border: 3,
+                borderColor: 'background.paper',
+              }}
             />
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}
+            >
               <Typography variant="body2" sx={{ fontWeight: 600 }}>
                 #{i + 1}
               </Typography>
-              <StateChip kind="attemptResult" stateKey={d.statusDetailTicket.key} label={d.statusDetailTicket.description} />
+              <StateChip
+                kind="attemptResult"
+                stateKey={d.statusDetailTicket.key}
+                label={d.statusDetailTicket.description}
+              />
               <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                 {d.createdAt} · {d.userCreated.name}
               </Typography>
               {onDelete && (
                 <Tooltip title={t('tickets.attempt.delete')}>
-                  <IconButton size="small" aria-label={t('tickets.attempt.deleteNamed', { n: i + 1 })} onClick={() => onDelete(d)} sx={{ ml: 'auto' }}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('tickets.attempt.deleteNamed', { n: i + 1 })}
+                    onClick={() => onDelete(d)}
+                    sx={{ ml: 'auto' }}
+                  >
                     <DeleteIcon fontSize="small" />
                   </IconButton>
                 </Tooltip>
               )}
             </Stack>
-            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', mt: 0.5 }}>
+            <Typography
+              variant="body2"
+              sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', mt: 0.5 }}
+            >
               {d.comment}
             </Typography>
             <AttemptOutcomeLine outcome={outcomes?.find((o) => o.attemptId === d.id)} />
@@ -75,11 +131,26 @@ export function TypeIcon({ type }: { type: Option }) {
 }
 
 export function PriorityChip({ priority }: { priority: Option }) {
-  return <StateChip kind="priority" stateKey={priority.key} label={priority.description.toUpperCase()} sx={{ fontWeight: 600, minWidth: 64 }} />;
+  return (
+    <StateChip
+      kind="priority"
+      stateKey={priority.key}
+      label={priority.description.toUpperCase()}
+      sx={{ fontWeight: 600, minWidth: 64 }}
+    />
+  );
 }
 
 /** The other tickets of the same student in the same course, every status. */
-export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: number; exclude?: number; onOpen?: (t: Ticket) => void }) {
+export function StudentTickets({
+  enrolmentId,
+  exclude,
+  onOpen,
+}: {
+  enrolmentId: number;
+  exclude?: number;
+  onOpen?: (t: Ticket) => void;
+}) {
   const { t } = useTranslation();
   const { data, isLoading, isError } = useEnrolmentTickets(enrolmentId);
   if (isLoading) return <Skeleton variant="rounded" height={72} />;
@@ -98,7 +169,10 @@ export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: 
         <TableHead>
           <TableRow>
             {(['code', 'motive', 'type', 'status', 'createdAt', 'attempts'] as const).map((c) => (
-              <TableCell key={c} sx={{ fontWeight: 700, color: 'secondary.main', whiteSpace: 'nowrap' }}>
+              <TableCell
+                key={c}
+                sx={{ fontWeight: 700, color: 'secondary.main', whiteSpace: 'nowrap' }}
+              >
                 {t(`tickets.columns.${c}`)}
               </TableCell>
             ))}
@@ -121,7 +195,11 @@ export function StudentTickets({ enrolmentId, exclude, onOpen }: { enrolmentId: 
                 <TypeIcon type={r.typeTicket} />
               </TableCell>
               <TableCell>
-                <StateChip kind="ticketStatus" stateKey={r.statusTicket.key} label={r.statusTicket.description} />
+                <StateChip
+                  kind="ticketStatus"
+                  stateKey={r.statusTicket.key}
+                  label={r.statusTicket.description}
+                />
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{stamp(r)}</TableCell>
               <TableCell align="center">{r.attempts}</TableCell>

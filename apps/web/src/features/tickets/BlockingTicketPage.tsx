@@ -29,7 +29,11 @@ export default function BlockingTicketPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [pending, setPending] = useState<Row[] | null>(null);
   const { data, isFetching, isError, error } = useLocks(params.page, params.perPage);
-  const rows: Row[] = useMemo(() => (data?.rows ?? []).map((l, i) => ({ ...l, n: (params.page - 1) * params.perPage + i + 1 })), [data, params.page, params.perPage]);
+  const rows: Row[] = useMemo(
+    () =>
+      (data?.rows ?? []).map((l, i) => ({ ...l, n: (params.page - 1) * params.perPage + i + 1 })),
+    [data, params.page, params.perPage],
+  );
   // A selection is of the rows in view.
   useEffect(() => setSelected([]), [params.page, params.perPage]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['tickets'] });
@@ -37,28 +41,62 @@ export default function BlockingTicketPage() {
   const columns = useMemo<GridColDef<Row>[]>(
     () => [
       { field: 'n', headerName: t('tickets.blocking.number'), width: 70 },
-      { field: 'code', headerName: t('tickets.columns.code'), flex: 1, minWidth: 150, valueGetter: (_v, r) => r.ticket.ticketCode },
-      { field: 'user', headerName: t('tickets.columns.operator'), flex: 1, minWidth: 180, valueGetter: (_v, r) => r.user.name },
-      { field: 'createdAt', headerName: t('tickets.blocking.lockedAt'), width: 170, valueGetter: (_v, r) => stamp(r) },
-      { field: 'expiresAt', headerName: t('tickets.blocking.expires'), width: 150, valueGetter: (_v, r) => chileDateTime(r.expiresAt) },
+      {
+        field: 'code',
+        headerName: t('tickets.columns.code'),
+        flex: 1,
+        minWidth: 150,
+        valueGetter: (_v, r) => r.ticket.ticketCode,
+      },
+      {
+        field: 'user',
+        headerName: t('tickets.columns.operator'),
+        flex: 1,
+        minWidth: 180,
+        valueGetter: (_v, r) => r.user.name,
+      },
+      {
+        field: 'createdAt',
+        headerName: t('tickets.blocking.lockedAt'),
+        width: 170,
+        valueGetter: (_v, r) => stamp(r),
+      },
+      {
+        field: 'expiresAt',
+        headerName: t('tickets.blocking.expires'),
+        width: 150,
+        valueGetter: (_v, r) => chileDateTime(r.expiresAt),
+      },
       {
         field: 'actions',
         type: 'actions',
         headerName: t('tickets.columns.actions'),
         width: 100,
         getActions: ({ row }) => [
-          <GridActionsCellItem key="unlock" icon={<LockOpenIcon />} label={t('tickets.blocking.unlockNamed', { code: row.ticket.ticketCode })} onClick={() => setPending([row])} />,
+          <GridActionsCellItem
+            key="unlock"
+            icon={<LockOpenIcon />}
+            label={t('tickets.blocking.unlockNamed', { code: row.ticket.ticketCode })}
+            onClick={() => setPending([row])}
+          />,
         ],
       },
     ],
     [t],
   );
-  const fit = useFitColumns(columns, { remember: 'locks', checkbox: true, hideFirst: ['expiresAt', 'n', 'createdAt', 'user'] });
+  const fit = useFitColumns(columns, {
+    remember: 'locks',
+    checkbox: true,
+    hideFirst: ['expiresAt', 'n', 'createdAt', 'user'],
+  });
 
   const unlock = async () => {
     if (!pending) return;
     try {
-      const res = pending.length === 1 ? await releaseLock(pending[0]!.id) : await releaseLocks(pending.map((r) => r.id));
+      const res =
+        pending.length === 1
+          ? await releaseLock(pending[0]!.id)
+          : await releaseLocks(pending.map((r) => r.id));
       notify(res.message || t('common.success'));
       setSelected((s) => s.filter((id) => !pending.some((r) => r.id === id)));
     } catch (err) {
@@ -70,7 +108,12 @@ export default function BlockingTicketPage() {
   };
 
   const message =
-    pending && pending.length === 1 ? t('tickets.blocking.confirmOne', { code: pending[0]!.ticket.ticketCode, name: pending[0]!.user.name }) : t('tickets.blocking.confirmMany', { count: pending?.length ?? 0 });
+    pending && pending.length === 1
+      ? t('tickets.blocking.confirmOne', {
+          code: pending[0]!.ticket.ticketCode,
+          name: pending[0]!.user.name,
+        })
+      : t('tickets.blocking.confirmMany', { count: pending?.length ?? 0 });
 
   return (
     <PageCard
@@ -97,7 +140,11 @@ export default function BlockingTicketPage() {
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {t('tickets.blocking.hint')}
       </Typography>
-      {isError && <Alert severity="error">{error instanceof ApiError ? error.message : t('common.loadError')}</Alert>}
+      {isError && (
+        <Alert severity="error">
+          {error instanceof ApiError ? error.message : t('common.loadError')}
+        </Alert>
+      )}
       <ServerDataGrid
         label={t('nav.blockingTicket')}
         rows={rows}
@@ -112,7 +159,12 @@ export default function BlockingTicketPage() {
         localeText={{ ...gridLocale, noRowsLabel: t('tickets.blocking.empty') }}
         sx={gridHeaderSx}
       />
-      <ConfirmDialog open={Boolean(pending)} message={message} onCancel={() => setPending(null)} onConfirm={unlock} />
+      <ConfirmDialog
+        open={Boolean(pending)}
+        message={message}
+        onCancel={() => setPending(null)}
+        onConfirm={unlock}
+      />
     </PageCard>
   );
 }

@@ -2,7 +2,23 @@ import AssignmentIndIcon from '@mui/icons-material/AssignmentInd';
 import DeleteIcon from '@mui/icons-material/Delete';
 import LockIcon from '@mui/icons-material/Lock';
 import MailIcon from '@mui/icons-material/Mail';
-import { Alert, Autocomplete, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, List, ListItem, ListItemText, Paper, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -18,7 +34,19 @@ type Pending = 'close' | 'assign' | 'delete' | 'mail' | null;
  * Close, assign or delete the selected tickets, each after a confirmation; what the server refused is
  * listed with its reason (the list outlives the selection, which is cleared once the action is done).
  */
-export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: number[]; codeOf: (id: number) => string; canDelete: boolean; onDone: () => void; onClear: () => void }) {
+export function BulkActions({
+  ids,
+  codeOf,
+  canDelete,
+  onDone,
+  onClear,
+}: {
+  ids: number[];
+  codeOf: (id: number) => string;
+  canDelete: boolean;
+  onDone: () => void;
+  onClear: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const operators = useOperators();
@@ -33,7 +61,11 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
     setBusy(true);
     try {
       const res = await call();
-      notify(res.message, res._data.refused.length ? 'warning' : 'success', res._data.refused.length ? 8000 : undefined);
+      notify(
+        res.message,
+        res._data.refused.length ? 'warning' : 'success',
+        res._data.refused.length ? 8000 : undefined,
+      );
       setRefused(res._data.refused);
       onDone();
     } catch (err) {
@@ -53,20 +85,53 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
           variant="outlined"
           role="toolbar"
           aria-label={t('tickets.bulk.toolbar')}
-          sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', px: 2, py: 1, mb: 1, bgcolor: 'rgba(0,108,141,0.06)', borderColor: 'primary.light' }}
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1,
+            flexWrap: 'wrap',
+            px: 2,
+            py: 1,
+            mb: 1,
+            bgcolor: 'rgba(0,108,141,0.06)',
+            borderColor: 'primary.light',
+          }}
         >
-          <Typography sx={{ fontWeight: 600, mr: 1 }}>{t('tickets.bulk.selected', { count })}</Typography>
-          <Button size="small" variant="contained" startIcon={<LockIcon />} onClick={() => setPending('close')}>
+          <Typography sx={{ fontWeight: 600, mr: 1 }}>
+            {t('tickets.bulk.selected', { count })}
+          </Typography>
+          <Button
+            size="small"
+            variant="contained"
+            startIcon={<LockIcon />}
+            onClick={() => setPending('close')}
+          >
             {t('tickets.bulk.close')}
           </Button>
-          <Button size="small" variant="outlined" startIcon={<MailIcon />} onClick={() => setPending('mail')}>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<MailIcon />}
+            onClick={() => setPending('mail')}
+          >
             {t('mail.send.massive')}
           </Button>
-          <Button size="small" variant="outlined" startIcon={<AssignmentIndIcon />} onClick={() => setPending('assign')}>
+          <Button
+            size="small"
+            variant="outlined"
+            startIcon={<AssignmentIndIcon />}
+            onClick={() => setPending('assign')}
+          >
             {t('tickets.bulk.assign')}
           </Button>
           {canDelete && (
-            <Button size="small" variant="outlined" color="error" startIcon={<DeleteIcon />} onClick={() => setPending('delete')}>
+            <Button
+              size="small"
+              variant="outlined"
+              color="error"
+              startIcon={<DeleteIcon />}
+              onClick={() => setPending('delete')}
+            >
               {t('tickets.bulk.delete')}
             </Button>
           )}
@@ -89,7 +154,13 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
         onCancel={() => setPending(null)}
         onConfirm={() => run(() => deleteTickets(ids))}
       />
-      <Dialog open={pending === 'assign'} onClose={busy ? undefined : assign.close} fullWidth maxWidth="xs" aria-labelledby="assign-title">
+      <Dialog
+        open={pending === 'assign'}
+        onClose={busy ? undefined : assign.close}
+        fullWidth
+        maxWidth="xs"
+        aria-labelledby="assign-title"
+      >
         <DialogTitle id="assign-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
           {t('tickets.bulk.assignTitle')}
         </DialogTitle>
@@ -97,7 +168,8 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (operator) void run(() => bulkTickets(ids, { action: 'assign', user_assigned_id: operator.id }));
+            if (operator)
+              void run(() => bulkTickets(ids, { action: 'assign', user_assigned_id: operator.id }));
           }}
         >
           <DialogContent>
@@ -110,7 +182,9 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
               getOptionLabel={(o) => o.name}
               isOptionEqualToValue={(a, b) => a.id === b.id}
               noOptionsText={t('tickets.noOptions')}
-              renderInput={(params) => <TextField {...params} autoFocus label={t('tickets.options.operator')} required />}
+              renderInput={(params) => (
+                <TextField {...params} autoFocus label={t('tickets.options.operator')} required />
+              )}
             />
           </DialogContent>
           <DialogActions>
@@ -140,10 +214,24 @@ export function BulkActions({ ids, codeOf, canDelete, onDone, onClear }: { ids: 
 }
 
 /** Which tickets were not processed, and why (the server's reason). */
-export function RefusedDialog({ refused, codeOf, onClose }: { refused: Refused[]; codeOf: (id: number) => string; onClose: () => void }) {
+export function RefusedDialog({
+  refused,
+  codeOf,
+  onClose,
+}: {
+  refused: Refused[];
+  codeOf: (id: number) => string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   return (
-    <Dialog open={refused.length > 0} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="refused-title">
+    <Dialog
+      open={refused.length > 0}
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="refused-title"
+    >
       <DialogTitle id="refused-title">{t('tickets.bulk.refusedTitle')}</DialogTitle>
       <DialogContent>
         <Alert severity="warning" sx={{ mb: 1 }}>

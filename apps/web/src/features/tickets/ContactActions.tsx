@@ -1,6 +1,24 @@
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { chileanMobile, fillPlaceholders, MAIL_PLACEHOLDERS, phoneNumbers, whatsAppHref } from '@sigaf/contract';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, IconButton, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  chileanMobile,
+  fillPlaceholders,
+  MAIL_PLACEHOLDERS,
+  phoneNumbers,
+  whatsAppHref,
+} from '@sigaf/contract';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TelLink } from '../../components/ContactLinks';
@@ -29,7 +47,15 @@ const SOURCE_KEY: Record<Channel, string> = { phone: 'phone', whatsapp: 'whatsap
  * contact: a ticket for the student with the source (Teléfono or WhatsApp) chosen and its first
  * attempt, to fill in and save. `canLog` false (tutors): links only.
  */
-export function PhoneContact({ number, target, canLog }: { number: string; target: ContactTarget; canLog: boolean }) {
+export function PhoneContact({
+  number,
+  target,
+  canLog,
+}: {
+  number: string;
+  target: ContactTarget;
+  canLog: boolean;
+}) {
   const { t } = useTranslation();
   const [composing, setComposing] = useState<string | null>(null);
   const [pending, setPending] = useState<Channel | null>(null);
@@ -55,14 +81,30 @@ export function PhoneContact({ number, target, canLog }: { number: string; targe
   }, [pending, canLog]);
 
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}
+    >
       {numbers.length === 0 && number}
       {numbers.map((n, i) => (
-        <Box component="span" key={`${i}-${n}`} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-          <TelLink number={n} label={(shown) => t('contact.call', { number: shown, name: target.name })} onClick={() => setPending('phone')} />
+        <Box
+          component="span"
+          key={`${i}-${n}`}
+          sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+        >
+          <TelLink
+            number={n}
+            label={(shown) => t('contact.call', { number: shown, name: target.name })}
+            onClick={() => setPending('phone')}
+          />
           {chileanMobile(n) && (
             <Tooltip title={t('contact.whatsapp.open', { name: target.name })}>
-              <IconButton size="small" sx={{ color: '#1e7e34' }} aria-label={`${t('contact.whatsapp.open', { name: target.name })} (${n})`} onClick={() => setComposing(n)}>
+              <IconButton
+                size="small"
+                sx={{ color: '#1e7e34' }}
+                aria-label={`${t('contact.whatsapp.open', { name: target.name })} (${n})`}
+                onClick={() => setComposing(n)}
+              >
                 <WhatsAppIcon fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -80,10 +122,17 @@ export function PhoneContact({ number, target, canLog }: { number: string; targe
           }}
         />
       )}
-      <Dialog open={asking !== null} onClose={() => setAsking(null)} aria-labelledby="contact-log-title">
+      <Dialog
+        open={asking !== null}
+        onClose={() => setAsking(null)}
+        aria-labelledby="contact-log-title"
+      >
         <DialogTitle id="contact-log-title">{t('contact.log.title')}</DialogTitle>
         <DialogContent>
-          <DialogContentText>{asking && t(`contact.log.ask.${asking}`, { name: `${target.name} ${target.lastName}` })}</DialogContentText>
+          <DialogContentText>
+            {asking &&
+              t(`contact.log.ask.${asking}`, { name: `${target.name} ${target.lastName}` })}
+          </DialogContentText>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setAsking(null)}>{t('contact.log.later')}</Button>
@@ -98,13 +147,30 @@ export function PhoneContact({ number, target, canLog }: { number: string; targe
           </Button>
         </DialogActions>
       </Dialog>
-      {logging && <CreateMassiveDialog course={target.course} initialSelection={[target.enrolmentId]} preset={{ source: SOURCE_KEY[logging], type: 'phone' }} onClose={() => setLogging(null)} />}
+      {logging && (
+        <CreateMassiveDialog
+          course={target.course}
+          initialSelection={[target.enrolmentId]}
+          preset={{ source: SOURCE_KEY[logging], type: 'phone' }}
+          onClose={() => setLogging(null)}
+        />
+      )}
     </Box>
   );
 }
 
 /** The message, from the default template with the student's data, editable before WhatsApp opens. */
-function WhatsAppDialog({ number, target, onClose, onOpened }: { number: string; target: ContactTarget; onClose: () => void; onOpened: () => void }) {
+function WhatsAppDialog({
+  number,
+  target,
+  onClose,
+  onOpened,
+}: {
+  number: string;
+  target: ContactTarget;
+  onClose: () => void;
+  onOpened: () => void;
+}) {
   const { t } = useTranslation();
   const [template, setTemplate] = useState(() => t('contact.whatsapp.template'));
   const text = fillPlaceholders(template, {
@@ -118,13 +184,29 @@ function WhatsAppDialog({ number, target, onClose, onOpened }: { number: string;
   const href = whatsAppHref(number, text);
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="whatsapp-title">
-      <DialogTitle id="whatsapp-title">{t('contact.whatsapp.title', { name: `${target.name} ${target.lastName}` })}</DialogTitle>
+      <DialogTitle id="whatsapp-title">
+        {t('contact.whatsapp.title', { name: `${target.name} ${target.lastName}` })}
+      </DialogTitle>
       <DialogContent>
-        <TextField label={t('contact.whatsapp.message')} value={template} onChange={(e) => setTemplate(e.target.value)} multiline minRows={3} fullWidth sx={{ mt: 1 }} />
+        <TextField
+          label={t('contact.whatsapp.message')}
+          value={template}
+          onChange={(e) => setTemplate(e.target.value)}
+          multiline
+          minRows={3}
+          fullWidth
+          sx={{ mt: 1 }}
+        />
         <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
-          {t('contact.whatsapp.placeholders', { list: MAIL_PLACEHOLDERS.map((p) => `{${p}}`).join(' ') })}
+          {t('contact.whatsapp.placeholders', {
+            list: MAIL_PLACEHOLDERS.map((p) => `{${p}}`).join(' '),
+          })}
         </Typography>
-        <Typography variant="body2" sx={{ mt: 2, whiteSpace: 'pre-wrap' }} data-testid="whatsapp-preview">
+        <Typography
+          variant="body2"
+          sx={{ mt: 2, whiteSpace: 'pre-wrap' }}
+          data-testid="whatsapp-preview"
+        >
           {text}
         </Typography>
       </DialogContent>

@@ -6,9 +6,25 @@ import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { WaitingDialog } from '../../components/WaitingDialog';
 import { ApiError } from '../../lib/api';
-import { addAttempt, addAttempts, createTicket, createTickets, enrolmentOf, type EnrolmentInfo, type Ticket } from './api';
+import {
+  addAttempt,
+  addAttempts,
+  createTicket,
+  createTickets,
+  enrolmentOf,
+  type EnrolmentInfo,
+  type Ticket,
+} from './api';
 import { StudentTickets } from './AttemptTimeline';
-import { errorText, Heading, Shell, useCreateForm, useFailure, type CourseRef, type CreatePreset } from './create/parts';
+import {
+  errorText,
+  Heading,
+  Shell,
+  useCreateForm,
+  useFailure,
+  type CourseRef,
+  type CreatePreset,
+} from './create/parts';
 import { RecipientsStep } from './create/RecipientsStep';
 import { noRecipientFilters, type RecipientFilters } from './create/recipients';
 import { RecipientsSummary } from './create/RecipientsSummary';
@@ -28,7 +44,13 @@ export type { CourseRef };
 // ---------------------------------------------------------------------------------------------
 
 /** One student, found by name or RUT among the active courses (the shown course's first). */
-export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onClose: () => void }) {
+export function CreateSingleDialog({
+  course,
+  onClose,
+}: {
+  course: CourseRef;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -72,13 +94,24 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
         if (attempt) await addAttempt(ticket.id, attempt);
         notify(TICKET_MSG.created);
       } catch (err) {
-        notify(t('tickets.single.attemptFailed', { code: ticket.ticketCode, message: errorText(err, t('common.error')) }), 'error', 10_000);
+        notify(
+          t('tickets.single.attemptFailed', {
+            code: ticket.ticketCode,
+            message: errorText(err, t('common.error')),
+          }),
+          'error',
+          10_000,
+        );
       }
       try {
         const queued = await mail.send([ticket.id], 'single');
         if (queued) notify(`${TICKET_MSG.created} ${queued.message}`);
       } catch (err) {
-        notify(t('tickets.create.mailFailed', { count: 1, message: errorText(err, t('common.error')) }), 'error', 10_000);
+        notify(
+          t('tickets.create.mailFailed', { count: 1, message: errorText(err, t('common.error')) }),
+          'error',
+          10_000,
+        );
       }
       void queryClient.invalidateQueries({ queryKey: ['tickets'] });
       void queryClient.invalidateQueries({ queryKey: ['mail-outbox'] });
@@ -108,7 +141,11 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
     >
       {step === 0 && (
         <>
-          <StudentFinder courseId={course.id} courseName={course.description} onPick={(m) => void pick(m)} />
+          <StudentFinder
+            courseId={course.id}
+            courseName={course.description}
+            onPick={(m) => void pick(m)}
+          />
           {problem && (
             <Alert severity="warning" sx={{ mt: 2, maxWidth: 520 }}>
               {problem}
@@ -118,7 +155,15 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
             <Grid container spacing={3} sx={{ mt: 1 }}>
               <Grid size={{ xs: 12, md: 5 }}>
                 <Heading>{t('tickets.student.title')}</Heading>
-                <StudentCard enrolment={enrolment} onEdited={(s) => setEnrolment({ ...enrolment, registeredUser: { ...enrolment.registeredUser, ...s } })} />
+                <StudentCard
+                  enrolment={enrolment}
+                  onEdited={(s) =>
+                    setEnrolment({
+                      ...enrolment,
+                      registeredUser: { ...enrolment.registeredUser, ...s },
+                    })
+                  }
+                />
               </Grid>
               <Grid size={{ xs: 12, md: 7 }}>
                 <Heading>{t('tickets.history.all')}</Heading>
@@ -130,7 +175,11 @@ export function CreateSingleDialog({ course, onClose }: { course: CourseRef; onC
       )}
       {step === 1 && enrolment && (
         <Box component="form" id="single-ticket-form" onSubmit={save} noValidate>
-          <Chip color="primary" variant="outlined" label={`${fullName(enrolment.registeredUser).toUpperCase()} · ${enrolment.registeredUser.rut} · ${target.description}`} />
+          <Chip
+            color="primary"
+            variant="outlined"
+            label={`${fullName(enrolment.registeredUser).toUpperCase()} · ${enrolment.registeredUser.rut} · ${target.description}`}
+          />
           <TicketStep form={form} mail={mail} courseId={target.id} />
         </Box>
       )}
@@ -175,7 +224,10 @@ export function CreateMassiveDialog({
         let created: { message: string; ids: number[] };
         try {
           const res = await createTickets(selected, options);
-          created = { message: res.message, ids: res._data.collections.map((c) => c.properties.id) };
+          created = {
+            message: res.message,
+            ids: res._data.collections.map((c) => c.properties.id),
+          };
         } catch (err) {
           failed(err);
           return;
@@ -184,13 +236,30 @@ export function CreateMassiveDialog({
           if (attempt) await addAttempts(created.ids, attempt);
           notify(created.message || TICKET_MSG.createdMany(created.ids.length));
         } catch (err) {
-          notify(t('tickets.massive.attemptsFailed', { count: created.ids.length, message: errorText(err, t('common.error')) }), 'error', 10_000);
+          notify(
+            t('tickets.massive.attemptsFailed', {
+              count: created.ids.length,
+              message: errorText(err, t('common.error')),
+            }),
+            'error',
+            10_000,
+          );
         }
         try {
           const queued = await mail.send(created.ids, 'massive');
-          if (queued) notify(`${created.message || TICKET_MSG.createdMany(created.ids.length)} ${queued.message}`);
+          if (queued)
+            notify(
+              `${created.message || TICKET_MSG.createdMany(created.ids.length)} ${queued.message}`,
+            );
         } catch (err) {
-          notify(t('tickets.create.mailFailed', { count: created.ids.length, message: errorText(err, t('common.error')) }), 'error', 10_000);
+          notify(
+            t('tickets.create.mailFailed', {
+              count: created.ids.length,
+              message: errorText(err, t('common.error')),
+            }),
+            'error',
+            10_000,
+          );
         }
         void queryClient.invalidateQueries({ queryKey: ['tickets'] });
         void queryClient.invalidateQueries({ queryKey: ['mail-outbox'] });
@@ -209,7 +278,10 @@ export function CreateMassiveDialog({
   return (
     <Shell
       // Opened for one student (a student card, Mi agenda): one ticket, not a "masivo".
-      title={t(initialSelection?.length === 1 ? 'tickets.massive.titleOne' : 'tickets.massive.title', { course: course.description })}
+      title={t(
+        initialSelection?.length === 1 ? 'tickets.massive.titleOne' : 'tickets.massive.title',
+        { course: course.description },
+      )}
       steps={[t('tickets.massive.stepRecipients'), t('tickets.massive.stepTicket')]}
       step={step}
       onStep={setStep}
@@ -219,13 +291,24 @@ export function CreateMassiveDialog({
       }}
       formId="massive-ticket-form"
       dirty={form.formState.isDirty || selected.length !== (initialSelection?.length ?? 0)}
-      submitLabel={t(selected.length === 1 ? 'tickets.massive.generateOne' : 'tickets.massive.generate')}
+      submitLabel={t(
+        selected.length === 1 ? 'tickets.massive.generateOne' : 'tickets.massive.generate',
+      )}
       busy={busy || mail.uploading}
       saving={busy || mail.uploading}
       invalid={Object.keys(form.formState.errors).length > 0}
       onClose={onClose}
     >
-      {step === 0 && <RecipientsStep courseId={course.id} filters={filters} onFilters={setFilters} selected={selected} onSelected={setSelected} needOne={needOne} />}
+      {step === 0 && (
+        <RecipientsStep
+          courseId={course.id}
+          filters={filters}
+          onFilters={setFilters}
+          selected={selected}
+          onSelected={setSelected}
+          needOne={needOne}
+        />
+      )}
       {step === 1 && (
         <Box component="form" id="massive-ticket-form" onSubmit={save} noValidate>
           <Alert severity="info">{t('tickets.massive.summary', { count: selected.length })}</Alert>

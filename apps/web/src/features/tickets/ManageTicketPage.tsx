@@ -10,8 +10,18 @@ export default function ManageTicketPage() {
   const [openId, setOpenId] = useTicketParam();
   return (
     <PageCard title={t('nav.manageTicket')} icon={<ManageSearchIcon />}>
-      <TicketsTable defaultStatus="all" perPage={10} label={t('nav.manageTicket')} onOpen={setOpenId} />
-      <TicketDialog ticketId={openId} mode="admin" onClose={() => setOpenId(null)} onOpen={setOpenId} />
+      <TicketsTable
+        defaultStatus="all"
+        perPage={10}
+        label={t('nav.manageTicket')}
+        onOpen={setOpenId}
+      />
+      <TicketDialog
+        ticketId={openId}
+        mode="admin"
+        onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
+      />
     </PageCard>
   );
 }

@@ -1,7 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import EditIcon from '@mui/icons-material/Edit';
 import { studentUpdateSchema } from '@sigaf/contract';
-import { Avatar, Box, Dialog, DialogContent, DialogTitle, Grid, IconButton, LinearProgress, Paper, TextField, Tooltip, Typography } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  Grid,
+  IconButton,
+  LinearProgress,
+  Paper,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +22,12 @@ import { initials } from '../../app/navigation';
 import { EmailLink, TelLink } from '../../components/ContactLinks';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { updateStudentContact, type EnrolmentInfo, type StudentContact, type StudentContactBody } from './api';
+import {
+  updateStudentContact,
+  type EnrolmentInfo,
+  type StudentContact,
+  type StudentContactBody,
+} from './api';
 import { fullName, lastAccess } from './format';
 import { FormDialogActions } from '../../components/FormDialogActions';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
@@ -20,7 +38,14 @@ function Line({ label, value, muted }: { label: string; value: ReactNode; muted?
       <Typography variant="body2" sx={{ color: 'text.secondary', minWidth: 120, flexShrink: 0 }}>
         {label}
       </Typography>
-      <Typography variant="body2" sx={{ fontStyle: muted ? 'italic' : undefined, color: muted ? 'text.secondary' : undefined, overflowWrap: 'anywhere' }}>
+      <Typography
+        variant="body2"
+        sx={{
+          fontStyle: muted ? 'italic' : undefined,
+          color: muted ? 'text.secondary' : undefined,
+          overflowWrap: 'anywhere',
+        }}
+      >
         {value}
       </Typography>
     </Box>
@@ -28,7 +53,13 @@ function Line({ label, value, muted }: { label: string; value: ReactNode; muted?
 }
 
 /** The student of a ticket: name, RUT, contact data, classroom, last access; optional quick edit. */
-export function StudentCard({ enrolment, onEdited }: { enrolment: EnrolmentInfo; onEdited?: (s: StudentContact) => void }) {
+export function StudentCard({
+  enrolment,
+  onEdited,
+}: {
+  enrolment: EnrolmentInfo;
+  onEdited?: (s: StudentContact) => void;
+}) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const s = enrolment.registeredUser;
@@ -36,11 +67,20 @@ export function StudentCard({ enrolment, onEdited }: { enrolment: EnrolmentInfo;
   const phone = s.mobile || s.phone;
   const access = lastAccess(enrolment);
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="section" aria-label={t('tickets.student.title')}>
+    <Paper
+      variant="outlined"
+      sx={{ p: 2 }}
+      component="section"
+      aria-label={t('tickets.student.title')}
+    >
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mb: 1 }}>
         <Avatar sx={{ bgcolor: 'secondary.main' }}>{initials(name)}</Avatar>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography sx={{ fontWeight: 600, textTransform: 'uppercase', overflowWrap: 'anywhere' }}>{name}</Typography>
+          <Typography
+            sx={{ fontWeight: 600, textTransform: 'uppercase', overflowWrap: 'anywhere' }}
+          >
+            {name}
+          </Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('tickets.student.rut')}: {s.rut}
           </Typography>
@@ -53,15 +93,40 @@ export function StudentCard({ enrolment, onEdited }: { enrolment: EnrolmentInfo;
           </Tooltip>
         )}
       </Box>
-      <Line label={t('tickets.student.email')} value={s.email ? <EmailLink address={s.email} /> : t('tickets.student.noEmail')} muted={!s.email} />
-      <Line label={t('tickets.student.mobile')} value={phone ? <TelLink number={phone} /> : t('tickets.student.noPhone')} muted={!phone} />
-      {s.mobile && s.phone && <Line label={t('tickets.student.phone')} value={<TelLink number={s.phone} />} />}
-      <Line label={t('tickets.student.classroom')} value={enrolment.classroom?.id ? enrolment.classroom.description : t('tickets.noClassroom')} muted={!enrolment.classroom?.id} />
-      <Line label={t('tickets.student.lastAccess')} value={access || t('tickets.student.never')} muted={!access} />
-      {onEdited && <StudentEditDialog open={editing} student={s} onClose={() => setEditing(false)} onSaved={(x) => {
+      <Line
+        label={t('tickets.student.email')}
+        value={s.email ? <EmailLink address={s.email} /> : t('tickets.student.noEmail')}
+        muted={!s.email}
+      />
+      <Line
+        label={t('tickets.student.mobile')}
+        value={phone ? <TelLink number={phone} /> : t('tickets.student.noPhone')}
+        muted={!phone}
+      />
+      {s.mobile && s.phone && (
+        <Line label={t('tickets.student.phone')} value={<TelLink number={s.phone} />} />
+      )}
+      <Line
+        label={t('tickets.student.classroom')}
+        value={enrolment.classroom?.id ? enrolment.classroom.description : t('tickets.noClassroom')}
+        muted={!enrolment.classroom?.id}
+      />
+      <Line
+        label={t('tickets.student.lastAccess')}
+        value={access || t('tickets.student.never')}
+        muted={!access}
+      />
+      {onEdited && (
+        <StudentEditDialog
+          open={editing}
+          student={s}
+          onClose={() => setEditing(false)}
+          onSaved={(x) => {
             setEditing(false);
             onEdited(x);
-          }} />}
+          }}
+        />
+      )}
     </Paper>
   );
 }
@@ -75,10 +140,27 @@ const EDIT_FIELDS = [
   ['phone', 'tickets.student.phone'],
 ] as const;
 
-const editSchema = studentUpdateSchema.pick({ name: true, last_name: true, mother_last_name: true, email: true, mobile: true, phone: true });
+const editSchema = studentUpdateSchema.pick({
+  name: true,
+  last_name: true,
+  mother_last_name: true,
+  email: true,
+  mobile: true,
+  phone: true,
+});
 
 /** Quick edit of the contact data (PUT view-update), with the server's validation and a clear result. */
-function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean; student: StudentContact; onClose: () => void; onSaved: (s: StudentContact) => void }) {
+function StudentEditDialog({
+  open,
+  student,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  student: StudentContact;
+  onClose: () => void;
+  onSaved: (s: StudentContact) => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const values = {
@@ -101,12 +183,19 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
       notify(res.message || t('common.success'));
       onSaved(res._data.properties);
     } catch (err) {
-      if (err instanceof ApiError) for (const [f, m] of Object.entries(err.fieldErrors)) setError(f, { message: m[0] });
+      if (err instanceof ApiError)
+        for (const [f, m] of Object.entries(err.fieldErrors)) setError(f, { message: m[0] });
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
     }
   });
   return (
-    <Dialog open={open} onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="student-edit-title">
+    <Dialog
+      open={open}
+      onClose={formState.isSubmitting ? undefined : close}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="student-edit-title"
+    >
       <DialogTitle id="student-edit-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
         {t('tickets.student.editTitle')}
       </DialogTitle>
@@ -127,7 +216,13 @@ function StudentEditDialog({ open, student, onClose, onSaved }: { open: boolean;
                   name={name}
                   control={control}
                   render={({ field, fieldState }) => (
-                    <TextField {...field} label={t(label)} required={name === 'name' || name === 'last_name'} error={Boolean(fieldState.error)} helperText={fieldState.error?.message} />
+                    <TextField
+                      {...field}
+                      label={t(label)}
+                      required={name === 'name' || name === 'last_name'}
+                      error={Boolean(fieldState.error)}
+                      helperText={fieldState.error?.message}
+                    />
                   )}
                 />
               </Grid>

@@ -33,13 +33,30 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { addAttempt, deleteAttempt, fetchTicket, updateTicket, type Ticket, type TicketDetail, type TicketUpdateBody } from './api';
+import {
+  addAttempt,
+  deleteAttempt,
+  fetchTicket,
+  updateTicket,
+  type Ticket,
+  type TicketDetail,
+  type TicketUpdateBody,
+} from './api';
 import { useTicketLock } from './useTicketLock';
 import { useSession } from '../auth/session';
 import { AttemptTimeline, PriorityChip, StudentTickets, TypeIcon } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
-import { adminTicketSchema, emptyAttempt, OPTION_FIELDS, ticketFormValues, workSchemaFor, type AdminTicketValues, type FormValues, type WorkTicketValues } from './schemas';
+import {
+  adminTicketSchema,
+  emptyAttempt,
+  OPTION_FIELDS,
+  ticketFormValues,
+  workSchemaFor,
+  type AdminTicketValues,
+  type FormValues,
+  type WorkTicketValues,
+} from './schemas';
 import { StudentCard } from './StudentCard';
 import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
@@ -71,8 +88,21 @@ export function useTicketParam() {
 }
 
 /** "Ver / Agregar contacto" (work) and the administration edit (admin) of one ticket, with its edit lock. */
-export function TicketDialog({ ticketId, mode, onClose, onOpen }: Props & { ticketId: number | null }) {
-  return ticketId === null ? null : <TicketEditor key={ticketId} ticketId={ticketId} mode={mode} onClose={onClose} onOpen={onOpen} />;
+export function TicketDialog({
+  ticketId,
+  mode,
+  onClose,
+  onOpen,
+}: Props & { ticketId: number | null }) {
+  return ticketId === null ? null : (
+    <TicketEditor
+      key={ticketId}
+      ticketId={ticketId}
+      mode={mode}
+      onClose={onClose}
+      onOpen={onOpen}
+    />
+  );
 }
 
 interface Props {
@@ -101,7 +131,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const form = useForm<FormValues>({
     // Working: the new attempt may be left empty when only the status, priority or operator change.
     resolver: ((values: FormValues, context: unknown, options: never) =>
-      zodResolver((mode === 'work' ? workSchemaFor(values, ticketRef.current && ticketFormValues(ticketRef.current)) : adminTicketSchema) as never)(values, context, options)) as never,
+      zodResolver(
+        (mode === 'work'
+          ? workSchemaFor(values, ticketRef.current && ticketFormValues(ticketRef.current))
+          : adminTicketSchema) as never,
+      )(values, context, options)) as never,
     defaultValues: { ...emptyAttempt },
     mode: 'onTouched',
   });
@@ -116,7 +150,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   const lock = useTicketLock(ticketId, onLockLost);
   // An attempt marks the ticket's due reminders done: the bell and the agenda are asked again at once, not at their next poll.
   const refreshLists = () =>
-    Promise.all(['tickets', 'reminders', 'agenda'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })));
+    Promise.all(
+      ['tickets', 'reminders', 'agenda'].map((key) =>
+        queryClient.invalidateQueries({ queryKey: [key] }),
+      ),
+    );
 
   /** Reads the ticket (viewing takes no lock); someone else's lock makes it read-only. What was typed is kept. */
   const load = useCallback(async () => {
@@ -127,8 +165,15 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
       ticketRef.current = full.ticket;
       setTicket(full.ticket);
       setDetails(full.details);
-      const other = full.ticket.lock && full.ticket.lock.user.id !== user?.id && !full.ticket.lock.expired ? full.ticket.lock : null;
-      setBlocked(other ? t('tickets.lock.lockedBy', { name: other.user.name, since: lockSince(other) }) : null);
+      const other =
+        full.ticket.lock && full.ticket.lock.user.id !== user?.id && !full.ticket.lock.expired
+          ? full.ticket.lock
+          : null;
+      setBlocked(
+        other
+          ? t('tickets.lock.lockedBy', { name: other.user.name, since: lockSince(other) })
+          : null,
+      );
       reset({ ...getValues(), ...ticketFormValues(full.ticket) });
     } catch (err) {
       setLoadError(err instanceof ApiError ? err.message : t('common.loadError'));
@@ -178,7 +223,12 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     let body: TicketUpdateBody;
     if (mode === 'work') {
       const v = raw as unknown as WorkTicketValues;
-      body = { version: ticket.version, status_ticket_id: v.status_ticket_id, priority_ticket_id: v.priority_ticket_id, user_assigned_id: v.user_assigned_id };
+      body = {
+        version: ticket.version,
+        status_ticket_id: v.status_ticket_id,
+        priority_ticket_id: v.priority_ticket_id,
+        user_assigned_id: v.user_assigned_id,
+      };
     } else {
       const v = raw as unknown as AdminTicketValues;
       body = { version: ticket.version, ...v };
@@ -193,7 +243,8 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         await load();
         return;
       }
-      if (err instanceof ApiError) for (const [f, m] of Object.entries(err.fieldErrors)) setError(f, { message: m[0] });
+      if (err instanceof ApiError)
+        for (const [f, m] of Object.entries(err.fieldErrors)) setError(f, { message: m[0] });
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
       return;
     }
@@ -201,9 +252,18 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     const attempt = raw as unknown as Partial<{ status_detail_ticket_id: number; comment: string }>;
     if (mode === 'work' && attempt.status_detail_ticket_id && attempt.comment) {
       try {
-        await addAttempt(ticket.id, { status_detail_ticket_id: attempt.status_detail_ticket_id, comment: attempt.comment });
+        await addAttempt(ticket.id, {
+          status_detail_ticket_id: attempt.status_detail_ticket_id,
+          comment: attempt.comment,
+        });
       } catch (err) {
-        notify(t('tickets.dialog.attemptFailed', { message: err instanceof ApiError ? err.message : t('common.error') }), 'error', 10_000);
+        notify(
+          t('tickets.dialog.attemptFailed', {
+            message: err instanceof ApiError ? err.message : t('common.error'),
+          }),
+          'error',
+          10_000,
+        );
         void refreshLists();
         await load();
         return;
@@ -241,25 +301,64 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
 
   const editable = Boolean(ticket && !blocked);
   const busy = loading || formState.isSubmitting;
-  const title = ticket ? t('tickets.dialog.title', { code: ticket.ticketCode }) : t('tickets.dialog.loading');
+  const title = ticket
+    ? t('tickets.dialog.title', { code: ticket.ticketCode })
+    : t('tickets.dialog.loading');
   const enrolment = ticket?.courseRegisteredUser;
 
   return (
-    <Dialog open onClose={formState.isSubmitting ? undefined : close} fullWidth maxWidth="lg" fullScreen={fullScreen} aria-labelledby="ticket-dialog-title">
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 3, py: 1.5, bgcolor: 'primary.main', color: 'white', flexWrap: 'wrap' }}>
+    <Dialog
+      open
+      onClose={formState.isSubmitting ? undefined : close}
+      fullWidth
+      maxWidth="lg"
+      fullScreen={fullScreen}
+      aria-labelledby="ticket-dialog-title"
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.5,
+          px: 3,
+          py: 1.5,
+          bgcolor: 'primary.main',
+          color: 'white',
+          flexWrap: 'wrap',
+        }}
+      >
         <Typography id="ticket-dialog-title" variant="h6" component="h2" sx={{ fontWeight: 600 }}>
           {title}
         </Typography>
         {ticket && <PriorityChip priority={ticket.priorityTicket} />}
-        {ticket && <Chip size="small" label={ticket.statusTicket.description} sx={{ bgcolor: 'white', color: ticket.close ? 'text.secondary' : 'primary.main', fontWeight: 600 }} />}
+        {ticket && (
+          <Chip
+            size="small"
+            label={ticket.statusTicket.description}
+            sx={{
+              bgcolor: 'white',
+              color: ticket.close ? 'text.secondary' : 'primary.main',
+              fontWeight: 600,
+            }}
+          />
+        )}
         {!editable && ticket && blocked && <LockIcon fontSize="small" aria-hidden />}
         <Box sx={{ flex: 1 }} />
         <Tooltip title={t('tickets.dialog.copyLink')}>
-          <IconButton aria-label={t('tickets.dialog.copyLink')} onClick={() => void copyLink()} sx={{ color: 'white' }}>
+          <IconButton
+            aria-label={t('tickets.dialog.copyLink')}
+            onClick={() => void copyLink()}
+            sx={{ color: 'white' }}
+          >
             <LinkIcon />
           </IconButton>
         </Tooltip>
-        <IconButton aria-label={t('common.close')} onClick={close} disabled={formState.isSubmitting} sx={{ color: 'white' }}>
+        <IconButton
+          aria-label={t('common.close')}
+          onClick={close}
+          disabled={formState.isSubmitting}
+          sx={{ color: 'white' }}
+        >
           <CloseIcon />
         </IconButton>
       </Box>
@@ -280,14 +379,27 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                   enrolment={enrolment}
                   onEdited={
                     editable
-                      ? (s) => setTicket({ ...ticket, courseRegisteredUser: { ...enrolment, registeredUser: { ...enrolment.registeredUser, ...s } } })
+                      ? (s) =>
+                          setTicket({
+                            ...ticket,
+                            courseRegisteredUser: {
+                              ...enrolment,
+                              registeredUser: { ...enrolment.registeredUser, ...s },
+                            },
+                          })
                       : undefined
                   }
                 />
                 <StudentOutcomes ticketId={ticket.id} version={details.length} />
               </Section>
               <Section title={t('tickets.history.title')}>
-                <StudentTickets enrolmentId={enrolment.id} exclude={ticket.id} onOpen={onOpen && !formState.isSubmitting ? (other) => onOpen(other.id) : undefined} />
+                <StudentTickets
+                  enrolmentId={enrolment.id}
+                  exclude={ticket.id}
+                  onOpen={
+                    onOpen && !formState.isSubmitting ? (other) => onOpen(other.id) : undefined
+                  }
+                />
               </Section>
             </Grid>
             <Grid size={{ xs: 12, md: 7 }}>
@@ -297,7 +409,12 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                   icon={<LockIcon />}
                   sx={{ mb: 2 }}
                   action={
-                    <Button color="inherit" size="small" onClick={() => void load()} disabled={loading}>
+                    <Button
+                      color="inherit"
+                      size="small"
+                      onClick={() => void load()}
+                      disabled={loading}
+                    >
                       {t('tickets.lock.retry')}
                     </Button>
                   }
@@ -318,25 +435,49 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                     </Stack>
                   </Info>
                   <Info label={t('tickets.options.motive')}>{ticket.motiveTicket.description}</Info>
-                  <Info label={t('tickets.options.operator')}>{ticket.userAssigned?.name ?? t('tickets.unassigned')}</Info>
+                  <Info label={t('tickets.options.operator')}>
+                    {ticket.userAssigned?.name ?? t('tickets.unassigned')}
+                  </Info>
                   <Info label={t('tickets.columns.createdAt')}>{stamp(ticket)}</Info>
                   <Info label={t('tickets.columns.age')}>{ticket.ageText}</Info>
                   <Info label={t('tickets.dialog.creator')}>{ticket.userCreated.name}</Info>
-                  {ticket.closingDate && <Info label={t('tickets.dialog.closedAt')}>{`${ticket.closingDate} ${ticket.closingTime ?? ''}`.trim()}</Info>}
+                  {ticket.closingDate && (
+                    <Info label={t('tickets.dialog.closedAt')}>
+                      {`${ticket.closingDate} ${ticket.closingTime ?? ''}`.trim()}
+                    </Info>
+                  )}
                 </Grid>
               </Section>
               <Section title={t('tickets.attempt.titleCount', { count: details.length })}>
-                <AttemptTimeline details={details} onDelete={mode === 'admin' ? setDeleting : undefined} />
+                <AttemptTimeline
+                  details={details}
+                  onDelete={mode === 'admin' ? setDeleting : undefined}
+                />
               </Section>
               {mode === 'work' && <TicketReminders ticketId={ticket.id} />}
-              <TicketHistory key={`${ticket.id}-${ticket.version}-${details.length}`} ticketId={ticket.id} />
+              <TicketHistory
+                key={`${ticket.id}-${ticket.version}-${details.length}`}
+                ticketId={ticket.id}
+              />
               {editable && (
                 <Box component="form" id="ticket-form" onSubmit={save} noValidate>
                   <Divider sx={{ mb: 2 }} />
-                  <Section title={mode === 'work' ? t('tickets.dialog.manage') : t('tickets.dialog.editOptions')}>
+                  <Section
+                    title={
+                      mode === 'work' ? t('tickets.dialog.manage') : t('tickets.dialog.editOptions')
+                    }
+                  >
                     <TicketOptionFields
                       control={control}
-                      fields={mode === 'work' ? (['status_ticket_id', 'priority_ticket_id', 'user_assigned_id'] as const) : OPTION_FIELDS}
+                      fields={
+                        mode === 'work'
+                          ? ([
+                              'status_ticket_id',
+                              'priority_ticket_id',
+                              'user_assigned_id',
+                            ] as const)
+                          : OPTION_FIELDS
+                      }
                       operatorRequired={false}
                       disabled={formState.isSubmitting}
                     />
@@ -359,7 +500,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         {mode === 'work' && ticket && enrolment && (
           <Tooltip title={enrolment.registeredUser.email ? '' : t('mail.send.noEmail')}>
             <span style={{ marginRight: 'auto' }}>
-              <Button startIcon={<MailIcon />} onClick={() => setMailing(true)} disabled={!enrolment.registeredUser.email || formState.isSubmitting}>
+              <Button
+                startIcon={<MailIcon />}
+                onClick={() => setMailing(true)}
+                disabled={!enrolment.registeredUser.email || formState.isSubmitting}
+              >
                 {t('mail.send.open')}
               </Button>
             </span>
@@ -373,7 +518,12 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
           {t('common.save')}
         </Button>
       </DialogActions>
-      <ConfirmDialog open={Boolean(deleting)} message={t('tickets.attempt.deleteConfirm')} onCancel={() => setDeleting(null)} onConfirm={removeAttempt} />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        message={t('tickets.attempt.deleteConfirm')}
+        onCancel={() => setDeleting(null)}
+        onConfirm={removeAttempt}
+      />
       {guard}
       {mailing && ticket && enrolment && (
         <SendMailDialog

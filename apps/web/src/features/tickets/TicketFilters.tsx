@@ -34,12 +34,26 @@ import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
-import { deletePreset, savePreset, useCatalogue, useOperators, usePresets, type CatalogueName, type FilterPreset, type TicketFilterValues } from './api';
+import {
+  deletePreset,
+  savePreset,
+  useCatalogue,
+  useOperators,
+  usePresets,
+  type CatalogueName,
+  type FilterPreset,
+  type TicketFilterValues,
+} from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
 /** The list filters (sent to the server), with the less used ones folded away, and saved presets. */
 
-type IdFilter = 'priority_ticket_id' | 'type_ticket_id' | 'motive_ticket_id' | 'source_ticket_id' | 'classroom_id';
+type IdFilter =
+  | 'priority_ticket_id'
+  | 'type_ticket_id'
+  | 'motive_ticket_id'
+  | 'source_ticket_id'
+  | 'classroom_id';
 const ID_FILTERS: Array<[IdFilter, CatalogueName, string]> = [
   ['priority_ticket_id', 'priority', 'tickets.options.priority'],
   ['type_ticket_id', 'type', 'tickets.options.type'],
@@ -50,18 +64,43 @@ const ID_FILTERS: Array<[IdFilter, CatalogueName, string]> = [
 /** Shown before "Más filtros". */
 const FIRST_ROW = 2;
 
-const STATUS_LABEL: Record<TicketStatusFilter, string> = { open: 'tickets.filters.open', closed: 'tickets.filters.closed', all: 'tickets.filters.all' };
+const STATUS_LABEL: Record<TicketStatusFilter, string> = {
+  open: 'tickets.filters.open',
+  closed: 'tickets.filters.closed',
+  all: 'tickets.filters.all',
+};
 
 export const emptyFilters = (status: TicketStatusFilter): TicketFilterValues => ({ status });
 
 /** How many filters differ from the default (for the badge). */
-const activeCount = (f: TicketFilterValues) => Object.entries(f).filter(([k, v]) => k !== 'status' && k !== 'search' && v !== undefined && v !== '').length;
+const activeCount = (f: TicketFilterValues) =>
+  Object.entries(f).filter(
+    ([k, v]) => k !== 'status' && k !== 'search' && v !== undefined && v !== '',
+  ).length;
 
-function IdSelect({ name, catalogue, label, value, onChange }: { name: IdFilter; catalogue: CatalogueName; label: string; value?: number; onChange: (v?: number) => void }) {
+function IdSelect({
+  name,
+  catalogue,
+  label,
+  value,
+  onChange,
+}: {
+  name: IdFilter;
+  catalogue: CatalogueName;
+  label: string;
+  value?: number;
+  onChange: (v?: number) => void;
+}) {
   const { t } = useTranslation();
   const { data = [] } = useCatalogue(catalogue);
   return (
-    <TextField select label={t(label)} value={data.length ? (value ?? '') : ''} onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))} name={name}>
+    <TextField
+      select
+      label={t(label)}
+      value={data.length ? (value ?? '') : ''}
+      onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+      name={name}
+    >
       <MenuItem value="">
         <em>{t('tickets.filters.any')}</em>
       </MenuItem>
@@ -74,7 +113,15 @@ function IdSelect({ name, catalogue, label, value, onChange }: { name: IdFilter;
   );
 }
 
-export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: TicketFilterValues; onChange: (f: TicketFilterValues) => void; defaultStatus: TicketStatusFilter }) {
+export function TicketFiltersBar({
+  value,
+  onChange,
+  defaultStatus,
+}: {
+  value: TicketFilterValues;
+  onChange: (f: TicketFilterValues) => void;
+  defaultStatus: TicketStatusFilter;
+}) {
   const { t } = useTranslation();
   // Operators only ever see their own tickets: no operator filter for them.
   const byOperator = isAdminLike(useSession().role);
@@ -93,11 +140,23 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
   }, [text, value, onChange]);
 
   const dateField = (key: 'from' | 'to') => (
-    <DayField label={t(`tickets.filters.${key}`)} value={value[key] ?? ''} onChange={(day) => set({ [key]: day || undefined })} max={key === 'from' ? value.to : undefined} min={key === 'to' ? value.from : undefined} />
+    <DayField
+      label={t(`tickets.filters.${key}`)}
+      value={value[key] ?? ''}
+      onChange={(day) => set({ [key]: day || undefined })}
+      max={key === 'from' ? value.to : undefined}
+      min={key === 'to' ? value.from : undefined}
+    />
   );
   const idField = ([name, catalogue, label]: (typeof ID_FILTERS)[number]) => (
     <Grid key={name} size={{ xs: 12, sm: 6, md: 2 }}>
-      <IdSelect name={name} catalogue={catalogue} label={label} value={value[name]} onChange={(v) => set({ [name]: v })} />
+      <IdSelect
+        name={name}
+        catalogue={catalogue}
+        label={label}
+        value={value[name]}
+        onChange={(v) => set({ [name]: v })}
+      />
     </Grid>
   );
   const hidden = activeCount(value);
@@ -110,12 +169,27 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
             label={t('tickets.filters.search')}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => e.key === 'Enter' && onChange({ ...value, search: text.trim() || undefined })}
-            slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+            onKeyDown={(e) =>
+              e.key === 'Enter' && onChange({ ...value, search: text.trim() || undefined })
+            }
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 2 }}>
-          <TextField select label={t('tickets.filters.status')} value={value.status} onChange={(e) => set({ status: e.target.value as TicketStatusFilter })}>
+          <TextField
+            select
+            label={t('tickets.filters.status')}
+            value={value.status}
+            onChange={(e) => set({ status: e.target.value as TicketStatusFilter })}
+          >
             {TICKET_STATUS_FILTERS.map((s) => (
               <MenuItem key={s} value={s}>
                 {t(STATUS_LABEL[s])}
@@ -124,12 +198,27 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
           </TextField>
         </Grid>
         {ID_FILTERS.slice(0, FIRST_ROW).map(idField)}
-        <Grid size={{ xs: 12, md: 3 }} sx={{ display: 'flex', gap: 0.5, justifyContent: { md: 'flex-end' } }}>
-          <Button onClick={() => setMore((m) => !m)} startIcon={<Badge color="secondary" badgeContent={more ? 0 : hidden}><TuneIcon /></Badge>} aria-expanded={more} sx={{ whiteSpace: 'nowrap' }}>
+        <Grid
+          size={{ xs: 12, md: 3 }}
+          sx={{ display: 'flex', gap: 0.5, justifyContent: { md: 'flex-end' } }}
+        >
+          <Button
+            onClick={() => setMore((m) => !m)}
+            startIcon={
+              <Badge color="secondary" badgeContent={more ? 0 : hidden}>
+                <TuneIcon />
+              </Badge>
+            }
+            aria-expanded={more}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
             {t(more ? 'tickets.filters.less' : 'tickets.filters.more')}
           </Button>
           <Tooltip title={t('tickets.filters.clear')}>
-            <IconButton aria-label={t('tickets.filters.clear')} onClick={() => onChange(emptyFilters(defaultStatus))}>
+            <IconButton
+              aria-label={t('tickets.filters.clear')}
+              onClick={() => onChange(emptyFilters(defaultStatus))}
+            >
               <FilterAltOffIcon />
             </IconButton>
           </Tooltip>
@@ -144,7 +233,11 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
                 select
                 label={t('tickets.options.operator')}
                 value={operators.data?.length ? (value.user_assigned_id ?? '') : ''}
-                onChange={(e) => set({ user_assigned_id: e.target.value === '' ? undefined : Number(e.target.value) })}
+                onChange={(e) =>
+                  set({
+                    user_assigned_id: e.target.value === '' ? undefined : Number(e.target.value),
+                  })
+                }
               >
                 <MenuItem value="">
                   <em>{t('tickets.filters.any')}</em>
@@ -166,7 +259,13 @@ export function TicketFiltersBar({ value, onChange, defaultStatus }: { value: Ti
 }
 
 /** "Filtros guardados": apply, save the current filters under a name, delete (each user's own). */
-export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues; onApply: (f: TicketFilterValues) => void }) {
+export function PresetsMenu({
+  filters,
+  onApply,
+}: {
+  filters: TicketFilterValues;
+  onApply: (f: TicketFilterValues) => void;
+}) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -191,7 +290,8 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
       setName('');
       await refresh();
     } catch (err) {
-      const msg = err instanceof ApiError ? (err.fieldErrors.name?.[0] ?? err.message) : t('common.error');
+      const msg =
+        err instanceof ApiError ? (err.fieldErrors.name?.[0] ?? err.message) : t('common.error');
       setNameError(msg);
     } finally {
       setSaving(false);
@@ -211,10 +311,20 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
 
   return (
     <>
-      <Button variant="outlined" startIcon={<BookmarkIcon />} onClick={(e) => setAnchor(e.currentTarget)} aria-haspopup="menu">
+      <Button
+        variant="outlined"
+        startIcon={<BookmarkIcon />}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-haspopup="menu"
+      >
         {t('tickets.presets.button')}
       </Button>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)} slotProps={{ list: { dense: true, sx: { minWidth: 260 } } }}>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        slotProps={{ list: { dense: true, sx: { minWidth: 260 } } }}
+      >
         {(presets.data ?? []).length === 0 && (
           <MenuItem disabled>
             <Typography variant="body2">{t('tickets.presets.empty')}</Typography>
@@ -257,7 +367,13 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
           <ListItemText>{t('tickets.presets.save')}</ListItemText>
         </MenuItem>
       </Menu>
-      <Dialog open={naming} onClose={saving ? undefined : namingGuard.close} fullWidth maxWidth="xs" aria-labelledby="preset-title">
+      <Dialog
+        open={naming}
+        onClose={saving ? undefined : namingGuard.close}
+        fullWidth
+        maxWidth="xs"
+        aria-labelledby="preset-title"
+      >
         <DialogTitle id="preset-title" sx={{ bgcolor: 'primary.main', color: 'white' }}>
           {t('tickets.presets.saveTitle')}
         </DialogTitle>
@@ -294,7 +410,12 @@ export function PresetsMenu({ filters, onApply }: { filters: TicketFilterValues;
         </form>
         {namingGuard.guard}
       </Dialog>
-      <ConfirmDialog open={Boolean(removing)} message={t('tickets.presets.deleteConfirm', { name: removing?.name ?? '' })} onCancel={() => setRemoving(null)} onConfirm={remove} />
+      <ConfirmDialog
+        open={Boolean(removing)}
+        message={t('tickets.presets.deleteConfirm', { name: removing?.name ?? '' })}
+        onCancel={() => setRemoving(null)}
+        onConfirm={remove}
+      />
     </>
   );
 }

@@ -18,11 +18,15 @@ import { fullName, lockSince, stamp } from './format';
 /** The grid's own Spanish texts come from the theme; only ours are added. */
 export function useGridLocale() {
   const theme = useTheme();
-  return (theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined)?.MuiDataGrid?.defaultProps?.localeText;
+  return (
+    theme.components as { MuiDataGrid?: { defaultProps?: { localeText?: object } } } | undefined
+  )?.MuiDataGrid?.defaultProps?.localeText;
 }
 
 /** Bold red headers (docs/development/screens.md#conventions). */
-export const gridHeaderSx = { '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' } } as const;
+export const gridHeaderSx = {
+  '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 700, color: 'secondary.main' },
+} as const;
 
 /** Checkbox selection of row ids that survives paging (the rows of other pages stay selected). */
 export function selectionProps(ids: number[], onChange: (ids: number[]) => void) {
@@ -54,12 +58,29 @@ interface Props {
 }
 
 /** Tickets, paginated and sorted by the server (column fields are the server's sort keys). */
-export function TicketGrid({ rows, total, loading, grid, selection, onSelectionChange, onOpen, onDelete, showCourse, label }: Props) {
+export function TicketGrid({
+  rows,
+  total,
+  loading,
+  grid,
+  selection,
+  onSelectionChange,
+  onOpen,
+  onDelete,
+  showCourse,
+  label,
+}: Props) {
   const { t } = useTranslation();
   const gridLocale = useGridLocale();
   const columns = useMemo<GridColDef<Ticket>[]>(() => {
     const cols: GridColDef<Ticket>[] = [
-      { field: 'priority', headerName: t('tickets.columns.priority'), width: 100, valueGetter: (_v, r) => r.priorityTicket.description, renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} /> },
+      {
+        field: 'priority',
+        headerName: t('tickets.columns.priority'),
+        width: 100,
+        valueGetter: (_v, r) => r.priorityTicket.description,
+        renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} />,
+      },
       { field: 'ticketCode', headerName: t('tickets.columns.code'), width: 120 },
       {
         field: 'attempts',
@@ -87,11 +108,42 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
           </Box>
         ),
       },
-      { field: 'classroom', headerName: t('tickets.columns.classroom'), width: 110, valueGetter: (_v, r) => (r.courseRegisteredUser.classroom?.id ? r.courseRegisteredUser.classroom.description : t('tickets.noClassroom')) },
-      { field: 'rut', headerName: t('tickets.columns.rut'), width: 115, valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut },
-      { field: 'student', headerName: t('tickets.columns.name'), flex: 1, minWidth: 150, valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase() },
-      { field: 'motive', headerName: t('tickets.columns.motive'), width: 130, valueGetter: (_v, r) => r.motiveTicket.description },
-      { field: 'type', headerName: t('tickets.columns.type'), width: 70, align: 'center', valueGetter: (_v, r) => r.typeTicket.description, renderCell: (p) => <TypeIcon type={p.row.typeTicket} /> },
+      {
+        field: 'classroom',
+        headerName: t('tickets.columns.classroom'),
+        width: 110,
+        valueGetter: (_v, r) =>
+          r.courseRegisteredUser.classroom?.id
+            ? r.courseRegisteredUser.classroom.description
+            : t('tickets.noClassroom'),
+      },
+      {
+        field: 'rut',
+        headerName: t('tickets.columns.rut'),
+        width: 115,
+        valueGetter: (_v, r) => r.courseRegisteredUser.registeredUser.rut,
+      },
+      {
+        field: 'student',
+        headerName: t('tickets.columns.name'),
+        flex: 1,
+        minWidth: 150,
+        valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase(),
+      },
+      {
+        field: 'motive',
+        headerName: t('tickets.columns.motive'),
+        width: 130,
+        valueGetter: (_v, r) => r.motiveTicket.description,
+      },
+      {
+        field: 'type',
+        headerName: t('tickets.columns.type'),
+        width: 70,
+        align: 'center',
+        valueGetter: (_v, r) => r.typeTicket.description,
+        renderCell: (p) => <TypeIcon type={p.row.typeTicket} />,
+      },
       {
         field: 'status',
         headerName: t('tickets.columns.status'),
@@ -99,18 +151,52 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
         valueGetter: (_v, r) => r.statusTicket.description,
         renderCell: (p) => (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
-            <StateChip kind="ticketStatus" stateKey={p.row.statusTicket.key} icon={p.row.close ? <LockIcon /> : <LockOpenIcon />} label={p.row.statusTicket.description} />
+            <StateChip
+              kind="ticketStatus"
+              stateKey={p.row.statusTicket.key}
+              icon={p.row.close ? <LockIcon /> : <LockOpenIcon />}
+              label={p.row.statusTicket.description}
+            />
             {p.row.lock && !p.row.lock.expired && (
-              <Tooltip title={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })}>
-                <EditNoteIcon fontSize="small" color="warning" aria-label={t('tickets.row.editing', { name: p.row.lock.user.name, since: lockSince(p.row.lock) })} role="img" />
+              <Tooltip
+                title={t('tickets.row.editing', {
+                  name: p.row.lock.user.name,
+                  since: lockSince(p.row.lock),
+                })}
+              >
+                <EditNoteIcon
+                  fontSize="small"
+                  color="warning"
+                  aria-label={t('tickets.row.editing', {
+                    name: p.row.lock.user.name,
+                    since: lockSince(p.row.lock),
+                  })}
+                  role="img"
+                />
               </Tooltip>
             )}
           </Stack>
         ),
       },
-      { field: 'age', headerName: t('tickets.columns.age'), width: 110, valueGetter: (_v, r) => r.ageText },
-      { field: 'createdAt', headerName: t('tickets.columns.createdAt'), width: 150, valueGetter: (_v, r) => stamp(r) },
-      { field: 'operator', headerName: t('tickets.columns.operator'), width: 130, valueGetter: (_v, r) => (r.userAssigned?.id ? r.userAssigned.name : t('tickets.unassigned')) },
+      {
+        field: 'age',
+        headerName: t('tickets.columns.age'),
+        width: 110,
+        valueGetter: (_v, r) => r.ageText,
+      },
+      {
+        field: 'createdAt',
+        headerName: t('tickets.columns.createdAt'),
+        width: 150,
+        valueGetter: (_v, r) => stamp(r),
+      },
+      {
+        field: 'operator',
+        headerName: t('tickets.columns.operator'),
+        width: 130,
+        valueGetter: (_v, r) =>
+          r.userAssigned?.id ? r.userAssigned.name : t('tickets.unassigned'),
+      },
     ];
     const actionsColumn: GridColDef<Ticket> = {
       field: 'actions',
@@ -126,13 +212,27 @@ export function TicketGrid({ rows, total, loading, grid, selection, onSelectionC
             onClick={() => onOpen(row)}
           />,
         ];
-        if (row.showDeleteButton) actions.push(<GridActionsCellItem key="delete" icon={<DeleteIcon />} label={t('tickets.row.delete')} onClick={() => onDelete(row)} />);
+        if (row.showDeleteButton)
+          actions.push(
+            <GridActionsCellItem
+              key="delete"
+              icon={<DeleteIcon />}
+              label={t('tickets.row.delete')}
+              onClick={() => onDelete(row)}
+            />,
+          );
         return actions;
       },
     };
     // Row actions right after the attempts, as the original: always in view, however wide the table.
     cols.splice(3, 0, actionsColumn);
-    if (showCourse) cols.splice(2, 0, { field: 'course', headerName: t('tickets.columns.course'), width: 160, valueGetter: (_v, r) => r.courseRegisteredUser.course.description });
+    if (showCourse)
+      cols.splice(2, 0, {
+        field: 'course',
+        headerName: t('tickets.columns.course'),
+        width: 160,
+        valueGetter: (_v, r) => r.courseRegisteredUser.course.description,
+      });
     return cols;
   }, [t, showCourse, onOpen, onDelete]);
   // The main columns fit a 1366 px screen with the menu open; narrower, the less important ones

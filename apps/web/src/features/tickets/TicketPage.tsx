@@ -69,7 +69,9 @@ export default function TicketPage() {
       ) : (
         <TicketsTable
           key={tableKey.current}
-          initialFilters={link.courseId === course.id ? (link.filters as Partial<TicketFilterValues>) : undefined}
+          initialFilters={
+            link.courseId === course.id ? (link.filters as Partial<TicketFilterValues>) : undefined
+          }
           onFiltersChange={(f) => writeAddress(course.id, f as TicketLinkFilters)}
           courseId={course.id}
           onOpen={setOpenId}
@@ -78,19 +80,37 @@ export default function TicketPage() {
           label={t('tickets.gridLabel', { course: course.description })}
           actions={
             <>
-              <Button variant="contained" endIcon={<AddIcon />} onClick={() => setCreating('single')}>
+              <Button
+                variant="contained"
+                endIcon={<AddIcon />}
+                onClick={() => setCreating('single')}
+              >
                 {t('tickets.toolbar.single')}
               </Button>
-              <Button variant="contained" color="secondary" endIcon={<GroupAddIcon />} onClick={() => setCreating('massive')}>
+              <Button
+                variant="contained"
+                color="secondary"
+                endIcon={<GroupAddIcon />}
+                onClick={() => setCreating('massive')}
+              >
                 {t('tickets.toolbar.massive')}
               </Button>
             </>
           }
         />
       )}
-      <TicketDialog ticketId={openId} mode="work" onClose={() => setOpenId(null)} onOpen={setOpenId} />
-      {course && creating === 'single' && <CreateSingleDialog course={course} onClose={() => setCreating(null)} />}
-      {course && creating === 'massive' && <CreateMassiveDialog course={course} onClose={() => setCreating(null)} />}
+      <TicketDialog
+        ticketId={openId}
+        mode="work"
+        onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
+      />
+      {course && creating === 'single' && (
+        <CreateSingleDialog course={course} onClose={() => setCreating(null)} />
+      )}
+      {course && creating === 'massive' && (
+        <CreateMassiveDialog course={course} onClose={() => setCreating(null)} />
+      )}
     </PageCard>
   );
 }

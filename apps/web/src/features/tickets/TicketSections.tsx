@@ -2,11 +2,23 @@ import { Box, Grid, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
 /** The ticket dialog's building blocks: a titled section (a landmark region) and a labelled value. */
-export function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+export function Section({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <Box component="section" aria-label={title} sx={{ mb: 3 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', mb: 1 }}>
-        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}>
+        <Typography
+          variant="subtitle1"
+          component="h2"
+          sx={{ fontWeight: 700, color: 'primary.main', flex: 1 }}
+        >
           {title}
         </Typography>
         {action}

@@ -1,7 +1,16 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { isAdminLike, type TicketStatusFilter } from '@sigaf/contract';
-import { Alert, Box, Button, CircularProgress, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  IconButton,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +19,13 @@ import { useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
-import { deleteTicket, exportTickets, useTicketList, type Ticket, type TicketFilterValues } from './api';
+import {
+  deleteTicket,
+  exportTickets,
+  useTicketList,
+  type Ticket,
+  type TicketFilterValues,
+} from './api';
 import { BulkActions } from './BulkActions';
 import { emptyFilters, PresetsMenu, TicketFiltersBar } from './TicketFilters';
 import { TicketGrid } from './TicketGrid';
@@ -31,12 +46,24 @@ interface Props {
 }
 
 /** Filters, presets, export, the server-side grid and bulk actions: the body of Ticket and Administración ticket. */
-export function TicketsTable({ courseId, defaultStatus, perPage, actions, label, onOpen: openTicket, initialFilters, onFiltersChange }: Props) {
+export function TicketsTable({
+  courseId,
+  defaultStatus,
+  perPage,
+  actions,
+  label,
+  onOpen: openTicket,
+  initialFilters,
+  onFiltersChange,
+}: Props) {
   const { t } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { role } = useSession();
-  const [filters, setFilters] = useState<TicketFilterValues>(() => ({ ...emptyFilters(defaultStatus), ...initialFilters }));
+  const [filters, setFilters] = useState<TicketFilterValues>(() => ({
+    ...emptyFilters(defaultStatus),
+    ...initialFilters,
+  }));
   const { params, grid, firstPage } = useServerPage(perPage);
   const [selection, setSelection] = useState<number[]>([]);
   const [deleting, setDeleting] = useState<Ticket | null>(null);
@@ -96,7 +123,11 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
   const total = list.data?.total ?? 0;
   return (
     <Box>
-      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1, mb: 2 }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ flexWrap: 'wrap', alignItems: 'center', rowGap: 1, mb: 2 }}
+      >
         {actions}
         <Box sx={{ flex: 1 }} />
         <PresetsMenu filters={filters} onApply={changeFilters} />
@@ -115,7 +146,12 @@ export function TicketsTable({ courseId, defaultStatus, perPage, actions, label,
           {t('tickets.toolbar.found', { count: total })}
         </Typography>
         <Tooltip title={t('tickets.toolbar.refresh')}>
-          <IconButton aria-label={t('tickets.toolbar.refresh')} onClick={() => void refresh()} size="small" sx={{ ml: 1 }}>
+          <IconButton
+            aria-label={t('tickets.toolbar.refresh')}
+            onClick={() => void refresh()}
+            size="small"
+            sx={{ ml: 1 }}
+          >
             <RefreshIcon fontSize="small" />
           </IconButton>
         </Tooltip>

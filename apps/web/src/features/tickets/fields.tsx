@@ -33,7 +33,13 @@ interface FieldProps {
   required?: boolean;
 }
 
-function CatalogueSelect({ name, catalogue, control, disabled, required = true }: FieldProps & { name: string; catalogue: CatalogueName }) {
+function CatalogueSelect({
+  name,
+  catalogue,
+  control,
+  disabled,
+  required = true,
+}: FieldProps & { name: string; catalogue: CatalogueName }) {
   const { t } = useTranslation();
   const { data = [], isLoading } = useCatalogue(catalogue);
   return (
@@ -63,7 +69,12 @@ function CatalogueSelect({ name, catalogue, control, disabled, required = true }
 }
 
 /** The operator picker (searchable: the staff list can be long). */
-export function OperatorField({ control, disabled, required = true, name = 'user_assigned_id' }: FieldProps & { name?: string }) {
+export function OperatorField({
+  control,
+  disabled,
+  required = true,
+  name = 'user_assigned_id',
+}: FieldProps & { name?: string }) {
   const { t } = useTranslation();
   const { data = [], isLoading } = useOperators();
   return (
@@ -98,7 +109,12 @@ export function OperatorField({ control, disabled, required = true, name = 'user
 }
 
 /** The six ticket options (or the ones listed), two or three per row. */
-export function TicketOptionFields({ control, fields, disabled, operatorRequired = true }: FieldProps & { fields: readonly OptionField[]; operatorRequired?: boolean }) {
+export function TicketOptionFields({
+  control,
+  fields,
+  disabled,
+  operatorRequired = true,
+}: FieldProps & { fields: readonly OptionField[]; operatorRequired?: boolean }) {
   return (
     <Grid container spacing={2}>
       {fields.map((name) => (
@@ -106,7 +122,12 @@ export function TicketOptionFields({ control, fields, disabled, operatorRequired
           {name === 'user_assigned_id' ? (
             <OperatorField control={control} disabled={disabled} required={operatorRequired} />
           ) : (
-            <CatalogueSelect name={name} catalogue={CATALOGUE_OF[name]} control={control} disabled={disabled} />
+            <CatalogueSelect
+              name={name}
+              catalogue={CATALOGUE_OF[name]}
+              control={control}
+              disabled={disabled}
+            />
           )}
         </Grid>
       ))}
@@ -129,7 +150,12 @@ export function AttemptFields({ control, disabled }: FieldProps) {
   return (
     <Grid container spacing={2}>
       <Grid size={{ xs: 12, sm: 4 }}>
-        <CatalogueSelect name="status_detail_ticket_id" catalogue="detail" control={control} disabled={disabled} />
+        <CatalogueSelect
+          name="status_detail_ticket_id"
+          catalogue="detail"
+          control={control}
+          disabled={disabled}
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 8 }}>
         <Controller

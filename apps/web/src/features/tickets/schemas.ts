@@ -6,12 +6,25 @@ import type { AttemptBody, Ticket, TicketOptionsBody } from './api';
 
 const empty = (v: unknown) => (v === '' || v === null ? undefined : v);
 /** A required select: "Es obligatorio." when left empty. */
-const option = z.preprocess(empty, z.coerce.number({ error: FORM_MSG.required }).int(FORM_MSG.required).positive(FORM_MSG.required));
+const option = z.preprocess(
+  empty,
+  z.coerce.number({ error: FORM_MSG.required }).int(FORM_MSG.required).positive(FORM_MSG.required),
+);
 /** An optional select: empty means "none" (null). */
-const optionalOption = z.preprocess((v) => (v === '' || v === undefined ? null : v), z.coerce.number().int().positive().nullable());
+const optionalOption = z.preprocess(
+  (v) => (v === '' || v === undefined ? null : v),
+  z.coerce.number().int().positive().nullable(),
+);
 
 /** The six options of a ticket, in the order the screen shows them. */
-export const OPTION_FIELDS = ['source_ticket_id', 'type_ticket_id', 'motive_ticket_id', 'priority_ticket_id', 'user_assigned_id', 'status_ticket_id'] as const;
+export const OPTION_FIELDS = [
+  'source_ticket_id',
+  'type_ticket_id',
+  'motive_ticket_id',
+  'priority_ticket_id',
+  'user_assigned_id',
+  'status_ticket_id',
+] as const;
 export type OptionField = (typeof OPTION_FIELDS)[number];
 
 export const ticketOptionsSchema = z.object({
@@ -36,10 +49,12 @@ export const createTicketSchema = ticketOptionsSchema.extend(attemptSchema.shape
  * the first call, and one without attempts can be deleted.
  */
 export const createTicketOnlySchema = ticketOptionsSchema;
-export type CreateTicketValues = z.output<typeof createTicketSchema> | z.output<typeof createTicketOnlySchema>;
+export type CreateTicketValues =
+  z.output<typeof createTicketSchema> | z.output<typeof createTicketOnlySchema>;
 
 /** The schema the create form validates with: the attempt only when ticked. */
-export const createSchemaFor = (values: FormValues) => (values.with_attempt === '' ? createTicketOnlySchema : createTicketSchema);
+export const createSchemaFor = (values: FormValues) =>
+  values.with_attempt === '' ? createTicketOnlySchema : createTicketSchema;
 
 /** Working a ticket: status, priority and operator, plus the new attempt. */
 export const workTicketSchema = attemptSchema.extend({
@@ -47,10 +62,14 @@ export const workTicketSchema = attemptSchema.extend({
   priority_ticket_id: option,
   user_assigned_id: optionalOption,
 });
-export type WorkTicketValues = z.output<typeof workTicketSchema> | z.output<typeof workOptionsSchema>;
+export type WorkTicketValues =
+  z.output<typeof workTicketSchema> | z.output<typeof workOptionsSchema>;
 
 /** Working a ticket without a new attempt (status, priority or operator changed, outcome and comment left empty). */
-export const workOptionsSchema = workTicketSchema.omit({ status_detail_ticket_id: true, comment: true });
+export const workOptionsSchema = workTicketSchema.omit({
+  status_detail_ticket_id: true,
+  comment: true,
+});
 const WORK_OPTIONS = ['status_ticket_id', 'priority_ticket_id', 'user_assigned_id'] as const;
 
 /**
@@ -60,7 +79,9 @@ const WORK_OPTIONS = ['status_ticket_id', 'priority_ticket_id', 'user_assigned_i
  */
 export function workSchemaFor(values: FormValues, initial: FormValues | null) {
   const noAttempt = !values.status_detail_ticket_id && !String(values.comment ?? '').trim();
-  const changed = initial !== null && WORK_OPTIONS.some((k) => String(values[k] ?? '') !== String(initial[k] ?? ''));
+  const changed =
+    initial !== null &&
+    WORK_OPTIONS.some((k) => String(values[k] ?? '') !== String(initial[k] ?? ''));
   return noAttempt && changed ? workOptionsSchema : workTicketSchema;
 }
 
@@ -71,7 +92,10 @@ export type AdminTicketValues = z.output<typeof adminTicketSchema>;
 /** What the form holds: ids or '' for "nothing chosen", the comment as typed. */
 export type FormValues = Record<string, number | string | null>;
 
-export function splitCreateValues(v: CreateTicketValues): { options: TicketOptionsBody; attempt: AttemptBody | null } {
+export function splitCreateValues(v: CreateTicketValues): {
+  options: TicketOptionsBody;
+  attempt: AttemptBody | null;
+} {
   if (!('comment' in v)) return { options: v, attempt: null };
   const { status_detail_ticket_id, comment, ...options } = v;
   return { options, attempt: { status_detail_ticket_id, comment } };

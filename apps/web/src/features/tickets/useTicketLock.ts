@@ -65,7 +65,11 @@ export function useTicketLock(ticketId: number, onLost: (message: string) => voi
     if (!lockId) return;
     const timer = setInterval(() => {
       takeLock(ticketId)
-        .then((res) => (alive.current ? hold(res._data.properties.id) : void releaseLock(res._data.properties.id).catch(() => undefined)))
+        .then((res) =>
+          alive.current
+            ? hold(res._data.properties.id)
+            : void releaseLock(res._data.properties.id).catch(() => undefined),
+        )
         .catch((err: unknown) => {
           if (!(err instanceof ApiError) || err.status !== 409) return;
           hold(null);

@@ -12,7 +12,15 @@ const MIN_SEARCH = 3;
  * One search box by name (any case, with or without accents) or RUT (any spelling) over the
  * caller's active courses, the shown course's students first; each option names its course.
  */
-export function StudentFinder({ courseId, courseName, onPick }: { courseId: number; courseName: string; onPick: (match: StudentMatch | null) => void }) {
+export function StudentFinder({
+  courseId,
+  courseName,
+  onPick,
+}: {
+  courseId: number;
+  courseName: string;
+  onPick: (match: StudentMatch | null) => void;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
@@ -23,7 +31,11 @@ export function StudentFinder({ courseId, courseName, onPick }: { courseId: numb
   const found = useQuery({
     queryKey: ['tickets', 'find-student', courseId, search],
     enabled: search.length >= MIN_SEARCH,
-    queryFn: ({ signal }) => getData<StudentMatch[]>('/api/v2/course-registered-users/find', { query: { search, course_id: courseId }, signal }),
+    queryFn: ({ signal }) =>
+      getData<StudentMatch[]>('/api/v2/course-registered-users/find', {
+        query: { search, course_id: courseId },
+        signal,
+      }),
     placeholderData: keepPreviousData,
   });
   const options = search.length >= MIN_SEARCH ? (found.data ?? []) : [];
@@ -38,20 +50,36 @@ export function StudentFinder({ courseId, courseName, onPick }: { courseId: numb
       isOptionEqualToValue={(a, b) => a.enrolmentId === b.enrolmentId}
       onInputChange={(_, value, reason) => reason !== 'reset' && setText(value)}
       onChange={(_, value) => onPick(value)}
-      noOptionsText={text.trim().length < MIN_SEARCH ? t('tickets.single.typeMore') : found.isFetching ? t('app.loading') : t('tickets.single.noMatch')}
+      noOptionsText={
+        text.trim().length < MIN_SEARCH
+          ? t('tickets.single.typeMore')
+          : found.isFetching
+            ? t('app.loading')
+            : t('tickets.single.noMatch')
+      }
       renderOption={({ key, ...props }, m) => (
         <Box component="li" key={key} {...props}>
           <Box>
             <Typography variant="body2" sx={{ fontWeight: 600 }}>
               {m.fullName} · {m.rut}
             </Typography>
-            <Typography variant="caption" color={m.courseId === courseId ? 'primary' : 'text.secondary'}>
+            <Typography
+              variant="caption"
+              color={m.courseId === courseId ? 'primary' : 'text.secondary'}
+            >
               {m.category} › {m.course}
             </Typography>
           </Box>
         </Box>
       )}
-      renderInput={(params) => <TextField {...params} autoFocus label={t('tickets.single.find')} helperText={t('tickets.single.findHint', { course: courseName })} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          autoFocus
+          label={t('tickets.single.find')}
+          helperText={t('tickets.single.findHint', { course: courseName })}
+        />
+      )}
     />
   );
 }

@@ -3,7 +3,16 @@ import { Alert, Checkbox, FormControlLabel } from '@mui/material';
 import { useState } from 'react';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { emptyMailDraft, MailComposer, mailDraftIsEmpty, mailDraftToBody, sendMassive, sendSingle, validateMailDraft, type MailDraft } from '../../mail';
+import {
+  emptyMailDraft,
+  MailComposer,
+  mailDraftIsEmpty,
+  mailDraftToBody,
+  sendMassive,
+  sendSingle,
+  validateMailDraft,
+  type MailDraft,
+} from '../../mail';
 import { useCatalogue } from '../api';
 import { AttemptFields, TicketOptionFields } from '../fields';
 import { OPTION_FIELDS, type FormValues } from '../schemas';
@@ -17,7 +26,9 @@ export function useTicketMail(form: UseFormReturn<FormValues>) {
   const { t } = useTranslation();
   const types = useCatalogue('type');
   const typeId = form.watch('type_ticket_id');
-  const isEmail = Boolean(types.data?.some((x) => x.key === 'email' && String(x.id) === String(typeId)));
+  const isEmail = Boolean(
+    types.data?.some((x) => x.key === 'email' && String(x.id) === String(typeId)),
+  );
   const [draft, setDraft] = useState<MailDraft>(emptyMailDraft);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [uploading, setUploading] = useState(false);
@@ -47,7 +58,15 @@ export function useTicketMail(form: UseFormReturn<FormValues>) {
 export type TicketMail = ReturnType<typeof useTicketMail>;
 
 /** "Opciones ticket", the composer for e-mail tickets, then the optional first contact attempt. */
-export function TicketStep({ form, mail, courseId }: { form: UseFormReturn<FormValues>; mail: TicketMail; courseId: number }) {
+export function TicketStep({
+  form,
+  mail,
+  courseId,
+}: {
+  form: UseFormReturn<FormValues>;
+  mail: TicketMail;
+  courseId: number;
+}) {
   const { t } = useTranslation();
   const disabled = form.formState.isSubmitting;
   const withAttempt = form.watch('with_attempt') === '1';
@@ -61,7 +80,14 @@ export function TicketStep({ form, mail, courseId }: { form: UseFormReturn<FormV
           <Alert severity="info" sx={{ mb: 2 }}>
             {t('tickets.create.mailHint')}
           </Alert>
-          <MailComposer value={mail.draft} onChange={mail.setDraft} errors={mail.errors} courseId={courseId} disabled={disabled} onUploadingChange={mail.setUploading} />
+          <MailComposer
+            value={mail.draft}
+            onChange={mail.setDraft}
+            errors={mail.errors}
+            courseId={courseId}
+            disabled={disabled}
+            onUploadingChange={mail.setUploading}
+          />
         </section>
       )}
       <Heading>{t('tickets.attempt.first')}</Heading>
@@ -70,12 +96,22 @@ export function TicketStep({ form, mail, courseId }: { form: UseFormReturn<FormV
         control={form.control}
         render={({ field }) => (
           <FormControlLabel
-            control={<Checkbox checked={field.value === '1'} disabled={disabled} onChange={(e) => field.onChange(e.target.checked ? '1' : '')} />}
+            control={
+              <Checkbox
+                checked={field.value === '1'}
+                disabled={disabled}
+                onChange={(e) => field.onChange(e.target.checked ? '1' : '')}
+              />
+            }
             label={t('tickets.attempt.withFirst')}
           />
         )}
       />
-      {withAttempt ? <AttemptFields control={form.control} disabled={disabled} /> : <Alert severity="info">{t('tickets.attempt.withoutFirst')}</Alert>}
+      {withAttempt ? (
+        <AttemptFields control={form.control} disabled={disabled} />
+      ) : (
+        <Alert severity="info">{t('tickets.attempt.withoutFirst')}</Alert>
+      )}
     </>
   );
 }

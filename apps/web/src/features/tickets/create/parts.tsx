@@ -1,5 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Box, Button, Dialog, DialogActions, DialogContent, LinearProgress, Step, StepLabel, Stepper, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  LinearProgress,
+  Step,
+  StepLabel,
+  Stepper,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { useEffect, type ReactNode } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -29,20 +42,29 @@ export function useCreateForm(preset: CreatePreset = {}): UseFormReturn<FormValu
   const statuses = useCatalogue('status');
   const sources = useCatalogue('source');
   const types = useCatalogue('type');
-  const sourceId = preset.source ? sources.data?.find((s) => s.key === preset.source)?.id : undefined;
+  const sourceId = preset.source
+    ? sources.data?.find((s) => s.key === preset.source)?.id
+    : undefined;
   const typeId = preset.type ? types.data?.find((s) => s.key === preset.type)?.id : undefined;
   const form = useForm<FormValues>({
     // The first attempt is validated only when ticked.
-    resolver: ((values: FormValues, context: unknown, options: never) => zodResolver(createSchemaFor(values) as never)(values, context, options)) as never,
-    defaultValues: { ...Object.fromEntries(OPTION_FIELDS.map((f) => [f, ''])), user_assigned_id: user?.id ?? '', ...withFirstAttempt },
+    resolver: ((values: FormValues, context: unknown, options: never) =>
+      zodResolver(createSchemaFor(values) as never)(values, context, options)) as never,
+    defaultValues: {
+      ...Object.fromEntries(OPTION_FIELDS.map((f) => [f, ''])),
+      user_assigned_id: user?.id ?? '',
+      ...withFirstAttempt,
+    },
     mode: 'onTouched',
   });
   const openId = statuses.data?.find((s) => s.key === 'open')?.id;
   useEffect(() => {
-    if (openId && form.getValues('status_ticket_id') === '') form.setValue('status_ticket_id', openId);
+    if (openId && form.getValues('status_ticket_id') === '')
+      form.setValue('status_ticket_id', openId);
   }, [openId, form]);
   useEffect(() => {
-    if (sourceId && form.getValues('source_ticket_id') === '') form.setValue('source_ticket_id', sourceId);
+    if (sourceId && form.getValues('source_ticket_id') === '')
+      form.setValue('source_ticket_id', sourceId);
     if (typeId && form.getValues('type_ticket_id') === '') form.setValue('type_ticket_id', typeId);
   }, [sourceId, typeId, form]);
   return form;
@@ -50,7 +72,11 @@ export function useCreateForm(preset: CreatePreset = {}): UseFormReturn<FormValu
 
 export function Heading({ children }: { children: ReactNode }) {
   return (
-    <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1.5 }}>
+    <Typography
+      variant="subtitle1"
+      component="h3"
+      sx={{ fontWeight: 700, color: 'primary.main', mt: 3, mb: 1.5 }}
+    >
       {children}
     </Typography>
   );
@@ -78,13 +104,35 @@ export interface ShellProps {
 }
 
 /** The two-step creation dialog: title bar, stepper, "Cancelar", "Continuar" or "Atrás" + submit. */
-export function Shell({ title, steps, step, onStep, onContinue, canContinue = true, formId, submitLabel, busy, saving, invalid, dirty = false, onClose, children }: ShellProps) {
+export function Shell({
+  title,
+  steps,
+  step,
+  onStep,
+  onContinue,
+  canContinue = true,
+  formId,
+  submitLabel,
+  busy,
+  saving,
+  invalid,
+  dirty = false,
+  onClose,
+  children,
+}: ShellProps) {
   const { t } = useTranslation();
   const { close, guard } = useDiscardGuard(dirty, onClose);
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
   return (
-    <Dialog open onClose={busy ? undefined : close} fullWidth maxWidth="lg" fullScreen={fullScreen} aria-labelledby="create-ticket-title">
+    <Dialog
+      open
+      onClose={busy ? undefined : close}
+      fullWidth
+      maxWidth="lg"
+      fullScreen={fullScreen}
+      aria-labelledby="create-ticket-title"
+    >
       <Box sx={{ px: 3, py: 1.5, bgcolor: 'primary.main', color: 'white' }}>
         <Typography id="create-ticket-title" variant="h6" component="h2" sx={{ fontWeight: 600 }}>
           {title}
@@ -106,7 +154,11 @@ export function Shell({ title, steps, step, onStep, onContinue, canContinue = tr
           {t('common.cancelSentence')}
         </Button>
         {step === 0 ? (
-          <Button variant="contained" disabled={!canContinue} onClick={() => (onContinue?.() ?? true) && onStep(1)}>
+          <Button
+            variant="contained"
+            disabled={!canContinue}
+            onClick={() => (onContinue?.() ?? true) && onStep(1)}
+          >
             {t('tickets.form.continue')}
           </Button>
         ) : (
@@ -125,14 +177,17 @@ export function Shell({ title, steps, step, onStep, onContinue, canContinue = tr
   );
 }
 
-export const errorText = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
+export const errorText = (err: unknown, fallback: string) =>
+  err instanceof ApiError ? err.message : fallback;
 
 /** What a failed save leaves: field errors on the form, the server's message in the snackbar. */
 export function useFailure(form: UseFormReturn<FormValues>) {
   const notify = useNotify();
   const { t } = useTranslation();
   return (err: unknown) => {
-    if (err instanceof ApiError) for (const [f, m] of Object.entries(err.fieldErrors)) if (f in form.getValues()) form.setError(f, { message: m[0] });
+    if (err instanceof ApiError)
+      for (const [f, m] of Object.entries(err.fieldErrors))
+        if (f in form.getValues()) form.setError(f, { message: m[0] });
     notify(errorText(err, t('common.error')), 'error', 8000);
   };
 }

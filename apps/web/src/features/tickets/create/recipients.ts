@@ -12,7 +12,11 @@ export interface RecipientFilters {
   never: boolean;
 }
 
-export const noRecipientFilters = (): RecipientFilters => ({ activityIds: [], classroomId: '', never: false });
+export const noRecipientFilters = (): RecipientFilters => ({
+  activityIds: [],
+  classroomId: '',
+  never: false,
+});
 
 /** Sections left out of the pending-activity picker: Formativa and Renuncia. */
 const NOT_PENDING_SECTIONS = new Set(['formative', 'resign']);
@@ -25,19 +29,26 @@ export function pickableActivities(sections: CourseSection[]) {
 }
 
 /** Lower case without accents, for searches that ignore both. */
-export const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+export const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 /** Every word of the search appears in the RUT (with or without dots) or the names. */
 export function matchesSearch(e: EnrolmentInfo, search: string): boolean {
   const words = fold(search).split(/\s+/).filter(Boolean);
   if (!words.length) return true;
   const s = e.registeredUser;
-  const text = fold([s.rut, s.rut.replace(/\./g, ''), s.name, s.lastName, s.motherLastName ?? ''].join(' '));
+  const text = fold(
+    [s.rut, s.rut.replace(/\./g, ''), s.name, s.lastName, s.motherLastName ?? ''].join(' '),
+  );
   return words.every((w) => text.includes(w));
 }
 
 /** Not done: no grade and Moodle's completion is not complete or passed. */
-const isPending = (a: StudentOnActivities['activities'][number]) => a.grade === null && a.completionState !== 1 && a.completionState !== 2;
+const isPending = (a: StudentOnActivities['activities'][number]) =>
+  a.grade === null && a.completionState !== 1 && a.completionState !== 2;
 
 /** A test section's form: A for "… Test A", B for "… Test B", else none. */
 export function testFormOf(sectionKey: string | null | undefined): 'A' | 'B' | null {
@@ -50,18 +61,32 @@ export function testFormOf(sectionKey: string | null | undefined): 'A' | 'B' | n
  * students are left out; when the first chosen activity is a Test A (B) one, only students of
  * form A (B) are kept.
  */
-export function pendingStudents(rows: StudentOnActivities[], activityIds: number[], firstSectionKey: string | null): Set<number> {
+export function pendingStudents(
+  rows: StudentOnActivities[],
+  activityIds: number[],
+  firstSectionKey: string | null,
+): Set<number> {
   const chosen = new Set(activityIds);
   const form = testFormOf(firstSectionKey);
   return new Set(
     rows
-      .filter((r) => r.status === 'Activo' && (!form || r.form === form) && r.activities.some((a) => chosen.has(a.activityId) && isPending(a)))
+      .filter(
+        (r) =>
+          r.status === 'Activo' &&
+          (!form || r.form === form) &&
+          r.activities.some((a) => chosen.has(a.activityId) && isPending(a)),
+      )
       .map((r) => r.id),
   );
 }
 
 /** The rows that pass every filter and the search. `pending` is null while no activity is chosen. */
-export function filterRecipients(rows: EnrolmentInfo[], filters: RecipientFilters, search: string, pending: Set<number> | null): EnrolmentInfo[] {
+export function filterRecipients(
+  rows: EnrolmentInfo[],
+  filters: RecipientFilters,
+  search: string,
+  pending: Set<number> | null,
+): EnrolmentInfo[] {
   return rows.filter(
     (e) =>
       (filters.classroomId === '' || (e.classroom?.id ?? null) === filters.classroomId) &&
@@ -76,5 +101,7 @@ export function classroomsOf(rows: EnrolmentInfo[]): Array<{ id: number; descrip
   const seen = new Map<number, string>();
   // An enrolment without a classroom may carry a placeholder without id.
   for (const e of rows) if (e.classroom?.id) seen.set(e.classroom.id, e.classroom.description);
-  return [...seen].map(([id, description]) => ({ id, description })).sort((a, b) => a.description.localeCompare(b.description, 'es'));
+  return [...seen]
+    .map(([id, description]) => ({ id, description }))
+    .sort((a, b) => a.description.localeCompare(b.description, 'es'));
 }
