@@ -26,7 +26,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { StudentFiguresRepository } from '../apps/server/src/modules/dashboard/student-figures.js';
-import { keepOutcomes } from '../apps/server/src/modules/outcomes/keeper.js';
+import { keepOutcomes } from '../apps/server/src/kept/outcomes-keeper.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';

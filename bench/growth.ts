@@ -19,7 +19,7 @@ import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
 import { createServices } from '../apps/server/src/services.js';
 import { DIM } from '../apps/server/src/modules/dashboard/sql.js';
-import { keepOutcomes } from '../apps/server/src/modules/outcomes/keeper.js';
+import { keepOutcomes } from '../apps/server/src/kept/outcomes-keeper.js';
 import { BENCH_ADMIN } from '../scripts/seed-large.js';
 import {
   api,

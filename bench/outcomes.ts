@@ -2,7 +2,7 @@ import { chileParts, OUTCOME_DEFAULT_DAYS } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
-import { keepOutcomes, similarFrom } from '../apps/server/src/modules/outcomes/keeper.js';
+import { keepOutcomes, similarFrom } from '../apps/server/src/kept/outcomes-keeper.js';
 import { OutcomeRepository } from '../apps/server/src/modules/outcomes/repository.js';
 import { lastSettledDay } from '../apps/server/src/modules/outcomes/service.js';
 import { createServices } from '../apps/server/src/services.js';
@@ -49,7 +49,7 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
     } finally {
       await fill.close();
     }
-    // The nightly keeping (modules/outcomes/keeper.ts) as a server would have done it: every settled
+    // The nightly keeping (kept/outcomes-keeper.ts) as a server would have done it: every settled
     // day the report covers, then what one day's keeping costs (the last settled day computed again).
     const keep = await openDatabase({ url: server.url(ds.database), dataDir: '' });
     const kept: Record<string, number> = {};

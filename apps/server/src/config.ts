@@ -102,7 +102,7 @@ export const configSchema = z.object({
     .default(15),
   /** Memory for the whole-course answers kept serialised (modules/answers/cache.ts); 0 keeps none. */
   ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(16_384).default(256),
-  /** How long the workload table's at-risk column is served as counted (modules/agenda/at-risk-tally.ts); 0 counts at every request. */
+  /** How long the workload table's at-risk column is served as counted (kept/at-risk-tally.ts); 0 counts at every request. */
   WORKLOAD_AT_RISK_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CORS_ORIGINS: list.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

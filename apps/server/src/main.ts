@@ -9,7 +9,7 @@ import { firstAdminBanner, printAfterLog } from './banner.js';
 import { writeFirstAccessFile } from './first-access.js';
 import { keepDataDirPrivate } from './data-dir.js';
 import { AgendaDigest } from './modules/agenda/digest.js';
-import { OutcomeKeeper } from './modules/outcomes/keeper.js';
+import { OutcomeKeeper } from './kept/outcomes-keeper.js';
 
 async function main() {
   const config = loadConfig();
@@ -77,7 +77,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   // The thread that builds whole-course answers starts now, not on a user's first request.
   app.services.answers.builder?.warm();
-  // So does the workload table's count of at-risk students (modules/agenda/at-risk-tally.ts).
+  // So does the workload table's count of at-risk students (kept/at-risk-tally.ts).
   app.services.agenda.warmWorkload();
   worker.start();
   scheduler.start();

@@ -50,7 +50,7 @@ import { ReminderRepository } from './modules/reminders/repository.js';
 import { ReminderService } from './modules/reminders/service.js';
 import { AgendaRepository } from './modules/agenda/repository.js';
 import { AgendaService } from './modules/agenda/service.js';
-import { AtRiskTally } from './modules/agenda/at-risk-tally.js';
+import { AtRiskTally } from './kept/at-risk-tally.js';
 import { FiguresKeeper } from './kept/figures-keeper.js';
 import type { ClockLogger } from './jobs/clock.js';
 import { AnswerCache } from './modules/answers/cache.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { AtRiskTally } from '../src/modules/agenda/at-risk-tally.js';
+import { AtRiskTally } from '../src/kept/at-risk-tally.js';
 import { AgendaRepository } from '../src/modules/agenda/repository.js';
 import { StudentFiguresRepository } from '../src/modules/dashboard/student-figures.js';
 import { FollowUpRepository } from '../src/modules/follow-up/repository.js';

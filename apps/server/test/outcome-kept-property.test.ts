@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendProgressHistory } from '../src/modules/outcomes/history-repository.js';
-import { keepOutcomes } from '../src/modules/outcomes/keeper.js';
+import { keepOutcomes } from '../src/kept/outcomes-keeper.js';
 import {
   daysBetween,
   OutcomeRepository,

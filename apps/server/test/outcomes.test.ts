@@ -8,7 +8,7 @@ import {
   keepOutcomes,
   OutcomeKeeper,
   similarFrom,
-} from '../src/modules/outcomes/keeper.js';
+} from '../src/kept/outcomes-keeper.js';
 import { OutcomeRepository } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';

@@ -104,13 +104,13 @@ export const KEPT_FIGURES: readonly KeptFigure[] = [
   },
   {
     name: 'workload at-risk column',
-    where: 'memory (modules/agenda/at-risk-tally.ts)',
-    keeper: 'modules/agenda/at-risk-tally.ts: a minute, or the next read after a reassignment',
+    where: 'memory (kept/at-risk-tally.ts)',
+    keeper: 'kept/at-risk-tally.ts: a minute, or the next read after a reassignment',
   },
   {
     name: 'effectiveness kept days',
     where: 'outcome_kept_days, outcome_kept_groups',
-    keeper: 'triggers mark the days a write changes (0043); modules/outcomes/keeper.ts',
+    keeper: 'triggers mark the days a write changes (0043); kept/outcomes-keeper.ts',
     rebuild: outcomeDays,
   },
 ];

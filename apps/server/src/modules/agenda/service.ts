@@ -15,7 +15,7 @@ import { forbidden, invalid, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { ReminderService } from '../reminders/service.js';
 import type { TicketService } from '../tickets/service.js';
-import type { AtRiskTally } from './at-risk-tally.js';
+import type { AtRiskTally } from '../../kept/at-risk-tally.js';
 import type { AgendaRepository, AtRiskRow } from './repository.js';
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);

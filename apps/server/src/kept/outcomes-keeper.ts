@@ -1,8 +1,8 @@
 import { chileParts, OUTCOME_DEFAULT_DAYS, OUTCOME_MAX_DAYS } from '@sigaf/contract';
-import type { Database } from '../../db/database.js';
-import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
-import { OutcomeRepository } from './repository.js';
-import { lastSettledDay } from './service.js';
+import type { Database } from '../db/database.js';
+import { MinuteClock, type ClockLogger } from '../jobs/clock.js';
+import { OutcomeRepository } from '../modules/outcomes/repository.js';
+import { lastSettledDay } from '../modules/outcomes/service.js';
 
 const DAY_MS = 86_400_000;
 

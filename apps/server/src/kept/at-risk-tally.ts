@@ -1,4 +1,4 @@
-import type { ClockLogger } from '../../jobs/clock.js';
+import type { ClockLogger } from '../jobs/clock.js';
 
 /** A count of at-risk students per operator (user id → students), and when it began. */
 export interface AtRiskCount {
