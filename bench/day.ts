@@ -28,7 +28,7 @@ import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { StudentFiguresRepository } from '../apps/server/src/modules/dashboard/student-figures.js';
 import { keepOutcomes } from '../apps/server/src/kept/outcomes-keeper.js';
 import { spawnServer } from '../apps/server/test/server-process.js';
-import { BENCH_ADMIN } from '../scripts/seed-large.js';
+
 import { encryptSecret } from '../apps/server/src/lib/crypto.js';
 import { generateSite, type GeneratorOptions } from '../tools/moodle-sim/src/generator.js';
 import { dataset, ensureData, percentile } from './load.js';

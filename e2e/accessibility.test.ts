@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { computeDv, SCREEN_ROUTES } from '@sigaf/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_COURSE, pickDemoCourse, settled } from './demo.js';
+import { DEMO_ADMIN, pickDemoCourse, settled } from './demo.js';
 import {
   api,
   describeE2E,
@@ -17,7 +17,7 @@ import {
   type Product,
 } from './harness.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /** axe-core, injected into the page as Chromium loads it. */
 const AXE_SOURCE = fs.readFileSync(

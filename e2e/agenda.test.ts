@@ -12,7 +12,7 @@ import {
   type Product,
 } from './harness.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /**
  * Reminders and Mi agenda in Chromium: a reminder set from the ticket dialog (already due: this

@@ -22,7 +22,7 @@ import {
  * operator's work asks first and can be undone; Mi agenda fits 1366×768 without sideways scroll.
  */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reassignment', () => {
   let product: Product;

@@ -12,7 +12,7 @@ import {
   type Product,
 } from './harness.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /**
  * On the demo (its students' history is simulated, docs/operations/moodle.md#the-demo): the

@@ -16,7 +16,7 @@ import {
   startProduct,
 } from './harness.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 describeE2E('student follow-up', () => {
   let product: Product;

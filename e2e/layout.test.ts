@@ -11,7 +11,7 @@ import {
   type Product,
 } from './harness.js';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /**
  * The screens a person works in all day fit a 1366×768 laptop with the side menu open (no

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { computeDv, formatRut } from '@sigaf/contract';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   adminSession,

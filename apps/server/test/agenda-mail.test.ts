@@ -20,7 +20,7 @@ import { deliverAll, tempDir } from './mail-data.js';
  *   Bruno  never accessed, closed ticket of opA's    -> mail: no open ticket, still a contact
  *   Carla  never accessed, closed ticket of opA's    -> not written to: stays at risk
  */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 let ctx: TestContext;
 let dataDir: string;

@@ -8,7 +8,7 @@ import { seedCourse } from './data.js';
  * first), and each person's current course remembered on the server: kept from page to page,
  * checked against what the person may follow.
  */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 let ctx: TestContext;
 let admin: string;

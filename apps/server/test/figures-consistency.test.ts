@@ -10,7 +10,6 @@ import {
   type OriginalClient,
 } from './client-contract/original-client.js';
 import { ticketKeys } from './data.js';
-import { waitFor } from './mail-data.js';
 import { pdfText as pdfStrings } from './pdf-text.js';
 
 /**

@@ -15,7 +15,7 @@ import { deliverAll, tempDir } from './mail-data.js';
  *   student 1: open tickets of opB's and opA's   -> opA's mail: on opA's ticket
  *   student 2: open ticket of opA's, reassigned to opB after the mail was queued -> no attempt on it
  */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 let ctx: TestContext;
 let dataDir: string;

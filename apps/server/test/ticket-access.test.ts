@@ -11,7 +11,7 @@ import { seedCourse, ticketKeys } from './data.js';
  * them; tutors no ticket at all. Every route that takes a ticket, an attempt, a lock or a mail of a
  * ticket is called here on the caller's own record and on another operator's, for each role.
  */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 let ctx: TestContext;
 let keys: Awaited<ReturnType<typeof ticketKeys>>;

@@ -23,6 +23,7 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.pg);
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's Dialect interface
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
   }
@@ -81,7 +82,7 @@ class PGliteConnection implements DatabaseConnection {
       ...(affected !== undefined ? { numAffectedRows: BigInt(affected) } : {}),
     };
   }
-  // eslint-disable-next-line require-yield
+  // eslint-disable-next-line require-yield -- Kysely requires the method; PGlite cannot stream
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming is not supported by the PGlite dialect');
   }

@@ -19,7 +19,9 @@ export interface CrudService<Row> {
     actor: AuthUser,
   ): Promise<{ rows: Row[]; meta?: PageMeta }>;
   get(id: number): Promise<Row>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each resource's own input type
   create?(input: any, actor: AuthUser, ip: string): Promise<Row>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each resource's own input type
   update?(id: number, input: any, actor: AuthUser, ip: string): Promise<Row>;
   remove?(id: number, actor: AuthUser, ip: string): Promise<void>;
 }

@@ -54,8 +54,7 @@ function fromDatabase(err: PgError): AppError | null {
     case '22003':
     case '22007':
     case '22008':
-    case '22P02':
-    // A NUL or a character the database encoding cannot hold; a value too large for an index.
+    case '22P02': // and below: a NUL or a character the encoding cannot hold; a value too large to index
     case '22021':
     case '22P05':
     case '54000':

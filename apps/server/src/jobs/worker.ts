@@ -45,6 +45,7 @@ export interface JobHandlerOptions {
 }
 
 interface Registered extends JobHandlerOptions {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each job type's own payload
   run: JobHandler<any, unknown>;
 }
 
@@ -67,6 +68,7 @@ export class JobHandlers {
   ): void {
     if (this.map.has(type))
       throw new Error(`A handler for job type '${type}' is already registered`);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each job type's own payload
     this.map.set(type, { ...opts, run: run as JobHandler<any, unknown> });
   }
 

@@ -1,11 +1,9 @@
 import { chileParts, legacy } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TEST_ADMIN } from '../fixtures.js';
 import { createTestContext, type TestContext } from '../helpers.js';
-import { waitFor } from '../mail-data.js';
 import {
   demoWorld,
   firstSyncDone,

@@ -1,7 +1,7 @@
 import type { FollowUpFilters, FollowUpSort, FollowUpStudent, PageMeta } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { foldedPersonSearch, likePattern, pageMeta } from '../../db/pagination.js';
+import { foldedPersonSearch, pageMeta } from '../../db/pagination.js';
 import { FIGURES, STAGE } from '../dashboard/figures.js';
 import { countsTowardProgress, formApplies } from '../dashboard/sql.js';
 import type { StudentFiguresRepository } from '../dashboard/student-figures.js';

@@ -130,6 +130,7 @@ export function safeFileName(name: string): string {
   let clean = base
     .normalize('NFC')
     .replace(INVISIBLE, '')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f-\u009f<>:"|?*]/g, '_')
     .replace(/^[.\s]+/, '')
     .replace(/\s+/g, ' ')

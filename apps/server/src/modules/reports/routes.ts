@@ -4,7 +4,6 @@ import {
   parsedText,
   PERMISSIONS,
   REPORT_MSG,
-  STUDENT_TICKETS_PER_PAGE,
   TICKET_MSG,
 } from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';

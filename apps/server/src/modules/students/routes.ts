@@ -27,7 +27,6 @@ import {
   ok,
   relationship,
   resource,
-  type Asker,
 } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
 import { sendFile } from '../../http/files.js';

@@ -2,7 +2,6 @@ import type { ListQuery } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { OneValueQuery } from '../../db/compiled.js';
-import { attempts } from './sql.js';
 import { likePattern, paginate } from '../../db/pagination.js';
 
 /** A contact attempt with its outcome and author (every attempt read goes through here). */

@@ -43,7 +43,7 @@ import {
   TICKET_EXPORT_HEADER,
   ticketExportRows,
 } from './presenter.js';
-import type { TicketParts, TicketRow } from './repository.js';
+import type { TicketRow } from './repository.js';
 import type { TicketQuery } from './sql.js';
 import type { TicketListKind } from './service.js';
 
