@@ -27,6 +27,7 @@ let legacy: mysql.Connection;
 let plan: LegacyPlan;
 let ctx: TestContext;
 let report: ImportReport;
+let dryReport: ImportReport;
 let admin: string;
 
 const TABLES = [
@@ -110,6 +111,7 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
   it('a dry run reads and validates everything and writes nothing', async () => {
     const before = await counts(ctx);
     const dry = await run(ctx, `${server.url}/sigaf`, { dryRun: true });
+    dryReport = dry;
     expect(dry.dryRun).toBe(true);
     expect(dry.tables.tickets!.read).toBeGreaterThan(STUDENTS);
     expect(dry.anomalies.length).toBeGreaterThan(5);
@@ -164,6 +166,8 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       (m) => m.description === plan.unknownMotive,
     )!;
     expect(motive.created).toBe(true);
+    // The dry run and the failed run before gave back the ids they used: the same mapping.
+    expect(report.catalogues).toEqual(dryReport.catalogues);
     const known = report.catalogues.status_tickets!.find((m) => m.description === 'Abierto')!;
     expect(known.created).toBe(false);
     expect(

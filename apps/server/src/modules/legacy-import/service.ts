@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.js';
 import { LegacyImportRepository } from './repository.js';
 import { Run } from './run.js';
+import { restoreSequences, snapshotSequences } from './sequences.js';
 import { LegacySource } from './source.js';
 import { LegacyImportRefused, type ImportOptions, type ImportReport } from './types.js';
 
@@ -27,17 +28,25 @@ export async function importLegacy(db: Database, opts: ImportOptions): Promise<I
   const size = opts.batchSize ?? 5000;
   try {
     const present = await source.tables();
-    await db.transaction().execute(async (trx) => {
-      if (opts.prepare) await opts.prepare(trx);
-      const repo = new LegacyImportRepository(trx);
-      if (await repo.hasData()) {
-        throw new LegacyImportRefused(
-          'La base de datos de destino ya tiene datos (categorías, cursos, estudiantes o tickets): importe en una base nueva.',
-        );
-      }
-      await new Run(source, repo, report, opts, size, present).all();
-      if (opts.dryRun) throw new DryRunDone();
-    });
+    const sequences = await snapshotSequences(db);
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (opts.prepare) await opts.prepare(trx);
+        const repo = new LegacyImportRepository(trx);
+        if (await repo.hasData()) {
+          throw new LegacyImportRefused(
+            'La base de datos de destino ya tiene datos (categorías, cursos, estudiantes o tickets): importe en una base nueva.',
+          );
+        }
+        await new Run(source, repo, report, opts, size, present).all();
+        if (opts.dryRun) throw new DryRunDone();
+      });
+    } catch (e) {
+      // Undone: the ids it used are given again by the next run.
+      if (e instanceof DryRunDone) await restoreSequences(db, sequences);
+      else await restoreSequences(db, sequences).catch(() => undefined);
+      throw e;
+    }
   } catch (e) {
     if (!(e instanceof DryRunDone)) throw e;
   } finally {
