@@ -21,14 +21,6 @@ const TREES = [
   'bench',
   'e2e',
 ];
-const MAX_LINES = 400;
-/** Files allowed to be longer, and why. */
-const LONG_FILES: Record<string, string> = {
-  'apps/server/src/db/schema.ts':
-    "the one declaration of every table's columns for Kysely; splitting it would scatter the schema",
-  'scripts/seed-large.ts':
-    'one generator whose steps share the random stream and the id plan of the large data set',
-};
 
 function sources(): string[] {
   const out: string[] = [];
@@ -124,14 +116,6 @@ describe('house rules', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'apps/server/package.json'), 'utf8'));
     expect(pkg.optionalDependencies?.['@sigaf/moodle-sim']).toBeDefined();
     expect(pkg.dependencies?.['@sigaf/moodle-sim']).toBeUndefined();
-  });
-
-  it(`no source file over ${MAX_LINES} lines without a stated reason`, () => {
-    const long = files
-      .filter((f) => !/\.test\.tsx?$/.test(f) && !rel(f).includes('/test/'))
-      .map((f) => ({ file: rel(f), lines: fs.readFileSync(f, 'utf8').split('\n').length }))
-      .filter((f) => f.lines > MAX_LINES && !LONG_FILES[f.file]);
-    expect(long).toEqual([]);
   });
 });
 
