@@ -3,40 +3,64 @@ import { FIXTURE_TOKENS, fixtureSite } from './fixture-site.js';
 import { generateSite } from './generator.js';
 import { startMoodleSim, type FaultKind, type FaultRule } from './server.js';
 
-/**
- * `npm run moodle-sim -- [options]`: starts the Moodle simulator and prints its URL and tokens.
- *
- *   --fixture                 the site of the recorded fixtures (3 students, course 4 "FS101")
- *   --courses 3 --students 30 --units 4 --activities 3 --seed 1   a generated site
- *   --port 8090 --host 127.0.0.1
- *   --latency 50 | 20-200     milliseconds added to each call
- *   --fail-rate 0.05 --fail-kind http503|http500|timeout|reset|notjson   random faults
- *   --invalidtoken-after 100  every call after the first 100 answers invalidtoken
- *   --debug                   error answers carry debuginfo (Moodle's debug mode)
- *   --log                     one line per call on stderr
- */
-const { values } = parseArgs({
-  options: {
-    fixture: { type: 'boolean', default: false },
-    courses: { type: 'string', default: '3' },
-    students: { type: 'string', default: '30' },
-    units: { type: 'string', default: '4' },
-    activities: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '1' },
-    port: { type: 'string', default: '8090' },
-    host: { type: 'string', default: '127.0.0.1' },
-    latency: { type: 'string', default: '0' },
-    'fail-rate': { type: 'string' },
-    'fail-kind': { type: 'string', default: 'http503' },
-    'invalidtoken-after': { type: 'string' },
-    debug: { type: 'boolean', default: false },
-    log: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
+/** `npm run moodle-sim -- [opciones]`: starts the Moodle simulator and prints its URL and tokens. */
+const USAGE = `Uso: npm run moodle-sim -- [opciones]
+
+Inicia un simulador de Moodle (servicios web REST) para desarrollo y pruebas, e imprime su
+dirección y sus tokens. Detalles: tools/moodle-sim/README.md.
+
+Opciones:
+  --fixture                 el sitio de los datos grabados (3 estudiantes, curso 4 "FS101")
+  --courses 3 --students 30 --units 4 --activities 3 --seed 1
+                            un sitio generado: cursos, estudiantes por curso, unidades,
+                            actividades por unidad y semilla
+  --port 8090 --host 127.0.0.1
+                            dónde escucha (--port 0: un puerto libre)
+  --latency 50 | 20-200     milisegundos añadidos a cada llamada
+  --fail-rate 0.05 --fail-kind http503|http500|timeout|reset|notjson
+                            fallas al azar
+  --invalidtoken-after 100  después de 100 llamadas, todas responden invalidtoken
+  --debug                   las respuestas de error traen debuginfo (modo depuración de Moodle)
+  --log                     una línea por llamada en la salida de errores
+  -h, --help                muestra esta ayuda
+`;
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      fixture: { type: 'boolean', default: false },
+      courses: { type: 'string', default: '3' },
+      students: { type: 'string', default: '30' },
+      units: { type: 'string', default: '4' },
+      activities: { type: 'string', default: '3' },
+      seed: { type: 'string', default: '1' },
+      port: { type: 'string', default: '8090' },
+      host: { type: 'string', default: '127.0.0.1' },
+      latency: { type: 'string', default: '0' },
+      'fail-rate': { type: 'string' },
+      'fail-kind': { type: 'string', default: 'http503' },
+      'invalidtoken-after': { type: 'string' },
+      debug: { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (e) {
+  // Node's own message (an unknown option, a missing value) is English: say it once, in Spanish.
+  const message = e instanceof Error ? e.message : '';
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  const what = !option
+    ? 'Opciones no válidas.'
+    : /argument missing/.test(message)
+      ? `Falta el valor de ${option}.`
+      : `Opción no válida: ${option}.`;
+  process.stderr.write(`${what} Vea npm run moodle-sim -- --help\n`);
+  process.exit(2);
+}
 
 if (values.help) {
-  process.stdout.write('Moodle simulator: see tools/moodle-sim/README.md for the options.\n');
+  process.stdout.write(USAGE);
   process.exit(0);
 }
 

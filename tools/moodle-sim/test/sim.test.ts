@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { normalizeRut } from '@sigaf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MoodleClient } from '../../../apps/server/src/moodle/client.js';
@@ -243,4 +246,34 @@ describe('moodle-sim: faults, latency, switches', () => {
     expect(state.counts.core_group_get_course_groups).toBeGreaterThanOrEqual(1);
     expect(sim.count('core_webservice_get_site_info')).toBeGreaterThan(0);
   });
+});
+
+describe('moodle-sim: its command line', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const run = (flag: string) =>
+    promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), [
+      path.join(root, 'tools/moodle-sim/src/main.ts'),
+      flag,
+    ]);
+
+  for (const flag of ['--help', '-h']) {
+    it(`${flag} prints its usage in Spanish and exits 0, starting nothing`, async () => {
+      const r = await run(flag);
+      expect(r.stdout).toMatch(/^Uso: npm run moodle-sim -- \[opciones\]/);
+      expect(r.stdout).toContain('--invalidtoken-after');
+      expect(r.stderr).toBe('');
+    }, 60_000);
+  }
+
+  it('an unknown option: one Spanish line, exit 2, no stack trace', async () => {
+    const failure = await run('--bogus').then(
+      () => null,
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(failure).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'Opción no válida: --bogus. Vea npm run moodle-sim -- --help\n',
+    });
+  }, 60_000);
 });
