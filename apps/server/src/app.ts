@@ -40,6 +40,7 @@ import { setupRoutes } from './modules/setup/routes.js';
 import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 import { localBuilder, ThreadBuilder } from './modules/answers/builders.js';
+import { BUILDS } from './answer-builds.js';
 
 z.config(z.locales.es());
 
@@ -127,7 +128,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   // server that thread can reach; the embedded database lives on this thread, and so do its builds.
   services.answers.builder = config.DATABASE_URL
     ? new ThreadBuilder(config)
-    : localBuilder(services);
+    : localBuilder(services, BUILDS);
   app.decorate('config', config);
   app.decorate('services', services);
   // A write answered: the courses it marked are recomputed now rather than by their next reader.

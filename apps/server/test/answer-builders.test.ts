@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync } from 'node:zlib';
+import { BUILDS } from '../src/answer-builds.js';
 import type { BuildJob } from '../src/modules/answers/build.js';
 import { runBuild, ThreadBuilder } from '../src/modules/answers/builders.js';
 import { seedChain } from './data.js';
@@ -59,7 +60,7 @@ describe('the builds of kept answers', () => {
       job('enrolments.course', { id: course }),
       job('reports.studentTickets', { id: course }, { page: 1 }),
     ]) {
-      const here = await runBuild(ctx.app.services, j);
+      const here = await runBuild(BUILDS, ctx.app.services, j);
       const there = await builder.build(j);
       expect(text(there), j.name).toBe(text(here));
       expect(there.validUntil).toBe(here.validUntil);

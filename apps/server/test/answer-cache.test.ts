@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { BUILDS } from '../src/answer-builds.js';
 import { buildApp } from '../src/app.js';
 import { localBuilder } from '../src/modules/answers/builders.js';
 import { takesGzip } from '../src/modules/answers/cache.js';
@@ -417,7 +418,7 @@ describe('whole-course answers kept serialised', () => {
     // the build runs here (on PostgreSQL it would run on its own thread, on the real clock).
     const answers = ctx.app.services.answers;
     const threaded = answers.builder;
-    answers.builder = localBuilder(ctx.app.services);
+    answers.builder = localBuilder(ctx.app.services, BUILDS);
     onTestFinished(() => {
       answers.builder = threaded;
     });

@@ -4,8 +4,7 @@ import zlib from 'node:zlib';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import type { Builder, BuildJob, BuiltText } from './build.js';
-import { BUILDS, type Build, type BuildName } from './builds.js';
+import type { Build, Builder, Builds, BuildJob, BuiltText } from './build.js';
 
 const gzip = promisify(zlib.gzip);
 
@@ -13,8 +12,12 @@ const gzip = promisify(zlib.gzip);
  * Runs a named build and writes its answer as gzipped JSON text, where it is built: every browser
  * takes it so (a course's every ticket, 27 MB of text, is 1.5 MB), and it is kept so.
  */
-export async function runBuild(services: Services, job: BuildJob): Promise<BuiltText> {
-  const build: Build | undefined = BUILDS[job.name as BuildName];
+export async function runBuild(
+  builds: Builds,
+  services: Services,
+  job: BuildJob,
+): Promise<BuiltText> {
+  const build: Build | undefined = builds[job.name];
   if (!build) throw new Error(`Unknown kept answer: ${job.name}`);
   const { value, validUntil } = await build(services, job.request);
   const body = new Uint8Array(await gzip(JSON.stringify(value) ?? 'null', { level: 6 }));
@@ -22,8 +25,8 @@ export async function runBuild(services: Services, job: BuildJob): Promise<Built
 }
 
 /** Builds on the server's own thread, where the embedded database (PGlite) runs its queries too. */
-export const localBuilder = (services: Services): Builder => ({
-  build: (job) => runBuild(services, job),
+export const localBuilder = (services: Services, builds: Builds): Builder => ({
+  build: (job) => runBuild(builds, services, job),
   warm() {},
   close: async () => {},
 });

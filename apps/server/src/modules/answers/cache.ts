@@ -69,15 +69,13 @@ export class AnswerCache {
     let pending = this.building.get(flight);
     if (!pending) {
       if (!this.builder) throw new Error('No builder for kept answers');
-      pending = this.builder
-        .build(job)
-        .then(({ body, validUntil }) =>
-          this.keep(key, {
-            version,
-            body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-            validUntil,
-          }),
-        );
+      pending = this.builder.build(job).then(({ body, validUntil }) =>
+        this.keep(key, {
+          version,
+          body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+          validUntil,
+        }),
+      );
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
@@ -113,7 +111,7 @@ export class AnswerCache {
 }
 
 /**
- * Sends a whole-course answer through the cache, built by its name (builds.ts). The caller has
+ * Sends a whole-course answer through the cache, built by its name (answer-builds.ts). The caller has
  * checked access already. The key is what the caller may see (administrators and developers all
  * the same, so one kept answer serves them all; anyone else their own: an operator's tickets and
  * delete flags, a tutor's classrooms), the links' base and the request's path and query.

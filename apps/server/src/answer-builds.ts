@@ -1,20 +1,22 @@
 import { STUDENT_TICKETS_PER_PAGE, type TicketListQuery } from '@sigaf/contract';
-import { requireAuth } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
-import type { Services } from '../../services.js';
-import { ReportRepository } from '../reports/repository.js';
-import { ReportService } from '../reports/service.js';
-import { listCourseUsers, type CourseUsersQuery } from '../students/lists.js';
-import { presentRawEnrolments } from '../students/presenter.js';
-import { keptTickets } from '../tickets/lists.js';
-import type { Built, BuildRequest } from './build.js';
+import { requireAuth } from './http/auth.js';
+import { ok } from './http/envelope.js';
+import { ReportRepository } from './modules/reports/repository.js';
+import { ReportService } from './modules/reports/service.js';
+import { listCourseUsers, type CourseUsersQuery } from './modules/students/lists.js';
+import { presentRawEnrolments } from './modules/students/presenter.js';
+import { keptTickets } from './modules/tickets/lists.js';
+import type { Build, BuildRequest } from './modules/answers/build.js';
 
 /**
- * The answers kept serialised (cache.ts), each built by name from a request described as data, so
- * that the same build runs on the server's thread or on the thread that builds answers
- * (builders.ts). Each route has checked access before asking.
+ * The answers kept serialised (modules/answers/cache.ts), each built by name from a request
+ * described as data, so that the same build runs on the server's thread or on the thread that
+ * builds answers (modules/answers/builders.ts). Each route has checked access before asking.
+ *
+ * The list names pieces of several modules (tickets, students, dashboard, reports), which in turn
+ * send their answers through the answers module: it is assembled here, beside services.ts, and
+ * handed to the builders, so that the answers module imports none of them.
  */
-export type Build = (services: Services, request: BuildRequest) => Promise<Built>;
 type With<P, Q = unknown> = BuildRequest & { params: P; query: Q };
 
 export const BUILDS = {
