@@ -47,6 +47,7 @@ import * as m0038 from './migrations/0038_less_machinery.js';
 import * as m0039 from './migrations/0039_workload_indexes.js';
 import * as m0041 from './migrations/0041_idempotent_sends.js';
 import * as m0043 from './migrations/0043_outcome_stale_days.js';
+import * as m0044 from './migrations/0044_attempt_medium.js';
 
 export type Database = Kysely<DB>;
 
@@ -163,6 +164,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0039_workload_indexes': m0039,
   '0041_idempotent_sends': m0041,
   '0043_outcome_stale_days': m0043,
+  '0044_attempt_medium': m0044,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -227,6 +227,10 @@ export interface TicketDetailTable extends Timestamps {
   comment: Generated<string>;
   /** The ticket's course, set by a trigger (0008). */
   course_id: Generated<number>;
+  /** How the contact was made (0044): null where the writer did not say (inferred from the ticket's type). */
+  medium: ColumnType<string | null, string | null | undefined, string | null>;
+  /** outgoing or incoming (0044), null where not said. */
+  direction: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Ticket counts per course and dimension, kept by triggers on tickets (0008). */
@@ -581,4 +585,13 @@ export interface OutcomeKeptGroupTable {
   base_accessed: number;
   base_gain_n: number;
   base_gain_sum: ColumnType<string, number | string, number | string>;
+  /** 0044: every attempt of the group's student-weeks, those "sin datos", those whose medium was inferred. */
+  contacts: Generated<number>;
+  unknown: Generated<number>;
+  inferred: Generated<number>;
+  /** 0044: the student-weeks whose stratum has a baseline, their re-engaged, the stratum rates summed and the variance terms. */
+  base_matched: Generated<number>;
+  base_matched_accessed: Generated<number>;
+  base_expected: Generated<number>;
+  base_var: Generated<number>;
 }

@@ -123,6 +123,7 @@ CREATE TRIGGER ticket_details_last_attempt_moved AFTER UPDATE ON public.ticket_d
 CREATE TRIGGER ticket_details_last_attempt_update AFTER UPDATE ON public.ticket_details REFERENCING NEW TABLE AS changed_attempts FOR EACH STATEMENT EXECUTE FUNCTION sigaf_last_attempt_refresh();
 CREATE TRIGGER ticket_details_outcome_delete AFTER DELETE ON public.ticket_details REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION sigaf_outcome_stale_attempts();
 CREATE TRIGGER ticket_details_outcome_insert AFTER INSERT ON public.ticket_details REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION sigaf_outcome_stale_attempts();
+CREATE TRIGGER ticket_details_outcome_medium_update AFTER UPDATE OF medium ON public.ticket_details FOR EACH ROW WHEN ((old.medium IS DISTINCT FROM new.medium)) EXECUTE FUNCTION sigaf_outcome_stale_attempt();
 CREATE TRIGGER ticket_details_outcome_update AFTER UPDATE OF ticket_id, created_at, user_created_id, course_id ON public.ticket_details FOR EACH ROW WHEN (((((old.ticket_id IS DISTINCT FROM new.ticket_id) OR (old.created_at IS DISTINCT FROM new.created_at)) OR (old.user_created_id IS DISTINCT FROM new.user_created_id)) OR (old.course_id IS DISTINCT FROM new.course_id))) EXECUTE FUNCTION sigaf_outcome_stale_attempt();
 
 -- tickets
