@@ -2,6 +2,7 @@
 // memory limit and a temporary folder of its own, removed when it ends): row by row, at most
 // `maxCols` columns, stopping past `maxRows` data rows; no zip entry is inflated past `maxEntryBytes`.
 // Plain JavaScript so that it runs as a worker both under the server and under the tests.
+import { parse } from 'csv-parse/sync';
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { zipForExcelJs } from './xlsx-zip.mjs';
@@ -76,44 +77,26 @@ function csvSource() {
   }
 }
 
-/** RFC 4180 with `;` or `,` (whichever the first line has more of), a BOM stripped; stops past the row limit. */
+/**
+ * RFC 4180 with `;` or `,` (whichever the first line has more of), a BOM stripped, each field
+ * trimmed, each row cut at `maxCols`; `to` stops it past the row limit (records, not lines: a
+ * quoted field may hold line breaks). An unclosed quote or text after a closing one is unreadable;
+ * a row too wide for the worker's heap ends the worker, which the caller reads as unreadable.
+ */
 function readCsv() {
   const { src, encoding } = csvSource();
   const firstEnd = src.indexOf('\n');
   const firstLine = firstEnd === -1 ? src : src.slice(0, firstEnd);
-  const delimiter =
-    (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  const push = () => {
-    if (row.length < maxCols) row.push(field.trim());
-    field = '';
-  };
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (src[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) push();
-    else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      push();
-      rows.push(row);
-      row = [];
-      if (rows.length > maxRows + 1) return { tooManyRows: true };
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    push();
-    rows.push(row);
-  }
+  const count = (ch) => firstLine.split(ch).length - 1;
+  const rows = parse(src, {
+    delimiter: count(';') > count(',') ? ';' : ',',
+    record_delimiter: ['\r\n', '\n', '\r'],
+    relax_quotes: true,
+    relax_column_count: true,
+    trim: true,
+    to: maxRows + 2,
+    on_record: (record) => record.slice(0, maxCols).map((field) => field.trim()),
+  });
   return rows.length > maxRows + 1 ? { tooManyRows: true } : { rows, encoding };
 }
 
