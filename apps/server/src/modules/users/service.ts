@@ -14,8 +14,6 @@ import type { AuthUser } from '../../http/auth.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { generatePassword, hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { passwordProblem } from '../../lib/password-policy.js';
-import type { TokenRepository } from '../auth/repository.js';
-import type { AuthService } from '../auth/service.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { UserRepository } from './repository.js';
 
@@ -24,12 +22,29 @@ export const USERS_MSG = {
   passwordReset: 'Se ha generado una contraseña temporal.',
 } as const;
 
+/**
+ * What managing users needs of sign-in (modules/auth: TokenRepository, AuthService), handed in by
+ * services.ts: sign-in reads and updates users, so this module imports nothing of it.
+ */
+export interface Sessions {
+  /** Ends every session of a user, but the one given. */
+  revokeAllFor(userId: number, exceptTokenId?: number): Promise<unknown>;
+}
+export interface PasswordCheck {
+  /** Checks a user's current password within the sign-in limits (past a limit: 429). */
+  checkCurrentPassword(
+    user: { id: number; email: string; password: string },
+    candidate: string,
+    ip: string,
+  ): Promise<boolean>;
+}
+
 export class UserService {
   constructor(
     private readonly users: UserRepository,
-    private readonly tokens: TokenRepository,
+    private readonly tokens: Sessions,
     private readonly audit: AuditRepository,
-    private readonly auth: AuthService,
+    private readonly auth: PasswordCheck,
     /** Where the first administrator's one-time password file is kept (DATA_DIR). */
     private readonly dataDir?: string,
   ) {}
