@@ -23,14 +23,15 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useSession } from '../auth/session';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
-import { useAgendaReminders, useAgendaTickets, useDigest, useSaveDigest, useStaff } from './api';
+import { useStaff } from '../reminders/api';
+import { ReminderDialog } from '../reminders/ReminderDialog';
+import { ReminderStateChip } from '../reminders/ReminderList';
+import { useAgendaReminders, useAgendaTickets, useDigest, useSaveDigest } from './api';
 import { AtRiskStudents } from './AtRiskStudents';
-import { AgendaSuggestions } from '../outcomes/AgendaSuggestions';
+import { AgendaSuggestions } from './AgendaSuggestions';
 import { CourseSettingsDialog } from './CourseSettingsDialog';
 import { LogAttemptDialog } from './LogAttemptDialog';
 import { Section, TableState } from './parts';
-import { ReminderDialog } from './ReminderDialog';
-import { ReminderStateChip } from './ReminderList';
 import { Workload } from './Workload';
 
 /** (1) Reminders due today and overdue: open the ticket, log the attempt here, snooze. */
@@ -146,6 +147,8 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
         <LogAttemptDialog
           ticketId={attempt.ticketId}
           ticketCode={attempt.ticketCode}
+          student={attempt.student}
+          enrolmentId={attempt.enrolmentId}
           onClose={() => setAttempt(null)}
         />
       )}
@@ -244,6 +247,8 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
         <LogAttemptDialog
           ticketId={attempt.id}
           ticketCode={attempt.ticketCode}
+          student={attempt.student}
+          enrolmentId={attempt.enrolmentId}
           onClose={() => setAttempt(null)}
         />
       )}

@@ -3,9 +3,9 @@ import { Alert, Stack, Typography } from '@mui/material';
 import { idleGroupOf, OUTCOME_SUGGESTION_MIN } from '@sigaf/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAgendaStudents } from '../agenda/api';
-import { similarQuery } from './api';
-import { similarLine } from './format';
+import { similarQuery } from '../outcomes/api';
+import { similarLine } from '../outcomes/format';
+import { useAgendaStudents } from './api';
 
 /**
  * Mi agenda's suggestions for the students at risk: for each course, and each group of days

@@ -10,13 +10,11 @@ import { AgendaSuggestions } from './AgendaSuggestions';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
-  await i18n
-    .use(initReactI18next)
-    .init({
-      lng: 'es',
-      resources: { es: { translation: es }, en: { translation: en } },
-      interpolation: { escapeValue: false },
-    });
+  await i18n.use(initReactI18next).init({
+    lng: 'es',
+    resources: { es: { translation: es }, en: { translation: en } },
+    interpolation: { escapeValue: false },
+  });
 });
 
 const student = {
