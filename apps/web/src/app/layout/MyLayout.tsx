@@ -28,7 +28,7 @@ import { useSession } from '../../features/auth/session';
 import { buildMenu, initials } from '../navigation';
 import { SCREEN_ICONS } from '../screenIcons';
 import { LanguageSwitch } from './LanguageSwitch';
-import { ReminderBadge } from '../../features/agenda/ReminderBadge';
+import { ReminderBadge } from '../../features/reminders/ReminderBadge';
 import { useSearchShortcut } from '../../components/useSearchShortcut';
 
 const WIDTH = 260;

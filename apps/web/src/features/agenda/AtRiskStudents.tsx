@@ -16,7 +16,7 @@ import { StudentDetailDrawer } from '../follow-up/StudentDetail';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { useAgendaStudents } from './api';
 import { Section, TableState } from './parts';
-import { ReminderDialog } from './ReminderDialog';
+import { ReminderDialog } from '../reminders/ReminderDialog';
 
 const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } as const;
 
@@ -219,6 +219,7 @@ export function AtRiskStudents({
         <CreateMassiveDialog
           course={{ id: create.courseId, description: create.course }}
           initialSelection={[create.enrolmentId]}
+          studentName={create.name}
           onClose={() => setCreate(null)}
         />
       )}

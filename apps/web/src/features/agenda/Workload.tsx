@@ -11,7 +11,8 @@ import { ServerDataGrid } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError, getData } from '../../lib/api';
-import { useReassign, useStaff, useWorkload } from './api';
+import { useStaff } from '../reminders/api';
+import { useReassign, useWorkload } from './api';
 import { Section, TableState } from './parts';
 
 /** Tickets sent in one reassignment (the API's limit). */

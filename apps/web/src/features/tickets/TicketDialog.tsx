@@ -61,7 +61,7 @@ import { StudentCard } from './StudentCard';
 import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
-import { TicketReminders } from '../agenda/TicketReminders';
+import { TicketReminders } from '../reminders/TicketReminders';
 import { Info, Section } from './TicketSections';
 
 export type TicketDialogMode = 'work' | 'admin';
