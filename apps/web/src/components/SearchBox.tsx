@@ -8,12 +8,15 @@ import { PAGE_SEARCH_ATTR } from './useSearchShortcut';
 export function SearchBox({
   onChange,
   width = 260,
+  initial = '',
 }: {
   onChange: (text: string) => void;
   width?: number;
+  /** The text it opens with (a search kept in the address). */
+  initial?: string;
 }) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
+  const [text, setText] = useState(initial);
   useEffect(() => {
     const timer = setTimeout(() => onChange(text.trim()), 300);
     return () => clearTimeout(timer);

@@ -20,7 +20,7 @@ import { PageSection } from '../../components/PageSection';
 import { useSession } from '../auth/session';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
-import { ProgressEmpty } from './ProgressEmpty';
+import { ProgressEmpty } from '../../components/ProgressEmpty';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
 import { coursePaths, overviewQuery } from './prefetch';
 

@@ -3,16 +3,19 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import SchoolIcon from '@mui/icons-material/School';
-import { chileDateTime, PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
+import { chileDateTime, isAdminLike, PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
 import { Alert, Box, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CountCard, PathChart } from '../../components/charts';
 import { PageSection } from '../../components/PageSection';
 import { PageCard } from '../../components/PageCard';
+import { ProgressEmpty } from '../../components/ProgressEmpty';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { useSession } from '../auth/session';
 import { useFollowCardAt, useFollowUpClassrooms, useFollowUpCourses } from './api';
+import { readFollowUpLink, writeFollowUpLink } from './link';
 import { StudentTable } from './StudentTable';
 
 const Section = PageSection;
@@ -33,6 +36,7 @@ function Summary({
   canReadCourse: boolean;
 }) {
   const { t } = useTranslation();
+  const { role } = useSession();
   const [section, setSection] = useState<string | null>(null);
   const base = `/api/v2/course-registered-users/${courseId}`;
   const room = classroomId !== null ? `${base}/classrooms/${classroomId}` : null;
@@ -102,11 +106,13 @@ function Summary({
         size={12}
         onSelect={room ? setSection : undefined}
         hint={room ? t('followUp.chart.sectionHint') : undefined}
+        empty={<ProgressEmpty />}
       />
       {Boolean(card.data?.unsynced) && (
         <Grid size={12}>
           <Alert severity="info" data-testid="unsynced-note">
-            {t('followUp.card.unsynced', { count: card.data?.unsynced })}
+            {t('followUp.card.unsynced', { count: card.data?.unsynced })}{' '}
+            {t(isAdminLike(role) ? 'followUp.card.unsyncedAdmin' : 'followUp.card.unsyncedAsk')}
           </Alert>
         </Grid>
       )}
@@ -141,9 +147,24 @@ export default function FollowUpPage() {
   const canReadCourse = Boolean(role && PERMISSIONS.dashboardRead.includes(role));
   const courses = useFollowUpCourses();
   const [current, setCurrent] = useCurrentCourse();
-  const courseId = current?.id ?? null;
+  // The course, classroom and filters live in the address (replacing its entry), so Back and
+  // Forward return to the list as it was left.
+  const [params, setParams] = useSearchParams();
+  const [link] = useState(() => readFollowUpLink(params));
+  const [picked, setPicked] = useState<number | null | undefined>(link.courseId ?? undefined);
+  const courseId = picked !== undefined ? picked : (current?.id ?? null);
   const [categoryId, setCategoryId] = useState<number | ''>('');
-  const [classroomId, setClassroomId] = useState<number | ''>('');
+  const [classroomId, setClassroomId] = useState<number | ''>(link.classroomId);
+  const [filters, setFilters] = useState(link.filters);
+  useEffect(() => {
+    if (link.courseId !== null && link.courseId !== current?.id) setCurrent({ id: link.courseId });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    const next = writeFollowUpLink({ courseId, classroomId, filters });
+    if (next.toString() !== params.toString()) setParams(next, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [courseId, classroomId, filters]);
   const course: FollowUpCourse | null = courses.data?.find((c) => c.id === courseId) ?? null;
   const classrooms = useFollowUpClassrooms(course ? course.id : null);
   const categories = useMemo(() => {
@@ -162,8 +183,10 @@ export default function FollowUpPage() {
         : '';
 
   const chooseCourse = (id: number | null) => {
+    setPicked(id);
     setCurrent(id === null ? null : { id });
     setClassroomId('');
+    setFilters({});
   };
 
   return (
@@ -208,7 +231,10 @@ export default function FollowUpPage() {
             label={t('followUp.classroom')}
             value={room}
             disabled={!course || !rooms.length}
-            onChange={(e) => setClassroomId(e.target.value === '' ? '' : Number(e.target.value))}
+            onChange={(e) => {
+              setClassroomId(e.target.value === '' ? '' : Number(e.target.value));
+              setFilters({});
+            }}
             sx={{ flex: '1 1 220px', minWidth: { xs: '100%', sm: 220 } }}
             slotProps={{
               select: { displayEmpty: !isTutor && canReadCourse },
@@ -256,6 +282,8 @@ export default function FollowUpPage() {
               key={`${course.id}-${room}`}
               course={course}
               classroomId={room === '' ? undefined : room}
+              initialFilters={filters}
+              onFiltersChange={setFilters}
             />
           </Section>
         </>

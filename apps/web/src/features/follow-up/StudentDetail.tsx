@@ -154,15 +154,24 @@ export function StudentDetailDrawer({
             useFlexGap
           >
             <StatusChip student={s} />
-            <Chip
-              size="small"
-              variant="outlined"
-              label={t('followUp.detail.progress', {
-                value: f.percent(s.progress),
-                graded: s.graded,
-                expected: s.expected,
-              })}
-            />
+            {s.progress === null ? (
+              <Chip
+                size="small"
+                variant="outlined"
+                label={t('followUp.detail.noProgress')}
+                title={t('followUp.detail.noProgressWhy')}
+              />
+            ) : (
+              <Chip
+                size="small"
+                variant="outlined"
+                label={t('followUp.detail.progress', {
+                  value: f.percent(s.progress),
+                  graded: s.graded,
+                  expected: s.expected,
+                })}
+              />
+            )}
             <Chip
               size="small"
               variant="outlined"

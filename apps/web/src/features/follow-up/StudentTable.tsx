@@ -27,7 +27,7 @@ import {
 } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchBox } from '../../components/SearchBox';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -95,9 +95,14 @@ function NumberFilter({
 export function StudentTable({
   course,
   classroomId,
+  initialFilters = {},
+  onFiltersChange,
 }: {
   course: FollowUpCourse;
   classroomId?: number;
+  /** The filters it opens with (kept in the address by the page). */
+  initialFilters?: Omit<FollowUpFilterValues, 'classroom_id'>;
+  onFiltersChange?: (filters: Omit<FollowUpFilterValues, 'classroom_id'>) => void;
 }) {
   const { t } = useTranslation();
   const f = useFormat();
@@ -107,7 +112,9 @@ export function StudentTable({
   const { role } = useSession();
   const canWork = Boolean(role && PERMISSIONS.ticketWork.includes(role));
   const { params: page, grid, firstPage } = useServerPage(10);
-  const [filters, setFilters] = useState<Omit<FollowUpFilterValues, 'classroom_id'>>({});
+  const [filters, setFilters] =
+    useState<Omit<FollowUpFilterValues, 'classroom_id'>>(initialFilters);
+  useEffect(() => onFiltersChange?.(filters), [filters]); // eslint-disable-line react-hooks/exhaustive-deps
   const [filterKey, setFilterKey] = useState(0);
   const [selected, setSelected] = useState<number[]>([]);
   const [detail, setDetail] = useState<number | null>(null);
@@ -184,7 +191,12 @@ export function StudentTable({
         minWidth: 120,
         renderCell: (p) =>
           p.row.progress === null ? (
-            <Typography variant="body2" color="text.secondary" sx={{ lineHeight: 'inherit' }}>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ lineHeight: 'inherit' }}
+              title={t('followUp.detail.noProgressWhy')}
+            >
               —
             </Typography>
           ) : (
@@ -290,7 +302,7 @@ export function StudentTable({
         role="search"
         aria-label={t('followUp.filters.title')}
       >
-        <SearchBox onChange={onSearch} width={260} />
+        <SearchBox onChange={onSearch} width={260} initial={filters.search} />
         <TextField
           select
           label={t('followUp.filters.status')}

@@ -1,0 +1,206 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
+import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
+import {
+  adminSession,
+  api,
+  choose,
+  describeE2E,
+  launchBrowser,
+  signedInPage,
+  startProduct,
+  type Product,
+} from './harness.js';
+
+/**
+ * What made staff stop on a course synchronised from the Moodle simulator (weights all 0, one
+ * student not in Moodle): Seguimiento keeps its filters in the address across Back and Forward;
+ * a course without weights says why it has no progress, in the chart and in the ficha, and the
+ * not-synchronised note speaks to whoever reads it.
+ */
+
+type Json = Record<string, any>;
+
+describeE2E('a staff day: Seguimiento filters, progress without weights', () => {
+  let product: Product;
+  let browser: Browser;
+  let sim: SimServer;
+  let token: string;
+  let courseId: number;
+  let generated: GeneratedSite;
+  let operatorToken: string;
+  const call = (method: string, url: string, body?: unknown, as = token) =>
+    api<Json>(product.url, method, `/api/v2${url}`, as, body);
+
+  async function session(as: string) {
+    const { page } = await signedInPage(browser, product, as);
+    page.setDefaultTimeout(30_000);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    return page;
+  }
+
+  /** Seguimiento on the day's course (unless it opened on it: the remembered current course). */
+  async function openFollowUp(page: Page) {
+    await page.goto('/my/seguimiento-alumnos');
+    const courses = page.getByRole('combobox', { name: 'Cursos' });
+    await courses.waitFor();
+    await page.waitForLoadState('networkidle');
+    if ((await courses.textContent())?.includes('Curso del día')) return;
+    await choose(page, page, 'Categorías', 'Día');
+    await choose(page, page, 'Cursos', 'Curso del día');
+  }
+
+  /** Opens the first student's ficha. */
+  const ficha = (page: Page) =>
+    page
+      .getByRole('menuitem', { name: /^Ver ficha de / })
+      .or(page.getByRole('button', { name: /^Ver ficha de / }))
+      .first()
+      .click();
+
+  beforeAll(async () => {
+    generated = generateSite({
+      seed: 41,
+      courses: 1,
+      studentsPerCourse: 8,
+      units: 2,
+      activitiesPerUnit: 3,
+      invalidRutRate: 0,
+      neverAccessedRate: 0.25,
+      withdrawnRate: 0,
+      completion: { complete: 0.4, inProgress: 0.2 },
+    });
+    sim = await startMoodleSim({ site: generated.site });
+    product = await startProduct({ SYNC_SCHEDULE: 'off' });
+    browser = await launchBrowser();
+    token = await adminSession(product);
+    const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
+    await call('PUT', `/platforms/${platform}/moodle`, {
+      url: sim.url,
+      token: generated.tokens.admin,
+    });
+    const cat = await call('POST', '/categories', {
+      description: 'Día',
+      category_code: 'DIA',
+      platform_id: platform,
+    });
+    courseId = (
+      await call('POST', '/courses', {
+        description: 'Curso del día',
+        category_id: cat.body._data.properties.id,
+        id_course_moodle: generated.courseIds[0],
+      })
+    ).body._data.properties.id;
+    // The simulator's students, and one enrolled here who is not in Moodle.
+    const people = [
+      ...generated.people.filter((x) => x.rut),
+      { rut: '11.111.111-1', firstname: 'Nadia', lastname: 'Fuera', email: 'nadia@correo.cl' },
+    ];
+    for (const [i, p] of people.entries()) {
+      const s = await call('POST', '/registered-users/view-store', {
+        rut: p.rut,
+        name: p.firstname,
+        last_name: p.lastname,
+        email: p.email,
+        mobile: `+56 9 ${1000 + i} ${5000 + i}`,
+      });
+      const e = await call('POST', '/course-registered-users/view-store', {
+        course_id: courseId,
+        registered_user_id: s.body._data.properties.id,
+      });
+      expect(e.status, JSON.stringify(e.body)).toBe(201);
+    }
+    expect((await call('POST', `/sync/courses/${courseId}`, {})).status).toBe(202);
+    for (
+      let i = 0;
+      i < 120 &&
+      (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state !== 'done';
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 500));
+    expect((await call('GET', `/sync/courses/${courseId}/status`)).body._data.state).toBe('done');
+    // An operator past the first login.
+    const role = (await call('GET', '/roles')).body._data.collections.find(
+      (c: Json) => c.properties.key === 'operator',
+    ).properties.id;
+    const created = await call('POST', '/users/signup', {
+      name: 'Olga Operadora',
+      email: 'olga@sigaf.cl',
+      role_id: role,
+      password: 'Primera-Clave-1',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const login = (password: string) =>
+      api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
+        email: 'olga@sigaf.cl',
+        password,
+      });
+    const first = (await login('Primera-Clave-1')).body.access_token;
+    await call(
+      'PUT',
+      `/users/${created.body._data.properties.id}`,
+      { password: 'Segunda-Clave-2', isFirstLogin: 1 },
+      first,
+    );
+    operatorToken = (await login('Segunda-Clave-2')).body.access_token;
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+    await sim?.close();
+  });
+
+  it('Seguimiento keeps its filters in the address: a ficha, Back and Forward find the same list', async () => {
+    const page = await session(token);
+    await page.goto('/my/agenda');
+    await page.waitForLoadState('networkidle');
+    await openFollowUp(page);
+    const total = page.getByTestId('follow-up-total');
+    await total.getByText(/^9 estudiantes$/).waitFor();
+    await page.getByRole('textbox', { name: 'Sin acceso hace más de' }).fill('0');
+    await page.getByRole('button', { name: 'Sin acceso hace más de 0 días' }).waitFor();
+    await page.waitForURL(/inactive_days=0/);
+    await choose(page, page, 'Estado', 'Activo');
+    await page.waitForURL(/status=active/);
+    await page.waitForLoadState('networkidle');
+    const filtered = (await total.textContent())!;
+    expect(filtered).not.toBe('9 estudiantes');
+    // A ficha, then Back (to Mi agenda) and Forward.
+    await ficha(page);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    await page.goBack();
+    await page.waitForURL(/\/my\/agenda$/);
+    await page.goForward();
+    await page.waitForURL(/inactive_days=0.*status=active|status=active.*inactive_days=0/);
+    await page.getByRole('button', { name: 'Sin acceso hace más de 0 días' }).waitFor();
+    await page.getByRole('button', { name: 'Activo', exact: true }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Sin acceso hace más de' }).inputValue()).toBe(
+      '0',
+    );
+    await total.getByText(filtered, { exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('a course without weights says why it has no progress (chart and ficha); the note speaks to an operator', async () => {
+    const page = await session(operatorToken);
+    await openFollowUp(page);
+    const chart = page.getByRole('figure', {
+      name: 'Progreso de actividades calificadas según unidad (%)',
+    });
+    await chart
+      .getByTestId('progress-empty')
+      .getByText(/el avance cuenta solo las actividades con ponderación mayor que 0/)
+      .waitFor();
+    await chart.getByText(/Pida a un administrador que asigne las ponderaciones/).waitFor();
+    const note = page.getByTestId('unsynced-note');
+    await note.getByText(/^De la matrícula, 1 estudiante aún no se ha sincronizado/).waitFor();
+    await note.getByText(/Un administrador puede sincronizarlo/).waitFor();
+    expect(await note.textContent()).not.toMatch(/Sincronice|Sincronizar el curso/);
+    await ficha(page);
+    await page.getByText('Progreso: sin actividades que medir').waitFor();
+    expect(await page.getByText(/\(0 de 0\)/).count()).toBe(0);
+    await page.close();
+  });
+});
