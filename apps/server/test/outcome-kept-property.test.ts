@@ -7,6 +7,7 @@ import { keepOutcomes } from '../src/kept/outcomes-keeper.js';
 import {
   daysBetween,
   OutcomeRepository,
+  STUDENT_DIMENSION,
   type GroupFilter,
 } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay } from '../src/modules/outcomes/service.js';
@@ -16,15 +17,18 @@ import { createTestContext, type TestContext } from './helpers.js';
 /**
  * The kept effectiveness figures are always the computed ones (docs/development/performance.md,
  * "Contact outcomes"): random sequences of the writes staff, syncs and imports make — attempts
- * logged (now, or dated in the past by an import) and deleted, tickets moved to another student,
+ * logged (now, or dated in the past by an import, with or without a medium) and deleted, a medium
+ * changed, tickets moved to another student,
  * given another channel or reassigned, a late sync revealing an access weeks ago, history rows
  * dated in the past, a student's profile changed — with the keeper running between them; after
- * each sequence the report (kept days plus live ones) equals the report computed from scratch,
+ * each sequence the report (kept days plus live ones) equals the report computed from scratch
+ * (a late attempt earlier in a week moves its student-week to another day: both are marked),
  * for the organisation, a course, an operator and a course's operator, over several periods.
  */
 
 const DAY = 86_400_000;
-const DIMS = OUTCOME_DIMENSIONS;
+const DIMS = [...OUTCOME_DIMENSIONS, STUDENT_DIMENSION];
+const MEDIUM = fc.constantFrom(null, 'call', 'email', 'whatsapp');
 let ctx: TestContext;
 const courses: number[] = [];
 /** Students (one enrolment and one ticket each): five in the first course, three in the second. */
@@ -46,8 +50,9 @@ const at = (back: number, hour: number, minute = 0) =>
 const keep = () => keepOutcomes(ctx.db, { fromDay: dayBack(60) });
 
 type Action =
-  | { kind: 'attempt'; s: number; op: number; back: number; hour: number }
+  | { kind: 'attempt'; s: number; op: number; back: number; hour: number; medium: string | null }
   | { kind: 'delete'; pick: number }
+  | { kind: 'medium'; pick: number; medium: string | null }
   | { kind: 'retype'; s: number; email: boolean }
   | { kind: 'reassign'; s: number; op: number }
   | { kind: 'move'; s: number; to: number }
@@ -66,10 +71,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       op: fc.integer({ min: 0, max: 1 }),
       back: fc.integer({ min: 0, max: 40 }),
       hour: fc.integer({ min: 8, max: 20 }),
+      medium: MEDIUM,
     }),
     weight: 3,
   },
   { arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('medium' as const), pick: fc.nat(), medium: MEDIUM }),
+    weight: 1,
+  },
   {
     arbitrary: fc.record({ kind: fc.constant('retype' as const), s: S, email: fc.boolean() }),
     weight: 1,
@@ -130,9 +140,21 @@ async function apply(a: Action) {
           status_detail_ticket_id: ids.success,
           comment: 'Llamado',
           created_at: a.back === 0 ? new Date() : at(a.back, a.hour),
+          medium: a.medium,
         })
         .execute();
       return;
+    case 'medium': {
+      // A medium said later (or taken back): the attempt's student-week may change group.
+      const rows = await db.selectFrom('ticket_details').select('id').orderBy('id').execute();
+      if (rows.length)
+        await db
+          .updateTable('ticket_details')
+          .set({ medium: a.medium })
+          .where('id', '=', rows[a.pick % rows.length]!.id)
+          .execute();
+      return;
+    }
     case 'delete': {
       const rows = await db.selectFrom('ticket_details').select('id').orderBy('id').execute();
       if (rows.length)
@@ -417,6 +439,13 @@ describe('kept effectiveness days under late writes', () => {
     'after any sequence of writes and keeping, the report read equals the report computed from scratch',
     { timeout: 120_000 },
     async () => {
+      // A late attempt the day before a kept first contact, in the same ISO week: the student-week
+      // moves to the earlier day, so both days must be marked stale (student i's attempt is 33 − i days back).
+      const i = [0, 1].find((k) => new Date(`${dayBack(33 - k)}T12:00:00Z`).getUTCDay() !== 1)!;
+      const late: Action[] = [
+        { kind: 'keep' },
+        { kind: 'attempt', s: i, op: (i + 1) % 2, back: 34 - i, hour: 9, medium: 'whatsapp' },
+      ];
       await fc.assert(
         fc.asyncProperty(
           fc.array(action, { minLength: 4, maxLength: 12 }),
@@ -428,7 +457,13 @@ describe('kept effectiveness days under late writes', () => {
             await expectKeptEqualsComputed();
           },
         ),
-        { numRuns: 8 },
+        {
+          numRuns: 8,
+          examples: [
+            [late, false],
+            [late, true],
+          ],
+        },
       );
     },
   );

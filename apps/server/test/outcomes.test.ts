@@ -329,8 +329,8 @@ describe('the effectiveness report', () => {
 
   it('the workbook: a row per group with rates in percent, in Spanish or English', async () => {
     for (const [lang, total, phone] of [
-      ['es', 'Total', 'Canal (tipo)'],
-      ['en', 'Total', 'Channel (type)'],
+      ['es', 'Total', 'Tipo de ticket'],
+      ['en', 'Total', 'Ticket type'],
     ] as const) {
       const res = await get(
         `/api/v2/outcomes/report/excel?course_id=${courseId}&from=${day}&to=${day}&lang=${lang}`,

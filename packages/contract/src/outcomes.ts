@@ -11,6 +11,7 @@ import { FORM_MSG } from './resources.js';
 
 export const OUTCOME_DIMENSIONS = [
   'all',
+  'medium',
   'type',
   'source',
   'motive',
@@ -20,6 +21,21 @@ export const OUTCOME_DIMENSIONS = [
   'idle',
 ] as const;
 export type OutcomeDimension = (typeof OUTCOME_DIMENSIONS)[number];
+/** How a contact attempt was made (its medium), apart from its direction. */
+export const ATTEMPT_MEDIA = ['call', 'email', 'whatsapp', 'sms', 'in_person', 'other'] as const;
+export type AttemptMedium = (typeof ATTEMPT_MEDIA)[number];
+export const ATTEMPT_DIRECTIONS = ['outgoing', 'incoming'] as const;
+export type AttemptDirection = (typeof ATTEMPT_DIRECTIONS)[number];
+/** The media's names for users (Spanish; the web translates them too). */
+export const ATTEMPT_MEDIUM_LABELS: Record<AttemptMedium, string> = {
+  call: 'Llamada',
+  email: 'Correo',
+  whatsapp: 'WhatsApp',
+  sms: 'SMS',
+  in_person: 'Presencial',
+  other: 'Otro',
+};
+
 export const IDLE_GROUPS = ['never', '0-2', '3-6', '7-13', '14-29', '30+', 'unknown'] as const;
 
 /** Contacts a group needs not to be a small sample; and a suggestion in Mi agenda. */
@@ -79,15 +95,28 @@ export interface OutcomeGroup {
   key: string;
   /** The catalogue value or operator's name; null for hours, weekdays and idle groups (the client names them). */
   label: string | null;
-  /** Accessed Moodle within 7 days of the contact. */
+  /** Student-weeks back in Moodle within 7 days of the first contact; n: student-weeks; the interval allows for repeated weeks of one student (designEffect). */
   reengaged: OutcomeRate;
   /** Mean progress gained within 7 days, in percentage points, and of how many contacts it is known. */
   gain: number | null;
   gainN: number;
+  /**
+   * The students not contacted, standardised to the row's contacts: each stratum (course, day,
+   * days-without-access group) weighted by the row's student-weeks in it; n: the student-days
+   * behind it.
+   */
   baseline: OutcomeRate;
   baselineGain: number | null;
-  /** Fewer than OUTCOME_SMALL_SAMPLE contacts. */
+  /** Fewer than OUTCOME_SMALL_SAMPLE student-weeks. */
   small: boolean;
+  /** Every attempt of the row's student-weeks (the unit is the student-week: its first contact). */
+  contacts: number;
+  /** Student-weeks "sin datos" (no Moodle figures before the contact nor within its 7 days): out of every rate. */
+  unknown: number;
+  /** Student-weeks whose medium was taken from the ticket's type (the attempt did not say it). */
+  inferred: number;
+  /** The re-engaged rate minus the standardised baseline's, in proportion, with its 95 % interval. */
+  difference: { value: number; low: number; high: number } | null;
 }
 
 export interface OutcomeReport {
@@ -96,6 +125,12 @@ export interface OutcomeReport {
   from: string;
   to: string;
   dimensions: Record<OutcomeDimension, OutcomeGroup[]>;
+  /** The last day counted (settled: 8 days ago at most); the report counts from `from` to this day. */
+  countedTo: string;
+  /** Distinct students and student-weeks counted (with known outcome), and the design effect applied to every interval (≥ 1). */
+  students: number;
+  studentWeeks: number;
+  designEffect: number;
 }
 
 /** One contact attempt's outcome (null figures: not known from the history). */

@@ -21,6 +21,38 @@ const idleGroup = (
  */
 const REENGAGED = sql`coalesce(o.first_access_after <= o.at + interval '7 days', false)`;
 
+/**
+ * Known: the student has Moodle figures recorded no later than 7 days after the contact (before
+ * it, or within its window). Otherwise the contact is "sin datos": counted apart, out of every rate
+ * and denominator (a course never synchronised, a student without history, an attempt long before
+ * a legacy import's single point).
+ */
+const KNOWN = sql`exists (select 1 from enrolment_progress_history h
+  where h.enrolment_id = t.course_registered_user_id and h.recorded_at <= d.created_at + interval '7 days')`;
+
+/** The start of the ISO week (Monday, Chile's calendar) of an instant, as an instant. */
+const weekStart = (ts: RawBuilder<unknown>) =>
+  sql`(date_trunc('week', ${local(ts)}) at time zone ${APP_TIME_ZONE})`;
+const weekEnd = (ts: RawBuilder<unknown>) =>
+  sql`((date_trunc('week', ${local(ts)}) + interval '7 days') at time zone ${APP_TIME_ZONE})`;
+
+/** Another attempt on the same student (enrolment) in the attempt's ISO week, narrowed by `cond` over `d0`. */
+const sameStudentWeek = (
+  cond: RawBuilder<unknown>,
+) => sql`select 1 from ticket_details d0 join tickets t0 on t0.id = d0.ticket_id
+  where t0.course_registered_user_id = t.course_registered_user_id
+    and d0.created_at >= ${weekStart(sql`d.created_at`)} and d0.created_at < ${weekEnd(sql`d.created_at`)} and ${cond}`;
+
+/**
+ * The student-week, the report's unit: the first contact of a student (enrolment) in an ISO week
+ * in Chile's calendar stands for the week; its later attempts that week count as its contacts.
+ */
+const FIRST_OF_WEEK = sql`not exists (${sameStudentWeek(sql`(d0.created_at, d0.id) < (d.created_at, d.id)`)})`;
+
+/** The medium of the ticket's type, for the attempts that do not say theirs (the original client's API, legacy data). */
+const TYPE_MEDIUM = sql`(case (select x.key from type_tickets x where x.id = t.type_ticket_id)
+    when 'phone' then 'call' when 'email' then 'email' when 'whatsapp' then 'whatsapp' when 'sms' then 'sms' else 'other' end)`;
+
 /** Which attempts: of a course, of an operator, logged in [from, to) or on given Chilean days. */
 export interface AttemptFilter {
   courseId?: number;
@@ -34,6 +66,8 @@ export interface AttemptFilter {
   to?: Date;
   /** Attempts logged on these Chilean days (YYYY-MM-DD, ascending). */
   days?: readonly string[];
+  /** Only each student-week's first contact (FIRST_OF_WEEK). */
+  firstOfWeek?: boolean;
 }
 
 /** What a report covers: a course, an operator (the attempts they logged), and Chilean days, both included. */
@@ -45,7 +79,24 @@ export interface GroupFilter {
 }
 
 /** The figures summed per group (a kept day's row, or a live day's): contacts and their baseline. */
-const SUM_COLUMNS = sql`n, accessed, gain_n, gain_sum, base_n, base_accessed, base_gain_n, base_gain_sum`;
+const SUM_NAMES = [
+  'n',
+  'accessed',
+  'gain_n',
+  'gain_sum',
+  'base_n',
+  'base_accessed',
+  'base_gain_n',
+  'base_gain_sum',
+  'contacts',
+  'unknown',
+  'inferred',
+  'base_matched',
+  'base_matched_accessed',
+  'base_expected',
+  'base_var',
+] as const;
+const SUM_COLUMNS = sql.raw(SUM_NAMES.join(', '));
 
 /** The start of a Chilean day, as the report's SQL computes it. */
 const dayStart = (day: RawBuilder<unknown>) =>
@@ -64,10 +115,19 @@ export function daysBetween(from: string, to: string): string[] {
  * agenda's suggestion to similar students: the channel and the hour within each idle group (key
  * `<channel or hour>|<idle group>`).
  */
-export type GroupDimension = OutcomeDimension | 'type_idle' | 'hour_idle';
+export type GroupDimension = OutcomeDimension | 'type_idle' | 'hour_idle' | 'student';
 export const SIMILAR_DIMENSIONS = ['type_idle', 'hour_idle'] as const;
+/**
+ * Each student's own student-weeks (key: the enrolment), for the report's design effect: what
+ * repeated weeks of one student do to the intervals (stats.ts, designEffect). No baseline.
+ */
+export const STUDENT_DIMENSION = 'student' as const;
 /** What the keeper keeps: every dimension (the similar ones for the course scope only). */
-const KEPT_DIMENSIONS: readonly GroupDimension[] = [...OUTCOME_DIMENSIONS, ...SIMILAR_DIMENSIONS];
+const KEPT_DIMENSIONS: readonly GroupDimension[] = [
+  ...OUTCOME_DIMENSIONS,
+  ...SIMILAR_DIMENSIONS,
+  STUDENT_DIMENSION,
+];
 
 const hourOf = sql`lpad(extract(hour from ${local(sql`g.at`)})::text, 2, '0')`;
 
@@ -75,6 +135,7 @@ const hourOf = sql`lpad(extract(hour from ${local(sql`g.at`)})::text, 2, '0')`;
 const GROUP_KEY: Record<GroupDimension, RawBuilder<unknown>> = {
   all: sql`'all'`,
   type: sql`g.type_ticket_id::text`,
+  medium: sql`g.medium`,
   source: sql`g.source_ticket_id::text`,
   motive: sql`g.motive_ticket_id::text`,
   operator: sql`g.operator_id::text`,
@@ -83,6 +144,7 @@ const GROUP_KEY: Record<GroupDimension, RawBuilder<unknown>> = {
   idle: sql`g.idle`,
   type_idle: sql`g.type_ticket_id::text || '|' || g.idle`,
   hour_idle: sql`${hourOf} || '|' || g.idle`,
+  student: sql`g.enrolment_id::text`,
 };
 
 /** A group's name where it has one: the catalogue value or the operator's name. */
@@ -105,6 +167,16 @@ export interface OutcomeGroupRow {
   base_n: number;
   base_accessed: number;
   base_gain: number | null;
+  /** Every attempt of the group's student-weeks; the student-weeks "sin datos" (KNOWN); those whose medium was inferred. */
+  contacts: number;
+  unknown: number;
+  inferred: number;
+  /** The student-weeks whose stratum (course, day, idle group) has a baseline, and their re-engaged. */
+  base_matched: number;
+  base_matched_accessed: number;
+  /** The re-engaged the baseline predicts for those (Σ stratum rates), and that prediction's variance. */
+  base_expected: number;
+  base_var: number;
 }
 
 export interface AttemptOutcomeRow {
@@ -141,6 +213,7 @@ export class OutcomeRepository {
         ...(f.enrolmentId ? [sql`t.course_registered_user_id = ${f.enrolmentId}`] : []),
         ...(f.from ? [sql`d.created_at >= ${f.from}`] : []),
         ...(f.to ? [sql`d.created_at < ${f.to}`] : []),
+        ...(f.firstOfWeek ? [FIRST_OF_WEEK] : []),
         ...(f.days
           ? [
               sql`d.created_at >= ${dayStart(sql`${f.days[0] ?? null}::date`)} and d.created_at < ${dayStart(sql`(${f.days.at(-1) ?? null}::date + 1)`)}`,
@@ -153,7 +226,9 @@ export class OutcomeRepository {
     return sql`
       select d.id, d.ticket_id, d.course_id, d.user_created_id as operator_id, d.created_at as at, t.course_registered_user_id as enrolment_id,
         b.progress as progress_before, ${idleGroup(sql`(b.recorded_at is not null)`, sql`b.last_access`, sql`d.created_at`)} as idle,
-        ${local(sql`d.created_at`)}::date as day,
+        ${local(sql`d.created_at`)}::date as day, ${KNOWN} as known,
+        coalesce(d.medium, ${TYPE_MEDIUM}) as medium, d.medium is null as inferred,
+        (select count(*) from (${sameStudentWeek(sql`true`)}) w)::int as week_contacts,
         (select min(h.last_access) from enrolment_progress_history h
           where h.enrolment_id = t.course_registered_user_id and h.recorded_at > d.created_at and h.last_access > d.created_at) as first_access_after,
         (select h.progress from enrolment_progress_history h where h.enrolment_id = t.course_registered_user_id and h.recorded_at <= d.created_at + interval '7 days'
@@ -243,16 +318,19 @@ export class OutcomeRepository {
         from o join tickets t on t.id = o.ticket_id
       ),
       keyed as materialized (
-        select s.course_id as s_course, s.operator_id as s_op, v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain
+        select s.course_id as s_course, s.operator_id as s_op, v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain,
+          g.known, g.inferred, g.week_contacts
         from g cross join lateral (values ${keys}) as v (dim, key) cross join lateral (values ${scope}) as s (course_id, operator_id)
         ${scopes === 'all' ? sql`where v.dim not in ('type_idle', 'hour_idle') or (s.course_id <> 0 and s.operator_id = 0 and g.day >= ${similarFrom}::date)` : sql``}
       ),
       contacts as (
-        select day, s_course, s_op, dim, key, count(*)::int as n, count(*) filter (where accessed)::int as accessed,
-          count(gain)::int as gain_n, coalesce(sum(gain), 0)::bigint as gain_sum
+        select day, s_course, s_op, dim, key, count(*) filter (where known)::int as n, count(*) filter (where known and accessed)::int as accessed,
+          count(gain) filter (where known)::int as gain_n, coalesce(sum(gain) filter (where known), 0)::bigint as gain_sum,
+          coalesce(sum(week_contacts) filter (where known), 0)::int as contacts, count(*) filter (where not known)::int as unknown,
+          count(*) filter (where known and inferred)::int as inferred
         from keyed group by 1, 2, 3, 4, 5
       ),
-      strata as materialized (select distinct course_id, day, idle from g where idle <> 'unknown'),
+      strata as materialized (select distinct course_id, day, idle from g where known and idle <> 'unknown'),
       days as materialized (
         select distinct course_id, day, ${dayStart(sql`day`)} as start from strata
       ),
@@ -286,15 +364,25 @@ export class OutcomeRepository {
         from population p group by 1, 2, 3
       ),
       base as (
+        -- Standardised to the group's contacts: each stratum's rate weighted by the group's student-weeks in it
+        -- (expected = the re-engaged the baseline predicts; var: its variance, k² p (1 − p) / N per stratum).
         select x.day, x.s_course, x.s_op, x.dim, x.key, sum(st.n)::int as n, sum(st.accessed)::int as accessed,
-          sum(st.gain_n)::int as gain_n, sum(st.gain_sum)::bigint as gain_sum
-        from (select distinct day, s_course, s_op, dim, key, course_id, idle from keyed) x
+          sum(st.gain_n)::int as gain_n, sum(st.gain_sum)::bigint as gain_sum,
+          sum(x.k)::int as matched, sum(x.a)::int as matched_accessed,
+          sum(x.k * st.accessed::float8 / st.n) as expected,
+          sum(x.k::float8 * x.k * (st.accessed::float8 / st.n) * (1 - st.accessed::float8 / st.n) / st.n) as var
+        from (
+          select day, s_course, s_op, dim, key, course_id, idle, count(*) as k, count(*) filter (where accessed) as a
+          from keyed where known and dim <> ${STUDENT_DIMENSION} group by 1, 2, 3, 4, 5, 6, 7
+        ) x
         join stratum st on st.course_id = x.course_id and st.day = x.day and st.idle = x.idle
         group by 1, 2, 3, 4, 5
       ),
       sums as (
         select c.day, c.s_course, c.s_op, c.dim, c.key, c.n, c.accessed, c.gain_n, c.gain_sum,
-          coalesce(b.n, 0) as base_n, coalesce(b.accessed, 0) as base_accessed, coalesce(b.gain_n, 0) as base_gain_n, coalesce(b.gain_sum, 0)::bigint as base_gain_sum
+          coalesce(b.n, 0) as base_n, coalesce(b.accessed, 0) as base_accessed, coalesce(b.gain_n, 0) as base_gain_n, coalesce(b.gain_sum, 0)::bigint as base_gain_sum,
+          c.contacts, c.unknown, c.inferred, coalesce(b.matched, 0) as base_matched, coalesce(b.matched_accessed, 0) as base_matched_accessed,
+          coalesce(b.expected, 0)::float8 as base_expected, coalesce(b.var, 0)::float8 as base_var
         from contacts c left join base b on b.day = c.day and b.s_course = c.s_course and b.s_op = c.s_op and b.dim = c.dim and b.key = c.key
       )`;
   }
@@ -354,15 +442,24 @@ export class OutcomeRepository {
     ];
     if (!parts.length)
       parts.push(
-        sql`select null::text as dim, null::text as key, ${sql.join(['n', 'accessed', 'gain_n', 'gain_sum', 'base_n', 'base_accessed', 'base_gain_n', 'base_gain_sum'].map(() => sql`0::bigint`))} where false`,
+        sql`select null::text as dim, null::text as key, ${sql.join(SUM_NAMES.map(() => sql`0::float8`))} where false`,
       );
-    const attempts: AttemptFilter = { courseId: f.courseId, operatorId: f.operatorId, days: live };
+    const attempts: AttemptFilter = {
+      courseId: f.courseId,
+      operatorId: f.operatorId,
+      days: live,
+      firstOfWeek: true,
+    };
     return sql<OutcomeGroupRow>`
       with ${live.length ? sql`${this.sums(dims, attempts, 'filter')},` : sql``}
       u as (${sql.join(parts, sql` union all `)})
       select c.dim, c.key, ${GROUP_LABEL} as label, sum(c.n)::int as n, sum(c.accessed)::int as accessed,
         sum(c.gain_n)::int as gain_n, sum(c.gain_sum)::float8 / nullif(sum(c.gain_n), 0) as gain,
-        sum(c.base_n)::int as base_n, sum(c.base_accessed)::int as base_accessed, sum(c.base_gain_sum)::float8 / nullif(sum(c.base_gain_n), 0) as base_gain
+        sum(c.base_n)::int as base_n, sum(c.base_accessed)::int as base_accessed, sum(c.base_gain_sum)::float8 / nullif(sum(c.base_gain_n), 0) as base_gain,
+        sum(c.contacts)::int as contacts, sum(c.unknown)::int as unknown, sum(c.inferred)::int as inferred,
+        sum(c.base_matched)::int as base_matched, sum(c.base_matched_accessed)::int as base_matched_accessed,
+        -- Rounded: float sums differ in their last bits with the order of the days (kept or live).
+        round(sum(c.base_expected)::numeric, 9)::float8 as base_expected, round(sum(c.base_var)::numeric, 9)::float8 as base_var
       from u c group by c.dim, c.key
       order by c.dim, c.key`;
   }
@@ -399,7 +496,7 @@ export class OutcomeRepository {
         on conflict (day) do update set kept_at = excluded.kept_at`.execute(trx);
       await sql`delete from outcome_kept_groups where day = any(${claimed}::date[])`.execute(trx);
       await sql`
-        with ${this.sums(KEPT_DIMENSIONS, { days: claimed }, 'all', similarFrom)}
+        with ${this.sums(KEPT_DIMENSIONS, { days: claimed, firstOfWeek: true }, 'all', similarFrom)}
         insert into outcome_kept_groups (day, course_id, operator_id, dim, key, ${SUM_COLUMNS})
         select day, s_course, s_op, dim, key, ${SUM_COLUMNS} from sums
         -- In the primary key's order: a scope's rows of the chunk's days sit together, so a report reads few pages.

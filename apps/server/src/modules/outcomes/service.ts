@@ -24,10 +24,11 @@ import { ownerScope, type TicketAccess } from '../tickets/access.js';
 import {
   OutcomeRepository,
   SIMILAR_DIMENSIONS,
+  STUDENT_DIMENSION,
   type AttemptOutcomeRow,
   type OutcomeGroupRow,
 } from './repository.js';
-import { wilson } from './stats.js';
+import { designEffect, differenceFrom, standardised, wilsonClustered } from './stats.js';
 
 const DAY_MS = 86_400_000;
 
@@ -71,16 +72,41 @@ export function presentOutcome(r: AttemptOutcomeRow, now = Date.now()): AttemptO
   };
 }
 
-function presentGroup(r: OutcomeGroupRow): OutcomeGroup {
+/** Kept sums of floats differ in their last bits with the order they were added in: 9 decimals are plenty. */
+const round9 = (x: number | null) => (x === null ? null : Math.round(x * 1e9) / 1e9);
+
+/** A report row: student-weeks re-engaged (interval widened by the design effect), its standardised baseline and the difference. */
+function presentGroup(r: OutcomeGroupRow, deff: number): OutcomeGroup {
+  const base = standardised(r.base_expected, r.base_var, r.base_matched);
+  const diff = differenceFrom(
+    r.base_matched_accessed,
+    r.base_matched,
+    r.base_expected,
+    r.base_var,
+    deff,
+  );
   return {
     key: r.key,
     label: r.label,
-    reengaged: wilson(r.accessed, r.n),
+    reengaged: wilsonClustered(r.accessed, r.n, deff),
     gain: r.gain === null ? null : Math.round(r.gain * 10) / 10,
     gainN: r.gain_n,
-    baseline: wilson(r.base_accessed, r.base_n),
+    baseline: {
+      rate: round9(base.rate),
+      n: r.base_n,
+      low: round9(base.low),
+      high: round9(base.high),
+    },
     baselineGain: r.base_gain === null ? null : Math.round(r.base_gain * 10) / 10,
     small: r.n < OUTCOME_SMALL_SAMPLE,
+    contacts: r.contacts,
+    unknown: r.unknown,
+    inferred: r.inferred,
+    difference: diff && {
+      value: round9(diff.value)!,
+      low: round9(diff.low)!,
+      high: round9(diff.high)!,
+    },
   };
 }
 
@@ -149,16 +175,33 @@ export class OutcomeService {
   async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
     const s = await this.scope(q, actor);
     const toDay = minDay(s.to, lastSettledDay());
-    const rows = await this.repo.groups(OUTCOME_DIMENSIONS, {
+    const rows = await this.repo.groups([...OUTCOME_DIMENSIONS, STUDENT_DIMENSION], {
       courseId: s.courseId ?? undefined,
       operatorId: s.userId ?? undefined,
       fromDay: s.from,
       toDay,
     });
+    const students = rows
+      .filter((r) => r.dim === STUDENT_DIMENSION && r.n > 0)
+      .map((r) => ({ m: r.n, y: r.accessed }));
+    const deff = designEffect(students);
     const dimensions = Object.fromEntries(
-      OUTCOME_DIMENSIONS.map((d) => [d, rows.filter((r) => r.dim === d).map(presentGroup)]),
+      OUTCOME_DIMENSIONS.map((d) => [
+        d,
+        rows.filter((r) => r.dim === d).map((r) => presentGroup(r, deff)),
+      ]),
     ) as OutcomeReport['dimensions'];
-    return { courseId: s.courseId, userId: s.userId, from: s.from, to: s.to, dimensions };
+    return {
+      courseId: s.courseId,
+      userId: s.userId,
+      from: s.from,
+      to: s.to,
+      countedTo: toDay,
+      dimensions,
+      students: students.length,
+      studentWeeks: students.reduce((a, x) => a + x.m, 0),
+      designEffect: Math.round(deff * 1e6) / 1e6,
+    };
   }
 
   /**

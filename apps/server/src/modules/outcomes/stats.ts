@@ -39,3 +39,63 @@ export function wilson(successes: number, n: number, z = Z95): Proportion {
 /** A rate's difference from its baseline, in percentage points (null when either is unknown). */
 export const pointsOver = (rate: number | null, baseline: number | null): number | null =>
   rate === null || baseline === null ? null : Math.round((rate - baseline) * 1000) / 10;
+
+/**
+ * The design effect of repeated student-weeks of one student (Kish): the cluster-robust variance
+ * of the overall rate over its simple-random-sampling variance, ≥ 1. `students`: each student's
+ * student-weeks (m) and re-engaged among them (y). With p = Σy / Σm, G students and M = Σm:
+ *   V_cluster = G/(G−1) · Σ (y − p·m)² / M²,  V_srs = p(1−p) / (M−1),  deff = max(1, V_cluster / V_srs)
+ * (both unbiased: one week per student gives 1). 1 when it cannot be estimated (fewer than two
+ * students, p of 0 or 1).
+ */
+export function designEffect(students: ReadonlyArray<{ m: number; y: number }>): number {
+  const used = students.filter((s) => s.m > 0);
+  const g = used.length;
+  const m = used.reduce((a, s) => a + s.m, 0);
+  const y = used.reduce((a, s) => a + s.y, 0);
+  if (g < 2 || m === 0 || y === 0 || y === m) return 1;
+  const p = y / m;
+  const vCluster = ((g / (g - 1)) * used.reduce((a, s) => a + (s.y - p * s.m) ** 2, 0)) / (m * m);
+  return Math.max(1, vCluster / ((p * (1 - p)) / (m - 1)));
+}
+
+/** The Wilson interval of `successes` in `n` with the effective sample n / deff (the rate and n stay those observed). */
+export function wilsonClustered(successes: number, n: number, deff: number, z = Z95): Proportion {
+  const base = wilson(successes, n, z);
+  if (n === 0 || deff <= 1) return base;
+  const ne = n / deff;
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / ne;
+  const centre = (p + z2 / (2 * ne)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / ne + z2 / (4 * ne * ne))) / denominator;
+  return { rate: p, n, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
+ * A rate's difference from its standardised baseline over the same student-weeks: `accessed` of
+ * `n` against `expected` (the re-engaged the baseline predicts, variance `expectedVar`), with a
+ * 95 % normal interval: (accessed − expected) / n ± z √(deff·p(1−p)/n + expectedVar/n²).
+ */
+export function differenceFrom(
+  accessed: number,
+  n: number,
+  expected: number,
+  expectedVar: number,
+  deff: number,
+  z = Z95,
+): { value: number; low: number; high: number } | null {
+  if (n === 0) return null;
+  const p = accessed / n;
+  const value = (accessed - expected) / n;
+  const half = z * Math.sqrt((deff * p * (1 - p)) / n + expectedVar / (n * n));
+  return { value, low: Math.max(-1, value - half), high: Math.min(1, value + half) };
+}
+
+/** The standardised baseline's rate (expected / n) with its 95 % normal interval. */
+export function standardised(expected: number, expectedVar: number, n: number, z = Z95) {
+  if (n === 0) return { rate: null, low: null, high: null };
+  const rate = expected / n;
+  const half = (z * Math.sqrt(expectedVar)) / n;
+  return { rate, low: Math.max(0, rate - half), high: Math.min(1, rate + half) };
+}

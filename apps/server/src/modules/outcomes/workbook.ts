@@ -1,4 +1,5 @@
 import {
+  ATTEMPT_MEDIUM_LABELS,
   formatDate,
   type OutcomeDimension,
   type OutcomeReport,
@@ -12,26 +13,33 @@ const TEXT = {
   es: {
     sheet: 'Efectividad',
     title: (r: OutcomeReport) =>
-      `Efectividad de los contactos, ${formatDate(r.from)} a ${formatDate(r.to)}`,
+      `Efectividad de los contactos, ${formatDate(r.from)} a ${formatDate(r.countedTo)} (días contados)`,
     header: [
       'Dimensión',
       'Grupo',
-      'Contactos',
-      'Reingresaron en 7 días',
+      'Estudiantes-semana',
+      'Ingresaron a Moodle en 7 días',
       'Tasa',
-      'IC 95 % desde',
-      'IC 95 % hasta',
+      'Rango probable (95 %) desde',
+      'Rango probable (95 %) hasta',
       'Progreso ganado (puntos)',
-      'Línea base: alumnos',
-      'Línea base: tasa',
-      'Línea base: IC desde',
-      'Línea base: IC hasta',
+      'Línea base comparable: estudiantes-día',
+      'Línea base comparable: tasa',
+      'Línea base: rango desde',
+      'Línea base: rango hasta',
       'Línea base: progreso ganado',
+      'Diferencia con la línea base',
+      'Diferencia: rango desde',
+      'Diferencia: rango hasta',
+      'Contactos (intentos)',
+      'Sin datos de Moodle',
+      'Medio deducido del tipo de ticket',
       'Muestra pequeña',
     ],
     dims: {
       all: 'Total',
-      type: 'Canal (tipo)',
+      medium: 'Medio de contacto',
+      type: 'Tipo de ticket',
       source: 'Origen',
       motive: 'Motivo',
       operator: 'Operador',
@@ -45,30 +53,38 @@ const TEXT = {
       string
     >,
     yes: 'sí',
+    media: ATTEMPT_MEDIUM_LABELS as Record<string, string>,
   },
   en: {
     sheet: 'Effectiveness',
     title: (r: OutcomeReport) =>
-      `Contact effectiveness, ${formatDate(r.from)} to ${formatDate(r.to)}`,
+      `Contact effectiveness, ${formatDate(r.from)} to ${formatDate(r.countedTo)} (days counted)`,
     header: [
       'Dimension',
       'Group',
-      'Contacts',
-      'Back within 7 days',
+      'Student-weeks',
+      'Back in Moodle within 7 days',
       'Rate',
-      '95 % CI from',
-      '95 % CI to',
+      'Likely range (95 %) from',
+      'Likely range (95 %) to',
       'Progress gained (points)',
-      'Baseline: students',
-      'Baseline: rate',
-      'Baseline: CI from',
-      'Baseline: CI to',
+      'Comparable baseline: student-days',
+      'Comparable baseline: rate',
+      'Baseline: range from',
+      'Baseline: range to',
       'Baseline: progress gained',
+      'Difference from baseline',
+      'Difference: range from',
+      'Difference: range to',
+      'Contacts (attempts)',
+      'No Moodle data',
+      'Medium taken from the ticket type',
       'Small sample',
     ],
     dims: {
       all: 'Total',
-      type: 'Channel (type)',
+      medium: 'Contact medium',
+      type: 'Ticket type',
       source: 'Source',
       motive: 'Motive',
       operator: 'Operator',
@@ -82,6 +98,14 @@ const TEXT = {
       string
     >,
     yes: 'yes',
+    media: {
+      call: 'Call',
+      email: 'E-mail',
+      whatsapp: 'WhatsApp',
+      sms: 'SMS',
+      in_person: 'In person',
+      other: 'Other',
+    } as Record<string, string>,
   },
 } as const;
 
@@ -101,6 +125,12 @@ const FORMATS: Array<XlsxFormat | null> = [
   'percent',
   'percent',
   'decimal',
+  'percent',
+  'percent',
+  'percent',
+  'integer',
+  'integer',
+  'integer',
 ];
 
 /** A group's name in the report's language: the catalogue value or operator, else the hour, weekday or idle group. */
@@ -112,6 +142,7 @@ export function groupName(
 ): string {
   const t = TEXT[lang];
   if (label) return label;
+  if (dim === 'medium') return t.media[key] ?? key;
   if (dim === 'hour') return `${key}:00`;
   if (dim === 'weekday') return t.days[Number(key) - 1] ?? key;
   if (dim === 'idle') return t.idle[key] ?? `${key} ${lang === 'es' ? 'días' : 'days'}`;
@@ -140,6 +171,12 @@ export function outcomeWorkbook(report: OutcomeReport, lang: Lang): Promise<Buff
         pct(g.baseline.low),
         pct(g.baseline.high),
         g.baselineGain,
+        pct(g.difference?.value ?? null),
+        pct(g.difference?.low ?? null),
+        pct(g.difference?.high ?? null),
+        g.contacts,
+        g.unknown,
+        g.inferred,
         g.small ? t.yes : null,
       ]);
     }
@@ -150,6 +187,6 @@ export function outcomeWorkbook(report: OutcomeReport, lang: Lang): Promise<Buff
     header: t.header,
     rows,
     formats: FORMATS,
-    widths: [18, 28, 11, 14, 9, 11, 11, 14, 14, 12, 12, 12, 14, 10],
+    widths: [18, 28, 11, 14, 9, 11, 11, 14, 14, 12, 12, 12, 14, 12, 12, 12, 11, 11, 11, 10],
   });
 }
