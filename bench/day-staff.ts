@@ -45,7 +45,6 @@ export interface World {
   staff: Staff[];
   motives: Array<{ id: number; description: string }>;
   students: Array<{ id: number; course: number; name: string }>;
-  restore: { assignments: Array<{ id: number; user: number | null }> };
   /** The course linked to the Moodle simulator, synchronised by hand once an administrator's day passes `at` (performance.now()). */
   moodle: { course: number; students: number; at: number; done: boolean };
 }

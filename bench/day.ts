@@ -37,6 +37,7 @@ import { startPg } from './pg.js';
 import { cpuSeconds, databaseCpuSeconds, machineCpuSeconds } from './cpu.js';
 import { writeRaw } from './raw.js';
 import { agesChanged, moveCreation, workingHoursShift } from './day-hours.js';
+import { note, openJournal, putBack } from './day-journal.js';
 import {
   adminDay,
   download,
@@ -51,9 +52,20 @@ import {
 } from './day-staff.js';
 
 const PASSWORD = 'Day-Bench-Password-1';
+/** Ctrl-C ends the day early; the data set is put back as at the end of a full run. */
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  console.log(
+    'bench: interrupted, ending the day and putting the data set back (Ctrl-C again quits now)',
+  );
+});
+/** The day's staff at `--staff 1x`; `--staff Nx` multiplies each role. */
 const OPERATORS = 8;
 const ADMINS = 2;
 const TUTORS = 3;
+/** Courses the operators work in at 1×; more staff work in proportionally more courses. */
+const COURSES = 6;
 const APP_SECRET = 'day-bench-secret-day-bench-secret';
 /** The course an administrator synchronises by hand mid-run: 2,000 students × 50 activities (`--quick`: 300), Moodle answering each call after 20 ms. */
 const moodleSite = (quick: boolean): GeneratorOptions => ({
@@ -68,6 +80,14 @@ const moodleSite = (quick: boolean): GeneratorOptions => ({
 
 export interface DayOptions {
   quick: boolean;
+  /** Multiplies the staff of each role (1 = 8 operators, 2 administrators, 3 tutors). */
+  staff?: number;
+}
+
+interface Counts {
+  operators: number;
+  admins: number;
+  tutors: number;
 }
 
 export interface DayRow {
@@ -100,13 +120,14 @@ export function routeOf(method: string, url: string): string {
   return `${method} ${p.join('/')}`;
 }
 
-async function prepare(db: Database, quick: boolean): Promise<World> {
+async function prepare(db: Database, quick: boolean, n: Counts): Promise<World> {
   const q = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
+  const courseCount = Math.max(COURSES, Math.ceil((COURSES * n.operators) / OPERATORS));
   const courses = (
     await q(
       sql<{
         id: number;
-      }>`select course_id as id from tickets group by 1 order by count(*) desc limit 6`,
+      }>`select course_id as id from tickets group by 1 order by count(*) desc limit ${courseCount}`,
     )
   ).map((r) => r.id);
   const largest = courses[0]!;
@@ -136,9 +157,9 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
       original,
     });
   };
-  for (let i = 0; i < OPERATORS; i++) await make('operator', i, i === 0);
-  for (let i = 0; i < ADMINS; i++) await make('admin', i, i === 0);
-  for (let i = 0; i < TUTORS; i++) await make('tutor', i, false);
+  for (let i = 0; i < n.operators; i++) await make('operator', i, i === 0);
+  for (let i = 0; i < n.admins; i++) await make('admin', i, i === 0);
+  for (let i = 0; i < n.tutors; i++) await make('tutor', i, false);
 
   const enrolments = new Map<number, number[]>();
   const activities = new Map<number, number[]>();
@@ -173,36 +194,59 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
       ).map((r) => r.id),
     );
   }
-  // Operators: three courses each (the largest for half of them), and the open tickets of those
-  // courses' busiest operator that fall to them (a share: 150 per course, 40 on the quick set).
+  // Operators: three courses each (the largest for half of them), and a share of those courses'
+  // open tickets (150 per course, 40 on the quick set), taken in turn from each course's pool of
+  // open tickets not already held by the day's staff, so that no two operators hold the same
+  // ticket. A pool that runs out gives the later operators fewer (said in the output).
   const share = quick ? 40 : 150;
-  const assignments: World['restore']['assignments'] = [];
+  const assignments: Array<{ id: number; user: number | null }> = [];
   const mine = new Map<number, Array<{ id: number; course: number }>>();
   const open = (await q(sql<{ id: number }>`select id from status_tickets where key = 'open'`))[0]!
     .id;
-  for (const [i, op] of staff.filter((s) => s.role === 'operator').entries()) {
+  const operators = staff.filter((s) => s.role === 'operator');
+  for (const [i, op] of operators.entries())
     op.courses = [
       ...new Set([
-        i % 2 === 0 ? largest : courses[1 + (i % 5)]!,
+        i % 2 === 0 ? largest : courses[1 + (i % (courses.length - 1))]!,
         courses[(i + 1) % courses.length]!,
         courses[(i + 3) % courses.length]!,
       ]),
     ];
-    const list: Array<{ id: number; course: number }> = [];
-    for (const c of op.courses) {
-      const rows = await q(sql<{
+  const pools = new Map<number, Array<{ id: number; user: number | null }>>();
+  for (const c of courses) {
+    const wanted = share * operators.filter((o) => o.courses.includes(c)).length;
+    pools.set(
+      c,
+      await q(sql<{
         id: number;
         user: number | null;
       }>`select id, user_assigned_id as user from tickets where course_id = ${c} and status_ticket_id = ${open}
-        and user_assigned_id not in (select id from users where email like 'day-%') order by id desc offset ${i * share} limit ${share}`);
+        and user_assigned_id not in (select id from users where email like 'day-%') order by id desc limit ${wanted}`),
+    );
+  }
+  const short: string[] = [];
+  for (const op of operators) {
+    const list: Array<{ id: number; course: number }> = [];
+    for (const c of op.courses) {
+      const rows = pools.get(c)!.splice(0, share);
+      if (rows.length < share) short.push(`${op.email}: ${rows.length} of ${share} in course ${c}`);
       assignments.push(...rows);
       list.push(...rows.map((r) => ({ id: r.id, course: c })));
     }
-    await sql`update tickets set user_assigned_id = ${op.id} where id = any(${list.map((t) => t.id)}::int[])`.execute(
-      db,
-    );
+    if (!list.length)
+      throw new Error(
+        `day: no open ticket left for ${op.email} in courses ${op.courses.join(', ')}: fewer staff, or a larger data set`,
+      );
     mine.set(op.id, list);
   }
+  if (short.length)
+    console.log(
+      `bench: the open tickets ran short for ${short.length} assignments (${short.slice(0, 3).join('; ')}${short.length > 3 ? '; …' : ''})`,
+    );
+  await note(db, { kind: 'assignments', rows: assignments });
+  await sql`update tickets t set user_assigned_id = x.op from unnest(${[...mine].flatMap(([, l]) => l.map((t) => t.id))}::int[], ${[...mine].flatMap(([op, l]) => l.map(() => op))}::int[]) as x(id, op) where t.id = x.id`.execute(
+    db,
+  );
   for (const a of staff.filter((s) => s.role === 'admin'))
     a.courses = [largest, courses[1]!, courses[2]!];
   // Tutors: one classroom in each of two courses.
@@ -246,6 +290,8 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
     name: string;
   }>`select r.id, e.course_id as course, r.name from course_registered_users e join registered_users r on r.id = e.registered_user_id
     where e.course_id = any(${courses}::int[]) and e.id % 97 = 0 order by e.id limit 40`);
+  await note(db, { kind: 'motives', rows: motives });
+  await note(db, { kind: 'names', rows: students });
   return {
     courses,
     largest,
@@ -272,7 +318,6 @@ async function prepare(db: Database, quick: boolean): Promise<World> {
     staff,
     motives,
     students,
-    restore: { assignments },
     moodle: { course: 0, students: 0, at: Infinity, done: false },
   };
 }
@@ -342,12 +387,25 @@ export async function dayBench(
   opts: DayOptions,
 ): Promise<{ rows: DayRow[]; results: Record<string, number> }> {
   const seconds = opts.quick ? 60 : 600;
+  const times = opts.staff ?? 1;
+  const counts: Counts = {
+    operators: OPERATORS * times,
+    admins: ADMINS * times,
+    tutors: TUTORS * times,
+  };
   const server = await startPg();
   const ds = dataset(opts.quick);
+  let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     await ensureData(server.url, ds);
     const dbUrl = server.url(ds.database);
     const h = await openDatabase({ url: dbUrl, dataDir: '' });
+    handle = h;
+    // A previous run that stopped midway (killed, crashed) left its changes: put them back first.
+    const leftovers = await putBack(h.db);
+    if (leftovers)
+      console.log(`bench: put back ${leftovers} changes a previous run left in the data set`);
+    await openJournal(h.db);
     const max = async (table: string) =>
       (
         await sql<{
@@ -360,7 +418,8 @@ export async function dayBench(
       history: await max('ticket_history'),
       reminders: await max('reminders'),
     };
-    const w = await prepare(h.db, opts.quick);
+    await note(h.db, { kind: 'before', ...before });
+    const w = await prepare(h.db, opts.quick, counts);
     // Moodle (another machine: the simulator in a thread of its own) and the course linked to it.
     const site = moodleSite(opts.quick);
     const generated = generateSite(site);
@@ -384,6 +443,12 @@ export async function dayBench(
       .select(['id', 'url', 'token_encrypted'])
       .where('key', '=', 'moodle')
       .executeTakeFirstOrThrow();
+    await note(h.db, {
+      kind: 'platform',
+      id: platform.id,
+      url: platform.url,
+      token: platform.token_encrypted,
+    });
     await h.db
       .updateTable('platforms')
       .set({ url: sim.url, token_encrypted: encryptSecret(generated.tokens.admin, APP_SECRET) })
@@ -428,16 +493,17 @@ export async function dayBench(
         moved = (
           await sql<{ id: number }>`select id from tickets where closing_date is null`.execute(h.db)
         ).rows.map((r) => r.id);
+        await note(h.db, { kind: 'moved', ids: moved, hours: shift });
         await moveCreation(h.db, moved, -shift);
         console.log(
           `bench: the ${moved.length} open tickets' creation moved ${shift} h back for the run (their ages change in working hours)`,
         );
       }
       console.log(
-        `bench: day on ${ds.database}: ${OPERATORS} operators, ${ADMINS} administrators, ${TUTORS} tutors for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`,
+        `bench: day on ${ds.database}: ${counts.operators} operators, ${counts.admins} administrators, ${counts.tutors} tutors (${times}×) for ${seconds} s; courses ${w.courses.join(', ')} (largest ${w.largest})`,
       );
       let on = true;
-      const running = () => on;
+      const running = () => on && !interrupted;
       const clients = w.staff.map((me, n) => ({
         me,
         ...client(app.url, rec, `10.30.0.${n + 1}`, running),
@@ -475,32 +541,10 @@ export async function dayBench(
     } finally {
       await app.stop();
       await sim.close();
-      await h.db
-        .updateTable('platforms')
-        .set({ url: platform.url, token_encrypted: platform.token_encrypted })
-        .where('id', '=', platform.id)
-        .execute();
-      // Put the data set back as it was: the open tickets' creation, what the clients wrote, the assignments.
-      if (moved.length) await moveCreation(h.db, moved, shift);
-      await sql`delete from reminders where id > ${before.reminders}`.execute(h.db);
-      await sql`delete from ticket_details where id > ${before.details}`.execute(h.db);
-      await sql`delete from ticket_history where id > ${before.history}`.execute(h.db);
-      await sql`delete from tickets where id > ${before.tickets}`.execute(h.db);
-      const a = w.restore.assignments;
-      await sql`update tickets t set user_assigned_id = x.u from unnest(${a.map((r) => r.id)}::int[], ${a.map((r) => r.user)}::int[]) as x(id, u) where t.id = x.id`.execute(
-        h.db,
-      );
-      for (const m of w.motives)
-        await sql`update motive_tickets set description = ${m.description} where id = ${m.id} and description is distinct from ${m.description}`.execute(
-          h.db,
-        );
-      // Only the names the run changed: an update that changes nothing still marks the student's courses' figures for recomputing.
-      for (const s of w.students)
-        await sql`update registered_users set name = ${s.name} where id = ${s.id} and name is distinct from ${s.name}`.execute(
-          h.db,
-        );
+      // Put the data set back as it was: the open tickets' creation, what the clients wrote, the
+      // assignments, the platform, the edited names (the journal, newest first).
+      await putBack(h.db);
       await sql`vacuum analyze tickets`.execute(h.db).catch(() => undefined);
-      await h.close();
     }
 
     // Figures per route pattern.
@@ -577,9 +621,10 @@ export async function dayBench(
       dataset: ds,
       seconds,
       staff: {
-        operators: OPERATORS,
-        administrators: ADMINS,
-        tutors: TUTORS,
+        times,
+        operators: counts.operators,
+        administrators: counts.admins,
+        tutors: counts.tutors,
         originalClient: w.staff.filter((s) => s.original).map((s) => s.email),
       },
       courses: w.courses,
@@ -601,6 +646,8 @@ export async function dayBench(
     console.log(`day: raw figures in ${file}`);
     return { rows, results };
   } finally {
+    // A run that failed before its day started puts the data set back here (none left: a no-op).
+    if (handle) await putBack(handle.db).finally(() => handle!.close());
     await server.stop();
   }
 }

@@ -65,6 +65,15 @@ export async function startPg(): Promise<PgServer> {
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   if (!fs.existsSync(path.join(data, 'PG_VERSION')))
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres']);
+  // A run killed midway leaves its cluster running (on a port of its own): stop it first.
+  if (fs.existsSync(path.join(data, 'postmaster.pid'))) {
+    console.log(`bench: stopping the PostgreSQL a previous run left running in ${data}`);
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    } catch {
+      // Not running after all (a stale pid file): starting removes it.
+    }
+  }
   const port = await freePort();
   console.log(`bench: starting PostgreSQL in ${data} on port ${port}`);
   run('pg_ctl', [

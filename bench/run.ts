@@ -35,6 +35,7 @@ if (argv.includes('--help') || argv.includes('-h')) {
   --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
   --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
   --only day           una jornada con personal: 13 usuarios a la vez durante 10 minutos (--quick: 60 s)
+  --staff <N>x         la jornada con N veces el personal de cada rol (2x: 26 usuarios, 4x: 52)
   --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
   -h, --help           esta ayuda`);
   process.exit(0);
@@ -42,6 +43,14 @@ if (argv.includes('--help') || argv.includes('-h')) {
 const quick = argv.includes('--quick');
 const growth = argv.includes('--growth');
 const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
+const staffArg = argv[argv.indexOf('--staff') + 1];
+const staff = argv.includes('--staff') ? Number(/^(\d+)x?$/i.exec(staffArg ?? '')?.[1]) : 1;
+if (!Number.isInteger(staff) || staff < 1 || staff > 16) {
+  console.error(
+    `--staff espera un múltiplo entre 1x y 16x (por ejemplo 4x), no «${staffArg ?? ''}»`,
+  );
+  process.exit(2);
+}
 
 /** A benchmark: a name its `--only` matches against, and what it measures. */
 interface Bench {
@@ -68,7 +77,7 @@ const benches: Bench[] = [
     },
   },
   // A staffed day on the load benchmark's data set (bench/day.ts).
-  { name: 'day', run: async () => (await dayBench({ quick })).results },
+  { name: 'day', run: async () => (await dayBench({ quick, staff })).results },
   // Only when asked for (`--growth` or `--only growth`): it needs the 10 M data set.
   {
     name: 'growth',
