@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { isAdminLike } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { requireAuth } from '../../http/auth.js';
 import { baseUrl } from '../../http/envelope.js';
 import type { Builder, BuildJob } from './build.js';
@@ -32,9 +33,9 @@ interface Entry {
 const gunzip = promisify(zlib.gunzip);
 
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
+  /** The least recently served go first once the bytes kept would pass the bound. */
+  private readonly entries: LRUCache<string, Entry>;
   private readonly building = new Map<string, Promise<Entry>>();
-  private bytes = 0;
   /** Answers served from what was kept, and answers built. */
   readonly counts = { kept: 0, built: 0 };
 
@@ -43,8 +44,14 @@ export class AnswerCache {
 
   constructor(
     private readonly versions: AnswerVersionRepository,
-    private readonly maxBytes: number,
-  ) {}
+    maxBytes: number,
+  ) {
+    // 0 keeps nothing: lru-cache wants a positive bound, and no gzipped answer fits in 1 byte.
+    this.entries = new LRUCache({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (entry) => entry.body.length,
+    });
+  }
 
   /**
    * The answer under `key` for a course (its version read here, before the data): the kept one
@@ -57,11 +64,10 @@ export class AnswerCache {
 
   private async entry(key: string, courseId: number, job: BuildJob): Promise<Entry> {
     const version = await this.versions.versionOf(courseId);
-    const kept = this.entries.get(key);
+    // Looked at without counting as served; served (get) only while still true.
+    const kept = this.entries.peek(key);
     if (kept && kept.version === version && kept.validUntil > Date.now()) {
-      // Most recently served last: the first entries are the first to go.
-      this.entries.delete(key);
-      this.entries.set(key, kept);
+      this.entries.get(key);
       this.counts.kept++;
       return kept;
     }
@@ -69,13 +75,16 @@ export class AnswerCache {
     let pending = this.building.get(flight);
     if (!pending) {
       if (!this.builder) throw new Error('No builder for kept answers');
-      pending = this.builder.build(job).then(({ body, validUntil }) =>
-        this.keep(key, {
+      pending = this.builder.build(job).then(({ body, validUntil }) => {
+        const entry = {
           version,
           body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
           validUntil,
-        }),
-      );
+        };
+        // An answer larger than the bound is served and not kept (and the stale one it replaces goes).
+        this.entries.set(key, entry);
+        return entry;
+      });
       this.building.set(flight, pending);
       const done = () => this.building.delete(flight);
       pending.then(done, done);
@@ -84,29 +93,9 @@ export class AnswerCache {
     return pending;
   }
 
-  /** Keeps an answer within the bytes given, the least recently served going first. */
-  private keep(key: string, entry: Entry): Entry {
-    this.drop(key);
-    if (entry.body.length > this.maxBytes) return entry;
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length;
-    for (const [old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.drop(old);
-    }
-    return entry;
-  }
-
-  private drop(key: string) {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.body.length;
-  }
-
   /** Bytes kept now. */
   get size(): number {
-    return this.bytes;
+    return this.entries.calculatedSize;
   }
 }
 
