@@ -14,6 +14,8 @@ import {
   type ImportReport,
 } from '../src/modules/legacy-import/service.js';
 import { reportMarkdown } from '../src/modules/legacy-import/report.js';
+import { readFirstAccessFile } from '../src/first-access.js';
+import { spawnServer } from './server-process.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { TEST_ADMIN } from './fixtures.js';
 import { mariadbAvailable, startMariaDb, type MariaDbServer } from './mariadb.js';
@@ -70,12 +72,13 @@ const run = (
 type CliResult = { code?: number; stdout: string; stderr: string };
 
 /** `npm run import:legacy -- <args>` with an embedded target in `dir`/data (created only when the import opens it). */
-function cliIn(dir: string) {
+function cliIn(dir: string, extra: NodeJS.ProcessEnv = {}) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'silent',
     DATA_DIR: path.join(dir, 'data'),
     APP_SECRET: 'cli-secret-cli-secret-cli-secret',
+    ...extra,
   };
   delete env.DATABASE_URL;
   const root = path.resolve(import.meta.dirname, '../../..');
@@ -332,8 +335,23 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
     expect(zero.closing_date).toBeNull();
     expect(zero.created_at.toISOString()).toBe('2024-05-02T14:00:00.000Z');
     const md = reportMarkdown(report);
-    expect(md).toContain(`| tickets | ${plan.orphanTicketId}, 88888 | orphan |`);
+    expect(md).toContain(
+      `| tickets | ${plan.orphanTicketId}, 88888 | Fila huérfana (le falta la fila a la que pertenece) | no se importa: su inscripción no existe; sus intentos también se informan |`,
+    );
     expect(md).toContain('Consulta académica');
+    // For an administrator: kinds and rules in Spanish, Chilean times, what to do next.
+    expect(md).toMatch(
+      /^Inicio \d{2}-\d{2}-\d{4} \d{2}:\d{2}, fin \d{2}-\d{2}-\d{4} \d{2}:\d{2} \(hora de Chile\)\.$/m,
+    );
+    expect(md).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    for (const kind of ['missing_user', 'orphan', 'duplicate_rut', 'invalid_rut', 'zero_date'])
+      expect(md).not.toContain(kind);
+    expect(md).toContain('- RUT repetido: 1');
+    expect(md).not.toMatch(/not imported|merged into|read as no date|does not exist/);
+    const next = md.slice(md.indexOf('## Qué hacer ahora'), md.indexOf('## Filas por tabla'));
+    expect(next).toContain('Inicie sesión con una cuenta de administrador de SIGAF 1.x');
+    expect(next).toContain(`estudiante ${plan.invalidRutStudentId} (12.345.678-0)`);
+    expect(next).toContain('Sincronice cada curso con Moodle');
   });
 
   it("dashboard, daily report and follow-up of an imported course give the legacy database's numbers", async () => {
@@ -650,8 +668,29 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       expect(fs.readFileSync(path.join(dir, 'prueba.md'), 'utf8')).toContain(
         '## Observaciones (ids del origen)',
       );
+      // A dry run leaves no one-time password behind (its administrator was undone).
+      const firstAccess = path.join(dir, 'data', 'primer-acceso.txt');
+      expect(fs.existsSync(firstAccess)).toBe(false);
       const real = await cli([...from, '--report', path.join(dir, 'informe')]);
       expect(real.stdout).toContain('Importación terminada.');
+      // The initial administrator's one-time password: on the console, and in the same file
+      // (0600) as after a first start, which the report names.
+      const printed = /Administrador inicial: (\S+) \/ (\S+)/.exec(real.stdout)!;
+      expect(printed).not.toBeNull();
+      expect(fs.statSync(firstAccess).mode & 0o777).toBe(0o600);
+      expect(readFirstAccessFile(path.join(dir, 'data'))).toEqual({
+        email: printed[1],
+        password: printed[2],
+      });
+      const realMd = fs.readFileSync(path.join(dir, 'informe.md'), 'utf8');
+      expect(realMd).toContain(`administrador inicial ${printed[1]}`);
+      expect(realMd).toContain(firstAccess);
+      expect(realMd).not.toContain(printed[2]);
+      // The real import gives the ids the dry run's report showed.
+      const realJson = JSON.parse(
+        fs.readFileSync(path.join(dir, 'informe.json'), 'utf8'),
+      ) as ImportReport;
+      expect(realJson.catalogues).toEqual(json.catalogues);
       expect(real.stdout).toMatch(/registered_users +leídas +\d+ +importadas +\d+/);
       const again = await cli([...from]);
       expect(again.code).toBe(1);
@@ -659,6 +698,45 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
       const merge = await cli([...from, '--merge']);
       expect(merge.code).toBe(2);
       expect(merge.stderr).toContain('--merge no está disponible');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000);
+  it('npm run import:legacy after a first start: the legacy administrator keeps their password and the one-time password file goes', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sigaf-legacy-cli-'));
+    const dataDir = path.join(dir, 'data');
+    const env = {
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      APP_SECRET: 'cli-secret-cli-secret-cli-secret',
+      ADMIN_EMAIL: 'admin@legacy.cl',
+    };
+    try {
+      // The server's first start writes the file; the server is stopped before the import.
+      const first = await spawnServer(env);
+      await first.stop();
+      const kept = readFirstAccessFile(dataDir);
+      expect(kept?.email).toBe('admin@legacy.cl');
+      const cli = cliIn(dir, { ADMIN_EMAIL: 'admin@legacy.cl' });
+      const dry = await cli(['--from', `${server.url}/sigaf`, '--dry-run']);
+      expect(dry.stdout).toContain('Simulación terminada');
+      expect(readFirstAccessFile(dataDir)).toEqual(kept);
+      const real = await cli([
+        '--from',
+        `${server.url}/sigaf`,
+        '--report',
+        path.join(dir, 'informe'),
+      ]);
+      expect(real.stdout).toContain(
+        'La cuenta admin@legacy.cl ya existía aquí: conserva su contraseña de SIGAF 1.x',
+      );
+      expect(real.stdout).not.toContain('Administrador inicial');
+      // The file held a password that no longer works: it is gone, and the report names none.
+      expect(fs.existsSync(path.join(dataDir, 'primer-acceso.txt'))).toBe(false);
+      const md = fs.readFileSync(path.join(dir, 'informe.md'), 'utf8');
+      expect(md).not.toContain('primer-acceso.txt');
+      expect(md).not.toContain('administrador inicial admin@legacy.cl');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

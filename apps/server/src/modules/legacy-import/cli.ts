@@ -4,7 +4,8 @@ import { loadConfig, resolveSecret } from '../../config.js';
 import { keepDataDirPrivate } from '../../data-dir.js';
 import { migrate, openDatabase } from '../../db/database.js';
 import { seedWithin, type SeedResult } from '../../db/seed.js';
-import { importLegacy, LegacyImportRefused, type ImportReport } from './service.js';
+import { firstAccessBefore, settleFirstAccess, type FirstAccessBefore } from './first-admin.js';
+import { ANOMALY_KINDS, importLegacy, LegacyImportRefused, type ImportReport } from './service.js';
 import { LegacySource } from './source.js';
 import { reportMarkdown } from './report.js';
 
@@ -67,11 +68,13 @@ async function main() {
   const source = await LegacySource.openChecked(args.from);
   let report: ImportReport;
   let seeded: SeedResult = {};
+  let before: FirstAccessBefore | null = null;
   let handle: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     const secret = resolveSecret(config);
     handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
     await migrate(handle.db);
+    before = await firstAccessBefore(handle.db, config.DATA_DIR);
     let lastLine = 0;
     report = await importLegacy(handle.db, {
       from: args.from,
@@ -98,6 +101,7 @@ async function main() {
     await source.close().catch(() => undefined);
     await handle?.close();
   }
+  const firstAccessFile = await settleFirstAccess(config.DATA_DIR, seeded, report, before);
   const stamp = new Date()
     .toISOString()
     .replace(/[-:]/g, '')
@@ -120,9 +124,13 @@ async function main() {
         : `La cuenta ${email} ya existía aquí: conserva su contraseña de SIGAF 1.x (la contraseña inicial deja de valer).`,
     );
   }
-  const keptAdmin = seeded.admin && report.legacyPasswordKept.includes(seeded.admin.email);
-  if (!report.dryRun && seeded.admin?.generated && !keptAdmin)
+  if (report.firstAdmin && seeded.admin?.generated) {
     console.log(`Administrador inicial: ${seeded.admin.email} / ${seeded.admin.password}`);
+    if (firstAccessFile)
+      console.log(
+        `  También en ${firstAccessFile} (solo este usuario puede leerlo), hasta que elija una nueva contraseña.`,
+      );
+  }
   for (const [table, n] of Object.entries(report.tables))
     console.log(
       `  ${table.padEnd(24)} leídas ${String(n.read).padStart(8)}  importadas ${String(n.imported).padStart(8)}`,
@@ -134,7 +142,8 @@ async function main() {
     );
   }
   console.log(`Observaciones: ${report.anomalies.length}`);
-  for (const [kind, n] of Object.entries(report.anomalyCounts)) console.log(`  ${kind}: ${n}`);
+  for (const [kind, n] of Object.entries(report.anomalyCounts))
+    console.log(`  ${ANOMALY_KINDS[kind as keyof typeof ANOMALY_KINDS]}: ${n}`);
   console.log(`Informe: ${base}.md y ${base}.json`);
 }
 

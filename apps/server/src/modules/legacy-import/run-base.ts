@@ -2,7 +2,7 @@
 import type { CatalogueTableName } from '../../db/schema.js';
 import type { LegacyImportRepository, Column } from './repository.js';
 import type { LegacySource, LegacyRow } from './source.js';
-import type { ImportOptions, ImportReport } from './types.js';
+import type { AnomalyKind, ImportOptions, ImportReport } from './types.js';
 
 export const CATALOGUES: CatalogueTableName[] = [
   'roles',
@@ -48,7 +48,13 @@ export abstract class RunBase {
     protected readonly present: Set<string>,
   ) {}
 
-  protected anomaly(table: string, ids: number[], kind: string, rule: string, detail?: string) {
+  protected anomaly(
+    table: string,
+    ids: number[],
+    kind: AnomalyKind,
+    rule: string,
+    detail?: string,
+  ) {
     this.report.anomalies.push({
       table,
       ids,
@@ -63,11 +69,11 @@ export abstract class RunBase {
     if (v === null || v === undefined) return null;
     const s = String(v);
     if (ZERO_DATE.test(s)) {
-      this.anomaly(table, [id], 'zero_date', 'read as no date', `${column}=${s}`);
+      this.anomaly(table, [id], 'zero_date', 'se lee como sin fecha', `${column}=${s}`);
       return null;
     }
     if (!WALLCLOCK.test(s)) {
-      this.anomaly(table, [id], 'unreadable_date', 'read as no date', `${column}=${s}`);
+      this.anomaly(table, [id], 'unreadable_date', 'se lee como sin fecha', `${column}=${s}`);
       return null;
     }
     return s;
@@ -84,7 +90,7 @@ export abstract class RunBase {
   protected fit(table: string, id: number, column: string, v: unknown, max: number): string | null {
     const s = str(v);
     if (s === null || s.length <= max) return s;
-    this.anomaly(table, [id], 'too_long', `cut to ${max} characters`, `${column}: ${s}`);
+    this.anomaly(table, [id], 'too_long', `cortado a ${max} caracteres`, `${column}: ${s}`);
     return s.slice(0, max);
   }
 
@@ -129,7 +135,7 @@ export abstract class RunBase {
       table,
       [id, Number(v)],
       'missing_catalogue_value',
-      `${catalogue} ${String(v)} does not exist: the value of its id 1 is used`,
+      `${catalogue} ${String(v)} no existe: se usa el valor de su id 1`,
     );
     return fallback;
   }
@@ -156,7 +162,7 @@ export abstract class RunBase {
       table,
       [id, Number(v)],
       'missing_user',
-      required ? 'the importing administrator stands in' : 'left unassigned',
+      required ? 'queda a nombre del administrador que importa' : 'queda sin asignar',
       `${column}=${String(v)}`,
     );
     return required ? this.fallbackUser : null;

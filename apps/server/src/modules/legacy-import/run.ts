@@ -69,7 +69,7 @@ export class Run extends RunBase {
               table,
               [Number(r.id)],
               'unknown_role',
-              'its users become Operador',
+              'sus usuarios quedan como Operador',
               description,
             );
           } else if (targetId === undefined) {
@@ -141,7 +141,7 @@ export class Run extends RunBase {
             'users',
             [id],
             'staff_already_present',
-            `the existing account is kept and used for this person${existing > 0 && password ? ', with its SIGAF 1.x password' : ''}`,
+            `se conserva la cuenta existente y se usa para esta persona${existing > 0 && password ? ', con su contraseña de SIGAF 1.x' : ''}`,
             email,
           );
           continue;
@@ -149,7 +149,13 @@ export class Run extends RunBase {
         // A RUT repeated on several accounts is kept on each, as SIGAF 1.x allowed (one role per account).
         const rut = normalizeRut(str(r.rut));
         if (!rut && r.rut)
-          this.anomaly('users', [id], 'invalid_rut', 'staff RUT left empty', String(r.rut));
+          this.anomaly(
+            'users',
+            [id],
+            'invalid_rut',
+            'RUT del funcionario dejado vacío',
+            String(r.rut),
+          );
         byEmail.set(email, -1);
         fresh.push({
           legacyId: id,
@@ -256,7 +262,7 @@ export class Run extends RunBase {
             'courses',
             [id, Number(r.category_id)],
             'orphan',
-            'not imported: its category does not exist; its activities, enrolments and tickets are reported too',
+            'no se importa: su categoría no existe; sus actividades, inscripciones y tickets también se informan',
           );
           continue;
         }
@@ -306,7 +312,7 @@ export class Run extends RunBase {
             'activities',
             [id, Number(r.course_id)],
             'orphan',
-            'not imported: its course does not exist',
+            'no se importa: su curso no existe',
           );
           continue;
         }
@@ -387,7 +393,7 @@ export class Run extends RunBase {
             'registered_users',
             [id],
             'invalid_rut',
-            'kept as written (check digit or format wrong); search and correct it',
+            'se conserva tal como está escrito (dígito verificador o formato incorrecto): búsquelo y corríjalo',
             raw,
           );
         }
@@ -398,7 +404,7 @@ export class Run extends RunBase {
             'registered_users',
             [id, first],
             'duplicate_rut',
-            `merged into student ${first} (the lowest id): its enrolments move there, its own data is not kept`,
+            `se une al estudiante ${first} (el id menor): sus inscripciones pasan a él; sus propios datos no se conservan`,
             rut,
           );
           continue;
@@ -432,7 +438,7 @@ export class Run extends RunBase {
         'course_registered_users',
         [],
         'missing_drift_column',
-        'is_sincronized absent in the source: every enrolment is taken as synchronised',
+        'el origen no tiene is_sincronized: toda inscripción se toma como sincronizada',
         'is_sincronized',
       );
     }
@@ -478,7 +484,7 @@ export class Run extends RunBase {
             'course_registered_users',
             [id, Number(r.registered_user_id), course],
             'orphan',
-            `not imported: its ${student === undefined ? 'student' : 'course'} does not exist; its tickets and results are reported too`,
+            `no se importa: su ${student === undefined ? 'estudiante' : 'curso'} no existe; sus tickets y resultados también se informan`,
           );
           continue;
         }
@@ -490,7 +496,7 @@ export class Run extends RunBase {
             'course_registered_users',
             [id, kept],
             'duplicate_enrolment',
-            `merged into enrolment ${kept} (the lowest id): its tickets and results move there`,
+            `se une a la inscripción ${kept} (el id menor): sus tickets y resultados pasan a ella`,
           );
           continue;
         }
@@ -512,7 +518,7 @@ export class Run extends RunBase {
               'course_registered_users',
               [id],
               'unreadable_date',
-              'last access kept as text only',
+              'el último acceso se conserva solo como texto',
               `last_access_registered_moodle=${access}`,
             );
         }
@@ -576,7 +582,7 @@ export class Run extends RunBase {
             'activity_course_users',
             [id, Number(r.activity_id), Number(r.course_registered_user_id)],
             'orphan',
-            `not imported: its ${enrolment ? 'activity' : 'enrolment'} does not exist`,
+            `no se importa: su ${enrolment ? 'actividad' : 'inscripción'} no existe`,
           );
           continue;
         }
@@ -586,7 +592,7 @@ export class Run extends RunBase {
             'activity_course_users',
             [id],
             'duplicate_result',
-            'not imported: the enrolment already has a result for this activity (the first one is kept)',
+            'no se importa: la inscripción ya tiene un resultado para esta actividad (se conserva el primero)',
           );
           continue;
         }
@@ -599,7 +605,7 @@ export class Run extends RunBase {
             'activity_course_users',
             [id],
             'text_in_number',
-            'grade left empty, the text is kept as the Moodle qualification',
+            'nota dejada vacía; el texto se conserva como calificación de Moodle',
             `qualification_moodle=${text}`,
           );
         }
@@ -667,7 +673,7 @@ export class Run extends RunBase {
             'tickets',
             [id, Number(r.course_registered_user_id)],
             'orphan',
-            'not imported: its enrolment does not exist; its attempts are reported too',
+            'no se importa: su inscripción no existe; sus intentos también se informan',
             str(r.ticket_code) ?? undefined,
           );
           continue;
@@ -679,7 +685,7 @@ export class Run extends RunBase {
             'tickets',
             [id],
             code ? 'duplicate_code' : 'missing_code',
-            `code written as ${replacement}`,
+            `código escrito como ${replacement}`,
             code,
           );
           code = replacement;
@@ -733,7 +739,7 @@ export class Run extends RunBase {
             'ticket_details',
             [id, Number(r.ticket_id)],
             'orphan',
-            'not imported: its ticket does not exist or was not imported',
+            'no se importa: su ticket no existe o no se importó',
           );
           continue;
         }
@@ -771,7 +777,7 @@ export class Run extends RunBase {
             'course_tutors',
             [id, Number(r.course_id), Number(r.tutor_id)],
             'orphan',
-            `not imported: its ${user === undefined ? 'tutor' : 'course'} does not exist`,
+            `no se importa: su ${user === undefined ? 'tutor' : 'curso'} no existe`,
           );
           continue;
         }
