@@ -6,7 +6,8 @@ import { ReportService } from './modules/reports/service.js';
 import { listCourseUsers, type CourseUsersQuery } from './modules/students/lists.js';
 import { presentRawEnrolments } from './modules/students/presenter.js';
 import { keptTickets } from './modules/tickets/lists.js';
-import type { Build, BuildRequest } from './modules/answers/build.js';
+import type { BuildRequest } from './modules/answers/build.js';
+import type { Build } from './modules/answers/builders.js';
 
 /**
  * The answers kept serialised (modules/answers/cache.ts), each built by name from a request

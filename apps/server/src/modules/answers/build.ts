@@ -1,5 +1,4 @@
 import type { Asker } from '../../http/envelope.js';
-import type { Services } from '../../services.js';
 
 /** A request as a build reads it (path, caller, validated query and parameters, public URL): plain data, for another thread. */
 export type BuildRequest = Asker & { query: unknown; params: unknown };
@@ -13,11 +12,6 @@ export interface Built {
   value: unknown;
   validUntil?: number;
 }
-
-/** Builds one kept answer from a request. */
-export type Build = (services: Services, request: BuildRequest) => Promise<Built>;
-/** The kept answers by name (answer-builds.ts), handed to the builders. */
-export type Builds = Readonly<Record<string, Build>>;
 
 /** An answer built: its JSON text gzipped, and when it stops being true by the clock alone. */
 export interface BuiltText {

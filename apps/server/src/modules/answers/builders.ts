@@ -4,9 +4,14 @@ import zlib from 'node:zlib';
 import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../../services.js';
-import type { Build, Builder, Builds, BuildJob, BuiltText } from './build.js';
+import type { Builder, BuildJob, BuildRequest, Built, BuiltText } from './build.js';
 
 const gzip = promisify(zlib.gzip);
+
+/** Builds one kept answer from a request. */
+export type Build = (services: Services, request: BuildRequest) => Promise<Built>;
+/** The kept answers by name (answer-builds.ts), handed to the builders. */
+export type Builds = Readonly<Record<string, Build>>;
 
 /**
  * Runs a named build and writes its answer as gzipped JSON text, where it is built: every browser
