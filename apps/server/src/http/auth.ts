@@ -2,7 +2,6 @@ import type { RoleKey } from '@sigaf/contract';
 import { AUTH_MSG, FIRST_LOGIN_PENDING, MSG } from '@sigaf/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from './errors.js';
-import type { TokenRepository } from '../modules/auth/repository.js';
 
 export interface AuthUser {
   id: number;
@@ -55,7 +54,25 @@ function allowedBeforePasswordChange(request: FastifyRequest, userId: number): b
   );
 }
 
-export function registerAuth(app: FastifyInstance, tokens: TokenRepository): void {
+/** A signed-in session, as a bearer token finds it. */
+export interface ActiveToken {
+  tokenId: number;
+  userId: number;
+  roleId: number;
+  roleKey: string | null;
+  /** FIRST_LOGIN_PENDING until the user has replaced the temporary password. */
+  firstLogin: number;
+}
+
+/**
+ * Finds the session of a bearer token (modules/auth: TokenRepository), handed in by app.ts: the
+ * auth module uses this file's guards, so this file imports nothing of it.
+ */
+export interface TokenLookup {
+  findActive(token: string): Promise<ActiveToken | null>;
+}
+
+export function registerAuth(app: FastifyInstance, tokens: TokenLookup): void {
   app.decorateRequest('auth', null);
   const table: FastifyInstance['routeTable'] = [];
   app.decorate('routeTable', table);

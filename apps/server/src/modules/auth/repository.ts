@@ -1,16 +1,8 @@
 import { sql } from 'kysely';
 import { OneValueQuery } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
+import type { ActiveToken } from '../../http/auth.js';
 import { sha256 } from '../../lib/crypto.js';
-
-export interface ActiveToken {
-  tokenId: number;
-  userId: number;
-  roleId: number;
-  roleKey: string | null;
-  /** FIRST_LOGIN_PENDING until the user has replaced the temporary password. */
-  firstLogin: number;
-}
 
 /** Access tokens, stored as SHA-256 hashes, and login attempts for rate limiting and audit. */
 export class TokenRepository {
