@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireAuth } from '../../http/auth.js';
 import { collection, created, ok, resource } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
-import { sendOnce } from '../../http/idempotency.js';
+import { sendOnce } from '../idempotency/send-once.js';
 import { idParams } from '../../http/params.js';
 import { writeXlsx } from '../../lib/spreadsheet.js';
 import type { Services } from '../../services.js';

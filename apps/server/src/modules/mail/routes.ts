@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { requireAuth, type AuthUser } from '../../http/auth.js';
 import { collection, created, href, ok, resource } from '../../http/envelope.js';
 import { AppError, invalid } from '../../http/errors.js';
-import { sendOnce } from '../../http/idempotency.js';
+import { sendOnce } from '../idempotency/send-once.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { safeFileName } from './content.js';

@@ -1,8 +1,8 @@
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_MSG } from '@sigaf/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IdempotencyService } from '../modules/idempotency/service.js';
-import { requireAuth } from './auth.js';
-import { invalid } from './errors.js';
+import { requireAuth } from '../../http/auth.js';
+import { invalid } from '../../http/errors.js';
+import type { IdempotencyService } from './service.js';
 
 /** The request's Idempotency-Key, or null without one; a malformed key is a 422. */
 export function idempotencyKey(request: FastifyRequest): string | null {
