@@ -14,6 +14,7 @@ import {
 /**
  * A Kysely dialect over PGlite (PostgreSQL in WASM). PGlite has a single connection, so
  * connections are handed out one at a time: a transaction holds it until commit or rollback.
+ * Kept over npm's: kysely-pglite-dialect 1.3.1 wants PGlite ≤0.4; kysely-pglite has no queue.
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly pg: PGlite) {}
