@@ -175,6 +175,7 @@ export class MoodleClient {
       ...encodeFields(params),
     ]);
     const attempts = WRITE_FUNCTIONS.has(wsfunction) ? 1 : 1 + this.retries;
+    // Kept over p-retry (9: Node 22+): the backoff is 3 lines; each attempt's lease and onCall stay.
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       let held = 0;
