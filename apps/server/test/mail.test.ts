@@ -413,7 +413,7 @@ describe('single and massive mail', () => {
     const details = await ctx.db
       .selectFrom('ticket_details as d')
       .innerJoin('status_detail_tickets as s', 's.id', 'd.status_detail_ticket_id')
-      .select(['d.comment', 'd.user_created_id', 's.key'])
+      .select(['d.comment', 'd.user_created_id', 's.key', 'd.medium', 'd.direction'])
       .where('d.ticket_id', '=', course.tickets[1]!)
       .orderBy('d.id', 'desc')
       .execute();
@@ -422,6 +422,9 @@ describe('single and massive mail', () => {
       comment: `Correo enviado: ${row.subject}`,
       user_created_id: opA.id,
       key: 'success',
+      // Sent from SIGAF: e-mail, whatever the ticket's type.
+      medium: 'email',
+      direction: 'outgoing',
     });
     const history = await ctx.db
       .selectFrom('ticket_history')

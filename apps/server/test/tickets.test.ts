@@ -549,6 +549,50 @@ describe('contact attempts', () => {
     expect(missing.json()._data.errors.ticket_id[0]).toContain('2000000000');
   });
 
+  it('the medium and direction are recorded when sent, left unsaid when not (the original client), refused when unknown', async () => {
+    const t = await createTicket(opA.token, algebra.enrolments[37]!.id);
+    const said = await api('POST', '/ticket-details', opA.token, {
+      ticket_id: t.id,
+      status_detail_ticket_id: keys.success,
+      comment: 'Respondió por WhatsApp',
+      medium: 'whatsapp',
+      direction: 'incoming',
+    });
+    expect(said.statusCode, said.body).toBe(201);
+    const plain = await addAttempt(opA.token, t.id, 'Sin medio');
+    const many = await api('POST', '/ticket-details/multiple', opA.token, {
+      ticket_id: [t.id],
+      status_detail_ticket_id: keys.success,
+      comment: 'Presencial',
+      medium: 'in_person',
+    });
+    expect(many.statusCode, many.body).toBe(201);
+    const rows = await ctx.db
+      .selectFrom('ticket_details')
+      .select(['id', 'comment', 'medium', 'direction'])
+      .where('ticket_id', '=', t.id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.comment, r.medium, r.direction])).toEqual([
+      ['Respondió por WhatsApp', 'whatsapp', 'incoming'],
+      ['Sin medio', null, null],
+      ['Presencial', 'in_person', null],
+    ]);
+    expect(rows[1]!.id).toBe(plain.id);
+    const bad = await api('POST', '/ticket-details', opA.token, {
+      ticket_id: t.id,
+      status_detail_ticket_id: keys.success,
+      comment: 'x',
+      medium: 'paloma',
+      direction: 'arriba',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()._data.errors).toMatchObject({
+      medium: [TICKET_MSG.attemptMedium],
+      direction: [TICKET_MSG.attemptDirection],
+    });
+  });
+
   it('deleting an attempt is for administrators and developers only, and stays in the history', async () => {
     const t = await createTicket(opA.token, algebra.enrolments[38]!.id);
     const d = await addAttempt(opA.token, t.id, 'Intento a borrar');

@@ -4,6 +4,7 @@ import { FORM_MSG, queryFlag } from './resources.js';
 import { isAdminLike, type RoleKey } from './roles.js';
 import type { StudentSummary } from './students.js';
 import { parseDay } from './dates.js';
+import { ATTEMPT_DIRECTIONS, ATTEMPT_MEDIA } from './outcomes.js';
 
 /** Tickets, contact attempts, edit locks and saved filters (docs/development/domain.md#tickets; the screens: docs/development/screens.md#ticket, #manage-ticket, #unlock). */
 
@@ -12,6 +13,9 @@ export const TICKET_MSG = {
   createdMany: (n: number) =>
     `Se ${n === 1 ? 'creó 1 ticket' : `crearon ${n} tickets`} correctamente.`,
   updated: 'El ticket se ha editado correctamente.',
+  attemptMedium:
+    'Seleccione cómo se hizo el contacto: llamada, correo, WhatsApp, SMS, presencial u otro.',
+  attemptDirection: 'Indique si el contacto fue saliente o entrante.',
   staleVersion: 'El ticket fue modificado por otro usuario. Recargue para ver los cambios.',
   locked: (name: string, since: string) =>
     `No se puede editar. Este ticket está bloqueado por ${name} desde las ${since}.`,
@@ -168,11 +172,21 @@ const comment = z.preprocess(
     .max(5000, FORM_MSG.max(5000)),
 );
 
+/**
+ * How the contact was made and who started it (optional: the original client sends neither; the
+ * report then takes the ticket type's medium).
+ */
+const attemptHow = {
+  medium: z.enum(ATTEMPT_MEDIA, { error: TICKET_MSG.attemptMedium }).optional(),
+  direction: z.enum(ATTEMPT_DIRECTIONS, { error: TICKET_MSG.attemptDirection }).optional(),
+};
+
 /** POST /ticket-details: a contact attempt; the creator is the signed-in user. */
 export const ticketDetailCreateSchema = z.object({
   ticket_id: requiredId,
   status_detail_ticket_id: requiredId,
   comment,
+  ...attemptHow,
 });
 export type TicketDetailCreateInput = z.infer<typeof ticketDetailCreateSchema>;
 
@@ -181,6 +195,7 @@ export const ticketDetailCreateManySchema = z.object({
   ticket_id: idArray(TICKET_MSG.selectTickets),
   status_detail_ticket_id: requiredId,
   comment,
+  ...attemptHow,
 });
 
 /** GET /ticket-details: optionally one ticket's attempts. */

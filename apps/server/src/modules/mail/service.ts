@@ -430,6 +430,9 @@ export class MailService {
             user_created_id: row.created_by,
             status_detail_ticket_id: detail.id,
             comment,
+            // A mail sent from SIGAF says its own medium, whatever the ticket's type.
+            medium: 'email',
+            direction: 'outgoing',
           },
         ],
         trx,

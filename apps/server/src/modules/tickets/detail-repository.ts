@@ -112,14 +112,18 @@ export class TicketDetailRepository {
     userId: number;
     statusDetailId: number;
     comment: string;
+    /** How the contact was made (null: not said; the report infers it from the ticket's type). */
+    medium?: string | null;
+    direction?: string | null;
     changes: Record<string, unknown>;
   }): Promise<TicketDetailRow[]> {
     if (!input.ticketIds.length) return [];
     const { rows } = await sql<TicketDetailRow>`
       with given as (select g.ticket_id, g.ord from unnest(${input.ticketIds}::int[]) with ordinality as g(ticket_id, ord)),
       added as (
-        insert into ticket_details (ticket_id, user_created_id, status_detail_ticket_id, comment)
-        select g.ticket_id, ${input.userId}::int, ${input.statusDetailId}::int, ${input.comment}::text from given g order by g.ord
+        insert into ticket_details (ticket_id, user_created_id, status_detail_ticket_id, comment, medium, direction)
+        select g.ticket_id, ${input.userId}::int, ${input.statusDetailId}::int, ${input.comment}::text,
+          ${input.medium ?? null}::text, ${input.direction ?? null}::text from given g order by g.ord
         returning id, ticket_id, comment, created_at, updated_at, user_created_id, status_detail_ticket_id
       ),
       history as (
@@ -142,6 +146,8 @@ export class TicketDetailRepository {
       user_created_id: number;
       status_detail_ticket_id: number;
       comment: string;
+      medium?: string | null;
+      direction?: string | null;
     }>,
     db: Database,
   ) {

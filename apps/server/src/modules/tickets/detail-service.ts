@@ -7,6 +7,8 @@ import {
   type ListQuery,
   type TicketDetailCreateInput,
   type TicketDetailUpdateInput,
+  type AttemptDirection,
+  type AttemptMedium,
 } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import type { Database } from '../../db/database.js';
@@ -66,7 +68,13 @@ export class TicketDetailService {
 
   /** The same attempt on many tickets (the massive flow), in one transaction; the creator is the caller. */
   async createMany(
-    input: { ticket_id: number[]; status_detail_ticket_id: number; comment: string },
+    input: {
+      ticket_id: number[];
+      status_detail_ticket_id: number;
+      comment: string;
+      medium?: AttemptMedium;
+      direction?: AttemptDirection;
+    },
     actor: AuthUser,
   ) {
     // The tickets (with their active edit locks) and the outcome are read at once; a ticket not the
@@ -107,6 +115,8 @@ export class TicketDetailService {
       userId: actor.id,
       statusDetailId: input.status_detail_ticket_id,
       comment: input.comment,
+      medium: input.medium ?? null,
+      direction: input.direction ?? null,
       changes,
     });
   }
