@@ -166,6 +166,11 @@ export class Site {
     this.prohibited.add(`${roleid}:${name}`);
   }
 
+  /** Gives back a capability taken with prohibit (the role's own again). */
+  allow(roleid: number, capability: string) {
+    this.prohibited.delete(`${roleid}:${SIM_CAPABILITY_OF[capability] ?? capability}`);
+  }
+
   /** True when a role of the user in the course has the capability (site admins have all). */
   can(userid: number, courseid: number, capability: string): boolean {
     const user = this.user(userid);

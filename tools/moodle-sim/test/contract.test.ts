@@ -682,3 +682,65 @@ describe('moodle-sim replays the creation of the fixture site', () => {
     expect(files.filter((f) => !covered.has(f))).toEqual([]);
   });
 });
+
+describe('moodle-sim hides a hidden activity as Moodle 5.2 does', () => {
+  const TEACHER_TOKEN = 'hiddenteachertoken000000000000000';
+  const call = async (sim: SimServer, fn: string, params: MoodleParams) =>
+    JSON.parse((await send(sim, { fixture: '', fn, params, token: TEACHER_TOKEN })).text);
+  /** The course modules each read the sync makes lists, as the teacher's token sees them. */
+  type Entry = Record<string, unknown>;
+  const lists = async (
+    sim: SimServer,
+  ): Promise<{ contents: Entry[]; completion: Entry[]; grades: Entry[] }> => {
+    const contents = await call(sim, 'core_course_get_contents', { courseid: 4 });
+    const completion = await call(sim, 'core_completion_get_activities_completion_status', {
+      courseid: 4,
+      userid: 3,
+    });
+    const grades = await call(sim, 'gradereport_user_get_grade_items', { courseid: 4, userid: 0 });
+    return {
+      contents: contents.flatMap((s: { modules: Entry[] }) => s.modules),
+      completion: completion.statuses,
+      grades: grades.usergrades[0].gradeitems.filter((i: Entry) => i.itemtype === 'mod'),
+    };
+  };
+
+  it('left out of contents, completion and the grade report without moodle/course:viewhiddenactivities; listed as hidden with it', async () => {
+    const site = fixtureSite();
+    const teacher = site.addUser({
+      id: 8,
+      username: 'teacher1',
+      firstname: 'Tomás',
+      lastname: 'Tutor',
+      email: 'tutor@example.com',
+    });
+    site.enrol(4, teacher.id, 3);
+    site.addToken(TEACHER_TOKEN, teacher.id, [
+      'core_course_get_contents',
+      'core_completion_get_activities_completion_status',
+      'gradereport_user_get_grade_items',
+    ]);
+    site.module(2)!.visible = 0;
+    const sim = await startMoodleSim({ site });
+    try {
+      site.prohibit(3, 'moodle/course:viewhiddenactivities');
+      const without = await lists(sim);
+      expect(without.contents.map((m) => m.id)).not.toContain(2);
+      expect(without.contents.map((m) => m.id)).toContain(1);
+      expect(without.completion.map((c) => c.cmid)).not.toContain(2);
+      expect(without.completion.map((c) => c.cmid)).toContain(1);
+      expect(without.grades.map((i) => i.cmid)).toEqual([]);
+
+      site.allow(3, 'moodle/course:viewhiddenactivities');
+      const withCap = await lists(sim);
+      expect(withCap.contents.find((m) => m.id === 2)).toMatchObject({
+        visible: 0,
+        uservisible: true,
+      });
+      expect(withCap.completion.find((c) => c.cmid === 2)).toMatchObject({ uservisible: true });
+      expect(withCap.grades.map((i) => [i.cmid, i.gradeishidden])).toEqual([[2, true]]);
+    } finally {
+      await sim.close();
+    }
+  });
+});

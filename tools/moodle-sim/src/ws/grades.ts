@@ -2,7 +2,6 @@
 import { moodleException } from '../params.js';
 import {
   type CallContext,
-  img,
   requireCourse,
   validateCourseContext,
   requireCap,
@@ -39,7 +38,12 @@ export function gradeItems(
   else if (p.userid !== caller.id && !grader)
     throw moodleException('nopermissiontoviewgrades', 'Can not view grades.');
   const lock = grader ? false : null;
-  const graded = site.modulesOf(course.id).filter((m) => m.gradeitem);
+  // As Moodle's user report: a hidden activity's grade item (hidden with it) is left out for a
+  // caller without moodle/course:viewhiddenactivities, shown as hidden to one with it.
+  const seesHidden = caller.siteadmin || site.can(caller.id, course.id, 'viewhiddenactivities');
+  // The course total stays Moodle's (all items).
+  const allGraded = site.modulesOf(course.id).filter((m) => m.gradeitem);
+  const graded = allGraded.filter((m) => seesHidden || m.visible === 1);
   let users = site
     .enrolmentsOf(course.id)
     // As Moodle's report: for everybody (userid 0) only active enrolments; asked for one user, theirs whatever its status.
@@ -83,7 +87,7 @@ export function gradeItems(
         gradedategraded: g.dategraded,
         gradehiddenbydate: false,
         gradeneedsupdate: false,
-        gradeishidden: false,
+        gradeishidden: m.visible === 0,
         gradeislocked: lock,
         gradeisoverridden: lock,
         gradeformatted: gradeFormatted(g.raw, gi.gradepass),
@@ -95,9 +99,11 @@ export function gradeItems(
         feedbackformat: has ? 2 : 0,
       };
     });
-    const withGrade = grades.filter((x) => x.g.raw !== null);
+    const withGrade = allGraded
+      .map((m) => ({ m, g: site.grade(m.gradeitem!.id, u.id) }))
+      .filter((x) => x.g.raw !== null);
     const total = withGrade.length ? withGrade.reduce((s, x) => s + x.g.raw!, 0) : null;
-    const totalMax = graded.reduce((s, m) => s + m.gradeitem!.grademax, 0) || 100;
+    const totalMax = allGraded.reduce((s, m) => s + m.gradeitem!.grademax, 0) || 100;
     const dates = withGrade.map((x) => x.g.dategraded ?? 0);
     items.push({
       id: course.gradeitemid,
