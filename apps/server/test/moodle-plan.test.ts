@@ -124,10 +124,20 @@ describe('change plan', () => {
       inserts: [
         { id_activity_moodle: 12, description: 'Foro nuevo', type: 'forum', hidden: false },
       ],
-      updates: [{ id: 1, description: 'Tarea', type: 'assign', hidden: false, removed_at: null }],
+      updates: [
+        {
+          id: 1,
+          description: 'Tarea',
+          type: 'assign',
+          hidden: false,
+          removed_at: null,
+          moodle_unseen_at: null,
+        },
+      ],
       removed: 0,
       removedList: [],
       hiddenFromToken: [],
+      unseen: [],
       refused: [],
     });
   });
@@ -205,11 +215,36 @@ describe('change plan', () => {
     const plan = planActivities(local, activitiesOf(contents), now);
     expect(plan.removed).toBe(1);
     expect(plan.inserts).toEqual([]);
+    const seen = { moodle_unseen_at: null };
     expect(plan.updates).toEqual([
-      { id: 1, description: 'Tarea', type: 'assign', hidden: true, removed_at: null },
-      { id: 3, description: 'Vuelve', type: 'quiz', hidden: false, removed_at: null },
-      { id: 2, description: 'Borrada', type: 'quiz', hidden: false, removed_at: now },
+      { id: 1, description: 'Tarea', type: 'assign', hidden: true, removed_at: null, ...seen },
+      { id: 3, description: 'Vuelve', type: 'quiz', hidden: false, removed_at: null, ...seen },
+      { id: 2, description: 'Borrada', type: 'quiz', hidden: false, removed_at: now, ...seen },
     ]);
+
+    // The token's user not known to see hidden activities: the missing one is deleted or hidden,
+    // it cannot be told; marked unseen (once), not removed. Seen again, the mark goes.
+    const unsure = planActivities(local, activitiesOf(contents), now, new Set(), false);
+    expect([unsure.removed, unsure.unseen]).toEqual([0, [{ cmid: 20, name: 'Borrada' }]]);
+    expect(unsure.updates.find((u) => u.id === 2)).toEqual({
+      id: 2,
+      description: 'Borrada',
+      type: 'quiz',
+      hidden: false,
+      removed_at: null,
+      moodle_unseen_at: now,
+    });
+    const marked = local.map((a) => (a.id === 2 ? { ...a, moodle_unseen_at: now } : a));
+    const again = planActivities(marked, activitiesOf(contents), now, new Set(), false);
+    expect([again.unseen.length, again.updates.some((u) => u.id === 2)]).toEqual([1, false]);
+    const back = planActivities(
+      marked,
+      [...activitiesOf(contents), { cmid: 20, name: 'Borrada', modname: 'quiz', hidden: false }],
+      now,
+      new Set(),
+      false,
+    );
+    expect(back.updates.find((u) => u.id === 2)).toMatchObject({ moodle_unseen_at: null });
   });
 
   it('a student missing from the grade report (a suspended enrolment) keeps the grades and course total stored', () => {

@@ -1309,12 +1309,12 @@ describe('Moodle as it really behaves', () => {
     }
   });
 
-  it('a token that cannot see hidden activities: a hidden activity still in the grade report is marked hidden, not removed, and named in the report', async () => {
+  it('a token that may not see hidden activities: a hidden activity is kept, marked unseen, until a sync can tell or staff confirm its removal', async () => {
     const m = await fresh();
     try {
       // The token's user (an editing teacher) sees usernames and ID numbers through showuseridentity, but not hidden activities.
       m.site.settings.showuseridentity = ['email', 'idnumber', 'username'];
-      m.site.prohibited.add('3:viewhiddenactivities');
+      m.site.prohibit(3, 'moodle/course:viewhiddenactivities');
       const platform = (
         await ctx.db
           .selectFrom('courses as c')
@@ -1332,30 +1332,54 @@ describe('Moodle as it really behaves', () => {
         ).status,
       ).toBe(200);
       expect((await m.sync()).found).toBe(2);
-      m.site.module(2)!.visible = 0;
-      const r = await m.sync();
-      expect(r.activitiesRemoved).toBe(0);
-      expect(r.removedActivities).toEqual([]);
-      expect(r.hiddenActivities).toEqual([
-        { cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.hiddenFromTokenDetail },
-      ]);
-      expect(r.errors).toContain(MOODLE_MSG.hiddenActivitiesNotVisible(1));
-      const row = () =>
+      const row = (cmid: number) =>
         ctx.db
           .selectFrom('activities')
-          .select(['hidden', 'removed_at'])
+          .select(['id', 'hidden', 'removed_at', 'moodle_unseen_at'])
           .where('course_id', '=', m.course)
-          .where('id_activity_moodle', '=', 2)
+          .where('id_activity_moodle', '=', cmid)
           .executeTakeFirstOrThrow();
-      expect(await row()).toEqual({ hidden: true, removed_at: null });
+      const activityId = (await row(2)).id;
+      // Weighed, so that it counts toward progress.
+      await ctx.db
+        .updateTable('activities')
+        .set({ weighing: 20 })
+        .where('id', '=', activityId)
+        .execute();
+      const counts = async () =>
+        (await call('GET', `/api/v2/follow-up/enrolments/${m.ids.ana}`)).body._data.activities.find(
+          (a: { activityId: number }) => a.activityId === activityId,
+        )?.counts;
+      expect(await counts()).toBe(true);
+
+      // Hidden: Moodle leaves it out of contents, completion and grades alike. Deleted or hidden
+      // cannot be told: kept, with its results, still in progress, and named.
+      m.site.module(2)!.visible = 0;
+      const r = await m.sync();
+      expect([r.activitiesRemoved, r.removedActivities, r.hiddenActivities]).toEqual([0, [], []]);
+      expect(r.unseenActivities).toEqual([
+        { cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.unseenDetail },
+      ]);
+      expect(r.errors).toContain(MOODLE_MSG.activitiesUnseen(1));
+      expect(await row(2)).toMatchObject({ hidden: false, removed_at: null });
+      expect((await row(2)).moodle_unseen_at).not.toBeNull();
       expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
-      // The connection test says so before any sync: a graded activity the contents leave out.
+      expect(await counts()).toBe(true);
+      const listed = (
+        await call('GET', `/api/v2/activities?course_id=${m.course}`)
+      ).body._data.collections.find(
+        (c: { properties: { id: number } }) => c.properties.id === activityId,
+      ).properties;
+      expect([listed.removedAt, typeof listed.unseenAt]).toEqual([null, 'string']);
+      // Nothing new: nothing written.
+      const again = await m.sync();
+      expect([again.rowsWritten, again.unseenActivities!.length]).toEqual([0, 1]);
+      // The connection test warns that the capability cannot be confirmed.
       const test = await call('POST', `/api/v2/platforms/${platform}/moodle/test`);
-      expect(test.body._data.hiddenActivitiesWarning).toBe(
-        MOODLE_MSG.hiddenActivitiesNotVisible(1),
-      );
-      // With the capability, Moodle lists it with visible 0.
-      m.site.prohibited.clear();
+      expect(test.body._data.hiddenActivitiesWarning).toBe(MOODLE_MSG.hiddenActivitiesUnconfirmed);
+
+      // The capability given: Moodle lists it hidden; the mark goes, nothing is removed.
+      m.site.allow(3, 'moodle/course:viewhiddenactivities');
       expect(
         (await call('POST', `/api/v2/platforms/${platform}/moodle/test`)).body._data
           .hiddenActivitiesWarning,
@@ -1364,16 +1388,51 @@ describe('Moodle as it really behaves', () => {
       expect(seen.hiddenActivities).toEqual([
         { cmid: 2, name: 'Practical assessment', detail: MOODLE_MSG.hiddenDetail },
       ]);
-      expect(seen.errors).toEqual([]);
-      // Deleted: removed, by name.
-      m.site.removeModule(2);
+      expect([seen.activitiesRemoved, seen.unseenActivities, seen.errors]).toEqual([0, [], []]);
+      expect(await row(2)).toMatchObject({
+        hidden: true,
+        removed_at: null,
+        moodle_unseen_at: null,
+      });
+
+      // Deleted while the course shows a hidden activity (the capability confirmed): removed.
+      m.site.removeModule(3);
       const gone = await m.sync();
-      expect([gone.activitiesRemoved, gone.removedActivities, gone.hiddenActivities]).toEqual([
+      expect([gone.activitiesRemoved, gone.removedActivities, gone.unseenActivities]).toEqual([
         1,
-        [{ cmid: 2, name: 'Practical assessment' }],
+        [{ cmid: 3, name: 'Regulations link' }],
         [],
       ]);
-      expect((await row()).removed_at).not.toBeNull();
+      expect((await row(3)).removed_at).not.toBeNull();
+
+      // Capability taken again, activity deleted: unseen, until staff confirm the removal.
+      m.site.prohibit(3, 'moodle/course:viewhiddenactivities');
+      m.site.removeModule(2);
+      expect((await m.sync()).unseenActivities!.map((a) => a.cmid)).toEqual([2]);
+      const operator = (await ctx.userWithRole('operator')).token;
+      expect(
+        (await call('POST', `/api/v2/activities/${activityId}/removal`, undefined, operator))
+          .status,
+      ).toBe(403);
+      const confirmed = await call('POST', `/api/v2/activities/${activityId}/removal`);
+      expect([confirmed.status, confirmed.body.message]).toEqual([
+        200,
+        MOODLE_MSG.removalConfirmed,
+      ]);
+      expect(confirmed.body._data.properties).toMatchObject({ unseenAt: null });
+      expect(confirmed.body._data.properties.removedAt).not.toBeNull();
+      expect(await counts()).toBe(false);
+      expect(await resultRow(m.ids.ana!, 2)).toMatchObject({ grade: 85 });
+      const twice = await call('POST', `/api/v2/activities/${activityId}/removal`);
+      expect([twice.status, twice.body.message]).toEqual([409, MOODLE_MSG.removalNotUnseen]);
+      expect((await call('POST', '/api/v2/activities/999999/removal')).status).toBe(404);
+      // A later sync leaves it removed and writes nothing.
+      const after = await m.sync();
+      expect([after.unseenActivities, after.activitiesRemoved, after.rowsWritten]).toEqual([
+        [],
+        0,
+        0,
+      ]);
     } finally {
       await m.server.close();
     }
@@ -1501,17 +1560,23 @@ describe('Moodle as it really behaves', () => {
           null,
           null,
         ]);
-        // No hidden activity in the course: viewhiddenactivities cannot be told.
+        // No hidden activity in the course: viewhiddenactivities cannot be told, and the test warns.
         m.site.module(1)!.visible = 1;
-        expect(
-          (await capabilities(m.platform, TEACHER)).caps['moodle/course:viewhiddenactivities'],
-        ).toEqual(['unchecked', 'noHiddenActivity', null]);
+        const untold = await capabilities(m.platform, TEACHER);
+        expect([
+          untold.caps['moodle/course:viewhiddenactivities'],
+          untold.report.hiddenActivitiesWarning,
+        ]).toEqual([
+          ['unchecked', 'noHiddenActivity', null],
+          MOODLE_MSG.hiddenActivitiesUnconfirmed,
+        ]);
         const admin = await capabilities(m.platform);
         expect(admin.report.userIsSiteAdmin).toBe(true);
         expect(Object.values(admin.caps).every(([state]) => state === 'ok')).toBe(true);
         expect(admin.caps['moodle/user:update']).toEqual(['ok', 'suspendedShown', null]);
         expect(admin.caps['moodle/user:create']).toEqual(['ok', 'siteAdmin', null]);
         expect(admin.caps['moodle/course:viewhiddenactivities']).toEqual(['ok', 'siteAdmin', null]);
+        expect(admin.report.hiddenActivitiesWarning).toBeNull();
       } finally {
         await m.server.close();
       }
@@ -1553,17 +1618,16 @@ describe('Moodle as it really behaves', () => {
           'denied',
           'nopermissions',
         ]);
-        // A hidden graded activity the token's user cannot see: missing, how many, and today's warning.
+        // A hidden graded activity the token's user cannot see: Moodle leaves it out of the grade
+        // report too, so nothing tells; not confirmed, and the warning says what that means.
         m.site.module(2)!.visible = 0;
         const hidden = await without('moodle/course:viewhiddenactivities');
         expect(hidden.caps['moodle/course:viewhiddenactivities']).toEqual([
-          'missing',
-          'hiddenMissing',
-          '1',
+          'unchecked',
+          'noHiddenActivity',
+          null,
         ]);
-        expect(hidden.report.hiddenActivitiesWarning).toBe(
-          MOODLE_MSG.hiddenActivitiesNotVisible(1),
-        );
+        expect(hidden.report.hiddenActivitiesWarning).toBe(MOODLE_MSG.hiddenActivitiesUnconfirmed);
         m.site.module(2)!.visible = 1;
         m.site.prohibited.clear();
         // Identity: ID numbers without usernames, then neither (today's warning).
@@ -1624,7 +1688,7 @@ describe('Moodle as it really behaves', () => {
         });
         expect([empty.report.identityWarning, empty.report.hiddenActivitiesWarning]).toEqual([
           null,
-          null,
+          MOODLE_MSG.hiddenActivitiesUnconfirmed,
         ]);
         // A course linked to a Moodle id the site does not have.
         const category = (

@@ -32,6 +32,14 @@ export const MOODLE_MSG = {
   identityPartial: (hidden: number, unverified: number) =>
     `Moodle no entregó el nombre de usuario de ${hidden} estudiante(s) sin RUT en su número de ID (el usuario del token necesita moodle/user:viewalldetails o "username" en showuseridentity); ${unverified} matriculado(s) de SIGAF no encontrados se dejaron como estaban, sin marcarlos "Sin sincronizar".`,
   hiddenFromTokenDetail: 'Oculta en Moodle (el usuario del token no ve actividades ocultas)',
+  unseenDetail: 'No visible para el token: eliminada u oculta',
+  activitiesUnseen: (n: number) =>
+    `${n} actividad(es) ya no aparecen en Moodle para el usuario del token, y no se pudo confirmar que ese usuario vea actividades ocultas (capacidad moodle/course:viewhiddenactivities): pueden estar eliminadas u ocultas, SIGAF no puede saberlo. Se conservan con sus resultados y siguen contando en el avance hasta que una sincronización lo aclare o un administrador confirme la eliminación en Actividades.`,
+  hiddenActivitiesUnconfirmed:
+    'No se pudo confirmar que el usuario del token vea las actividades ocultas (capacidad moodle/course:viewhiddenactivities). Sin ella, Moodle no entrega las actividades ocultas y SIGAF no puede distinguirlas de las eliminadas: las marcará «No visible para el token: eliminada u oculta» y las conservará, contando en el avance, hasta que un administrador confirme la eliminación. Para evitarlo, dé esa capacidad al rol del usuario del token en los cursos.',
+  removalNotUnseen:
+    'Solo se puede confirmar la eliminación de una actividad marcada «No visible para el token: eliminada u oculta».',
+  removalConfirmed: 'Eliminación confirmada: la actividad queda como eliminada en Moodle.',
   syncQueued: 'Sincronización en cola.',
   syncRunning: 'Ya hay una sincronización en curso para este curso.',
   syncStarted: 'Sincronización iniciada.',
@@ -198,6 +206,12 @@ export interface MoodleSyncResult {
    * see hidden activities; they are kept as hidden, not removed).
    */
   hiddenActivities?: MoodleSyncActivity[];
+  /**
+   * Activities missing from every Moodle list while the token's user may not see hidden
+   * activities: deleted or hidden, SIGAF cannot tell; kept, results and progress included, until a
+   * sync can tell or staff confirm the removal (absent from results of older versions).
+   */
+  unseenActivities?: MoodleSyncActivity[];
   /** Matched students whose enrolment is suspended in Moodle (their grades were read one by one). */
   suspended: number;
   /** Those students, by name (absent from results of older versions). */

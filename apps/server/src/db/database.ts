@@ -48,6 +48,7 @@ import * as m0039 from './migrations/0039_workload_indexes.js';
 import * as m0041 from './migrations/0041_idempotent_sends.js';
 import * as m0043 from './migrations/0043_outcome_stale_days.js';
 import * as m0044 from './migrations/0044_attempt_medium.js';
+import * as m0045 from './migrations/0045_activity_unseen.js';
 
 export type Database = Kysely<DB>;
 
@@ -165,6 +166,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_idempotent_sends': m0041,
   '0043_outcome_stale_days': m0043,
   '0044_attempt_medium': m0044,
+  '0045_activity_unseen': m0045,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -124,6 +124,11 @@ export interface ActivityTable extends Timestamps {
   removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Hidden in Moodle (visible: 0 in the course contents). */
   hidden: Generated<boolean>;
+  /**
+   * Missing from every Moodle list while the token's user may not be able to see hidden
+   * activities (0045): since when. Deleted or hidden, SIGAF cannot tell; still in progress.
+   */
+  moodle_unseen_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Left out of progress and pending counts by staff. */
   excluded_from_progress: Generated<boolean>;
   /** The Moodle section the activity sits in (course contents), as Moodle names it. */

@@ -113,6 +113,7 @@ export class CourseRepository {
         'a.course_id',
         'a.removed_at',
         'a.hidden',
+        'a.moodle_unseen_at',
         'a.excluded_from_progress',
         's.description as section_description',
         's.key as section_key',
@@ -153,6 +154,7 @@ export class ActivityRepository {
         'a.updated_at',
         'a.removed_at',
         'a.hidden',
+        'a.moodle_unseen_at',
         'a.excluded_from_progress',
         's.description as section_description',
         's.key as section_key',
@@ -192,6 +194,18 @@ export class ActivityRepository {
       .set({ ...values, updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Marks removed an activity marked unseen (not removed); false when it is not so (any more). */
+  async confirmRemoval(id: number) {
+    const done = await this.db
+      .updateTable('activities')
+      .set({ removed_at: sql`now()`, moodle_unseen_at: null, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .where('moodle_unseen_at', 'is not', null)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    return done.numUpdatedRows > 0n;
   }
 
   async delete(id: number) {

@@ -1,4 +1,4 @@
-import { FORM_MSG, MSG, PERMISSIONS, resourceByKey } from '@sigaf/contract';
+import { FORM_MSG, MOODLE_MSG, MSG, PERMISSIONS, resourceByKey } from '@sigaf/contract';
 import { z } from 'zod';
 import { requireAuth } from '../../http/auth.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -54,6 +54,7 @@ type ActivityLike = Pick<
   | 'section_key'
   | 'removed_at'
   | 'hidden'
+  | 'moodle_unseen_at'
   | 'excluded_from_progress'
 > &
   Partial<Pick<ActivityRow, 'course_description'>>;
@@ -89,6 +90,8 @@ export function presentActivity(request: FastifyRequest, a: ActivityLike) {
     /** Deleted in Moodle (kept for history, out of progress): when SIGAF noticed. */
     removedAt: a.removed_at ? new Date(a.removed_at).toISOString() : null,
     hidden: a.hidden,
+    /** Missing from Moodle's lists, deleted or hidden (the token cannot see hidden ones): since when. */
+    unseenAt: a.moodle_unseen_at ? new Date(a.moodle_unseen_at).toISOString() : null,
     excludedFromProgress: a.excluded_from_progress,
   });
 }
@@ -132,6 +135,20 @@ export const courseRoutes: FastifyPluginAsync<{ services: Services }> = async (
         request.ip,
       );
       return ok(presentActivity(request, row), MSG.updated);
+    },
+  );
+
+  // Staff confirm that an activity the sync could not see (deleted or hidden) is deleted in Moodle.
+  app.post(
+    '/activities/:id/removal',
+    {
+      config: { access: PERMISSIONS.configurationWrite },
+      schema: { tags: ['courses'], params: idParams },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const row = await services.activities.confirmRemoval(id, requireAuth(request), request.ip);
+      return ok(presentActivity(request, row), MOODLE_MSG.removalConfirmed);
     },
   );
 

@@ -1,4 +1,4 @@
-import type { ListQuery } from '@sigaf/contract';
+import { MOODLE_MSG, type ListQuery } from '@sigaf/contract';
 import type { Updateable } from 'kysely';
 import type { CourseTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
@@ -176,6 +176,24 @@ export class ActivityService {
       entity: 'activities',
       entityId: id,
       changes: { excluded_from_progress: excluded },
+      ip,
+    });
+    return this.get(id);
+  }
+
+  /**
+   * Staff confirm that an activity marked "no visible para el token" is deleted in Moodle (the
+   * sync could not tell it from a hidden one): removed now, out of progress, its results kept.
+   */
+  async confirmRemoval(id: number, actor: AuthUser, ip: string) {
+    await this.get(id);
+    if (!(await this.repo.confirmRemoval(id))) throw conflict(MOODLE_MSG.removalNotUnseen);
+    await this.audit.record({
+      userId: actor.id,
+      action: 'update',
+      entity: 'activities',
+      entityId: id,
+      changes: { removed_at: 'confirmed' },
       ip,
     });
     return this.get(id);

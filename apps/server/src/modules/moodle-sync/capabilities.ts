@@ -191,8 +191,9 @@ export async function probeCapabilities(
           needs('core_group_get_course_groups') ?? byAnswer(groups!),
         );
 
-        // Hidden activities (moodle/course:viewhiddenactivities): left out of the contents for
-        // a user without it, kept in the grade report; a hidden module listed means it is held.
+        // Hidden activities (moodle/course:viewhiddenactivities): Moodle leaves them out of the
+        // contents, completion and grade report of a user without it, so only a hidden module
+        // listed tells (it is held); a graded one missing from the contents says it is not.
         const hidden = 'moodle/course:viewhiddenactivities';
         if (!contents)
           set(hidden, verdict('unchecked', 'functionNotAllowed', 'core_course_get_contents'));
@@ -233,14 +234,15 @@ export async function probeCapabilities(
     }
   }
 
-  return {
-    capabilities: MOODLE_CAPABILITIES.map((c) => {
-      let v = found.get(c.capability) ?? verdict('unchecked', 'notReached');
-      // A site administrator holds every capability: what could not be seen is known all the same.
-      if (input.siteAdmin && v.state === 'unchecked') v = verdict('ok', 'siteAdmin');
-      return { capability: c.capability, use: c.use, kind: c.kind, ...v };
-    }),
-    identityWarning,
-    hiddenActivitiesWarning,
-  };
+  const capabilities = MOODLE_CAPABILITIES.map((c) => {
+    let v = found.get(c.capability) ?? verdict('unchecked', 'notReached');
+    // A site administrator holds every capability: what could not be seen is known all the same.
+    if (input.siteAdmin && v.state === 'unchecked') v = verdict('ok', 'siteAdmin');
+    return { capability: c.capability, use: c.use, kind: c.kind, ...v };
+  });
+  // Not confirmed: a hidden activity will read as gone, and SIGAF cannot tell it from a deleted one.
+  const hidden = capabilities.find((c) => c.capability === 'moodle/course:viewhiddenactivities');
+  if (hidden?.state === 'unchecked')
+    hiddenActivitiesWarning = MOODLE_MSG.hiddenActivitiesUnconfirmed;
+  return { capabilities, identityWarning, hiddenActivitiesWarning };
 }

@@ -28,6 +28,8 @@ export interface LocalActivity {
   section_key: string | null;
   removed_at: Date | null;
   hidden: boolean;
+  /** Missing from Moodle's lists, deleted or hidden (cannot be told): since when (null or absent: seen). */
+  moodle_unseen_at?: Date | null;
 }
 
 export interface LocalResult {

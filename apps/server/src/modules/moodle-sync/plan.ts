@@ -201,6 +201,7 @@ export interface ActivityPlan {
     type: string;
     hidden: boolean;
     removed_at: Date | null;
+    moodle_unseen_at: Date | null;
   }>;
   /** Activities no longer in Moodle's course (marked removed now; kept for history). */
   removed: number;
@@ -208,19 +209,28 @@ export interface ActivityPlan {
   removedList: Array<{ cmid: number; name: string }>;
   /** Absent from the contents but still in Moodle's grades or completion: hidden from the token's user. */
   hiddenFromToken: Array<{ cmid: number; name: string }>;
+  /**
+   * Absent from every list while the token's user may not see hidden activities: deleted or
+   * hidden, it cannot be told. Kept as they are (results, progress), marked since the first such sync.
+   */
+  unseen: Array<{ cmid: number; name: string }>;
   /** Course modules refused for an invalid id. */
   refused: MoodleSyncRefused[];
 }
 
 /**
  * New, changed, hidden and removed activities. An activity Moodle no longer has is marked removed
- * (kept, with its results, out of progress); one that comes back is restored.
+ * (kept, with its results, out of progress); one that comes back is restored. Moodle leaves a
+ * hidden activity out of every list for a user without moodle/course:viewhiddenactivities: unless
+ * `seesHidden` (the token's user is known to see hidden activities), a missing activity is only
+ * marked unseen, not removed.
  */
 export function planActivities(
   local: readonly LocalActivity[],
   moodle: readonly MoodleActivity[],
   now = new Date(),
   stillInMoodle: ReadonlySet<number> = new Set(),
+  seesHidden = true,
 ): ActivityPlan {
   const byMoodleId = new Map(
     local.filter((a) => a.id_activity_moodle !== null).map((a) => [a.id_activity_moodle!, a]),
@@ -231,6 +241,7 @@ export function planActivities(
     removed: 0,
     removedList: [],
     hiddenFromToken: [],
+    unseen: [],
     refused: [],
   };
   const present = new Set<number>();
@@ -250,7 +261,8 @@ export function planActivities(
       existing.description !== m.name ||
       existing.type !== m.modname ||
       existing.hidden !== m.hidden ||
-      existing.removed_at !== null
+      existing.removed_at !== null ||
+      existing.moodle_unseen_at != null
     ) {
       plan.updates.push({
         id: existing.id,
@@ -258,6 +270,7 @@ export function planActivities(
         type: m.modname,
         hidden: m.hidden,
         removed_at: null,
+        moodle_unseen_at: null,
       });
     }
   }
@@ -268,23 +281,39 @@ export function planActivities(
     // such an activity is hidden, not removed.
     if (stillInMoodle.has(a.id_activity_moodle!)) {
       plan.hiddenFromToken.push({ cmid: a.id_activity_moodle!, name: a.description });
-      if (!a.hidden || a.removed_at !== null)
+      if (!a.hidden || a.removed_at !== null || a.moodle_unseen_at != null)
         plan.updates.push({
           id: a.id,
           description: a.description,
           type: a.type ?? '',
           hidden: true,
           removed_at: null,
+          moodle_unseen_at: null,
         });
       continue;
     }
+    // Removed already (by a sync, or by staff confirming it): stays so.
     if (a.removed_at !== null) continue;
+    if (!seesHidden) {
+      plan.unseen.push({ cmid: a.id_activity_moodle!, name: a.description });
+      if (a.moodle_unseen_at == null)
+        plan.updates.push({
+          id: a.id,
+          description: a.description,
+          type: a.type ?? '',
+          hidden: a.hidden,
+          removed_at: null,
+          moodle_unseen_at: now,
+        });
+      continue;
+    }
     plan.updates.push({
       id: a.id,
       description: a.description,
       type: a.type ?? '',
       hidden: a.hidden,
       removed_at: now,
+      moodle_unseen_at: null,
     });
     plan.removed++;
     plan.removedList.push({ cmid: a.id_activity_moodle!, name: a.description });

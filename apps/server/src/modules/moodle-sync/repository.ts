@@ -212,6 +212,7 @@ export class MoodleSyncRepository {
         's.key as section_key',
         'a.removed_at',
         'a.hidden',
+        'a.moodle_unseen_at',
       ])
       .where('a.course_id', '=', courseId)
       .orderBy('a.id')
@@ -299,13 +300,25 @@ export class MoodleSyncRepository {
       type: string;
       hidden: boolean;
       removed_at: Date | null;
+      moodle_unseen_at: Date | null;
     }>,
   ) {
+    const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
     return updateMany(
       db,
       'activities',
-      { description: 'varchar', type: 'varchar', hidden: 'boolean', removed_at: 'timestamptz' },
-      rows.map((r) => ({ ...r, removed_at: r.removed_at ? r.removed_at.toISOString() : null })),
+      {
+        description: 'varchar',
+        type: 'varchar',
+        hidden: 'boolean',
+        removed_at: 'timestamptz',
+        moodle_unseen_at: 'timestamptz',
+      },
+      rows.map((r) => ({
+        ...r,
+        removed_at: iso(r.removed_at),
+        moodle_unseen_at: iso(r.moodle_unseen_at),
+      })),
     );
   }
 

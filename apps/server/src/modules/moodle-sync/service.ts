@@ -30,6 +30,7 @@ import {
 } from './plan.js';
 import { moodleFailure, type MoodleConnectionService } from './connection.js';
 import { storedResults } from './diff.js';
+import { seesHiddenActivities } from './hidden.js';
 import { suspendedStudents } from './report.js';
 import type { MoodleSyncRepository } from './repository.js';
 
@@ -384,6 +385,13 @@ export class MoodleSyncService {
         await Promise.all([stopOthersOnFailure(readGrades), stopOthersOnFailure(readCompletion)]);
       }
       const errors = [...gradeErrors, ...completionErrors];
+      const seesHidden =
+        wantsActivities &&
+        (await seesHiddenActivities(
+          client,
+          contents,
+          await this.repo.activities(this.db, courseId),
+        ));
 
       await progress('writing', 'Guardando');
       return await this.db.transaction().execute(async (trx) => {
@@ -393,6 +401,7 @@ export class MoodleSyncService {
         let activitiesRemoved = 0;
         let removedActivities: MoodleSyncActivity[] = [];
         let hiddenActivities: MoodleSyncActivity[] = [];
+        let unseenActivities: MoodleSyncActivity[] = [];
         const activityWarnings: string[] = [];
         const refused: NonNullable<MoodleSyncResult['refused']> = []; // values out of range (ranges.ts): not stored, listed in the report
         if (wantsActivities) {
@@ -409,6 +418,7 @@ export class MoodleSyncService {
             inContents,
             new Date(),
             stillInMoodle,
+            seesHidden,
           );
           // New activities go where the course maps their Moodle section, else to Formativa with a proposed section.
           activitiesAdded = await fileNewActivities(trx, courseId, contents, plan.inserts);
@@ -429,6 +439,9 @@ export class MoodleSyncService {
             activityWarnings.push(
               MOODLE_MSG.hiddenActivitiesNotVisible(plan.hiddenFromToken.length),
             );
+          unseenActivities = plan.unseen.map((a) => ({ ...a, detail: MOODLE_MSG.unseenDetail }));
+          if (plan.unseen.length)
+            activityWarnings.push(MOODLE_MSG.activitiesUnseen(plan.unseen.length));
         }
         let matching: Matching = {
           matches: [],
@@ -490,6 +503,7 @@ export class MoodleSyncService {
           activitiesRemoved,
           removedActivities,
           hiddenActivities,
+          unseenActivities,
           suspended: suspended.size,
           suspendedStudents: suspendedStudents(matching, suspended, suspendedAccounts),
           rowsWritten: rowsWritten + activitiesAdded + activitiesUpdated + activitiesRemoved,

@@ -3,11 +3,22 @@ import EditIcon from '@mui/icons-material/Edit';
 import SettingsEthernetIcon from '@mui/icons-material/SettingsEthernet';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import { Alert, Box, Button, Chip, Stack, TextField, Typography, useTheme } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+  useTheme,
+} from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CourseSelector } from '../../components/CourseSelector';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { PageCard } from '../../components/PageCard';
@@ -20,7 +31,7 @@ import { useSession } from '../auth/session';
 import { saveResource, useResourceList, type Row } from '../maintenance/api';
 import { displayValue, statusLabels } from '../maintenance/fields';
 import { ResourceForm } from '../maintenance/ResourceForm';
-import { setActivityExcluded, useSectionGroups } from './api';
+import { confirmActivityRemoval, setActivityExcluded, useSectionGroups } from './api';
 import { ImportCourseDialog } from './ImportCourseDialog';
 import { MoodleSettingsDialog } from './MoodleSettingsDialog';
 import { SyncPanel } from './SyncPanel';
@@ -62,6 +73,8 @@ export default function ActivityPage() {
   const [editing, setEditing] = useState<Row | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  // An activity marked unseen whose removal staff are asked to confirm.
+  const [removing, setRemoving] = useState<Row | null>(null);
   const { params: page, grid, firstPage } = useServerPage(10);
   const sections = useSectionGroups(course?.id);
   const filters = {
@@ -121,6 +134,17 @@ export default function ActivityPage() {
           {row.hidden ? (
             <Chip size="small" variant="outlined" label={t('moodle.activityState.hidden')} />
           ) : null}
+          {row.unseenAt && !row.removedAt ? (
+            <Tooltip title={t('moodle.activityState.unseenHint')}>
+              <Chip
+                size="small"
+                color="warning"
+                variant="outlined"
+                label={t('moodle.activityState.unseen')}
+                data-testid="activity-unseen"
+              />
+            </Tooltip>
+          ) : null}
           {row.excludedFromProgress ? (
             <Chip
               size="small"
@@ -155,6 +179,16 @@ export default function ActivityPage() {
             )}
             onClick={() => void toggleExcluded(row)}
           />,
+          ...(row.unseenAt && !row.removedAt
+            ? [
+                <GridActionsCellItem
+                  key="removal"
+                  showInMenu
+                  label={t('moodle.activityState.confirmRemoval')}
+                  onClick={() => setRemoving(row)}
+                />,
+              ]
+            : []),
         ],
       });
     }
@@ -170,6 +204,18 @@ export default function ActivityPage() {
   const toggleExcluded = async (row: Row) => {
     try {
       const res = await setActivityExcluded(Number(row.id), !row.excludedFromProgress);
+      notify(res.message || t('common.success'));
+      await refresh();
+    } catch (err) {
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
+    }
+  };
+
+  const confirmRemoval = async () => {
+    if (!removing) return;
+    try {
+      const res = await confirmActivityRemoval(Number(removing.id));
+      setRemoving(null);
       notify(res.message || t('common.success'));
       await refresh();
     } catch (err) {
@@ -310,6 +356,16 @@ export default function ActivityPage() {
             />
           )
         }
+      />
+      <ConfirmDialog
+        open={Boolean(removing)}
+        title={t('moodle.activityState.confirmRemovalTitle')}
+        message={t('moodle.activityState.confirmRemovalMessage', {
+          name: String(removing?.description ?? ''),
+        })}
+        confirmLabel={t('moodle.activityState.confirmRemoval')}
+        onCancel={() => setRemoving(null)}
+        onConfirm={confirmRemoval}
       />
       <MoodleSettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <ImportCourseDialog open={importOpen} onClose={() => setImportOpen(false)} />

@@ -11,13 +11,11 @@ import { capabilityChecks, connectionReport } from './test-report';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
-  await i18n
-    .use(initReactI18next)
-    .init({
-      lng: 'es',
-      resources: { es: { translation: es }, en: { translation: en } },
-      interpolation: { escapeValue: false },
-    });
+  await i18n.use(initReactI18next).init({
+    lng: 'es',
+    resources: { es: { translation: es }, en: { translation: en } },
+    interpolation: { escapeValue: false },
+  });
 });
 
 const checks = capabilityChecks;
@@ -64,7 +62,7 @@ describe('the result of "Probar conexión"', () => {
     expect(html).toContain('MuiAlert-colorWarning');
   });
 
-  it('with no linked course: every capability listed unchecked and why, the answer still green; the warnings of before stay', () => {
+  it('with no linked course: every capability listed unchecked and why; a warning that hidden activities cannot be told from deleted ones; the warnings of before stay', () => {
     const html = render(
       report({
         checkedMoodleCourseId: null,
@@ -81,7 +79,16 @@ describe('the result of "Probar conexión"', () => {
     expect(text(html)).toContain('No hay un curso vinculado a Moodle en esta plataforma');
     expect(html.match(/data-state="unchecked"/g)).toHaveLength(MOODLE_CAPABILITIES.length);
     expect(html).not.toContain('capability-warning');
-    expect(html).toContain('MuiAlert-colorSuccess');
+    // Unconfirmed, moodle/course:viewhiddenactivities makes the answer a warning that says what it means.
+    expect(html).toContain('data-testid="hidden-activities-warning"');
+    expect(text(html)).toContain(
+      'No se pudo confirmar que el usuario del token vea las actividades ocultas',
+    );
+    expect(text(html)).toContain('«No visible para el token: eliminada u oculta»');
+    expect(html).toContain('MuiAlert-colorWarning');
+    const confirmed = render(report());
+    expect(confirmed).not.toContain('hidden-activities-warning');
+    expect(confirmed).toContain('MuiAlert-colorSuccess');
     const warned = render(report({ identityWarning: MOODLE_MSG.identityFieldsMissing }));
     expect(warned).toContain('data-testid="identity-warning"');
     expect(warned).toContain('MuiAlert-colorWarning');

@@ -43,6 +43,7 @@ import {
   capabilityStateKey,
   capabilityUseKey,
   connectionSeverity,
+  hiddenActivitiesUnconfirmed,
   missingCapabilities,
 } from './capabilities';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
@@ -185,13 +186,15 @@ export function ConnectionResult({ report }: { report: ConnectionReport }) {
           {report.identityWarning}
         </Typography>
       )}
-      {report.hiddenActivitiesWarning && (
+      {(hiddenActivitiesUnconfirmed(report) || report.hiddenActivitiesWarning) && (
         <Typography
           variant="body2"
           sx={{ mt: 1, fontWeight: 600 }}
           data-testid="hidden-activities-warning"
         >
-          {report.hiddenActivitiesWarning}
+          {hiddenActivitiesUnconfirmed(report)
+            ? t('moodle.settings.hiddenUnconfirmed')
+            : report.hiddenActivitiesWarning}
         </Typography>
       )}
       <CapabilityTable report={report} />

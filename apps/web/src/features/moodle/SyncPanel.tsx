@@ -155,6 +155,7 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
     ['activitiesAdded', result.activitiesAdded],
     ['activitiesRemoved', result.activitiesRemoved ?? 0],
     ['hiddenActivities', result.hiddenActivities?.length ?? 0],
+    ['unseenActivities', result.unseenActivities?.length ?? 0],
     ['suspended', result.suspended ?? 0],
     ['refused', result.refused?.length ?? 0],
     ['errors', result.errors.length],
@@ -192,6 +193,10 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
       <ActivityList
         title={t('moodle.report.hiddenActivities')}
         items={result.hiddenActivities ?? []}
+      />
+      <ActivityList
+        title={t('moodle.report.unseenActivities')}
+        items={result.unseenActivities ?? []}
       />
       <IssueList title={t('moodle.report.suspended')} items={result.suspendedStudents ?? []} />
       <RefusedList title={t('moodle.report.refused')} items={result.refused ?? []} />

@@ -192,6 +192,10 @@ export const setActivityExcluded = (activityId: number, excluded: boolean) =>
     body: { excluded },
   });
 
+/** Staff confirm that an activity marked unseen (deleted or hidden) is deleted in Moodle. */
+export const confirmActivityRemoval = (activityId: number) =>
+  request<Envelope<unknown>>(`/api/v2/activities/${activityId}/removal`, { method: 'POST' });
+
 /** Sections proposed for synchronised activities, and the course's Moodle section → SIGAF section mapping. */
 export function useSectionProposals(courseId: number | undefined) {
   return useQuery({

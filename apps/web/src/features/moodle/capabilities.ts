@@ -14,6 +14,16 @@ export const capabilityStateKey = (state: MoodleCapabilityState) =>
 export const capabilityReasonKey = (reason: MoodleCapabilityReason) =>
   `moodle.settings.capabilities.reason.${reason}`;
 
+/**
+ * Whether the test could not confirm that the token's user sees hidden activities: a hidden
+ * activity then reads as gone, and SIGAF cannot tell it from a deleted one.
+ */
+export function hiddenActivitiesUnconfirmed(report: ConnectionReport): boolean {
+  return (report.capabilities ?? []).some(
+    (c) => c.capability === 'moodle/course:viewhiddenactivities' && c.state === 'unchecked',
+  );
+}
+
 /** The capabilities the test found missing, in the order listed. */
 export function missingCapabilities(report: ConnectionReport): MoodleCapabilityCheck[] {
   return (report.capabilities ?? []).filter((c) => c.state === 'missing');
@@ -29,6 +39,7 @@ export function connectionSeverity(report: ConnectionReport): 'success' | 'warni
   return report.ok &&
     !report.identityWarning &&
     !report.hiddenActivitiesWarning &&
+    !hiddenActivitiesUnconfirmed(report) &&
     !syncCapabilityMissing
     ? 'success'
     : 'warning';
