@@ -294,6 +294,42 @@ describe('a baseline standardised to the contacts', () => {
   });
 });
 
+describe('a baseline of students nobody contacted', () => {
+  it('a student mailed from SIGAF without a ticket is not in the baseline', async () => {
+    // One contact 14 days ago, idle 1 day, back. Not contacted, idle 1 day at the day's start: B1 back,
+    // B2 mailed (no ticket) 2 days later and not back. Baseline 1 of 1 = 100 % (counted with B2: 1 of 2).
+    const c = await course();
+    const e = await student(c);
+    const [b1, b2] = [await student(c), await student(c)];
+    await history(e, noonBack(15), noonBack(15));
+    await history(e, noonBack(12), noonBack(13));
+    await attempt(await ticket(c, e), noonBack(14));
+    for (const b of [b1, b2]) await history(b, startBack(15), startBack(15));
+    await history(b1, noonBack(11), noonBack(12));
+    await ctx.db
+      .insertInto('mail_messages')
+      .values({
+        course_id: c,
+        enrolment_id: b2,
+        ticket_id: null,
+        to_address: 'b2@correo.cl',
+        from_address: 'curso@sigaf.test',
+        reply_to: null,
+        subject: 'Recordatorio',
+        html: '<p>Hola</p>',
+        text: 'Hola',
+        status: 'sent',
+        last_error: null,
+        message_id: `<sw-${++seq}@sigaf.test>`,
+        sent_at: noonBack(12),
+        created_by: admin.id,
+      })
+      .execute();
+    const [all] = (await bothWays(c, 14, 14)).dimensions.all;
+    expect(all.baseline).toMatchObject({ n: 1, rate: 1 });
+  });
+});
+
 describe('the medium of each attempt', () => {
   it('a mail on a phone ticket counts as e-mail; an attempt without medium takes the ticket type’s, counted as inferred', async () => {
     // Two students on "Contacto telefónico" tickets 12 days ago: one mailed (medium email, back),

@@ -292,7 +292,8 @@ export class OutcomeRepository {
    * baseline: CTEs ending in `sums` (day, s_course, s_op, dim, key, SUM_COLUMNS). Each attempt's
    * outcome and each population figure is computed once, and grouped for every dimension. The
    * baseline of a group: the students of the same courses, on the same days, in the same idle
-   * group as its contacts, with no attempt from 7 days before to 7 days after that day; measured
+   * group as its contacts, with no attempt nor mail sent from 7 days before to 7 days after that day,
+   * standardised to the group's student-weeks per stratum (course, day, idle group); measured
    * from the start of that day. Scopes: `filter`, the filter's course and operator (0 when none);
    * `all`, the three a kept day holds (the organisation, the attempt's course, its operator). The
    * CTEs are materialised so that the population of a course's day is computed once, not once
@@ -356,6 +357,12 @@ export class OutcomeRepository {
         ) b
         where b.known and not exists (
           select 1 from contacted c where c.enrolment_id = e.id and c.at > k.start - interval '7 days' and c.at < k.start + interval '8 days'
+        )
+        -- A student mailed from SIGAF without a ticket was contacted too. Mails are sent at the time they
+        -- are sent, so a new one never changes a day that may be kept (those end 8 days ago): no stale marking.
+        and not exists (
+          select 1 from mail_messages m where m.enrolment_id = e.id and m.status = 'sent'
+            and m.sent_at > k.start - interval '7 days' and m.sent_at < k.start + interval '8 days'
         )
       ),
       stratum as materialized (
