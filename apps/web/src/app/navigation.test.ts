@@ -1,7 +1,7 @@
 import { RESOURCES, SCREEN_ROUTES } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import { en, es } from '../i18n/resources';
-import { buildMenu, initials } from './navigation';
+import { buildMenu } from './navigation';
 
 function keys(o: object, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
@@ -35,12 +35,6 @@ describe('menu by role', () => {
       ]);
     }
     expect(buildMenu(null).flat).toEqual([]);
-  });
-
-  it('initials work for one or many words', () => {
-    expect(initials('Ana María Rojas')).toBe('AM');
-    expect(initials('Madonna')).toBe('M');
-    expect(initials('  ')).toBe('?');
   });
 });
 

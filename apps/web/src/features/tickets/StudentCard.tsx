@@ -18,7 +18,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { initials } from '../../app/navigation';
+import { initials } from '../../lib/initials';
 import { EmailLink, TelLink } from '../../components/ContactLinks';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
