@@ -2,8 +2,8 @@ import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PhoneContact, type ContactTarget } from '../features/tickets/ContactActions';
-import { TelLink } from './ContactLinks';
+import { PhoneContact, type ContactTarget } from './ContactActions';
+import { TelLink } from '../../components/ContactLinks';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
