@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { Forbidden, NotFound } from '../components/StatusPages';
 import LoginPage from '../features/auth/LoginPage';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 import { HomeScreen, Loading, ScreenBoundary, Shell } from './lazy';
 import { preloadSignedIn, SCREEN_COMPONENTS } from './screens';
 import { tokenStore } from '../lib/api';
@@ -22,7 +22,7 @@ function RoleGate({ roles, children }: { roles: readonly string[]; children: Rea
 }
 
 const routes: RouteObject[] = [
-  { path: '/', element: <LoginPage /> },
+  { path: '/', element: <LoginPage preload={preloadSignedIn} /> },
   {
     element: <RequireSession />,
     children: [

@@ -1,19 +1,14 @@
 import type { Collection } from '@sigaf/contract';
 import { Alert, Link, MenuItem, Stack, TextField } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
-import { useSession } from '../features/auth/session';
+import type { CourseOption } from '../lib/rememberedCourse';
+import { useSession } from '../lib/session';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getData } from '../lib/api';
 
-export interface CourseOption {
-  id: number;
-  description: string;
-  idCourseMoodle: number | null;
-  lastSyncAt: string | null;
-  category: { id: number; description: string; categoryCode: string };
-}
+export type { CourseOption };
 
 /** The shared category → course selector (docs/development/screens.md#course-selector): only active courses are offered. */
 export function CourseSelector({

@@ -2,7 +2,7 @@ import { isAdminLike } from '@sigaf/contract';
 import { Alert, Link } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../lib/session';
 
 /**
  * The progress charts' empty state: progress counts only activities with a weight (or in Encuesta

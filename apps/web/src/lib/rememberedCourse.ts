@@ -1,7 +1,6 @@
 import type { Resource } from '@sigaf/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CourseOption } from '../components/CourseSelector';
-import { useSession } from '../features/auth/session';
+import { useSession } from './session';
 import { getData, request } from './api';
 import { readPref, writePref } from './storage';
 
@@ -12,6 +11,16 @@ import { readPref, writePref } from './storage';
  * device. The last one known is kept in this browser too, so a page draws it at once.
  */
 const LOCAL_KEY = 'sigaf.currentCourse';
+
+/** A course as the course pickers list it and as it is remembered. */
+export interface CourseOption {
+  id: number;
+  description: string;
+  idCourseMoodle: number | null;
+  lastSyncAt: string | null;
+  category: { id: number; description: string; categoryCode: string };
+}
+
 export const CURRENT_COURSE_QUERY = ['me', 'current-course'] as const;
 
 interface LocalCopy {

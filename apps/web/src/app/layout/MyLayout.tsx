@@ -24,11 +24,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useSession } from '../../features/auth/session';
+import { useSession } from '../../lib/session';
 import { initials } from '../../lib/initials';
 import { buildMenu } from '../navigation';
 import { SCREEN_ICONS } from '../screenIcons';
-import { LanguageSwitch } from './LanguageSwitch';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { ReminderBadge } from '../../features/reminders/ReminderBadge';
 import { useSearchShortcut } from '../../components/useSearchShortcut';
 

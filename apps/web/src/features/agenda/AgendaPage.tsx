@@ -21,7 +21,7 @@ import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { TicketDialog, useTicketParam } from '../tickets/TicketDialog';
 import { useStaff } from '../reminders/api';
 import { ReminderDialog } from '../reminders/ReminderDialog';

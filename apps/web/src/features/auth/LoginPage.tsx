@@ -15,11 +15,10 @@ import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { ApiError, tokenStore } from '../../lib/api';
-import { changeOwnPassword, fetchUser, login, type SessionUser } from './api';
+import { fetchUser, useSession, type SessionUser } from '../../lib/session';
+import { changeOwnPassword, login } from './api';
 import { LoginField } from './LoginField';
-import { LanguageSwitch } from '../../app/layout/LanguageSwitch';
-import { preloadSignedIn } from '../../app/screens';
-import { useSession } from './session';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { useLoginForm } from './useLoginForm';
 
 /**
@@ -44,7 +43,15 @@ interface Pending {
 }
 
 /** The login screen (docs/development/screens.md#login): sign in, and the first-login password change. */
-export default function LoginPage() {
+/**
+ * `preload` loads the code of a signed-in screen (app/screens.tsx, handed in by the router, which
+ * imports this page).
+ */
+export default function LoginPage({
+  preload,
+}: {
+  preload: (pathname: string) => Promise<unknown>;
+}) {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
@@ -79,7 +86,7 @@ export default function LoginPage() {
     setWaiting(true);
     void loadLoginSnack().catch(() => undefined);
     // The signed-in application loads while the server checks the password.
-    void preloadSignedIn('/my').catch(() => undefined);
+    void preload('/my').catch(() => undefined);
     try {
       const { access_token } = await login(email, password);
       tokenStore.set(access_token);
@@ -96,7 +103,7 @@ export default function LoginPage() {
       // screen), then the session and the new URL are committed together, so the start screen is
       // on screen as soon as the URL changes.
       const start = user.role?.key === 'operator' ? '/my/agenda' : '/my';
-      await preloadSignedIn(start).catch(() => undefined);
+      await preload(start).catch(() => undefined);
       enteringRef.current = true;
       flushSync(() => session.signIn(access_token, user));
       navigate(start, { replace: true, flushSync: true });

@@ -1,7 +1,6 @@
-import type { LoginResult, Resource, UserProperties } from '@sigaf/contract';
+import type { LoginResult } from '@sigaf/contract';
 import { request } from '../../lib/api';
-
-export type SessionUser = UserProperties;
+import type { SessionUser } from '../../lib/session';
 
 export async function login(email: string, password: string): Promise<LoginResult> {
   return request<LoginResult>('/api/auth/login', {
@@ -10,18 +9,6 @@ export async function login(email: string, password: string): Promise<LoginResul
     token: null,
     skipAuthRedirect: true,
   });
-}
-
-export async function fetchUser(token?: string): Promise<SessionUser> {
-  const res = await request<{ user: Resource<UserProperties> }>('/api/auth/user', {
-    token,
-    skipAuthRedirect: token !== undefined,
-  });
-  return res.user.properties;
-}
-
-export async function logout(): Promise<void> {
-  await request('/api/auth/logout', { skipAuthRedirect: true }).catch(() => undefined);
 }
 
 /** The first-login change, with the body the original client sends (its own user record). */

@@ -17,7 +17,7 @@ import { CountCard, PathChart, type PathChartProps } from '../../components/char
 import { CourseSelector } from '../../components/CourseSelector';
 import { PageCard } from '../../components/PageCard';
 import { PageSection } from '../../components/PageSection';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import { ProgressEmpty } from '../../components/ProgressEmpty';

@@ -13,7 +13,7 @@ import { PageSection } from '../../components/PageSection';
 import { PageCard } from '../../components/PageCard';
 import { ProgressEmpty } from '../../components/ProgressEmpty';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { useFollowCardAt, useFollowUpClassrooms, useFollowUpCourses } from './api';
 import { readFollowUpLink, writeFollowUpLink } from './link';
 import { StudentTable } from './StudentTable';

@@ -36,7 +36,7 @@ import { useFormat } from '../../lib/format';
 import { useNotify } from '../../components/Snackbar';
 import { useFitColumns } from '../../components/useFitColumns';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { gridHeaderSx, selectionProps, useGridLocale } from '../tickets/TicketGrid';
 import { exportFollowUp, useFollowUpStudents, type FollowUpFilterValues } from './api';

@@ -4,7 +4,7 @@ import { Button, Grid, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageCard } from '../../components/PageCard';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { SetupSteps } from './SetupSteps';
 
 /** /my is never blank: for administrators the installation's first steps until done, then shortcuts to the screens of the user's role. */

@@ -30,7 +30,7 @@ import { useNotify } from '../../components/Snackbar';
 import { NotFound } from '../../components/StatusPages';
 import { ApiError } from '../../lib/api';
 import { exportTable } from '../../lib/export';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import {
   deleteResource,
   fetchAll,

@@ -27,7 +27,7 @@ import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { saveResource, useResourceList, type Row } from '../maintenance/api';
 import { displayValue, statusLabels } from '../maintenance/fields';
 import { ResourceForm } from '../maintenance/ResourceForm';

@@ -30,7 +30,7 @@ import { DayField } from '../../components/DayField';
 import { PageCard } from '../../components/PageCard';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { downloadOutcomeReport, useOutcomeReport, type ReportParams } from './api';
 import { useFormat } from '../../lib/format';
 import { groupName, ratePoints } from './format';

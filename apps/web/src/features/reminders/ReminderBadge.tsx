@@ -13,7 +13,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { useDueCount, useReminders } from './api';
 
 /**

@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { useReminderAction, useStaff } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 

@@ -43,7 +43,7 @@ import {
   type TicketUpdateBody,
 } from './api';
 import { useTicketLock } from './useTicketLock';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import { AttemptTimeline, PriorityChip, StudentTickets, TypeIcon } from './AttemptTimeline';
 import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';

@@ -33,7 +33,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { DayField } from '../../components/DayField';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import {
   deletePreset,
   savePreset,

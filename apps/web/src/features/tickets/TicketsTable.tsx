@@ -18,7 +18,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useServerPage } from '../../components/ServerDataGrid';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useSession } from '../auth/session';
+import { useSession } from '../../lib/session';
 import {
   deleteTicket,
   exportTickets,

@@ -18,7 +18,7 @@ import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../../components/Snackbar';
 import { ApiError } from '../../../lib/api';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../lib/session';
 import { useCatalogue } from '../api';
 import { createSchemaFor, OPTION_FIELDS, withFirstAttempt, type FormValues } from '../schemas';
 import { useDiscardGuard } from '../../../components/useDiscardGuard';

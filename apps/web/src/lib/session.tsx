@@ -8,8 +8,26 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { setUnauthorizedHandler, tokenStore } from '../../lib/api';
-import { fetchUser, logout as apiLogout, type SessionUser } from './api';
+import type { Resource, UserProperties } from '@sigaf/contract';
+import { request, setUnauthorizedHandler, tokenStore } from './api';
+
+/**
+ * Who is signed in: the session every screen, component and helper reads. The sign-in screen and
+ * its calls are in features/auth.
+ */
+export type SessionUser = UserProperties;
+
+export async function fetchUser(token?: string): Promise<SessionUser> {
+  const res = await request<{ user: Resource<UserProperties> }>('/api/auth/user', {
+    token,
+    skipAuthRedirect: token !== undefined,
+  });
+  return res.user.properties;
+}
+
+async function apiLogout(): Promise<void> {
+  await request('/api/auth/logout', { skipAuthRedirect: true }).catch(() => undefined);
+}
 
 type Status = 'loading' | 'authenticated' | 'anonymous';
 

@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language } from '@sigaf/contract';
 import { Menu, MenuItem } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { setLanguage } from '../../i18n';
+import { setLanguage } from '../i18n';
 
 const NAMES: Record<Language, string> = { es: 'Español', en: 'English' };
 
