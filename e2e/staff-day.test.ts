@@ -61,13 +61,13 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
 
   beforeAll(async () => {
     generated = generateSite({
-      seed: 41,
+      seed: 31,
       courses: 1,
       studentsPerCourse: 8,
       units: 2,
-      activitiesPerUnit: 3,
+      activitiesPerUnit: 5,
       invalidRutRate: 0,
-      neverAccessedRate: 0.25,
+      neverAccessedRate: 0.5,
       withdrawnRate: 0,
       completion: { complete: 0.4, inProgress: 0.2 },
     });
@@ -201,6 +201,82 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     await ficha(page);
     await page.getByText('Progreso: sin actividades que medir').waitFor();
     expect(await page.getByText(/\(0 de 0\)/).count()).toBe(0);
+    await page.close();
+  });
+
+  it('quick actions name who to call: Registrar intento, Crear ticket, and WhatsApp in the ticket dialog', async () => {
+    const key = async (p: string, k: string) =>
+      (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k)
+        .properties.id;
+    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties
+      .id;
+    const enrolled = (
+      await call('GET', `/follow-up/courses/${courseId}/students?perPage=50`)
+    ).body._data.collections.map((c: Json) => c.properties) as Json[];
+    const called = enrolled.find((e) => e.synced && e.phone)!;
+    // The operator's agenda covers the courses of their tickets.
+    const ticket = (
+      await call('POST', '/tickets', {
+        course_registered_user_id: called.id,
+        type_ticket_id: await key('type-tickets', 'phone'),
+        status_ticket_id: await key('status-tickets', 'open'),
+        priority_ticket_id: await key('priority-tickets', 'high'),
+        source_ticket_id: await key('source-tickets', 'outgoing'),
+        motive_ticket_id: await key('motive-tickets', 'welcome'),
+        user_assigned_id: me,
+      })
+    ).body._data.properties as Json;
+    let atRisk: Json[] = [];
+    for (let i = 0; i < 60 && !atRisk.length; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 1000));
+      atRisk = (await call('GET', '/agenda/students?perPage=50')).body._data.collections
+        .map((c: Json) => c.properties)
+        .filter((r: Json) => r.enrolmentId !== called.id);
+    }
+    const toCreate = atRisk[0]!;
+    expect(toCreate).toBeTruthy();
+    const reminder = await call('POST', '/reminders', {
+      ticket_id: ticket.id,
+      due_at: new Date(Date.now() - 60_000).toISOString(),
+      comment: 'Llamar',
+    });
+    expect(reminder.status, JSON.stringify(reminder.body)).toBe(201);
+    const page = await session(token);
+    await page.goto('/my/agenda');
+    const reminders = page.getByRole('region', { name: 'Recordatorios de hoy y vencidos' });
+    await reminders
+      .getByRole('menuitem', { name: `Registrar intento en ${ticket.ticketCode}` })
+      .or(reminders.getByRole('button', { name: `Registrar intento en ${ticket.ticketCode}` }))
+      .click();
+    const dialog = page.getByRole('dialog', {
+      name: new RegExp(
+        `^Registrar intento de contacto: ${called.name}.* \\(${ticket.ticketCode}\\)$`,
+      ),
+    });
+    const tel = dialog.getByRole('link', { name: /^Llamar a / });
+    await tel.waitFor();
+    expect(await tel.getAttribute('href')).toMatch(/^tel:\+569\d{8}$/);
+    await dialog.getByRole('button', { name: /^WhatsApp a / }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+
+    const students = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
+    await students
+      .getByRole('menuitem', { name: `Crear ticket para ${toCreate.name}` })
+      .or(students.getByRole('button', { name: `Crear ticket para ${toCreate.name}` }))
+      .click();
+    await page.getByText(`Se creará 1 ticket, para ${toCreate.name}.`).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/my/ticket?course=${courseId}&ticket=${ticket.id}`);
+    const ticketDialog = page.getByRole('dialog').filter({ hasText: ticket.ticketCode });
+    await ticketDialog
+      .getByRole('link', { name: /^Llamar a / })
+      .first()
+      .waitFor();
+    await ticketDialog
+      .getByRole('button', { name: /^WhatsApp a / })
+      .first()
+      .waitFor();
     await page.close();
   });
 });

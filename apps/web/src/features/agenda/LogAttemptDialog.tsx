@@ -8,22 +8,61 @@ import {
   MenuItem,
   Stack,
   TextField,
+  Typography,
 } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { useStudentDetail } from '../follow-up/api';
+import { PhoneContact } from '../tickets/ContactActions';
 import { useAttemptResults, useLogAttempt } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
-/** Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes done). */
+/** The student's phone numbers, each with its call link and (for a mobile) WhatsApp. */
+function StudentPhone({ enrolmentId }: { enrolmentId: number }) {
+  const { t } = useTranslation();
+  const detail = useStudentDetail(enrolmentId);
+  const d = detail.data;
+  if (!d) return null;
+  const s = d.student;
+  return (
+    <Typography variant="body2" component="div" data-testid="attempt-phone">
+      {s.phone ? (
+        <PhoneContact
+          number={s.phone}
+          canLog={false}
+          target={{
+            enrolmentId: s.id,
+            course: d.course,
+            name: s.name,
+            lastName: s.lastName,
+            rut: s.rut,
+            classroom: s.classroom,
+          }}
+        />
+      ) : (
+        t('followUp.detail.noPhone')
+      )}
+    </Typography>
+  );
+}
+
+/**
+ * Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes
+ * done), naming the student and their phone so the call can be made from here.
+ */
 export function LogAttemptDialog({
   ticketId,
   ticketCode,
+  student,
+  enrolmentId,
   onClose,
 }: {
   ticketId: number;
   ticketCode: string;
+  student: string;
+  enrolmentId: number;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -62,10 +101,11 @@ export function LogAttemptDialog({
       aria-labelledby="log-attempt-title"
     >
       <DialogTitle id="log-attempt-title">
-        {t('agenda.attempt.title', { code: ticketCode })}
+        {t('agenda.attempt.title', { name: student, code: ticketCode })}
       </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
+          <StudentPhone enrolmentId={enrolmentId} />
           {failure && <Alert severity="error">{failure}</Alert>}
           {results.isError && <Alert severity="error">{t('common.loadError')}</Alert>}
           <TextField

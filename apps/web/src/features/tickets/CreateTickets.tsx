@@ -194,12 +194,15 @@ export function CreateMassiveDialog({
   course,
   onClose,
   initialSelection,
+  studentName,
   preset,
 }: {
   course: CourseRef;
   onClose: () => void;
   /** Students chosen beforehand (e.g. in Seguimiento): the dialog opens on the ticket step. */
   initialSelection?: number[];
+  /** The name of the one student chosen beforehand, said in the summary. */
+  studentName?: string;
   /** Options chosen beforehand by catalogue key (a contact logged after a call or a WhatsApp message). */
   preset?: CreatePreset;
 }) {
@@ -311,7 +314,11 @@ export function CreateMassiveDialog({
       )}
       {step === 1 && (
         <Box component="form" id="massive-ticket-form" onSubmit={save} noValidate>
-          <Alert severity="info">{t('tickets.massive.summary', { count: selected.length })}</Alert>
+          <Alert severity="info">
+            {studentName && selected.length === 1 && selected[0] === initialSelection?.[0]
+              ? t('tickets.massive.summaryFor', { name: studentName })
+              : t('tickets.massive.summary', { count: selected.length })}
+          </Alert>
           <RecipientsSummary courseId={course.id} filters={filters} />
           <TicketStep form={form} mail={mail} courseId={course.id} />
         </Box>

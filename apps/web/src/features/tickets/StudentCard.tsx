@@ -56,9 +56,12 @@ function Line({ label, value, muted }: { label: string; value: ReactNode; muted?
 export function StudentCard({
   enrolment,
   onEdited,
+  phoneLink = (n) => <TelLink number={n} />,
 }: {
   enrolment: EnrolmentInfo;
   onEdited?: (s: StudentContact) => void;
+  /** How a phone number is shown (a call link; the ticket dialog adds WhatsApp). */
+  phoneLink?: (number: string) => ReactNode;
 }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
@@ -100,11 +103,11 @@ export function StudentCard({
       />
       <Line
         label={t('tickets.student.mobile')}
-        value={phone ? <TelLink number={phone} /> : t('tickets.student.noPhone')}
+        value={phone ? phoneLink(phone) : t('tickets.student.noPhone')}
         muted={!phone}
       />
       {s.mobile && s.phone && (
-        <Line label={t('tickets.student.phone')} value={<TelLink number={s.phone} />} />
+        <Line label={t('tickets.student.phone')} value={phoneLink(s.phone)} />
       )}
       <Line
         label={t('tickets.student.classroom')}

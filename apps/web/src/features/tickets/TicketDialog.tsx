@@ -57,6 +57,7 @@ import {
   type FormValues,
   type WorkTicketValues,
 } from './schemas';
+import { PhoneContact } from './ContactActions';
 import { StudentCard } from './StudentCard';
 import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
@@ -377,6 +378,21 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
               <Section title={t('tickets.student.title')}>
                 <StudentCard
                   enrolment={enrolment}
+                  phoneLink={(n) => (
+                    <PhoneContact
+                      number={n}
+                      canLog={false}
+                      target={{
+                        enrolmentId: enrolment.id,
+                        course: enrolment.course,
+                        name: enrolment.registeredUser.name,
+                        lastName: enrolment.registeredUser.lastName,
+                        rut: enrolment.registeredUser.rut,
+                        classroom: enrolment.classroom?.id ? enrolment.classroom.description : null,
+                        ticketCode: ticket.ticketCode,
+                      }}
+                    />
+                  )}
                   onEdited={
                     editable
                       ? (s) =>
