@@ -171,4 +171,50 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     await page.getByRole('button', { name: /^Renuncia · 1 · 25%$/ }).click();
     await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
   });
+
+  it('a token that may not see hidden activities: the connection test warns; a hidden activity is kept, marked, until an administrator confirms its removal', async () => {
+    // The course's teacher, who sees usernames and ID numbers but not hidden activities.
+    const site = generated.site;
+    const courseMoodleId = generated.courseIds[0]!;
+    const teacher = site.users.find((u) => u.username === 'docente1')!;
+    const teacherToken = 'e2eteachertoken00000000000000000';
+    site.addToken(teacherToken, teacher.id, site.tokens[0]!.functions);
+    site.settings.showuseridentity = ['email', 'idnumber', 'username'];
+    site.prohibit(3, 'moodle/course:viewhiddenactivities');
+    const hidden = site.modulesOf(courseMoodleId).find((m) => m.name.startsWith('Actividad 2.1'))!;
+    hidden.visible = 0;
+
+    await page.goto('/my/configuracion/actividad');
+    await page.getByRole('button', { name: 'Conexión Moodle' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Conexión con Moodle' });
+    await dialog.getByLabel('Token del servicio web').fill(teacherToken);
+    await dialog.getByRole('button', { name: 'Probar conexión' }).click();
+    await dialog
+      .getByTestId('hidden-activities-warning')
+      .getByText('No se pudo confirmar que el usuario del token vea las actividades ocultas', {
+        exact: false,
+      })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'ACEPTAR' }).click();
+    await page.getByText('Configuración de Moodle guardada.').waitFor();
+
+    await page.getByRole('button', { name: 'Sincronizar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'ACEPTAR' }).click();
+    const report = page.getByTestId('sync-report');
+    await report
+      .getByText('No visibles para el token: eliminadas u ocultas: 1')
+      .waitFor({ timeout: 60_000 });
+    const grid = page.getByRole('grid', { name: 'Actividades' });
+    const row = grid.getByRole('row').filter({ hasText: hidden.name });
+    await row.getByText('No visible para el token: eliminada u oculta').waitFor();
+    await screenshot(page, 'moodle-activity-unseen');
+    await row.locator('button[aria-haspopup="menu"]').click();
+    await page.getByRole('menuitem', { name: 'Confirmar eliminación' }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: hidden.name });
+    await confirm.getByRole('button', { name: 'Confirmar eliminación' }).click();
+    await page.getByText('Eliminación confirmada', { exact: false }).waitFor();
+    await row.getByText('Eliminada en Moodle').waitFor();
+    const unseen = await row.getByText('No visible para el token').count();
+    expect(unseen).toBe(0);
+  });
 });
