@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { PasswordField } from './PasswordField';
+import { PasswordField } from '../../components/PasswordField';
 
 interface Props {
   open: boolean;

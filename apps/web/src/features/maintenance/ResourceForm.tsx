@@ -13,7 +13,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
-import { PasswordField } from '../auth/PasswordField';
+import { PasswordField } from '../../components/PasswordField';
 import { useOptions, type Row } from './api';
 import { initialValues } from './fields';
 import { FormDialogActions } from '../../components/FormDialogActions';

@@ -30,7 +30,7 @@ import type { z } from 'zod';
 import { FormDialogActions } from '../../components/FormDialogActions';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { PasswordField } from '../auth/PasswordField';
+import { PasswordField } from '../../components/PasswordField';
 import {
   saveMoodleSettings,
   testMoodleConnection,
