@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from './config.js';
+import { demoRequested, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { AuditRepository } from './modules/audit/repository.js';
 import { TokenRepository } from './modules/auth/repository.js';
@@ -203,7 +203,7 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     moodleImport,
     reminders,
     agenda: new AgendaService(agendaRepo, reminders, tickets, repos.audit, atRiskTally),
-    outcomes: new OutcomeService(db, ticketAccess),
+    outcomes: new OutcomeService(db, ticketAccess, demoRequested(config)),
     /** Sends made once (Idempotency-Key, or the same content within seconds). */
     sends: new IdempotencyService(new IdempotencyRepository(db)),
   };

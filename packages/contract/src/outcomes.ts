@@ -127,6 +127,8 @@ export interface OutcomeReport {
   dimensions: Record<OutcomeDimension, OutcomeGroup[]>;
   /** The last day counted (settled: 8 days ago at most); the report counts from `from` to this day. */
   countedTo: string;
+  /** The demo's data: the students' responses are simulated. */
+  simulated: boolean;
   /** Distinct students and student-weeks counted (with known outcome), and the design effect applied to every interval (≥ 1). */
   students: number;
   studentWeeks: number;

@@ -120,6 +120,8 @@ export class OutcomeService {
   constructor(
     db: Database,
     private readonly access: TicketAccess,
+    /** The demo's data: its responses are simulated, and the report says so. */
+    private readonly simulated = false,
   ) {
     this.repo = new OutcomeRepository(db);
   }
@@ -197,6 +199,7 @@ export class OutcomeService {
       from: s.from,
       to: s.to,
       countedTo: toDay,
+      simulated: this.simulated,
       dimensions,
       students: students.length,
       studentWeeks: students.reduce((a, x) => a + x.m, 0),
