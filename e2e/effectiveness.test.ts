@@ -16,7 +16,8 @@ type Json = any;
 
 /**
  * On the demo (its students' history is simulated, docs/operations/moodle.md#the-demo): the
- * Efectividad screen draws a chart and its table per dimension with the baseline, for the
+ * Efectividad screen says its data is simulated, heads with students back against the comparable
+ * baseline, and has a table per dimension with each row's difference from it, for the
  * organisation and for a course; a ticket's attempts show what the student did after them.
  */
 describeE2E('contact effectiveness on the demo', () => {
@@ -37,7 +38,7 @@ describeE2E('contact effectiveness on the demo', () => {
     await product?.stop();
   });
 
-  it('Efectividad: the organisation, then a course; every dimension has its chart and table with the baseline', async () => {
+  it('Efectividad: the organisation, then a course; every dimension has its table with the difference from the baseline', async () => {
     const { page, context } = await signedInPage(browser, product, token);
     await page.goto('/my/efectividad');
     await page
@@ -47,9 +48,17 @@ describeE2E('contact effectiveness on the demo', () => {
     await page.getByText('Toda la organización').first().waitFor();
     const total = page.getByRole('table', { name: 'Total' });
     await total.waitFor({ timeout: 60_000 });
-    expect(await total.getByRole('columnheader', { name: 'Línea base reingreso' }).count()).toBe(1);
+    for (const column of ['Diferencia con la línea base', 'Línea base comparable', 'Sin datos'])
+      expect(await total.getByRole('columnheader', { name: column }).count(), column).toBe(1);
+    await page.getByText(/^Datos simulados/).waitFor();
+    expect(
+      await page
+        .getByText(/\d+ de \d+ estudiantes? ingres.+ dentro de 7 días después del contacto/)
+        .count(),
+    ).toBeGreaterThanOrEqual(1);
     for (const dim of [
-      'canal',
+      'medio de contacto',
+      'tipo de ticket',
       'origen',
       'motivo',
       'operador',
@@ -58,12 +67,12 @@ describeE2E('contact effectiveness on the demo', () => {
       'días sin acceso',
     ]) {
       expect(
-        await page.getByRole('table', { name: `Reingreso en 7 días por ${dim}` }).count(),
+        await page.getByRole('table', { name: `Por ${dim}` }).count(),
         dim,
       ).toBeGreaterThanOrEqual(1);
     }
     const phone = page
-      .getByRole('table', { name: 'Reingreso en 7 días por canal' })
+      .getByRole('table', { name: 'Por tipo de ticket' })
       .last()
       .getByRole('row', { name: /Contacto telefónico/ });
     expect(await phone.count()).toBe(1);

@@ -2,18 +2,14 @@ import DownloadIcon from '@mui/icons-material/Download';
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import {
   Alert,
+  Autocomplete,
   Box,
   Button,
-  Chip,
   Grid,
   Paper,
   Skeleton,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import {
@@ -24,7 +20,6 @@ import {
 } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChartCard } from '../../components/charts';
 import { CourseSelector, type CourseOption } from '../../components/CourseSelector';
 import { DayField } from '../../components/DayField';
 import { PageCard } from '../../components/PageCard';
@@ -33,127 +28,26 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { downloadOutcomeReport, useOutcomeReport, type ReportParams } from './api';
 import { useFormat } from '../../lib/format';
-import { groupName, ratePoints } from './format';
+import { useOperators } from '../tickets/api';
+import { groupName, headline, sortGroups } from './format';
+import { OutcomeTable } from './OutcomeTable';
 
-const CONTACTED = '#006C8D';
-const SMALL = '#B0BEC5';
-const BASELINE = '#AC1315';
-
-/** One dimension: a chart of the re-engagement rates against their baselines, and the table behind it. */
+/** One dimension: its rows in their natural order, each with its range on the shared 0–100 % scale. */
 function DimensionPanel({ dim, groups }: { dim: OutcomeDimension; groups: OutcomeGroup[] }) {
   const { t } = useTranslation();
-  const names = groups.map((g) => groupName(t, dim, g.key, g.label));
+  const name = (g: OutcomeGroup) => groupName(t, dim, g.key, g.label);
+  const sorted = sortGroups(dim, groups, name);
   const title = t('outcomes.page.chartTitle', { dim: t(`outcomes.dim.${dim}`).toLowerCase() });
-  const data = {
-    labels: names,
-    datasets: [
-      {
-        label: t('outcomes.page.series'),
-        data: groups.map((g) => Math.round((g.reengaged.rate ?? 0) * 1000) / 10),
-        backgroundColor: groups.map((g) => (g.small ? SMALL : CONTACTED)),
-      },
-      {
-        label: t('outcomes.page.baseline'),
-        data: groups.map((g) => Math.round((g.baseline.rate ?? 0) * 1000) / 10),
-        backgroundColor: groups.map(() => BASELINE),
-      },
-    ],
-  };
   return (
     // minWidth 0: a table wider than a phone scrolls inside its frame instead of widening the page.
-    <Grid
-      size={{ xs: 12, lg: dim === 'hour' || dim === 'operator' || dim === 'motive' ? 12 : 6 }}
-      sx={{ minWidth: 0 }}
-    >
+    <Grid size={12} sx={{ minWidth: 0 }}>
       <Paper variant="outlined" sx={{ p: 1 }}>
-        <ChartCard
-          title={title}
-          kind="bar"
-          data={data}
-          loading={false}
-          valueSuffix=" %"
-          height={240}
-        />
-        <OutcomeTable dim={dim} groups={groups} names={names} caption={title} />
+        <Typography variant="subtitle2" component="h3" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        <OutcomeTable groups={sorted} names={sorted.map(name)} caption={title} />
       </Paper>
     </Grid>
-  );
-}
-
-function OutcomeTable({
-  groups,
-  names,
-  caption,
-}: {
-  dim: OutcomeDimension;
-  groups: OutcomeGroup[];
-  names: string[];
-  caption: string;
-}) {
-  const { t } = useTranslation();
-  const f = useFormat();
-  const percent = (v: number | null) => f.percent(ratePoints(v));
-  const cols = ['group', 'n', 'rate', 'interval', 'gain', 'baseN', 'baseRate', 'baseGain'] as const;
-  return (
-    // Focusable, so that a keyboard can scroll a table wider than the screen.
-    <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
-      <Table size="small" aria-label={caption}>
-        <TableHead>
-          <TableRow>
-            {cols.map((c) => (
-              <TableCell
-                key={c}
-                align={c === 'group' ? 'left' : 'right'}
-                sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}
-              >
-                {t(`outcomes.columns.${c}`)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {groups.map((g, i) => (
-            <TableRow
-              key={g.key}
-              sx={
-                g.small
-                  ? { bgcolor: 'action.hover', '& td': { color: 'text.secondary' } }
-                  : undefined
-              }
-            >
-              <TableCell>
-                {names[i]}
-                {g.small && (
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label={t('outcomes.small')}
-                    sx={{ ml: 1, color: 'text.secondary' }}
-                  />
-                )}
-              </TableCell>
-              <TableCell align="right">{g.reengaged.n}</TableCell>
-              <TableCell align="right">{percent(g.reengaged.rate)}</TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {g.reengaged.low === null
-                  ? '—'
-                  : `${percent(g.reengaged.low)} – ${percent(g.reengaged.high)}`}
-              </TableCell>
-              <TableCell align="right">
-                {g.gain === null ? '—' : t('outcomes.points', { value: f.number(g.gain) })}
-              </TableCell>
-              <TableCell align="right">{g.baseline.n}</TableCell>
-              <TableCell align="right">{percent(g.baseline.rate)}</TableCell>
-              <TableCell align="right">
-                {g.baselineGain === null
-                  ? '—'
-                  : t('outcomes.points', { value: f.number(g.baselineGain) })}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
   );
 }
 
@@ -166,7 +60,15 @@ export default function EffectivenessPage() {
   const [course, setCourse] = useState<CourseOption | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const params: ReportParams = { courseId: course?.id ?? null, from, to };
+  const [operator, setOperator] = useState<{ id: number; name: string } | null>(null);
+  const admin = isAdminLike(session.role);
+  const operators = useOperators();
+  const params: ReportParams = {
+    courseId: course?.id ?? null,
+    from,
+    to,
+    userId: admin ? (operator?.id ?? null) : null,
+  };
   const report = useOutcomeReport(params);
   const exportXlsx = async () => {
     try {
@@ -206,10 +108,34 @@ export default function EffectivenessPage() {
           </Box>
           <DayField size="small" label={t('outcomes.page.from')} value={from} onChange={setFrom} />
           <DayField size="small" label={t('outcomes.page.to')} value={to} onChange={setTo} />
+          {admin && (
+            <Autocomplete
+              size="small"
+              sx={{ minWidth: 220 }}
+              options={operators.data ?? []}
+              getOptionLabel={(o) => o.name}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              value={operator}
+              onChange={(_e, v) => setOperator(v)}
+              renderInput={(p) => (
+                <TextField
+                  {...p}
+                  label={t('outcomes.page.operator')}
+                  placeholder={t('outcomes.page.allOperators')}
+                />
+              )}
+            />
+          )}
         </Stack>
+        {data?.simulated && <Alert severity="warning">{t('outcomes.page.simulated')}</Alert>}
         <Typography variant="body2" sx={{ fontWeight: 600 }}>
           {course ? course.description : t('outcomes.page.organisation')}
-          {data ? ` · ${f.date(data.from)} – ${f.date(data.to)}` : ''}
+          {operator && admin ? ` · ${operator.name}` : ''}
+          {data
+            ? data.countedTo < data.from
+              ? ` · ${t('outcomes.page.nothingSettled', { from: f.date(data.from) })}`
+              : ` · ${t('outcomes.page.counted', { from: f.date(data.from), to: f.date(data.countedTo) })}`
+            : ''}
         </Typography>
         {session.user && !isAdminLike(session.role) && (
           <Alert severity="info">{t('outcomes.page.own')}</Alert>
@@ -222,10 +148,27 @@ export default function EffectivenessPage() {
         {report.isLoading && <Skeleton variant="rounded" height={240} />}
         {data && !total && <Alert severity="info">{t('outcomes.page.empty')}</Alert>}
         {data && total && (
+          <Stack spacing={0.5}>
+            <Typography variant="body1" sx={{ fontWeight: 600 }}>
+              {headline(t, total, f.percent)}
+            </Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('outcomes.page.units', {
+                students: data.students,
+                weeks: data.studentWeeks,
+                contacts: total.contacts,
+              })}
+              {total.unknown > 0 && ` ${t('outcomes.page.unknown', { count: total.unknown })}`}
+              {total.inferred > 0 && ` ${t('outcomes.page.inferred', { count: total.inferred })}`}
+              {data.designEffect > 1 &&
+                ` ${t('outcomes.page.designEffect', { value: f.number(Math.round(data.designEffect * 100) / 100) })}`}
+            </Typography>
+          </Stack>
+        )}
+        {data && total && (
           <Grid container spacing={2}>
             <Grid size={12} sx={{ minWidth: 0 }}>
               <OutcomeTable
-                dim="all"
                 groups={data.dimensions.all}
                 names={[t('outcomes.dim.all')]}
                 caption={t('outcomes.dim.all')}

@@ -31,17 +31,20 @@ export interface ReportParams {
   courseId: number | null;
   from: string;
   to: string;
+  /** An operator's contacts (administrators only); null: everybody's. */
+  userId?: number | null;
 }
 
 const reportQuery = (p: ReportParams) => ({
   course_id: p.courseId ?? undefined,
+  user_id: p.userId ?? undefined,
   from: p.from || undefined,
   to: p.to || undefined,
 });
 
 export function useOutcomeReport(p: ReportParams) {
   return useQuery({
-    queryKey: ['outcomes', 'report', p.courseId, p.from, p.to],
+    queryKey: ['outcomes', 'report', p.courseId, p.from, p.to, p.userId ?? null],
     queryFn: ({ signal }) =>
       getData<OutcomeReport>('/api/v2/outcomes/report', { signal, query: reportQuery(p) }),
     staleTime: 60_000,

@@ -1,4 +1,11 @@
-import type { AttemptOutcome, OutcomeDimension, SimilarSuggestion } from '@sigaf/contract';
+import {
+  ATTEMPT_MEDIA,
+  IDLE_GROUPS,
+  type AttemptOutcome,
+  type OutcomeDimension,
+  type OutcomeGroup,
+  type SimilarSuggestion,
+} from '@sigaf/contract';
 import type { TFunction } from 'i18next';
 
 /**
@@ -32,10 +39,49 @@ export function groupName(
   label: string | null,
 ): string {
   if (label) return label;
+  if (dim === 'medium') return t(`outcomes.medium.${key}`);
   if (dim === 'hour') return `${key}:00`;
   if (dim === 'weekday') return t(`outcomes.weekday.${key}`);
   if (dim === 'idle') return t(`outcomes.idle.${key}`);
   return t('outcomes.dim.all');
+}
+
+/** The position of a group in its dimension's natural order (idle groups and media by their lists, hours and weekdays by number). */
+function rank(dim: OutcomeDimension, key: string): number {
+  if (dim === 'idle') return (IDLE_GROUPS as readonly string[]).indexOf(key);
+  if (dim === 'medium') return (ATTEMPT_MEDIA as readonly string[]).indexOf(key);
+  if (dim === 'hour' || dim === 'weekday') return Number(key);
+  return 0;
+}
+
+/** A dimension's groups in their natural order (0–2, 3–6, 7–13… not as text); the others by name. */
+export function sortGroups(
+  dim: OutcomeDimension,
+  groups: OutcomeGroup[],
+  name: (g: OutcomeGroup) => string,
+): OutcomeGroup[] {
+  return [...groups].sort(
+    (a, b) => rank(dim, a.key) - rank(dim, b.key) || name(a).localeCompare(name(b), 'es'),
+  );
+}
+
+/**
+ * A row's headline, in plain words: "21 de 31 estudiantes ingresaron a Moodle dentro de 7 días
+ * después del contacto (línea base comparable: 34 %)". `percent` formats a rate in points.
+ */
+export function headline(
+  t: TFunction,
+  g: OutcomeGroup,
+  percent: (points: number | null) => string,
+): string {
+  const n = g.reengaged.n;
+  const accessed = Math.round((g.reengaged.rate ?? 0) * n);
+  const base = g.baseline.rate === null ? null : percent(ratePoints(g.baseline.rate));
+  return t(base === null ? 'outcomes.headline.noBase' : 'outcomes.headline.text', {
+    accessed,
+    count: n,
+    base,
+  });
 }
 
 /** A rate (0–1) in percentage points, for formatPercent. */

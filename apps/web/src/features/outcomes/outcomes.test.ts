@@ -3,7 +3,8 @@ import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/outcomes.en.json';
 import es from '../../i18n/outcomes.es.json';
-import { groupName, outcomeLine, similarLine } from './format';
+import type { OutcomeGroup } from '@sigaf/contract';
+import { groupName, headline, outcomeLine, similarLine, sortGroups } from './format';
 
 const base: AttemptOutcome = {
   attemptId: 1,
@@ -134,6 +135,61 @@ describe("Mi agenda's suggestion for similar students", () => {
       '30+',
       '30+',
     ]);
+  });
+});
+
+describe('the Efectividad rows', () => {
+  const row = (key: string, accessed: number, n: number, base: number | null): OutcomeGroup => ({
+    key,
+    label: null,
+    reengaged: { rate: n ? accessed / n : null, n, low: null, high: null },
+    gain: null,
+    gainN: 0,
+    baseline: { rate: base, n: 10, low: null, high: null },
+    baselineGain: null,
+    small: n < 20,
+    contacts: n,
+    unknown: 0,
+    inferred: 0,
+    difference: null,
+  });
+  const percent = (v: number | null) => (v === null ? '—' : `${Math.round(v)} %`);
+
+  it('days without access in their natural order, not as text (0–2, 14–29, 3–6…)', () => {
+    const groups = ['14-29', '0-2', 'unknown', '30+', '3-6', 'never', '7-13'].map((k) =>
+      row(k, 1, 2, 0.5),
+    );
+    const name = (g: OutcomeGroup) => groupName(i18n.t, 'idle', g.key, g.label);
+    expect(sortGroups('idle', groups, name).map((g) => g.key)).toEqual([
+      'never',
+      '0-2',
+      '3-6',
+      '7-13',
+      '14-29',
+      '30+',
+      'unknown',
+    ]);
+    expect(
+      sortGroups(
+        'hour',
+        ['14', '09', '10'].map((k) => row(k, 1, 2, 0.5)),
+        name,
+      ).map((g) => g.key),
+    ).toEqual(['09', '10', '14']);
+  });
+
+  it('the headline says students, within 7 days after, and the comparable baseline; none when missing', () => {
+    expect(headline(i18n.t, row('all', 21, 31, 0.341), percent)).toBe(
+      '21 de 31 estudiantes ingresaron a Moodle dentro de 7 días después del contacto (línea base comparable: 34 %).',
+    );
+    expect(headline(i18n.t, row('all', 1, 1, null), percent)).toBe(
+      '1 de 1 estudiante ingresó a Moodle dentro de 7 días después del contacto (sin línea base comparable).',
+    );
+  });
+
+  it('the medium by its name, in each language', () => {
+    expect(groupName(i18n.t, 'medium', 'in_person', null)).toBe('Presencial');
+    expect(groupName(i18n.getFixedT('en'), 'medium', 'email', null)).toBe('E-mail');
   });
 });
 
