@@ -22,35 +22,40 @@ import { loadBench, type LoadRow } from './load.js';
 import { uploadsBench } from './uploads.js';
 import { staffStepsBench } from './staff-steps.js';
 import { webBench } from './web.js';
+import { HELP_OPTION, readCommandLine, usageError } from '../apps/server/src/lib/command-line.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const budgets: Record<string, number> = JSON.parse(
   fs.readFileSync(path.join(here, 'budgets.json'), 'utf8'),
 );
 
-const argv = process.argv.slice(2);
-if (argv.includes('--help') || argv.includes('-h')) {
-  console.log(`Uso: npm run bench [-- opciones]
+const USAGE = `Uso: npm run bench [-- opciones]
   (sin opciones)       todas las mediciones, con el conjunto de datos completo
   --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
   --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
   --only day           una jornada con personal: 13 usuarios a la vez durante 10 minutos (--quick: 60 s)
   --staff <N>x         la jornada con N veces el personal de cada rol (2x: 26 usuarios, 4x: 52)
   --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
-  -h, --help           esta ayuda`);
-  process.exit(0);
-}
-const quick = argv.includes('--quick');
-const growth = argv.includes('--growth');
-const only = argv.flatMap((a, i) => (argv[i - 1] === '--only' ? [a] : []));
-const staffArg = argv[argv.indexOf('--staff') + 1];
-const staff = argv.includes('--staff') ? Number(/^(\d+)x?$/i.exec(staffArg ?? '')?.[1]) : 1;
-if (!Number.isInteger(staff) || staff < 1 || staff > 16) {
-  console.error(
-    `--staff espera un múltiplo entre 1x y 16x (por ejemplo 4x), no «${staffArg ?? ''}»`,
+  -h, --help           esta ayuda`;
+const { values } = readCommandLine(USAGE, {
+  options: {
+    ...HELP_OPTION,
+    quick: { type: 'boolean' },
+    growth: { type: 'boolean' },
+    only: { type: 'string', multiple: true },
+    staff: { type: 'string' },
+  },
+});
+const quick = !!values.quick;
+const growth = !!values.growth;
+const only = values.only ?? [];
+const staffArg = values.staff;
+const staff = staffArg === undefined ? 1 : Number(/^(\d+)x?$/i.exec(staffArg)?.[1]);
+if (!Number.isInteger(staff) || staff < 1 || staff > 16)
+  usageError(
+    USAGE,
+    `--staff espera un múltiplo entre 1x y 16x (por ejemplo 4x), no «${staffArg ?? ''}».`,
   );
-  process.exit(2);
-}
 
 /** A benchmark: a name its `--only` matches against, and what it measures. */
 interface Bench {

@@ -12,8 +12,17 @@ import {
   readLock,
   TRIGGERS_FILE,
 } from '../apps/server/src/db/migration-record.js';
+import { HELP_OPTION, readCommandLine, usageError } from '../apps/server/src/lib/command-line.js';
 
-const command = process.argv[2];
+const USAGE = `Uso: npm run db:lock  |  npm run db:triggers
+  npm run db:lock      añade a apps/server/src/db/migrations.lock.json las migraciones nuevas;
+                       se niega si una migración ya publicada cambió (agregue una nueva)
+  npm run db:triggers  escribe apps/server/src/db/triggers.sql desde una base migrada de cero
+  -h, --help           esta ayuda`;
+
+const { positionals } = readCommandLine(USAGE, { options: HELP_OPTION, allowPositionals: true });
+const [command, extra] = positionals;
+if (extra !== undefined) usageError(USAGE, `Argumento inesperado: ${extra}`);
 if (command === 'lock') {
   const lock = readLock();
   const now = migrationHashes();
@@ -37,6 +46,5 @@ if (command === 'lock') {
   fs.writeFileSync(TRIGGERS_FILE, await freshTriggerDefinitions());
   console.log(`Wrote ${TRIGGERS_FILE}`);
 } else {
-  console.error('usage: tsx scripts/db-record.ts lock | triggers');
-  process.exit(2);
+  usageError(USAGE, 'Indique lock o triggers: npm run db:lock, npm run db:triggers.');
 }

@@ -13,6 +13,14 @@ import { computeDv } from '@sigaf/contract';
 import type { Page } from 'playwright-core';
 import { DEMO_ADMIN, pickDemoCourse, settled } from '../e2e/demo.js';
 import { launchBrowser, newPage, startProduct } from '../e2e/harness.js';
+import { HELP_OPTION, readCommandLine } from '../apps/server/src/lib/command-line.js';
+
+readCommandLine(
+  `Uso: npm run docs:screenshots
+Toma las capturas de la guía de uso (docs/usage/img/*.png) desde la demo, con Chromium.
+  -h, --help   esta ayuda`,
+  { options: HELP_OPTION },
+);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs/usage/img');

@@ -16,6 +16,7 @@ import { migrate, openDatabase, type Database } from '../apps/server/src/db/data
 import { seed } from '../apps/server/src/db/seed.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import { codePrefix, formatCode } from '../apps/server/src/modules/tickets/service.js';
+import { HELP_OPTION, readCommandLine, usageError } from '../apps/server/src/lib/command-line.js';
 
 export interface LargeOptions {
   tickets: number;
@@ -1055,18 +1056,39 @@ async function fill(db: Database, opts: LargeOptions, t0: number): Promise<Large
 // ---------------------------------------------------------------------------------------------
 // Command line
 
-function parseArgs(argv: string[]): LargeOptions {
-  const get = (name: string, fallback: string) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
-  };
-  const num = (name: string, fallback: number, min: number) => {
-    const v = Number(get(name, String(fallback)));
-    if (!Number.isInteger(v) || v < min) throw new Error(`--${name} must be an integer >= ${min}`);
+const SEED_USAGE = `Uso: npm run seed:large -- [--tickets 1000000] [--students 20000] [--courses 50] [--seed 1] [--now aaaa-mm-dd]
+Llena la base de datos del servidor (DATABASE_URL, o la embebida en DATA_DIR) con datos de prueba realistas.
+  --tickets <n>     tickets (por omisión 1000000)
+  --students <n>    estudiantes (por omisión 20000)
+  --courses <n>     cursos (por omisión 50)
+  --seed <n>        semilla de los datos al azar (por omisión 1)
+  --now <fecha>     el día de hoy de los datos, aaaa-mm-dd (por omisión hoy)
+  -h, --help        esta ayuda`;
+
+function commandLine(): LargeOptions {
+  const { values } = readCommandLine(SEED_USAGE, {
+    options: {
+      ...HELP_OPTION,
+      tickets: { type: 'string' },
+      students: { type: 'string' },
+      courses: { type: 'string' },
+      seed: { type: 'string' },
+      now: { type: 'string' },
+    },
+  });
+  const num = (
+    name: 'tickets' | 'students' | 'courses' | 'seed',
+    fallback: number,
+    min: number,
+  ) => {
+    const v = Number(values[name] ?? fallback);
+    if (!Number.isInteger(v) || v < min)
+      usageError(SEED_USAGE, `--${name} debe ser un número entero mayor o igual que ${min}.`);
     return v;
   };
-  const now = get('now', new Date().toISOString().slice(0, 10));
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(now)) throw new Error('--now must be yyyy-mm-dd');
+  const now = values.now ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(now))
+    usageError(SEED_USAGE, '--now debe ser una fecha aaaa-mm-dd.');
   return {
     tickets: num('tickets', 1_000_000, 0),
     students: num('students', 20_000, 1),
@@ -1079,14 +1101,8 @@ function parseArgs(argv: string[]): LargeOptions {
 const isMain =
   process.argv[1] &&
   import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
-if (isMain && (process.argv.includes('--help') || process.argv.includes('-h'))) {
-  console.log(`Uso: npm run seed:large -- [--tickets 1000000] [--students 20000] [--courses 50] [--seed 1] [--now aaaa-mm-dd]
-Llena la base de datos del servidor (DATABASE_URL, o la embebida en DATA_DIR) con datos de prueba realistas.
-  -h, --help   esta ayuda`);
-  process.exit(0);
-}
 if (isMain) {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = commandLine();
   const url = process.env.DATABASE_URL || undefined;
   const handle = await openDatabase({ url, dataDir: process.env.DATA_DIR ?? './data' });
   try {

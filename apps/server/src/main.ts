@@ -8,10 +8,18 @@ import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.j
 import { firstAdminBanner, printAfterLog } from './banner.js';
 import { writeFirstAccessFile } from './first-access.js';
 import { keepDataDirPrivate } from './data-dir.js';
+import { HELP_OPTION, readCommandLine } from './lib/command-line.js';
 import { AgendaDigest } from './modules/agenda/digest.js';
 import { OutcomeKeeper } from './kept/outcomes-keeper.js';
 
+const USAGE = `Uso: npm start  |  npm run demo  |  npm start -w @sigaf/server -- [--demo]
+Inicia SIGAF (por omisión en http://localhost:3000). La configuración se lee de las variables de entorno:
+vea docs/operations/configuration.md.
+  --demo       con un Moodle simulado y datos de demostración (también DEMO=true o npm run demo)
+  -h, --help   esta ayuda`;
+
 async function main() {
+  readCommandLine(USAGE, { options: { ...HELP_OPTION, demo: { type: 'boolean' } } });
   const config = loadConfig();
   // Before anything is written: DATA_DIR and what goes in it are the server's user's only.
   keepDataDirPrivate(config.DATA_DIR);

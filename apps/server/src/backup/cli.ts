@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { keepDataDirPrivate } from '../data-dir.js';
+import { HELP_OPTION, readCommandLine, usageError } from '../lib/command-line.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { backupDatabase, BackupError, restoreDatabase } from './backup.js';
 
@@ -14,22 +15,20 @@ import { backupDatabase, BackupError, restoreDatabase } from './backup.js';
 const USAGE = `Uso: npm run backup [-- <archivo>]  |  npm run restore -- <archivo>
   npm run backup     escribe un respaldo (por omisión DATA_DIR/backups/sigaf-<fecha>.json.gz)
   npm run restore    reemplaza el contenido de la base de datos por el del respaldo
+  -h, --help         esta ayuda
 Usa DATABASE_URL, o la base embebida en DATA_DIR (detenga antes el servidor).`;
 
 async function main() {
-  const [command, fileArg] = process.argv.slice(2);
-  if (fileArg === '--help' || fileArg === '-h' || command === '--help' || command === '-h') {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (command !== 'backup' && command !== 'restore') {
-    console.error(USAGE);
-    process.exit(2);
-  }
-  if (command === 'restore' && !fileArg) {
-    console.error('Indique el archivo de respaldo: npm run restore -- <archivo>');
-    process.exit(2);
-  }
+  const { positionals } = readCommandLine(USAGE, {
+    options: HELP_OPTION,
+    allowPositionals: true,
+  });
+  const [command, fileArg, extra] = positionals;
+  if (command !== 'backup' && command !== 'restore')
+    usageError(USAGE, 'Indique backup o restore: npm run backup, npm run restore -- <archivo>.');
+  if (extra !== undefined) usageError(USAGE, `Argumento inesperado: ${extra}`);
+  if (command === 'restore' && !fileArg)
+    usageError(USAGE, 'Indique el archivo de respaldo: npm run restore -- <archivo>');
   const config = loadConfig();
   // A backup holds everything: written for this user only, like DATA_DIR.
   keepDataDirPrivate(config.DATA_DIR);

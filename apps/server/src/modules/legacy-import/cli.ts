@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, resolveSecret } from '../../config.js';
 import { keepDataDirPrivate } from '../../data-dir.js';
+import { HELP_OPTION, readCommandLine, usageError } from '../../lib/command-line.js';
 import { migrate, openDatabase } from '../../db/database.js';
 import { seedWithin, type SeedResult } from '../../db/seed.js';
 import { firstAccessBefore, settleFirstAccess, type FirstAccessBefore } from './first-admin.js';
@@ -24,36 +25,20 @@ const USAGE = `Uso: npm run import:legacy -- --from mysql://usuario:clave@servid
 El destino es DATABASE_URL, o la base embebida en DATA_DIR (detenga antes el servidor), y debe
 estar vacía. Guía: docs/operations/migration-from-sigaf-1.md`;
 
-function parseArgs(argv: string[]) {
-  const out: { from?: string; dryRun: boolean; report?: string; merge: boolean; help: boolean } = {
-    dryRun: false,
-    merge: false,
-    help: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--help' || a === '-h') out.help = true;
-    else if (a === '--from') out.from = argv[++i];
-    else if (a.startsWith('--from=')) out.from = a.slice(7);
-    else if (a === '--dry-run') out.dryRun = true;
-    else if (a === '--report') out.report = argv[++i];
-    else if (a.startsWith('--report=')) out.report = a.slice(9);
-    else if (a === '--merge') out.merge = true;
-    else throw new LegacyImportRefused(`Opción desconocida: ${a}`);
-  }
-  return out;
-}
-
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  if (args.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!args.from || !/^mysql:\/\//.test(args.from)) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  const { values } = readCommandLine(USAGE, {
+    options: {
+      ...HELP_OPTION,
+      from: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      report: { type: 'string' },
+      merge: { type: 'boolean' },
+    },
+  });
+  const args = { ...values, dryRun: !!values['dry-run'] };
+  if (!args.from) usageError(USAGE, 'Falta --from: la base de datos de SIGAF 1.x.');
+  if (!/^mysql:\/\//.test(args.from))
+    usageError(USAGE, '--from debe ser una dirección mysql://usuario:clave@servidor:puerto/base.');
   if (args.merge) {
     console.error(
       '--merge no está disponible: importe en una base de datos nueva (vea docs/operations/migration-from-sigaf-1.md).',
