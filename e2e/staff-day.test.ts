@@ -5,6 +5,7 @@ import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.j
 import {
   adminSession,
   api,
+  checkRow,
   choose,
   describeE2E,
   launchBrowser,
@@ -201,6 +202,38 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     await ficha(page);
     await page.getByText('Progreso: sin actividades que medir').waitFor();
     expect(await page.getByText(/\(0 de 0\)/).count()).toBe(0);
+    await page.close();
+  });
+
+  it('a mail from Seguimiento says it counts as a contact and shows in the ficha', async () => {
+    const page = await session(token);
+    await openFollowUp(page);
+    await page
+      .getByTestId('follow-up-total')
+      .getByText(/^9 estudiantes$/)
+      .waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Nadia Fuera' });
+    await checkRow(row);
+    await page.getByRole('button', { name: 'Enviar correo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar correo a 1 estudiante' });
+    await dialog.getByLabel('Asunto').fill('Le esperamos, {nombre}');
+    await dialog.getByRole('textbox', { name: 'Mensaje' }).fill('Hola {nombre}.');
+    await dialog.getByRole('button', { name: 'Vista previa' }).click();
+    await dialog
+      .getByTestId('follow-up-mail-count')
+      .getByText(/^Se enviará 1 correo\. El correo cuenta como contacto con el estudiante/)
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Enviar 1 correo' }).click();
+    await dialog.getByTestId('follow-up-mail-result').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await row
+      .getByRole('menuitem', { name: /^Ver ficha de / })
+      .or(row.getByRole('button', { name: /^Ver ficha de / }))
+      .click();
+    const mails = page.getByRole('table', { name: 'Correos enviados' });
+    await mails.getByRole('cell', { name: 'Le esperamos, Nadia' }).waitFor();
+    await page.getByText(/^Cada correo cuenta como contacto/).waitFor();
     await page.close();
   });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StudentActivityRow, StudentState } from './dashboard.js';
 import { listQuerySchema } from './envelope.js';
-import { mailMassiveSchema } from './mail.js';
+import { mailMassiveSchema, type MailStatus } from './mail.js';
 import { FORM_MSG, queryFlag } from './resources.js';
 import { parseIdList } from './tickets.js';
 import type { StudentSummary } from './students.js';
@@ -210,6 +210,14 @@ export interface FollowUpStudentDetail {
       counts: boolean;
     }
   >;
+  /** The latest mails written to the student (newest first): each counts as a contact. */
+  mails: Array<{
+    id: number;
+    subject: string;
+    status: MailStatus;
+    createdAt: string;
+    ticketId: number | null;
+  }>;
 }
 
 /** `_data` of POST /follow-up/mail/preview. */

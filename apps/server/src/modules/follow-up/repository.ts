@@ -333,6 +333,18 @@ export class FollowUpRepository {
       .execute();
   }
 
+  /** The latest mails written to the enrolment's student (each counts as a contact). */
+  async mailsOf(enrolmentId: number, limit = 20) {
+    return this.db
+      .selectFrom('mail_messages')
+      .select(['id', 'subject', 'status', 'created_at', 'ticket_id'])
+      .where('enrolment_id', '=', enrolmentId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   /** Every activity of the enrolment's course with the student's row on it, by section. */
   async activitiesOf(enrolmentId: number, courseId: number, form: 'A' | 'B') {
     const { rows } = await sql<{

@@ -184,10 +184,18 @@ export class FollowUpService {
     if (!row) throw notFound(FOLLOW_UP_MSG.enrolmentNotFound);
     const student = presentStudent(row);
     const activities = await this.repo.activitiesOf(enrolmentId, enrolment.course_id, student.form);
+    const mails = (await this.repo.mailsOf(enrolmentId)).map((m) => ({
+      id: m.id,
+      subject: m.subject,
+      status: m.status,
+      createdAt: new Date(m.created_at).toISOString(),
+      ticketId: m.ticket_id,
+    }));
     return {
       student,
       course: { id: enrolment.course_id, description: enrolment.course_description },
       activities,
+      mails,
     };
   }
 

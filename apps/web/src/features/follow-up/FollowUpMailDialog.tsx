@@ -141,7 +141,8 @@ export function FollowUpMailDialog({
         {step === 'preview' && preview && (
           <Stack spacing={1.5} sx={{ mt: 2 }}>
             <Alert severity={preview.count ? 'info' : 'warning'} data-testid="follow-up-mail-count">
-              {t('followUp.mail.count', { count: preview.count })}
+              {t('followUp.mail.count', { count: preview.count })}{' '}
+              {t('followUp.mail.contact', { count: preview.count })}
               {preview.skipped.length > 0 &&
                 ` ${t('followUp.mail.skipped', { count: preview.skipped.length, names: preview.skipped.map((s) => s.name).join(', ') })}`}
             </Alert>

@@ -1,7 +1,7 @@
 import CloseIcon from '@mui/icons-material/Close';
 import ConfirmationNumberIcon from '@mui/icons-material/ConfirmationNumber';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { FOLLOW_UP_STATUSES, type FollowUpStudent } from '@sigaf/contract';
+import { chileDateTime, FOLLOW_UP_STATUSES, type FollowUpStudent } from '@sigaf/contract';
 import { StateChip } from '../../components/StateChip';
 import { useFormat } from '../../lib/format';
 import {
@@ -325,6 +325,36 @@ export function StudentDetailDrawer({
                 ))}
               </TableBody>
             </Table>
+          )}
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 0.5 }}>
+            {t('followUp.detail.mails')}
+          </Typography>
+          {d.mails.length === 0 ? (
+            <Typography color="text.secondary">{t('followUp.detail.noMails')}</Typography>
+          ) : (
+            <>
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                {t('followUp.detail.mailsContact')}
+              </Typography>
+              <Table size="small" aria-label={t('followUp.detail.mails')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('followUp.detail.mailDate')}</TableCell>
+                    <TableCell>{t('followUp.detail.mailSubject')}</TableCell>
+                    <TableCell>{t('followUp.detail.ticketStatus')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {d.mails.map((m) => (
+                    <TableRow key={m.id}>
+                      <TableCell>{chileDateTime(m.createdAt)}</TableCell>
+                      <TableCell sx={{ overflowWrap: 'anywhere' }}>{m.subject}</TableCell>
+                      <TableCell>{t(`mail.status.${m.status}`)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </>
           )}
         </>
       )}
