@@ -25,8 +25,8 @@ const RULES: Array<[rule: string, pattern: RegExp, only?: RegExp]> = [
     /toISOString\(\)\.(slice|substring)\(0, 10\)/,
     /\.tsx$/,
   ],
-  // A CSS length (width: `${n}%`) is no figure.
-  ['a percentage written by hand (formatPercent)', /^(?!.*\b(width|height)\b).*\}\s?%`/m],
+  // A CSS length or offset (width: `${n}%`) is no figure.
+  ['a percentage written by hand (formatPercent)', /^(?!.*\b(width|height|left)\b).*\}\s?%`/m],
   ['a native date input, in the browser’s order (DayField)', /type="date"/, /\.tsx$/],
 ];
 const ALLOWED = new Set(['lib/format.ts', 'components/DayField.tsx']);

@@ -23,7 +23,8 @@ const BASELINE = '#AC1315';
  * band, the rate as a dot, the comparable baseline as a red tick (none when there is no baseline).
  */
 function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
-  const pct = (v: number | null) => (v === null ? null : `${Math.round(v * 1000) / 10}%`);
+  // A CSS offset along the bar, not a figure shown.
+  const left = (v: number | null) => (v === null ? null : `${Math.round(v * 1000) / 10}%`);
   const color = g.small ? SMALL : CONTACTED;
   return (
     <Box
@@ -37,7 +38,7 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
             position: 'absolute',
             top: 4,
             height: 6,
-            left: pct(g.reengaged.low)!,
+            left: left(g.reengaged.low)!,
             width: `${Math.max(1, Math.round((g.reengaged.high - g.reengaged.low) * 1000) / 10)}%`,
             bgcolor: color,
             opacity: 0.35,
@@ -53,7 +54,7 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
             width: 8,
             height: 8,
             ml: '-4px',
-            left: pct(g.reengaged.rate)!,
+            left: left(g.reengaged.rate)!,
             bgcolor: color,
             borderRadius: '50%',
           }}
@@ -67,7 +68,7 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
             width: 2,
             height: 14,
             ml: '-1px',
-            left: pct(g.baseline.rate)!,
+            left: left(g.baseline.rate)!,
             bgcolor: BASELINE,
           }}
         />
