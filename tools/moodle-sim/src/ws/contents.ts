@@ -1,5 +1,5 @@
 /** Course contents and activity/course completion. */
-import { moodleException, value } from '../params.js';
+import { moodleException } from '../params.js';
 import { MODULE_TYPES, type SimModule } from '../site.js';
 import {
   type CallContext,

@@ -12,6 +12,8 @@ export interface CallContext {
 
 export interface FunctionDef {
   params: Desc;
+  // Each function's parameters are checked against its own description before it runs.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed per function
   run: (ctx: CallContext, p: any) => unknown;
 }
 

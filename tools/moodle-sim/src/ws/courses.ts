@@ -1,5 +1,5 @@
 /** Site information, categories and courses. */
-import { invalidParameter, value } from '../params.js';
+import { invalidParameter } from '../params.js';
 import { type SimCourse } from '../site.js';
 import { type CallContext, img, visibleToCaller, fullname } from './context.js';
 

@@ -1,5 +1,5 @@
 /** Groups and their members. */
-import { courseContextNotValid, invalidParameter, missingRecord, value } from '../params.js';
+import { courseContextNotValid, invalidParameter, missingRecord } from '../params.js';
 import { type CallContext, validateCourseContext, requireCap, byLastName } from './context.js';
 
 /** The group functions' course check: a missing or inaccessible course is errorcoursecontextnotvalid. */

@@ -5,7 +5,6 @@ import {
   missingRecord,
   moodleException,
   requiredCapability,
-  value,
 } from '../params.js';
 import { ROLES, type SimUser, type Site } from '../site.js';
 import {
@@ -67,14 +66,12 @@ export function userDetails(
   if (view === 'enrolled' && opts.courseid !== undefined) {
     const courseid = opts.courseid;
     if (want('groups')) {
-      out.groups = site
-        .groupsOfUser(courseid, u.id)
-        .map((g) => ({
-          id: g.id,
-          name: g.name,
-          description: g.description,
-          descriptionformat: g.descriptionformat,
-        }));
+      out.groups = site.groupsOfUser(courseid, u.id).map((g) => ({
+        id: g.id,
+        name: g.name,
+        description: g.description,
+        descriptionformat: g.descriptionformat,
+      }));
     }
     if (want('roles')) {
       const e = site.enrolment(courseid, u.id);
@@ -167,12 +164,16 @@ export const POLICY: Array<[RegExp | ((s: string) => boolean), string]> = [
   ],
 ];
 
-export function createUsers(ctx: CallContext, p: { users: Array<Record<string, any>> }) {
+// Moodle's user records are loose: any field may come, the checks below read them by name.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type LooseUser = Record<string, any>;
+
+export function createUsers(ctx: CallContext, p: { users: LooseUser[] }) {
   const { site } = ctx;
   if (!ctx.caller.siteadmin) throw requiredCapability('Create users');
   const usernames = new Set(site.users.map((u) => u.username));
   const emails = new Set(site.users.map((u) => u.email.toLowerCase()));
-  const accepted: Array<Record<string, any>> = [];
+  const accepted: LooseUser[] = [];
   for (const u of p.users) {
     for (const f of ['username', 'firstname', 'lastname'])
       if (String(u[f]).trim() === '') throw invalidParameter(`The field ${f} cannot be blank`);
@@ -202,6 +203,8 @@ export function createUsers(ctx: CallContext, p: { users: Array<Record<string, a
     accepted.push(u);
   }
   // All or nothing: users are created only once every one passed.
+  // The fields Moodle takes apart from the user row are dropped here.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- destructured to leave them out
   return accepted.map(({ createpassword, customfields, preferences, ...fields }) => {
     const row = site.addUser({
       ...(fields as Parameters<Site['addUser']>[0]),

@@ -1,6 +1,4 @@
-import { randomBytes, randomUUID, createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import {
   FOLLOW_UP_MSG,
   isEmailAddress,
@@ -16,15 +14,13 @@ import {
   type MailPreviewResult,
   type MailQueuedResult,
   type MailSingleInput,
-  type MailTemplateInput,
-  type MailTemplateUpdateInput,
 } from '@sigaf/contract';
 import type { Insertable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { MailMessageTable } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
-import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../http/errors.js';
 import type { JobQueue, JobRow } from '../../jobs/queue.js';
 import { PermanentJobError, type JobContext, type JobHandlers } from '../../jobs/worker.js';
 import { decryptSecret } from '../../lib/crypto.js';
@@ -32,7 +28,6 @@ import type { TicketAccess } from '../tickets/access.js';
 import type { TicketDetailRepository } from '../tickets/detail-repository.js';
 import type { TicketRepository } from '../tickets/repository.js';
 import {
-  checkAttachment,
   htmlToText,
   layout,
   layoutText,
