@@ -117,13 +117,11 @@ describeE2E('e-mail from a ticket', () => {
     await dialog
       .getByRole('textbox', { name: 'Mensaje' })
       .fill('Hola {nombre}, te damos la bienvenida.');
-    await dialog
-      .getByTestId('mail-file-input')
-      .setInputFiles({
-        name: 'programa.pdf',
-        mimeType: 'application/pdf',
-        buffer: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'),
-      });
+    await dialog.getByTestId('mail-file-input').setInputFiles({
+      name: 'programa.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n'),
+    });
     await dialog.getByText('programa.pdf', { exact: false }).first().waitFor();
     await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
     await page.getByRole('alert').first().waitFor();

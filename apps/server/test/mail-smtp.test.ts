@@ -12,15 +12,7 @@ import {
   type ReceivedMail,
   type Receiver,
 } from './mail-receiver.js';
-import {
-  multipart,
-  PDF,
-  PNG,
-  seedMailTickets,
-  tempDir,
-  testWorker,
-  waitFor,
-} from './mail-data.js';
+import { multipart, PDF, PNG, seedMailTickets, tempDir, testWorker, waitFor } from './mail-data.js';
 
 /** Delivery to a real SMTP server (smtp-server on 127.0.0.1): content, volume, outages, restarts. */
 type Json = Record<string, any>;
