@@ -28,7 +28,7 @@ import { ApiError } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { downloadOutcomeReport, useOutcomeReport, type ReportParams } from './api';
 import { useFormat } from '../../lib/format';
-import { useOperators } from '../tickets/api';
+import { useOperators } from '../../lib/operators';
 import { groupName, headline, sortGroups } from './format';
 import { OutcomeTable } from './OutcomeTable';
 

@@ -19,6 +19,7 @@ import {
   tokenStore,
   type QueryValue,
 } from '../../lib/api';
+import { props } from '../../lib/collection';
 
 /** Calls of the ticket screens (docs/development/screens.md#ticket, #manage-ticket, #unlock); the server's routes are in apps/server/src/modules/tickets. */
 
@@ -33,10 +34,7 @@ export interface Option {
   key: string | null;
 }
 
-export interface Operator {
-  id: number;
-  name: string;
-}
+export { useOperators, type Operator } from '../../lib/operators';
 
 export const CATALOGUE_PATHS = {
   status: 'status-tickets',
@@ -49,8 +47,6 @@ export const CATALOGUE_PATHS = {
 } as const;
 export type CatalogueName = keyof typeof CATALOGUE_PATHS;
 
-const props = <P>(c: Collection<P>) => c.collections.map((r) => r.properties);
-
 export function useCatalogue(name: CatalogueName) {
   return useQuery({
     queryKey: ['ticket-options', name],
@@ -58,18 +54,6 @@ export function useCatalogue(name: CatalogueName) {
       props(await getData<Collection<Option>>(`/api/v2/${CATALOGUE_PATHS[name]}`)).map(
         ({ id, description, key }) => ({ id, description, key }),
       ),
-    staleTime: 5 * 60_000,
-  });
-}
-
-/** Everyone a ticket can be assigned to (tutors excluded by the server). */
-export function useOperators() {
-  return useQuery({
-    queryKey: ['ticket-options', 'operators'],
-    queryFn: async () =>
-      props(await getData<Collection<Operator>>('/api/v2/users', { query: { view: 'operators' } }))
-        .map(({ id, name }) => ({ id, name }))
-        .sort((a, b) => a.name.localeCompare(b.name, 'es')),
     staleTime: 5 * 60_000,
   });
 }
