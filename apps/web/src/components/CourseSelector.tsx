@@ -53,7 +53,7 @@ export function CourseSelector({
       : undefined;
   useEffect(() => {
     if (onlyCourse && !value) onChange(onlyCourse);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- by id: a parent's new onChange is not a new course
   }, [onlyCourse?.id, value?.id]);
   const { role } = useSession();
   const admin = role === 'admin' || role === 'developer';

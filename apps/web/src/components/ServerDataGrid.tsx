@@ -5,7 +5,7 @@ import {
   type GridSortModel,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 
 export interface ServerPage {
   page: number;
@@ -30,7 +30,7 @@ export function useServerPage(pageSize = 10) {
     sortModel,
     onSortModelChange: setSortModel,
   };
-  const firstPage = () => setPagination((p) => ({ ...p, page: 0 }));
+  const firstPage = useCallback(() => setPagination((p) => ({ ...p, page: 0 })), []);
   return { params, grid, firstPage };
 }
 

@@ -67,7 +67,7 @@ export function useFitColumns<R extends GridValidRowModel>(
   );
   // The same model object while nothing changes, so that the grid is not told of a new one at every render.
   const key = JSON.stringify(computed);
-  const columnVisibilityModel = useMemo(() => computed, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const columnVisibilityModel = useMemo(() => computed, [key]); // eslint-disable-line react-hooks/exhaustive-deps -- keyed by content
   const onColumnVisibilityModelChange = (next: GridColumnVisibilityModel) => {
     const choices = choicesOf(
       next,

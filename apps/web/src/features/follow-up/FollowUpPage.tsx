@@ -158,12 +158,12 @@ export default function FollowUpPage() {
   const [filters, setFilters] = useState(link.filters);
   useEffect(() => {
     if (link.courseId !== null && link.courseId !== current?.id) setCurrent({ id: link.courseId });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on opening: the address's course
   }, []);
   useEffect(() => {
     const next = writeFollowUpLink({ courseId, classroomId, filters });
     if (next.toString() !== params.toString()) setParams(next, { replace: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the address follows the state, not the reverse
   }, [courseId, classroomId, filters]);
   const course: FollowUpCourse | null = courses.data?.find((c) => c.id === courseId) ?? null;
   const classrooms = useFollowUpClassrooms(course ? course.id : null);

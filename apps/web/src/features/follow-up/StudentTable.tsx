@@ -114,7 +114,7 @@ export function StudentTable({
   const { params: page, grid, firstPage } = useServerPage(10);
   const [filters, setFilters] =
     useState<Omit<FollowUpFilterValues, 'classroom_id'>>(initialFilters);
-  useEffect(() => onFiltersChange?.(filters), [filters]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => onFiltersChange?.(filters), [filters]); // eslint-disable-line react-hooks/exhaustive-deps -- on a change of filters only
   const [filterKey, setFilterKey] = useState(0);
   const [selected, setSelected] = useState<number[]>([]);
   const [detail, setDetail] = useState<number | null>(null);
@@ -136,7 +136,7 @@ export function StudentTable({
     });
     firstPage();
   };
-  const onSearch = useCallback((s: string) => change({ search: s || undefined }), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const onSearch = useCallback((s: string) => change({ search: s || undefined }), []); // eslint-disable-line react-hooks/exhaustive-deps -- change only sets state
 
   const columns = useMemo<GridColDef<FollowUpStudent>[]>(
     () => [
@@ -236,7 +236,7 @@ export function StudentTable({
         ],
       },
     ],
-    [t],
+    [t, f],
   );
   // At 1366 px with the menu open the phone, e-mail and classroom give way (they are on the
   // student's card); on a phone the name stays. The column menu shows any of them again.

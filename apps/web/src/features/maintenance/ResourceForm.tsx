@@ -81,7 +81,7 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
   });
   useEffect(() => {
     if (open) reset(initialValues(fields, row));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reset on opening or on another row only
   }, [open, row]);
 
   const submit = handleSubmit(async (values) => {

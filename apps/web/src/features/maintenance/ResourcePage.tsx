@@ -77,11 +77,13 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['resource', decl.path] });
   const yesNo = statusLabels(t);
   const title = t(`resources.${decl.key}.title`);
-  const onSearch = useCallback((s: string) => {
-    setSearch(s);
-    firstPage();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const onSearch = useCallback(
+    (s: string) => {
+      setSearch(s);
+      firstPage();
+    },
+    [firstPage],
+  );
 
   const columns = useMemo<GridColDef<Row>[]>(() => {
     const cols: GridColDef<Row>[] = [];
@@ -170,7 +172,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
       });
     }
     return cols;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the row actions read state when clicked
   }, [decl, canWrite, t, user?.id, extras]);
   // On a narrow screen the first field and the actions stay; the others give way from the last one.
   const fields = columns

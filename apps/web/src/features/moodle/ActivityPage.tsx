@@ -89,11 +89,13 @@ export default function ActivityPage() {
   );
   const edit = useMemo(() => editDecl(decl), [decl]);
   const yesNo = statusLabels(t);
-  const onSearch = useCallback((s: string) => {
-    setSearch(s);
-    firstPage();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const onSearch = useCallback(
+    (s: string) => {
+      setSearch(s);
+      firstPage();
+    },
+    [firstPage],
+  );
   const refresh = useCallback(
     () => queryClient.invalidateQueries({ queryKey: ['resource', 'activities'] }),
     [queryClient],
@@ -193,7 +195,7 @@ export default function ActivityPage() {
       });
     }
     return cols;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the row actions read state when clicked
   }, [decl, canWrite, t]);
   // On a phone the name, the section and the actions stay; the column menu shows the others.
   const fit = useFitColumns(columns, {

@@ -121,11 +121,13 @@ export default function BuildClassroomsPage() {
       queryClient.invalidateQueries({ queryKey: ['course-enrolments'] }),
       queryClient.invalidateQueries({ queryKey: ['classroom-counts'] }),
     ]);
-  const onSearch = useCallback((s: string) => {
-    setSearch(s);
-    firstPage();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const onSearch = useCallback(
+    (s: string) => {
+      setSearch(s);
+      firstPage();
+    },
+    [firstPage],
+  );
 
   const columns = useMemo<GridColDef<EnrolmentProps>[]>(
     () => [

@@ -62,11 +62,13 @@ export default function ManageStudentsPage() {
   const capped = Boolean(list.data?.capped);
   const counted = useFormat().number(list.data?.total ?? 0);
   const gridLocale = useGridLocale();
-  const onSearch = useCallback((s: string) => {
-    setSearch(s);
-    firstPage();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  const onSearch = useCallback(
+    (s: string) => {
+      setSearch(s);
+      firstPage();
+    },
+    [firstPage],
+  );
   const columns = useMemo<GridColDef<StudentProps>[]>(
     () => [
       { field: 'rut', headerName: t('students.rut'), width: 140 },

@@ -181,7 +181,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
     } finally {
       setLoading(false);
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once per ticket; the form's functions are stable
   }, [ticketId]);
 
   useEffect(() => {

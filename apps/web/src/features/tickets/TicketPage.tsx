@@ -50,7 +50,7 @@ export default function TicketPage() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per course in the address
   }, [link.courseId]);
 
   return (

@@ -80,14 +80,12 @@ export function TicketsTable({
       setSelection([]);
       filtersChanged.current?.(f);
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [],
+    [firstPage],
   );
   useEffect(() => {
     firstPage();
     setSelection([]);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [courseId]);
+  }, [courseId, firstPage]);
 
   const list = useTicketList({ courseId, filters, ...params });
   const rows = list.data?.rows ?? [];
