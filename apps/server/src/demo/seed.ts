@@ -29,7 +29,11 @@ const COURSE_NAMES = [
 const NOT_LOCAL_PER_COURSE = 2;
 /** SIGAF students per course that Moodle does not have (missing in Moodle). */
 const LOCAL_ONLY_PER_COURSE = 2;
-const TICKETS_PER_COURSE = 45;
+/**
+ * Enough that a channel of the first course reaches Mi agenda's 30 student-weeks (a student's
+ * attempts in one week count once in Efectividad): about 40 settled student-weeks per channel.
+ */
+const TICKETS_PER_COURSE = 100;
 const WEEKS = 6;
 
 export const DEMO_STAFF = [
