@@ -1,17 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
-import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import {
-  adminSession,
-  api,
-  describeE2E,
-  launchBrowser,
-  screenshot,
-  signedInPage,
-  startProduct,
-  type Product,
-} from './harness.js';
+import { api, describeE2E, screenshot, signedInPage, type Product } from './harness.js';
+import { createOperator, startSyncedCourse, type SyncedCourse } from './synced-course.js';
 
 /**
  * A working day on a course synchronised from the Moodle simulator (weights all 0, students who
@@ -28,13 +18,11 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   let product: Product;
   let browser: Browser;
   let page: Page;
-  let sim: SimServer;
   let token: string;
   let courseId: number;
-  let generated: GeneratedSite;
   let operator: { id: number; name: string };
-  const call = (method: string, url: string, body?: unknown) =>
-    api<Json>(product.url, method, `/api/v2${url}`, token, body);
+  let call: SyncedCourse['call'];
+  let stop: SyncedCourse['stop'];
 
   async function choose(label: string, option: string) {
     await page.getByRole('combobox', { name: label }).click();
@@ -56,81 +44,16 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   }
 
   beforeAll(async () => {
-    generated = generateSite({
-      seed: 31,
-      courses: 1,
-      studentsPerCourse: 8,
-      units: 2,
-      activitiesPerUnit: 5,
-      invalidRutRate: 0,
-      neverAccessedRate: 0.5,
-      withdrawnRate: 0,
-      completion: { complete: 0.4, inProgress: 0.2 },
-    });
-    sim = await startMoodleSim({ site: generated.site });
-    product = await startProduct({ SYNC_SCHEDULE: 'off' });
-    browser = await launchBrowser();
-    token = await adminSession(product);
-    const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
-    expect(
-      (
-        await call('PUT', `/platforms/${platform}/moodle`, {
-          url: sim.url,
-          token: generated.tokens.admin,
-        })
-      ).status,
-    ).toBe(200);
-    const cat = await call('POST', '/categories', {
-      description: 'Jornada',
-      category_code: 'JOR',
-      platform_id: platform,
-    });
-    courseId = (
-      await call('POST', '/courses', {
-        description: 'Curso de la jornada',
-        category_id: cat.body._data.properties.id,
-        id_course_moodle: generated.courseIds[0],
-      })
-    ).body._data.properties.id;
-    const people = generated.people.filter((x) => x.rut);
-    for (const [i, p] of people.entries()) {
-      // Every student has a Chilean mobile, typed as staff type them.
-      const s = await call('POST', '/registered-users/view-store', {
-        rut: p.rut,
-        name: p.firstname,
-        last_name: p.lastname,
-        email: p.email,
-        mobile: `+56 9 ${1000 + i} ${5000 + i}`,
-      });
-      expect(
-        (
-          await call('POST', '/course-registered-users/view-store', {
-            course_id: courseId,
-            registered_user_id: s.body._data.properties.id,
-          })
-        ).status,
-      ).toBe(201);
-    }
-    expect((await call('POST', `/sync/courses/${courseId}`, {})).status).toBe(202);
-    for (
-      let i = 0;
-      i < 120 &&
-      (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state !== 'done';
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 500));
-    expect((await call('GET', `/sync/courses/${courseId}/status`)).body._data.state).toBe('done');
+    ({ product, browser, token, courseId, call, stop } = await startSyncedCourse({
+      category: 'Jornada',
+      code: 'JOR',
+      course: 'Curso de la jornada',
+    }));
     // An operator, and one ticket of the administrator's in the course (the agenda's course).
-    const role = (await call('GET', '/roles')).body._data.collections.find(
-      (c: Json) => c.properties.key === 'operator',
-    ).properties.id;
-    const created = await call('POST', '/users/signup', {
+    operator = {
+      id: await createOperator(call, 'Olga Operadora', 'olga@sigaf.cl', 'Olga-Clave-1'),
       name: 'Olga Operadora',
-      email: 'olga@sigaf.cl',
-      role_id: role,
-      password: 'Olga-Clave-1',
-    });
-    operator = { id: created.body._data.properties.id, name: 'Olga Operadora' };
+    };
     const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties
       .id;
     const key = async (p: string, k: string) =>
@@ -154,9 +77,7 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await sim?.close();
+    await stop?.();
   });
 
   it('Estadística explains an empty progress chart and links to the weights; the proposals weight the graded activities and progress appears', async () => {

@@ -1,18 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateSite, type GeneratedSite } from '../tools/moodle-sim/src/generator.js';
-import { startMoodleSim, type SimServer } from '../tools/moodle-sim/src/server.js';
-import {
-  adminSession,
-  api,
-  checkRow,
-  choose,
-  describeE2E,
-  launchBrowser,
-  signedInPage,
-  startProduct,
-  type Product,
-} from './harness.js';
+import { api, checkRow, choose, describeE2E, signedInPage, type Product } from './harness.js';
+import { createOperator, startSyncedCourse, type SyncedCourse } from './synced-course.js';
 
 /**
  * What made staff stop on a course synchronised from the Moodle simulator (weights all 0, one
@@ -26,13 +15,11 @@ type Json = Record<string, any>;
 describeE2E('a staff day: Seguimiento filters, progress without weights', () => {
   let product: Product;
   let browser: Browser;
-  let sim: SimServer;
   let token: string;
   let courseId: number;
-  let generated: GeneratedSite;
+  let call: SyncedCourse['call'];
+  let stop: SyncedCourse['stop'];
   let operatorToken: string;
-  const call = (method: string, url: string, body?: unknown, as = token) =>
-    api<Json>(product.url, method, `/api/v2${url}`, as, body);
 
   async function session(as: string) {
     const { page } = await signedInPage(browser, product, as);
@@ -61,77 +48,22 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
       .click();
 
   beforeAll(async () => {
-    generated = generateSite({
-      seed: 31,
-      courses: 1,
-      studentsPerCourse: 8,
-      units: 2,
-      activitiesPerUnit: 5,
-      invalidRutRate: 0,
-      neverAccessedRate: 0.5,
-      withdrawnRate: 0,
-      completion: { complete: 0.4, inProgress: 0.2 },
-    });
-    sim = await startMoodleSim({ site: generated.site });
-    product = await startProduct({ SYNC_SCHEDULE: 'off' });
-    browser = await launchBrowser();
-    token = await adminSession(product);
-    const platform = (await call('GET', '/platforms')).body._data.collections[0].properties.id;
-    await call('PUT', `/platforms/${platform}/moodle`, {
-      url: sim.url,
-      token: generated.tokens.admin,
-    });
-    const cat = await call('POST', '/categories', {
-      description: 'Día',
-      category_code: 'DIA',
-      platform_id: platform,
-    });
-    courseId = (
-      await call('POST', '/courses', {
-        description: 'Curso del día',
-        category_id: cat.body._data.properties.id,
-        id_course_moodle: generated.courseIds[0],
-      })
-    ).body._data.properties.id;
-    // The simulator's students, and one enrolled here who is not in Moodle.
-    const people = [
-      ...generated.people.filter((x) => x.rut),
-      { rut: '11.111.111-1', firstname: 'Nadia', lastname: 'Fuera', email: 'nadia@correo.cl' },
-    ];
-    for (const [i, p] of people.entries()) {
-      const s = await call('POST', '/registered-users/view-store', {
-        rut: p.rut,
-        name: p.firstname,
-        last_name: p.lastname,
-        email: p.email,
-        mobile: `+56 9 ${1000 + i} ${5000 + i}`,
-      });
-      const e = await call('POST', '/course-registered-users/view-store', {
-        course_id: courseId,
-        registered_user_id: s.body._data.properties.id,
-      });
-      expect(e.status, JSON.stringify(e.body)).toBe(201);
-    }
-    expect((await call('POST', `/sync/courses/${courseId}`, {})).status).toBe(202);
-    for (
-      let i = 0;
-      i < 120 &&
-      (await call('GET', `/sync/courses/${courseId}/status`)).body._data.state !== 'done';
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 500));
-    expect((await call('GET', `/sync/courses/${courseId}/status`)).body._data.state).toBe('done');
+    ({ product, browser, token, courseId, call, stop } = await startSyncedCourse({
+      category: 'Día',
+      code: 'DIA',
+      course: 'Curso del día',
+      // One student enrolled here who is not in Moodle.
+      extra: [
+        { rut: '11.111.111-1', firstname: 'Nadia', lastname: 'Fuera', email: 'nadia@correo.cl' },
+      ],
+    }));
     // An operator past the first login.
-    const role = (await call('GET', '/roles')).body._data.collections.find(
-      (c: Json) => c.properties.key === 'operator',
-    ).properties.id;
-    const created = await call('POST', '/users/signup', {
-      name: 'Olga Operadora',
-      email: 'olga@sigaf.cl',
-      role_id: role,
-      password: 'Primera-Clave-1',
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const operatorId = await createOperator(
+      call,
+      'Olga Operadora',
+      'olga@sigaf.cl',
+      'Primera-Clave-1',
+    );
     const login = (password: string) =>
       api<Json>(product.url, 'POST', '/api/auth/login', undefined, {
         email: 'olga@sigaf.cl',
@@ -140,7 +72,7 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     const first = (await login('Primera-Clave-1')).body.access_token;
     await call(
       'PUT',
-      `/users/${created.body._data.properties.id}`,
+      `/users/${operatorId}`,
       { password: 'Segunda-Clave-2', isFirstLogin: 1 },
       first,
     );
@@ -148,9 +80,7 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
-    await sim?.close();
+    await stop?.();
   });
 
   it('Seguimiento keeps its filters in the address: a ficha, Back and Forward find the same list', async () => {
