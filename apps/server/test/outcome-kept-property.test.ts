@@ -12,6 +12,7 @@ import {
 } from '../src/modules/outcomes/repository.js';
 import { lastSettledDay } from '../src/modules/outcomes/service.js';
 import { TicketDetailRepository } from '../src/modules/tickets/detail-repository.js';
+import { ticketKeys } from './data.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /**
@@ -344,30 +345,18 @@ beforeAll(async () => {
   ctx = await createTestContext();
   const db = ctx.db;
   for (let i = 0; i < 2; i++) operators.push((await ctx.userWithRole('operator')).id);
-  const key = async (
-    table:
-      | 'type_tickets'
-      | 'status_tickets'
-      | 'priority_tickets'
-      | 'source_tickets'
-      | 'motive_tickets'
-      | 'status_detail_tickets'
-      | 'profiles',
-    k: string,
-  ) => (await db.selectFrom(table).select('id').where('key', '=', k).executeTakeFirstOrThrow()).id;
+  const keys = await ticketKeys(db);
+  const profile = async (k: string) =>
+    (await db.selectFrom('profiles').select('id').where('key', '=', k).executeTakeFirstOrThrow())
+      .id;
   Object.assign(ids, {
-    phone: await key('type_tickets', 'phone'),
-    email: await key('type_tickets', 'email'),
-    success: await key('status_detail_tickets', 'success'),
-    student: await key('profiles', 'student'),
-    tutor: await key('profiles', 'tutor'),
+    phone: keys.phone,
+    email: keys.email,
+    success: keys.success,
+    student: await profile('student'),
+    tutor: await profile('tutor'),
   });
-  const [open, medium, outgoing, welcome] = [
-    await key('status_tickets', 'open'),
-    await key('priority_tickets', 'medium'),
-    await key('source_tickets', 'outgoing'),
-    await key('motive_tickets', 'welcome'),
-  ];
+  const { open, medium, outgoing, welcome } = keys;
   const platformId = (
     await db
       .selectFrom('platforms')

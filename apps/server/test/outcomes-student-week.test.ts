@@ -1,6 +1,7 @@
 import { chileLocalToDate, chileParts } from '@sigaf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepOutcomes } from '../src/kept/outcomes-keeper.js';
+import { ticketKeys } from './data.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /**
@@ -132,25 +133,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   admin = await ctx.userWithRole('admin');
   const db = ctx.db;
-  const key = async (
-    table:
-      | 'type_tickets'
-      | 'status_tickets'
-      | 'priority_tickets'
-      | 'source_tickets'
-      | 'motive_tickets'
-      | 'status_detail_tickets',
-    k: string,
-  ) => (await db.selectFrom(table).select('id').where('key', '=', k).executeTakeFirstOrThrow()).id;
-  Object.assign(ids, {
-    phone: await key('type_tickets', 'phone'),
-    email: await key('type_tickets', 'email'),
-    open: await key('status_tickets', 'open'),
-    medium: await key('priority_tickets', 'medium'),
-    outgoing: await key('source_tickets', 'outgoing'),
-    welcome: await key('motive_tickets', 'welcome'),
-    success: await key('status_detail_tickets', 'success'),
-  });
+  Object.assign(ids, await ticketKeys(db));
   profile = (
     await db
       .selectFrom('profiles')
