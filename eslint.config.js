@@ -1,5 +1,6 @@
 // Lint rules: the ecosystem's recommended sets for JavaScript, TypeScript and React hooks, with
 // Prettier owning the layout. Import circles and module boundaries: `npm run lint:deps`.
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -19,9 +20,13 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  comments.recommended,
   {
+    // A disable says why, and goes when it no longer hides anything.
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { globals: { ...globals.node } },
     rules: {
+      '@eslint-community/eslint-comments/require-description': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
