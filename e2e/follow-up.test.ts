@@ -242,6 +242,31 @@ describeE2E('student follow-up', () => {
     expect(other.status).toBe(403);
   });
 
+  it('a box ticked while the list reloads stays ticked', async () => {
+    const { page, context } = await signedInPage(browser, product, adminToken);
+    await openCourse(page);
+    await expect
+      .poll(() => page.getByTestId('follow-up-total').textContent(), { timeout: 10_000 })
+      .toBe('4 estudiantes');
+    // The next answer of the list comes late: the grid shows its bar over the rows meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/v2/follow-up/courses/*/students?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('columnheader', { name: 'Nombre' }).click();
+    await page.getByRole('grid').getByRole('progressbar').waitFor();
+    // Where a person clicks, whatever lies on top: the click must reach the box.
+    const box = page.getByRole('row').filter({ hasText: 'Bruno Soto' }).getByRole('checkbox');
+    await box.click({ force: true });
+    release();
+    await page.getByRole('grid').getByRole('progressbar').waitFor({ state: 'detached' });
+    expect(await box.isChecked()).toBe(true);
+    await page.getByText('1 seleccionado').waitFor();
+    await context.close();
+  });
+
   it('selected students get a massive mail: count and preview first, then the outbox', async () => {
     const { page } = await signedInPage(browser, product, adminToken);
     await openCourse(page);

@@ -1,6 +1,7 @@
 import { THEME_COLORS } from '@sigaf/contract';
 import { createTheme } from '@mui/material/styles';
 import { enUS, esES } from '@mui/material/locale';
+import type {} from '@mui/x-data-grid/themeAugmentation';
 
 export function buildTheme(lang: string) {
   return createTheme(
@@ -35,6 +36,17 @@ export function buildTheme(lang: string) {
           },
         },
         MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
+        // A grid that refreshes its rows draws its bar over them but lets clicks through: a box
+        // ticked while the list reloads stays ticked (the selection is kept by id meanwhile).
+        MuiDataGrid: {
+          styleOverrides: {
+            root: {
+              '& .MuiDataGrid-overlayWrapperInner:has(.MuiLinearProgress-root)': {
+                pointerEvents: 'none',
+              },
+            },
+          },
+        },
       },
     },
     lang === 'en' ? enUS : esES,
