@@ -488,7 +488,8 @@ describe('Moodle client: transport', () => {
   it('posts form-encoded control fields and retries read calls on 5xx and timeouts only', async () => {
     const s = await scripted([
       { status: 503, body: 'busy' },
-      { delayMs: 300, body: '[]' },
+      // Far past the timeout, which is far past a loaded machine's answer time.
+      { delayMs: 2500, body: '[]' },
       { body: '[{"groupid":1,"userids":[4,3]}]' },
     ]);
     const calls: string[] = [];
@@ -497,7 +498,7 @@ describe('Moodle client: transport', () => {
       token: 'abc123',
       retries: 2,
       retryDelayMs: 1,
-      timeoutMs: 100,
+      timeoutMs: 1000,
       onCall: (c) => calls.push(c.error?.code ?? 'ok'),
     });
     expect(await client.getGroupMembers([1])).toEqual([{ groupid: 1, userids: [4, 3] }]);
