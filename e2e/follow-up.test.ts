@@ -212,6 +212,13 @@ describeE2E('student follow-up', () => {
     await drawer.getByText(ticketCode).waitFor();
     await drawer.getByText('Historial de tickets').waitFor();
     await screenshot(page, 'follow-up-student');
+    // Printed, the ficha is the page: the table behind it is not printed, one page for one student.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#root').isVisible()).toBe(false);
+    expect(await drawer.getByText('Historial de tickets').isVisible()).toBe(true);
+    const pdf = (await page.pdf({ format: 'A4' })).toString('latin1');
+    expect(pdf.match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(1);
+    await page.emulateMedia({ media: 'screen' });
     await drawer.getByRole('button', { name: 'Cerrar' }).click();
   });
 

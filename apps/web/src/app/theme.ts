@@ -35,6 +35,30 @@ export function buildTheme(lang: string) {
             root: { '&.MuiButton-contained.Mui-focusVisible': { outlineColor: THEME_COLORS.gray } },
           },
         },
+        // Printed while a ficha or a dialog is open, the page is that ficha or dialog alone: the
+        // screen behind it is left out, and the panel flows over as many pages as it needs.
+        MuiCssBaseline: {
+          styleOverrides: {
+            '@media print': {
+              'body:has(> .MuiDrawer-modal, > .MuiDialog-root) > #root': { display: 'none' },
+              '.MuiDrawer-modal, .MuiDialog-root': { position: 'static !important' },
+              '.MuiDrawer-modal .MuiBackdrop-root, .MuiDialog-root .MuiBackdrop-root': {
+                display: 'none',
+              },
+              '.MuiDrawer-modal .MuiDrawer-paper, .MuiDialog-root .MuiDialog-container, .MuiDialog-root .MuiDialog-paper':
+                {
+                  position: 'static',
+                  width: '100% !important',
+                  maxWidth: 'none',
+                  height: 'auto',
+                  maxHeight: 'none',
+                  overflow: 'visible',
+                  boxShadow: 'none',
+                  margin: 0,
+                },
+            },
+          },
+        },
         MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
         // A grid that refreshes its rows draws its bar over them but lets clicks through: a box
         // ticked while the list reloads stays ticked (the selection is kept by id meanwhile).
