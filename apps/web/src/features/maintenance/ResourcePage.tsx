@@ -174,13 +174,15 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
     return cols;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the row actions read state when clicked
   }, [decl, canWrite, t, user?.id, extras]);
-  // On a narrow screen the first field and the actions stay; the others give way from the last one.
+  // On a narrow screen the name (else the first field) and the actions stay; the others give way
+  // from the last one.
   const fields = columns
     .map((c) => c.field)
     .filter((f) => f !== 'id' && f !== 'ticketsCount' && f !== 'actions');
+  const kept = fields.includes('name') ? 'name' : fields[0];
   const fit = useFitColumns(columns, {
     remember: `resource-${decl.key}`,
-    hideFirst: ['id', 'ticketsCount', ...fields.slice(1).reverse()],
+    hideFirst: ['id', 'ticketsCount', ...fields.filter((f) => f !== kept).reverse()],
   });
 
   const save = async (body: Record<string, unknown>) => {
