@@ -814,6 +814,80 @@ describe('report PDFs', () => {
   });
 });
 
+describe('a range of days', () => {
+  it('the screen reads the range figures in one answer, in order whatever the order picked', async () => {
+    const res = await get(`/api/v2/reports/courses/${course}/range?from=10-03-2024&to=09-03-2024`);
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json()._data;
+    expect([r.from, r.to]).toEqual(['2024-03-09', '2024-03-10']);
+    // Created in the range: T1 and T2; none closed by the end of 10-03.
+    expect(r.card).toEqual({ created: 2, total: 2, open: 2, closed: 0 });
+    // The operator's attempts of 09-03 and 10-03, both on T1 (closed now).
+    expect(r.operators.table).toEqual([
+      { operatorId: operator.id, operator: operator.name, tickets: 1, closed: 1, attempts: 2 },
+    ]);
+    const status = r.charts.status.chartData.datasets[0].data as number[];
+    expect(status.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  it('the history workbook holds the tickets created in the range, and says it', async () => {
+    const { rows, disposition } = await workbook(
+      `/api/v2/reports/courses/${course}/excel-download?from=10-03-2024&to=11-03-2024`,
+    );
+    expect(disposition).toContain(
+      "filename*=UTF-8''reporte-historico-tickets-curso-nandu-10-03-2024-al-11-03-2024.xlsx",
+    );
+    expect(rows[0]![0]).toBe(
+      'REPORTE HISTÓRICO DE TICKET CURSO CURSO ÑANDÚ · 10-03-2024 AL 11-03-2024',
+    );
+    expect(rows.slice(3).map((r) => r[1])).toEqual(['REPO-CUR-0002']);
+    const one = await workbook(
+      `/api/v2/reports/courses/${course}/excel-download?from=09-03-2024&to=09-03-2024`,
+    );
+    expect(one.disposition).toContain('reporte-historico-tickets-curso-nandu-09-03-2024.xlsx');
+    expect(one.rows.slice(3).map((r) => r[1])).toEqual(['REPO-CUR-0001']);
+    const announced = (
+      await get(`/api/v2/reports/courses/${course}/excel?from=10-03-2024&to=11-03-2024`)
+    ).json()._data;
+    expect(announced).toEqual({
+      filename: 'reporte-historico-tickets-curso-nandu-10-03-2024-al-11-03-2024.xlsx',
+      href: `/api/v2/reports/courses/${course}/excel-download?from=2024-03-10&to=2024-03-11`,
+    });
+  });
+
+  it('the PDF covers the whole range and says it', async () => {
+    const { text, disposition } = await pdf(
+      `/api/v2/reports/courses/${course}/pdf/ticket?from=09-03-2024&to=11-03-2024`,
+    );
+    expect(disposition).toContain('reporte-ticket-curso-nandu-09-03-2024-al-11-03-2024.pdf');
+    expect(text).toContain('Informes · Curso Ñandú · 09-03-2024 al 11-03-2024');
+    // Created in the range: T1 and T2; by the end of 11-03 T1 is closed.
+    expect(text).toMatch(
+      /Tickets nuevos \+2 Tickets totales 2 Tickets abiertos 1 Tickets cerrados 1/,
+    );
+    expect(text).toContain('Producción del período');
+    // The operator's three attempts on T1.
+    expect(text).toMatch(new RegExp(`${operator.name} 1 1 3`));
+  });
+
+  it('half a range is a 422', async () => {
+    for (const url of [
+      `/api/v2/reports/courses/${course}/excel-download?from=09-03-2024`,
+      `/api/v2/reports/courses/${course}/excel?to=09-03-2024`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json().message).toMatch(/[a-záéíóúñ]/i);
+    }
+    expect((await get(`/api/v2/reports/courses/${course}/range?from=09-03-2024`)).statusCode).toBe(
+      422,
+    );
+    expect(
+      (await get(`/api/v2/reports/courses/${course}/pdf/ticket?from=x&to=09-03-2024`)).statusCode,
+    ).toBe(422);
+  });
+});
+
 describe('errors and access', () => {
   it('bad input is a 4xx with a Spanish message, never a 500', async () => {
     const cases: Array<[string, number, string]> = [

@@ -72,6 +72,15 @@ export interface OperatorDayRow {
   attempts: number;
 }
 
+/** `_data` of GET /reports/courses/{c}/range?from=&to=: the same figures over a range of days (both included; `from` <= `to`). */
+export interface TicketRangeReport {
+  from: string;
+  to: string;
+  card: DailyTicketCard;
+  charts: DailyTicketCharts;
+  operators: { table: OperatorDayRow[]; chartData: ChartData };
+}
+
 /** One activity row of a student in GET /activities/{ids}/course-registered-users/{course}. */
 export interface StudentActivityRow {
   activityId: number;
@@ -167,6 +176,7 @@ export const DASHBOARD_MSG = {
 export const REPORT_MSG = {
   invalidClassroom: 'Aula no válida.',
   invalidSearch: 'Búsqueda no válida.',
+  rangeIncomplete: 'Indique el rango completo: desde y hasta.',
   studentNotFound: 'El alumno no tiene tickets en este curso.',
   tooManyTickets: (max: number) =>
     `El curso tiene más de ${max.toLocaleString('es-CL')} tickets; acote la búsqueda.`,

@@ -72,6 +72,10 @@ export function formatGrade(value: number | null | undefined, language?: string 
 /** The day part of an export's file name: today (or `at`) in the organisation's zone, `dd-mm-yyyy`. */
 export const fileDay = (at: Date = new Date()): string => chileParts(at).date;
 
+/** A range of calendar days (`yyyy-mm-dd`, both included) in a file name or a title: `dd-mm-yyyy`, or `dd-mm-yyyy-al-dd-mm-yyyy` (`sep` between the two). */
+export const dayRangeText = (from: string, to: string, sep = '-al-'): string =>
+  from === to ? dayText(from) : `${dayText(from)}${sep}${dayText(to)}`;
+
 /** Number formats of workbook cells (Excel shows the decimal separator of the reader's locale). */
 export const XLSX_FORMATS = {
   date: 'dd-mm-yyyy',

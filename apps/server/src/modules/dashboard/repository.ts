@@ -210,11 +210,11 @@ export class DashboardRepository {
   // -------------------------------------------------------------------------------------------
   // Reports per day
 
-  /** Created that day; and created up to the end of it, of which closed by then. */
-  async dayCard(courseId: number, day: string) {
-    // Created before the day's end, and both created and closed by then: whole UTC days before
-    // the one the day ends in, then that day's hours up to the end (hours since the epoch).
-    const end = hourOf(dayEnd(day));
+  /** Created from `day` to `to` (both included); and created up to the end of `to`, of which closed by then. */
+  async dayCard(courseId: number, day: string, to = day) {
+    // Created before the range's end, and both created and closed by then: whole UTC days before
+    // the one the range ends in, then that day's hours up to the end (hours since the epoch).
+    const end = hourOf(dayEnd(to));
     const rows = await executePrepared(
       this.db,
       sql<{ created: number; total: number; closed: number }>`
@@ -233,8 +233,8 @@ export class DashboardRepository {
     return { created: r.created, total: r.total, open: r.total - r.closed, closed: r.closed };
   }
 
-  /** Per operator: distinct tickets with attempts logged that day, how many of those are closed, attempts. */
-  async operatorDay(courseId: number, day: string) {
+  /** Per operator: distinct tickets with attempts logged from `day` to `to`, how many of those are closed, attempts. */
+  async operatorDay(courseId: number, day: string, to = day) {
     const rows = await executePrepared(
       this.db,
       sql<{
@@ -252,22 +252,22 @@ export class DashboardRepository {
       join tickets t on t.id = d.ticket_id
       join status_tickets s on s.id = t.status_ticket_id
       join users u on u.id = d.user_created_id
-      where d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+      where d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(to)}
       group by d.user_created_id, u.name
       order by u.name, d.user_created_id`,
     );
     return rows;
   }
 
-  /** Attempts logged that day per outcome (every outcome, zero included). */
-  async attemptsPerOutcome(courseId: number, day: string) {
+  /** Attempts logged from `day` to `to` per outcome (every outcome, zero included). */
+  async attemptsPerOutcome(courseId: number, day: string, to = day) {
     const rows = await executePrepared(
       this.db,
       sql<{ id: number; key: string | null; label: string; n: number }>`
       select c.id, c.key, c.description as label, count(d.id)::int as n
       from status_detail_tickets c
       left join ticket_details d
-        on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(day)}
+        on d.status_detail_ticket_id = c.id and d.course_id = ${courseId} and d.created_at >= ${dayStart(day)} and d.created_at < ${dayEnd(to)}
       group by c.id, c.key, c.description
       order by c.id`,
     );

@@ -20,6 +20,7 @@ import {
   type OperatorDayRow,
   type StudentOnActivities,
   type StudentsOnActivitiesPage,
+  type TicketRangeReport,
 } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { pageMeta } from '../../db/pagination.js';
@@ -312,22 +313,23 @@ export class DashboardService {
     return { students, meta: pageMeta(page.page, page.perPage, total) };
   }
 
-  // Reports per day ----------------------------------------------------------------------------
+  // Reports per day or range -------------------------------------------------------------------
   // `day` null: no day chosen (the original client sends the segment `undefined` when a day chip
-  // is un-toggled, docs/development/original-api.md#reports): nothing to count. The course must exist.
+  // is un-toggled, docs/development/original-api.md#reports): nothing to count. `to`: the range's
+  // last day (both included; the original client asks for one day). The course must exist.
 
-  async dayCard(courseId: number, day: string | null): Promise<DailyTicketCard> {
+  async dayCard(courseId: number, day: string | null, to = day): Promise<DailyTicketCard> {
     await this.requireCourse(courseId);
-    if (day === null) return { created: 0, total: 0, open: 0, closed: 0 };
-    return this.repo.dayCard(courseId, day);
+    if (day === null || to === null) return { created: 0, total: 0, open: 0, closed: 0 };
+    return this.repo.dayCard(courseId, day, to);
   }
 
-  async dayCharts(courseId: number, day: string | null): Promise<DailyTicketCharts> {
+  async dayCharts(courseId: number, day: string | null, to = day): Promise<DailyTicketCharts> {
     await this.requireCourse(courseId);
     const counts =
-      day === null
+      day === null || to === null
         ? null
-        : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(day) });
+        : await this.repo.ticketsPerCatalogues(courseId, { from: dayStart(day), to: dayEnd(to) });
     const chart = (d: TicketDimension) => ({ chartData: single(counts?.[d] ?? [], STATE_OF[d]) });
     return {
       priority: chart('priority'),
@@ -341,13 +343,24 @@ export class DashboardService {
   async operatorTable(
     courseId: number,
     day: string | null,
+    to = day,
   ): Promise<{ table: OperatorDayRow[]; chartData: ChartData }> {
     await this.requireCourse(courseId);
-    if (day === null) return { table: [], chartData: single([]) };
+    if (day === null || to === null) return { table: [], chartData: single([]) };
     const [table, outcomes] = await Promise.all([
-      this.repo.operatorDay(courseId, day),
-      this.repo.attemptsPerOutcome(courseId, day),
+      this.repo.operatorDay(courseId, day, to),
+      this.repo.attemptsPerOutcome(courseId, day, to),
     ]);
     return { table, chartData: single(outcomes, 'attemptResult') };
+  }
+
+  /** The ticket report of a range of days (both included): card, charts and production in one answer. */
+  async rangeReport(courseId: number, from: string, to: string): Promise<TicketRangeReport> {
+    const [card, charts, operators] = await Promise.all([
+      this.dayCard(courseId, from, to),
+      this.dayCharts(courseId, from, to),
+      this.operatorTable(courseId, from, to),
+    ]);
+    return { from, to, card, charts, operators };
   }
 }

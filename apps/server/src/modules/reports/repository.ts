@@ -3,7 +3,17 @@ import { sql, type RawBuilder } from 'kysely';
 import { executePrepared } from '../../db/compiled.js';
 import type { Database } from '../../db/database.js';
 import { foldedPersonSearch, personSearch } from '../../db/pagination.js';
-import { resignStages } from '../dashboard/sql.js';
+import { createdIn, dayEnd, dayStart, resignStages } from '../dashboard/sql.js';
+
+/** Calendar days `yyyy-mm-dd`, both included, `from` <= `to`. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** Tickets `t` created within the range (every ticket without one). */
+const createdWithin = (range?: DayRange) =>
+  createdIn(range ? { from: dayStart(range.from), to: dayEnd(range.to) } : {});
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, in SQL (null stays null). */
 const chileText = (column: RawBuilder<unknown>) =>
@@ -68,15 +78,17 @@ export class ReportRepository {
       .executeTakeFirst();
   }
 
-  async countTickets(courseId: number): Promise<number> {
+  async countTickets(courseId: number, range?: DayRange): Promise<number> {
     const { rows } = await sql<{
       n: number;
-    }>`select count(*)::int as n from tickets where course_id = ${courseId}`.execute(this.db);
+    }>`select count(*)::int as n from tickets t where t.course_id = ${courseId} and ${createdWithin(range)}`.execute(
+      this.db,
+    );
     return rows[0]?.n ?? 0;
   }
 
-  /** Every ticket of the course, oldest first, with its student, latest attempt and earlier attempts as numbered text. */
-  async ticketHistory(courseId: number): Promise<TicketHistoryRow[]> {
+  /** Every ticket of the course (or created within `range`), oldest first, with its student, latest attempt and earlier attempts as numbered text. */
+  async ticketHistory(courseId: number, range?: DayRange): Promise<TicketHistoryRow[]> {
     const { rows } = await sql<TicketHistoryRow>`
       select t.id, t.ticket_code as code, r.rut, r.name, concat_ws(' ', r.last_name, r.mother_last_name) as "lastNames",
         cl.description as classroom,
@@ -119,7 +131,7 @@ export class ReportRepository {
         ) h
         where h.n < h.total
       ) hist on true
-      where t.course_id = ${courseId}
+      where t.course_id = ${courseId} and ${createdWithin(range)}
       order by t.created_at, t.id`.execute(this.db);
     return rows;
   }

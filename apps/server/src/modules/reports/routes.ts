@@ -15,7 +15,7 @@ import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
 import { sendKept } from '../answers/cache.js';
 import { dayCardAnswer, operatorTableAnswer } from './presenter.js';
-import { ReportRepository } from './repository.js';
+import { ReportRepository, type DayRange } from './repository.js';
 import { ReportService, type ReportFile } from './service.js';
 
 /** A course and a Chilean calendar day, `dd-mm-yyyy` or `yyyy-mm-dd`; anything else is a 422. */
@@ -36,6 +36,24 @@ const dayOrNoneParams = dayParams.extend({
     return day ?? z.NEVER;
   }),
 });
+/** A range of days, `from` and `to` (both included, in either order), each as `dayParams`' date. */
+const rangeQuery = z.object({
+  from: dayParams.shape.date,
+  to: dayParams.shape.date,
+});
+/** The same, optional: both or neither (the original client sends neither: every ticket). */
+const optionalRangeQuery = z
+  .object({ from: dayParams.shape.date.optional(), to: dayParams.shape.date.optional() })
+  .refine((q) => (q.from === undefined) === (q.to === undefined), {
+    message: REPORT_MSG.rangeIncomplete,
+    path: ['to'],
+  });
+/** A range in order, whatever the order picked. */
+function ordered(q: { from?: string; to?: string }): DayRange | undefined {
+  if (q.from === undefined || q.to === undefined) return undefined;
+  return q.from <= q.to ? { from: q.from, to: q.to } : { from: q.to, to: q.from };
+}
+
 /** A classroom by id or by description, as the original client addresses it. */
 const classroomText = z
   .string({ error: REPORT_MSG.invalidClassroom })
@@ -98,26 +116,35 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (
       ),
   );
 
+  // This product's report screen: the same figures over a range of days, in one answer.
+  app.get(
+    '/reports/courses/:id/range',
+    { config, schema: { tags, params: idParams, querystring: rangeQuery } },
+    async (request) => {
+      const { from, to } = ordered(request.query)!;
+      return ok(await dashboard.rangeReport(request.params.id, from, to));
+    },
+  );
+
   // Workbooks.
   // The ticket history in two steps, as the original client asks for it (docs/development/original-api.md#reports):
   // `excel` answers whether the workbook can be made (the envelope's `success`) and where to get it;
-  // `excel-download` sends it.
-  app.get(
-    '/reports/courses/:id/excel',
-    { config, schema: { tags, params: idParams } },
-    async (request) => {
-      const filename = await reports.ticketHistoryReady(request.params.id);
-      return ok({
-        filename,
-        href: href(request, `/api/v2/reports/courses/${request.params.id}/excel-download`),
-      });
-    },
-  );
+  // `excel-download` sends it. This product's screen adds `from` and `to`: the tickets created then.
+  const historySchema = { tags, params: idParams, querystring: optionalRangeQuery };
+  app.get('/reports/courses/:id/excel', { config, schema: historySchema }, async (request) => {
+    const range = ordered(request.query);
+    const filename = await reports.ticketHistoryReady(request.params.id, range);
+    const query = range ? `?from=${range.from}&to=${range.to}` : '';
+    return ok({
+      filename,
+      href: href(request, `/api/v2/reports/courses/${request.params.id}/excel-download${query}`),
+    });
+  });
   app.get(
     '/reports/courses/:id/excel-download',
-    { config, schema: { tags, params: idParams } },
+    { config, schema: historySchema },
     async (request, reply) => {
-      const file = await reports.ticketHistoryXlsx(request.params.id);
+      const file = await reports.ticketHistoryXlsx(request.params.id, ordered(request.query));
       return sendFile(reply, file.filename, file.body);
     },
   );
@@ -163,7 +190,19 @@ export const reportRoutes: FastifyPluginAsync<{ services: Services }> = async (
 
   // PDFs of the three report screens.
   app.get('/reports/courses/:id/pdf/ticket/:date', { config, schema }, async (request, reply) =>
-    sendPdf(reply, await reports.ticketDayPdf(request.params.id, request.params.date)),
+    sendPdf(
+      reply,
+      await reports.ticketRangePdf(request.params.id, {
+        from: request.params.date,
+        to: request.params.date,
+      }),
+    ),
+  );
+  app.get(
+    '/reports/courses/:id/pdf/ticket',
+    { config, schema: { tags, params: idParams, querystring: rangeQuery } },
+    async (request, reply) =>
+      sendPdf(reply, await reports.ticketRangePdf(request.params.id, ordered(request.query)!)),
   );
   app.get(
     '/reports/courses/:id/pdf/student-tickets',

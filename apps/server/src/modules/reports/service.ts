@@ -1,7 +1,7 @@
 import {
   chileDateTime,
   DASHBOARD_MSG,
-  dayText,
+  dayRangeText,
   fileDay,
   REPORT_MSG,
   ROSTER_HEADER,
@@ -19,7 +19,7 @@ import { pageMeta } from '../../db/pagination.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { DashboardService } from '../dashboard/service.js';
 import { PdfReport } from './pdf.js';
-import type { ReportRepository } from './repository.js';
+import type { DayRange, ReportRepository } from './repository.js';
 import { reportWorkbook, type XlsxCell } from '../../lib/workbook.js';
 
 /** Largest course a report document is built for (tickets). */
@@ -56,29 +56,31 @@ export class ReportService {
     return course;
   }
 
-  private async bounded(courseId: number) {
+  private async bounded(courseId: number, range?: DayRange) {
     const course = await this.course(courseId);
-    if ((await this.repo.countTickets(courseId)) > REPORT_MAX_TICKETS)
+    if ((await this.repo.countTickets(courseId, range)) > REPORT_MAX_TICKETS)
       throw new AppError(413, REPORT_MSG.tooManyTickets(REPORT_MAX_TICKETS));
     return course;
   }
 
-  private ticketHistoryName(course: { description: string }) {
-    return `reporte-historico-tickets-${slug(course.description)}-${fileDay()}.xlsx`;
+  /** Named after the course and the range (its tickets), or today (every ticket). */
+  private ticketHistoryName(course: { description: string }, range?: DayRange) {
+    const when = range ? dayRangeText(range.from, range.to) : fileDay();
+    return `reporte-historico-tickets-${slug(course.description)}-${when}.xlsx`;
   }
 
   /** Whether the ticket history workbook can be made (the course exists and is not too large): its file name. */
-  async ticketHistoryReady(courseId: number): Promise<string> {
-    return this.ticketHistoryName(await this.bounded(courseId));
+  async ticketHistoryReady(courseId: number, range?: DayRange): Promise<string> {
+    return this.ticketHistoryName(await this.bounded(courseId, range), range);
   }
 
-  /** "REPORTE HISTÓRICO DE TICKET CURSO …" (docs/development/domain.md#reports). */
-  async ticketHistoryXlsx(courseId: number): Promise<ReportFile> {
-    const course = await this.bounded(courseId);
-    const rows = await this.repo.ticketHistory(courseId);
+  /** "REPORTE HISTÓRICO DE TICKET CURSO …" (docs/development/domain.md#reports): every ticket, or those created within `range`. */
+  async ticketHistoryXlsx(courseId: number, range?: DayRange): Promise<ReportFile> {
+    const course = await this.bounded(courseId, range);
+    const rows = await this.repo.ticketHistory(courseId, range);
     const body = await reportWorkbook({
       sheet: 'Tickets',
-      title: `REPORTE HISTÓRICO DE TICKET CURSO ${course.description.toUpperCase()}`,
+      title: `REPORTE HISTÓRICO DE TICKET CURSO ${course.description.toUpperCase()}${range ? ` · ${dayRangeText(range.from, range.to, ' AL ')}` : ''}`,
       groups: TICKET_HISTORY_GROUPS,
       header: TICKET_HISTORY_HEADER,
       rows: rows.map((t, i): XlsxCell[] => [
@@ -110,7 +112,7 @@ export class ReportService {
         6, 18, 14, 16, 22, 14, 18, 14, 18, 18, 12, 20, 20, 12, 18, 18, 12, 20, 36, 18, 20, 60,
       ],
     });
-    return { filename: this.ticketHistoryName(course), body };
+    return { filename: this.ticketHistoryName(course, range), body };
   }
 
   /** The course roster (RUT, names, e-mail, classroom, role, course), optionally of one classroom. */
@@ -208,19 +210,16 @@ export class ReportService {
     return { filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.xlsx`, body };
   }
 
-  /** Reporte de ticket of one day: the data card, that day's charts and the operators' production. */
-  async ticketDayPdf(courseId: number, day: string): Promise<ReportFile> {
+  /** Reporte de ticket of a range of days (one day: from = to): the data card, the range's charts and the operators' production. */
+  async ticketRangePdf(courseId: number, { from, to }: DayRange): Promise<ReportFile> {
     const course = await this.course(courseId);
-    const [card, charts, operators] = await Promise.all([
-      this.dashboard.dayCard(courseId, day),
-      this.dashboard.dayCharts(courseId, day),
-      this.dashboard.operatorTable(courseId, day),
-    ]);
+    const { card, charts, operators } = await this.dashboard.rangeReport(courseId, from, to);
+    const oneDay = from === to;
     const pdf = new PdfReport(
       'Reporte de ticket',
-      `${course.category} · ${course.description} · ${dayText(day)}`,
+      `${course.category} · ${course.description} · ${dayRangeText(from, to, ' al ')}`,
     );
-    pdf.heading('Actualización del día');
+    pdf.heading(oneDay ? 'Actualización del día' : 'Actualización del período');
     pdf.cards([
       ['Tickets nuevos', `+${card.created}`],
       ['Tickets totales', card.total],
@@ -232,7 +231,7 @@ export class ReportService {
     pdf.bars('Ticket según tipo', charts.type.chartData);
     pdf.bars('Ticket según prioridad', charts.priority.chartData);
     pdf.bars('Ticket según motivo', charts.motive.chartData);
-    pdf.heading('Producción del día');
+    pdf.heading(oneDay ? 'Producción del día' : 'Producción del período');
     pdf.table(
       ['Operador', 'Tickets trabajados', 'Tickets resueltos', 'Intentos de contacto'],
       operators.table.map((r) => [r.operator, r.tickets, r.closed, r.attempts]),
@@ -240,7 +239,7 @@ export class ReportService {
     );
     pdf.bars('Intentos según estado', operators.chartData);
     return {
-      filename: `reporte-ticket-${slug(course.description)}-${dayText(day)}.pdf`,
+      filename: `reporte-ticket-${slug(course.description)}-${dayRangeText(from, to)}.pdf`,
       body: await pdf.finish(),
     };
   }

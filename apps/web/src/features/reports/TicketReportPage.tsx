@@ -2,7 +2,6 @@ import AssessmentIcon from '@mui/icons-material/Assessment';
 import {
   Alert,
   Box,
-  Chip,
   Grid,
   Stack,
   Table,
@@ -20,49 +19,66 @@ import { ChartCard, CountCard } from '../../components/charts';
 import { DayField } from '../../components/DayField';
 import { PageCard } from '../../components/PageCard';
 import { ApiError } from '../../lib/api';
-import { exports, useDayReport } from './api';
-import { daysBetween } from './days';
+import { exports, useRangeReport } from './api';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
 const today = () => chileParts(new Date()).day;
 
-function DayReport({ courseId, day }: { courseId: number; day: string }) {
+/** The range in order, whatever the order picked. */
+const ordered = (a: string, b: string): [string, string] => (a <= b ? [a, b] : [b, a]);
+
+/** The report of a range of days (`yyyy-mm-dd`, in order; one day when `from` = `to`): production, then the update. */
+export function RangeReport({
+  courseId,
+  from,
+  to,
+}: {
+  courseId: number;
+  from: string;
+  to: string;
+}) {
   const { t } = useTranslation();
-  const { card, charts, operators } = useDayReport(courseId, day);
-  const c = card.data;
+  const report = useRangeReport(courseId, from, to);
+  const span = from === to ? 'day' : 'range';
+  const c = report.data?.card;
+  const loading = report.isPending;
+  const error = report.error ?? undefined;
   const chart = (key: 'status' | 'source' | 'type' | 'priority' | 'motive') => (
     <Grid key={key} size={{ xs: 12, md: 6, lg: 4 }}>
       <ChartCard
         title={t(`reports.ticket.chart.${key}`)}
         kind="doughnut"
-        data={charts.data?.[key].chartData}
-        loading={charts.isPending}
-        error={charts.error ?? undefined}
+        data={report.data?.charts[key].chartData}
+        loading={loading}
+        error={error}
         height={240}
       />
     </Grid>
   );
-  const rows = operators.data?.table ?? [];
+  const rows = report.data?.operators.table ?? [];
   return (
     <Box>
+      <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+        {span === 'day'
+          ? t('reports.ticket.dayOf', { day: dayText(from) })
+          : t('reports.ticket.rangeOf', { from: dayText(from), to: dayText(to) })}
+      </Typography>
       <Typography
         component="h2"
         variant="h6"
         sx={{ color: 'secondary.main', fontWeight: 600, mt: 2, mb: 1 }}
       >
-        {t('reports.ticket.production')}
+        {t(`reports.ticket.production.${span}`)}
       </Typography>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 7 }}>
-          {operators.isError && (
+          {report.isError && (
             <Alert severity="error">
-              {operators.error instanceof ApiError
-                ? operators.error.message
-                : t('common.loadError')}
+              {report.error instanceof ApiError ? report.error.message : t('common.loadError')}
             </Alert>
           )}
           <TableContainer>
-            <Table size="small" aria-label={t('reports.ticket.production')}>
+            <Table size="small" aria-label={t(`reports.ticket.production.${span}`)}>
               <TableHead>
                 <TableRow>
                   {(['operator', 'tickets', 'closed', 'attempts'] as const).map((k) => (
@@ -85,10 +101,10 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
                     <TableCell align="right">{r.attempts}</TableCell>
                   </TableRow>
                 ))}
-                {!operators.isPending && rows.length === 0 && (
+                {!loading && rows.length === 0 && (
                   <TableRow>
                     <TableCell colSpan={4} sx={{ color: 'text.secondary', textAlign: 'center' }}>
-                      {t('reports.ticket.noWork')}
+                      {t(`reports.ticket.noWork.${span}`)}
                     </TableCell>
                   </TableRow>
                 )}
@@ -100,9 +116,9 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
           <ChartCard
             title={t('reports.ticket.chart.attempts')}
             kind="pie"
-            data={operators.data?.chartData}
-            loading={operators.isPending}
-            error={operators.error ?? undefined}
+            data={report.data?.operators.chartData}
+            loading={loading}
+            error={error}
             height={220}
           />
         </Grid>
@@ -112,7 +128,7 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
         variant="h6"
         sx={{ color: 'secondary.main', fontWeight: 600, mt: 3, mb: 1 }}
       >
-        {t('reports.ticket.update')}
+        {t(`reports.ticket.update.${span}`)}
       </Typography>
       <Grid container spacing={2}>
         {(
@@ -128,8 +144,8 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
               label={t(`reports.ticket.card.${k}`)}
               value={v}
               prefix={prefix}
-              loading={card.isPending}
-              error={card.error ?? undefined}
+              loading={loading}
+              error={error}
             />
           </Grid>
         ))}
@@ -139,14 +155,12 @@ function DayReport({ courseId, day }: { courseId: number; day: string }) {
   );
 }
 
-/** Reportes de ticket (docs/development/screens.md#ticket-report): the course's history workbook, and one day's production and update. */
+/** Reportes de ticket (docs/development/screens.md#ticket-report): one range of days for the figures, the history workbook and the PDF. */
 export default function TicketReportPage() {
   const { t } = useTranslation();
   const [course, setCourse] = useReportCourse();
-  const [from, setFrom] = useState(today);
-  const [to, setTo] = useState(today);
-  const [day, setDay] = useState<string>(today);
-  const days = daysBetween(from, to);
+  const [picked, setPicked] = useState(() => ({ from: today(), to: today() }));
+  const [from, to] = ordered(picked.from, picked.to);
   return (
     <PageCard
       title={t('reports.ticket.title')}
@@ -157,12 +171,12 @@ export default function TicketReportPage() {
             <DownloadButton
               kind="xlsx"
               label={t('reports.download')}
-              run={() => exports.ticketHistory(course.id)}
+              run={() => exports.ticketHistory(course.id, from, to)}
             />
             <DownloadButton
               kind="pdf"
               label={t('reports.pdf')}
-              run={() => exports.ticketDayPdf(course.id, day)}
+              run={() => exports.ticketRangePdf(course.id, from, to)}
             />
           </>
         )
@@ -179,46 +193,22 @@ export default function TicketReportPage() {
             sx={{ alignItems: { sm: 'center' }, mb: 1 }}
           >
             <Typography sx={{ fontWeight: 600 }}>{t('reports.ticket.range')}</Typography>
-            {(
-              [
-                ['from', from, setFrom],
-                ['to', to, setTo],
-              ] as const
-            ).map(([k, v, set]) => (
+            {(['from', 'to'] as const).map((k) => (
               <DayField
                 key={k}
                 label={t(`reports.ticket.${k}`)}
-                value={v}
+                value={picked[k]}
                 onChange={(d) => {
-                  if (!d) return;
-                  set(d);
-                  setDay(d);
+                  if (d) setPicked((p) => ({ ...p, [k]: d }));
                 }}
                 sx={{ maxWidth: 200 }}
               />
             ))}
           </Stack>
-          <Box
-            role="listbox"
-            aria-label={t('reports.ticket.days')}
-            sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}
-          >
-            {days.map((d) => (
-              <Chip
-                key={d}
-                role="option"
-                aria-selected={d === day}
-                label={dayText(d)}
-                color={d === day ? 'primary' : 'default'}
-                variant={d === day ? 'filled' : 'outlined'}
-                onClick={() => setDay(d)}
-              />
-            ))}
-          </Box>
-          <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-            {t('reports.ticket.dayOf', { day: dayText(day) })}
+          <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
+            {t('reports.ticket.rangeHint')}
           </Typography>
-          <DayReport courseId={course.id} day={day} />
+          <RangeReport courseId={course.id} from={from} to={to} />
         </>
       )}
     </PageCard>

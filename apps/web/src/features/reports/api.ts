@@ -1,12 +1,10 @@
-import type {
-  ChartData,
-  Collection,
-  DailyTicketCard,
-  DailyTicketCharts,
-  FollowStudentCard,
-  OperatorDayRow,
-  StudentTicketEntry,
-  StudentTicketsPage,
+import {
+  dayRangeText,
+  type Collection,
+  type FollowStudentCard,
+  type StudentTicketEntry,
+  type StudentTicketsPage,
+  type TicketRangeReport,
 } from '@sigaf/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { download, getData } from '../../lib/api';
@@ -15,28 +13,14 @@ import { download, getData } from '../../lib/api';
 
 const reports = (courseId: number) => `/api/v2/reports/courses/${courseId}`;
 
-/** One day's figures of the ticket report; `day` is yyyy-mm-dd. */
-export function useDayReport(courseId: number, day: string | null) {
-  const enabled = day !== null;
-  const card = useQuery({
-    queryKey: ['reports', 'day', courseId, day, 'card'],
-    enabled,
-    queryFn: () => getData<DailyTicketCard>(`${reports(courseId)}/data-card/${day}`),
-  });
-  const charts = useQuery({
-    queryKey: ['reports', 'day', courseId, day, 'charts'],
-    enabled,
-    queryFn: () => getData<DailyTicketCharts>(`${reports(courseId)}/type-ticket/${day}`),
-  });
-  const operators = useQuery({
-    queryKey: ['reports', 'day', courseId, day, 'operators'],
-    enabled,
+/** The ticket report's figures over a range of days (`yyyy-mm-dd`, both included, in order). */
+export function useRangeReport(courseId: number, from: string, to: string) {
+  return useQuery({
+    queryKey: ['reports', 'range', courseId, from, to],
     queryFn: () =>
-      getData<{ table: OperatorDayRow[]; chartData: ChartData }>(
-        `${reports(courseId)}/table-operator/${day}`,
-      ),
+      getData<TicketRangeReport>(`${reports(courseId)}/range`, { query: { from, to } }),
+    placeholderData: keepPreviousData,
   });
-  return { card, charts, operators };
 }
 
 export function useStudentTickets(courseId: number, search: string, page: number) {
@@ -113,10 +97,19 @@ export function useClassroomCard(courseId: number, classroomId: number | null) {
 }
 
 export const exports = {
-  ticketHistory: (courseId: number) =>
-    download(`${reports(courseId)}/excel-download`, undefined, 'reporte-historico-tickets.xlsx'),
-  ticketDayPdf: (courseId: number, day: string) =>
-    download(`${reports(courseId)}/pdf/ticket/${day}`, undefined, `reporte-ticket-${day}.pdf`),
+  /** The tickets created in the range; the server names the file after the course and the range. */
+  ticketHistory: (courseId: number, from: string, to: string) =>
+    download(
+      `${reports(courseId)}/excel-download`,
+      { from, to },
+      `reporte-historico-tickets-${dayRangeText(from, to)}.xlsx`,
+    ),
+  ticketRangePdf: (courseId: number, from: string, to: string) =>
+    download(
+      `${reports(courseId)}/pdf/ticket`,
+      { from, to },
+      `reporte-ticket-${dayRangeText(from, to)}.pdf`,
+    ),
   studentTickets: (courseId: number, search: string) =>
     download(`${reports(courseId)}/student-tickets/excel`, { search }, 'tickets-por-alumno.xlsx'),
   studentTicketsPdf: (courseId: number, search: string) =>
