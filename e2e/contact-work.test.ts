@@ -255,7 +255,7 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     }
   }, 90_000);
 
-  it('reassigning an operator’s work asks first and can be undone', async () => {
+  it('reassigning an operator’s work asks first in a dialog, names what moved, and can be undone after a reload', async () => {
     await page.goto('/my/agenda');
     const workload = page.getByRole('region', { name: 'Carga por operador' });
     await workload
@@ -272,23 +272,45 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
         .collections.length as number;
     expect(await mine()).toBe(1);
     await workload.getByRole('button', { name: `Reasignar el trabajo de ${me.name}` }).click();
-    await page.getByRole('combobox', { name: 'Reasignar a' }).click();
+    // A dialog, inside the window, with real buttons.
+    const dialog = page.getByRole('dialog', { name: `Reasignar el trabajo de ${me.name}` });
+    await dialog.waitFor();
+    const box = (await dialog.boundingBox())!;
+    const view = page.viewportSize()!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(view.height);
+    await dialog.getByRole('button', { name: 'CANCELAR' }).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Reasignar', exact: true }).isDisabled()).toBe(
+      true,
+    );
+    await dialog.getByRole('combobox', { name: 'Reasignar a' }).click();
     await page.getByRole('option', { name: operator.name }).click();
-    await page.getByRole('button', { name: 'Reasignar', exact: true }).click();
-    const confirm = page.getByRole('dialog', { name: 'Reasignar tickets' });
-    await confirm
+    await dialog
       .getByText(
         `¿Reasignar 1 ticket abierto de ${me.name} (con sus recordatorios pendientes) a ${operator.name}?`,
       )
       .waitFor();
     // Nothing moved before confirming.
     expect(await mine()).toBe(1);
-    await confirm.getByRole('button', { name: 'Reasignar', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Reasignar', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page
+      .getByText(
+        new RegExp(`^1 ticket reasignado a ${operator.name}(, con \\d+ recordatorios?)?\\.$`),
+      )
+      .waitFor();
     const done = page.getByTestId('reassign-done');
     await done.getByText(`Se reasignó 1 ticket de ${me.name} a ${operator.name}.`).waitFor();
     expect(await mine()).toBe(0);
+    // The server remembers it: the undo is still there after a reload.
+    await page.reload();
+    await done.getByText(`Se reasignó 1 ticket de ${me.name} a ${operator.name}.`).waitFor();
     await done.getByRole('button', { name: 'Deshacer' }).click();
     await done.waitFor({ state: 'detached' });
+    await page.getByText(new RegExp(`^1 ticket reasignado a ${me.name}`)).waitFor();
     await expect.poll(mine).toBe(1);
+    await page.reload();
+    await workload.getByRole('gridcell', { name: operator.name, exact: true }).waitFor();
+    expect(await done.count()).toBe(0);
   }, 90_000);
 });

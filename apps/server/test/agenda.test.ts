@@ -1,4 +1,5 @@
 import {
+  AGENDA_REASSIGN_UNDO_HOURS,
   chileLocalToDate,
   chileParts,
   computeDv,
@@ -228,6 +229,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const nameOf = async (id: number) =>
+  (await ctx.db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirstOrThrow())
+    .name;
 const get = async (url: string, token: string, status = 200) => {
   const res = await ctx.request({ method: 'GET', url, token });
   expect(res.statusCode, res.body).toBe(status);
@@ -653,7 +657,9 @@ describe('agenda: administration', () => {
       token: admin,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().message).toBe(REMINDER_MSG.reassigned(4));
+    const opBName = await nameOf(opB.id);
+    expect(res.json()._data).toMatchObject({ tickets: 1, reminders: 3, refused: 0, last: null });
+    expect(res.json().message).toBe(`1 ticket y 3 recordatorios reasignados a ${opBName}.`);
     expect(
       rows<{ comment: string }>(await get('/api/v2/agenda/reminders', opB.token)).map(
         (r) => r.comment,
@@ -680,6 +686,73 @@ describe('agenda: administration', () => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+
+  it('keeps the last reassignment, which can be undone after a reload, once, for a while', async () => {
+    const [nameA, nameB] = [await nameOf(opA.id), await nameOf(opB.id)];
+    const post = (url: string, payload?: object) =>
+      ctx.request({ method: 'POST', url, payload, token: admin });
+    const assignee = async () =>
+      (
+        await ctx.db
+          .selectFrom('tickets')
+          .select('user_assigned_id')
+          .where('id', '=', tk.S1!)
+          .executeTakeFirstOrThrow()
+      ).user_assigned_id;
+    expect(await assignee()).toBe(opB.id);
+    const res = await post('/api/v2/agenda/reassign', {
+      from_user_id: opB.id,
+      to_user_id: opA.id,
+      ticket_ids: [tk.S1],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(`1 ticket y 3 recordatorios reasignados a ${nameA}.`);
+    expect(await assignee()).toBe(opA.id);
+    // Asked again later (a reload): the server remembers it.
+    const last = (await get('/api/v2/agenda/reassign/last', admin))._data;
+    expect(last).toMatchObject({
+      from: { id: opB.id, name: nameB },
+      to: { id: opA.id, name: nameA },
+      tickets: 1,
+      reminders: 3,
+    });
+    expect(Date.parse(last.until) - Date.parse(last.at)).toBe(
+      AGENDA_REASSIGN_UNDO_HOURS * 3_600_000,
+    );
+    // Another administrator has nothing of theirs to undo.
+    const other = await ctx.userWithRole('admin');
+    expect((await get('/api/v2/agenda/reassign/last', other.token))._data).toBeNull();
+    const undo = await post('/api/v2/agenda/reassign/undo');
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(undo.json().message).toBe(`1 ticket y 3 recordatorios reasignados a ${nameB}.`);
+    expect(await assignee()).toBe(opB.id);
+    expect(
+      rows<{ comment: string }>(await get('/api/v2/agenda/reminders', opB.token)).map(
+        (r) => r.comment,
+      ),
+    ).toEqual(['overdue', 'today']);
+    expect((await get('/api/v2/agenda/reassign/last', admin))._data).toBeNull();
+    const again = await post('/api/v2/agenda/reassign/undo');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(REMINDER_MSG.nothingToUndo);
+    // Past the while, it cannot be undone.
+    await post('/api/v2/agenda/reassign', {
+      from_user_id: opB.id,
+      to_user_id: opA.id,
+      ticket_ids: [tk.S1],
+    });
+    await ctx.db
+      .updateTable('agenda_last_reassignments')
+      .set({
+        created_at: sql`now() - make_interval(hours => ${AGENDA_REASSIGN_UNDO_HOURS + 1})`,
+      } as never)
+      .execute();
+    expect((await get('/api/v2/agenda/reassign/last', admin))._data).toBeNull();
+    expect((await post('/api/v2/agenda/reassign/undo')).statusCode).toBe(409);
+    await post('/api/v2/agenda/reassign', { to_user_id: opB.id, ticket_ids: [tk.S1] });
+    expect(await assignee()).toBe(opB.id);
+    await get('/api/v2/agenda/reassign/last', opA.token, 403);
   });
 
   it('each user keeps their own morning digest setting', async () => {

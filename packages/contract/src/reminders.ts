@@ -19,6 +19,9 @@ export const AGENDA_DEFAULTS = { contactDays: 7, inactiveDays: 7, progressPercen
 /** Open tickets without an attempt for more than K days (the agenda's third section). */
 export const AGENDA_STALE_TICKET_DAYS = 3;
 
+/** How long an administrator's last reassignment can be undone (Mi agenda, Carga por operador). */
+export const AGENDA_REASSIGN_UNDO_HOURS = 24;
+
 export const REMINDER_MSG = {
   created: 'Recordatorio creado.',
   updated: 'Recordatorio modificado.',
@@ -40,8 +43,21 @@ export const REMINDER_MSG = {
   invalidState: 'Estado no válido: use pending, done o dismissed.',
   invalidRange: 'Ingrese un rango de fechas válido (aaaa-mm-dd).',
   snoozed: 'Recordatorio pospuesto.',
-  reassigned: (n: number) =>
-    n === 1 ? 'Se reasignó 1 elemento.' : `Se reasignaron ${n} elementos.`,
+  /** What moved and to whom: "17 tickets y 3 recordatorios reasignados a Ana Pérez." */
+  reassigned: (tickets: number, reminders: number, to: string, refused = 0) => {
+    const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    const what = [
+      tickets ? count(tickets, 'ticket', 'tickets') : '',
+      reminders ? count(reminders, 'recordatorio', 'recordatorios') : '',
+    ].filter(Boolean);
+    const moved = what.length
+      ? `${what.join(' y ')} ${tickets + reminders === 1 ? 'reasignado' : 'reasignados'} a ${to}.`
+      : `Nada reasignado a ${to}.`;
+    return refused
+      ? `${moved} ${count(refused, 'ticket no se pudo reasignar', 'tickets no se pudieron reasignar')}.`
+      : moved;
+  },
+  nothingToUndo: `No hay una reasignación que deshacer: se puede deshacer la última durante ${AGENDA_REASSIGN_UNDO_HOURS} horas.`,
   settingsSaved: 'Configuración del curso guardada.',
   digestSaved: 'Preferencia de resumen matinal guardada.',
   courseNotFound: 'El curso no existe.',
@@ -260,6 +276,28 @@ export interface AgendaWorkload {
   atRisk: number;
 }
 
+/** An administrator's last reassignment, while it can be undone (GET /agenda/reassign/last). */
+export interface AgendaLastReassign {
+  from: { id: number; name: string };
+  to: { id: number; name: string };
+  /** Tickets that moved (their pending reminders went with them). */
+  tickets: number;
+  reminders: number;
+  at: string;
+  /** Until when "Deshacer" works. */
+  until: string;
+}
+
+/** `_data` of POST /agenda/reassign and /agenda/reassign/undo. */
+export interface AgendaReassignResult {
+  tickets: number;
+  reminders: number;
+  refused: number;
+  to: { id: number; name: string };
+  /** The reassignment that can now be undone (null after an undo, or without `from_user_id`). */
+  last: AgendaLastReassign | null;
+}
+
 export const agendaCourseSettingsSchema = z.object({
   contact_days: z.coerce
     .number({ error: FORM_MSG.number })
@@ -283,6 +321,8 @@ export type AgendaCourseSettings = z.infer<typeof agendaCourseSettingsSchema>;
 
 export const agendaReassignSchema = z.object({
   to_user_id: id,
+  /** Whose work this is (the workload table's row): given, the reassignment can be undone. */
+  from_user_id: id.optional(),
   reminder_ids: z.array(id).max(500).default([]),
   ticket_ids: z.array(id).max(500).default([]),
 });

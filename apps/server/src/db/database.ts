@@ -49,6 +49,7 @@ import * as m0041 from './migrations/0041_idempotent_sends.js';
 import * as m0043 from './migrations/0043_outcome_stale_days.js';
 import * as m0044 from './migrations/0044_attempt_medium.js';
 import * as m0045 from './migrations/0045_activity_unseen.js';
+import * as m0046 from './migrations/0046_last_reassignment.js';
 
 export type Database = Kysely<DB>;
 
@@ -167,6 +168,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0043_outcome_stale_days': m0043,
   '0044_attempt_medium': m0044,
   '0045_activity_unseen': m0045,
+  '0046_last_reassignment': m0046,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -446,6 +446,7 @@ export interface DB {
   outcome_kept_groups: OutcomeKeptGroupTable;
   outcome_stale_days: OutcomeStaleDayTable;
   idempotent_sends: IdempotentSendTable;
+  agenda_last_reassignments: AgendaLastReassignmentTable;
 }
 
 /** A user's send under a key, with its first answer once made (0041). */
@@ -551,6 +552,16 @@ export interface UserAgendaSettingsTable {
   morning_digest: Generated<boolean>;
   last_digest_on: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: DefaultTimestamp;
+}
+
+/** Each administrator's last reassignment of an operator's work, to undo it (0046). */
+export interface AgendaLastReassignmentTable {
+  actor_id: number;
+  from_user_id: number;
+  to_user_id: number;
+  ticket_ids: number[];
+  reminders: Generated<number>;
+  created_at: CreatedAt;
 }
 
 /** An enrolment's Moodle figures when a sync found them changed (0035). */

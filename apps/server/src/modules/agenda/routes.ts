@@ -5,6 +5,7 @@ import {
   agendaReassignSchema,
   PERMISSIONS,
   REMINDER_MSG,
+  type AgendaReassignResult,
 } from '@sigaf/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,6 +16,10 @@ import type { Services } from '../../services.js';
 import { presentReminder } from '../reminders/service.js';
 
 const path = (request: FastifyRequest) => request.url.split('?')[0]!;
+
+/** What moved and to whom (the web app says it in its own language from the figures). */
+const reassignedMessage = (r: AgendaReassignResult) =>
+  REMINDER_MSG.reassigned(r.tickets, r.reminders, r.to.name, r.refused);
 
 /**
  * Mi agenda (`/my/agenda`): (1) reminders due today and overdue, (2) at-risk students without a
@@ -105,9 +110,17 @@ export const agendaRoutes: FastifyPluginAsync<{ services: Services }> = async (
     { config: admin, schema: { tags, body: agendaReassignSchema } },
     async (request) => {
       const result = await agenda.reassign(request.body, requireAuth(request), request.ip);
-      return ok(result, REMINDER_MSG.reassigned(result.tickets + result.reminders));
+      return ok(result, reassignedMessage(result));
     },
   );
+  // The caller's last reassignment, while it can be undone (it survives a reload), and its undo.
+  app.get('/agenda/reassign/last', { config: admin, schema: { tags } }, async (request) =>
+    ok(await agenda.lastReassign(requireAuth(request))),
+  );
+  app.post('/agenda/reassign/undo', { config: admin, schema: { tags } }, async (request) => {
+    const result = await agenda.undoReassign(requireAuth(request), request.ip);
+    return ok(result, reassignedMessage(result));
+  });
 
   app.get(
     '/agenda/courses/:id/settings',

@@ -1,17 +1,20 @@
 import {
+  AGENDA_REASSIGN_UNDO_HOURS,
   AGENDA_STALE_TICKET_DAYS,
   chileParts,
   isAdminLike,
   REMINDER_MSG,
   REMINDER_SORTS,
   type AgendaCourseSettings,
+  type AgendaLastReassign,
   type AgendaQuery,
+  type AgendaReassignResult,
   type AgendaStudent,
   type AgendaTicket,
   type AgendaWorkload,
 } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
-import { forbidden, invalid, notFound } from '../../http/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import type { AuditRepository } from '../audit/repository.js';
 import type { ReminderService } from '../reminders/service.js';
 import type { TicketService } from '../tickets/service.js';
@@ -165,9 +168,64 @@ export class AgendaService {
    * reminder goes only where the single reminder routes would put it (ReminderService.assertOwner):
    * otherwise the whole request is a 422 with the same reason, and nothing is written. A ticket
    * reassigned in the same request counts as the operator's. The workload table's at-risk column
-   * is counted again at its next read.
+   * is counted again at its next read. With `from_user_id` (whose work it is) the tickets that
+   * moved are kept as the actor's last reassignment, which `undoReassign` reverses for
+   * AGENDA_REASSIGN_UNDO_HOURS.
    */
   async reassign(
+    body: {
+      to_user_id: number;
+      from_user_id?: number;
+      reminder_ids: number[];
+      ticket_ids: number[];
+    },
+    actor: AuthUser,
+    ip: string,
+  ): Promise<AgendaReassignResult> {
+    const { moved, ...result } = await this.move(body, actor, ip);
+    if (body.from_user_id === undefined || !moved.length) return { ...result, last: null };
+    await this.repo.saveLastReassign(actor.id, {
+      fromUserId: body.from_user_id,
+      toUserId: body.to_user_id,
+      ticketIds: moved,
+      reminders: result.reminders,
+    });
+    return { ...result, last: await this.lastReassign(actor) };
+  }
+
+  /** The actor's last reassignment, while it can be undone. */
+  async lastReassign(actor: AuthUser): Promise<AgendaLastReassign | null> {
+    const r = await this.repo.lastReassign(actor.id, AGENDA_REASSIGN_UNDO_HOURS);
+    if (!r) return null;
+    const at = new Date(r.at);
+    return {
+      from: { id: r.fromId, name: r.fromName },
+      to: { id: r.toId, name: r.toName },
+      tickets: r.ticketIds.length,
+      reminders: r.reminders,
+      at: at.toISOString(),
+      until: new Date(at.getTime() + AGENDA_REASSIGN_UNDO_HOURS * 3_600_000).toISOString(),
+    };
+  }
+
+  /**
+   * Sends the tickets of the actor's last reassignment (with their pending reminders) back to the
+   * first operator: those still assigned to the second (one moved since stays where it is).
+   */
+  async undoReassign(actor: AuthUser, ip: string): Promise<AgendaReassignResult> {
+    const last = await this.repo.lastReassign(actor.id, AGENDA_REASSIGN_UNDO_HOURS);
+    if (!last) throw conflict(REMINDER_MSG.nothingToUndo);
+    const ticketIds = await this.repo.ticketsAssignedTo(last.ticketIds, last.toId);
+    const { moved: _, ...result } = await this.move(
+      { to_user_id: last.fromId, ticket_ids: ticketIds, reminder_ids: [] },
+      actor,
+      ip,
+    );
+    await this.repo.dropLastReassign(actor.id);
+    return { ...result, last: null };
+  }
+
+  private async move(
     body: { to_user_id: number; reminder_ids: number[]; ticket_ids: number[] },
     actor: AuthUser,
     ip: string,
@@ -188,6 +246,7 @@ export class AgendaService {
     let refused = 0;
     let moved = 0;
     let reminderIds = body.reminder_ids;
+    let updated: number[] = [];
     if (body.ticket_ids.length) {
       const r = await this.tickets.bulk(
         { ids: body.ticket_ids, action: 'assign', user_assigned_id: body.to_user_id },
@@ -195,6 +254,7 @@ export class AgendaService {
       );
       tickets = r.updated.length;
       refused = r.refused.length;
+      updated = r.updated;
       // The at-risk students move with their tickets: the workload table counts them again.
       if (tickets) this.atRiskTally.forget();
       moved = await this.repo.moveReminders(body.to_user_id, [], r.updated);
@@ -214,7 +274,7 @@ export class AgendaService {
       changes: body,
       ip,
     });
-    return { tickets, reminders, refused };
+    return { tickets, reminders, refused, to: { id: to.userId, name: to.name }, moved: updated };
   }
 
   async courseSettings(courseId: number) {

@@ -79,4 +79,57 @@ export class AgendaSettingsRepository {
       )
       .execute();
   }
+
+  // -- the last reassignment of each administrator (to undo it) -----------------------------------
+
+  /** Keeps `actorId`'s last reassignment, replacing the one before. */
+  async saveLastReassign(
+    actorId: number,
+    move: { fromUserId: number; toUserId: number; ticketIds: number[]; reminders: number },
+  ) {
+    await sql`insert into agenda_last_reassignments (actor_id, from_user_id, to_user_id, ticket_ids, reminders)
+      values (${actorId}, ${move.fromUserId}, ${move.toUserId}, ${sql.val(move.ticketIds)}::integer[], ${move.reminders})
+      on conflict (actor_id) do update set from_user_id = excluded.from_user_id, to_user_id = excluded.to_user_id,
+        ticket_ids = excluded.ticket_ids, reminders = excluded.reminders, created_at = now()`.execute(
+      this.db,
+    );
+  }
+
+  /** `actorId`'s last reassignment if made within the last `hours`, with both operators' names. */
+  async lastReassign(actorId: number, hours: number) {
+    const { rows } = await sql<{
+      fromId: number;
+      fromName: string;
+      toId: number;
+      toName: string;
+      ticketIds: number[];
+      reminders: number;
+      at: Date;
+    }>`select r.from_user_id as "fromId", f.name as "fromName", r.to_user_id as "toId", t.name as "toName",
+        r.ticket_ids as "ticketIds", r.reminders, r.created_at as at
+      from agenda_last_reassignments r
+      join users f on f.id = r.from_user_id
+      join users t on t.id = r.to_user_id
+      where r.actor_id = ${actorId} and r.created_at > now() - make_interval(hours => ${hours})`.execute(
+      this.db,
+    );
+    return rows[0];
+  }
+
+  async dropLastReassign(actorId: number) {
+    await this.db.deleteFrom('agenda_last_reassignments').where('actor_id', '=', actorId).execute();
+  }
+
+  /** Of these tickets, those still assigned to `userId` (an undo leaves alone the ones moved since). */
+  async ticketsAssignedTo(ticketIds: number[], userId: number): Promise<number[]> {
+    if (!ticketIds.length) return [];
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select('id')
+      .where('id', 'in', ticketIds)
+      .where('user_assigned_id', '=', userId)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
 }

@@ -1,41 +1,43 @@
-import { chileParts, type AgendaWorkload } from '@sigaf/contract';
+import { chileParts, type AgendaReassignResult, type AgendaWorkload } from '@sigaf/contract';
 import EventNoteIcon from '@mui/icons-material/EventNote';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import UndoIcon from '@mui/icons-material/Undo';
-import { Alert, Button, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Typography } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ServerDataGrid } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
 import { useNotify } from '../../components/Snackbar';
-import { ApiError, getData } from '../../lib/api';
-import { useStaff } from '../reminders/api';
-import { useReassign, useWorkload } from './api';
+import { ApiError } from '../../lib/api';
+import { useFormat } from '../../lib/format';
+import { useLastReassign, useUndoReassign, useWorkload } from './api';
 import { Section, TableState } from './parts';
+import { ReassignDialog } from './ReassignDialog';
 
-/** Tickets sent in one reassignment (the API's limit). */
-const REASSIGN_MAX = 500;
-
-interface Move {
-  from: { id: number; name: string };
-  to: { id: number; name: string };
-  ticketIds: number[];
+/** What moved and to whom: "17 tickets reasignados a Ana Pérez, con 3 recordatorios." */
+export function reassignedText(t: TFunction, r: AgendaReassignResult): string {
+  const parts = [
+    t('agenda.reassigned', { count: r.tickets, to: r.to.name }),
+    r.reminders ? t('agenda.reassignedReminders', { count: r.reminders }) : '',
+  ].join('');
+  return r.refused
+    ? `${parts}. ${t('agenda.reassignedRefused', { count: r.refused })}`
+    : `${parts}.`;
 }
 
-/** Administrators: per operator, reminders due and overdue, open tickets, at-risk students; reassign one operator's work. */
+/** Administrators: per operator, reminders due and overdue, open tickets, at-risk students; reassign one operator's work (undone even after a reload). */
 export function Workload({ onPick }: { onPick: (userId: number) => void }) {
   const { t } = useTranslation();
   const notify = useNotify();
+  const format = useFormat();
   const q = useWorkload(true);
-  const staff = useStaff(true);
-  const reassign = useReassign();
+  const last = useLastReassign(true);
+  const undoing = useUndoReassign();
   const [from, setFrom] = useState<AgendaWorkload | null>(null);
-  const [to, setTo] = useState<number | ''>('');
-  /** The reassignment about to be confirmed, then the one just done (which can be undone). */
-  const [pending, setPending] = useState<Move | null>(null);
-  const [done, setDone] = useState<Move | null>(null);
+  /** The moment of a last reassignment whose notice was closed (it stays undoable on reload). */
+  const [hidden, setHidden] = useState<string | null>(null);
   const columns: GridColDef<AgendaWorkload>[] = [
     { field: 'name', headerName: t('agenda.columns.operator'), flex: 1, minWidth: 160 },
     {
@@ -88,55 +90,19 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
       ],
     },
   ];
-  const failed = (err: unknown) =>
-    notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
-  // The operator's open tickets (with their pending reminders) go to the chosen operator, once confirmed.
-  const prepare = async () => {
-    if (!from || to === '') return;
-    try {
-      const tickets = await getData<{ collections: Array<{ properties: { id: number } }> }>(
-        `/api/v2/tickets/operator/${from.userId}`,
-        { query: { status: 'open', compact: true } },
-      );
-      const target = staff.data?.find((s) => s.id === to);
-      setPending({
-        from: { id: from.userId, name: from.name },
-        to: { id: to, name: target?.name ?? '' },
-        ticketIds: tickets.collections.map((c) => c.properties.id).slice(0, REASSIGN_MAX),
-      });
-    } catch (err) {
-      failed(err);
-    }
-  };
-  const confirm = async () => {
-    if (!pending) return;
-    try {
-      const res = await reassign.mutateAsync({
-        to_user_id: pending.to.id,
-        ticket_ids: pending.ticketIds,
-      });
-      notify(res.message);
-      setDone(pending);
-      setFrom(null);
-    } catch (err) {
-      failed(err);
-    } finally {
-      setPending(null);
-    }
+  const done = (r: AgendaReassignResult) => {
+    notify(reassignedText(t, r));
+    setFrom(null);
   };
   // Undo: the same tickets (with the reminders that went with them) back to the first operator.
   const undo = async () => {
-    if (!done) return;
     try {
-      notify(
-        (await reassign.mutateAsync({ to_user_id: done.from.id, ticket_ids: done.ticketIds }))
-          .message,
-      );
-      setDone(null);
+      done((await undoing.mutateAsync())._data);
     } catch (err) {
-      failed(err);
+      notify(err instanceof ApiError ? err.message : t('common.error'), 'warning');
     }
   };
+  const l = last.data;
   const fit = useFitColumns(columns, {
     remember: 'agenda-workload',
     hideFirst: ['due', 'overdue', 'openTickets', 'atRisk'],
@@ -166,92 +132,29 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
           {t('agenda.atRiskCountedAt', { time: chileParts(q.data.atRiskCountedAt).time })}
         </Typography>
       )}
-      {from && (
-        <Alert
-          severity="info"
-          // On a narrow screen the picker and its buttons go below the sentence.
-          sx={{
-            mt: 1,
-            flexWrap: 'wrap',
-            '& .MuiAlert-action': { ml: { xs: 0, sm: 'auto' }, pl: { xs: 0, sm: 2 } },
-          }}
-          action={
-            <Stack
-              direction="row"
-              useFlexGap
-              sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}
-            >
-              <TextField
-                select
-                size="small"
-                label={t('agenda.reassignTo')}
-                value={to}
-                onChange={(e) => setTo(Number(e.target.value))}
-                sx={{ minWidth: 200 }}
-              >
-                {(staff.data ?? [])
-                  .filter((s) => s.id !== from.userId)
-                  .map((s) => (
-                    <MenuItem key={s.id} value={s.id}>
-                      {s.name}
-                    </MenuItem>
-                  ))}
-              </TextField>
-              <Chip
-                clickable
-                color="primary"
-                label={t('agenda.reassignConfirm')}
-                onClick={() => void prepare()}
-                disabled={to === '' || reassign.isPending}
-              />
-              <Chip clickable label={t('common.cancelSentence')} onClick={() => setFrom(null)} />
-            </Stack>
-          }
-        >
-          {t('agenda.reassignHelp', { name: from.name })}
-        </Alert>
-      )}
-      {done && (
+      {l && l.at !== hidden && (
         <Alert
           severity="success"
           sx={{ mt: 1 }}
           data-testid="reassign-done"
-          onClose={() => setDone(null)}
+          onClose={() => setHidden(l.at)}
           action={
             <Button
               color="inherit"
               size="small"
               startIcon={<UndoIcon />}
               onClick={() => void undo()}
-              disabled={reassign.isPending}
+              disabled={undoing.isPending}
             >
               {t('agenda.reassignUndo')}
             </Button>
           }
         >
-          {t('agenda.reassignDone', {
-            count: done.ticketIds.length,
-            from: done.from.name,
-            to: done.to.name,
-          })}
+          {t('agenda.reassignDone', { count: l.tickets, from: l.from.name, to: l.to.name })}{' '}
+          {t('agenda.reassignUntil', { moment: format.dateTime(l.until) })}
         </Alert>
       )}
-      <ConfirmDialog
-        open={pending !== null}
-        title={t('agenda.reassignConfirmTitle')}
-        message={
-          pending
-            ? t(pending.ticketIds.length ? 'agenda.reassignAsk' : 'agenda.reassignNothing', {
-                count: pending.ticketIds.length,
-                from: pending.from.name,
-                to: pending.to.name,
-              })
-            : ''
-        }
-        confirmLabel={t('agenda.reassignConfirm')}
-        onCancel={() => setPending(null)}
-        onConfirm={pending?.ticketIds.length ? confirm : () => setPending(null)}
-      />
+      {from && <ReassignDialog from={from} onClose={() => setFrom(null)} onDone={done} />}
     </Section>
   );
 }

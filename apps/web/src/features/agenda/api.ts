@@ -1,4 +1,6 @@
 import type {
+  AgendaLastReassign,
+  AgendaReassignResult,
   AgendaStudent,
   AgendaTicket,
   AgendaWorkload,
@@ -78,11 +80,42 @@ export function useWorkload(enabled: boolean) {
   });
 }
 
+/** Reassigns reminders and tickets; with `from_user_id` the server keeps it to undo (`useUndoReassign`). */
 export function useReassign() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { to_user_id: number; reminder_ids?: number[]; ticket_ids?: number[] }) =>
-      request<{ message: string }>('/api/v2/agenda/reassign', { method: 'POST', body }),
+    mutationFn: (body: {
+      to_user_id: number;
+      from_user_id?: number;
+      reminder_ids?: number[];
+      ticket_ids?: number[];
+    }) =>
+      request<{ _data: AgendaReassignResult }>('/api/v2/agenda/reassign', {
+        method: 'POST',
+        body,
+      }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['agenda'] });
+      void queryClient.invalidateQueries({ queryKey: ['reminders'] });
+    },
+  });
+}
+
+/** The caller's last reassignment while it can be undone: kept by the server, so it survives a reload. */
+export function useLastReassign(enabled: boolean) {
+  return useQuery({
+    queryKey: ['agenda', 'reassign', 'last'],
+    enabled,
+    queryFn: () => getData<AgendaLastReassign | null>('/api/v2/agenda/reassign/last'),
+  });
+}
+
+/** Sends the last reassignment's tickets (still with the second operator) back, with their reminders. */
+export function useUndoReassign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      request<{ _data: AgendaReassignResult }>('/api/v2/agenda/reassign/undo', { method: 'POST' }),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: ['agenda'] });
       void queryClient.invalidateQueries({ queryKey: ['reminders'] });
