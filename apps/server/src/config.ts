@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { APP_TIME_ZONE, isTimeZone } from '@sigaf/contract';
 import { z } from 'zod';
 
 /** The repository root, so that relative paths do not depend on the directory npm runs in. */
@@ -150,12 +151,18 @@ export const configSchema = z.object({
   MOODLE_MAX_ANSWER_MB: z.coerce.number().int().min(1).max(1024).default(256),
   /** Memory that the Moodle answers of every sync at once may build, in MB (docs/operations/moodle.md#memory). */
   MOODLE_READ_MEMORY_MB: z.coerce.number().int().min(16).max(16384).default(1024),
-  /** Nightly Moodle sync of every active linked course: local time "HH:MM", or "off". */
+  /** The organisation's time zone (IANA name): the clock-driven tasks (nightly sync, morning digest) run on its time, not the server's. */
+  TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, 'use an IANA time zone name, e.g. America/Santiago')
+    .default(APP_TIME_ZONE),
+  /** Nightly Moodle sync of every active linked course: "HH:MM" in TIME_ZONE, or "off". */
   SYNC_SCHEDULE: z
     .string()
     .trim()
     .toLowerCase()
-    .regex(/^(off|([01]?\d|2[0-3]):[0-5]\d)$/, 'use HH:MM (24 h, local time) or off')
+    .regex(/^(off|([01]?\d|2[0-3]):[0-5]\d)$/, 'use HH:MM (24 h, in TIME_ZONE) or off')
     .default('02:00'),
   /** Demo mode (also `npm run demo` or `npm start -- --demo`): Moodle simulator in-process and demo data. */
   DEMO: bool.default(false),

@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { migrate, openDatabase } from './db/database.js';
 import { seed } from './db/seed.js';
 import { JobWorker, workerOptions } from './jobs/worker.js';
-import { MoodleScheduler, parseSchedule } from './modules/moodle-sync/schedule.js';
+import { MoodleScheduler, nightlySchedule } from './modules/moodle-sync/schedule.js';
 import { firstAdminBanner, printAfterLog } from './banner.js';
 import { writeFirstAccessFile } from './first-access.js';
 import { keepDataDirPrivate } from './data-dir.js';
@@ -57,7 +57,7 @@ async function main() {
     handle.db,
     app.services.jobs.queue,
     app.services.moodleSync,
-    parseSchedule(config.SYNC_SCHEDULE),
+    nightlySchedule(config, new Date(), demoRequested(config)),
     app.log,
   );
   const digest = new AgendaDigest(handle.db, app.services.jobs.queue, config, app.log);

@@ -781,6 +781,7 @@ describe('agenda: administration', () => {
     const digest = new AgendaDigest(ctx.db, ctx.app.services.jobs.queue, {
       MAIL_FROM: 'SIGAF <no-reply@sigaf.test>',
       PUBLIC_URL: 'https://sigaf.example',
+      TIME_ZONE: 'America/Santiago',
     });
     const day = chileParts(new Date()).day;
     expect(await digest.tick(chileLocalToDate(day, '07:00')!)).toEqual([]);

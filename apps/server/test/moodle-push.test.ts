@@ -7,10 +7,10 @@ import type { JobWorker } from '../src/jobs/worker.js';
 import { categoryCodeOf } from '../src/modules/moodle-sync/import.js';
 import { studentRoleOf } from '../src/modules/moodle-sync/push.js';
 import {
-  inWindow,
   localDay,
   MoodleScheduler,
   parseSchedule,
+  type NightlySchedule,
 } from '../src/modules/moodle-sync/schedule.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { testWorker, waitFor } from './mail-data.js';
@@ -470,16 +470,17 @@ describe('push to Moodle', () => {
 });
 
 describe('nightly schedule', () => {
-  it('parses the setting and its window', () => {
-    expect(parseSchedule('off')).toBeNull();
-    expect(parseSchedule('02:00')).toEqual({ hour: 2, minute: 0 });
-    const at = { hour: 2, minute: 0 };
-    expect(inWindow(new Date(2026, 0, 10, 1, 59), at)).toBe(false);
-    expect(inWindow(new Date(2026, 0, 10, 2, 0), at)).toBe(true);
-    expect(inWindow(new Date(2026, 0, 10, 4, 59), at)).toBe(true);
-    expect(inWindow(new Date(2026, 0, 10, 5, 0), at)).toBe(false);
-    expect(localDay(new Date(2026, 0, 9, 23, 0))).toBe('2026-01-09');
+  // The server's clock is UTC; the schedule is 02:00 in Santiago (times: nightly-schedule.test.ts).
+  let savedTz: string | undefined;
+  beforeAll(() => {
+    savedTz = process.env.TZ;
+    process.env.TZ = 'UTC';
   });
+  afterAll(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+  const ZONE = 'America/Santiago';
 
   it('queues one sync per active linked course and day, with two processes and two workers', async () => {
     const services = ctx.app.services;
@@ -506,14 +507,13 @@ describe('nightly schedule', () => {
 
     const second = testWorker(ctx, { id: 'second-worker' });
     second.start();
-    const at = parseSchedule('02:00');
+    const at: NightlySchedule = { at: parseSchedule('02:00')!, timeZone: ZONE };
     const a = new MoodleScheduler(ctx.db, services.jobs.queue, services.moodleSync, at);
     const b = new MoodleScheduler(ctx.db, services.jobs.queue, services.moodleSync, at);
-    const night = new Date();
-    night.setHours(2, 30, 0, 0);
-    const early = new Date(night);
-    early.setHours(1, 0);
-    expect(await a.tick(early)).toEqual([]);
+    // 02:30 in Santiago on 4 April 2026 (UTC-3); the server's 02:30 and Santiago's 01:00 are early.
+    const night = new Date('2026-04-04T05:30:00Z');
+    expect(await a.tick(new Date('2026-04-04T02:30:00Z'))).toEqual([]);
+    expect(await a.tick(new Date('2026-04-04T04:00:00Z'))).toEqual([]);
 
     const [qa, qb] = await Promise.all([a.tick(night), b.tick(night)]);
     const queued = [...qa, ...qb];
@@ -554,17 +554,13 @@ describe('nightly schedule', () => {
     expect(status.body._data.state).toBe('done');
     expect(status.body._data.lastSyncAt).not.toBeNull();
 
-    // The next night queues them again; "off" never does.
-    const next = new Date(night.getTime() + 24 * 60 * 60_000);
+    // The next night, 02:30 after the change to UTC-4, queues them again (not an hour early); "off" never does.
+    const next = new Date('2026-04-05T06:30:00Z');
+    expect(await b.tick(new Date('2026-04-05T05:30:00Z'))).toEqual([]);
     expect(
-      await new MoodleScheduler(
-        ctx.db,
-        services.jobs.queue,
-        services.moodleSync,
-        parseSchedule('off'),
-      ).tick(next),
+      await new MoodleScheduler(ctx.db, services.jobs.queue, services.moodleSync, null).tick(next),
     ).toEqual([]);
-    const old = localDay(new Date(next.getTime() - 70 * 24 * 60 * 60_000));
+    const old = localDay(new Date(next.getTime() - 70 * 24 * 60 * 60_000), ZONE);
     await ctx.db
       .insertInto('moodle_sync_schedule_runs')
       .values({ course_id: courses[0]!.id, day: old })
@@ -578,7 +574,7 @@ describe('nightly schedule', () => {
       .where('course_id', '=', courses[0]!.id)
       .orderBy('day')
       .execute();
-    expect(days.map((d) => d.day)).toEqual([localDay(night), localDay(next)]);
+    expect(days.map((d) => d.day)).toEqual(['2026-04-04', '2026-04-05']);
     for (const q of tomorrow) await waitJob(q.jobId);
   });
 });

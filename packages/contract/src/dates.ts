@@ -25,36 +25,64 @@ export function parseDay(input: string | null | undefined): string | null {
   return `${y}-${pad(m)}-${pad(d)}`;
 }
 
-const zoneFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: APP_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+/** A moment's calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`) in a time zone. */
+export interface ZonedParts {
+  date: string;
+  time: string;
+  day: string;
+}
 
-/** A moment as Chilean calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`). */
-export function chileParts(value: Date | string): { date: string; time: string; day: string } {
+interface Zone {
+  format: Intl.DateTimeFormat;
+  byMinute: Map<number, ZonedParts>;
+}
+const zones = new Map<string, Zone>();
+
+/** Whether `name` is a time zone this runtime knows (an IANA name such as America/Santiago). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A moment as calendar day, time and ISO day in the time zone `timeZone`. */
+export function zonedParts(value: Date | string, timeZone: string): ZonedParts {
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    const format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    zones.set(timeZone, (zone = { format, byMinute: new Map() }));
+  }
   // Time zone offsets change on whole minutes, so every moment of a minute has the same parts:
   // formatting is remembered per minute (formatToParts is slow and lists format many dates).
   const minute = Math.floor(new Date(value).getTime() / 60_000);
-  const known = partsByMinute.get(minute);
+  const known = zone.byMinute.get(minute);
   if (known) return known;
   const parts = Object.fromEntries(
-    zoneFormat.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]),
+    zone.format.formatToParts(new Date(minute * 60_000)).map((p) => [p.type, p.value]),
   );
   const result = {
     date: `${parts.day}-${parts.month}-${parts.year}`,
     time: `${parts.hour}:${parts.minute}`,
     day: `${parts.year}-${parts.month}-${parts.day}`,
   };
-  if (partsByMinute.size >= 50_000) partsByMinute.clear();
-  partsByMinute.set(minute, result);
+  if (zone.byMinute.size >= 50_000) zone.byMinute.clear();
+  zone.byMinute.set(minute, result);
   return result;
 }
-const partsByMinute = new Map<number, { date: string; time: string; day: string }>();
+
+/** A moment as Chilean calendar day (`dd-mm-yyyy`), time (`HH:mm`) and ISO day (`yyyy-mm-dd`). */
+export const chileParts = (value: Date | string): ZonedParts => zonedParts(value, APP_TIME_ZONE);
 
 /** `dd-mm-yyyy HH:mm` in Chilean time, or '' for no date. */
 export function chileDateTime(value: Date | string | null | undefined): string {

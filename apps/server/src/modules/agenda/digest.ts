@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { chileDateTime, chileParts, MAIL_MAX_ATTEMPTS } from '@sigaf/contract';
+import { chileDateTime, MAIL_MAX_ATTEMPTS, zonedParts } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -11,7 +11,7 @@ import { MAIL_SEND_JOB, type MailSendPayload } from '../mail/service.js';
 import { ReminderRepository } from '../reminders/repository.js';
 import { AgendaRepository } from './repository.js';
 
-/** The morning digest goes out from this Chilean time on (once a day per user who asked for it). */
+/** The morning digest goes out from this time of the organisation's zone (TIME_ZONE) on, once a day per user who asked for it. */
 export const DIGEST_TIME = '07:30';
 /** Most reminders and students a digest lists (the rest are counted). */
 const DIGEST_ROWS = 30;
@@ -25,7 +25,7 @@ const escape = (s: string) =>
 /**
  * The optional morning digest by e-mail (a per-user setting, `user_agenda_settings.morning_digest`):
  * the user's reminders due today and overdue, and their at-risk students without contact. Each
- * process looks at the clock every minute; from DIGEST_TIME (Chilean time) it claims the day's
+ * process looks at the clock every minute; from DIGEST_TIME (in TIME_ZONE) it claims the day's
  * digest of each user (`last_digest_on`, one update, so several processes never send it twice) and
  * queues the message in the outbox, delivered by the mail job like every other message.
  */
@@ -36,7 +36,7 @@ export class AgendaDigest extends MinuteClock {
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
-    private readonly config: Pick<Config, 'MAIL_FROM' | 'PUBLIC_URL'>,
+    private readonly config: Pick<Config, 'MAIL_FROM' | 'PUBLIC_URL' | 'TIME_ZONE'>,
     log?: ClockLogger,
   ) {
     super('morning digests could not be queued', log);
@@ -49,7 +49,7 @@ export class AgendaDigest extends MinuteClock {
 
   /** One look at the clock: the mail ids queued now (usually none). */
   async tick(now: Date = new Date()): Promise<number[]> {
-    const { day, time } = chileParts(now);
+    const { day, time } = zonedParts(now, this.config.TIME_ZONE);
     if (time < DIGEST_TIME) return [];
     const { rows: due } = await sql<{ user_id: number; email: string; name: string; role: string }>`
       select s.user_id, u.email, u.name, r.key as role
@@ -173,6 +173,10 @@ export class AgendaDigest extends MinuteClock {
         ? `<p><a href="${escape(link)}">Abrir Mi agenda</a></p>`
         : '<p>Abra «Mi agenda» en SIGAF.</p>',
     ].join('');
-    return { subject: `SIGAF: su agenda del ${chileParts(now).date}`, html, text };
+    return {
+      subject: `SIGAF: su agenda del ${zonedParts(now, this.config.TIME_ZONE).date}`,
+      html,
+      text,
+    };
   }
 }

@@ -1,4 +1,6 @@
+import { zonedParts } from '@sigaf/contract';
 import { sql } from 'kysely';
+import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { MinuteClock, type ClockLogger } from '../../jobs/clock.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -6,11 +8,20 @@ import type { MoodleSyncService } from './service.js';
 
 /** How long after the scheduled time a process that was down still runs the day's sync. */
 export const CATCH_UP_HOURS = 3;
-/** How often a process looks at the clock. */
+/** The demo queues no nightly sync this soon after it starts (nor one it would catch up on). */
+export const DEMO_QUIET_MS = 60 * 60_000;
 
 export interface ScheduleTime {
   hour: number;
   minute: number;
+}
+
+/** When the nightly sync runs: a wall-clock time in the organisation's time zone. */
+export interface NightlySchedule {
+  at: ScheduleTime;
+  timeZone: string;
+  /** The first day (YYYY-MM-DD in timeZone) whose sync may be queued; unset, any. */
+  firstDay?: string;
 }
 
 /** "02:00" → {hour: 2, minute: 0}; "off" → null. */
@@ -20,23 +31,56 @@ export function parseSchedule(value: string): ScheduleTime | null {
   return { hour: Number(m[1]), minute: Number(m[2]) };
 }
 
-/** The local calendar day of a moment, as YYYY-MM-DD. */
-export function localDay(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+/** The calendar day (YYYY-MM-DD) and minute of the day of a moment in a time zone. */
+function wallClock(now: Date, timeZone: string): { day: string; minutes: number } {
+  const { day, time } = zonedParts(now, timeZone);
+  return { day, minutes: Number(time.slice(0, 2)) * 60 + Number(time.slice(3)) };
 }
 
-/** Is `now` (local time) inside the window [schedule, schedule + CATCH_UP_HOURS)? */
-export function inWindow(now: Date, at: ScheduleTime): boolean {
-  const minutes = now.getHours() * 60 + now.getMinutes();
-  const start = at.hour * 60 + at.minute;
-  const end = start + CATCH_UP_HOURS * 60;
-  // A window that runs past midnight belongs to the day it started on; keep it simple and stop at midnight.
-  return minutes >= start && minutes < Math.min(end, 24 * 60);
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The calendar day of a moment in a time zone, as YYYY-MM-DD. */
+export const localDay = (now: Date, timeZone: string): string => zonedParts(now, timeZone).day;
+
+/**
+ * The day whose sync is due at `now`, or null: the wall clock in the schedule's zone is inside
+ * [at, at + CATCH_UP_HOURS), stopping at midnight. A time a DST change skips runs when the clock
+ * jumps past it; a repeated hour is one day, claimed once.
+ */
+export function dueDay(now: Date, schedule: NightlySchedule): string | null {
+  const { day, minutes } = wallClock(now, schedule.timeZone);
+  const start = schedule.at.hour * 60 + schedule.at.minute;
+  if (minutes < start || minutes >= Math.min(start + CATCH_UP_HOURS * 60, 24 * 60)) return null;
+  return schedule.firstDay && day < schedule.firstDay ? null : day;
+}
+
+/** The first day whose scheduled time comes `quietMs` or more after `start`. */
+export function firstDayAfter(
+  start: Date,
+  at: ScheduleTime,
+  timeZone: string,
+  quietMs: number,
+): string {
+  const { day, minutes } = wallClock(new Date(start.getTime() + quietMs), timeZone);
+  return minutes <= at.hour * 60 + at.minute ? day : nextDay(day);
+}
+
+/** The nightly schedule of a process started at `startedAt` (null: off); the demo's first night is not in its first hour. */
+export function nightlySchedule(
+  config: Pick<Config, 'SYNC_SCHEDULE' | 'TIME_ZONE'>,
+  startedAt: Date,
+  demo: boolean,
+): NightlySchedule | null {
+  const at = parseSchedule(config.SYNC_SCHEDULE);
+  if (!at) return null;
+  const schedule: NightlySchedule = { at, timeZone: config.TIME_ZONE };
+  if (demo) schedule.firstDay = firstDayAfter(startedAt, at, config.TIME_ZONE, DEMO_QUIET_MS);
+  return schedule;
 }
 
 /**
- * The nightly sync: at the configured local time every process running the schedule looks for
+ * The nightly sync: at the configured time in the organisation's zone every process running the schedule looks for
  * the active courses linked to Moodle on a configured platform, and claims (course, day) rows in
  * moodle_sync_schedule_runs. The primary key lets exactly one process claim each course per day,
  * and the claim and the job are written in one transaction, so several server processes never
@@ -47,20 +91,20 @@ export class MoodleScheduler extends MinuteClock {
     private readonly db: Database,
     private readonly queue: JobQueue,
     private readonly sync: MoodleSyncService,
-    private readonly at: ScheduleTime | null,
+    private readonly schedule: NightlySchedule | null,
     log?: ClockLogger,
   ) {
     super('nightly Moodle sync could not be queued', log);
   }
 
   protected override get enabled(): boolean {
-    return this.at !== null;
+    return this.schedule !== null;
   }
 
   /** One look at the clock: the courses queued by this process now (usually none). */
   async tick(now: Date = new Date()): Promise<Array<{ courseId: number; jobId: number }>> {
-    if (!this.at || !inWindow(now, this.at)) return [];
-    const day = localDay(now);
+    const day = this.schedule && dueDay(now, this.schedule);
+    if (!day) return [];
     const queued = await this.db.transaction().execute(async (trx) => {
       const { rows } = await sql<{ course_id: number }>`
         insert into moodle_sync_schedule_runs (course_id, day)
