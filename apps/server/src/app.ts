@@ -41,6 +41,7 @@ import multipart from '@fastify/multipart';
 import { createServices, type Services } from './services.js';
 import { localBuilder, ThreadBuilder } from './modules/answers/builders.js';
 import { BUILDS } from './answer-builds.js';
+import { logDestination } from './lib/log-lines.js';
 
 z.config(z.locales.es());
 
@@ -100,7 +101,10 @@ function registerJsonParser(app: FastifyInstance) {
 
 export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, ...logDestination(config.LOG_FORMAT) },
     // A hop count trusts that many proxies nearest the server (proxy-addr's hop rule).
     trustProxy:
       typeof config.TRUST_PROXY === 'number'

@@ -107,6 +107,8 @@ export const configSchema = z.object({
   WORKLOAD_AT_RISK_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CORS_ORIGINS: list.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The log's form: `auto` (readable lines on a terminal, JSON otherwise), `json` or `lines`. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'lines']).default('auto'),
   WEB_DIST: z.string().default(path.join(REPO_ROOT, 'apps/web/dist')),
   SERVE_WEB: bool.default(true),
   TRUST_PROXY: trustProxy.default(false),
