@@ -8,7 +8,8 @@ import { createOperator, startSyncedCourse, type SyncedCourse } from './synced-c
  * never accessed): the progress charts say why they are empty and the proposals weight the graded
  * activities; Mi agenda lists at-risk students most urgent first with their RUT and their card; a
  * mail from the agenda names its recipient and takes the student off the list; the card's mobile
- * opens WhatsApp and, on return, offers to log the contact with source WhatsApp; reassigning an
+ * opens WhatsApp and, on return, offers to log the contact: on the student's open ticket (asking which
+ * when there are several) as an outgoing WhatsApp attempt, else a new ticket with source WhatsApp; reassigning an
  * operator's work asks first and can be undone; Mi agenda fits 1366×768 without sideways scroll.
  */
 
@@ -23,6 +24,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   let operator: { id: number; name: string };
   let call: SyncedCourse['call'];
   let stop: SyncedCourse['stop'];
+  let me: number;
+  let key: (p: string, k: string) => Promise<number>;
 
   async function choose(label: string, option: string) {
     await page.getByRole('combobox', { name: label }).click();
@@ -54,9 +57,8 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       id: await createOperator(call, 'Olga Operadora', 'olga@sigaf.cl', 'Olga-Clave-1'),
       name: 'Olga Operadora',
     };
-    const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties
-      .id;
-    const key = async (p: string, k: string) =>
+    me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties.id;
+    key = async (p: string, k: string) =>
       (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k)
         .properties.id;
     const enrolments = (
@@ -183,12 +185,15 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     const ask = page.getByRole('dialog', { name: '¿Registrar el contacto?' });
     await ask.getByText(/Volvió de WhatsApp con/).waitFor();
     await ask.getByRole('button', { name: 'Registrar' }).click();
-    const create = page.getByRole('dialog', { name: /Nuevo ticket · Curso de la jornada/ });
-    await expect
-      .poll(async () => create.getByRole('combobox', { name: 'Origen' }).textContent(), {
-        timeout: 15_000,
-      })
-      .toContain('WhatsApp');
+    // The student has one open ticket (the administrator's): the attempt goes there, as outgoing WhatsApp.
+    const history = (
+      await call('GET', `/course-registered-user/${first.enrolmentId}/tickets?page=1&compact=true`)
+    ).body._data.collections.map((c: Json) => c.properties) as Json[];
+    expect(history.map((k) => k.close)).toEqual([false]);
+    const logAttempt = page.getByRole('dialog', {
+      name: new RegExp(`Registrar intento de contacto: .*\\(${history[0]!.ticketCode}\\)`),
+    });
+    await logAttempt.getByText('Medio: WhatsApp, saliente').waitFor({ timeout: 15_000 });
     await screenshot(page, 'whatsapp-log-contact');
 
     // A mail from the agenda: the dialog names the recipient; once queued the student leaves the list.
@@ -221,6 +226,97 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       )
       .toBe(false);
     await section.getByRole('gridcell', { name: target.rut }).waitFor({ state: 'detached' });
+  }, 120_000);
+
+  it('a WhatsApp message to a student with two open tickets: SIGAF asks which, and logs the attempt there as outgoing WhatsApp', async () => {
+    const atRisk = (await call('GET', '/agenda/students?perPage=50')).body._data.collections.map(
+      (c: Json) => c.properties,
+    ) as Json[];
+    const tickets = (
+      await call('GET', '/tickets?perPage=100&status=all')
+    ).body._data.collections.map((c: Json) => c.properties.courseRegisteredUser.id) as number[];
+    const student = atRisk.find((s) => !tickets.includes(s.enrolmentId))!;
+    expect(student).toBeDefined();
+    const open = async (motive: string) => {
+      const res = await call('POST', '/tickets', {
+        course_registered_user_id: student.enrolmentId,
+        type_ticket_id: await key('type-tickets', 'phone'),
+        status_ticket_id: await key('status-tickets', 'open'),
+        priority_ticket_id: await key('priority-tickets', 'high'),
+        source_ticket_id: await key('source-tickets', 'outgoing'),
+        motive_ticket_id: await key('motive-tickets', motive),
+        user_assigned_id: me,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body._data.properties as Json;
+    };
+    // No ticket yet: a new ticket, with source WhatsApp, to fill in.
+    const whatsApp = async () => {
+      await page.goto('/my/agenda');
+      const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
+      await section
+        .getByRole('button', { name: `Ver ficha de ${student.name}` })
+        .click({ timeout: 30_000 });
+      const card = page.getByRole('dialog', { name: new RegExp(student.name.split(' ')[0]) });
+      await page.evaluate(() => {
+        window.open = (() => null) as typeof window.open;
+      });
+      await card.getByRole('button', { name: /^WhatsApp a / }).click();
+      await page
+        .getByRole('dialog', { name: /^WhatsApp a / })
+        .getByRole('button', { name: 'Abrir WhatsApp' })
+        .click();
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await page
+        .getByRole('dialog', { name: '¿Registrar el contacto?' })
+        .getByRole('button', { name: 'Registrar' })
+        .click();
+    };
+    await whatsApp();
+    const create = page.getByRole('dialog', { name: /Nuevo ticket · Curso de la jornada/ });
+    await expect
+      .poll(async () => create.getByRole('combobox', { name: 'Origen' }).textContent(), {
+        timeout: 15_000,
+      })
+      .toContain('WhatsApp');
+
+    const older = await open('welcome');
+    const newer = await open('welcome');
+
+    await whatsApp();
+    // Two open tickets: each with its code, type and opening date; the newest first.
+    const choose = page.getByRole('dialog', { name: '¿En qué ticket se registra?' });
+    const items = choose.getByRole('button');
+    await choose.getByText(/tiene 2 tickets abiertos/).waitFor();
+    expect(await items.filter({ hasText: /Abierto el \d{2}-\d{2}-\d{4}/ }).count()).toBe(2);
+    expect(await items.first().textContent()).toContain(newer.ticketCode);
+    await items.filter({ hasText: older.ticketCode }).click();
+    const attempt = page.getByRole('dialog', {
+      name: new RegExp(`Registrar intento de contacto: .*\\(${older.ticketCode}\\)`),
+    });
+    await attempt.getByTestId('attempt-medium').getByText('Medio: WhatsApp, saliente').waitFor();
+    await attempt.getByRole('combobox', { name: 'Resultado' }).click();
+    await page.getByRole('option').first().click();
+    await attempt.getByLabel('Comentario').fill('Respondió por WhatsApp');
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/v2/ticket-details'),
+    );
+    await attempt.getByRole('button', { name: 'Registrar' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      ticket_id: older.id,
+      medium: 'whatsapp',
+      direction: 'outgoing',
+    });
+    await attempt.waitFor({ state: 'detached' });
+    await screenshot(page, 'whatsapp-log-on-open-ticket');
+    const attempts = async (id: number) =>
+      (await call('GET', `/tickets/${id}/ticket-details`)).body._data.collections.length;
+    expect(await attempts(older.id)).toBe(1);
+    expect(await attempts(newer.id)).toBe(0);
+    // Closed again: the next test counts the administrator's open tickets.
+    expect(
+      (await call('POST', '/tickets/bulk', { ids: [older.id, newer.id], action: 'close' })).status,
+    ).toBe(200);
   }, 120_000);
 
   it('at 1366×768 the follow-up and ticket screens do not scroll sideways', async () => {

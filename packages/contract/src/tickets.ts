@@ -478,6 +478,17 @@ export interface TicketProperties {
 }
 
 /**
+ * Who may work a ticket (add attempts, edit it): administrators and developers every ticket; an
+ * operator only those assigned to them or created by them (docs/development/permissions.md).
+ */
+export function mayTouchTicket(
+  actor: { id: number; role: RoleKey | null | undefined },
+  ticket: { assignedId: number | null; creatorId: number },
+): boolean {
+  return isAdminLike(actor.role) || ticket.assignedId === actor.id || ticket.creatorId === actor.id;
+}
+
+/**
  * Who may delete a ticket (docs/development/domain.md#deleting-a-ticket): only while it has no contact attempts, and only its
  * creator, an administrator or a developer. The server enforces it and sends it as showDeleteButton.
  */

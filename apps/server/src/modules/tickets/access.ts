@@ -1,4 +1,4 @@
-import { isAdminLike, TICKET_MSG } from '@sigaf/contract';
+import { isAdminLike, mayTouchTicket as mayWork, TICKET_MSG } from '@sigaf/contract';
 import type { AuthUser } from '../../http/auth.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { TicketRepository } from './repository.js';
@@ -19,11 +19,7 @@ export function mayTouchTicket(
   actor: Pick<AuthUser, 'id' | 'role'>,
   ticket: TicketOwners,
 ): boolean {
-  return (
-    isAdminLike(actor.role) ||
-    ticket.user_assigned_id === actor.id ||
-    ticket.user_create_id === actor.id
-  );
+  return mayWork(actor, { assignedId: ticket.user_assigned_id, creatorId: ticket.user_create_id });
 }
 
 /** The operator an attempt list or export is narrowed to (their own tickets), or undefined for everyone. */

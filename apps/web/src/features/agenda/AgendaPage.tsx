@@ -30,7 +30,8 @@ import { useAgendaReminders, useAgendaTickets, useDigest, useSaveDigest } from '
 import { AtRiskStudents } from './AtRiskStudents';
 import { AgendaSuggestions } from './AgendaSuggestions';
 import { CourseSettingsDialog } from './CourseSettingsDialog';
-import { LogAttemptDialog } from './LogAttemptDialog';
+import { LogAttemptDialog } from '../attempts/LogAttemptDialog';
+import { StudentPhone } from './StudentPhone';
 import { Section, TableState } from './parts';
 import { Workload } from './Workload';
 
@@ -148,7 +149,7 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           ticketId={attempt.ticketId}
           ticketCode={attempt.ticketCode}
           student={attempt.student}
-          enrolmentId={attempt.enrolmentId}
+          contact={(made) => <StudentPhone enrolmentId={attempt.enrolmentId} onContact={made} />}
           onClose={() => setAttempt(null)}
         />
       )}
@@ -248,7 +249,7 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           ticketId={attempt.id}
           ticketCode={attempt.ticketCode}
           student={attempt.student}
-          enrolmentId={attempt.enrolmentId}
+          contact={(made) => <StudentPhone enrolmentId={attempt.enrolmentId} onContact={made} />}
           onClose={() => setAttempt(null)}
         />
       )}

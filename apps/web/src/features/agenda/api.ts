@@ -123,38 +123,6 @@ export function useUndoReassign() {
   });
 }
 
-/** Logs a contact attempt on a ticket (the agenda's "log the attempt in place"). */
-export function useLogAttempt() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { ticket_id: number; status_detail_ticket_id: number; comment: string }) =>
-      request<{ message: string }>('/api/v2/ticket-details', { method: 'POST', body }),
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: ['agenda'] });
-      void queryClient.invalidateQueries({ queryKey: ['reminders'] });
-      void queryClient.invalidateQueries({ queryKey: ['tickets'] });
-    },
-  });
-}
-
-export interface Option {
-  id: number;
-  description: string;
-}
-
-/** The contact attempt results (Intento contacto). */
-export function useAttemptResults(enabled: boolean) {
-  return useQuery({
-    queryKey: ['agenda', 'attempt-results'],
-    enabled,
-    staleTime: 5 * 60_000,
-    queryFn: async () =>
-      props(await getData<Collection<Option>>('/api/v2/status-detail-tickets')).map(
-        ({ id, description }) => ({ id, description }),
-      ),
-  });
-}
-
 /** The caller's morning digest by e-mail (on or off). */
 export function useDigest(enabled: boolean) {
   return useQuery({

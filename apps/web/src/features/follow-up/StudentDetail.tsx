@@ -26,8 +26,9 @@ import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { EmailLink } from '../../components/ContactLinks';
-import { PhoneContact } from '../tickets/ContactActions';
-import { useStudentDetail } from './api';
+import { PhoneContact, type ContactTarget } from '../tickets/ContactActions';
+import { LogContact } from '../attempts/LogContact';
+import { useStudentDetail, type StudentDetail as StudentDetailData } from './api';
 
 const STAGE_KEYS = FOLLOW_UP_STATUSES;
 
@@ -87,6 +88,16 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
     </>
   );
 }
+
+/** Whom a call or a WhatsApp message from the card goes to. */
+const target = ({ student: s, course }: StudentDetailData): ContactTarget => ({
+  enrolmentId: s.id,
+  course,
+  name: s.name,
+  lastName: s.lastName,
+  rut: s.rut,
+  classroom: s.classroom,
+});
 
 /** One student of the follow-up: data, activities with status and grade, ticket history; a ticket worker may open a ticket. */
 export function StudentDetailDrawer({
@@ -206,15 +217,14 @@ export function StudentDetailDrawer({
               {s.phone ? (
                 <PhoneContact
                   number={s.phone}
-                  canLog={canWork}
-                  target={{
-                    enrolmentId: s.id,
-                    course: d.course,
-                    name: s.name,
-                    lastName: s.lastName,
-                    rut: s.rut,
-                    classroom: s.classroom,
-                  }}
+                  target={target(d)}
+                  logContact={
+                    canWork
+                      ? (channel, done) => (
+                          <LogContact channel={channel} target={target(d)} onClose={done} />
+                        )
+                      : undefined
+                  }
                 />
               ) : (
                 t('followUp.detail.noPhone')

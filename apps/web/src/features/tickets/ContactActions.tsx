@@ -19,10 +19,9 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TelLink } from '../../components/ContactLinks';
-import { CreateMassiveDialog } from './CreateTickets';
 import type { CourseRef } from './create/parts';
 
 /** The student a call or a WhatsApp message goes to, with what the message's placeholders need. */
@@ -36,31 +35,37 @@ export interface ContactTarget {
   ticketCode?: string | null;
 }
 
-type Channel = 'phone' | 'whatsapp';
-/** The ticket source each channel is logged with (catalogue keys, see the seed). */
-const SOURCE_KEY: Record<Channel, string> = { phone: 'phone', whatsapp: 'whatsapp' };
+/** How the student was reached from SIGAF: a call (`tel:` link) or a WhatsApp message. */
+export type ContactChannel = 'phone' | 'whatsapp';
 
 /**
  * A phone number as a `tel:` link and, for a Chilean mobile, a WhatsApp button that opens
- * `https://wa.me/<E.164>` with a message written from a template (the mail placeholders). When
- * the person comes back to SIGAF's tab after the call or the message, SIGAF offers to log the
- * contact: a ticket for the student with the source (Teléfono or WhatsApp) chosen and its first
- * attempt, to fill in and save. `canLog` false (tutors): links only.
+ * `https://wa.me/<E.164>` with a message written from a template (the mail placeholders).
+ * `onContact` hears each call or message started. With `logContact` (not for tutors), when the
+ * person comes back to SIGAF's tab after the call or the message, SIGAF asks whether to log the
+ * contact and, on yes, shows what `logContact` returns (the screen decides how it is logged).
  */
 export function PhoneContact({
   number,
   target,
-  canLog,
+  onContact,
+  logContact,
 }: {
   number: string;
   target: ContactTarget;
-  canLog: boolean;
+  onContact?: (channel: ContactChannel) => void;
+  logContact?: (channel: ContactChannel, done: () => void) => ReactNode;
 }) {
   const { t } = useTranslation();
   const [composing, setComposing] = useState<string | null>(null);
-  const [pending, setPending] = useState<Channel | null>(null);
-  const [asking, setAsking] = useState<Channel | null>(null);
-  const [logging, setLogging] = useState<Channel | null>(null);
+  const [pending, setPending] = useState<ContactChannel | null>(null);
+  const [asking, setAsking] = useState<ContactChannel | null>(null);
+  const [logging, setLogging] = useState<ContactChannel | null>(null);
+  const canLog = Boolean(logContact);
+  const started = (channel: ContactChannel) => {
+    onContact?.(channel);
+    setPending(channel);
+  };
   // A field with several numbers: a link (and a WhatsApp button for a mobile) each.
   const numbers = phoneNumbers(number);
 
@@ -95,7 +100,7 @@ export function PhoneContact({
           <TelLink
             number={n}
             label={(shown) => t('contact.call', { number: shown, name: target.name })}
-            onClick={() => setPending('phone')}
+            onClick={() => started('phone')}
           />
           {chileanMobile(n) && (
             <Tooltip title={t('contact.whatsapp.open', { name: target.name })}>
@@ -118,7 +123,7 @@ export function PhoneContact({
           onClose={() => setComposing(null)}
           onOpened={() => {
             setComposing(null);
-            setPending('whatsapp');
+            started('whatsapp');
           }}
         />
       )}
@@ -147,14 +152,7 @@ export function PhoneContact({
           </Button>
         </DialogActions>
       </Dialog>
-      {logging && (
-        <CreateMassiveDialog
-          course={target.course}
-          initialSelection={[target.enrolmentId]}
-          preset={{ source: SOURCE_KEY[logging], type: 'phone' }}
-          onClose={() => setLogging(null)}
-        />
-      )}
+      {logging && logContact?.(logging, () => setLogging(null))}
     </Box>
   );
 }

@@ -40,7 +40,7 @@ describe('phone links on screen', () => {
     };
     const html = renderToStaticMarkup(
       <I18nextProvider i18n={i18n}>
-        <PhoneContact number="912345678 / 987654321 y 2 2345 6789" target={target} canLog={false} />
+        <PhoneContact number="912345678 / 987654321 y 2 2345 6789" target={target} />
       </I18nextProvider>,
     );
     expect(hrefs(html)).toEqual(['tel:+56912345678', 'tel:+56987654321', 'tel:+56223456789']);

@@ -381,7 +381,6 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                   phoneLink={(n) => (
                     <PhoneContact
                       number={n}
-                      canLog={false}
                       target={{
                         enrolmentId: enrolment.id,
                         course: enrolment.course,

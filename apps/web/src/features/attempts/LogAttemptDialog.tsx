@@ -10,65 +10,40 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import type { AttemptMedium } from '@sigaf/contract';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
-import { useStudentDetail } from '../follow-up/api';
-import { PhoneContact } from '../tickets/ContactActions';
 import { useAttemptResults, useLogAttempt } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 
-/** The student's phone numbers, each with its call link and (for a mobile) WhatsApp. */
-function StudentPhone({ enrolmentId }: { enrolmentId: number }) {
-  const { t } = useTranslation();
-  const detail = useStudentDetail(enrolmentId);
-  const d = detail.data;
-  if (!d) return null;
-  const s = d.student;
-  return (
-    <Typography variant="body2" component="div" data-testid="attempt-phone">
-      {s.phone ? (
-        <PhoneContact
-          number={s.phone}
-          canLog={false}
-          target={{
-            enrolmentId: s.id,
-            course: d.course,
-            name: s.name,
-            lastName: s.lastName,
-            rut: s.rut,
-            classroom: s.classroom,
-          }}
-        />
-      ) : (
-        t('followUp.detail.noPhone')
-      )}
-    </Typography>
-  );
-}
-
 /**
- * Logs a contact attempt on a ticket without leaving the agenda (a reminder already due becomes
- * done), naming the student and their phone so the call can be made from here.
+ * Logs a contact attempt on a ticket in place (a reminder already due becomes done), naming the
+ * student. `medium` is how the contact was made, when known (an outgoing call or WhatsApp message);
+ * `contact` shows the student's phone so the call can be made from here, and a call or message
+ * made from it sets the medium.
  */
 export function LogAttemptDialog({
   ticketId,
   ticketCode,
   student,
-  enrolmentId,
+  medium: given,
+  contact,
   onClose,
 }: {
   ticketId: number;
   ticketCode: string;
   student: string;
-  enrolmentId: number;
+  medium?: AttemptMedium;
+  contact?: (made: (medium: AttemptMedium) => void) => ReactNode;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const notify = useNotify();
   const results = useAttemptResults(true);
   const log = useLogAttempt();
+  const [medium, setMedium] = useState(given);
   const [result, setResult] = useState<number | ''>('');
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -84,6 +59,7 @@ export function LogAttemptDialog({
         ticket_id: ticketId,
         status_detail_ticket_id: result,
         comment,
+        ...(medium ? { medium, direction: 'outgoing' as const } : {}),
       });
       notify(res.message);
       onClose();
@@ -105,7 +81,12 @@ export function LogAttemptDialog({
       </DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <StudentPhone enrolmentId={enrolmentId} />
+          {contact?.(setMedium)}
+          {medium && (
+            <Typography variant="body2" data-testid="attempt-medium">
+              {t('agenda.attempt.medium', { medium: t(`outcomes.medium.${medium}`) })}
+            </Typography>
+          )}
           {failure && <Alert severity="error">{failure}</Alert>}
           {results.isError && <Alert severity="error">{t('common.loadError')}</Alert>}
           <TextField
