@@ -832,7 +832,9 @@ describe('the kept figures of settled days', () => {
 describe('the student box counts contacts one way', () => {
   it('of the contacts whose week has passed, those followed by an access within 7 days: never more re-engaged than contacts ("4 de 3")', async () => {
     const db = ctx.db;
-    const now = Date.now();
+    // Times from the last Chilean noon (within the past day): the days to the access are calendar days in Chile.
+    const noon = chileLocalToDate(chileParts(new Date()).day, '12:00')!.getTime();
+    const now = noon <= Date.now() ? noon : noon - DAY;
     const s = await db
       .insertInto('registered_users')
       .values({ rut: '18.888.888-8', name: 'S4', last_name: 'Prueba' })
@@ -896,8 +898,9 @@ describe('the student box counts contacts one way', () => {
         .where('key', '=', 'success')
         .executeTakeFirstOrThrow()
     ).id;
-    // One contact 7.5 days ago (back 2.5 days later), two within their week (back a day or less later).
-    for (const back of [7.5, 2, 1.5]) {
+    // One contact 7¼ days ago at 06:00 (back 2 days later at noon), two within their week: at noon
+    // (back the next day at noon) and at 06:00 (back the same day at noon).
+    for (const back of [7.25, 2, 1.25]) {
       const at = new Date(now - back * DAY);
       await db
         .insertInto('ticket_details')

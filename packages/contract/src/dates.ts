@@ -99,6 +99,15 @@ export function dayText(day: string): string {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Calendar days in Chile's time zone from `from` to `to`: 0 on the same Chilean day (even across
+ * UTC midnight), 1 from 23:30 to 00:30 the next day; not 24-hour blocks.
+ */
+export function chileDaysBetween(from: Date | string | number, to: Date | string | number): number {
+  const day = (v: Date | string | number) => Date.parse(`${chileParts(new Date(v)).day}T00:00:00Z`);
+  return Math.round((day(to) - day(from)) / DAY_MS);
+}
+
 /** Whole days from creation to closing (or to now while open). */
 export function ticketAgeDays(
   createdAt: Date | string | number,

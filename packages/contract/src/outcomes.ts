@@ -139,7 +139,7 @@ export interface OutcomeReport {
 export interface AttemptOutcome {
   attemptId: number;
   ticketId: number;
-  /** Whole days from the attempt to the first Moodle access seen after it; null when none yet. */
+  /** Calendar days in Chile from the attempt to the first Moodle access seen after it (0: the same day); null when none yet. */
   accessDays: number | null;
   /** Whether the 3 / 7 / 14 days after the attempt have passed. */
   settled3: boolean;

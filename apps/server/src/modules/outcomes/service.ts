@@ -1,4 +1,5 @@
 import {
+  chileDaysBetween,
   chileLocalToDate,
   chileParts,
   isAdminLike,
@@ -55,14 +56,17 @@ function dayBounds(from: string, to: string) {
   return { from: chileLocalToDate(from, '00:00')!, to: chileLocalToDate(after, '00:00')! };
 }
 
-/** An attempt's outcome from its row: whole days to the first access, and which windows have passed. */
+/**
+ * An attempt's outcome from its row: Chilean calendar days to the first access ("el mismo día",
+ * "N días después"), and which windows have passed.
+ */
 export function presentOutcome(r: AttemptOutcomeRow, now = Date.now()): AttemptOutcome {
   const at = new Date(r.at).getTime();
   const first = r.first_access_after ? new Date(r.first_access_after).getTime() : null;
   return {
     attemptId: Number(r.id),
     ticketId: Number(r.ticket_id),
-    accessDays: first === null ? null : Math.floor((first - at) / DAY_MS),
+    accessDays: first === null ? null : chileDaysBetween(at, first),
     settled3: now - at >= 3 * DAY_MS,
     settled7: now - at >= 7 * DAY_MS,
     settled14: now - at >= 14 * DAY_MS,
