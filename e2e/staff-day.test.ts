@@ -167,7 +167,7 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     await page.close();
   });
 
-  it('quick actions name who to call: Registrar intento, Crear ticket, and WhatsApp in the ticket dialog', async () => {
+  it('quick actions name who to call: Registrar intento, Crear ticket, and WhatsApp in the ticket dialog, whose attempt says so', async () => {
     const key = async (p: string, k: string) =>
       (await call('GET', `/${p}`)).body._data.collections.find((c: Json) => c.properties.key === k)
         .properties.id;
@@ -240,6 +240,34 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
       .getByRole('button', { name: /^WhatsApp a / })
       .first()
       .waitFor();
+    // A WhatsApp message from the ticket dialog: the attempt saved there is an outgoing WhatsApp.
+    await page.evaluate(() => {
+      window.open = (() => null) as typeof window.open;
+    });
+    await ticketDialog
+      .getByRole('button', { name: /^WhatsApp a / })
+      .first()
+      .click();
+    await page
+      .getByRole('dialog', { name: /^WhatsApp a / })
+      .getByRole('button', { name: 'Abrir WhatsApp' })
+      .click();
+    await ticketDialog
+      .getByTestId('attempt-medium')
+      .getByText('Medio: WhatsApp, saliente')
+      .waitFor();
+    await ticketDialog.getByRole('combobox', { name: 'Intento de contacto' }).click();
+    await page.getByRole('option', { name: 'Fallido', exact: true }).click();
+    await ticketDialog.getByLabel('Observaciones').fill('No respondió el WhatsApp');
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/v2/ticket-details'),
+    );
+    await ticketDialog.getByRole('button', { name: 'Guardar' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({
+      ticket_id: ticket.id,
+      medium: 'whatsapp',
+      direction: 'outgoing',
+    });
     await page.close();
   });
 });

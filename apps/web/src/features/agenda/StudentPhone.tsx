@@ -1,9 +1,8 @@
 import type { AttemptMedium } from '@sigaf/contract';
 import { Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { CHANNEL_MEDIUM } from '../attempts/LogContact';
 import { useStudentDetail } from '../follow-up/api';
-import { PhoneContact } from '../tickets/ContactActions';
+import { CHANNEL_MEDIUM, PhoneContact } from '../tickets/ContactActions';
 
 /**
  * The student's phone numbers in the agenda's attempt dialog, each with its call link and (for a

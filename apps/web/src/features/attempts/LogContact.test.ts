@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../tickets/api';
-import { CHANNEL_MEDIUM, ticketsToLog } from './LogContact';
+import { CHANNEL_MEDIUM } from '../tickets/ContactActions';
+import { ticketsToLog } from './LogContact';
 
 const ticket = (id: number, close: boolean, assigned: number, creator: number, created: string) =>
   ({

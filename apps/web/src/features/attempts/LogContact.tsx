@@ -10,21 +10,16 @@ import {
   ListItemButton,
   ListItemText,
 } from '@mui/material';
-import { mayTouchTicket, type AttemptMedium, type RoleKey } from '@sigaf/contract';
+import { mayTouchTicket, type RoleKey } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../lib/format';
 import { useSession } from '../../lib/session';
 import { useEnrolmentTickets, type Ticket } from '../tickets/api';
-import type { ContactChannel, ContactTarget } from '../tickets/ContactActions';
+import { CHANNEL_MEDIUM, type ContactChannel, type ContactTarget } from '../tickets/ContactActions';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { LogAttemptDialog } from './LogAttemptDialog';
 
-/** The attempt's medium for each way SIGAF reaches a student. */
-export const CHANNEL_MEDIUM: Record<ContactChannel, AttemptMedium> = {
-  phone: 'call',
-  whatsapp: 'whatsapp',
-};
 /** The ticket source a new ticket is opened with (catalogue keys, see the seed). */
 const SOURCE_KEY: Record<ContactChannel, string> = { phone: 'phone', whatsapp: 'whatsapp' };
 

@@ -5,6 +5,7 @@ import {
   MAIL_PLACEHOLDERS,
   phoneNumbers,
   whatsAppHref,
+  type AttemptMedium,
 } from '@sigaf/contract';
 import {
   Box,
@@ -37,6 +38,11 @@ export interface ContactTarget {
 
 /** How the student was reached from SIGAF: a call (`tel:` link) or a WhatsApp message. */
 export type ContactChannel = 'phone' | 'whatsapp';
+/** The attempt's medium for each way SIGAF reaches a student. */
+export const CHANNEL_MEDIUM: Record<ContactChannel, AttemptMedium> = {
+  phone: 'call',
+  whatsapp: 'whatsapp',
+};
 
 /**
  * A phone number as a `tel:` link and, for a Chilean mobile, a WhatsApp button that opens

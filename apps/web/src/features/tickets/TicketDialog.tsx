@@ -3,7 +3,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import LinkIcon from '@mui/icons-material/Link';
 import LockIcon from '@mui/icons-material/Lock';
 import MailIcon from '@mui/icons-material/Mail';
-import { TICKET_MSG } from '@sigaf/contract';
+import { TICKET_MSG, type AttemptMedium } from '@sigaf/contract';
 import {
   Alert,
   AlertTitle,
@@ -57,7 +57,7 @@ import {
   type FormValues,
   type WorkTicketValues,
 } from './schemas';
-import { PhoneContact } from './ContactActions';
+import { CHANNEL_MEDIUM, PhoneContact } from './ContactActions';
 import { StudentCard } from './StudentCard';
 import { StudentOutcomes } from '../outcomes/OutcomeLines';
 import { TicketHistory } from './TicketHistory';
@@ -127,6 +127,8 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
   /** Why the ticket is read-only (someone else holds the lock), or null. */
   const [blocked, setBlocked] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TicketDetail | null>(null);
+  // A call or WhatsApp message started from the student's card: the new attempt's medium.
+  const [medium, setMedium] = useState<AttemptMedium>();
   const { user } = useSession();
   const ticketRef = useRef<Ticket | null>(null);
   const form = useForm<FormValues>({
@@ -256,6 +258,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         await addAttempt(ticket.id, {
           status_detail_ticket_id: attempt.status_detail_ticket_id,
           comment: attempt.comment,
+          ...(medium ? { medium, direction: 'outgoing' as const } : {}),
         });
       } catch (err) {
         notify(
@@ -381,6 +384,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                   phoneLink={(n) => (
                     <PhoneContact
                       number={n}
+                      onContact={(channel) => setMedium(CHANNEL_MEDIUM[channel])}
                       target={{
                         enrolmentId: enrolment.id,
                         course: enrolment.course,
@@ -502,6 +506,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
                         {t('tickets.dialog.attemptOptional')}
                       </Typography>
+                      {medium && (
+                        <Typography variant="body2" sx={{ mb: 1 }} data-testid="attempt-medium">
+                          {t('agenda.attempt.medium', { medium: t(`outcomes.medium.${medium}`) })}
+                        </Typography>
+                      )}
                       <AttemptFields control={control} disabled={formState.isSubmitting} />
                     </Section>
                   )}

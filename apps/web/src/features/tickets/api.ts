@@ -1,4 +1,6 @@
 import type {
+  AttemptDirection,
+  AttemptMedium,
   Collection,
   Envelope,
   Resource,
@@ -179,6 +181,9 @@ export interface TicketOptionsBody {
 export interface AttemptBody {
   status_detail_ticket_id: number;
   comment: string;
+  /** How the contact was made, when known (a call or WhatsApp message started from SIGAF). */
+  medium?: AttemptMedium;
+  direction?: AttemptDirection;
 }
 
 export const createTicket = (enrolmentId: number, body: TicketOptionsBody) =>
