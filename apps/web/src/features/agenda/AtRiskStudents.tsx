@@ -4,8 +4,9 @@ import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
 import BadgeIcon from '@mui/icons-material/Badge';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Chip, FormControlLabel, Stack, Switch } from '@mui/material';
+import { Alert, Chip, FormControlLabel, Stack, Switch, Tooltip } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
@@ -14,6 +15,8 @@ import { useFormat } from '../../lib/format';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
 import { StudentDetailDrawer } from '../follow-up/StudentDetail';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
+import { similarQuery } from '../outcomes/api';
+import { studentSuggestion } from '../outcomes/format';
 import { useAgendaStudents } from './api';
 import { Section, TableState } from './parts';
 import { ReminderDialog } from '../reminders/ReminderDialog';
@@ -45,6 +48,11 @@ export function AtRiskStudents({
     user_id: userId,
     own_open_tickets: ownOpen || undefined,
   });
+  // Each row's suggestion: its course's figures for similar students (read once per course).
+  const courseIds = [...new Set((q.data?.rows ?? []).map((r) => r.courseId))];
+  const similar = useQueries({ queries: courseIds.map((id) => similarQuery(id)) });
+  const suggestionFor = (row: AgendaStudent) =>
+    studentSuggestion(t, row, similar[courseIds.indexOf(row.courseId)]?.data);
   const [mail, setMail] = useState<AgendaStudent | null>(null);
   const [create, setCreate] = useState<AgendaStudent | null>(null);
   const [remind, setRemind] = useState<AgendaStudent | null>(null);
@@ -67,26 +75,28 @@ export function AtRiskStudents({
       width: 190,
       sortable: false,
       renderCell: ({ row }) => (
-        <Stack
-          direction="row"
-          sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
-        >
-          {row.rules.map((r) => (
-            <Chip
-              key={r}
-              size="small"
-              color={RULE_COLORS[r]}
-              label={t(
-                `agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`,
-                {
-                  days: row.daysWithoutAccess ?? 0,
-                  progress: row.progress ?? 0,
-                  expected: row.expectedProgress ?? 0,
-                },
-              )}
-            />
-          ))}
-        </Stack>
+        <Tooltip title={suggestionFor(row) ?? ''} describeChild>
+          <Stack
+            direction="row"
+            sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
+          >
+            {row.rules.map((r) => (
+              <Chip
+                key={r}
+                size="small"
+                color={RULE_COLORS[r]}
+                label={t(
+                  `agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`,
+                  {
+                    days: row.daysWithoutAccess ?? 0,
+                    progress: row.progress ?? 0,
+                    expected: row.expectedProgress ?? 0,
+                  },
+                )}
+              />
+            ))}
+          </Stack>
+        </Tooltip>
       ),
     },
     {

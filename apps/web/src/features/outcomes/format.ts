@@ -4,7 +4,10 @@ import {
   type AttemptOutcome,
   type OutcomeDimension,
   type OutcomeGroup,
+  type OutcomeSimilarSuggestions,
   type SimilarSuggestion,
+  idleGroupOf,
+  OUTCOME_SUGGESTION_MIN,
 } from '@sigaf/contract';
 import type { TFunction } from 'i18next';
 
@@ -118,4 +121,27 @@ export function similarLine(
   return s.hour
     ? `${channel}${t('outcomes.suggestion.hourAfter', { hour: s.hour.label, accessed: s.hour.accessed, n: s.hour.n })}`
     : channel;
+}
+
+/**
+ * The suggestion for one student at risk: the line of their own group (their course and days
+ * without access) when that group has one (at least OUTCOME_SUGGESTION_MIN contacts), else why
+ * there is none. Null while the course's figures are not read (or not the caller's to read).
+ */
+export function studentSuggestion(
+  t: TFunction,
+  student: { course: string; daysWithoutAccess: number | null },
+  similar: OutcomeSimilarSuggestions | undefined,
+): string | null {
+  if (!similar) return null;
+  const idle = idleGroupOf(student.daysWithoutAccess);
+  const own = similar.groups.find((g) => g.idle === idle);
+  const line = own ? similarLine(t, student.course, own) : '';
+  return (
+    line ||
+    t('outcomes.suggestion.noneForStudent', {
+      who: t(`outcomes.suggestion.who.${idle}`),
+      min: OUTCOME_SUGGESTION_MIN,
+    })
+  );
 }

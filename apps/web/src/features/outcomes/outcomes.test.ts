@@ -4,7 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/outcomes.en.json';
 import es from '../../i18n/outcomes.es.json';
 import type { OutcomeGroup } from '@sigaf/contract';
-import { groupName, headline, outcomeLine, similarLine, sortGroups } from './format';
+import {
+  groupName,
+  headline,
+  outcomeLine,
+  similarLine,
+  sortGroups,
+  studentSuggestion,
+} from './format';
 
 const base: AttemptOutcome = {
   attemptId: 1,
@@ -99,6 +106,20 @@ describe("Mi agenda's suggestion for similar students", () => {
     expect(similarLine(i18n.getFixedT('en'), 'Course X', similar)).toBe(
       'For students of Course X with 7–13 days without access, the channel “Contacto telefónico” brought back 34 of 80; at 10:00, 20 of 45',
     );
+  });
+
+  it("per student: their own group's line, else why there is none (never the course's)", () => {
+    const course = { courseId: 7, scope: 'course', minContacts: 30 } as const;
+    const figures = { ...course, groups: [similar], course: { channel: phone, hour: null } };
+    expect(studentSuggestion(i18n.t, { course: 'Curso X', daysWithoutAccess: 9 }, figures)).toBe(
+      similarLine(i18n.t, 'Curso X', similar),
+    );
+    expect(studentSuggestion(i18n.t, { course: 'Curso X', daysWithoutAccess: 20 }, figures)).toBe(
+      'Sin sugerencia para estudiantes de este curso con 14–29 días sin ingresar: su grupo no tiene 30 contactos en los últimos 90 días.',
+    );
+    expect(
+      studentSuggestion(i18n.t, { course: 'Curso X', daysWithoutAccess: null }, undefined),
+    ).toBeNull();
   });
 
   it('a channel or an hour alone; students who never accessed', () => {
