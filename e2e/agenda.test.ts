@@ -145,7 +145,7 @@ describeE2E('reminders and Mi agenda', () => {
       .first()
       .click();
     const attempt = page.getByRole('dialog', {
-      name: `Registrar intento de contacto (${ticketCode})`,
+      name: new RegExp(`^Registrar intento de contacto: .*\\(${ticketCode}\\)$`),
     });
     await attempt.getByRole('combobox', { name: 'Resultado' }).click();
     await page.getByRole('option').first().click();
