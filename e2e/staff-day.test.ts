@@ -101,10 +101,13 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     // A ficha, then Back (to Mi agenda) and Forward.
     await ficha(page);
     await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    // Back and Forward move within the app (no page load): the address is read, not awaited as a load.
     await page.goBack();
-    await page.waitForURL(/\/my\/agenda$/);
+    await expect.poll(() => page.url()).toMatch(/\/my\/agenda$/);
     await page.goForward();
-    await page.waitForURL(/inactive_days=0.*status=active|status=active.*inactive_days=0/);
+    await expect
+      .poll(() => page.url())
+      .toMatch(/inactive_days=0.*status=active|status=active.*inactive_days=0/);
     await page.getByRole('button', { name: 'Sin acceso hace más de 0 días' }).waitFor();
     await page.getByRole('button', { name: 'Activo', exact: true }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Sin acceso hace más de' }).inputValue()).toBe(
