@@ -225,7 +225,7 @@ describeE2E('tickets: the support and follow-up workflow', () => {
     await choose(b.page, dialogB, 'Intento de contacto', 'Exitoso');
     await dialogB.getByLabel('Observaciones').fill('Contactada: retoma el curso esta semana.');
     await dialogB.getByRole('button', { name: 'Guardar' }).click();
-    await snack(b.page, 'El ticket se ha editado correctamente.');
+    await snack(b.page, 'El ticket se ha cerrado correctamente.');
     await dialogB.waitFor({ state: 'hidden' });
 
     const after = (await call('GET', `/tickets/${ticket.id}`, adminToken)).body._data.properties;

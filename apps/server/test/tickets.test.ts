@@ -660,6 +660,7 @@ describe('updating, closing and versions', () => {
   it('closing stamps the closing date once; a re-save keeps it; reopening clears it; age counts to closing', async () => {
     const t = await createTicket(opA.token, nandu.enrolments[2]!.id);
     let res = await api('PUT', `/tickets/${t.id}`, opA.token, { status_ticket_id: keys.closed });
+    expect(res.json().message).toBe(TICKET_MSG.closed);
     let p = res.json()._data.properties;
     expect(p).toMatchObject({
       close: true,
@@ -687,7 +688,9 @@ describe('updating, closing and versions', () => {
       ageTicket: 3,
       ageText: '3 días',
     });
+    expect(res.json().message).toBe(TICKET_MSG.updated);
     res = await api('PUT', `/tickets/${t.id}`, opA.token, { status_ticket_id: keys.open });
+    expect(res.json().message).toBe(TICKET_MSG.reopened);
     p = res.json()._data.properties;
     expect(p).toMatchObject({ close: false, closingDate: null, closingTime: null });
     expect(p.ageTicket).toBeGreaterThan(100);

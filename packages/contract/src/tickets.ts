@@ -13,6 +13,8 @@ export const TICKET_MSG = {
   createdMany: (n: number) =>
     `Se ${n === 1 ? 'creó 1 ticket' : `crearon ${n} tickets`} correctamente.`,
   updated: 'El ticket se ha editado correctamente.',
+  closed: 'El ticket se ha cerrado correctamente.',
+  reopened: 'El ticket se ha reabierto correctamente.',
   attemptMedium:
     'Seleccione cómo se hizo el contacto: llamada, correo, WhatsApp, SMS, presencial u otro.',
   attemptDirection: 'Indique si el contacto fue saliente o entrante.',

@@ -274,8 +274,8 @@ export const ticketRoutes: FastifyPluginAsync<{ services: Services }> = async (
     '/tickets/:id',
     { config: work, schema: { tags, params: idParams, body: ticketUpdateSchema } },
     async (request) => {
-      await tickets.update(request.params.id, request.body, requireAuth(request));
-      return ok(await one(request, request.params.id), TICKET_MSG.updated);
+      const done = await tickets.update(request.params.id, request.body, requireAuth(request));
+      return ok(await one(request, request.params.id), TICKET_MSG[done]);
     },
   );
 

@@ -281,9 +281,13 @@ export class TicketService {
     if (held) throw held;
     if (input.version !== undefined && input.version !== row.version)
       throw conflict(TICKET_MSG.staleVersion);
-    const { refused } = await this.updateRows([row], input, await this.resolve(input), actor);
+    const refs = await this.resolve(input);
+    const { refused } = await this.updateRows([row], input, refs, actor);
     if (refused.length) throw refused[0]!.error;
-    return this.get(id);
+    const wasOpen = row.status_key === 'open';
+    const isOpen = refs.status ? refs.status.key === 'open' : wasOpen;
+    // What the save did, for its message: closing and reopening are named as such.
+    return wasOpen === isOpen ? 'updated' : isOpen ? 'reopened' : 'closed';
   }
 
   /**

@@ -49,6 +49,7 @@ import { AttemptFields, TicketOptionFields } from './fields';
 import { lockSince, stamp } from './format';
 import {
   adminTicketSchema,
+  attemptRequired,
   emptyAttempt,
   OPTION_FIELDS,
   ticketFormValues,
@@ -511,7 +512,11 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                           {t('agenda.attempt.medium', { medium: t(`outcomes.medium.${medium}`) })}
                         </Typography>
                       )}
-                      <AttemptFields control={control} disabled={formState.isSubmitting} />
+                      <AttemptFields
+                        control={control}
+                        disabled={formState.isSubmitting}
+                        required={attemptRequired(form.watch(), ticket && ticketFormValues(ticket))}
+                      />
                     </Section>
                   )}
                 </Box>

@@ -144,8 +144,11 @@ function submitOnEnter(e: KeyboardEvent<HTMLDivElement>) {
   form.requestSubmit();
 }
 
-/** "Intento de contacto" (Exitoso / Fallido) and "Observaciones", both required. */
-export function AttemptFields({ control, disabled }: FieldProps) {
+/**
+ * "Intento de contacto" (Exitoso / Fallido) and "Observaciones": required together, or both
+ * optional (`required={false}`: working a ticket whose status, priority or operator changed).
+ */
+export function AttemptFields({ control, disabled, required = true }: FieldProps) {
   const { t } = useTranslation();
   return (
     <Grid container spacing={2}>
@@ -155,6 +158,7 @@ export function AttemptFields({ control, disabled }: FieldProps) {
           catalogue="detail"
           control={control}
           disabled={disabled}
+          required={required}
         />
       </Grid>
       <Grid size={{ xs: 12, sm: 8 }}>
@@ -166,7 +170,7 @@ export function AttemptFields({ control, disabled }: FieldProps) {
               {...field}
               value={field.value ?? ''}
               label={t('tickets.attempt.comment')}
-              required
+              required={required}
               multiline
               minRows={2}
               maxRows={8}

@@ -85,6 +85,10 @@ export function workSchemaFor(values: FormValues, initial: FormValues | null) {
   return noAttempt && changed ? workOptionsSchema : workTicketSchema;
 }
 
+/** Whether the worked ticket's attempt is required as the form stands (its fields show "*" only then). */
+export const attemptRequired = (values: FormValues, initial: FormValues | null) =>
+  workSchemaFor(values, initial) === workTicketSchema;
+
 /** Administration: every option editable, no attempt. */
 export const adminTicketSchema = ticketOptionsSchema.extend({ user_assigned_id: optionalOption });
 export type AdminTicketValues = z.output<typeof adminTicketSchema>;
