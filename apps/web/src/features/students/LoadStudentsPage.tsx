@@ -38,6 +38,7 @@ import {
   type StudentProps,
 } from './api';
 import { StudentForm } from './StudentForm';
+import { importConfirmation } from './importText';
 
 /** The rejected rows of a review as a CSV: row number, RUT and name as the file had them, and why. */
 function downloadRejected(rows: ImportRowResult[], t: (k: string) => string) {
@@ -281,7 +282,7 @@ export default function LoadStudentsPage() {
         </Stack>
         <ConfirmDialog
           open={confirming}
-          message={t('students.confirmImport', {
+          message={importConfirmation(t, {
             valid: (s?.total ?? 0) - (s?.rejected ?? 0),
             rejected: s?.rejected ?? 0,
             course: course?.description ?? '',
