@@ -60,6 +60,67 @@ function SelectField({
   );
 }
 
+/**
+ * One declared text, number, password or status field. A text with a length limit is never cut
+ * silently as it is typed: the hint counts its characters against the limit, and a longer value
+ * gets the same Spanish error the server gives.
+ */
+export function DeclaredField({
+  f,
+  control,
+  label,
+  editing,
+}: {
+  f: FieldDecl;
+  control: Control<Record<string, unknown>>;
+  label: string;
+  editing: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      name={f.name}
+      control={control}
+      render={({ field, fieldState }) => {
+        const limited = f.max !== undefined && f.kind !== 'number' && !f.secret;
+        const common = {
+          ...field,
+          value: field.value ?? '',
+          label,
+          required: f.required && !(f.secret && editing),
+          error: Boolean(fieldState.error),
+          helperText:
+            fieldState.error?.message ??
+            (f.secret && editing
+              ? t('users.passwordHint')
+              : limited
+                ? t('maintenance.length', {
+                    n: String(field.value ?? '').length,
+                    max: f.max,
+                  })
+                : undefined),
+        };
+        if (f.kind === 'password') return <PasswordField {...common} autoComplete="new-password" />;
+        if (f.kind === 'status') {
+          return (
+            <TextField select {...common}>
+              <MenuItem value={1}>{t('common.active')}</MenuItem>
+              <MenuItem value={0}>{t('common.inactive')}</MenuItem>
+            </TextField>
+          );
+        }
+        return (
+          <TextField
+            {...common}
+            type={f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'}
+            placeholder={f.kind === 'rut' ? '12.345.678-9' : undefined}
+          />
+        );
+      }}
+    />
+  );
+}
+
 interface Props {
   decl: ResourceDecl;
   row: Row | null;
@@ -119,46 +180,12 @@ export function ResourceForm({ decl, row, open, onClose, onSave, header }: Props
               if (f.kind === 'select')
                 return <SelectField key={f.name} f={f} control={control} label={label} />;
               return (
-                <Controller
+                <DeclaredField
                   key={f.name}
-                  name={f.name}
+                  f={f}
                   control={control}
-                  render={({ field, fieldState }) => {
-                    const common = {
-                      ...field,
-                      value: field.value ?? '',
-                      label,
-                      required: f.required && !(f.secret && row),
-                      error: Boolean(fieldState.error),
-                      helperText:
-                        fieldState.error?.message ??
-                        (f.secret && row ? t('users.passwordHint') : undefined),
-                    };
-                    if (f.kind === 'password')
-                      return <PasswordField {...common} autoComplete="new-password" />;
-                    if (f.kind === 'status') {
-                      return (
-                        <TextField select {...common}>
-                          <MenuItem value={1}>{t('common.active')}</MenuItem>
-                          <MenuItem value={0}>{t('common.inactive')}</MenuItem>
-                        </TextField>
-                      );
-                    }
-                    return (
-                      <TextField
-                        {...common}
-                        type={
-                          f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'
-                        }
-                        slotProps={{
-                          htmlInput: {
-                            maxLength: f.max && f.kind !== 'number' ? f.max : undefined,
-                          },
-                        }}
-                        placeholder={f.kind === 'rut' ? '12.345.678-9' : undefined}
-                      />
-                    );
-                  }}
+                  label={label}
+                  editing={Boolean(row)}
                 />
               );
             })}

@@ -4,18 +4,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import KeyIcon from '@mui/icons-material/Key';
 import TableChartIcon from '@mui/icons-material/TableChart';
 import { resourceByKey, type ResourceDecl } from '@sigaf/contract';
-import {
-  Alert,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  Tooltip,
-  useTheme,
-} from '@mui/material';
+import { Alert, Button, Chip, Stack, Tooltip, useTheme } from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useMemo, useState } from 'react';
@@ -42,6 +31,7 @@ import {
 import { displayValue, neverSynced, statusLabels } from './fields';
 import { ResourceForm } from './ResourceForm';
 import { ROW_ACTIONS, type RowAction } from './rowActions';
+import { TemporaryPasswordDialog, type TemporarySecret } from './TemporaryPassword';
 
 /** The maintenance screen of any declared resource: table, search, sort, pages, create/edit, delete, export. */
 export default function ResourcePage({ resourceKey }: { resourceKey: string }) {
@@ -65,7 +55,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const [editing, setEditing] = useState<Row | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [resetting, setResetting] = useState<Row | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<TemporarySecret | null>(null);
   // Row actions other features add to this resource (rowActions.tsx), for the roles they name.
   const extras = useMemo(
     () => (ROW_ACTIONS[decl.key] ?? []).filter((a) => role && a.roles.includes(role)),
@@ -191,12 +181,10 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
       setEditing(undefined);
       notify(res.message || t('common.success'));
       if (res._data?.temporaryPassword)
-        setSecret(
-          t('users.temporaryPassword', {
-            name: res._data.properties.name,
-            password: res._data.temporaryPassword,
-          }),
-        );
+        setSecret({
+          name: String(res._data.properties.name),
+          password: res._data.temporaryPassword,
+        });
       await refresh();
     } catch (err) {
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
@@ -221,12 +209,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
     if (!resetting) return;
     try {
       const res = await resetPassword(resetting.id);
-      setSecret(
-        t('users.temporaryPassword', {
-          name: resetting.name,
-          password: res._data.temporaryPassword,
-        }),
-      );
+      setSecret({ name: String(resetting.name), password: res._data.temporaryPassword });
     } catch (err) {
       notify(err instanceof ApiError ? err.message : t('common.error'), 'error');
     } finally {
@@ -321,15 +304,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         onCancel={() => setResetting(null)}
         onConfirm={doReset}
       />
-      <Dialog open={Boolean(secret)} onClose={() => setSecret(null)} aria-labelledby="secret-title">
-        <DialogTitle id="secret-title">{t('users.temporaryTitle')}</DialogTitle>
-        <DialogContent>
-          <Alert severity="info">{secret}</Alert>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setSecret(null)}>{t('common.close')}</Button>
-        </DialogActions>
-      </Dialog>
+      <TemporaryPasswordDialog secret={secret} onClose={() => setSecret(null)} />
     </PageCard>
   );
 }
