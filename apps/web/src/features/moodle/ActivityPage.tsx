@@ -32,6 +32,7 @@ import { saveResource, useResourceList, type Row } from '../maintenance/api';
 import { displayValue, statusLabels } from '../maintenance/fields';
 import { ResourceForm } from '../maintenance/ResourceForm';
 import { confirmActivityRemoval, setActivityExcluded, useSectionGroups } from './api';
+import { activityTypeLabel } from './activityType';
 import { ImportCourseDialog } from './ImportCourseDialog';
 import { MoodleSettingsDialog } from './MoodleSettingsDialog';
 import { SyncPanel } from './SyncPanel';
@@ -110,7 +111,10 @@ export default function ActivityPage() {
       flex: f.name === 'description' ? 2 : 1,
       minWidth: 110,
       sortable: Boolean(f.sortable),
-      valueGetter: (_v, row) => displayValue(f, row, yesNo),
+      valueGetter: (_v, row) =>
+        f.name === 'type' && row.type
+          ? activityTypeLabel(t, String(row.type))
+          : displayValue(f, row, yesNo),
     }));
     // What Moodle says of the activity, and whether it counts toward progress.
     cols.push({
