@@ -26,6 +26,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useSession } from '../../lib/session';
 import { initials } from '../../lib/initials';
+import { roleLabel } from '../../lib/roles';
 import { buildMenu } from '../navigation';
 import { SCREEN_ICONS } from '../screenIcons';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
@@ -103,7 +104,7 @@ export default function MyLayout() {
             {user.name}
           </Typography>
           <Typography variant="body2" sx={{ opacity: 0.8 }}>
-            {user.role.description}
+            {roleLabel(t, user.role)}
           </Typography>
         </Box>
       </Box>

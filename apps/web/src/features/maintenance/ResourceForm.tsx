@@ -13,6 +13,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
+import { roleLabel } from '../../lib/roles';
 import { PasswordField } from '../../components/PasswordField';
 import { useOptions, type Row } from './api';
 import { initialValues } from './fields';
@@ -28,6 +29,7 @@ function SelectField({
   control: Control<Record<string, unknown>>;
   label: string;
 }) {
+  const { t } = useTranslation();
   const { data = [], isLoading } = useOptions(f.options);
   return (
     <Controller
@@ -51,7 +53,7 @@ function SelectField({
             )
             .map((o) => (
               <MenuItem key={o.id} value={o.id}>
-                {o.description}
+                {f.options === 'roles' ? roleLabel(t, o) : o.description}
               </MenuItem>
             ))}
         </TextField>

@@ -19,6 +19,7 @@ import { useNotify } from '../../components/Snackbar';
 import { NotFound } from '../../components/StatusPages';
 import { ApiError } from '../../lib/api';
 import { exportTable } from '../../lib/export';
+import { roleLabel } from '../../lib/roles';
 import { useSession } from '../../lib/session';
 import {
   deleteResource,
@@ -85,7 +86,12 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         flex: 1,
         minWidth: 120,
         sortable: Boolean(f.sortable),
-        valueGetter: (_v, row) => displayValue(f, row, yesNo),
+        valueGetter: (_v, row) =>
+          decl.key === 'role' && f.name === 'description'
+            ? roleLabel(t, row)
+            : f.options === 'roles'
+              ? roleLabel(t, row[f.prop] as object | null)
+              : displayValue(f, row, yesNo),
         renderCell:
           f.kind === 'status'
             ? (p) => (
