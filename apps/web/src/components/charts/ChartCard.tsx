@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useFormat, type Format } from '../../lib/format';
+import { chartInLanguage } from './chartLabels';
 import {
   isEmptyChart,
   perLabelColors,
@@ -255,16 +256,27 @@ export function ChartCard({
       </Box>
     );
   } else {
+    // Drawn in the screen's language; a click still hands back the server's label (the filter value).
+    const shown = chartInLanguage(t, data);
+    const pick =
+      onSelect &&
+      ((label: string, datasetLabel?: string) => {
+        const ds = shown.datasets.findIndex((d) => d.label === datasetLabel);
+        onSelect(
+          data.labels[shown.labels.indexOf(label)] ?? label,
+          datasetLabel === undefined ? undefined : (data.datasets[ds]?.label ?? datasetLabel),
+        );
+      });
     body = (
       <Box data-state="ready">
         <Drawing
           kind={kind}
-          data={withReadableColors(data)}
-          onSelect={onSelect}
+          data={withReadableColors(shown)}
+          onSelect={pick}
           height={height}
           valueSuffix={valueSuffix}
         />
-        <FiguresTable title={title} data={data} valueSuffix={valueSuffix} />
+        <FiguresTable title={title} data={shown} valueSuffix={valueSuffix} />
       </Box>
     );
   }
