@@ -177,11 +177,10 @@ export function SyncReport({ result }: { result: MoodleSyncResult }) {
             variant="outlined"
           />
         ))}
-        <Chip
-          label={`${t('moodle.report.moodleCalls')}: ${result.moodleCalls}`}
-          variant="outlined"
-        />
       </Stack>
+      <Typography variant="caption" color="text.secondary">
+        {t('moodle.report.moodleCalls', { count: result.moodleCalls })}
+      </Typography>
       <IssueList title={t('moodle.report.invalidRuts')} items={result.invalidRuts} />
       <IssueList title={t('moodle.report.missingInMoodle')} items={result.missingInMoodle} />
       <IssueList title={t('moodle.report.missingLocally')} items={result.missingLocally} />

@@ -1,6 +1,7 @@
 import TrendingUpIcon from '@mui/icons-material/TrendingUp';
 import { Box, Typography } from '@mui/material';
 import type { AttemptOutcome } from '@sigaf/contract';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useTicketOutcomes } from './api';
 import { outcomeLine } from './format';
@@ -23,6 +24,22 @@ export function AttemptOutcomeLine({ outcome }: { outcome: AttemptOutcome | unde
   );
 }
 
+/** What the card says: nothing to count, the contacts already measured, then those too recent ("0 de 0" never). */
+export function studentSummary(
+  t: TFunction,
+  s: { attempts: number; settled7: number; accessed7: number },
+) {
+  if (s.attempts === 0) return t('outcomes.student.none');
+  const measured = s.settled7
+    ? t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })
+    : '';
+  const pending =
+    s.attempts > s.settled7
+      ? t('outcomes.student.pending', { count: s.attempts - s.settled7 })
+      : '';
+  return [measured, pending].filter(Boolean).join(' ');
+}
+
 /** The student card's summary: of the contacts to this student in the course the caller may see, how many were followed by a Moodle access within 7 days. */
 export function StudentOutcomes({ ticketId, version }: { ticketId: number; version?: number }) {
   const { t } = useTranslation();
@@ -35,12 +52,7 @@ export function StudentOutcomes({ ticketId, version }: { ticketId: number; versi
         {t('outcomes.student.title')}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {s.attempts === 0
-          ? t('outcomes.student.none')
-          : t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })}
-        {s.attempts > s.settled7
-          ? ` ${t('outcomes.student.pending', { count: s.attempts - s.settled7 })}`
-          : ''}
+        {studentSummary(t, s)}
       </Typography>
       <Typography variant="caption" component="p" sx={{ color: 'text.secondary' }}>
         {t(`outcomes.student.scope.${s.scope}`)}
