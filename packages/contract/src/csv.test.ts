@@ -20,6 +20,10 @@ describe('CSV written by the product (web exports and server downloads)', () => 
   it('leaves ordinary text and typed numbers alone, negative ones included', () => {
     expect(csvCell('María José')).toBe('María José');
     expect(csvCell('12.345.678-5')).toBe('12.345.678-5');
+    // Phones (the users' and students' exports): no apostrophe for Excel to show.
+    expect(csvCell('+56912345678')).toBe('+56912345678');
+    expect(csvCell('+56 9 1234 5678')).toBe('+56 9 1234 5678');
+    expect(csvCell('+56 9 1234+1')).toBe("'+56 9 1234+1");
     expect(csvCell(-5)).toBe('-5');
     expect(csvCell(3.5)).toBe('3.5');
     expect(csvCell(null)).toBe('');

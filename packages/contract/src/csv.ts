@@ -3,17 +3,22 @@ export type CsvCell = string | number | null | undefined;
 
 /** Text a spreadsheet would read as a formula (or a DDE command) when it opens the file. */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/** A phone number in international form ("+56 9 1234 5678"): a plus, digits and spaces, nothing a formula could run. */
+const PHONE = /^\+\d[\d ]*$/;
 
 /**
  * One cell as written: a text that a spreadsheet would take for a formula (it begins with `=`,
  * `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, so that a name such as
  * `=HYPERLINK(…)` stays text in whoever opens the export. Numbers (typed as numbers, negative
- * ones too) are written as they are. Quoted when it holds the separator, a quote or a line break.
+ * ones too) are written as they are, and so are phone numbers ("+569…": no apostrophe for Excel
+ * to show). Quoted when it holds the separator, a quote or a line break.
  */
 export function csvCell(value: CsvCell): string {
   if (value === null || value === undefined) return '';
   const text =
-    typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+    typeof value === 'number' || PHONE.test(value) || !FORMULA_START.test(value)
+      ? String(value)
+      : `'${value}`;
   return /[;"\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
