@@ -178,7 +178,7 @@ export function CreateSingleDialog({
           <Chip
             color="primary"
             variant="outlined"
-            label={`${fullName(enrolment.registeredUser).toUpperCase()} · ${enrolment.registeredUser.rut} · ${target.description}`}
+            label={`${fullName(enrolment.registeredUser)} · ${enrolment.registeredUser.rut} · ${target.description}`}
           />
           <TicketStep form={form} mail={mail} courseId={target.id} />
         </Box>

@@ -79,11 +79,7 @@ export function StudentCard({
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mb: 1 }}>
         <Avatar sx={{ bgcolor: 'secondary.main' }}>{initials(name)}</Avatar>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography
-            sx={{ fontWeight: 600, textTransform: 'uppercase', overflowWrap: 'anywhere' }}
-          >
-            {name}
-          </Typography>
+          <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{name}</Typography>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
             {t('tickets.student.rut')}: {s.rut}
           </Typography>

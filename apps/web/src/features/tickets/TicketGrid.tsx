@@ -128,7 +128,7 @@ export function TicketGrid({
         headerName: t('tickets.columns.name'),
         flex: 1,
         minWidth: 150,
-        valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser).toUpperCase(),
+        valueGetter: (_v, r) => fullName(r.courseRegisteredUser.registeredUser),
       },
       {
         field: 'motive',
