@@ -5,7 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import es from '../../i18n/tickets.es.json';
-import { AttemptFields } from './fields';
+import { AttemptFields, TicketOptionFields } from './fields';
 import { attemptRequired, emptyAttempt, type FormValues } from './schemas';
 
 const i18n = i18next.createInstance();
@@ -44,5 +44,24 @@ describe('the attempt of a worked ticket', () => {
       true,
     );
     expect(stars(true)).toBe(2);
+  });
+});
+
+describe("the ticket's Origen", () => {
+  function Source() {
+    const { control } = useForm<FormValues>({ defaultValues: { source_ticket_id: '' } });
+    return <TicketOptionFields control={control} fields={['source_ticket_id']} />;
+  }
+
+  it('says under the field that the medium and direction of a contact go in the attempt', () => {
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={new QueryClient()}>
+        <I18nextProvider i18n={i18n}>
+          <Source />
+        </I18nextProvider>
+      </QueryClientProvider>,
+    );
+    expect(html).toContain('Origen');
+    expect(html).toContain(es.tickets.options.sourceHint);
   });
 });

@@ -39,7 +39,8 @@ function CatalogueSelect({
   control,
   disabled,
   required = true,
-}: FieldProps & { name: string; catalogue: CatalogueName }) {
+  hint,
+}: FieldProps & { name: string; catalogue: CatalogueName; hint?: string }) {
   const { t } = useTranslation();
   const { data = [], isLoading } = useCatalogue(catalogue);
   return (
@@ -54,7 +55,7 @@ function CatalogueSelect({
           label={t(LABEL_OF[name as OptionField])}
           required={required}
           error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message}
+          helperText={fieldState.error?.message ?? hint}
           disabled={disabled || isLoading}
         >
           {data.map((o) => (
@@ -115,6 +116,7 @@ export function TicketOptionFields({
   disabled,
   operatorRequired = true,
 }: FieldProps & { fields: readonly OptionField[]; operatorRequired?: boolean }) {
+  const { t } = useTranslation();
   return (
     <Grid container spacing={2}>
       {fields.map((name) => (
@@ -127,6 +129,8 @@ export function TicketOptionFields({
               catalogue={CATALOGUE_OF[name]}
               control={control}
               disabled={disabled}
+              // The source catalogue mixes a direction (Entrante/Saliente) with media: say what it means here.
+              hint={name === 'source_ticket_id' ? t('tickets.options.sourceHint') : undefined}
             />
           )}
         </Grid>
