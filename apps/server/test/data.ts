@@ -158,6 +158,8 @@ export async function seedCourse(
     students: number;
     firstRut: number;
     names?: string[];
+    /** Enrolments marked as synchronised with Moodle. */
+    synced?: boolean;
   },
 ) {
   const platform = await db.selectFrom('platforms').select('id').executeTakeFirstOrThrow();
@@ -208,6 +210,7 @@ export async function seedCourse(
         registered_user_id: student.id,
         profile_id: profile.id,
         classroom_id: classroom.id,
+        ...(opts.synced ? { is_sincronized: true } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

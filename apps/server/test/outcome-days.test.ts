@@ -1,5 +1,6 @@
 import { chileLocalToDate, chileParts } from '@sigaf/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCourse, ticketKeys } from './data.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
 /**
@@ -30,56 +31,17 @@ beforeAll(async () => {
     UTC: [new Date(utcMidnight - 30 * MIN), new Date(utcMidnight + 30 * MIN)],
     NIGHT: [chileLocalToDate(day, '22:00')!, chileLocalToDate(next(day, 2), '07:00')!],
   };
-  const id = async (
-    table:
-      | 'type_tickets'
-      | 'status_tickets'
-      | 'priority_tickets'
-      | 'source_tickets'
-      | 'motive_tickets'
-      | 'status_detail_tickets',
-    key: string,
-  ) =>
-    (await db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
-  const platform = await db
-    .selectFrom('platforms')
-    .select('id')
-    .where('key', '=', 'moodle')
-    .executeTakeFirstOrThrow();
-  const category = await db
-    .insertInto('categories')
-    .values({ description: 'Días', category_code: 'DIA', platform_id: platform.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const course = await db
-    .insertInto('courses')
-    .values({ description: 'Curso de días', category_id: category.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const profile = (
-    await db
-      .selectFrom('profiles')
-      .select('id')
-      .where('key', '=', 'student')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const ruts = ['11.111.111-1', '12.222.222-3', '13.333.333-5'];
+  const keys = await ticketKeys(db);
+  const seeded = await seedCourse(db, {
+    categoryCode: 'DIA',
+    course: 'Curso de días',
+    students: 3,
+    firstRut: 11_111_111,
+    names: Object.keys(cases),
+    synced: true,
+  });
   for (const [i, [who, [contact, back]]] of Object.entries(cases).entries()) {
-    const person = await db
-      .insertInto('registered_users')
-      .values({ rut: ruts[i]!, name: who, last_name: 'Prueba' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const enrolment = await db
-      .insertInto('course_registered_users')
-      .values({
-        course_id: course.id,
-        registered_user_id: person.id,
-        profile_id: profile,
-        is_sincronized: true,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const enrolment = { id: seeded.enrolments[i]!.id };
     // Idle for 10 days before the contact; the next sync sees the access.
     await db
       .insertInto('enrolment_progress_history')
@@ -104,13 +66,13 @@ beforeAll(async () => {
       .insertInto('tickets')
       .values({
         course_registered_user_id: enrolment.id,
-        course_id: course.id,
+        course_id: seeded.course,
         ticket_code: `DIA-${i + 1}`,
-        type_ticket_id: await id('type_tickets', 'phone'),
-        status_ticket_id: await id('status_tickets', 'open'),
-        priority_ticket_id: await id('priority_tickets', 'medium'),
-        source_ticket_id: await id('source_tickets', 'outgoing'),
-        motive_ticket_id: await id('motive_tickets', 'welcome'),
+        type_ticket_id: keys.phone,
+        status_ticket_id: keys.open,
+        priority_ticket_id: keys.medium,
+        source_ticket_id: keys.outgoing,
+        motive_ticket_id: keys.welcome,
         user_create_id: admin.id,
         user_assigned_id: admin.id,
       })
@@ -122,7 +84,7 @@ beforeAll(async () => {
       .values({
         ticket_id: t.id,
         user_created_id: admin.id,
-        status_detail_ticket_id: await id('status_detail_tickets', 'success'),
+        status_detail_ticket_id: keys.success,
         comment: 'Llamado',
         medium: 'call',
         direction: 'outgoing',
