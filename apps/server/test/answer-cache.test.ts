@@ -618,6 +618,7 @@ describe('whole-course answers kept serialised', () => {
       'outcome_kept_groups',
       'outcome_stale_days',
       'idempotent_sends',
+      'agenda_last_reassignments',
     ];
     const tables = await sql<{ name: string; versioned: boolean }>`
       select c.relname as name, exists (select 1 from pg_trigger g join pg_proc p on p.oid = g.tgfoid where g.tgrelid = c.oid and p.proname like 'sigaf\\_answers\\_%') as versioned
