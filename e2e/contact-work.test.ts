@@ -95,13 +95,13 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     await chart.getByRole('link', { name: /Asignar ponderaciones en Actividades/ }).click();
     await page.waitForURL(/configuracion\/actividad/);
     await openCourse();
-    // Units of five activities: Actividad 1.5 (Tarea) in Unidad 1, Actividad 2.4 (Tarea) and 2.5 (Cuestionario) in Unidad 2.
+    // Units of five activities: Actividad 1.5 (assign) in Unidad 1, Actividad 2.4 (assign) and 2.5 (quiz) in Unidad 2.
     const weights = page.getByTestId('weight-proposals');
     await weights.waitFor();
     for (const [name, weight] of [
-      ['Actividad 1.5 (Tarea)', '50'],
-      ['Actividad 2.4 (Tarea)', '25'],
-      ['Actividad 2.5 (Cuestionario)', '25'],
+      ['Actividad 1.5 (assign)', '50'],
+      ['Actividad 2.4 (assign)', '25'],
+      ['Actividad 2.5 (quiz)', '25'],
     ]) {
       await weights
         .getByRole('row')

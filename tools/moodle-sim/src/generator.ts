@@ -135,8 +135,6 @@ function spellRut(body: number, dv: string, style: number, lower: boolean): stri
 
 interface ActivityKind {
   modname: string;
-  /** How a Spanish-speaking teacher would name the kind in the activity's title. */
-  label: string;
   completion: number;
   rules: CompletionRule[];
   graded: boolean;
@@ -145,14 +143,12 @@ interface ActivityKind {
 const KINDS: ActivityKind[] = [
   {
     modname: 'assign',
-    label: 'Tarea',
     completion: 2,
     rules: [{ rulename: 'completionusegrade', description: 'Receive a grade' }],
     graded: true,
   },
   {
     modname: 'quiz',
-    label: 'Cuestionario',
     completion: 2,
     rules: [
       { rulename: 'completionview', description: 'View' },
@@ -162,7 +158,6 @@ const KINDS: ActivityKind[] = [
   },
   {
     modname: 'forum',
-    label: 'Foro',
     completion: 2,
     rules: [
       { rulename: 'completionview', description: 'View' },
@@ -170,17 +165,15 @@ const KINDS: ActivityKind[] = [
     ],
     graded: false,
   },
-  { modname: 'page', label: 'Lectura', completion: 1, rules: [], graded: false },
+  { modname: 'page', completion: 1, rules: [], graded: false },
   {
     modname: 'url',
-    label: 'Enlace',
     completion: 2,
     rules: [{ rulename: 'completionview', description: 'View' }],
     graded: false,
   },
   {
     modname: 'feedback',
-    label: 'Encuesta',
     completion: 2,
     rules: [
       { rulename: 'completionview', description: 'View' },
@@ -299,7 +292,7 @@ export function generateSite(o: GeneratorOptions = {}): GeneratedSite {
       for (let a = 1; a <= perUnit; a++) {
         const kind = KINDS[(u + a) % KINDS.length]!;
         modules.push({
-          m: addActivity(section.id, kind, `Actividad ${u}.${a} (${kind.label})`),
+          m: addActivity(section.id, kind, `Actividad ${u}.${a} (${kind.modname})`),
           kind,
           role: 'unit',
         });
