@@ -12,6 +12,7 @@ import {
   parseSchedule,
   type NightlySchedule,
 } from '../src/modules/moodle-sync/schedule.js';
+import { processInUtc } from './utc-clock.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { testWorker, waitFor } from './mail-data.js';
 
@@ -471,15 +472,7 @@ describe('push to Moodle', () => {
 
 describe('nightly schedule', () => {
   // The server's clock is UTC; the schedule is 02:00 in Santiago (times: nightly-schedule.test.ts).
-  let savedTz: string | undefined;
-  beforeAll(() => {
-    savedTz = process.env.TZ;
-    process.env.TZ = 'UTC';
-  });
-  afterAll(() => {
-    if (savedTz === undefined) delete process.env.TZ;
-    else process.env.TZ = savedTz;
-  });
+  processInUtc();
   const ZONE = 'America/Santiago';
 
   it('queues one sync per active linked course and day, with two processes and two workers', async () => {

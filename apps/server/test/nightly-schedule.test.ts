@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { processInUtc } from './utc-clock.js';
 import { loadConfig } from '../src/config.js';
 import {
   dueDay,
@@ -15,15 +16,7 @@ import {
  */
 
 const MINUTE = 60_000;
-let savedTz: string | undefined;
-beforeAll(() => {
-  savedTz = process.env.TZ;
-  process.env.TZ = 'UTC';
-});
-afterAll(() => {
-  if (savedTz === undefined) delete process.env.TZ;
-  else process.env.TZ = savedTz;
-});
+processInUtc();
 
 const santiago = (time: string): NightlySchedule => ({
   at: parseSchedule(time)!,
