@@ -7,6 +7,7 @@
  *   npm run bench -- --quick           a small data set and short runs, for development
  *   npm run bench -- --only dashboard  only the measures whose name contains this (repeatable)
  *   npm run bench -- --only day        a staffed day: 13 staff members on the load data set for 10 minutes (--quick: 60 s)
+ *   npm run bench -- --only kept       each kept figure's read beside the figure computed from the data
  *   npm run bench -- --growth          the same course at 1 M and at 10 M tickets (needs the 10 M data set; alone)
  */
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { growthBench } from './growth.js';
 import { importBench } from './import.js';
 import { legacyImportBench } from './legacy-import.js';
 import { moodleSyncBench } from './moodle-sync.js';
+import { keptApartBench } from './kept-apart.js';
 import { outcomesBench } from './outcomes.js';
 import { loadBench, type LoadRow } from './load.js';
 import { uploadsBench } from './uploads.js';
@@ -34,6 +36,7 @@ const USAGE = `Uso: npm run bench [-- opciones]
   --quick              un conjunto de datos pequeño y corridas cortas (desarrollo)
   --only <nombre>      solo las mediciones cuyo nombre contiene la palabra (repetible)
   --only day           una jornada con personal: 13 usuarios a la vez durante 10 minutos (--quick: 60 s)
+  --only kept          cada cifra guardada frente a la misma cifra calculada desde los datos
   --staff <N>x         la jornada con N veces el personal de cada rol (2x: 26 usuarios, 4x: 52)
   --growth             el mismo curso con 1 M y 10 M de tickets (requiere el conjunto de 10 M)
   -h, --help           esta ayuda`;
@@ -72,6 +75,8 @@ const benches: Bench[] = [
   { name: 'steps', run: () => staffStepsBench(quick) },
   { name: 'moodle', run: moodleSyncBench },
   { name: 'outcomes', run: () => outcomesBench(quick) },
+  // Each kept figure's read beside the figure computed from the base tables (bench/kept-apart.ts).
+  { name: 'kept', run: () => keptApartBench(quick) },
   { name: 'web', run: webBench },
   {
     name: 'load',
