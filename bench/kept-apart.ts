@@ -21,7 +21,7 @@ export async function keptApartBench(quick: boolean): Promise<Record<string, num
         sql<{ course: number }>`select course_id as course from tickets group by 1 order by count(*) desc limit 1`,
       );
       const { operator } = await one(
-        sql<{ operator: number }>`select operator_id as operator from tickets where course_id = ${course} group by 1 order by count(*) desc limit 1`,
+        sql<{ operator: number }>`select user_assigned_id as operator from tickets where course_id = ${course} group by 1 order by count(*) desc limit 1`,
       );
       const { day } = await one(
         sql<{ day: string }>`select to_char(created_at::date, 'YYYY-MM-DD') as day from ticket_details where course_id = ${course} group by 1 order by count(*) desc limit 1`,
@@ -33,11 +33,11 @@ export async function keptApartBench(quick: boolean): Promise<Record<string, num
         // The course dashboard's ticket counts and charts, all of them in one read.
         ticket_counts: [
           sql`select dim, value, status_ticket_id, n from ticket_counts where course_id = ${course}`,
-          sql`select type_ticket_id, priority_ticket_id, source_ticket_id, motive_ticket_id, operator_id,
+          sql`select type_ticket_id, priority_ticket_id, source_ticket_id, motive_ticket_id, user_assigned_id,
                 extract(hour from created_at) h, extract(isodow from created_at) w, status_ticket_id, count(*)
               from tickets where course_id = ${course}
               group by grouping sets ((type_ticket_id, status_ticket_id), (priority_ticket_id, status_ticket_id),
-                (source_ticket_id, status_ticket_id), (motive_ticket_id, status_ticket_id), (operator_id, status_ticket_id),
+                (source_ticket_id, status_ticket_id), (motive_ticket_id, status_ticket_id), (user_assigned_id, status_ticket_id),
                 (extract(hour from created_at)), (extract(isodow from created_at)))`,
         ],
         // Seguimiento sorted by tickets: the first page.
@@ -49,10 +49,10 @@ export async function keptApartBench(quick: boolean): Promise<Record<string, num
         ],
         // Mi agenda: the operator's open tickets without an attempt for 3 days, the first page.
         'tickets.last_attempt_at': [
-          sql`select id from tickets where operator_id = ${operator} and status_ticket_id <> ${closed}
+          sql`select id from tickets where user_assigned_id = ${operator} and status_ticket_id <> ${closed}
                 and coalesce(last_attempt_at, created_at) < now() - interval '3 days'
               order by coalesce(last_attempt_at, created_at), id limit 10`,
-          sql`select t.id from tickets t where t.operator_id = ${operator} and t.status_ticket_id <> ${closed}
+          sql`select t.id from tickets t where t.user_assigned_id = ${operator} and t.status_ticket_id <> ${closed}
                 and coalesce((select max(d.created_at) from ticket_details d where d.ticket_id = t.id), t.created_at) < now() - interval '3 days'
               order by coalesce((select max(d.created_at) from ticket_details d where d.ticket_id = t.id), t.created_at), t.id limit 10`,
         ],
