@@ -250,7 +250,7 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return res.body._data.properties as Json;
     };
-    // No ticket yet: a new ticket, with source WhatsApp, to fill in.
+    // No ticket yet: a new ticket (Origen "Saliente"), whose first attempt says it was a WhatsApp.
     const whatsApp = async () => {
       await page.goto('/my/agenda');
       const section = page.getByRole('region', { name: 'Estudiantes en riesgo sin contacto' });
@@ -278,7 +278,35 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       .poll(async () => create.getByRole('combobox', { name: 'Origen' }).textContent(), {
         timeout: 15_000,
       })
-      .toContain('WhatsApp');
+      .toContain('Saliente');
+    for (const [label, option] of [
+      ['Motivo', 'Bienvenida'],
+      ['Prioridad', 'Alta'],
+    ] as const) {
+      await create.getByRole('combobox', { name: label }).click();
+      await page.getByRole('option', { name: option, exact: true }).click();
+    }
+    await create.getByRole('combobox', { name: 'Intento de contacto' }).click();
+    await page.getByRole('option').first().click();
+    await create.getByLabel('Observaciones').fill('Escribió por WhatsApp');
+    const firstAttempt = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/v2/ticket-details/multiple'),
+    );
+    await create.getByRole('button', { name: 'Generar tickets' }).click();
+    expect((await firstAttempt).postDataJSON()).toMatchObject({
+      medium: 'whatsapp',
+      direction: 'outgoing',
+    });
+    await create.waitFor({ state: 'detached' });
+    // Closed: the open tickets below are the only ones.
+    const mine = (
+      await call(
+        'GET',
+        `/course-registered-user/${student.enrolmentId}/tickets?page=1&compact=true`,
+      )
+    ).body._data.collections.map((c: Json) => c.properties.id);
+    expect(mine).toHaveLength(1);
+    expect((await call('POST', '/tickets/bulk', { ids: mine, action: 'close' })).status).toBe(200);
 
     const older = await open('welcome');
     const newer = await open('welcome');

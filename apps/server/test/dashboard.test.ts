@@ -334,8 +334,8 @@ describe('dashboard: ticket counts and charts', () => {
     expect(priority.labels).toEqual(['Alta', 'Media', 'Baja']);
     expect(data(priority)).toEqual([[3, 1, 1]]);
     const source = await chart(`/api/v2/tickets/${course}/source-chart`);
-    expect(source.labels).toEqual(['Entrante', 'Saliente', 'Teléfono', 'WhatsApp']);
-    expect(data(source)).toEqual([[3, 2, 0, 0]]);
+    expect(source.labels).toEqual(['Entrante', 'Saliente']);
+    expect(data(source)).toEqual([[3, 2]]);
     expect(data(await chart(`/api/v2/tickets/${empty}/priority-chart`))).toEqual([[0, 0, 0]]);
   });
 
@@ -634,8 +634,8 @@ describe('daily reports', () => {
     expect(d.priority.chartData.datasets[0].data).toEqual([1, 0, 1]);
     expect(d.type.chartData.datasets[0].data).toEqual([1, 1]);
     expect(d.motive.chartData.datasets[0].data).toEqual([0, 2]);
-    // Entrante, Saliente, Teléfono, WhatsApp.
-    expect(d.source.chartData.datasets[0].data).toEqual([1, 1, 0, 0]);
+    // Entrante, Saliente.
+    expect(d.source.chartData.datasets[0].data).toEqual([1, 1]);
     expect(d.status.chartData.datasets[0].data).toEqual([0, 2]);
   });
 

@@ -50,6 +50,7 @@ import * as m0043 from './migrations/0043_outcome_stale_days.js';
 import * as m0044 from './migrations/0044_attempt_medium.js';
 import * as m0045 from './migrations/0045_activity_unseen.js';
 import * as m0046 from './migrations/0046_last_reassignment.js';
+import * as m0047 from './migrations/0047_source_direction.js';
 
 export type Database = Kysely<DB>;
 
@@ -169,6 +170,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0044_attempt_medium': m0044,
   '0045_activity_unseen': m0045,
   '0046_last_reassignment': m0046,
+  '0047_source_direction': m0047,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -53,9 +53,6 @@ export const CATALOGUE_SEED: Record<
   source_tickets: [
     { key: 'incoming', description: 'Entrante' },
     { key: 'outgoing', description: 'Saliente' },
-    // The channels a contact from a student's card is logged with (the call and WhatsApp links).
-    { key: 'phone', description: 'Teléfono' },
-    { key: 'whatsapp', description: 'WhatsApp' },
   ],
   type_tickets: [
     { key: 'email', description: 'Correo electrónico' },

@@ -20,9 +20,6 @@ import { CHANNEL_MEDIUM, type ContactChannel, type ContactTarget } from '../tick
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { LogAttemptDialog } from './LogAttemptDialog';
 
-/** The ticket source a new ticket is opened with (catalogue keys, see the seed). */
-const SOURCE_KEY: Record<ContactChannel, string> = { phone: 'phone', whatsapp: 'whatsapp' };
-
 /** The student's open tickets the caller may log an attempt on, newest first. */
 export function ticketsToLog(
   tickets: Ticket[],
@@ -39,8 +36,8 @@ export function ticketsToLog(
 
 /**
  * Logs a call or a WhatsApp message just made to a student: an attempt (medium set, outgoing) on
- * the student's open ticket, asking which when there are several; with none, a new ticket with
- * the source chosen and its first attempt.
+ * the student's open ticket, asking which when there are several; with none, a new ticket
+ * (Origen "Saliente", a phone contact) whose first attempt has the medium set.
  */
 export function LogContact({
   channel,
@@ -88,7 +85,7 @@ export function LogContact({
       <CreateMassiveDialog
         course={target.course}
         initialSelection={[target.enrolmentId]}
-        preset={{ source: SOURCE_KEY[channel], type: 'phone' }}
+        preset={{ source: 'outgoing', type: 'phone', medium: CHANNEL_MEDIUM[channel] }}
         onClose={onClose}
       />
     );

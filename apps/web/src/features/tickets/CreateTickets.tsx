@@ -236,7 +236,13 @@ export function CreateMassiveDialog({
           return;
         }
         try {
-          if (attempt) await addAttempts(created.ids, attempt);
+          if (attempt)
+            await addAttempts(
+              created.ids,
+              preset?.medium
+                ? { ...attempt, medium: preset.medium, direction: 'outgoing' }
+                : attempt,
+            );
           notify(created.message || TICKET_MSG.createdMany(created.ids.length));
         } catch (err) {
           notify(

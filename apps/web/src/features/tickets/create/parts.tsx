@@ -1,3 +1,4 @@
+import type { AttemptMedium } from '@sigaf/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Box,
@@ -34,6 +35,8 @@ export interface CourseRef {
 export interface CreatePreset {
   source?: string;
   type?: string;
+  /** How the contact the first attempt logs was made (a call or WhatsApp message just made): outgoing. */
+  medium?: AttemptMedium;
 }
 
 /** The create form, with Estado "Abierto", the signed-in user as operator and the preset's values chosen beforehand. */
