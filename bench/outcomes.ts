@@ -2,8 +2,7 @@ import { chileParts, OUTCOME_DEFAULT_DAYS } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openDatabase } from '../apps/server/src/db/database.js';
-import { keepOutcomes, similarFrom } from '../apps/server/src/kept/outcomes-keeper.js';
-import { OutcomeRepository } from '../apps/server/src/modules/outcomes/repository.js';
+import { keepOutcomes } from '../apps/server/src/kept/outcomes-keeper.js';
 import { lastSettledDay } from '../apps/server/src/modules/outcomes/service.js';
 import { createServices } from '../apps/server/src/services.js';
 import { dataset, ensureData } from './load.js';
@@ -56,8 +55,6 @@ export async function outcomesBench(quick: boolean): Promise<Record<string, numb
     try {
       const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * 86_400_000)).day;
       let t = performance.now();
-      // As a server's keeper does once: days kept before the similar students' groups existed are kept again.
-      await new OutcomeRepository(keep.db).forgetKeptWithoutSimilar(similarFrom(new Date()));
       const days = await keepOutcomes(keep.db, { fromDay });
       if (days.length)
         console.log(

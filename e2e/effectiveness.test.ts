@@ -85,7 +85,7 @@ describeE2E('contact effectiveness on the demo', () => {
     await context.close();
   });
 
-  it("Mi agenda: an operator of the demo is told which channel brought back the course's students, and why", async () => {
+  it("Mi agenda: an operator of the demo is told after which medium the course's students came back, and why", async () => {
     // The demo's first course is synchronised by a job after the start: its students are judged at risk once it ends.
     const workload = async () =>
       (
@@ -114,9 +114,18 @@ describeE2E('contact effectiveness on the demo', () => {
     await suggestion.waitFor({ timeout: 30_000 });
     // Its groups are small on the demo: the course's contacts as a whole, with the sample and the caveat.
     expect(await suggestion.innerText()).toMatch(
-      /Para estudiantes de .+, el canal «.+» trajo de vuelta a \d+ de \d+/,
+      /Para estudiantes de .+, tras un contacto (por «.+»|a las \d\d:00) ingresaron a Moodle en 7 días \d+ de \d+/,
     );
     expect(await suggestion.innerText()).toContain('Es una correlación, no una garantía');
+    // Each student's own line is reachable by keyboard: the grid's arrow keys land on its bulb.
+    await page.locator('[role="row"][data-id] [data-field="name"]').first().click();
+    let label: string | null = null;
+    for (let i = 0; i < 6 && !label?.match(/^(Para estudiantes|Sin sugerencia)/); i++) {
+      await page.keyboard.press('ArrowRight');
+      label = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+    }
+    expect(label).toMatch(/^(Para estudiantes de .+ ingresaron a Moodle|Sin sugerencia para)/);
+    await page.getByRole('tooltip').filter({ hasText: label! }).waitFor();
     await context.close();
   });
 

@@ -9,7 +9,7 @@ import {
   OutcomeKeeper,
   similarFrom,
 } from '../src/kept/outcomes-keeper.js';
-import { OutcomeRepository } from '../src/modules/outcomes/repository.js';
+import { up as similarByMedium } from '../src/db/migrations/0048_similar_by_medium.js';
 import { lastSettledDay, OUTCOME_SETTLED_AFTER_DAYS } from '../src/modules/outcomes/service.js';
 import { createTestContext, type TestContext } from './helpers.js';
 
@@ -429,7 +429,7 @@ describe('the progress history', () => {
 });
 
 describe("Mi agenda's suggestion", () => {
-  it('nothing under 30 contacts; with 31 phone contacts at 10:00, 20 of them back within 7 days: phone, 10:00, 64.5 %', async () => {
+  it('nothing under 30 contacts; with 31 calls at 10:00, 20 of them back within 7 days: calls, 10:00, 64.5 %', async () => {
     const none = await get(`/api/v2/outcomes/suggestion/${courseId}`, operator.token);
     expect(none.body._data).toEqual({
       courseId,
@@ -547,30 +547,20 @@ describe("Mi agenda's suggestion", () => {
         .execute();
     }
     const res = await get(`/api/v2/outcomes/suggestion/${second}`, operator.token);
-    expect(res.body._data.channel).toMatchObject({
-      key: String(phone),
-      label: 'Contacto telefónico',
-      n: 31,
-    });
+    // No medium said: a phone ticket's attempts are calls.
+    expect(res.body._data.channel).toMatchObject({ key: 'call', label: 'Llamada', n: 31 });
     expect(res.body._data.channel.rate).toBeCloseTo(20 / 31, 10);
     expect(res.body._data.hour).toMatchObject({ key: '10', n: 31 });
     expect((await get(`/api/v2/outcomes/suggestion/${second}`, tutor.token)).status).toBe(403);
     expect((await get(`/api/v2/outcomes/suggestion/999999`, operator.token)).status).toBe(404);
   });
 
-  it('for similar students: the 31 were 9 days without access (7–13), so phone and 10:00 brought back 20 of 31 of that group; no other group', async () => {
+  it('for similar students: the 31 were 9 days without access (7–13), so after calls and at 10:00 20 of 31 of that group came back; no other group', async () => {
     const second = (
       await ctx.db
         .selectFrom('courses')
         .select('id')
         .where('description', '=', 'Curso de sugerencias')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const phone = (
-      await ctx.db
-        .selectFrom('type_tickets')
-        .select('id')
-        .where('key', '=', 'phone')
         .executeTakeFirstOrThrow()
     ).id;
     const res = await get(`/api/v2/outcomes/suggestion/${second}/similar`, operator.token);
@@ -583,8 +573,8 @@ describe("Mi agenda's suggestion", () => {
         {
           idle: '7-13',
           channel: {
-            key: String(phone),
-            label: 'Contacto telefónico',
+            key: 'call',
+            label: 'Llamada',
             n: 31,
             accessed: 20,
             rate: 20 / 31,
@@ -595,8 +585,8 @@ describe("Mi agenda's suggestion", () => {
       // Over all the course's contacts (the same 31): for the students at risk of other groups.
       course: {
         channel: {
-          key: String(phone),
-          label: 'Contacto telefónico',
+          key: 'call',
+          label: 'Llamada',
           n: 31,
           accessed: 20,
           rate: 20 / 31,
@@ -735,7 +725,7 @@ describe('the kept figures of settled days', () => {
         'operator_id',
         sql<string>`to_char(min(day), 'YYYY-MM-DD')`.as('first'),
       ])
-      .where('dim', 'in', ['type_idle', 'hour_idle'])
+      .where('dim', 'in', ['medium_idle', 'hour_idle'])
       .groupBy(['course_id', 'operator_id'])
       .execute();
     expect(similarScopes.length).toBeGreaterThan(0);
@@ -799,29 +789,36 @@ describe('the kept figures of settled days', () => {
     expect(await keepOutcomes(ctx.db, { now: tomorrow })).toEqual([]);
   });
 
-  it("days kept before the similar students' groups existed are computed again", async () => {
-    await ctx.db
-      .deleteFrom('outcome_kept_groups')
-      .where('dim', 'in', ['type_idle', 'hour_idle'])
-      .where('day', '=', day)
-      .execute();
-    await new OutcomeRepository(ctx.db).forgetKeptWithoutSimilar(similarFrom(new Date()));
+  it("migration 0048: days kept with the similar students' groups by ticket type are computed again, by medium", async () => {
+    const db = ctx.db;
+    // As the keeper wrote them before: the medium groups as the type groups of old.
+    await sql`update outcome_kept_groups set dim = 'type_idle' where dim = 'medium_idle' and day = ${day}::date`.execute(
+      db,
+    );
+    await similarByMedium(db as never);
     expect(
-      await ctx.db
+      await db
         .selectFrom('outcome_kept_days')
         .select('day')
         .where('day', '=', day)
         .executeTakeFirst(),
     ).toBeUndefined();
-    expect(await keepOutcomes(ctx.db)).toEqual([day]);
+    expect(await keepOutcomes(db)).toEqual([day]);
     expect(
-      await ctx.db
+      await db
         .selectFrom('outcome_kept_groups')
         .select('key')
         .where('day', '=', day)
-        .where('dim', '=', 'type_idle')
+        .where('dim', '=', 'medium_idle')
         .execute(),
     ).not.toHaveLength(0);
+    expect(
+      await db
+        .selectFrom('outcome_kept_groups')
+        .select('key')
+        .where('dim', '=', 'type_idle')
+        .execute(),
+    ).toHaveLength(0);
   });
 
   it("the server's clock: a look with nothing to keep keeps nothing", async () => {

@@ -38,7 +38,7 @@ export const ATTEMPT_MEDIUM_LABELS: Record<AttemptMedium, string> = {
 
 export const IDLE_GROUPS = ['never', '0-2', '3-6', '7-13', '14-29', '30+', 'unknown'] as const;
 
-/** Contacts a group needs not to be a small sample; and a suggestion in Mi agenda. */
+/** Student-weeks a group needs not to be a small sample; and a suggestion in Mi agenda. */
 export const OUTCOME_SMALL_SAMPLE = 20;
 export const OUTCOME_SUGGESTION_MIN = 30;
 /** The report's default period: the last N days. */
@@ -160,7 +160,7 @@ export function idleGroupOf(daysWithoutAccess: number | null): (typeof IDLE_GROU
   return '30+';
 }
 
-/** A suggested channel (ticket type) or hour: its contacts, how many were back in Moodle within 7 days, the rate. */
+/** A suggested channel (the attempts' medium) or hour: its student-weeks (n), how many were back in Moodle within 7 days, the rate. */
 export interface SuggestedGroup {
   key: string;
   label: string;
@@ -187,7 +187,8 @@ export interface SimilarSuggestion {
  */
 /**
  * What a suggestion's figures are: always the whole course's contacts (every staff member's, not
- * only the caller's), each group of at least `minContacts` of them; never one person's figures.
+ * only the caller's), each group of at least `minContacts` student-weeks (a student contacted in a
+ * week counts once, however many attempts); never one person's figures.
  */
 export interface SuggestionScope {
   scope: 'course';
@@ -200,7 +201,7 @@ export interface OutcomeSimilarSuggestions extends SuggestionScope {
   course: Omit<SimilarSuggestion, 'idle'> | null;
 }
 
-/** Mi agenda's suggestion for a course: the channel (ticket type) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */
+/** Mi agenda's suggestion for a course: the channel (medium) and hour with the best re-engagement, each with n ≥ OUTCOME_SUGGESTION_MIN. */
 export interface OutcomeSuggestion extends SuggestionScope {
   courseId: number;
   channel: { key: string; label: string; rate: number; n: number } | null;

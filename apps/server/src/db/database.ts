@@ -51,6 +51,7 @@ import * as m0044 from './migrations/0044_attempt_medium.js';
 import * as m0045 from './migrations/0045_activity_unseen.js';
 import * as m0046 from './migrations/0046_last_reassignment.js';
 import * as m0047 from './migrations/0047_source_direction.js';
+import * as m0048 from './migrations/0048_similar_by_medium.js';
 
 export type Database = Kysely<DB>;
 
@@ -171,6 +172,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0045_activity_unseen': m0045,
   '0046_last_reassignment': m0046,
   '0047_source_direction': m0047,
+  '0048_similar_by_medium': m0048,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

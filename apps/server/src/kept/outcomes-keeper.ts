@@ -57,13 +57,7 @@ export class OutcomeKeeper extends MinuteClock {
     super('effectiveness figures could not be kept', log);
   }
 
-  private checked = false;
-
   async tick(now: Date = new Date()): Promise<string[]> {
-    if (!this.checked) {
-      await new OutcomeRepository(this.db).forgetKeptWithoutSimilar(similarFrom(now));
-      this.checked = true;
-    }
     const kept = await keepOutcomes(this.db, { now, limit: 2 * CHUNK_DAYS });
     const sorted = [...kept].sort();
     // Routine (it runs at every start too): at debug level, so that nothing comes after the first start's one-time password.

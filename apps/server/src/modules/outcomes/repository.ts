@@ -112,11 +112,11 @@ export function daysBetween(from: string, to: string): string[] {
 
 /**
  * The dimensions groups are computed for: the report's, and two kept for a course only, for Mi
- * agenda's suggestion to similar students: the channel and the hour within each idle group (key
- * `<channel or hour>|<idle group>`).
+ * agenda's suggestion to similar students: the medium and the hour within each idle group (key
+ * `<medium or hour>|<idle group>`).
  */
-export type GroupDimension = OutcomeDimension | 'type_idle' | 'hour_idle' | 'student';
-export const SIMILAR_DIMENSIONS = ['type_idle', 'hour_idle'] as const;
+export type GroupDimension = OutcomeDimension | 'medium_idle' | 'hour_idle' | 'student';
+export const SIMILAR_DIMENSIONS = ['medium_idle', 'hour_idle'] as const;
 /**
  * Each student's own student-weeks (key: the enrolment), for the report's design effect: what
  * repeated weeks of one student do to the intervals (stats.ts, designEffect). No baseline.
@@ -142,7 +142,7 @@ const GROUP_KEY: Record<GroupDimension, RawBuilder<unknown>> = {
   hour: hourOf,
   weekday: sql`extract(isodow from ${local(sql`g.at`)})::text`,
   idle: sql`g.idle`,
-  type_idle: sql`g.type_ticket_id::text || '|' || g.idle`,
+  medium_idle: sql`g.medium || '|' || g.idle`,
   hour_idle: sql`${hourOf} || '|' || g.idle`,
   student: sql`g.enrolment_id::text`,
 };
@@ -150,7 +150,6 @@ const GROUP_KEY: Record<GroupDimension, RawBuilder<unknown>> = {
 /** A group's name where it has one: the catalogue value or the operator's name. */
 const GROUP_LABEL = sql`case c.dim
     when 'type' then (select x.description from type_tickets x where x.id = c.key::int)
-    when 'type_idle' then (select x.description from type_tickets x where x.id = split_part(c.key, '|', 1)::int)
     when 'source' then (select x.description from source_tickets x where x.id = c.key::int)
     when 'motive' then (select x.description from motive_tickets x where x.id = c.key::int)
     when 'operator' then (select x.name from users x where x.id = c.key::int) end`;
@@ -322,7 +321,7 @@ export class OutcomeRepository {
         select s.course_id as s_course, s.operator_id as s_op, v.dim, v.key, g.course_id, g.day, g.idle, g.accessed, g.gain,
           g.known, g.inferred, g.week_contacts
         from g cross join lateral (values ${keys}) as v (dim, key) cross join lateral (values ${scope}) as s (course_id, operator_id)
-        ${scopes === 'all' ? sql`where v.dim not in ('type_idle', 'hour_idle') or (s.course_id <> 0 and s.operator_id = 0 and g.day >= ${similarFrom}::date)` : sql``}
+        ${scopes === 'all' ? sql`where v.dim not in ('medium_idle', 'hour_idle') or (s.course_id <> 0 and s.operator_id = 0 and g.day >= ${similarFrom}::date)` : sql``}
       ),
       contacts as (
         select day, s_course, s_op, dim, key, count(*) filter (where known)::int as n, count(*) filter (where known and accessed)::int as accessed,
@@ -509,27 +508,11 @@ export class OutcomeRepository {
         -- In the primary key's order: a scope's rows of the chunk's days sit together, so a report reads few pages.
         order by s_course, s_op, day, dim, key`.execute(trx);
       // The similar students' groups of the days Mi agenda no longer reads (two weeks of them: any day the keeper ran).
-      await sql`delete from outcome_kept_groups where day < ${similarFrom}::date and day >= ${similarFrom}::date - 14 and dim in ('type_idle', 'hour_idle')`.execute(
+      await sql`delete from outcome_kept_groups where day < ${similarFrom}::date and day >= ${similarFrom}::date - 14 and dim in ('medium_idle', 'hour_idle')`.execute(
         trx,
       );
       return claimed;
     });
-  }
-
-  /**
-   * Forgets the kept days from `similarFrom` that hold contacts but not the similar students'
-   * groups (kept before those were added): the keeper computes them again. A server process does
-   * it once.
-   */
-  async forgetKeptWithoutSimilar(similarFrom: string): Promise<void> {
-    await sql`
-      with stale as (
-        select k.day from outcome_kept_days k
-        where k.day >= ${similarFrom}::date and exists (select 1 from outcome_kept_groups x where x.course_id = 0 and x.operator_id = 0 and x.day = k.day and x.dim = 'all')
-          and not exists (select 1 from outcome_kept_groups x where x.day = k.day and x.dim = 'type_idle')
-      ),
-      gone as (delete from outcome_kept_days k using stale where k.day = stale.day returning k.day)
-      delete from outcome_kept_groups g using gone where g.day = gone.day`.execute(this.db);
   }
 
   /** Forgets every kept day (a legacy import or the demo's data rewrite most of them: cheaper than marking each): the keeper computes them again. */

@@ -1,4 +1,5 @@
 import {
+  ATTEMPT_MEDIUM_LABELS,
   chileDaysBetween,
   chileLocalToDate,
   chileParts,
@@ -114,6 +115,9 @@ function presentGroup(r: OutcomeGroupRow, deff: number): OutcomeGroup {
   };
 }
 
+/** A medium's name (Spanish; the web translates the key). */
+const mediumLabel = (key: string) => (ATTEMPT_MEDIUM_LABELS as Record<string, string>)[key] ?? key;
+
 /** What every suggestion's figures are (SuggestionScope). */
 const COURSE_WIDE = { scope: 'course', minContacts: OUTCOME_SUGGESTION_MIN } as const;
 
@@ -212,9 +216,9 @@ export class OutcomeService {
   }
 
   /**
-   * Mi agenda's suggestion for a course: the channel (ticket type) and the hour of day with the
-   * best re-engagement over the last OUTCOME_DEFAULT_DAYS days (the settled ones), among groups of
-   * at least OUTCOME_SUGGESTION_MIN contacts; none when no group has that many.
+   * Mi agenda's suggestion for a course: the channel (the attempts' medium) and the hour of day
+   * with the best re-engagement over the last OUTCOME_DEFAULT_DAYS days (the settled ones), among
+   * groups of at least OUTCOME_SUGGESTION_MIN student-weeks; none when no group has that many.
    */
   async suggestion(courseId: number, actor: AuthUser): Promise<OutcomeSuggestion> {
     await this.assertSuggestionCourse(courseId, actor);
@@ -223,12 +227,12 @@ export class OutcomeService {
       rows
         .filter((r) => r.n >= OUTCOME_SUGGESTION_MIN)
         .sort((a, b) => b.accessed / b.n - a.accessed / a.n || b.n - a.n)[0];
-    const rows = await this.repo.groups(['type', 'hour'], {
+    const rows = await this.repo.groups(['medium', 'hour'], {
       courseId,
       fromDay,
       toDay: lastSettledDay(),
     });
-    const channel = best(rows.filter((r) => r.dim === 'type'));
+    const channel = best(rows.filter((r) => r.dim === 'medium'));
     const hour = best(rows.filter((r) => r.dim === 'hour'));
     return {
       courseId,
@@ -236,7 +240,7 @@ export class OutcomeService {
       channel: channel
         ? {
             key: channel.key,
-            label: channel.label ?? channel.key,
+            label: mediumLabel(channel.key),
             rate: channel.accessed / channel.n,
             n: channel.n,
           }
@@ -247,16 +251,16 @@ export class OutcomeService {
 
   /**
    * Mi agenda's suggestion for similar students: for each idle group (days without Moodle access),
-   * the channel and the hour with the best re-engagement among the course's contacts to students
-   * in that group over the last OUTCOME_DEFAULT_DAYS days (the settled ones), each among groups of
-   * at least OUTCOME_SUGGESTION_MIN contacts of which some brought the student back; the idle
+   * the channel (medium) and the hour with the best re-engagement among the course's contacts to
+   * students in that group over the last OUTCOME_DEFAULT_DAYS days (the settled ones), each among
+   * groups of at least OUTCOME_SUGGESTION_MIN student-weeks of which some came back; the idle
    * groups with neither are left out. Also the course's own over all its contacts by the same
    * rule, for the students at risk whose group has no suggestion.
    */
   async similar(courseId: number, actor: AuthUser): Promise<OutcomeSimilarSuggestions> {
     await this.assertSuggestionCourse(courseId, actor);
     const fromDay = chileParts(new Date(Date.now() - OUTCOME_DEFAULT_DAYS * DAY_MS)).day;
-    const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'type', 'hour'], {
+    const rows = await this.repo.groups([...SIMILAR_DIMENSIONS, 'medium', 'hour'], {
       courseId,
       fromDay,
       toDay: lastSettledDay(),
@@ -280,16 +284,16 @@ export class OutcomeService {
       const key = idle === null ? r.key : r.key.slice(0, r.key.lastIndexOf('|'));
       return { key, label: label(r, key), n: r.n, accessed: r.accessed, rate: r.accessed / r.n };
     };
-    const channelLabel = (r: OutcomeGroupRow, key: string) => r.label ?? key;
+    const channelLabel = (_: OutcomeGroupRow, key: string) => mediumLabel(key);
     const hourLabel = (_: OutcomeGroupRow, key: string) => `${key}:00`;
     const groups = IDLE_GROUPS.filter((g) => g !== 'unknown').flatMap((idle) => {
-      const channel = pick('type_idle', idle, channelLabel);
+      const channel = pick('medium_idle', idle, channelLabel);
       const hour = pick('hour_idle', idle, hourLabel);
       return channel || hour ? [{ idle, channel, hour }] : [];
     });
     // A small organisation's groups rarely reach the minimum: the course's contacts as a whole then.
     const course = {
-      channel: pick('type', null, channelLabel),
+      channel: pick('medium', null, channelLabel),
       hour: pick('hour', null, hourLabel),
     };
     return {

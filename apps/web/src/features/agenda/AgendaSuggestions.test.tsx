@@ -23,7 +23,7 @@ const student = {
   course: 'Curso X',
   daysWithoutAccess: 9,
 } as AgendaStudent;
-const group = { key: '3', label: 'Contacto telefónico', n: 80, accessed: 34, rate: 34 / 80 };
+const group = { key: 'whatsapp', label: 'WhatsApp', n: 80, accessed: 34, rate: 34 / 80 };
 const similar: OutcomeSimilarSuggestions = {
   courseId: 7,
   scope: 'course',
@@ -52,20 +52,20 @@ function render(lng: 'es' | 'en') {
 }
 
 describe("Mi agenda's suggestion on screen", () => {
-  it('says its figures are the whole course’s, the whole team’s contacts, in groups of at least 30', () => {
+  it('says its figures are the whole course’s, the whole team’s contacts, in groups of at least 30 students', () => {
     const html = render('es');
     expect(html).toContain(
-      'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
+      'Para estudiantes de Curso X con 7–13 días sin ingresar, tras un contacto por «WhatsApp» ingresaron a Moodle en 7 días 34 de 80',
     );
     expect(html).toContain(
       'Cifras de todo el curso: los contactos de todo el equipo, no solo los suyos',
     );
-    expect(html).toContain('en grupos de al menos 30 contactos');
+    expect(html).toContain('en grupos de al menos 30 estudiantes, cada uno una vez por semana');
   });
 
   it('in English too', () => {
     const html = render('en');
     expect(html).toContain('Course-wide figures: the whole team&#x27;s contacts, not only yours');
-    expect(html).toContain('in groups of at least 30 contacts');
+    expect(html).toContain('in groups of at least 30 students, each counted once a week');
   });
 });

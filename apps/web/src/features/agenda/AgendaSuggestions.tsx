@@ -9,9 +9,9 @@ import { useAgendaStudents } from './api';
 
 /**
  * Mi agenda's suggestions for the students at risk: for each course, and each group of days
- * without access its students at risk are in, the channel and the hour that brought back most of
- * the course's students in that same group (groups of at least 30 contacts), else the course's
- * contacts as a whole by the same rule (nothing when neither), and why ("trajo de vuelta a 34 de 80").
+ * without access its students at risk are in, the medium and the hour after which most of the
+ * course's students in that same group accessed Moodle within 7 days (groups of at least 30
+ * student-weeks), else the course's contacts as a whole by the same rule (nothing when neither).
  * Said on screen to be the whole course's figures (every staff member's contacts), not the caller's.
  */
 export function AgendaSuggestions({ userId }: { userId?: number }) {

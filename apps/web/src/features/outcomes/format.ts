@@ -91,9 +91,9 @@ export function headline(
 export const ratePoints = (v: number | null) => (v === null ? null : v * 100);
 
 /**
- * Mi agenda's suggestion for a course's students in one idle group, and why, e.g. "Para
- * estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de
- * vuelta a 34 de 80; a las 10:00, a 20 de 45". `all`: the course's contacts as a whole.
+ * Mi agenda's suggestion for a course's students in one idle group, e.g. "Para estudiantes de
+ * Curso X con 7–13 días sin ingresar, tras un contacto por «Llamada» ingresaron a Moodle en 7 días
+ * 34 de 80; a las 10:00, 20 de 45" (student-weeks). `all`: the course's contacts as a whole.
  */
 export function similarLine(
   t: TFunction,
@@ -114,7 +114,7 @@ export function similarLine(
   const channel = t('outcomes.suggestion.channel', {
     course,
     who,
-    channel: s.channel.label,
+    channel: t(`outcomes.medium.${s.channel.key}`, { defaultValue: s.channel.label }),
     accessed: s.channel.accessed,
     n: s.channel.n,
   });
@@ -125,7 +125,7 @@ export function similarLine(
 
 /**
  * The suggestion for one student at risk: the line of their own group (their course and days
- * without access) when that group has one (at least OUTCOME_SUGGESTION_MIN contacts), else why
+ * without access) when that group has one (at least OUTCOME_SUGGESTION_MIN student-weeks), else why
  * there is none. Null while the course's figures are not read (or not the caller's to read).
  */
 export function studentSuggestion(

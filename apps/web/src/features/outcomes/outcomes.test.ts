@@ -95,16 +95,16 @@ describe('the line under a contact attempt', () => {
 });
 
 describe("Mi agenda's suggestion for similar students", () => {
-  const phone = { key: '2', label: 'Contacto telefónico', n: 80, accessed: 34, rate: 34 / 80 };
+  const phone = { key: 'call', label: 'Llamada', n: 80, accessed: 34, rate: 34 / 80 };
   const ten = { key: '10', label: '10:00', n: 45, accessed: 20, rate: 20 / 45 };
   const similar: SimilarSuggestion = { idle: '7-13', channel: phone, hour: ten };
 
-  it('says who, what and why: 34 of 80 back by phone, 20 of 45 at 10:00', () => {
+  it('says who, what and why: 34 of 80 students back after a call, 20 of 45 at 10:00', () => {
     expect(similarLine(i18n.t, 'Curso X', similar)).toBe(
-      'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80; a las 10:00, a 20 de 45',
+      'Para estudiantes de Curso X con 7–13 días sin ingresar, tras un contacto por «Llamada» ingresaron a Moodle en 7 días 34 de 80; a las 10:00, 20 de 45',
     );
     expect(similarLine(i18n.getFixedT('en'), 'Course X', similar)).toBe(
-      'For students of Course X with 7–13 days without access, the channel “Contacto telefónico” brought back 34 of 80; at 10:00, 20 of 45',
+      'For students of Course X with 7–13 days without access, after a contact by “Call” 34 of 80 accessed Moodle within 7 days; at 10:00, 20 of 45',
     );
   });
 
@@ -115,7 +115,7 @@ describe("Mi agenda's suggestion for similar students", () => {
       similarLine(i18n.t, 'Curso X', similar),
     );
     expect(studentSuggestion(i18n.t, { course: 'Curso X', daysWithoutAccess: 20 }, figures)).toBe(
-      'Sin sugerencia para estudiantes de este curso con 14–29 días sin ingresar: su grupo no tiene 30 contactos en los últimos 90 días.',
+      'Sin sugerencia para estudiantes de este curso con 14–29 días sin ingresar: su grupo no llega a 30 estudiantes contactados en los últimos 90 días.',
     );
     expect(
       studentSuggestion(i18n.t, { course: 'Curso X', daysWithoutAccess: null }, undefined),
@@ -124,21 +124,21 @@ describe("Mi agenda's suggestion for similar students", () => {
 
   it('a channel or an hour alone; students who never accessed', () => {
     expect(similarLine(i18n.t, 'Curso X', { ...similar, hour: null })).toBe(
-      'Para estudiantes de Curso X con 7–13 días sin ingresar, el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
+      'Para estudiantes de Curso X con 7–13 días sin ingresar, tras un contacto por «Llamada» ingresaron a Moodle en 7 días 34 de 80',
     );
     expect(similarLine(i18n.t, 'Curso X', { idle: 'never', channel: null, hour: ten })).toBe(
-      'Para estudiantes de Curso X que nunca ingresaron a Moodle, los contactos a las 10:00 trajeron de vuelta a 20 de 45',
+      'Para estudiantes de Curso X que nunca ingresaron a Moodle, tras un contacto a las 10:00 ingresaron a Moodle en 7 días 20 de 45',
     );
   });
 
   it("the course's contacts as a whole, where a group has too few", () => {
     expect(similarLine(i18n.t, 'Curso X', { idle: 'all', channel: phone, hour: null })).toBe(
-      'Para estudiantes de Curso X (todos los contactos del curso), el canal «Contacto telefónico» trajo de vuelta a 34 de 80',
+      'Para estudiantes de Curso X (todos los estudiantes contactados del curso), tras un contacto por «Llamada» ingresaron a Moodle en 7 días 34 de 80',
     );
     expect(
       similarLine(i18n.getFixedT('en'), 'Course X', { idle: 'all', channel: null, hour: ten }),
     ).toBe(
-      "For students of Course X (all the course's contacts), contacts at 10:00 brought back 20 of 45",
+      "For students of Course X (all the course's contacted students), after a contact at 10:00 20 of 45 accessed Moodle within 7 days",
     );
   });
 
