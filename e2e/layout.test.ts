@@ -180,6 +180,14 @@ describeE2E('layout at 1366×768 and on a phone', () => {
         screen,
       ).toBeLessThanOrEqual(40);
     }
+    // Mi agenda's students at risk: the course and the reason gave way, so they are under the name.
+    const atRisk = await openAgendaOf(page);
+    for (const column of ['Curso', 'Motivo'])
+      expect(await atRisk.getByRole('columnheader', { name: column }).count(), column).toBe(0);
+    const nameCell = atRisk.locator('[role="row"][data-id] [data-field="name"]').first();
+    expect(await nameCell.innerText()).toMatch(
+      /\n.+ · (Renuncia en curso|Sin acceso: \d+ días|Avance \d+ %|Nunca ha ingresado)/,
+    );
     await screenshot(page, 'layout-tickets-390');
     // Usuarios keeps each person's name, not the RUT staff accounts often lack.
     await page.goto('/my/mantenedor/Usuario');

@@ -2,12 +2,22 @@ import { chileDateTime, type AgendaStudent } from '@sigaf/contract';
 import AddTaskIcon from '@mui/icons-material/AddTask';
 import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
 import BadgeIcon from '@mui/icons-material/Badge';
+import LightbulbOutlinedIcon from '@mui/icons-material/LightbulbOutlined';
 import MailIcon from '@mui/icons-material/Mail';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Alert, Chip, FormControlLabel, Stack, Switch, Tooltip } from '@mui/material';
+import {
+  Alert,
+  Chip,
+  FormControlLabel,
+  IconButton,
+  Stack,
+  Switch,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueries } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
 import { useFitColumns } from '../../components/useFitColumns';
@@ -59,8 +69,36 @@ export function AtRiskStudents({
   const [card, setCard] = useState<AgendaStudent | null>(null);
   // Sized to fit a 1366×768 screen beside the menu (about 1,000 px) once the progress (which the
   // reason's chip also gives) steps aside; the classroom goes under the course.
+  const ruleLabel = (row: AgendaStudent, r: AgendaStudent['rules'][number]) =>
+    t(`agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`, {
+      days: row.daysWithoutAccess ?? 0,
+      progress: row.progress ?? 0,
+      expected: row.expectedProgress ?? 0,
+    });
   const columns: GridColDef<AgendaStudent>[] = [
-    { field: 'name', headerName: t('agenda.columns.student'), flex: 1.2, minWidth: 170 },
+    {
+      field: 'name',
+      headerName: t('agenda.columns.student'),
+      flex: 1.2,
+      minWidth: 170,
+      // On a narrow screen the course and the reason columns give way: they go under the name.
+      renderCell: ({ row }) => {
+        const hidden = fit.columnVisibilityModel;
+        const under = [
+          ...(hidden.course === false ? [row.course] : []),
+          ...(hidden.rules === false ? row.rules.map((r) => ruleLabel(row, r)) : []),
+        ];
+        if (!under.length) return row.name;
+        return (
+          <Stack sx={{ justifyContent: 'center', height: '100%', lineHeight: 1.3 }}>
+            <span>{row.name}</span>
+            <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap>
+              {under.join(' · ')}
+            </Typography>
+          </Stack>
+        );
+      },
+    },
     { field: 'rut', headerName: t('agenda.columns.rut'), width: 105, sortable: false },
     {
       field: 'course',
@@ -74,29 +112,16 @@ export function AtRiskStudents({
       headerName: t('agenda.columns.why'),
       width: 190,
       sortable: false,
-      renderCell: ({ row }) => (
-        <Tooltip title={suggestionFor(row) ?? ''} describeChild>
-          <Stack
-            direction="row"
-            sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
-          >
-            {row.rules.map((r) => (
-              <Chip
-                key={r}
-                size="small"
-                color={RULE_COLORS[r]}
-                label={t(
-                  `agenda.rules.${r === 'inactive' && row.lastAccess === null ? 'neverAccessed' : r}`,
-                  {
-                    days: row.daysWithoutAccess ?? 0,
-                    progress: row.progress ?? 0,
-                    expected: row.expectedProgress ?? 0,
-                  },
-                )}
-              />
-            ))}
-          </Stack>
-        </Tooltip>
+      renderCell: ({ row, hasFocus, tabIndex }) => (
+        <Stack
+          direction="row"
+          sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
+        >
+          {row.rules.map((r) => (
+            <Chip key={r} size="small" color={RULE_COLORS[r]} label={ruleLabel(row, r)} />
+          ))}
+          <SuggestionButton text={suggestionFor(row)} hasFocus={hasFocus} tabIndex={tabIndex} />
+        </Stack>
       ),
     },
     {
@@ -250,5 +275,32 @@ export function AtRiskStudents({
         />
       )}
     </Section>
+  );
+}
+
+/**
+ * A row's suggestion behind a light bulb: its tooltip on hover and on keyboard focus (the grid's
+ * arrow keys land on it), its text read out as the button's name.
+ */
+function SuggestionButton({
+  text,
+  hasFocus,
+  tabIndex,
+}: {
+  text: string | null;
+  hasFocus: boolean;
+  tabIndex: 0 | -1;
+}) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (hasFocus) ref.current?.focus();
+  }, [hasFocus]);
+  if (!text) return null;
+  return (
+    <Tooltip title={text}>
+      <IconButton ref={ref} size="small" tabIndex={tabIndex} aria-label={text}>
+        <LightbulbOutlinedIcon fontSize="small" color="info" />
+      </IconButton>
+    </Tooltip>
   );
 }
