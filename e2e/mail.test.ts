@@ -135,6 +135,18 @@ describeE2E('e-mail from a ticket', () => {
         await dialog.getByText('Enviado', { exact: true }).first().waitFor({ timeout: 20_000 });
       });
     await screenshot(page, 'mail-sent');
+    // At 1366 px the outbox fits its dialog: no column cut, the rows per page with their number.
+    const outbox = dialog.getByRole('table', { name: 'Bandeja de salida' });
+    expect(
+      await outbox.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth),
+    ).toBeLessThanOrEqual(0);
+    await dialog
+      .getByText(/^\d+ intentos? de envío$/)
+      .first()
+      .waitFor();
+    const perPage = dialog.getByRole('combobox', { name: /Filas por página/ });
+    expect(await perPage.textContent()).toMatch(/\d+/);
+    expect(await perPage.evaluate((e) => e.checkVisibility())).toBe(true);
     const files = fs.readdirSync(outboxDir).filter((f) => f.endsWith('.eml'));
     expect(files).toHaveLength(1);
     const eml = fs.readFileSync(path.join(outboxDir, files[0]!), 'utf8');

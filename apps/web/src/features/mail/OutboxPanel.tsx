@@ -126,16 +126,9 @@ export function OutboxPanel({
         <Table size="small" aria-label={t('mail.outbox.title')}>
           <TableHead>
             <TableRow>
-              {[
-                'createdAt',
-                'to',
-                'subject',
-                'ticket',
-                'status',
-                'attempts',
-                'lastError',
-                'actions',
-              ].map((h) => (
+              {/* Five columns, so that the table fits a dialog at 1366 px: the attempts, the last
+                  error and the retry go with the status. */}
+              {['createdAt', 'to', 'subject', 'ticket', 'status'].map((h) => (
                 <TableCell key={h} sx={{ fontWeight: 'bold', color: 'secondary.main' }}>
                   {t(`mail.outbox.${h}`)}
                 </TableCell>
@@ -169,50 +162,53 @@ export function OutboxPanel({
                 </TableCell>
                 <TableCell>{m.ticketCode ?? t('common.none')}</TableCell>
                 <TableCell>
-                  <Tooltip
-                    title={
-                      m.sentAt ? t('mail.outbox.sentAt', { date: chileDateTime(m.sentAt) }) : ''
-                    }
-                  >
-                    <Chip
-                      size="small"
-                      color={STATUS_COLOR[m.status]}
-                      label={t(`mail.status.${m.status}`)}
-                    />
-                  </Tooltip>
-                </TableCell>
-                <TableCell>{m.attempts}</TableCell>
-                <TableCell sx={{ maxWidth: 280, overflowWrap: 'anywhere' }}>
-                  {m.status !== 'sent' && m.lastError ? (
-                    <Typography variant="caption" color="error">
+                  <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                    <Tooltip
+                      title={
+                        m.sentAt ? t('mail.outbox.sentAt', { date: chileDateTime(m.sentAt) }) : ''
+                      }
+                    >
+                      <Chip
+                        size="small"
+                        color={STATUS_COLOR[m.status]}
+                        label={t(`mail.status.${m.status}`)}
+                      />
+                    </Tooltip>
+                    {m.status === 'failed' && (
+                      <Tooltip title={t('mail.outbox.retry')}>
+                        <span>
+                          <IconButton
+                            size="small"
+                            color="primary"
+                            aria-label={t('mail.outbox.retry')}
+                            disabled={retrying === m.id}
+                            onClick={() => void retry(m)}
+                          >
+                            <ReplayIcon fontSize="small" />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    )}
+                  </Stack>
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {t('mail.outbox.attemptsCount', { count: m.attempts })}
+                  </Typography>
+                  {m.status !== 'sent' && m.lastError && (
+                    <Typography
+                      variant="caption"
+                      color="error"
+                      component="div"
+                      sx={{ maxWidth: 260, overflowWrap: 'anywhere' }}
+                    >
                       {m.lastError}
                     </Typography>
-                  ) : (
-                    t('common.none')
-                  )}
-                </TableCell>
-                <TableCell>
-                  {m.status === 'failed' && (
-                    <Tooltip title={t('mail.outbox.retry')}>
-                      <span>
-                        <IconButton
-                          size="small"
-                          color="primary"
-                          aria-label={t('mail.outbox.retry')}
-                          disabled={retrying === m.id}
-                          onClick={() => void retry(m)}
-                        >
-                          <ReplayIcon fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
                   )}
                 </TableCell>
               </TableRow>
             ))}
             {!rows.length && !outbox.isFetching && (
               <TableRow>
-                <TableCell colSpan={8} align="center">
+                <TableCell colSpan={5} align="center">
                   {t('mail.outbox.empty')}
                 </TableCell>
               </TableRow>
@@ -232,6 +228,8 @@ export function OutboxPanel({
           setPage(0);
         }}
         labelRowsPerPage={t('mail.outbox.perPage')}
+        // Wraps on a narrow dialog instead of cutting the rows-per-page number off.
+        sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: 0 } }}
         labelDisplayedRows={({ from, to, count }) => t('mail.outbox.range', { from, to, count })}
       />
     </Box>
