@@ -18,6 +18,7 @@ import { readFirstAccessFile } from '../src/first-access.js';
 import { spawnServer } from './server-process.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { TEST_ADMIN } from './fixtures.js';
+import { expectKeptTablesComputed } from './kept/scratch.js';
 import { mariadbAvailable, startMariaDb, type MariaDbServer } from './mariadb.js';
 import { createLegacyDatabase, fillLegacyDatabase, type LegacyPlan } from './legacy/generate.js';
 
@@ -180,6 +181,23 @@ describe.skipIf(!available)('import of a SIGAF 1.x database (real MariaDB)', () 
         .where('id', '=', known.targetId)
         .executeTakeFirst(),
     ).toEqual({ key: 'open' });
+  });
+
+  it('after the import every kept figure equals the figure computed from the imported data', async () => {
+    const courses = (await ctx.db.selectFrom('courses').select('id').orderBy('id').execute()).map(
+      (c) => c.id,
+    );
+    await expectKeptTablesComputed(
+      ctx.db,
+      courses,
+      () => ctx.app.services.figuresKeeper.settle(),
+      'the legacy import',
+    );
+    // Efectividad's kept days are forgotten: the keeper computes them again from the imported data.
+    const kept = await sql<{ n: number }>`select count(*)::int as n from outcome_kept_days`.execute(
+      ctx.db,
+    );
+    expect(kept.rows[0]!.n).toBe(0);
   });
 
   it('spot checks field by field: a student, a course, a ticket and its attempts', async () => {

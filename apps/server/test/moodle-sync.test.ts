@@ -18,6 +18,7 @@ import type { Site } from '../../../tools/moodle-sim/src/site.js';
 import type { JobWorker } from '../src/jobs/worker.js';
 import { decryptSecret } from '../src/lib/crypto.js';
 import { createTestContext, type TestContext } from './helpers.js';
+import { expectKeptTablesComputed } from './kept/scratch.js';
 import { syncCourseAndWait, testWorker, waitFor } from './mail-data.js';
 
 /**
@@ -635,6 +636,15 @@ describe('course sync', () => {
     expect(resultOf(state, 'diego', 1)).toMatchObject({ status_moodle: 'Finalizado' });
     // The section chosen by staff is kept.
     expect(state.activities.find((a) => a.id === urlActivity)!.section_id).toBe(resign);
+  });
+
+  it('after the syncs every kept figure equals the figure computed from the synchronised data', async () => {
+    await expectKeptTablesComputed(
+      ctx.db,
+      [courseId],
+      () => ctx.app.services.figuresKeeper.settle(),
+      'a first sync and a re-sync with changes',
+    );
   });
 
   it('a 5xx in the middle of a sync leaves the previous data intact and says why', async () => {

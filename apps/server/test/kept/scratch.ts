@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 import type { Database } from '../../src/db/database.js';
+import { StudentFiguresRepository } from '../../src/modules/dashboard/student-figures.js';
 
 /**
  * Each kept figure (src/kept/index.ts) read as kept, and the same figure computed here from the
@@ -380,4 +382,47 @@ export async function cleanCourses(db: Database): Promise<number[]> {
       sql`select course_id from course_stats_state where not dirty order by 1`,
     )
   ).map((r) => r.course_id);
+}
+
+/**
+ * Every kept table and column equals the same figure computed from the base tables: as kept, then
+ * as a reader of each of `courses` sees it once the keeper's pass is over. `what`: the writes
+ * before, for the failure's message.
+ */
+export async function expectKeptTablesComputed(
+  db: Database,
+  courses: number[],
+  settle: () => Promise<void>,
+  what: string,
+): Promise<void> {
+  let base = await readBase(db);
+  expect(await keptTicketCounts(db), `ticket_counts after\n${what}`).toEqual(ticketCounts(base));
+  expect(await keptEnrolmentCounts(db), `enrolment_ticket_counts after\n${what}`).toEqual(
+    enrolmentCounts(base),
+  );
+  expect(
+    await keptTicketColumns(db),
+    `tickets.last_attempt_at, ticket_details.course_id after\n${what}`,
+  ).toEqual(ticketColumns(base));
+  expect(keptSearchNames(base), `registered_users.search_name after\n${what}`).toEqual(
+    searchNames(base),
+  );
+  // A course whose figures are marked computed holds the figures of the data, whoever computed them.
+  for (const course of await cleanCourses(db)) {
+    expect(
+      await keptStudentFigures(db, course),
+      `student figures of course ${course} (marked computed) after\n${what}`,
+    ).toEqual(studentFigures(base, course));
+  }
+  // Then as a reader sees them: the keeper's pass over, any course still marked recomputed first.
+  await settle();
+  const figures = new StudentFiguresRepository(db);
+  base = await readBase(db);
+  for (const course of courses) {
+    await figures.fresh(course);
+    expect(
+      await keptStudentFigures(db, course),
+      `student figures of course ${course} after\n${what}`,
+    ).toEqual(studentFigures(base, course));
+  }
 }
