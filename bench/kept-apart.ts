@@ -18,13 +18,19 @@ export async function keptApartBench(quick: boolean): Promise<Record<string, num
     try {
       const one = async <T>(q: RawBuilder<T>) => (await q.execute(db)).rows[0]!;
       const { course } = await one(
-        sql<{ course: number }>`select course_id as course from tickets group by 1 order by count(*) desc limit 1`,
+        sql<{
+          course: number;
+        }>`select course_id as course from tickets group by 1 order by count(*) desc limit 1`,
       );
       const { operator } = await one(
-        sql<{ operator: number }>`select user_assigned_id as operator from tickets where course_id = ${course} group by 1 order by count(*) desc limit 1`,
+        sql<{
+          operator: number;
+        }>`select user_assigned_id as operator from tickets where course_id = ${course} group by 1 order by count(*) desc limit 1`,
       );
       const { day } = await one(
-        sql<{ day: string }>`select to_char(created_at::date, 'YYYY-MM-DD') as day from ticket_details where course_id = ${course} group by 1 order by count(*) desc limit 1`,
+        sql<{
+          day: string;
+        }>`select to_char(created_at::date, 'YYYY-MM-DD') as day from ticket_details where course_id = ${course} group by 1 order by count(*) desc limit 1`,
       );
       const closed = sql`(select id from status_tickets where key = 'closed')`;
       const from = sql`${day}::date`;
