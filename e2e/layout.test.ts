@@ -162,6 +162,26 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     await openTickets(page);
     await expectFits(page, 'Ticket', 1);
     await screenshot(page, 'layout-tickets-1366');
+    // A ticket's dialog: nothing in it scrolls sideways (the student's other tickets among it).
+    await page
+      .getByRole('grid')
+      .first()
+      .getByRole('button', { name: /^(Ver ticket|Agregar contacto)$/ })
+      .first()
+      .click();
+    const ticket = page.getByRole('dialog').first();
+    await ticket.getByText('Tickets anteriores del alumno').waitFor();
+    await settled(page);
+    expect(
+      await ticket.evaluate((d) =>
+        [...d.querySelectorAll<HTMLElement>('*')]
+          .filter((e) => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+          .map((e) => e.scrollWidth - e.clientWidth)
+          .filter((extra) => extra > 1),
+      ),
+    ).toEqual([]);
+    await screenshot(page, 'layout-ticket-dialog-1366');
+    await page.keyboard.press('Escape');
     await context.close();
   }, 120_000);
 

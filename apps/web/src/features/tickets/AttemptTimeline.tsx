@@ -164,11 +164,13 @@ export function StudentTickets({
     );
   }
   return (
+    // Three columns, so that the table fits the ticket dialog's narrow column at 1366 px: the type
+    // and motive go with the code, the attempts with the status.
     <Box sx={{ overflowX: 'auto', maxHeight: 320 }}>
       <Table size="small" stickyHeader aria-label={t('tickets.history.title')}>
         <TableHead>
           <TableRow>
-            {(['code', 'motive', 'type', 'status', 'createdAt', 'attempts'] as const).map((c) => (
+            {(['code', 'status', 'createdAt'] as const).map((c) => (
               <TableCell
                 key={c}
                 sx={{ fontWeight: 700, color: 'secondary.main', whiteSpace: 'nowrap' }}
@@ -189,10 +191,14 @@ export function StudentTickets({
               aria-label={onOpen ? t('tickets.history.open', { code: r.ticketCode }) : undefined}
               sx={{ cursor: onOpen ? 'pointer' : undefined }}
             >
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.ticketCode}</TableCell>
-              <TableCell>{r.motiveTicket.description}</TableCell>
               <TableCell>
-                <TypeIcon type={r.typeTicket} />
+                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                  <TypeIcon type={r.typeTicket} />
+                  <span>{r.ticketCode}</span>
+                </Stack>
+                <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                  {r.motiveTicket.description}
+                </Typography>
               </TableCell>
               <TableCell>
                 <StateChip
@@ -200,9 +206,11 @@ export function StudentTickets({
                   stateKey={r.statusTicket.key}
                   label={r.statusTicket.description}
                 />
+                <Typography variant="caption" component="div" sx={{ color: 'text.secondary' }}>
+                  {t('tickets.row.attempts', { count: r.attempts })}
+                </Typography>
               </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{stamp(r)}</TableCell>
-              <TableCell align="center">{r.attempts}</TableCell>
             </TableRow>
           ))}
         </TableBody>
