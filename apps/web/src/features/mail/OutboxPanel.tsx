@@ -221,7 +221,8 @@ export function OutboxPanel({
         count={total}
         page={page}
         rowsPerPage={perPage}
-        rowsPerPageOptions={[10, 25, 50]}
+        // The dialogs open with 5 rows: an option of its own, or the select shows no number.
+        rowsPerPageOptions={[...new Set([initialPerPage, 10, 25, 50])].sort((a, b) => a - b)}
         onPageChange={(_, p) => setPage(p)}
         onRowsPerPageChange={(e) => {
           setPerPage(Number(e.target.value));
