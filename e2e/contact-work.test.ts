@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, describeE2E, screenshot, signedInPage, type Product } from './harness.js';
 import { createOperator, startSyncedCourse, type SyncedCourse } from './synced-course.js';
@@ -26,6 +26,21 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
   let stop: SyncedCourse['stop'];
   let me: number;
   let key: (p: string, k: string) => Promise<number>;
+
+  /** Picks the first outcome, writes the comment and sends: the attempt as posted to `path`. */
+  async function sendAttempt(
+    dialog: Locator,
+    [outcome, commentLabel, comment]: [string, string, string],
+    button: string,
+    path: string,
+  ): Promise<Json> {
+    await dialog.getByRole('combobox', { name: outcome }).click();
+    await page.getByRole('option').first().click();
+    await dialog.getByLabel(commentLabel).fill(comment);
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith(path));
+    await dialog.getByRole('button', { name: button }).click();
+    return (await sent).postDataJSON();
+  }
 
   async function choose(label: string, option: string) {
     await page.getByRole('combobox', { name: label }).click();
@@ -286,27 +301,28 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       await create.getByRole('combobox', { name: label }).click();
       await page.getByRole('option', { name: option, exact: true }).click();
     }
-    await create.getByRole('combobox', { name: 'Intento de contacto' }).click();
-    await page.getByRole('option').first().click();
-    await create.getByLabel('Observaciones').fill('Escribió por WhatsApp');
-    const firstAttempt = page.waitForRequest(
-      (r) => r.method() === 'POST' && r.url().endsWith('/api/v2/ticket-details/multiple'),
-    );
-    await create.getByRole('button', { name: 'Generar tickets' }).click();
-    expect((await firstAttempt).postDataJSON()).toMatchObject({
-      medium: 'whatsapp',
-      direction: 'outgoing',
-    });
+    expect(
+      await sendAttempt(
+        create,
+        ['Intento de contacto', 'Observaciones', 'Escribió por WhatsApp'],
+        'Crear ticket',
+        '/api/v2/ticket-details/multiple',
+      ),
+    ).toMatchObject({ medium: 'whatsapp', direction: 'outgoing' });
     await create.waitFor({ state: 'detached' });
-    // Closed: the open tickets below are the only ones.
+    // Removed with its attempt: the student is at risk without contact again, and the open
+    // tickets below are the only ones.
     const mine = (
       await call(
         'GET',
         `/course-registered-user/${student.enrolmentId}/tickets?page=1&compact=true`,
       )
-    ).body._data.collections.map((c: Json) => c.properties.id);
+    ).body._data.collections.map((c: Json) => c.properties.id as number);
     expect(mine).toHaveLength(1);
-    expect((await call('POST', '/tickets/bulk', { ids: mine, action: 'close' })).status).toBe(200);
+    for (const d of (await call('GET', `/tickets/${mine[0]}/ticket-details`)).body._data
+      .collections)
+      expect((await call('DELETE', `/ticket-details/${d.properties.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/tickets/${mine[0]}`)).status).toBe(200);
 
     const older = await open('welcome');
     const newer = await open('welcome');
@@ -323,14 +339,14 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
       name: new RegExp(`Registrar intento de contacto: .*\\(${older.ticketCode}\\)`),
     });
     await attempt.getByTestId('attempt-medium').getByText('Medio: WhatsApp, saliente').waitFor();
-    await attempt.getByRole('combobox', { name: 'Resultado' }).click();
-    await page.getByRole('option').first().click();
-    await attempt.getByLabel('Comentario').fill('Respondió por WhatsApp');
-    const sent = page.waitForRequest(
-      (r) => r.method() === 'POST' && r.url().endsWith('/api/v2/ticket-details'),
-    );
-    await attempt.getByRole('button', { name: 'Registrar' }).click();
-    expect((await sent).postDataJSON()).toMatchObject({
+    expect(
+      await sendAttempt(
+        attempt,
+        ['Resultado', 'Comentario', 'Respondió por WhatsApp'],
+        'Registrar',
+        '/api/v2/ticket-details',
+      ),
+    ).toMatchObject({
       ticket_id: older.id,
       medium: 'whatsapp',
       direction: 'outgoing',
