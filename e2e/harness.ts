@@ -117,9 +117,13 @@ export async function pickStudent(
   await page.getByRole('option', { name: option }).first().click();
 }
 
-/** Ticks a row's checkbox in a data grid, once: a click made while the grid reloads holds. */
+/** Ticks a row's checkbox in a data grid; a click lost while the rows re-render is made once more. */
 export async function checkRow(row: Locator) {
-  await row.getByRole('checkbox').check();
+  const box = row.getByRole('checkbox');
+  await box.check().catch(async () => {
+    await row.page().waitForTimeout(500);
+    await box.check();
+  });
 }
 
 /** Picks an option; a menu still open after the click (the click landed while it opened) is closed and the pick made again. */
