@@ -30,7 +30,7 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
     <Box
       role="img"
       aria-label={label}
-      sx={{ position: 'relative', width: 160, height: 14, bgcolor: 'grey.100', borderRadius: 1 }}
+      sx={{ position: 'relative', width: 120, height: 14, bgcolor: 'grey.100', borderRadius: 1 }}
     >
       {g.reengaged.low !== null && g.reengaged.high !== null && (
         <Box
@@ -77,11 +77,11 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
   );
 }
 
+// The range goes under the figures it qualifies, so that a table fits the screen at 1366 px.
 const COLUMNS = [
   'group',
   'difference',
   'accessed',
-  'range',
   'chart',
   'baseline',
   'weeks',
@@ -116,7 +116,7 @@ export function OutcomeTable({
               <TableCell
                 key={c}
                 align={c === 'group' ? 'left' : 'right'}
-                sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}
+                sx={{ fontWeight: 700, minWidth: c === 'group' ? 96 : undefined }}
               >
                 <Tooltip describeChild title={t(`outcomes.explain.${c}`, { defaultValue: '' })}>
                   <span>{t(`outcomes.columns.${c}`)}</span>
@@ -151,10 +151,10 @@ export function OutcomeTable({
                   '—'
                 ) : (
                   <>
-                    <Typography component="span" variant="body2" sx={{ fontWeight: 700 }}>
+                    <Typography component="div" variant="body2" sx={{ fontWeight: 700 }}>
                       {points(g.difference.value)}
-                    </Typography>{' '}
-                    <Typography component="span" variant="caption">
+                    </Typography>
+                    <Typography component="div" variant="caption">
                       {t('outcomes.rangeOf', {
                         low: points(g.difference.low),
                         high: points(g.difference.high),
@@ -171,11 +171,14 @@ export function OutcomeTable({
                       n: g.reengaged.n,
                       rate: percent(g.reengaged.rate),
                     })}
-              </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {g.reengaged.low === null
-                  ? '—'
-                  : `${percent(g.reengaged.low)} – ${percent(g.reengaged.high)}`}
+                {g.reengaged.low !== null && (
+                  <Typography component="div" variant="caption">
+                    {t('outcomes.rangeProbable', {
+                      low: percent(g.reengaged.low),
+                      high: percent(g.reengaged.high),
+                    })}
+                  </Typography>
+                )}
               </TableCell>
               <TableCell align="right">
                 <RangeBar g={g} label={headline(t, g, f.percent)} />
@@ -187,8 +190,11 @@ export function OutcomeTable({
               <TableCell align="right">{g.unknown}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 {g.gain === null ? '—' : t('outcomes.points', { value: f.number(g.gain) })}
-                {g.baselineGain !== null &&
-                  ` (${t('outcomes.baseShort')} ${t('outcomes.points', { value: f.number(g.baselineGain) })})`}
+                {g.baselineGain !== null && (
+                  <Typography component="div" variant="caption">
+                    {`${t('outcomes.baseShort')} ${t('outcomes.points', { value: f.number(g.baselineGain) })}`}
+                  </Typography>
+                )}
               </TableCell>
             </TableRow>
           ))}
