@@ -185,9 +185,21 @@ describeE2E('Moodle: connection, sync with progress and report, activity weighin
     hidden.visible = 0;
 
     await page.goto('/my/configuracion/actividad');
+    // The stored settings answer late: a token typed meanwhile is neither lost nor overwritten.
+    const settingsUrl = /\/api\/v2\/platforms\/\d+\/moodle$/;
+    await page.route(settingsUrl, async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    const settingsAnswered = page.waitForResponse(settingsUrl);
     await page.getByRole('button', { name: 'Conexión Moodle' }).click();
     const dialog = page.getByRole('dialog', { name: 'Conexión con Moodle' });
-    await dialog.getByLabel('Token del servicio web').fill(teacherToken);
+    const tokenField = dialog.getByLabel('Token del servicio web');
+    await tokenField.fill(teacherToken);
+    await settingsAnswered;
+    await page.unroute(settingsUrl);
+    await dialog.getByRole('progressbar').waitFor({ state: 'detached' });
+    expect(await tokenField.inputValue()).toBe(teacherToken);
     await dialog.getByRole('button', { name: 'Probar conexión' }).click();
     await dialog
       .getByTestId('hidden-activities-warning')

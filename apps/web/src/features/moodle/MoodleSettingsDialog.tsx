@@ -224,11 +224,18 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
   useEffect(() => {
     if (open && platformId === '' && platforms.data?.length) setPlatformId(platforms.data[0]!.id);
   }, [open, platformId, platforms.data]);
+  // A new platform (or reopening) starts blank; its settings, when they arrive or are fetched
+  // again, fill only what the user has not typed: a late answer must not wipe a typed token.
   useEffect(() => {
-    if (open) reset({ url: settings.data?.url ?? '', token: '' });
+    if (open) reset({ url: '', token: '' });
     setReport(null);
     setTestError(null);
+  }, [open, platformId, reset]);
+  useEffect(() => {
+    if (open && settings.data)
+      reset({ url: settings.data.url ?? '', token: '' }, { keepDirtyValues: true });
   }, [open, settings.data, reset]);
+  const loading = platformId === '' || settings.isPending;
 
   const hasToken = Boolean(settings.data?.hasToken);
   const clean = (v: Values) => ({ url: v.url, token: v.token ? v.token : undefined });
@@ -306,6 +313,7 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
                   label={t('moodle.settings.url')}
                   placeholder="https://campus.ejemplo.cl"
                   required
+                  disabled={loading}
                   error={Boolean(fieldState.error)}
                   helperText={fieldState.error?.message}
                 />
@@ -321,6 +329,7 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
                   label={t('moodle.settings.token')}
                   autoComplete="off"
                   required={!hasToken}
+                  disabled={loading}
                   error={Boolean(fieldState.error)}
                   helperText={
                     fieldState.error?.message ??
@@ -330,11 +339,7 @@ export function MoodleSettingsDialog({ open, onClose }: { open: boolean; onClose
               )}
             />
             <Box>
-              <Button
-                variant="outlined"
-                onClick={() => void test()}
-                disabled={busy || platformId === ''}
-              >
+              <Button variant="outlined" onClick={() => void test()} disabled={busy || loading}>
                 {t('moodle.settings.test')}
               </Button>
             </Box>
