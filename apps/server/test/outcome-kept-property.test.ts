@@ -326,7 +326,7 @@ async function expectKeptEqualsComputed() {
       const f = { ...scope, fromDay, toDay };
       const read = await repo.groups(DIMS, f);
       const computed = (
-        await repo.groupsQuery(DIMS, f, daysBetween(fromDay, toDay), false).execute(ctx.db)
+        await repo.groupsQuery(DIMS, f, daysBetween(fromDay, toDay), []).execute(ctx.db)
       ).rows;
       expect(read, JSON.stringify(f)).toEqual(computed);
     }

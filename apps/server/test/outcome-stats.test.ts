@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pointsOver, wilson } from '../src/modules/outcomes/stats.js';
+import fc from 'fast-check';
+import {
+  designEffect,
+  NO_MOMENTS,
+  pointsOver,
+  wilson,
+  type StudentMoments,
+} from '../src/modules/outcomes/stats.js';
 
 /**
  * Wilson intervals against values computed by hand from the formula
@@ -48,5 +55,52 @@ describe('Wilson score interval', () => {
     expect(pointsOver(0.4, 0.25)).toBe(15);
     expect(pointsOver(0.3333, 0.5)).toBe(-16.7);
     expect(pointsOver(null, 0.5)).toBeNull();
+  });
+});
+
+describe('design effect from moments', () => {
+  /** The sums the report's statement makes, over the students with student-weeks. */
+  const momentsOf = (students: { m: number; y: number }[]): StudentMoments =>
+    students
+      .filter((s) => s.m > 0)
+      .reduce<StudentMoments>(
+        (a, s) => ({
+          g: a.g + 1,
+          m: a.m + s.m,
+          y: a.y + s.y,
+          yy: a.yy + s.y * s.y,
+          ym: a.ym + s.y * s.m,
+          mm: a.mm + s.m * s.m,
+        }),
+        NO_MOMENTS,
+      );
+
+  /** Kish's cluster-robust variance over the simple one, each student's residual summed directly. */
+  const direct = (students: { m: number; y: number }[]) => {
+    const used = students.filter((s) => s.m > 0);
+    const g = used.length;
+    const m = used.reduce((a, s) => a + s.m, 0);
+    const y = used.reduce((a, s) => a + s.y, 0);
+    if (g < 2 || m === 0 || y === 0 || y === m) return 1;
+    const p = y / m;
+    const v = ((g / (g - 1)) * used.reduce((a, s) => a + (s.y - p * s.m) ** 2, 0)) / (m * m);
+    return Math.max(1, v / ((p * (1 - p)) / (m - 1)));
+  };
+
+  it('equals the residuals summed student by student', () => {
+    const student = fc
+      .integer({ min: 0, max: 20 })
+      .chain((m) => fc.record({ m: fc.constant(m), y: fc.integer({ min: 0, max: m }) }));
+    fc.assert(
+      fc.property(fc.array(student, { maxLength: 200 }), (students) => {
+        expect(designEffect(momentsOf(students))).toBeCloseTo(direct(students), 9);
+      }),
+    );
+  });
+
+  it('one week per student gives 1; every week of a student alike gives more', () => {
+    expect(designEffect(momentsOf([1, 0, 1, 0, 0].map((y) => ({ m: 1, y }))))).toBeCloseTo(1, 9);
+    const alike = [4, 0, 4, 0].map((y) => ({ m: 4, y }));
+    expect(designEffect(momentsOf(alike))).toBeGreaterThan(3);
   });
 });

@@ -52,6 +52,7 @@ import * as m0045 from './migrations/0045_activity_unseen.js';
 import * as m0046 from './migrations/0046_last_reassignment.js';
 import * as m0047 from './migrations/0047_source_direction.js';
 import * as m0048 from './migrations/0048_similar_by_medium.js';
+import * as m0049 from './migrations/0049_outcome_kept_dim_index.js';
 
 export type Database = Kysely<DB>;
 
@@ -173,6 +174,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0046_last_reassignment': m0046,
   '0047_source_direction': m0047,
   '0048_similar_by_medium': m0048,
+  '0049_outcome_kept_dim_index': m0049,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,6 +1,7 @@
 import { APP_TIME_ZONE, OUTCOME_DIMENSIONS, type OutcomeDimension } from '@sigaf/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { NO_MOMENTS, type StudentMoments } from './stats.js';
 
 const local = (ts: RawBuilder<unknown>) => sql`(${ts} at time zone ${APP_TIME_ZONE})`;
 
@@ -414,7 +415,19 @@ export class OutcomeRepository {
    * summed per group.
    */
   async groups(dims: readonly GroupDimension[], f: GroupFilter): Promise<OutcomeGroupRow[]> {
-    if (f.fromDay > f.toDay) return [];
+    return (await this.report(dims, f, false)).rows;
+  }
+
+  /**
+   * groups() of these dimensions, and with `moments` the student dimension's moments (for the
+   * design effect) summed in the database rather than returned a row per student, in one snapshot.
+   */
+  async report(
+    dims: readonly GroupDimension[],
+    f: GroupFilter,
+    moments: boolean,
+  ): Promise<{ rows: OutcomeGroupRow[]; moments: StudentMoments }> {
+    if (f.fromDay > f.toDay) return { rows: [], moments: NO_MOMENTS };
     return this.db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -425,24 +438,33 @@ export class OutcomeRepository {
           ? await this.keptDays(trx, f.fromDay, f.toDay)
           : new Set<string>();
         const live = daysBetween(f.fromDay, f.toDay).filter((d) => !kept.has(d));
-        return (await this.groupsQuery(dims, f, live, kept.size > 0).execute(trx)).rows;
+        const keptDays = [...kept];
+        const rows = (await this.groupsQuery(dims, f, live, keptDays).execute(trx)).rows;
+        if (!moments) return { rows, moments: NO_MOMENTS };
+        const m = await sql<StudentMoments>`
+          with ${this.unionOf([STUDENT_DIMENSION], f, live, keptDays)},
+          s as (select sum(n)::float8 as m, sum(accessed)::float8 as y from u group by key)
+          select count(*)::int as g, coalesce(sum(m), 0)::float8 as m, coalesce(sum(y), 0)::float8 as y,
+            coalesce(sum(y * y), 0)::float8 as yy, coalesce(sum(y * m), 0)::float8 as ym, coalesce(sum(m * m), 0)::float8 as mm
+          from s where m > 0`.execute(trx);
+        return { rows, moments: m.rows[0] ?? NO_MOMENTS };
       });
   }
 
-  /** The statement of groups(): the sums of the `live` days computed, plus the kept rows of the filter's days not made stale when `useKept`. */
-  groupsQuery(
+  /** `sums` (the `live` days computed) and `u`: those sums beside the rows of the `kept` days (read in the same snapshot: not stale). */
+  private unionOf(
     dims: readonly GroupDimension[],
     f: GroupFilter,
     live: readonly string[],
-    useKept: boolean,
+    kept: readonly string[],
   ) {
     const parts = [
       ...(live.length ? [sql`select dim, key, ${SUM_COLUMNS} from sums`] : []),
-      ...(useKept
+      ...(kept.length
         ? [
             sql`select dim, key, ${SUM_COLUMNS} from outcome_kept_groups
-              where course_id = ${f.courseId ?? 0} and operator_id = ${f.operatorId ?? 0} and day between ${f.fromDay}::date and ${f.toDay}::date
-                and dim = any(${dims as string[]}::text[]) and not exists (select 1 from outcome_stale_days s where s.day = outcome_kept_groups.day)`,
+              where course_id = ${f.courseId ?? 0} and operator_id = ${f.operatorId ?? 0}
+                and dim = any(${dims as string[]}::text[]) and day = any(${kept as string[]}::date[])`,
           ]
         : []),
     ];
@@ -456,9 +478,19 @@ export class OutcomeRepository {
       days: live,
       firstOfWeek: true,
     };
+    return sql`${live.length ? sql`${this.sums(dims, attempts, 'filter')},` : sql``}
+      u as (${sql.join(parts, sql` union all `)})`;
+  }
+
+  /** The statement of groups(): the sums of the `live` days computed, plus the rows of the `kept` days. */
+  groupsQuery(
+    dims: readonly GroupDimension[],
+    f: GroupFilter,
+    live: readonly string[],
+    kept: readonly string[],
+  ) {
     return sql<OutcomeGroupRow>`
-      with ${live.length ? sql`${this.sums(dims, attempts, 'filter')},` : sql``}
-      u as (${sql.join(parts, sql` union all `)})
+      with ${this.unionOf(dims, f, live, kept)}
       select c.dim, c.key, ${GROUP_LABEL} as label, sum(c.n)::int as n, sum(c.accessed)::int as accessed,
         sum(c.gain_n)::int as gain_n, sum(c.gain_sum)::float8 / nullif(sum(c.gain_n), 0) as gain,
         sum(c.base_n)::int as base_n, sum(c.base_accessed)::int as base_accessed, sum(c.base_gain_sum)::float8 / nullif(sum(c.base_gain_n), 0) as base_gain,

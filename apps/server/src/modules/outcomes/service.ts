@@ -26,7 +26,6 @@ import { ownerScope, type TicketAccess } from '../tickets/access.js';
 import {
   OutcomeRepository,
   SIMILAR_DIMENSIONS,
-  STUDENT_DIMENSION,
   type AttemptOutcomeRow,
   type OutcomeGroupRow,
 } from './repository.js';
@@ -185,16 +184,17 @@ export class OutcomeService {
   async report(q: OutcomeReportQuery, actor: AuthUser): Promise<OutcomeReport> {
     const s = await this.scope(q, actor);
     const toDay = minDay(s.to, lastSettledDay());
-    const rows = await this.repo.groups([...OUTCOME_DIMENSIONS, STUDENT_DIMENSION], {
-      courseId: s.courseId ?? undefined,
-      operatorId: s.userId ?? undefined,
-      fromDay: s.from,
-      toDay,
-    });
-    const students = rows
-      .filter((r) => r.dim === STUDENT_DIMENSION && r.n > 0)
-      .map((r) => ({ m: r.n, y: r.accessed }));
-    const deff = designEffect(students);
+    const { rows, moments } = await this.repo.report(
+      OUTCOME_DIMENSIONS,
+      {
+        courseId: s.courseId ?? undefined,
+        operatorId: s.userId ?? undefined,
+        fromDay: s.from,
+        toDay,
+      },
+      true,
+    );
+    const deff = designEffect(moments);
     const dimensions = Object.fromEntries(
       OUTCOME_DIMENSIONS.map((d) => [
         d,
@@ -209,8 +209,8 @@ export class OutcomeService {
       countedTo: toDay,
       simulated: this.simulated,
       dimensions,
-      students: students.length,
-      studentWeeks: students.reduce((a, x) => a + x.m, 0),
+      students: moments.g,
+      studentWeeks: moments.m,
       designEffect: Math.round(deff * 1e6) / 1e6,
     };
   }

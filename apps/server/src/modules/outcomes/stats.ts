@@ -41,21 +41,32 @@ export const pointsOver = (rate: number | null, baseline: number | null): number
   rate === null || baseline === null ? null : Math.round((rate - baseline) * 1000) / 10;
 
 /**
- * The design effect of repeated student-weeks of one student (Kish): the cluster-robust variance
- * of the overall rate over its simple-random-sampling variance, ≥ 1. `students`: each student's
- * student-weeks (m) and re-engaged among them (y). With p = Σy / Σm, G students and M = Σm:
- *   V_cluster = G/(G−1) · Σ (y − p·m)² / M²,  V_srs = p(1−p) / (M−1),  deff = max(1, V_cluster / V_srs)
- * (both unbiased: one week per student gives 1). 1 when it cannot be estimated (fewer than two
- * students, p of 0 or 1).
+ * Sums over the students with student-weeks: G students, M = Σm student-weeks, Y = Σy re-engaged,
+ * and Σy², Σym, Σm² (the database sums them: a report need not hold a row per student).
  */
-export function designEffect(students: ReadonlyArray<{ m: number; y: number }>): number {
-  const used = students.filter((s) => s.m > 0);
-  const g = used.length;
-  const m = used.reduce((a, s) => a + s.m, 0);
-  const y = used.reduce((a, s) => a + s.y, 0);
+export interface StudentMoments {
+  g: number;
+  m: number;
+  y: number;
+  yy: number;
+  ym: number;
+  mm: number;
+}
+export const NO_MOMENTS: StudentMoments = { g: 0, m: 0, y: 0, yy: 0, ym: 0, mm: 0 };
+
+/**
+ * The design effect of repeated student-weeks of one student (Kish): the cluster-robust variance
+ * of the overall rate over its simple-random-sampling variance, ≥ 1. With p = Y / M:
+ *   V_cluster = G/(G−1) · Σ (y − p·m)² / M²,  V_srs = p(1−p) / (M−1),  deff = max(1, V_cluster / V_srs)
+ * where Σ (y − p·m)² = Σy² − 2p·Σym + p²·Σm² (both variances unbiased: one week per student
+ * gives 1). 1 when it cannot be estimated (fewer than two students, p of 0 or 1).
+ */
+export function designEffect(s: StudentMoments): number {
+  const { g, m, y } = s;
   if (g < 2 || m === 0 || y === 0 || y === m) return 1;
   const p = y / m;
-  const vCluster = ((g / (g - 1)) * used.reduce((a, s) => a + (s.y - p * s.m) ** 2, 0)) / (m * m);
+  const squares = s.yy - 2 * p * s.ym + p * p * s.mm;
+  const vCluster = ((g / (g - 1)) * squares) / (m * m);
   return Math.max(1, vCluster / ((p * (1 - p)) / (m - 1)));
 }
 
