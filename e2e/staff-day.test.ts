@@ -98,6 +98,14 @@ describeE2E('a staff day: Seguimiento filters, progress without weights', () => 
     await page.waitForLoadState('networkidle');
     const filtered = (await total.textContent())!;
     expect(filtered).not.toBe('9 estudiantes');
+    // Each row's state is the one the filter and the chart count: one who never signed in is active.
+    const never = page
+      .getByRole('row')
+      .filter({ hasText: /\d\.\d{3}-[\dK]/ })
+      .filter({ hasText: 'Nunca' })
+      .first();
+    await never.getByText('Activo', { exact: true }).waitFor();
+    expect(await page.getByRole('grid').getByText('Inactivo', { exact: true }).count()).toBe(0);
     // A ficha, then Back (to Mi agenda) and Forward.
     await ficha(page);
     await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();

@@ -45,24 +45,23 @@ export function StatusChip({
   const { t } = useTranslation();
   if (!student.synced)
     return <Chip size="small" variant="outlined" label={t('followUp.status.unsynced')} />;
-  if (student.suspended)
-    return (
+  // The state the charts and exports count (a student who never signed in is active until the
+  // rules say otherwise; "Último acceso" says "Nunca"); a suspension in Moodle is said beside it.
+  const stage = STAGE_KEYS[Math.min(2, Math.max(0, student.stage))]!;
+  const state = (
+    <StateChip kind="studentState" stateKey={stage} label={t(`followUp.status.${stage}`)} />
+  );
+  if (!student.suspended) return state;
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      {state}
       <Chip
         size="small"
         color="warning"
         variant="outlined"
         label={t('followUp.status.suspended')}
       />
-    );
-  const stage = Math.min(2, Math.max(0, student.stage));
-  if (stage === 0 && !student.lastAccess)
-    return <Chip size="small" label={t('followUp.status.inactive')} />;
-  return (
-    <StateChip
-      kind="studentState"
-      stateKey={STAGE_KEYS[stage]}
-      label={t(`followUp.status.${STAGE_KEYS[stage]}`)}
-    />
+    </Stack>
   );
 }
 
