@@ -340,10 +340,33 @@ describeE2E('a working day: operator scope, finding a student, the current cours
 
   it("an administrator's report opens on the only category and on his current course", async () => {
     await call('PUT', '/me/current-course', adminToken, { course_id: courses.alfa });
+    const room = await call('POST', '/classrooms', adminToken, { description: 'Aula Alfa' });
+    const enrolments = (
+      (await call('GET', `/course-registered-users?course_id=${courses.alfa}`, adminToken)).body
+        ._data.collections as Json[]
+    ).map((e) => e.properties.id);
+    const put = await call(
+      'PUT',
+      `/course-registered-user/classroom/${room.body._data.properties.id}/users`,
+      adminToken,
+      { courseRegisteredUsers: enrolments },
+    );
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
     const { page } = await signedInPage(browser, product, adminToken);
     await page.goto('/my/reportes/reporte-ticket');
     await expect.poll(() => shown(page, 'Categorías'), WAIT).toContain(CATEGORY);
     await expect.poll(() => shown(page, 'Cursos'), WAIT).toContain('Curso Alfa');
+    // The follow-up report counts the students Moodle has not confirmed and says so, as its PDF does.
+    await page.goto('/my/reportes/reporte-seguimiento-alumnos');
+    await page
+      .getByRole('listbox', { name: 'Seleccione un aula:' })
+      .getByRole('option')
+      .first()
+      .click();
+    await page
+      .getByTestId('unsynced-note')
+      .getByText(/^De la matrícula, 3 estudiantes aún no se han sincronizado/)
+      .waitFor();
     await page.context().close();
   });
 });

@@ -21,6 +21,7 @@ import { useSession } from '../../lib/session';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
 import { ticketListHref, type TicketLinkFilters } from '../../lib/ticketLink';
 import { ProgressEmpty } from '../../components/ProgressEmpty';
+import { UnsyncedNote } from '../../components/UnsyncedNote';
 import { useChartLookups, useFollowCard, useTicketCount, type CataloguePath } from './api';
 import { coursePaths, overviewQuery } from './prefetch';
 
@@ -195,11 +196,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
         </Grid>
       </Section>
       <Section title={t('dashboard.followUp')}>
-        {Boolean(card.data?.unsynced) && (
-          <Alert severity="info" data-testid="unsynced-note" sx={{ mb: 2 }}>
-            {t('followUp.card.unsynced', { count: card.data?.unsynced })}
-          </Alert>
-        )}
+        <UnsyncedNote count={card.data?.unsynced} sx={{ mb: 2 }} />
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard

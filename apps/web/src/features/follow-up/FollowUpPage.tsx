@@ -3,7 +3,7 @@ import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import PersonOffIcon from '@mui/icons-material/PersonOff';
 import SchoolIcon from '@mui/icons-material/School';
-import { chileDateTime, isAdminLike, PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
+import { chileDateTime, PERMISSIONS, type FollowUpCourse } from '@sigaf/contract';
 import { Alert, Box, Grid, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -13,6 +13,7 @@ import { PageSection } from '../../components/PageSection';
 import { PageCard } from '../../components/PageCard';
 import { ProgressEmpty } from '../../components/ProgressEmpty';
 import { useCurrentCourse } from '../../lib/rememberedCourse';
+import { UnsyncedNote } from '../../components/UnsyncedNote';
 import { useSession } from '../../lib/session';
 import { useFollowCardAt, useFollowUpClassrooms, useFollowUpCourses } from './api';
 import { readFollowUpLink, writeFollowUpLink } from './link';
@@ -36,7 +37,6 @@ function Summary({
   canReadCourse: boolean;
 }) {
   const { t } = useTranslation();
-  const { role } = useSession();
   const [section, setSection] = useState<string | null>(null);
   const base = `/api/v2/course-registered-users/${courseId}`;
   const room = classroomId !== null ? `${base}/classrooms/${classroomId}` : null;
@@ -110,10 +110,7 @@ function Summary({
       />
       {Boolean(card.data?.unsynced) && (
         <Grid size={12}>
-          <Alert severity="info" data-testid="unsynced-note">
-            {t('followUp.card.unsynced', { count: card.data?.unsynced })}{' '}
-            {t(isAdminLike(role) ? 'followUp.card.unsyncedAdmin' : 'followUp.card.unsyncedAsk')}
-          </Alert>
+          <UnsyncedNote count={card.data?.unsynced} />
         </Grid>
       )}
       {room && section && (

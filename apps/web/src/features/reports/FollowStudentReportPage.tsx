@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, CountCard, useChart } from '../../components/charts';
 import { PageCard } from '../../components/PageCard';
+import { UnsyncedNote } from '../../components/UnsyncedNote';
 import { exports, useClassroomCard, useCourseClassrooms, useCourseSections } from './api';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
 
@@ -94,6 +95,7 @@ function ClassroomReport({ courseId, classroomId }: { courseId: number; classroo
   ] as const;
   return (
     <>
+      <UnsyncedNote count={card.data?.unsynced} sx={{ mb: 2 }} />
       <Grid container spacing={2} sx={{ mb: 2 }}>
         {figures.map(([k, v, icon, color]) => (
           <Grid key={k} size={{ xs: 12, sm: 6, lg: 3 }}>
