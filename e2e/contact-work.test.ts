@@ -404,7 +404,7 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     // The at-risk column says when it was counted.
     await workload
       .getByTestId('workload-counted-at')
-      .getByText(/^Estudiantes en riesgo contados a las \d\d:\d\d;/)
+      .getByText(/^Estudiantes en riesgo contados a las \d\d:\d\d\./)
       .waitFor();
     const me = (await api<Json>(product.url, 'GET', '/api/auth/user', token)).body.user.properties;
     const mine = async () =>

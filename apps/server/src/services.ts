@@ -151,6 +151,8 @@ export function createServices(db: Database, config: Config, log?: ClockLogger) 
     () => agendaRepo.atRiskByOperator(),
     config.WORKLOAD_AT_RISK_SECONDS,
     log,
+    Date.now,
+    () => agendaRepo.lastSyncFinishedAt(),
   );
   // A ticket saved with another operator, by any route, moves its at-risk student: counted again at the next read.
   tickets.onReassigned = () => atRiskTally.forget();

@@ -422,6 +422,23 @@ describe('agenda: workload per operator', () => {
       await setOpen(false);
       // Gonzalo's case closed meanwhile: served as counted, with the time it was counted.
       expect(await read()).toEqual(first);
+      // A Moodle sync that ended since (in this process or another) counts again before the answer.
+      const { course_id } = await db
+        .selectFrom('tickets')
+        .select('course_id')
+        .where('id', '=', gonzaloTicket)
+        .executeTakeFirstOrThrow();
+      await new Promise((r) => setTimeout(r, 5));
+      await db
+        .insertInto('moodle_course_syncs')
+        .values({ course_id, state: 'done', scope: 'full', finished_at: new Date() })
+        .onConflict((oc) =>
+          oc.column('course_id').doUpdateSet({ state: 'done', finished_at: new Date() }),
+        )
+        .execute();
+      const synced = await read();
+      expect(synced.opA).toBe(0);
+      expect(Date.parse(synced.countedAt)).toBeGreaterThan(Date.parse(first.countedAt));
       // A reassignment (back to opB, reopened) counts again before the next answer.
       await setOpen(true);
       const moved = await kept.inject({

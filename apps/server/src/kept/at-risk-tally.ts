@@ -11,8 +11,9 @@ export interface AtRiskCount {
  * atRiskByOperator: 20–45 ms beside a staffed day, more when a marked course is recomputed first:
  * docs/development/performance.md#the-workload-table). Counted when the server starts (`warm`),
  * served as counted for `seconds` (WORKLOAD_AT_RISK_SECONDS), then while one recount runs behind
- * it; once ten times as old, or after `forget` (a reassignment, a course's thresholds changed), the
- * request waits for a new count. With `seconds` 0 every request counts.
+ * it; once ten times as old, after `forget` (a reassignment, a course's thresholds changed), or
+ * once `changedAt` (a Moodle sync finished, in any process) is later than the count, the request
+ * waits for a new count. With `seconds` 0 every request counts.
  */
 export class AtRiskTally {
   private kept: AtRiskCount | null = null;
@@ -24,9 +25,14 @@ export class AtRiskTally {
     private readonly seconds: number,
     private readonly log?: ClockLogger,
     private readonly now: () => number = Date.now,
+    private readonly changedAt?: () => Promise<number | null>,
   ) {}
 
   async read(): Promise<AtRiskCount> {
+    if (this.kept && this.seconds > 0 && this.changedAt) {
+      const changed = await this.changedAt();
+      if (changed !== null && changed > this.kept.at) return this.recount();
+    }
     const age = this.kept && this.seconds > 0 ? this.now() - this.kept.at : Infinity;
     if (age <= this.seconds * 1000) return this.kept!;
     if (age <= this.seconds * 10_000) {

@@ -300,6 +300,15 @@ export class AgendaRepository extends AgendaSettingsRepository {
     return rows;
   }
 
+  /** When the latest Moodle sync of any course ended (ms), or null: accesses and progress may have moved at-risk students. */
+  async lastSyncFinishedAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('moodle_course_syncs')
+      .select((eb) => eb.fn.max('finished_at').as('at'))
+      .executeTakeFirst();
+    return row?.at ? new Date(row.at as Date).getTime() : null;
+  }
+
   /**
    * Per operator, the at-risk students without contact (of these courses) who have an open ticket
    * assigned to them (ownOpenTicket, as their agenda filtered with `own_open_tickets` lists them): each student counts for the operators with a case open on them, not for
