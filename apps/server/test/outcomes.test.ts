@@ -1,4 +1,10 @@
-import { chileLocalToDate, chileParts, OUTCOME_MSG, OUTCOME_SUGGESTION_MIN } from '@sigaf/contract';
+import {
+  chileLocalToDate,
+  chileParts,
+  fileSlug,
+  OUTCOME_MSG,
+  OUTCOME_SUGGESTION_MIN,
+} from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -327,10 +333,36 @@ describe('the effectiveness report', () => {
     expect((await get(`/api/v2/outcomes/report`, tutor.token)).status).toBe(403);
   });
 
-  it('the workbook: a row per group with rates in percent, in Spanish or English', async () => {
-    for (const [lang, total, phone] of [
-      ['es', 'Total', 'Tipo de ticket'],
-      ['en', 'Total', 'Ticket type'],
+  it('the workbook: a row per group with rates in percent, in Spanish or English, named and ordered as the screen', async () => {
+    const { description } = await ctx.db
+      .selectFrom('courses')
+      .select('description')
+      .where('id', '=', courseId)
+      .executeTakeFirstOrThrow();
+    // The idle groups as the screen names and orders them (outcomes.*.json).
+    const IDLE = {
+      es: [
+        'Nunca ingresó',
+        '0–2 días',
+        '3–6 días',
+        '7–13 días',
+        '14–29 días',
+        '30 días o más',
+        'Sin datos previos',
+      ],
+      en: [
+        'Never accessed',
+        '0–2 days',
+        '3–6 days',
+        '7–13 days',
+        '14–29 days',
+        '30 days or more',
+        'No earlier figures',
+      ],
+    };
+    for (const [lang, total, phone, idleDim, file] of [
+      ['es', 'Total', 'Tipo de ticket', 'Días sin acceso', 'efectividad'],
+      ['en', 'Total', 'Ticket type', 'Days without access', 'effectiveness'],
     ] as const) {
       const res = await get(
         `/api/v2/outcomes/report/excel?course_id=${courseId}&from=${day}&to=${day}&lang=${lang}`,
@@ -350,10 +382,14 @@ describe('the effectiveness report', () => {
       expect(first[9]).toBe(0.5);
       const rate = ws.getRow(rows.indexOf(first) + 1).getCell(5);
       expect([rate.type, rate.numFmt]).toEqual([ExcelJS.ValueType.Number, '0.0%']);
+      // Named as every export: the course and the days counted.
       expect(res.headers['content-disposition']).toContain(
-        `-${day.split('-').reverse().join('-')}.xlsx`,
+        `${file}-${fileSlug(description)}-${day.split('-').reverse().join('-')}.xlsx`,
       );
       expect(rows.filter((r) => r[0] === phone)).toHaveLength(2);
+      const idle = rows.filter((r) => r[0] === idleDim).map((r) => r[1] as string);
+      expect(idle.length).toBeGreaterThan(0);
+      expect(idle).toEqual(IDLE[lang].filter((name) => idle.includes(name)));
     }
   });
 });

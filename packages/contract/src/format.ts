@@ -73,6 +73,16 @@ export function formatGrade(value: number | null | undefined, language?: string 
 export const fileDay = (at: Date = new Date()): string => chileParts(at).date;
 
 /** A range of calendar days (`yyyy-mm-dd`, both included) in a file name or a title: `dd-mm-yyyy`, or `dd-mm-yyyy-al-dd-mm-yyyy` (`sep` between the two). */
+/** A file name's part from free text (a course, a classroom): no accents, lower case, dashes. */
+export const fileSlug = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 60) || 'curso';
+
 export const dayRangeText = (from: string, to: string, sep = '-al-'): string =>
   from === to ? dayText(from) : `${dayText(from)}${sep}${dayText(to)}`;
 

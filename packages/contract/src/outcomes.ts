@@ -207,3 +207,22 @@ export interface OutcomeSuggestion extends SuggestionScope {
   channel: { key: string; label: string; rate: number; n: number } | null;
   hour: { key: string; rate: number; n: number } | null;
 }
+
+/** The position of a group in its dimension's natural order (idle groups and media by their lists, hours and weekdays by number). */
+function groupRank(dim: OutcomeDimension, key: string): number {
+  if (dim === 'idle') return (IDLE_GROUPS as readonly string[]).indexOf(key);
+  if (dim === 'medium') return (ATTEMPT_MEDIA as readonly string[]).indexOf(key);
+  if (dim === 'hour' || dim === 'weekday') return Number(key);
+  return 0;
+}
+
+/** A dimension's groups in their natural order (0–2, 3–6, 7–13… not as text), the others by name: the screen's and the workbook's order. */
+export function sortGroups<G extends { key: string }>(
+  dim: OutcomeDimension,
+  groups: readonly G[],
+  name: (g: G) => string,
+): G[] {
+  return [...groups].sort(
+    (a, b) => groupRank(dim, a.key) - groupRank(dim, b.key) || name(a).localeCompare(name(b), 'es'),
+  );
+}

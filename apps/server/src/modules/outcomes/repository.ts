@@ -267,14 +267,14 @@ export class OutcomeRepository {
     );
   }
 
-  async courseExists(courseId: number): Promise<boolean> {
-    return Boolean(
-      await this.db
-        .selectFrom('courses')
-        .select('id')
-        .where('id', '=', courseId)
-        .executeTakeFirst(),
-    );
+  /** The course's name, or null when there is no such course. */
+  async courseName(courseId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('courses')
+      .select('description')
+      .where('id', '=', courseId)
+      .executeTakeFirst();
+    return row?.description ?? null;
   }
 
   /** Each attempt's outcome, oldest first. */

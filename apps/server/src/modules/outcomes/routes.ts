@@ -1,4 +1,4 @@
-import { formatDate, outcomeReportQuerySchema, PERMISSIONS } from '@sigaf/contract';
+import { outcomeReportQuerySchema, PERMISSIONS } from '@sigaf/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +7,6 @@ import { ok } from '../../http/envelope.js';
 import { sendFile } from '../../http/files.js';
 import { idParams } from '../../http/params.js';
 import type { Services } from '../../services.js';
-import { outcomeWorkbook } from './workbook.js';
 
 const workbookQuery = outcomeReportQuerySchema.extend({ lang: z.enum(['es', 'en']).default('es') });
 
@@ -44,9 +43,9 @@ export const outcomeRoutes: FastifyPluginAsync<{ services: Services }> = async (
     '/outcomes/report/excel',
     { config: { access: PERMISSIONS.dashboardRead }, schema: { tags, querystring: workbookQuery } },
     async (request, reply) => {
-      const report = await outcomes.report(request.query, requireAuth(request));
-      const name = `${request.query.lang === 'en' ? 'effectiveness' : 'efectividad'}-${report.courseId ?? 'organizacion'}-${formatDate(report.from)}-${formatDate(report.to)}.xlsx`;
-      return sendFile(reply, name, await outcomeWorkbook(report, request.query.lang));
+      const { query } = request;
+      const file = await outcomes.workbook(query, requireAuth(request), query.lang);
+      return sendFile(reply, file.filename, file.body);
     },
   );
 

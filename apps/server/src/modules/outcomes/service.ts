@@ -30,6 +30,7 @@ import {
   type OutcomeGroupRow,
 } from './repository.js';
 import { designEffect, differenceFrom, standardised, wilsonClustered } from './stats.js';
+import { outcomeFileName, outcomeWorkbook } from './workbook.js';
 
 const DAY_MS = 86_400_000;
 
@@ -165,7 +166,8 @@ export class OutcomeService {
       throw forbidden(OUTCOME_MSG.operatorOnlySelf);
     const userId = isAdminLike(actor.role) ? (q.user_id ?? null) : actor.id;
     if (q.course_id !== undefined) {
-      if (!(await this.repo.courseExists(q.course_id))) throw notFound(OUTCOME_MSG.courseNotFound);
+      if ((await this.repo.courseName(q.course_id)) === null)
+        throw notFound(OUTCOME_MSG.courseNotFound);
     }
     const today = chileParts(new Date()).day;
     const to = q.to ?? today;
@@ -175,6 +177,16 @@ export class OutcomeService {
     if (bounds.to.getTime() - bounds.from.getTime() > (OUTCOME_MAX_DAYS + 1) * DAY_MS)
       throw new AppError(422, OUTCOME_MSG.rangeTooLong);
     return { courseId: q.course_id ?? null, userId, from, to, bounds };
+  }
+
+  /** The report as a workbook, named after its course (or the organisation) and the days counted. */
+  async workbook(q: OutcomeReportQuery, actor: AuthUser, lang: 'es' | 'en') {
+    const report = await this.report(q, actor);
+    const course = report.courseId === null ? null : await this.repo.courseName(report.courseId);
+    return {
+      filename: outcomeFileName(report, course, lang),
+      body: await outcomeWorkbook(report, lang),
+    };
   }
 
   /**
@@ -310,7 +322,7 @@ export class OutcomeService {
    * courses in their agenda (a ticket assigned to them there); a 404 for a course that does not exist.
    */
   private async assertSuggestionCourse(courseId: number, actor: AuthUser): Promise<void> {
-    if (!(await this.repo.courseExists(courseId))) throw notFound(OUTCOME_MSG.courseNotFound);
+    if ((await this.repo.courseName(courseId)) === null) throw notFound(OUTCOME_MSG.courseNotFound);
     if (!isAdminLike(actor.role) && !(await this.repo.assignedInCourse(actor.id, courseId)))
       throw forbidden(OUTCOME_MSG.suggestionOwnCourses);
   }

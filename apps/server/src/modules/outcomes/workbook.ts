@@ -1,6 +1,9 @@
 import {
   ATTEMPT_MEDIUM_LABELS,
+  dayRangeText,
+  fileSlug,
   formatDate,
+  sortGroups,
   type OutcomeDimension,
   type OutcomeReport,
   type XlsxFormat,
@@ -48,10 +51,17 @@ const TEXT = {
       idle: 'Días sin acceso',
     },
     days: ['lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado', 'domingo'],
-    idle: { never: 'Nunca ingresó', unknown: 'Sin datos previos', all: 'Todos' } as Record<
-      string,
-      string
-    >,
+    // As the screen names them (outcomes.es.json).
+    idle: {
+      never: 'Nunca ingresó',
+      '0-2': '0–2 días',
+      '3-6': '3–6 días',
+      '7-13': '7–13 días',
+      '14-29': '14–29 días',
+      '30+': '30 días o más',
+      unknown: 'Sin datos previos',
+      all: 'Todos',
+    } as Record<string, string>,
     yes: 'sí',
     media: ATTEMPT_MEDIUM_LABELS as Record<string, string>,
   },
@@ -93,10 +103,16 @@ const TEXT = {
       idle: 'Days without access',
     },
     days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'],
-    idle: { never: 'Never accessed', unknown: 'No earlier figures', all: 'All' } as Record<
-      string,
-      string
-    >,
+    idle: {
+      never: 'Never accessed',
+      '0-2': '0–2 days',
+      '3-6': '3–6 days',
+      '7-13': '7–13 days',
+      '14-29': '14–29 days',
+      '30+': '30 days or more',
+      unknown: 'No earlier figures',
+      all: 'All',
+    } as Record<string, string>,
     yes: 'yes',
     media: {
       call: 'Call',
@@ -145,18 +161,18 @@ export function groupName(
   if (dim === 'medium') return t.media[key] ?? key;
   if (dim === 'hour') return `${key}:00`;
   if (dim === 'weekday') return t.days[Number(key) - 1] ?? key;
-  if (dim === 'idle') return t.idle[key] ?? `${key} ${lang === 'es' ? 'días' : 'days'}`;
+  if (dim === 'idle') return t.idle[key] ?? key;
   return t.idle.all!;
 }
 
-/** The report as one sheet: a row per group of every dimension, rates in percent. */
+/** The report as one sheet: a row per group of every dimension in the screen's order, rates in percent. */
 export function outcomeWorkbook(report: OutcomeReport, lang: Lang): Promise<Buffer> {
   const t = TEXT[lang];
   const rows: XlsxCell[][] = [];
   for (const [dim, groups] of Object.entries(report.dimensions) as Array<
     [OutcomeDimension, OutcomeReport['dimensions'][OutcomeDimension]]
   >) {
-    for (const g of groups) {
+    for (const g of sortGroups(dim, groups, (x) => groupName(dim, x.key, x.label, lang))) {
       rows.push([
         t.dims[dim],
         groupName(dim, g.key, g.label, lang),
@@ -189,4 +205,11 @@ export function outcomeWorkbook(report: OutcomeReport, lang: Lang): Promise<Buff
     formats: FORMATS,
     widths: [18, 28, 11, 14, 9, 11, 11, 14, 14, 12, 12, 12, 14, 12, 12, 12, 11, 11, 11, 10],
   });
+}
+
+/** The workbook's file name: the course (or the organisation) and the days counted, as every export names them. */
+export function outcomeFileName(report: OutcomeReport, course: string | null, lang: Lang): string {
+  const to = report.countedTo < report.from ? report.from : report.countedTo;
+  const scope = course ? fileSlug(course) : lang === 'en' ? 'organisation' : 'organizacion';
+  return `${lang === 'en' ? 'effectiveness' : 'efectividad'}-${scope}-${dayRangeText(report.from, to)}.xlsx`;
 }

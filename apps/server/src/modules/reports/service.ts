@@ -2,6 +2,7 @@ import {
   chileDateTime,
   DASHBOARD_MSG,
   dayRangeText,
+  fileSlug,
   fileDay,
   REPORT_MSG,
   ROSTER_HEADER,
@@ -30,16 +31,6 @@ export interface ReportFile {
   body: Buffer;
 }
 
-/** File-name part from free text: no accents, lower case, dashes. */
-export const slug = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase()
-    .slice(0, 60) || 'curso';
-
 /** A moment, or the text standing for it (Moodle's own, or "Nunca"). */
 const momentOr = (at: Date | string | null, text: string): XlsxCell => (at ? new Date(at) : text);
 
@@ -66,7 +57,7 @@ export class ReportService {
   /** Named after the course and the range (its tickets), or today (every ticket). */
   private ticketHistoryName(course: { description: string }, range?: DayRange) {
     const when = range ? dayRangeText(range.from, range.to) : fileDay();
-    return `reporte-historico-tickets-${slug(course.description)}-${when}.xlsx`;
+    return `reporte-historico-tickets-${fileSlug(course.description)}-${when}.xlsx`;
   }
 
   /** Whether the ticket history workbook can be made (the course exists and is not too large): its file name. */
@@ -142,7 +133,7 @@ export class ReportService {
       widths: [6, 14, 18, 18, 18, 28, 14, 14, 28, 18, 18],
     });
     return {
-      filename: `nomina-${slug(course.description)}${room ? `-${slug(room)}` : ''}-${fileDay()}.xlsx`,
+      filename: `nomina-${fileSlug(course.description)}${room ? `-${fileSlug(room)}` : ''}-${fileDay()}.xlsx`,
       body,
     };
   }
@@ -207,7 +198,10 @@ export class ReportService {
       rows,
       widths: [14, 16, 22, 14, 18, 12, 18, 18, 12, 20, 18, 18, 10, 18, 18, 20, 40],
     });
-    return { filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.xlsx`, body };
+    return {
+      filename: `tickets-por-alumno-${fileSlug(course.description)}-${fileDay()}.xlsx`,
+      body,
+    };
   }
 
   /** Reporte de ticket of a range of days (one day: from = to): the data card, the range's charts and the operators' production. */
@@ -239,7 +233,7 @@ export class ReportService {
     );
     pdf.bars('Intentos según estado', operators.chartData);
     return {
-      filename: `reporte-ticket-${slug(course.description)}-${dayRangeText(from, to)}.pdf`,
+      filename: `reporte-ticket-${fileSlug(course.description)}-${dayRangeText(from, to)}.pdf`,
       body: await pdf.finish(),
     };
   }
@@ -284,7 +278,7 @@ export class ReportService {
       }
     }
     return {
-      filename: `tickets-por-alumno-${slug(course.description)}-${fileDay()}.pdf`,
+      filename: `tickets-por-alumno-${fileSlug(course.description)}-${fileDay()}.pdf`,
       body: await pdf.finish(),
     };
   }
@@ -331,7 +325,7 @@ export class ReportService {
       [0.15, 0.3, 0.27, 0.12, 0.16],
     );
     return {
-      filename: `seguimiento-${slug(course.description)}-${slug(room)}-${fileDay()}.pdf`,
+      filename: `seguimiento-${fileSlug(course.description)}-${fileSlug(room)}-${fileDay()}.pdf`,
       body: await pdf.finish(),
     };
   }

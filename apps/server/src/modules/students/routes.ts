@@ -1,5 +1,6 @@
 import {
   fileDay,
+  fileSlug,
   autoSplitSchema,
   classroomAssignSchema,
   enrolmentClassroomSchema,
@@ -473,15 +474,9 @@ export const studentRoutes: FastifyPluginAsync<{ services: Services }> = async (
         r.profile_description,
         course.description,
       ]);
-      const slug = course.description
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, '')
-        .replace(/[^A-Za-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '')
-        .toLowerCase();
       return sendFile(
         reply,
-        `matricula-${slug}-${fileDay()}.xlsx`,
+        `matricula-${fileSlug(course.description)}-${fileDay()}.xlsx`,
         await writeXlsx(
           'Matrícula',
           header,

@@ -15,6 +15,7 @@ import {
 import {
   isAdminLike,
   OUTCOME_DIMENSIONS,
+  sortGroups,
   type OutcomeDimension,
   type OutcomeGroup,
 } from '@sigaf/contract';
@@ -29,7 +30,7 @@ import { useSession } from '../../lib/session';
 import { downloadOutcomeReport, useOutcomeReport, type ReportParams } from './api';
 import { useFormat } from '../../lib/format';
 import { useOperators } from '../../lib/operators';
-import { groupName, headline, sortGroups } from './format';
+import { groupName, headline } from './format';
 import { OutcomeTable } from './OutcomeTable';
 
 /** One dimension: its rows in their natural order, each with its range on the shared 0–100 % scale. */

@@ -1,6 +1,4 @@
 import {
-  ATTEMPT_MEDIA,
-  IDLE_GROUPS,
   type AttemptOutcome,
   type OutcomeDimension,
   type OutcomeGroup,
@@ -47,25 +45,6 @@ export function groupName(
   if (dim === 'weekday') return t(`outcomes.weekday.${key}`);
   if (dim === 'idle') return t(`outcomes.idle.${key}`);
   return t('outcomes.dim.all');
-}
-
-/** The position of a group in its dimension's natural order (idle groups and media by their lists, hours and weekdays by number). */
-function rank(dim: OutcomeDimension, key: string): number {
-  if (dim === 'idle') return (IDLE_GROUPS as readonly string[]).indexOf(key);
-  if (dim === 'medium') return (ATTEMPT_MEDIA as readonly string[]).indexOf(key);
-  if (dim === 'hour' || dim === 'weekday') return Number(key);
-  return 0;
-}
-
-/** A dimension's groups in their natural order (0–2, 3–6, 7–13… not as text); the others by name. */
-export function sortGroups(
-  dim: OutcomeDimension,
-  groups: OutcomeGroup[],
-  name: (g: OutcomeGroup) => string,
-): OutcomeGroup[] {
-  return [...groups].sort(
-    (a, b) => rank(dim, a.key) - rank(dim, b.key) || name(a).localeCompare(name(b), 'es'),
-  );
 }
 
 /**

@@ -1,17 +1,15 @@
-import { idleGroupOf, type AttemptOutcome, type SimilarSuggestion } from '@sigaf/contract';
+import {
+  idleGroupOf,
+  sortGroups,
+  type AttemptOutcome,
+  type SimilarSuggestion,
+} from '@sigaf/contract';
 import i18next from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/outcomes.en.json';
 import es from '../../i18n/outcomes.es.json';
 import type { OutcomeGroup } from '@sigaf/contract';
-import {
-  groupName,
-  headline,
-  outcomeLine,
-  similarLine,
-  sortGroups,
-  studentSuggestion,
-} from './format';
+import { groupName, headline, outcomeLine, similarLine, studentSuggestion } from './format';
 
 const base: AttemptOutcome = {
   attemptId: 1,
