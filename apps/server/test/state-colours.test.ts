@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import {
   ATTEMPT_RESULT_LOOKS,
+  FIGURE_COLOURS,
   PRIORITY_LOOKS,
   STATUS_COLORS,
   TICKET_STATUS_LOOKS,
@@ -155,4 +156,18 @@ it("the day's PDF fills each state's bar with that state's colour", async () => 
   expect(barsOf('Abierto')).toEqual([TICKET_STATUS_LOOKS.open.color.toLowerCase()]);
   expect(barsOf('Media')).toEqual([PRIORITY_LOOKS.medium.color.toLowerCase()]);
   expect(barsOf('Fallido')).toEqual([ATTEMPT_RESULT_LOOKS.failure.color.toLowerCase()]);
+});
+
+it("the PDF's count cards take their figure's colour, as the screens' cards do", async () => {
+  const drawing = pdfDrawing((await get(`reports/courses/${course}/pdf/ticket/${DAY}`)).rawPayload);
+  /** The card's accent: the last fill before its label other than the label's grey. */
+  const accentOf = (label: string) => {
+    const at = drawing.findIndex((d) => 'text' in d && d.text === label);
+    expect(at, label).toBeGreaterThan(0);
+    const fills = drawing.slice(0, at).flatMap((d) => ('fill' in d ? [d.fill] : []));
+    return fills.filter((f) => f !== '#404040').at(-1);
+  };
+  expect(accentOf('Tickets nuevos')).toBe(FIGURE_COLOURS.created.toLowerCase());
+  expect(accentOf('Tickets abiertos')).toBe(FIGURE_COLOURS.open.toLowerCase());
+  expect(accentOf('Tickets cerrados')).toBe(FIGURE_COLOURS.closed.toLowerCase());
 });

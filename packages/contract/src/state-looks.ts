@@ -46,6 +46,23 @@ export const STATE_LOOKS = {
 } as const;
 export type StateKind = keyof typeof STATE_LOOKS;
 
+/**
+ * The count cards' colours, one per figure, on every screen and PDF: a state's own colour where
+ * the figure counts a state (open tickets green, closed red, active students green).
+ */
+export const FIGURE_COLOURS = {
+  created: '#1E88E5',
+  total: '#006C8D',
+  open: TICKET_STATUS_LOOKS.open.color,
+  closed: TICKET_STATUS_LOOKS.closed.color,
+  active: STUDENT_STATE_LOOKS.active.color,
+  resign: STUDENT_STATE_LOOKS.resigned.color,
+  /** Never signed in; not synchronised. */
+  inactive: '#9E9E9E',
+  unsynced: '#9E9E9E',
+} as const;
+export type CountedFigure = keyof typeof FIGURE_COLOURS;
+
 /** The look of a catalogue value by its key; undefined for a value without one (added by staff). */
 export function stateLook(kind: StateKind, key: string | null | undefined): StateLook | undefined {
   const looks: Record<string, StateLook> = STATE_LOOKS[kind];

@@ -93,16 +93,17 @@ export class PdfReport {
   }
 
   /** A row of figure cards: label above, value below. */
-  cards(items: Array<[label: string, value: number | string]>): this {
+  /** Count cards, each with its figure's colour (FIGURE_COLOURS; the brand's by default). */
+  cards(items: Array<[label: string, value: number | string, colour?: string]>): this {
     const gap = 8;
     const w = (this.width - gap * (items.length - 1)) / items.length;
     const h = 48;
     this.room(h + 10);
     const y = this.doc.y;
-    items.forEach(([label, value], i) => {
+    items.forEach(([label, value, colour], i) => {
       const x = this.left + i * (w + gap);
       this.doc.rect(x, y, w, h).fill(LIGHT);
-      this.doc.rect(x, y, 4, h).fill(BLUE);
+      this.doc.rect(x, y, 4, h).fill(colour ?? BLUE);
       this.doc
         .fillColor(GRAY)
         .font('Helvetica')

@@ -3,6 +3,7 @@ import {
   DASHBOARD_MSG,
   dayRangeText,
   fileSlug,
+  FIGURE_COLOURS,
   fileDay,
   REPORT_MSG,
   ROSTER_HEADER,
@@ -215,10 +216,10 @@ export class ReportService {
     );
     pdf.heading(oneDay ? 'Actualización del día' : 'Actualización del período');
     pdf.cards([
-      ['Tickets nuevos', `+${card.created}`],
-      ['Tickets totales', card.total],
-      ['Tickets abiertos', card.open],
-      ['Tickets cerrados', card.closed],
+      ['Tickets nuevos', `+${card.created}`, FIGURE_COLOURS.created],
+      ['Tickets totales', card.total, FIGURE_COLOURS.total],
+      ['Tickets abiertos', card.open, FIGURE_COLOURS.open],
+      ['Tickets cerrados', card.closed, FIGURE_COLOURS.closed],
     ]);
     pdf.bars('Ticket según estado', charts.status.chartData);
     pdf.bars('Ticket según origen', charts.source.chartData);
@@ -302,11 +303,11 @@ export class ReportService {
     // The screens' card (docs/development/domain.md#figures): the states of the chart below add up to
     // the matrícula less those not synchronised; Han ingresado + Nunca han ingresado = Activo + Renuncia en curso.
     pdf.cards([
-      [FOLLOW_CARD_LABELS.total, card.total],
-      [FOLLOW_CARD_LABELS.resign, card.resign],
-      [FOLLOW_CARD_LABELS.active, card.active],
-      [FOLLOW_CARD_LABELS.inactive, card.inactive],
-      [FOLLOW_CARD_LABELS.unsynced, card.unsynced],
+      [FOLLOW_CARD_LABELS.total, card.total, FIGURE_COLOURS.total],
+      [FOLLOW_CARD_LABELS.resign, card.resign, FIGURE_COLOURS.resign],
+      [FOLLOW_CARD_LABELS.active, card.active, FIGURE_COLOURS.active],
+      [FOLLOW_CARD_LABELS.inactive, card.inactive, FIGURE_COLOURS.inactive],
+      [FOLLOW_CARD_LABELS.unsynced, card.unsynced, FIGURE_COLOURS.unsynced],
     ]);
     pdf.bars('Alumnos según estado', status);
     pdf.bars('Progreso de actividades calificadas según unidad (%)', graded, '%');

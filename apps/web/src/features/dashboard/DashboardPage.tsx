@@ -10,7 +10,7 @@ import PersonOffIcon from '@mui/icons-material/PersonOff';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
 import { Alert, Box, Grid, LinearProgress, Paper, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { chileParts, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
+import { chileParts, FIGURE_COLOURS, isAdminLike, STATUS_DATASETS } from '@sigaf/contract';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CountCard, PathChart, type PathChartProps } from '../../components/charts';
@@ -108,7 +108,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
               label={t('dashboard.count.today')}
               prefix="+"
               icon={<FiberNewIcon />}
-              color="#1E88E5"
+              color={FIGURE_COLOURS.created}
               {...count('today')}
               onClick={() => open({ status: 'all', from: today(), to: today() })}
             />
@@ -117,7 +117,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.count.total')}
               icon={<ConfirmationNumberIcon />}
-              color="#006C8D"
+              color={FIGURE_COLOURS.total}
               {...count('total')}
               onClick={() => open({ status: 'all' })}
             />
@@ -126,7 +126,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.count.open')}
               icon={<LockOpenIcon />}
-              color="#5cb85c"
+              color={FIGURE_COLOURS.open}
               {...count('open')}
               onClick={() => open({ status: 'open' })}
             />
@@ -135,7 +135,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.count.closed')}
               icon={<CheckCircleIcon />}
-              color="#D32F2F"
+              color={FIGURE_COLOURS.closed}
               {...count('closed')}
               onClick={() => open({ status: 'closed' })}
             />
@@ -202,7 +202,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.card.total')}
               icon={<GroupsIcon />}
-              color="#006C8D"
+              color={FIGURE_COLOURS.total}
               value={card.data?.total}
               loading={card.isPending}
               error={card.error ?? undefined}
@@ -212,7 +212,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.card.resign')}
               icon={<DirectionsRunIcon />}
-              color="#D32F2F"
+              color={FIGURE_COLOURS.resign}
               value={card.data?.resign}
               loading={card.isPending}
               error={card.error ?? undefined}
@@ -222,7 +222,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.card.active')}
               icon={<HowToRegIcon />}
-              color="#5cb85c"
+              color={FIGURE_COLOURS.active}
               value={card.data?.active}
               loading={card.isPending}
               error={card.error ?? undefined}
@@ -232,7 +232,7 @@ function CourseFigures({ courseId }: { courseId: number }) {
             <CountCard
               label={t('dashboard.card.inactive')}
               icon={<PersonOffIcon />}
-              color="#9E9E9E"
+              color={FIGURE_COLOURS.inactive}
               value={card.data?.inactive}
               loading={card.isPending}
               error={card.error ?? undefined}

@@ -1,3 +1,4 @@
+import { FIGURE_COLOURS } from '@sigaf/contract';
 import DirectionsRunIcon from '@mui/icons-material/DirectionsRun';
 import GroupsIcon from '@mui/icons-material/Groups';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
@@ -88,22 +89,22 @@ function ClassroomReport({ courseId, classroomId }: { courseId: number; classroo
   const sections = useCourseSections(courseId);
   const [sectionId, setSectionId] = useState<number | null>(null);
   const figures = [
-    ['total', card.data?.total, <GroupsIcon key="i" />, '#006C8D'],
-    ['resign', card.data?.resign, <DirectionsRunIcon key="i" />, '#D32F2F'],
-    ['active', card.data?.active, <HowToRegIcon key="i" />, '#5cb85c'],
-    ['inactive', card.data?.inactive, <PersonOffIcon key="i" />, '#9E9E9E'],
+    ['total', card.data?.total, <GroupsIcon key="i" />],
+    ['resign', card.data?.resign, <DirectionsRunIcon key="i" />],
+    ['active', card.data?.active, <HowToRegIcon key="i" />],
+    ['inactive', card.data?.inactive, <PersonOffIcon key="i" />],
   ] as const;
   return (
     <>
       <UnsyncedNote count={card.data?.unsynced} sx={{ mb: 2 }} />
       <Grid container spacing={2} sx={{ mb: 2 }}>
-        {figures.map(([k, v, icon, color]) => (
+        {figures.map(([k, v, icon]) => (
           <Grid key={k} size={{ xs: 12, sm: 6, lg: 3 }}>
             <CountCard
               label={t(`dashboard.card.${k}`)}
               value={v}
               icon={icon}
-              color={color}
+              color={FIGURE_COLOURS[k]}
               loading={card.isPending}
               error={card.error ?? undefined}
             />

@@ -12,7 +12,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { chileParts, dayText } from '@sigaf/contract';
+import { chileParts, dayText, FIGURE_COLOURS } from '@sigaf/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, CountCard } from '../../components/charts';
@@ -144,6 +144,7 @@ export function RangeReport({
               label={t(`reports.ticket.card.${k}`)}
               value={v}
               prefix={prefix}
+              color={FIGURE_COLOURS[k]}
               loading={loading}
               error={error}
             />
