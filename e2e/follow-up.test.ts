@@ -199,7 +199,7 @@ describeE2E('student follow-up', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
     expect((await download).suggestedFilename()).toMatch(
-      /^seguimiento-\d+-\d{2}-\d{2}-\d{4}\.xlsx$/,
+      /^seguimiento-curso-de-seguimiento-\d{2}-\d{2}-\d{4}\.xlsx$/,
     );
 
     await page

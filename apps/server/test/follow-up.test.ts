@@ -1,4 +1,11 @@
-import { computeDv, FOLLOW_UP_MSG, formatRut, MSG, STUDENT_STATES } from '@sigaf/contract';
+import {
+  computeDv,
+  fileSlug,
+  FOLLOW_UP_MSG,
+  formatRut,
+  MSG,
+  STUDENT_STATES,
+} from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -482,7 +489,15 @@ describe('follow-up student table', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
-    expect(res.headers['content-disposition']).toContain('.xlsx');
+    // Named as every export: the course (and the classroom when one is chosen), the day.
+    const { description } = await ctx.db
+      .selectFrom('courses')
+      .select('description')
+      .where('id', '=', C)
+      .executeTakeFirstOrThrow();
+    expect(res.headers['content-disposition']).toMatch(
+      new RegExp(`"seguimiento-${fileSlug(description)}-\\d{2}-\\d{2}-\\d{4}\\.xlsx"`),
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;

@@ -1,5 +1,4 @@
 import {
-  fileDay,
   classroomTutorsSchema,
   followUpFiltersSchema,
   followUpMailSchema,
@@ -169,7 +168,7 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
     '/follow-up/courses/:id/students/export',
     { config: read, schema: { tags, params: idParams, querystring: followUpFiltersSchema } },
     async (request, reply) => {
-      const rows = await followUp.exportRows(
+      const { filename, rows } = await followUp.exportRows(
         requireAuth(request),
         request.params.id,
         request.query,
@@ -181,7 +180,7 @@ export const followUpRoutes: FastifyPluginAsync<{ services: Services }> = async 
         'SEGUIMIENTO DE ESTUDIANTES',
         FOLLOW_UP_EXPORT_FORMATS,
       );
-      return sendFile(reply, `seguimiento-${request.params.id}-${fileDay()}.xlsx`, body);
+      return sendFile(reply, filename, body);
     },
   );
   // Massive mail to chosen students (no ticket needed): the preview (count, one rendered message), then the queue.

@@ -1,5 +1,7 @@
 import {
   DASHBOARD_MSG,
+  fileDay,
+  fileSlug,
   FOLLOW_UP_EXPORT_LIMIT,
   FOLLOW_UP_MSG,
   STUDENT_STATES,
@@ -165,7 +167,13 @@ export class FollowUpService {
   async exportRows(actor: AuthUser, courseId: number, q: FollowUpFilters) {
     const scope = await this.courseScope(actor, courseId, q.classroom_id);
     const { rows } = await this.repo.students({ ...q, ...scope }, FOLLOW_UP_EXPORT_LIMIT);
-    return rows.map(presentStudent);
+    const [course, room] = await Promise.all([
+      this.repo.course(courseId),
+      q.classroom_id === undefined ? undefined : this.repo.classroom(q.classroom_id),
+    ]);
+    // Named as every export: the course, the classroom when one was chosen, the day.
+    const filename = `seguimiento-${fileSlug(course?.description ?? '')}${room ? `-${fileSlug(room.description)}` : ''}-${fileDay()}.xlsx`;
+    return { filename, rows: rows.map(presentStudent) };
   }
 
   /** One student of the table with their activities in the course. */
