@@ -81,6 +81,16 @@ describeE2E('contact effectiveness on the demo', () => {
     await settled(page);
     await page.getByText('Operación segura de grúa horquilla').first().waitFor();
     await total.waitFor({ timeout: 60_000 });
+    // At 1366 × 768 with the menu open, every table fits the page: nothing scrolls sideways.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const overflow = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[role="region"]')]
+          .filter((r) => r.querySelector('table'))
+          .map((r) => r.scrollWidth - r.clientWidth)
+          .filter((d) => d > 0),
+      );
+    await expect.poll(overflow).toEqual([]);
     await screenshot(page, 'efectividad-curso');
     await context.close();
   });

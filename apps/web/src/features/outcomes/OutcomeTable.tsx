@@ -30,7 +30,7 @@ function RangeBar({ g, label }: { g: OutcomeGroup; label: string }) {
     <Box
       role="img"
       aria-label={label}
-      sx={{ position: 'relative', width: 120, height: 14, bgcolor: 'grey.100', borderRadius: 1 }}
+      sx={{ position: 'relative', width: 96, height: 14, bgcolor: 'grey.100', borderRadius: 1 }}
     >
       {g.reengaged.low !== null && g.reengaged.high !== null && (
         <Box
@@ -109,7 +109,11 @@ export function OutcomeTable({
   return (
     // Focusable, so that a keyboard can scroll a table wider than the screen.
     <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={caption}>
-      <Table size="small" aria-label={caption}>
+      <Table
+        size="small"
+        aria-label={caption}
+        sx={{ '& th, & td': { px: 1 }, '& .MuiTypography-caption': { whiteSpace: 'normal' } }}
+      >
         <TableHead>
           <TableRow>
             {COLUMNS.map((c) => (
@@ -146,7 +150,7 @@ export function OutcomeTable({
                   />
                 )}
               </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap', maxWidth: 130 }}>
                 {g.difference === null ? (
                   '—'
                 ) : (
@@ -163,7 +167,7 @@ export function OutcomeTable({
                   </>
                 )}
               </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap', maxWidth: 150 }}>
                 {g.reengaged.n === 0
                   ? '—'
                   : t('outcomes.ofN', {
