@@ -389,6 +389,15 @@ describeE2E('dashboard and reports', () => {
       .getByText(/^Primer intento EST-CUR-\d{4}$/)
       .first()
       .waitFor();
+    // Priority and each attempt's result wear their state's colour and glyph, as in the ticket list.
+    const attempts = page
+      .getByRole('table', { name: /^Intentos de contacto del ticket EST-CUR-/ })
+      .first();
+    await attempts.locator('[data-state="success"], [data-state="failure"]').first().waitFor();
+    await page
+      .locator('[data-state="high"], [data-state="medium"], [data-state="low"]')
+      .first()
+      .waitFor();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportar a Excel (.xlsx)' }).click();
     const wb = new ExcelJS.Workbook();

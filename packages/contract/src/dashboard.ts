@@ -254,6 +254,8 @@ export interface StudentTicketAttempt {
   id: number;
   createdAt: string;
   outcome: string;
+  /** The result's catalogue key (its colour and glyph: STATE_LOOKS.attemptResult); null for one staff added. */
+  outcomeKey: string | null;
   operator: string;
   comment: string | null;
 }
@@ -266,6 +268,8 @@ export interface StudentTicketEntry {
   motive: string;
   type: string;
   priority: string;
+  /** The priority's catalogue key (STATE_LOOKS.priority); null for one staff added. */
+  priorityKey: string | null;
   operator: string | null;
   createdAt: string;
   closingDate: string | null;

@@ -184,10 +184,10 @@ export class ReportRepository {
   private ticketsOf(courseId: number) {
     return sql`(select json_agg(json_build_object(
           'id', t.id, 'ticketCode', t.ticket_code, 'status', st.description, 'closed', coalesce(st.key, '') <> 'open',
-          'motive', mo.description, 'type', ty.description, 'priority', pr.description, 'operator', ua.name,
+          'motive', mo.description, 'type', ty.description, 'priority', pr.description, 'priorityKey', pr.key, 'operator', ua.name,
           'createdAt', t.created_at, 'closingDate', t.closing_date,
           'attempts', coalesce((
-            select json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'outcome', sd.description, 'operator', u.name, 'comment', d.comment)
+            select json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'outcome', sd.description, 'outcomeKey', sd.key, 'operator', u.name, 'comment', d.comment)
                             order by d.created_at, d.id)
             from ticket_details d
             join status_detail_tickets sd on sd.id = d.status_detail_ticket_id

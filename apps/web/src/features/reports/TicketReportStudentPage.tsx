@@ -56,13 +56,13 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
               stateKey={tk.closed ? 'closed' : 'open'}
               label={tk.status}
             />
+            <StateChip
+              kind="priority"
+              stateKey={tk.priorityKey}
+              label={t('reports.student.priority', { priority: tk.priority })}
+            />
             <Typography variant="body2">
-              {[
-                tk.motive,
-                tk.type,
-                t('reports.student.priority', { priority: tk.priority }),
-                tk.operator ?? t('reports.student.unassigned'),
-              ].join(' · ')}
+              {[tk.motive, tk.type, tk.operator ?? t('reports.student.unassigned')].join(' · ')}
             </Typography>
             <Box sx={{ flex: 1 }} />
             <Typography variant="caption" color="text.secondary">
@@ -97,7 +97,9 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       {chileDateTime(a.createdAt)}
                     </TableCell>
-                    <TableCell>{a.outcome}</TableCell>
+                    <TableCell>
+                      <StateChip kind="attemptResult" stateKey={a.outcomeKey} label={a.outcome} />
+                    </TableCell>
                     <TableCell>{a.operator}</TableCell>
                     <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{a.comment}</TableCell>
                   </TableRow>
