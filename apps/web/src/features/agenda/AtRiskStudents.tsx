@@ -58,8 +58,9 @@ export function AtRiskStudents({
     user_id: userId,
     own_open_tickets: ownOpen || undefined,
   });
-  // Each row's suggestion: its course's figures for similar students (read once per course).
-  const courseIds = [...new Set((q.data?.rows ?? []).map((r) => r.courseId))];
+  // Each row's suggestion: its course's figures for similar students (read once per course), for
+  // the staff who contact students (a tutor may not read them: no request refused).
+  const courseIds = canWork ? [...new Set((q.data?.rows ?? []).map((r) => r.courseId))] : [];
   const similar = useQueries({ queries: courseIds.map((id) => similarQuery(id)) });
   const suggestionFor = (row: AgendaStudent) =>
     studentSuggestion(t, row, similar[courseIds.indexOf(row.courseId)]?.data);
