@@ -301,13 +301,16 @@ describe('§2.10 the ticket screen of a course', () => {
       expect(list._data.collections).toHaveLength(perPage);
       return count;
     };
+    // The fewest of three requests: a statement of background work (a keeper's tick) or of set-up
+    // (a new pooled connection on PostgreSQL) may fall within one request's count.
+    const fewest = async (perPage: number) =>
+      Math.min(await queriesFor(perPage), await queriesFor(perPage), await queriesFor(perPage));
     try {
-      const small = await queriesFor(2);
+      const small = await fewest(2);
       // At least the page, its attempts and its enrolments' Moodle results.
       expect(small).toBeGreaterThanOrEqual(3);
-      // Twenty times the tickets, the same statements: an N+1 read would add dozens. (On PostgreSQL one
-      // request may run a statement of set-up the other does not, e.g. on a new pooled connection.)
-      expect(Math.abs((await queriesFor(40)) - small)).toBeLessThanOrEqual(1);
+      // Twenty times the tickets, the same statements: an N+1 read would add dozens.
+      expect(Math.abs((await fewest(40)) - small)).toBeLessThanOrEqual(1);
     } finally {
       executor.executeQuery = original;
     }
