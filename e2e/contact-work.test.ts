@@ -161,6 +161,15 @@ describeE2E('a working day: weights, Mi agenda, mail as contact, WhatsApp, reass
     expect(before[0]!.lastAccess).toBeNull();
     const first = before[0]!;
     await section.getByRole('gridcell', { name: first.rut }).waitFor();
+    // Its reason is drawn as the dashboard draws a student who never signed in: grey, with a glyph.
+    const never = section
+      .getByRole('row')
+      .filter({ has: page.getByRole('gridcell', { name: first.rut }) })
+      .locator('[data-state="never"]');
+    await expect.poll(() => never.textContent()).toContain('Nunca ha ingresado');
+    expect(await never.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe(
+      'rgb(158, 158, 158)',
+    );
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);

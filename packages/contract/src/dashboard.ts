@@ -1,6 +1,6 @@
 import type { PageMeta } from './envelope.js';
 import type { StudentSummary } from './students.js';
-import { STUDENT_STATE_LOOKS, TICKET_STATUS_LOOKS } from './state-looks.js';
+import { LAST_ACCESS_LOOKS, STUDENT_STATE_LOOKS, TICKET_STATUS_LOOKS } from './state-looks.js';
 
 /** Dashboard (Estadística), follow-up reports and daily ticket reports (docs/development/domain.md#dashboard and #reports; the screens: docs/development/screens.md#estadistica, #reports). */
 
@@ -132,7 +132,12 @@ export const LOGGED_TIME_LABELS = [
   'Menos de una semana',
   'Más de una semana',
 ] as const;
-export const LOGGED_TIME_COLORS = ['#9E9E9E', '#5cb85c', '#F9A825', '#D32F2F'] as const;
+export const LOGGED_TIME_COLORS = [
+  LAST_ACCESS_LOOKS.never.color,
+  LAST_ACCESS_LOOKS.day.color,
+  LAST_ACCESS_LOOKS.week.color,
+  LAST_ACCESS_LOOKS.older.color,
+] as const;
 
 export const PROGRESS_LABELS = { done: 'Realizado', notDone: 'No realizado' } as const;
 export const PROGRESS_COLORS = { done: '#5cb85c', notDone: '#D32F2F' } as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { STATUS_COLORS, STUDENT_STATE_COLORS } from './dashboard.js';
+import { LOGGED_TIME_COLORS, STATUS_COLORS, STUDENT_STATE_COLORS } from './dashboard.js';
 import { FOLLOW_UP_STATUSES } from './follow-up.js';
-import { STATE_LOOKS, stateLook } from './state-looks.js';
+import { FIGURE_COLOURS, lastAccessGroup, STATE_LOOKS, stateLook } from './state-looks.js';
 
 describe.each(Object.entries(STATE_LOOKS))('%s', (_kind, looks) => {
   const all = Object.values(looks);
@@ -37,5 +37,18 @@ describe('the states’ catalogue keys', () => {
     expect(STUDENT_STATE_COLORS).toEqual(
       Object.values(STATE_LOOKS.studentState).map((l) => l.color),
     );
+    expect(LOGGED_TIME_COLORS).toEqual(Object.values(STATE_LOOKS.lastAccess).map((l) => l.color));
+    // The count card of students who never signed in is the chart's "Nunca".
+    expect(FIGURE_COLOURS.inactive).toBe(STATE_LOOKS.lastAccess.never.color);
+  });
+  it('group a last access as the dashboard’s chart does (under a day, under a week, older)', () => {
+    expect([null, 0, 1, 6, 7, 30].map(lastAccessGroup)).toEqual([
+      'never',
+      'day',
+      'week',
+      'week',
+      'older',
+      'older',
+    ]);
   });
 });

@@ -11,6 +11,7 @@ export interface StateLook {
 const GREEN = '#5cb85c';
 const AMBER = '#F9A825';
 const RED = '#D32F2F';
+const GREY = '#9E9E9E';
 
 /** Ticket status by catalogue key: Abierto, Cerrado. */
 export const TICKET_STATUS_LOOKS = {
@@ -38,11 +39,28 @@ export const STUDENT_STATE_LOOKS = {
   resigned: { color: RED, glyph: '✕' },
 } as const satisfies Record<string, StateLook>;
 
+/**
+ * A student's last access, in the order of LOGGED_TIME_LABELS: never, within a day, within a
+ * week, longer ago. Mi agenda's "no access" reasons take the colour of their group.
+ */
+export const LAST_ACCESS_LOOKS = {
+  never: { color: GREY, glyph: '○' },
+  day: { color: GREEN, glyph: '●' },
+  week: { color: AMBER, glyph: '◑' },
+  older: { color: RED, glyph: '◌' },
+} as const satisfies Record<string, StateLook>;
+export type LastAccessGroup = keyof typeof LAST_ACCESS_LOOKS;
+
+/** The last-access group of a student `days` whole days after his last access (null: never). */
+export const lastAccessGroup = (days: number | null): LastAccessGroup =>
+  days === null ? 'never' : days < 1 ? 'day' : days < 7 ? 'week' : 'older';
+
 export const STATE_LOOKS = {
   ticketStatus: TICKET_STATUS_LOOKS,
   priority: PRIORITY_LOOKS,
   attemptResult: ATTEMPT_RESULT_LOOKS,
   studentState: STUDENT_STATE_LOOKS,
+  lastAccess: LAST_ACCESS_LOOKS,
 } as const;
 export type StateKind = keyof typeof STATE_LOOKS;
 
@@ -58,8 +76,8 @@ export const FIGURE_COLOURS = {
   active: STUDENT_STATE_LOOKS.active.color,
   resign: STUDENT_STATE_LOOKS.resigned.color,
   /** Never signed in; not synchronised. */
-  inactive: '#9E9E9E',
-  unsynced: '#9E9E9E',
+  inactive: LAST_ACCESS_LOOKS.never.color,
+  unsynced: GREY,
 } as const;
 export type CountedFigure = keyof typeof FIGURE_COLOURS;
 

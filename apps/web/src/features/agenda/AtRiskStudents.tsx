@@ -1,4 +1,4 @@
-import { chileDateTime, type AgendaStudent } from '@sigaf/contract';
+import { chileDateTime, lastAccessGroup, type AgendaStudent } from '@sigaf/contract';
 import AddTaskIcon from '@mui/icons-material/AddTask';
 import AlarmAddIcon from '@mui/icons-material/AlarmAdd';
 import BadgeIcon from '@mui/icons-material/Badge';
@@ -20,6 +20,7 @@ import { useQueries } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerDataGrid, useServerPage } from '../../components/ServerDataGrid';
+import { StateChip } from '../../components/StateChip';
 import { useFitColumns } from '../../components/useFitColumns';
 import { useFormat } from '../../lib/format';
 import { FollowUpMailDialog } from '../follow-up/FollowUpMailDialog';
@@ -31,7 +32,31 @@ import { useAgendaStudents } from './api';
 import { Section, TableState } from './parts';
 import { ReminderDialog } from '../reminders/ReminderDialog';
 
-const RULE_COLORS = { resigning: 'error', inactive: 'warning', behind: 'info' } as const;
+/**
+ * A reason's chip: a resigning student in his state's look, no access in the look of its group on
+ * the dashboard's last-access chart (never grey), behind in the theme's blue (not a state).
+ */
+function ReasonChip({
+  row,
+  rule,
+  label,
+}: {
+  row: AgendaStudent;
+  rule: AgendaStudent['rules'][number];
+  label: string;
+}) {
+  if (rule === 'resigning')
+    return <StateChip kind="studentState" stateKey="resigning" label={label} />;
+  if (rule === 'inactive')
+    return (
+      <StateChip
+        kind="lastAccess"
+        stateKey={lastAccessGroup(row.daysWithoutAccess)}
+        label={label}
+      />
+    );
+  return <Chip size="small" color="info" label={label} />;
+}
 
 /**
  * (2) Students at risk with no recent contact attempt: each row says which rule matched. Staff may
@@ -119,7 +144,7 @@ export function AtRiskStudents({
           sx={{ alignItems: 'center', height: '100%', flexWrap: 'wrap', gap: 0.5 }}
         >
           {row.rules.map((r) => (
-            <Chip key={r} size="small" color={RULE_COLORS[r]} label={ruleLabel(row, r)} />
+            <ReasonChip key={r} row={row} rule={r} label={ruleLabel(row, r)} />
           ))}
           <SuggestionButton text={suggestionFor(row)} hasFocus={hasFocus} tabIndex={tabIndex} />
         </Stack>
