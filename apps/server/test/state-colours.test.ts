@@ -171,3 +171,29 @@ it("the PDF's count cards take their figure's colour, as the screens' cards do",
   expect(accentOf('Tickets abiertos')).toBe(FIGURE_COLOURS.open.toLowerCase());
   expect(accentOf('Tickets cerrados')).toBe(FIGURE_COLOURS.closed.toLowerCase());
 });
+
+it("the per-student PDF marks each ticket's status and priority and each attempt's result in its colour", async () => {
+  const drawing = pdfDrawing(
+    (await get(`reports/courses/${course}/pdf/student-tickets`)).rawPayload,
+  );
+  /** The mark drawn before each cell `label`: the last fill before it other than the text's black. */
+  const marksOf = (label: string) =>
+    drawing.flatMap((d, i) =>
+      'text' in d && d.text === label
+        ? [
+            drawing
+              .slice(0, i)
+              .flatMap((x) => ('fill' in x && x.fill !== '#000000' ? [x.fill] : []))
+              .at(-1),
+          ]
+        : [],
+    );
+  expect(marksOf('Cerrado')).toEqual([TICKET_STATUS_LOOKS.closed.color.toLowerCase()]);
+  expect(marksOf('Abierto')).toEqual(Array(2).fill(TICKET_STATUS_LOOKS.open.color.toLowerCase()));
+  expect(marksOf('Alta')).toEqual([PRIORITY_LOOKS.high.color.toLowerCase()]);
+  expect(marksOf('Baja')).toEqual([PRIORITY_LOOKS.low.color.toLowerCase()]);
+  expect(marksOf('Exitoso')).toEqual([ATTEMPT_RESULT_LOOKS.success.color.toLowerCase()]);
+  expect(marksOf('Fallido')).toEqual(
+    Array(2).fill(ATTEMPT_RESULT_LOOKS.failure.color.toLowerCase()),
+  );
+});

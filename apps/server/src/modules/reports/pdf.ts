@@ -6,13 +6,27 @@ const BLUE = '#006C8D';
 const GRAY = '#404040';
 const LIGHT = '#EEF5F8';
 
-export type PdfCell = string | number | null | undefined;
+/** A state written in its colour's mark (STATE_LOOKS) with its name beside it. */
+export interface PdfState {
+  text: string;
+  colour: string | undefined;
+}
+export type PdfCell = string | number | null | undefined | PdfState;
+const isState = (c: PdfCell): c is PdfState => typeof c === 'object' && c !== null;
+/** Room a state's mark takes before its name. */
+const MARK = 10;
 
 /** A figure as the screens write it in Spanish: "41,7 %" for a percentage, "12.345" for a count. */
 const figure = (v: number, suffix = '') =>
   suffix === '%' ? formatPercent(v, 'es') : `${formatNumber(v, 'es')}${suffix}`;
 const cellText = (c: PdfCell) =>
-  c === null || c === undefined ? '' : typeof c === 'number' ? formatNumber(c, 'es') : c;
+  c === null || c === undefined
+    ? ''
+    : typeof c === 'number'
+      ? formatNumber(c, 'es')
+      : isState(c)
+        ? c.text
+        : c;
 
 /**
  * A report as a PDF (A4): title band, figure cards, tables and charts drawn as horizontal bars
@@ -236,10 +250,9 @@ export class PdfReport {
     rows.forEach((row, r) => {
       this.doc.font('Helvetica').fontSize(8);
       const texts = row.map(cellText);
+      const inner = (i: number) => cols[i]! - 2 * pad - (isState(row[i]) ? MARK : 0);
       const h =
-        Math.max(
-          ...texts.map((t, i) => this.doc.heightOfString(t || ' ', { width: cols[i]! - 2 * pad })),
-        ) +
+        Math.max(...texts.map((t, i) => this.doc.heightOfString(t || ' ', { width: inner(i) }))) +
         2 * pad;
       if (this.doc.y + h > this.doc.page.height - this.doc.page.margins.bottom - 20) {
         this.doc.addPage();
@@ -250,7 +263,12 @@ export class PdfReport {
       if (r % 2 === 1) this.doc.rect(this.left, y, this.width, h).fill(LIGHT);
       let x = this.left;
       texts.forEach((t, i) => {
-        this.doc.fillColor('black').text(t, x + pad, y + pad, { width: cols[i]! - 2 * pad });
+        const cell = row[i];
+        const mark = isState(cell) && cell.colour !== undefined;
+        if (mark) this.doc.circle(x + pad + 3.5, y + pad + 4.5, 3.5).fill(cell.colour!);
+        this.doc.fillColor('black').text(t, x + pad + (isState(cell) ? MARK : 0), y + pad, {
+          width: inner(i),
+        });
         x += cols[i]!;
       });
       this.doc.y = y + h;

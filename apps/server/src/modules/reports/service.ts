@@ -6,6 +6,7 @@ import {
   FIGURE_COLOURS,
   fileDay,
   REPORT_MSG,
+  stateLook,
   ROSTER_HEADER,
   FOLLOW_CARD_LABELS,
   studentStateText,
@@ -262,15 +263,31 @@ export class ReportService {
         `${s.rut} · ${[s.name, s.lastName, s.motherLastName].filter(Boolean).join(' ')} · ${s.classroom ?? 'Sin aula'}`,
       );
       for (const t of s.tickets) {
-        pdf.paragraph(
-          `${t.ticketCode} — ${t.status} — ${t.motive} — ${t.type} — prioridad ${t.priority} — creado ${chileDateTime(t.createdAt)}${t.closingDate ? `, cerrado ${chileDateTime(t.closingDate)}` : ''}${t.operator ? ` — ${t.operator}` : ''}`,
+        pdf.table(
+          ['Ticket', 'Estado', 'Prioridad', 'Motivo', 'Tipo', 'Creado', 'Cierre', 'Operador'],
+          [
+            [
+              t.ticketCode,
+              {
+                text: t.status,
+                colour: stateLook('ticketStatus', t.closed ? 'closed' : 'open')?.color,
+              },
+              { text: t.priority, colour: stateLook('priority', t.priorityKey)?.color },
+              t.motive,
+              t.type,
+              chileDateTime(t.createdAt),
+              t.closingDate ? chileDateTime(t.closingDate) : '',
+              t.operator,
+            ],
+          ],
+          [0.17, 0.1, 0.1, 0.14, 0.12, 0.13, 0.13, 0.11],
         );
         pdf.table(
           ['N°', 'Fecha', 'Resultado', 'Registrado por', 'Comentario'],
           t.attempts.map((a, n) => [
             n + 1,
             chileDateTime(a.createdAt),
-            a.outcome,
+            { text: a.outcome, colour: stateLook('attemptResult', a.outcomeKey)?.color },
             a.operator,
             a.comment,
           ]),
