@@ -1,4 +1,4 @@
-import { computeDv, formatRut } from '@sigaf/contract';
+import { computeDv, formatRut, TICKET_REPORT_SCOPE } from '@sigaf/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketKeys } from './data.js';
@@ -756,6 +756,15 @@ describe('tickets per student', () => {
   });
 });
 
+/** A sentence as a PDF writes it, wrapped anywhere between its words. */
+const words = (sentence: string) =>
+  new RegExp(
+    sentence
+      .split(' ')
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+'),
+  );
+
 describe('report PDFs', () => {
   it('ticket report of a day: data card, charts and the operators table', async () => {
     const k = await ticketKeys(ctx.db);
@@ -769,6 +778,8 @@ describe('report PDFs', () => {
     expect(text).toMatch(
       /Tickets nuevos \+1 Tickets totales 2 Tickets abiertos 2 Tickets cerrados 0/,
     );
+    // The cards are the course at the day's end, the charts the day's tickets: the PDF says so.
+    expect(text).toMatch(words(TICKET_REPORT_SCOPE.day));
     expect(text).toContain('Ticket según motivo');
     expect(text).toContain(label[`motive_tickets:${k.problem}`]);
     // That day the operator logged one attempt, on T1 (closed now).
@@ -866,6 +877,7 @@ describe('a range of days', () => {
       /Tickets nuevos \+2 Tickets totales 2 Tickets abiertos 1 Tickets cerrados 1/,
     );
     expect(text).toContain('Producción del período');
+    expect(text).toMatch(words(TICKET_REPORT_SCOPE.range));
     // The operator's three attempts on T1.
     expect(text).toMatch(new RegExp(`${operator.name} 1 1 3`));
   });

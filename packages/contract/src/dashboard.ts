@@ -39,6 +39,16 @@ export const FOLLOW_CARD_LABELS = {
   unsynced: 'Sin sincronizar',
 } as const;
 
+/**
+ * What Reportes › Reporte de tickets' update counts, said under its cards on the screen and in the PDF: the
+ * cards are the whole course at the end of the range, the charts only the tickets created in it.
+ */
+export const TICKET_REPORT_SCOPE = {
+  day: 'Las tarjetas cuentan todos los tickets del curso al final del día (los nuevos, los creados ese día); los gráficos, solo los tickets creados ese día, con su estado actual.',
+  range:
+    'Las tarjetas cuentan todos los tickets del curso al final del período (los nuevos, los creados en él); los gráficos, solo los tickets creados en el período, con su estado actual.',
+} as const;
+
 /** `_data` of GET /reports/courses/{c}/data-card/{date}. */
 export interface DailyTicketCard {
   /** Tickets created that day. */

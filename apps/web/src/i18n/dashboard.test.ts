@@ -1,3 +1,4 @@
+import { TICKET_REPORT_SCOPE } from '@sigaf/contract';
 import { describe, expect, it } from 'vitest';
 import en from './dashboard.en.json';
 import es from './dashboard.es.json';
@@ -15,6 +16,10 @@ describe('dashboard translations', () => {
 
   it('owns only the dashboard, reports and charts areas', () => {
     expect(Object.keys(es).every((k) => ['dashboard', 'reports', 'charts'].includes(k))).toBe(true);
+  });
+
+  it('says what the ticket report counts as its PDF does', () => {
+    expect(es.reports.ticket.scope).toEqual(TICKET_REPORT_SCOPE);
   });
 
   it('has no empty text', () => {

@@ -13,6 +13,7 @@ import {
   STUDENT_TICKETS_HEADER,
   TICKET_HISTORY_GROUPS,
   TICKET_HISTORY_HEADER,
+  TICKET_REPORT_SCOPE,
   ticketAgeText,
   type StudentTicketsRow,
   type StudentTicketsPage,
@@ -222,6 +223,7 @@ export class ReportService {
       ['Tickets abiertos', card.open, FIGURE_COLOURS.open],
       ['Tickets cerrados', card.closed, FIGURE_COLOURS.closed],
     ]);
+    pdf.paragraph(TICKET_REPORT_SCOPE[oneDay ? 'day' : 'range']);
     pdf.bars('Ticket según estado', charts.status.chartData);
     pdf.bars('Ticket según origen', charts.source.chartData);
     pdf.bars('Ticket según tipo', charts.type.chartData);

@@ -130,6 +130,9 @@ export function RangeReport({
       >
         {t(`reports.ticket.update.${span}`)}
       </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
+        {t(`reports.ticket.scope.${span}`)}
+      </Typography>
       <Grid container spacing={2}>
         {(
           [
