@@ -30,9 +30,13 @@ export function studentSummary(
   s: { attempts: number; settled7: number; accessed7: number },
 ) {
   if (s.attempts === 0) return t('outcomes.student.none');
-  const measured = s.settled7
-    ? t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })
-    : '';
+  // One contact measured reads as a sentence, not "1 de 1".
+  const measured =
+    s.settled7 === 1
+      ? t(s.accessed7 ? 'outcomes.student.summaryOneBack' : 'outcomes.student.summaryOneNot')
+      : s.settled7
+        ? t('outcomes.student.summary', { accessed: s.accessed7, settled: s.settled7 })
+        : '';
   const pending =
     s.attempts > s.settled7
       ? t('outcomes.student.pending', { count: s.attempts - s.settled7 })

@@ -32,6 +32,15 @@ describe('plain words for staff', () => {
     );
   });
 
+  it('one measured contact reads as a sentence, not "1 de 1"', () => {
+    expect(studentSummary(i18n.t, { attempts: 1, settled7: 1, accessed7: 1 })).toBe(
+      'Volvió a Moodle dentro de los 7 días siguientes a su único contacto medible.',
+    );
+    expect(studentSummary(i18n.t, { attempts: 1, settled7: 1, accessed7: 0 })).toBe(
+      'No volvió a Moodle en los 7 días siguientes a su único contacto medible.',
+    );
+  });
+
   it('the sync report and the agenda hint avoid jargon and length', () => {
     const calls = i18n.t('moodle.report.moodleCalls', { count: 49 });
     expect(calls).toBe('SIGAF consultó a Moodle 49 veces en esta sincronización.');
