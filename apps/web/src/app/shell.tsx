@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { loadSnackToast } from '../components/Snackbar';
 import '../i18n/features';
 import { queryClient } from '../lib/queryClient';
+import { displayedRows, type DisplayedRows } from '../lib/format';
 import MyLayout from './layout/MyLayout';
 
 // The screens' notifications show at once: their toast is loaded with the application.
@@ -29,6 +30,9 @@ export default function Shell() {
                 columnMenuSortAsc: t('common.sortAsc'),
                 columnMenuSortDesc: t('common.sortDesc'),
                 columnMenuUnsort: t('common.unsort'),
+                // An empty grid says so in its own overlay, not "0–0 de 0" under it.
+                paginationDisplayedRows: ({ from, to, count }: DisplayedRows) =>
+                  displayedRows(t, i18n.language, { from, to, count }),
               },
             },
             // The last header's resize handle and menu button stick out past the grid's edge and

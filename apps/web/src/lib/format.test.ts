@@ -45,3 +45,15 @@ describe('values are written by the formatters only', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('the rows a page shows', () => {
+  it('"1–10 de 1.234", and nothing under an empty list', async () => {
+    const { default: i18next } = await import('i18next');
+    const { default: es } = await import('../i18n/es.json');
+    const { displayedRows } = await import('./format');
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'es', resources: { es: { translation: es } } });
+    expect(displayedRows(i18n.t, 'es', { from: 1, to: 10, count: 12345 })).toBe('1–10 de 12.345');
+    expect(displayedRows(i18n.t, 'es', { from: 0, to: 0, count: 0 })).toBe('');
+  });
+});

@@ -7,6 +7,7 @@ import {
   formatTime,
 } from '@sigaf/contract';
 import { useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -30,3 +31,17 @@ export function useFormat() {
   );
 }
 export type Format = ReturnType<typeof useFormat>;
+
+export interface DisplayedRows {
+  from: number;
+  to: number;
+  count: number;
+}
+
+/** The rows a page shows, "1–10 de 1.234", and nothing for an empty list (it says so itself). */
+export const displayedRows = (
+  t: TFunction,
+  language: string,
+  { from, to, count }: DisplayedRows,
+) =>
+  count <= 0 ? '' : t('common.displayedRows', { from, to, count: formatNumber(count, language) });

@@ -30,6 +30,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
+import { displayedRows } from '../../lib/format';
 import { retryMessage, useOutbox } from './api';
 
 const STATUS_COLOR: Record<MailStatus, 'default' | 'info' | 'success' | 'error'> = {
@@ -56,7 +57,7 @@ export function OutboxPanel({
   ticketId,
   perPage: initialPerPage = 10,
 }: OutboxPanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<MailStatus | ''>('');
@@ -231,7 +232,7 @@ export function OutboxPanel({
         labelRowsPerPage={t('mail.outbox.perPage')}
         // Wraps on a narrow dialog instead of cutting the rows-per-page number off.
         sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', pl: 0 } }}
-        labelDisplayedRows={({ from, to, count }) => t('mail.outbox.range', { from, to, count })}
+        labelDisplayedRows={(rows) => displayedRows(t, i18n.language, rows)}
       />
     </Box>
   );
