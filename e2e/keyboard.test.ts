@@ -195,10 +195,10 @@ describeE2E('the ticket work with the keyboard alone', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/my/);
     // Keys go to the page once it has drawn (screens load on demand).
-    await page.getByRole('link', { name: 'Ticket', exact: true }).first().waitFor();
+    await page.getByRole('link', { name: 'Tickets', exact: true }).first().waitFor();
 
     // The ticket screen, from the menu.
-    await tabTo(page, (f) => f.tag === 'a' && f.name === 'Ticket', 'the Ticket menu entry');
+    await tabTo(page, (f) => f.tag === 'a' && f.name === 'Tickets', 'the Tickets menu entry');
     await expectVisibleFocus(page, 'Ticket menu entry');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/my\/ticket/);

@@ -174,7 +174,7 @@ describeE2E('maintenance area', () => {
     ).body.access_token;
     const { page: op, context } = await signedInPage(browser, product, token);
     await op.goto('/my');
-    await op.getByRole('navigation').getByText('Ticket').waitFor();
+    await op.getByRole('navigation').getByRole('link', { name: 'Tickets', exact: true }).waitFor();
     expect(await op.getByRole('navigation').getByText('Mantenedor').count()).toBe(0);
     await op.goto('/my/mantenedor/aula');
     await op.getByText('No tiene permisos para ver esta página.').waitFor();
