@@ -1,3 +1,4 @@
+import { normalizeRut } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
@@ -112,6 +113,18 @@ describe('demo data', () => {
     expect(after.courses - before.courses).toBe(4);
     expect(after.students - before.students).toBe(withRut);
     expect(after.users - before.users).toBe(DEMO_STAFF.length);
+    // Each staff member has a valid RUT, as Mantenedor › Usuario requires of the users it creates.
+    const staffRuts = await ctx.db
+      .selectFrom('users')
+      .select('rut')
+      .where(
+        'email',
+        'in',
+        DEMO_STAFF.map((u) => u.email),
+      )
+      .execute();
+    expect(staffRuts.map((u) => normalizeRut(u.rut))).toEqual(staffRuts.map((u) => u.rut));
+    expect(new Set(staffRuts.map((u) => u.rut)).size).toBe(DEMO_STAFF.length);
 
     const courses = await ctx.db
       .selectFrom('courses')

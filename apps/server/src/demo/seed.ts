@@ -1,4 +1,4 @@
-import { computeDv, normalizeRut } from '@sigaf/contract';
+import { computeDv, formatRut, normalizeRut } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { generateSite, prng, type GeneratedSite } from '@sigaf/moodle-sim/generator';
 import type { Config } from '../config.js';
@@ -300,7 +300,8 @@ export async function seedDemo(
             password,
             is_first_login: 1,
             role_id: roles.get(s.role)!,
-            rut: null,
+            // Staff have a RUT like everyone the form creates (Mantenedor › Usuario requires one).
+            rut: formatRut({ body: 15_100_000 + i * 1_013, dv: computeDv(15_100_000 + i * 1_013) }),
             phone: null,
             mobile: `+5698${String(1_000_000 + i * 1111).padStart(7, '0')}`,
           })
