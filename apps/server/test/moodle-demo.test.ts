@@ -1,4 +1,4 @@
-import { normalizeRut } from '@sigaf/contract';
+import { chileParts, normalizeRut } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMoodleSim, type SimServer } from '../../../tools/moodle-sim/src/server.js';
@@ -113,6 +113,30 @@ describe('demo data', () => {
     expect(after.courses - before.courses).toBe(4);
     expect(after.students - before.students).toBe(withRut);
     expect(after.users - before.users).toBe(DEMO_STAFF.length);
+    // Contacts are logged at work, 09:00–18:59 in Chile, after their ticket was opened.
+    const attempts = await ctx.db
+      .selectFrom('ticket_details as d')
+      .innerJoin('tickets as t', 't.id', 'd.ticket_id')
+      .select(['d.created_at as at', 't.created_at as opened'])
+      .where(
+        't.course_id',
+        'in',
+        (
+          await ctx.db
+            .selectFrom('courses')
+            .select('id')
+            .where('id_course_moodle', 'in', generated.courseIds)
+            .execute()
+        ).map((c) => c.id),
+      )
+      .execute();
+    expect(attempts.length).toBe(summary.attempts);
+    const hours = new Set(attempts.map((a) => Number(chileParts(a.at).time.slice(0, 2))));
+    expect(
+      [...hours].every((h) => h >= 9 && h <= 18),
+      [...hours].join(','),
+    ).toBe(true);
+    expect(attempts.every((a) => new Date(a.at) >= new Date(a.opened))).toBe(true);
     // Each staff member has a valid RUT, as Mantenedor › Usuario requires of the users it creates.
     const staffRuts = await ctx.db
       .selectFrom('users')

@@ -1,4 +1,4 @@
-import { computeDv, formatRut, normalizeRut } from '@sigaf/contract';
+import { chileParts, computeDv, formatRut, normalizeRut } from '@sigaf/contract';
 import { sql } from 'kysely';
 import { generateSite, prng, type GeneratedSite } from '@sigaf/moodle-sim/generator';
 import type { Config } from '../config.js';
@@ -35,6 +35,18 @@ const LOCAL_ONLY_PER_COURSE = 2;
  */
 const TICKETS_PER_COURSE = 100;
 const WEEKS = 6;
+
+/**
+ * A moment moved into office hours in Chile (09:00–18:59): to the next morning, or back to the
+ * evening before when the morning is later than `latest`. Staff log contacts at work.
+ */
+export function officeHours(at: Date, latest: number): Date {
+  const h = Number(chileParts(at).time.slice(0, 2));
+  if (h >= 9 && h <= 18) return at;
+  const forward = new Date(at.getTime() + ((9 - h + 24) % 24) * 3_600_000);
+  if (forward.getTime() <= latest) return forward;
+  return new Date(at.getTime() - ((h - 18 + 24) % 24) * 3_600_000);
+}
 
 export const DEMO_STAFF = [
   { email: 'demo.admin@sigaf.cl', name: 'Administración Demo', role: 'admin' },
@@ -368,13 +380,18 @@ export async function seedDemo(
         const prefix = codePrefix('CAP', mc.fullname);
         const last = await services.repos.tickets.allocateCodes(prefix, TICKETS_PER_COURSE, trx);
         for (let n = 0; n < TICKETS_PER_COURSE; n++) {
-          const created = new Date(now - rnd.int(1, WEEKS * 7 * 24) * 3_600_000);
-          const attempts = rnd.int(1, 3);
-          const times = Array.from(
-            { length: attempts },
-            (_, a) =>
-              new Date(Math.min(now - 60_000, created.getTime() + a * rnd.int(4, 72) * 3_600_000)),
+          const latest = now - 60_000;
+          const created = officeHours(
+            new Date(now - rnd.int(1, WEEKS * 7 * 24) * 3_600_000),
+            latest,
           );
+          const attempts = rnd.int(1, 3);
+          const times = Array.from({ length: attempts }, (_, a) => {
+            const at = new Date(
+              Math.min(latest, created.getTime() + a * rnd.int(4, 72) * 3_600_000),
+            );
+            return new Date(Math.max(created.getTime(), officeHours(at, latest).getTime()));
+          }).sort((x, y) => x.getTime() - y.getTime());
           const isClosed = rnd.next() < 0.55;
           const operator = rnd.pick(operators);
           const ticket = await trx
