@@ -94,10 +94,13 @@ describeE2E('maintenance area', () => {
         expect(await secret.textContent()).toMatch(/Contraseña temporal de .+: \S{12}\./);
         await secret.getByRole('button', { name: 'Cerrar' }).click();
       } else {
-        await page
-          .getByRole('alert')
-          .filter({ hasText: 'Registro creado exitosamente.' })
-          .waitFor();
+        const toast = page.getByRole('alert').filter({ hasText: 'Registro creado exitosamente.' });
+        await toast.waitFor();
+        // The toast sits under the app bar, never over its buttons.
+        if (i === 0) {
+          const bar = (await page.locator('header').first().boundingBox())!;
+          expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+        }
       }
       const nameField = decl.fields.find((f) => f.prop === 'description' || f.prop === 'name')!;
       const created = valueFor(decl, nameField, i, 'A');

@@ -20,6 +20,8 @@ export default function SnackToast({ message, variant, duration, onClose }: Prop
         autoHideDuration={duration}
         onClose={(_, reason) => reason !== 'clickaway' && onClose()}
         anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+        // Below the app bar (56 px on a phone, 64 px otherwise), never over its buttons.
+        sx={{ top: { xs: 64, sm: 72 } }}
       >
         <Alert
           onClose={onClose}
