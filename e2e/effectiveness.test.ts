@@ -91,6 +91,13 @@ describeE2E('contact effectiveness on the demo', () => {
           .filter((d) => d > 0),
       );
     await expect.poll(overflow).toEqual([]);
+    // The day fields show their whole day, not "dd-mm-".
+    for (const label of ['Desde', 'Hasta']) {
+      const field = page.getByRole('textbox', { name: label, exact: true });
+      expect(await field.evaluate((e) => (e as HTMLInputElement).scrollWidth - e.clientWidth)).toBe(
+        0,
+      );
+    }
     await screenshot(page, 'efectividad-curso');
     await context.close();
   });

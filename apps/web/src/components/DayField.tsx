@@ -15,6 +15,7 @@ export function DayField({
   min,
   max,
   error,
+  sx,
   ...props
 }: { value: string; onChange: (day: string) => void; min?: string; max?: string } & Omit<
   TextFieldProps,
@@ -40,6 +41,8 @@ export function DayField({
   return (
     <TextField
       {...props}
+      // Room for the whole "dd-mm-yyyy" and the calendar button, however tight the row.
+      sx={[{ minWidth: 165, flexShrink: 0 }, ...(Array.isArray(sx) ? sx : [sx])]}
       value={text}
       onChange={(e) => type(e.target.value)}
       onBlur={() => value && setText(dayText(value))}
