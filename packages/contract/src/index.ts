@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './roles.js';
+export * from './catalogues.js';
 export * from './messages.js';
 export * from './envelope.js';
 export * from './auth.js';

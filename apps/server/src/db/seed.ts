@@ -1,73 +1,17 @@
 import {
+  CATALOGUE_SEED as SEEDED,
   CHILE_REGIONS,
   FIRST_LOGIN_PENDING,
   RESERVED_USER,
-  ROLE_DESCRIPTIONS,
-  ROLE_KEYS,
+  type SeededValue,
 } from '@sigaf/contract';
 import { sql } from 'kysely';
 import type { Database } from './database.js';
 import type { CatalogueTableName } from './schema.js';
 import { generatePassword, hashPassword } from '../lib/passwords.js';
 
-/**
- * Initial values of every catalogue (docs/development/domain.md#catalogues). Rows the system relies on
- * carry a stable key, so that renaming a description never changes behaviour.
- */
-export const CATALOGUE_SEED: Record<
-  CatalogueTableName,
-  Array<{ key: string | null; description: string }>
-> = {
-  roles: ROLE_KEYS.map((key) => ({ key, description: ROLE_DESCRIPTIONS[key] })),
-  profiles: [
-    { key: 'student', description: 'Estudiante' },
-    { key: 'tutor', description: 'Tutor' },
-  ],
-  classrooms: [
-    { key: null, description: 'Aula 1' },
-    { key: null, description: 'Aula 2' },
-    { key: null, description: 'Aula 3' },
-  ],
-  final_statuses: [
-    { key: null, description: 'Aprobado' },
-    { key: null, description: 'Reprobado' },
-    { key: null, description: 'Desertor' },
-  ],
-  status_tickets: [
-    { key: 'open', description: 'Abierto' },
-    { key: 'closed', description: 'Cerrado' },
-  ],
-  priority_tickets: [
-    { key: 'high', description: 'Alta' },
-    { key: 'medium', description: 'Media' },
-    { key: 'low', description: 'Baja' },
-  ],
-  motive_tickets: [
-    { key: 'welcome', description: 'Bienvenida' },
-    { key: 'problem', description: 'Problema' },
-  ],
-  status_detail_tickets: [
-    { key: 'success', description: 'Exitoso' },
-    { key: 'failure', description: 'Fallido' },
-  ],
-  source_tickets: [
-    { key: 'incoming', description: 'Entrante' },
-    { key: 'outgoing', description: 'Saliente' },
-  ],
-  type_tickets: [
-    { key: 'email', description: 'Correo electrónico' },
-    { key: 'phone', description: 'Contacto telefónico' },
-  ],
-  sections: [
-    { key: 'resign', description: 'Renuncia' },
-    { key: 'survey', description: 'Encuesta' },
-    { key: 'pre_test_a', description: 'Pre Test A' },
-    { key: 'pre_test_b', description: 'Pre Test B' },
-    { key: 'post_test_a', description: 'Post Test A' },
-    { key: 'post_test_b', description: 'Post Test B' },
-    { key: 'formative', description: 'Formativa' },
-  ],
-};
+/** The catalogues' initial values (the contract's, named by the screens in their language). */
+export const CATALOGUE_SEED: Record<CatalogueTableName, readonly SeededValue[]> = SEEDED;
 
 export interface SeedResult {
   admin?: { email: string; password: string; generated: boolean };
@@ -88,7 +32,7 @@ export async function seedWithin(
 ): Promise<SeedResult> {
   for (const [table, rows] of Object.entries(CATALOGUE_SEED) as [
     CatalogueTableName,
-    { key: string | null; description: string }[],
+    readonly SeededValue[],
   ][]) {
     const existing = await trx.selectFrom(table).select(['key', 'description']).execute();
     const keys = new Set(existing.map((r) => r.key).filter(Boolean));

@@ -1,6 +1,7 @@
 import { Box, Chip, type ChipProps } from '@mui/material';
 import { stateLook, type StateKind } from '@sigaf/contract';
 import { contrastRatio } from '../lib/contrast';
+import { useCatalogueText } from '../lib/catalogue';
 
 const DARK_TEXT = 'rgba(0, 0, 0, 0.87)';
 
@@ -19,11 +20,15 @@ export function StateChip({
   icon,
   sx,
   color,
+  label,
   ...props
 }: { kind: StateKind; stateKey: string | null | undefined } & ChipProps) {
+  const cat = useCatalogueText();
+  // A seeded catalogue name in the screen's language; any other label as given.
+  const text = typeof label === 'string' ? cat(label) : label;
   const look = stateLook(kind, stateKey);
-  if (!look) return <Chip size="small" icon={icon} sx={sx} color={color} {...props} />;
-  const text = textOn(look.color);
+  if (!look) return <Chip size="small" icon={icon} sx={sx} color={color} label={text} {...props} />;
+  const ink = textOn(look.color);
   const glyph = (
     <Box
       component="span"
@@ -39,13 +44,14 @@ export function StateChip({
       size="small"
       icon={icon ?? glyph}
       data-state={stateKey}
+      label={text}
       sx={[
         {
           bgcolor: look.color,
-          color: text,
+          color: ink,
           borderColor: look.color,
-          '& .MuiChip-icon': { color: text },
-          '& .MuiChip-deleteIcon': { color: text },
+          '& .MuiChip-icon': { color: ink },
+          '& .MuiChip-deleteIcon': { color: ink },
         },
         ...(Array.isArray(sx) ? sx : [sx]),
       ]}

@@ -5,6 +5,8 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../i18n/dashboard.en.json';
 import es from '../../i18n/dashboard.es.json';
+import mainEn from '../../i18n/en.json';
+import mainEs from '../../i18n/es.json';
 import { ChartCard } from './ChartCard';
 import { chartInLanguage } from './chartLabels';
 
@@ -12,7 +14,10 @@ const i18n = i18next.createInstance();
 beforeAll(async () => {
   await i18n.use(initReactI18next).init({
     lng: 'en',
-    resources: { es: { translation: es }, en: { translation: en } },
+    resources: {
+      es: { translation: { ...mainEs, ...es } },
+      en: { translation: { ...mainEn, ...en } },
+    },
   });
 });
 
@@ -21,8 +26,8 @@ const logged: ChartData = {
   datasets: [{ data: [1, 2, 3, 4], backgroundColor: ['#000'] }],
 };
 const ages: ChartData = {
-  labels: ['< 24h', '1 día', '3 días', 'Llamada'],
-  datasets: [{ label: 'Abierto', data: [1, 1, 1, 1], backgroundColor: ['#000'] }],
+  labels: ['< 24h', '1 día', '3 días', 'Llamada', 'Alta', 'Finalizado'],
+  datasets: [{ label: 'Abierto', data: [1, 1, 1, 1, 1, 1], backgroundColor: ['#000'] }],
 };
 
 describe('chart labels in the screen language', () => {
@@ -35,9 +40,10 @@ describe('chart labels in the screen language', () => {
       'More than a week',
     ]);
     const shown = chartInLanguage(en, ages);
-    expect(shown.labels).toEqual(['< 24h', '1 day', '3 days', 'Llamada']);
+    // A seeded catalogue name and a Moodle state are translated; a name staff wrote is not.
+    expect(shown.labels).toEqual(['< 24h', '1 day', '3 days', 'Llamada', 'High', 'Finished']);
     expect(shown.datasets[0]!.label).toBe('Open');
-    expect(shown.datasets[0]!.data).toEqual([1, 1, 1, 1]);
+    expect(shown.datasets[0]!.data).toEqual([1, 1, 1, 1, 1, 1]);
   });
 
   it('Spanish: as the server sent them', () => {

@@ -17,6 +17,7 @@ import { useNotify } from '../../components/Snackbar';
 import { ApiError } from '../../lib/api';
 import { useAttemptResults, useLogAttempt } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /**
  * Logs a contact attempt on a ticket in place (a reminder already due becomes done), naming the
@@ -40,6 +41,7 @@ export function LogAttemptDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const notify = useNotify();
   const results = useAttemptResults(true);
   const log = useLogAttempt();
@@ -100,7 +102,7 @@ export function LogAttemptDialog({
           >
             {(results.data ?? []).map((o) => (
               <MenuItem key={o.id} value={o.id}>
-                {o.description}
+                {cat(o.description)}
               </MenuItem>
             ))}
           </TextField>

@@ -19,6 +19,7 @@ import { useEnrolmentTickets, type Ticket } from '../tickets/api';
 import { CHANNEL_MEDIUM, type ContactChannel, type ContactTarget } from '../tickets/ContactActions';
 import { CreateMassiveDialog } from '../tickets/CreateTickets';
 import { LogAttemptDialog } from './LogAttemptDialog';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /** The student's open tickets the caller may log an attempt on, newest first. */
 export function ticketsToLog(
@@ -105,6 +106,7 @@ function ChooseTicket({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const f = useFormat();
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="log-contact-title">
@@ -120,7 +122,7 @@ function ChooseTicket({
           {tickets.map((k) => (
             <ListItemButton key={k.id} onClick={() => onChoose(k)}>
               <ListItemText
-                primary={`${k.ticketCode} · ${k.typeTicket.description}`}
+                primary={`${k.ticketCode} · ${cat(k.typeTicket.description)}`}
                 secondary={t('contact.log.opened', { date: f.date(k.createdAtIso) })}
               />
             </ListItemButton>

@@ -29,6 +29,8 @@ import { EmailLink } from '../../components/ContactLinks';
 import { PhoneContact, type ContactTarget } from '../tickets/ContactActions';
 import { LogContact } from '../attempts/LogContact';
 import { useStudentDetail, type StudentDetail as StudentDetailData } from './api';
+import { useCatalogueText } from '../../lib/catalogue';
+import { chartLabel } from '../../components/charts/chartLabels';
 
 const STAGE_KEYS = FOLLOW_UP_STATUSES;
 
@@ -111,6 +113,7 @@ export function StudentDetailDrawer({
   onOpenTicket: (id: number) => void;
 }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const f = useFormat();
   const detail = useStudentDetail(enrolmentId);
   const d = detail.data;
@@ -280,7 +283,9 @@ export function StudentDetailDrawer({
                         </Typography>
                       )}
                     </TableCell>
-                    <TableCell>{a.statusMoodle ?? t('followUp.detail.noRow')}</TableCell>
+                    <TableCell>
+                      {a.statusMoodle ? chartLabel(t, a.statusMoodle) : t('followUp.detail.noRow')}
+                    </TableCell>
                     <TableCell align="right">
                       {a.grade !== null ? f.grade(a.grade) : (a.qualificationMoodle ?? '—')}
                     </TableCell>
@@ -327,8 +332,8 @@ export function StudentDetailDrawer({
                       )}
                     </TableCell>
                     <TableCell>{`${k.createdAt} ${k.createdTime}`}</TableCell>
-                    <TableCell>{k.statusTicket.description}</TableCell>
-                    <TableCell>{k.motiveTicket.description}</TableCell>
+                    <TableCell>{cat(k.statusTicket.description)}</TableCell>
+                    <TableCell>{cat(k.motiveTicket.description)}</TableCell>
                     <TableCell align="right">{k.attempts}</TableCell>
                   </TableRow>
                 ))}

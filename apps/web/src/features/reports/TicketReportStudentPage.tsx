@@ -29,10 +29,12 @@ import { PageCard } from '../../components/PageCard';
 import { ApiError } from '../../lib/api';
 import { exports, useStudentTickets, useStudentTicketsOf } from './api';
 import { ChooseCourse, CourseBar, DownloadButton, useReportCourse } from './shared';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /** A student's tickets and their attempts, read when the panel opens. */
 function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolmentId: number }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const tickets = useStudentTicketsOf(courseId, enrolmentId);
   if (tickets.isPending) return <LinearProgress aria-label={t('app.loading')} />;
   if (tickets.isError)
@@ -59,10 +61,12 @@ function StudentTicketList({ courseId, enrolmentId }: { courseId: number; enrolm
             <StateChip
               kind="priority"
               stateKey={tk.priorityKey}
-              label={t('reports.student.priority', { priority: tk.priority })}
+              label={t('reports.student.priority', { priority: cat(tk.priority) })}
             />
             <Typography variant="body2">
-              {[tk.motive, tk.type, tk.operator ?? t('reports.student.unassigned')].join(' · ')}
+              {[cat(tk.motive), cat(tk.type), tk.operator ?? t('reports.student.unassigned')].join(
+                ' · ',
+              )}
             </Typography>
             <Box sx={{ flex: 1 }} />
             <Typography variant="caption" color="text.secondary">

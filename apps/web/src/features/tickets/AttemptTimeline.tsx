@@ -21,6 +21,7 @@ import { AttemptOutcomeLine } from '../outcomes/OutcomeLines';
 import { stateLook } from '@sigaf/contract';
 import { StateChip } from '../../components/StateChip';
 import { stamp } from './format';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /** A ticket's contact attempts, oldest first, as plain text (never HTML), each with what the student did in Moodle after it. */
 export function AttemptTimeline({
@@ -122,20 +123,22 @@ export function AttemptTimeline({
 }
 
 export function TypeIcon({ type }: { type: Option }) {
+  const name = useCatalogueText()(type.description);
   const Icon = type.key === 'email' ? EmailIcon : CallIcon;
   return (
-    <Tooltip title={type.description}>
-      <Icon fontSize="small" color="action" aria-label={type.description} role="img" />
+    <Tooltip title={name}>
+      <Icon fontSize="small" color="action" aria-label={name} role="img" />
     </Tooltip>
   );
 }
 
 export function PriorityChip({ priority }: { priority: Option }) {
+  const cat = useCatalogueText();
   return (
     <StateChip
       kind="priority"
       stateKey={priority.key}
-      label={priority.description.toUpperCase()}
+      label={cat(priority.description).toUpperCase()}
       sx={{ fontWeight: 600, minWidth: 64 }}
     />
   );
@@ -152,6 +155,7 @@ export function StudentTickets({
   onOpen?: (t: Ticket) => void;
 }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const { data, isLoading, isError } = useEnrolmentTickets(enrolmentId);
   if (isLoading) return <Skeleton variant="rounded" height={72} />;
   if (isError) return <Typography sx={{ color: 'error.main' }}>{t('common.loadError')}</Typography>;
@@ -197,7 +201,7 @@ export function StudentTickets({
                   <span>{r.ticketCode}</span>
                 </Stack>
                 <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                  {r.motiveTicket.description}
+                  {cat(r.motiveTicket.description)}
                 </Typography>
               </TableCell>
               <TableCell>

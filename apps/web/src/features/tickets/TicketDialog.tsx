@@ -65,6 +65,8 @@ import { TicketHistory } from './TicketHistory';
 import { SendMailDialog } from '../mail';
 import { TicketReminders } from '../reminders/TicketReminders';
 import { Info, Section } from './TicketSections';
+import { useCatalogueText } from '../../lib/catalogue';
+import { chartLabel } from '../../components/charts/chartLabels';
 
 export type TicketDialogMode = 'work' | 'admin';
 
@@ -116,6 +118,7 @@ interface Props {
 
 function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: number }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const theme = useTheme();
@@ -339,7 +342,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
         {ticket && (
           <Chip
             size="small"
-            label={ticket.statusTicket.description}
+            label={cat(ticket.statusTicket.description)}
             sx={{
               bgcolor: 'white',
               color: ticket.close ? 'text.secondary' : 'primary.main',
@@ -447,19 +450,23 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                 <Grid container spacing={2}>
                   <Info label={t('tickets.columns.code')}>{ticket.ticketCode}</Info>
                   <Info label={t('tickets.columns.course')}>{enrolment.course.description}</Info>
-                  <Info label={t('tickets.options.source')}>{ticket.sourceTicket.description}</Info>
+                  <Info label={t('tickets.options.source')}>
+                    {cat(ticket.sourceTicket.description)}
+                  </Info>
                   <Info label={t('tickets.options.type')}>
                     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
                       <TypeIcon type={ticket.typeTicket} />
-                      <span>{ticket.typeTicket.description}</span>
+                      <span>{cat(ticket.typeTicket.description)}</span>
                     </Stack>
                   </Info>
-                  <Info label={t('tickets.options.motive')}>{ticket.motiveTicket.description}</Info>
+                  <Info label={t('tickets.options.motive')}>
+                    {cat(ticket.motiveTicket.description)}
+                  </Info>
                   <Info label={t('tickets.options.operator')}>
                     {ticket.userAssigned?.name ?? t('tickets.unassigned')}
                   </Info>
                   <Info label={t('tickets.columns.createdAt')}>{stamp(ticket)}</Info>
-                  <Info label={t('tickets.columns.age')}>{ticket.ageText}</Info>
+                  <Info label={t('tickets.columns.age')}>{chartLabel(t, ticket.ageText)}</Info>
                   <Info label={t('tickets.dialog.creator')}>{ticket.userCreated.name}</Info>
                   {ticket.closingDate && (
                     <Info label={t('tickets.dialog.closedAt')}>

@@ -45,6 +45,7 @@ import {
   type TicketFilterValues,
 } from './api';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /** The list filters (sent to the server), with the less used ones folded away, and saved presets. */
 
@@ -92,6 +93,7 @@ function IdSelect({
   onChange: (v?: number) => void;
 }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const { data = [] } = useCatalogue(catalogue);
   return (
     <TextField
@@ -106,7 +108,7 @@ function IdSelect({
       </MenuItem>
       {data.map((o) => (
         <MenuItem key={o.id} value={o.id}>
-          {o.description}
+          {cat(o.description)}
         </MenuItem>
       ))}
     </TextField>

@@ -14,6 +14,8 @@ import { useFitColumns } from '../../components/useFitColumns';
 import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
 import { fullName, lockSince, stamp } from './format';
+import { useCatalogueText } from '../../lib/catalogue';
+import { chartLabel } from '../../components/charts/chartLabels';
 
 /** The grid's own Spanish texts come from the theme; only ours are added. */
 export function useGridLocale() {
@@ -71,6 +73,7 @@ export function TicketGrid({
   label,
 }: Props) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const gridLocale = useGridLocale();
   const columns = useMemo<GridColDef<Ticket>[]>(() => {
     const cols: GridColDef<Ticket>[] = [
@@ -78,7 +81,7 @@ export function TicketGrid({
         field: 'priority',
         headerName: t('tickets.columns.priority'),
         width: 100,
-        valueGetter: (_v, r) => r.priorityTicket.description,
+        valueGetter: (_v, r) => cat(r.priorityTicket.description),
         renderCell: (p) => <PriorityChip priority={p.row.priorityTicket} />,
       },
       { field: 'ticketCode', headerName: t('tickets.columns.code'), width: 120 },
@@ -134,21 +137,21 @@ export function TicketGrid({
         field: 'motive',
         headerName: t('tickets.columns.motive'),
         width: 130,
-        valueGetter: (_v, r) => r.motiveTicket.description,
+        valueGetter: (_v, r) => cat(r.motiveTicket.description),
       },
       {
         field: 'type',
         headerName: t('tickets.columns.type'),
         width: 70,
         align: 'center',
-        valueGetter: (_v, r) => r.typeTicket.description,
+        valueGetter: (_v, r) => cat(r.typeTicket.description),
         renderCell: (p) => <TypeIcon type={p.row.typeTicket} />,
       },
       {
         field: 'status',
         headerName: t('tickets.columns.status'),
         width: 120,
-        valueGetter: (_v, r) => r.statusTicket.description,
+        valueGetter: (_v, r) => cat(r.statusTicket.description),
         renderCell: (p) => (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
             <StateChip
@@ -182,7 +185,8 @@ export function TicketGrid({
         field: 'age',
         headerName: t('tickets.columns.age'),
         width: 110,
-        valueGetter: (_v, r) => r.ageText,
+        // The server's Spanish age ("2 días") in the screen's language.
+        valueGetter: (_v, r) => chartLabel(t, r.ageText),
       },
       {
         field: 'createdAt',
@@ -234,7 +238,7 @@ export function TicketGrid({
         valueGetter: (_v, r) => r.courseRegisteredUser.course.description,
       });
     return cols;
-  }, [t, showCourse, onOpen, onDelete]);
+  }, [t, cat, showCourse, onOpen, onDelete]);
   // The main columns fit a 1366 px screen with the menu open; narrower, the less important ones
   // leave too. Any of them is one click away (column menu), and that choice is remembered.
   const fit = useFitColumns(columns, {

@@ -4,6 +4,7 @@ import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useCatalogue, useOperators, type CatalogueName } from './api';
 import type { FormValues, OptionField } from './schemas';
+import { useCatalogueText } from '../../lib/catalogue';
 
 /** Form fields of the ticket screens (react-hook-form controlled). */
 
@@ -42,6 +43,7 @@ function CatalogueSelect({
   hint,
 }: FieldProps & { name: string; catalogue: CatalogueName; hint?: string }) {
   const { t } = useTranslation();
+  const cat = useCatalogueText();
   const { data = [], isLoading } = useCatalogue(catalogue);
   return (
     <Controller
@@ -60,7 +62,7 @@ function CatalogueSelect({
         >
           {data.map((o) => (
             <MenuItem key={o.id} value={o.id}>
-              {o.description}
+              {cat(o.description)}
             </MenuItem>
           ))}
         </TextField>
