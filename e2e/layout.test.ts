@@ -194,6 +194,11 @@ describeE2E('layout at 1366×768 and on a phone', () => {
     ] as const) {
       await open(page);
       await expectFits(page, screen, 1);
+      // What the left-out columns hold is under the name.
+      if (screen !== 'Mi agenda')
+        expect(await page.getByTestId('fitted-under').first().innerText(), screen).toMatch(
+          screen === 'Ticket' ? /^Código: \S+ · Estado: (Abierto|Cerrado) · / : /^\S.*: /,
+        );
       expect(await titleLines(page), screen).toBeLessThanOrEqual(2.05);
       expect(
         (await page.getByTestId('app-title').boundingBox())!.height,

@@ -2,12 +2,15 @@ import type { GridColDef, GridColumnVisibilityModel, GridValidRowModel } from '@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { readPref, writePref } from '../lib/storage';
 import { CHECKBOX_WIDTH, choicesOf, fitColumns, type FitRules } from './fitColumns';
+import { withFittedUnder } from './FittedUnder';
 
 export interface FitOptions extends FitRules {
   /** Remembers the user's column choices in this browser under this name (`sigaf.columns.<name>`). */
   remember?: string;
   /** The grid has a checkbox column. */
   checkbox?: boolean;
+  /** The column whose cell shows, under its own value, what the columns left out to fit hold. */
+  under?: string;
 }
 
 function readChoices(remember?: string): GridColumnVisibilityModel {
@@ -30,8 +33,9 @@ function readChoices(remember?: string): GridColumnVisibilityModel {
  * column menu ("Administrar columnas") still shows or hides any column; that choice is kept
  * (and remembered with `remember`).
  *
- * Spread the result into the DataGrid: `ref` measures the grid, the other two drive its
- * columnVisibilityModel.
+ * Spread the result into the DataGrid in place of its `columns`: `ref` measures the grid, two
+ * drive its columnVisibilityModel, and `columns` is the grid's with `under`'s cell telling what the
+ * columns left out to fit hold (a phone still shows a ticket's state under the student's name).
  */
 export function useFitColumns<R extends GridValidRowModel>(
   columns: readonly GridColDef<R>[],
@@ -78,5 +82,17 @@ export function useFitColumns<R extends GridValidRowModel>(
     setSaved({ table: options.remember, chosen: choices });
     if (options.remember) writePref(`sigaf.columns.${options.remember}`, JSON.stringify(choices));
   };
-  return { ref, columnVisibilityModel, onColumnVisibilityModelChange };
+  const fittedKey = (options.hideFirst ?? [])
+    .filter((f) => columnVisibilityModel[f] === false && !(f in chosen))
+    .join(',');
+  const withUnder = useMemo(() => {
+    if (!options.under) return columns;
+    // The most important first: the last to have given way.
+    const out = fittedKey
+      .split(',')
+      .reverse()
+      .flatMap((f) => columns.filter((c) => c.field === f));
+    return columns.map((c) => (c.field === options.under ? withFittedUnder(c, out) : c));
+  }, [columns, options.under, fittedKey]);
+  return { ref, columnVisibilityModel, onColumnVisibilityModelChange, columns: withUnder };
 }

@@ -130,7 +130,6 @@ function DueReminders({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           rows={q.data?.rows ?? []}
           total={q.data?.total ?? 0}
           loading={q.isPending}
-          columns={columns}
           {...fit}
           getRowClassName={({ row }) => (row.overdue ? 'agenda-overdue' : '')}
           sx={{
@@ -238,7 +237,6 @@ function StaleTickets({ userId, onOpen }: { userId?: number; onOpen: (ticketId: 
           rows={q.data?.rows ?? []}
           total={q.data?.total ?? 0}
           loading={q.isPending}
-          columns={columns}
           {...fit}
           disableRowSelectionOnClick
           {...grid}

@@ -262,7 +262,6 @@ export function AtRiskStudents({
           getRowId={(r) => r.enrolmentId}
           total={q.data?.total ?? 0}
           loading={q.isPending}
-          columns={columns}
           {...fit}
           disableRowSelectionOnClick
           {...grid}

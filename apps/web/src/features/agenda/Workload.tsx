@@ -105,6 +105,7 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
   const l = last.data;
   const fit = useFitColumns(columns, {
     remember: 'agenda-workload',
+    under: 'name',
     hideFirst: ['due', 'overdue', 'openTickets', 'atRisk'],
   });
   return (
@@ -120,7 +121,6 @@ export function Workload({ onPick }: { onPick: (userId: number) => void }) {
         getRowId={(r) => r.userId}
         total={q.data?.rows.length ?? 0}
         loading={q.isPending}
-        columns={columns}
         {...fit}
         paginationMode="client"
         sortingMode="client"

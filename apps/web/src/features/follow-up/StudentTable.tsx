@@ -242,6 +242,7 @@ export function StudentTable({
   // student's card); on a phone the name stays. The column menu shows any of them again.
   const fit = useFitColumns(columns, {
     remember: 'follow-up',
+    under: 'name',
     checkbox: canWork,
     hideFirst: [
       'phone',
@@ -428,7 +429,6 @@ export function StudentTable({
         label={t('followUp.table.title')}
         rows={students.data?.rows ?? []}
         total={total}
-        columns={columns}
         {...fit}
         loading={students.isFetching}
         {...grid}

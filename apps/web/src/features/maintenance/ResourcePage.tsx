@@ -178,6 +178,7 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
   const kept = fields.includes('name') ? 'name' : fields[0];
   const fit = useFitColumns(columns, {
     remember: `resource-${decl.key}`,
+    under: kept,
     hideFirst: ['id', 'ticketsCount', ...fields.filter((f) => f !== kept).reverse()],
   });
 
@@ -274,7 +275,6 @@ function ResourceScreen({ decl }: { decl: ResourceDecl }) {
         label={title}
         rows={data?.rows ?? []}
         total={data?.total ?? 0}
-        columns={columns}
         {...fit}
         loading={isLoading || isFetching}
         {...grid}

@@ -328,7 +328,6 @@ export default function ActivityPage() {
             label={title}
             rows={list.data?.rows ?? []}
             total={list.data?.total ?? 0}
-            columns={columns}
             {...fit}
             loading={list.isLoading || list.isFetching}
             {...grid}

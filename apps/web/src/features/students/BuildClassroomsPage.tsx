@@ -314,7 +314,6 @@ export default function BuildClassroomsPage() {
             label={t('students.build.title')}
             rows={list.data?.rows ?? []}
             total={list.data?.total ?? 0}
-            columns={columns}
             {...fit}
             loading={list.isFetching}
             checkboxSelection

@@ -108,7 +108,6 @@ export default function ManageStudentsPage() {
         label={t('students.manageTitle')}
         rows={list.data?.rows ?? []}
         total={list.data?.total ?? 0}
-        columns={columns}
         {...fit}
         loading={list.isFetching}
         {...grid}

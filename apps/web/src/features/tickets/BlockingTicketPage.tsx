@@ -149,7 +149,6 @@ export default function BlockingTicketPage() {
         label={t('nav.blockingTicket')}
         rows={rows}
         total={data?.total ?? 0}
-        columns={columns}
         {...fit}
         loading={isFetching}
         {...grid}

@@ -244,6 +244,7 @@ export function TicketGrid({
   const fit = useFitColumns(columns, {
     remember: 'tickets',
     checkbox: true,
+    under: 'student',
     hidden: ['classroom', 'motive', 'type', 'age', 'createdAt'],
     hideFirst: ['rut', 'operator', 'priority', 'attempts', 'course', 'status', 'ticketCode'],
   });
@@ -253,7 +254,6 @@ export function TicketGrid({
       label={label}
       rows={rows}
       total={total}
-      columns={columns}
       loading={loading}
       {...fit}
       {...grid}

@@ -217,7 +217,6 @@ export function RecipientsStep({
       <DataGrid
         aria-label={t('tickets.massive.stepRecipients')}
         rows={rows}
-        columns={columns}
         {...fit}
         loading={students.isFetching || pending.isFetching}
         paginationModel={pagination}
