@@ -30,7 +30,7 @@ import { PhoneContact, type ContactTarget } from '../tickets/ContactActions';
 import { LogContact } from '../attempts/LogContact';
 import { useStudentDetail, type StudentDetail as StudentDetailData } from './api';
 import { useCatalogueText } from '../../lib/catalogue';
-import { chartLabel } from '../../components/charts/chartLabels';
+import { serverText } from '../../lib/serverText';
 
 const STAGE_KEYS = FOLLOW_UP_STATUSES;
 
@@ -284,7 +284,7 @@ export function StudentDetailDrawer({
                       )}
                     </TableCell>
                     <TableCell>
-                      {a.statusMoodle ? chartLabel(t, a.statusMoodle) : t('followUp.detail.noRow')}
+                      {a.statusMoodle ? serverText(t, a.statusMoodle) : t('followUp.detail.noRow')}
                     </TableCell>
                     <TableCell align="right">
                       {a.grade !== null ? f.grade(a.grade) : (a.qualificationMoodle ?? '—')}

@@ -66,7 +66,7 @@ import { SendMailDialog } from '../mail';
 import { TicketReminders } from '../reminders/TicketReminders';
 import { Info, Section } from './TicketSections';
 import { useCatalogueText } from '../../lib/catalogue';
-import { chartLabel } from '../../components/charts/chartLabels';
+import { serverText } from '../../lib/serverText';
 
 export type TicketDialogMode = 'work' | 'admin';
 
@@ -466,7 +466,7 @@ function TicketEditor({ ticketId, mode, onClose, onOpen }: Props & { ticketId: n
                     {ticket.userAssigned?.name ?? t('tickets.unassigned')}
                   </Info>
                   <Info label={t('tickets.columns.createdAt')}>{stamp(ticket)}</Info>
-                  <Info label={t('tickets.columns.age')}>{chartLabel(t, ticket.ageText)}</Info>
+                  <Info label={t('tickets.columns.age')}>{serverText(t, ticket.ageText)}</Info>
                   <Info label={t('tickets.dialog.creator')}>{ticket.userCreated.name}</Info>
                   {ticket.closingDate && (
                     <Info label={t('tickets.dialog.closedAt')}>

@@ -15,7 +15,7 @@ import type { Ticket } from './api';
 import { PriorityChip, TypeIcon } from './AttemptTimeline';
 import { fullName, lockSince, stamp } from './format';
 import { useCatalogueText } from '../../lib/catalogue';
-import { chartLabel } from '../../components/charts/chartLabels';
+import { serverText } from '../../lib/serverText';
 
 /** The grid's own Spanish texts come from the theme; only ours are added. */
 export function useGridLocale() {
@@ -186,7 +186,7 @@ export function TicketGrid({
         headerName: t('tickets.columns.age'),
         width: 110,
         // The server's Spanish age ("2 días") in the screen's language.
-        valueGetter: (_v, r) => chartLabel(t, r.ageText),
+        valueGetter: (_v, r) => serverText(t, r.ageText),
       },
       {
         field: 'createdAt',
